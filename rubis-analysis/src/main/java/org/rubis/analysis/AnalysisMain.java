@@ -1,0 +1,2 @@
+package org.rubis.analysis;
+public final class AnalysisMain { public static void main(String[] a) {} }

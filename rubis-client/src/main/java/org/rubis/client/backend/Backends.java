@@ -1,0 +1,17 @@
+package org.rubis.client.backend;
+
+import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ConfigException;
+
+/** Creates the backend named by {@code client_backend} / {@code --backend}. */
+public final class Backends {
+
+    private Backends() {}
+
+    public static Backend create(ClientConfig.Execution e, String base) {
+        return switch (e.backend()) {
+            case "legacy" -> new LegacyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages());
+            default -> throw new ConfigException("backend " + e.backend() + " is not available in this build; use --backend legacy");
+        };
+    }
+}

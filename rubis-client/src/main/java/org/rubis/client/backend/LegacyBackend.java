@@ -1,0 +1,158 @@
+package org.rubis.client.backend;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Field;
+import java.net.HttpURLConnection;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The original client's policy: {@code URL.openStream()} (here {@code openConnection()} followed
+ * by {@code getInputStream()}, which is what openStream does), read fully, close. The JDK's
+ * keep-alive cache then decides which connection carries each request and shares connections
+ * among users ({@code http.keepAlive}, {@code http.maxConnections} tune it).
+ *
+ * <p>To log which connection was used, the connection's socket is read by reflection from the JDK
+ * internals (opened to us by the jar's {@code Add-Opens}); without access the id stays empty.
+ */
+public final class LegacyBackend implements Backend {
+
+    private static final Session NO_STATE = new Session() {};
+    private static final Field HTTP;           // sun.net.www.protocol.http.HttpURLConnection.http
+    private static final Field SERVER_SOCKET;  // sun.net.NetworkClient.serverSocket
+    private static final Field CACHED;         // sun.net.www.http.HttpClient.cachedHttpClient
+
+    static {
+        Field http = null;
+        Field socket = null;
+        Field cached = null;
+        try {
+            http = Class.forName("sun.net.www.protocol.http.HttpURLConnection").getDeclaredField("http");
+            socket = Class.forName("sun.net.NetworkClient").getDeclaredField("serverSocket");
+            cached = Class.forName("sun.net.www.http.HttpClient").getDeclaredField("cachedHttpClient");
+            http.setAccessible(true);
+            socket.setAccessible(true);
+            cached.setAccessible(true);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            http = null;
+        }
+        HTTP = http;
+        SERVER_SOCKET = socket;
+        CACHED = cached;
+    }
+
+    private final String base;
+    private final int connectTimeoutMs;
+    private final int readTimeoutMs;
+    private final ImageFetcher images;
+    private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[64 * 1024]);
+
+    public LegacyBackend(String base, int connectTimeoutMs, int readTimeoutMs, boolean downloadImages) {
+        this.base = base;
+        this.connectTimeoutMs = connectTimeoutMs;
+        this.readTimeoutMs = readTimeoutMs;
+        this.images = downloadImages ? new ImageFetcher(this::fetchImage) : null;
+    }
+
+    /** True when connection ids can be logged (the JDK internals are open to us). */
+    public static boolean canIdentifyConnections() {
+        return HTTP != null;
+    }
+
+    @Override
+    public String name() {
+        return "legacy";
+    }
+
+    @Override
+    public Session startSession() {
+        return NO_STATE;
+    }
+
+    @Override
+    public void execute(Session session, String path, long sendNano, Reply out) {
+        out.reset();
+        boolean connected = false;
+        try {
+            URL url = URI.create(base + path).toURL();
+            HttpURLConnection c = (HttpURLConnection) url.openConnection();
+            c.setConnectTimeout(connectTimeoutMs);
+            c.setReadTimeout(readTimeoutMs);
+            try (InputStream in = c.getInputStream()) {
+                out.ttfbNs = System.nanoTime() - sendNano;
+                connected = true;
+                identify(c, out);
+                out.status = c.getResponseCode();
+                out.body = readAll(in, out);
+            }
+            out.responseNs = System.nanoTime() - sendNano;
+            if (images != null) {
+                images.fetchAll(out.body, out);
+            }
+        } catch (IOException | RuntimeException e) {
+            out.responseNs = System.nanoTime() - sendNano;
+            out.body = null;
+            out.error = ErrorClass.of(e, connected);
+        }
+    }
+
+    private String readAll(InputStream in, Reply out) throws IOException {
+        byte[] buf = buffers.get();
+        int n = 0;
+        while (true) {
+            if (n == buf.length) {
+                buf = java.util.Arrays.copyOf(buf, buf.length * 2);
+                buffers.set(buf);
+            }
+            int r = in.read(buf, n, buf.length - n);
+            if (r < 0) {
+                break;
+            }
+            n += r;
+        }
+        out.bytes = n;
+        return new String(buf, 0, n, StandardCharsets.ISO_8859_1);
+    }
+
+    private long fetchImage(String path) throws IOException {
+        URL url = URI.create(base + path).toURL();
+        HttpURLConnection c = (HttpURLConnection) url.openConnection();
+        c.setConnectTimeout(connectTimeoutMs);
+        c.setReadTimeout(readTimeoutMs);
+        try (InputStream in = c.getInputStream()) {
+            return in.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+    }
+
+    private static void identify(HttpURLConnection c, Reply out) {
+        if (HTTP == null) {
+            return;
+        }
+        try {
+            Object client = HTTP.get(c);
+            if (client == null) {
+                return;
+            }
+            Socket s = (Socket) SERVER_SOCKET.get(client);
+            if (s != null) {
+                out.connectionId = s.getLocalAddress().getHostAddress() + ":" + s.getLocalPort();
+            }
+            out.newConnection = !CACHED.getBoolean(client);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // leave the id empty
+        }
+    }
+
+    @Override
+    public void endSession(Session session) {
+        // the JDK's cache owns the connections
+    }
+
+    @Override
+    public void close() {
+        // nothing of ours to close
+    }
+}

@@ -1,0 +1,33 @@
+package org.rubis.client.cli;
+
+import java.io.PrintWriter;
+import org.rubis.client.config.ConfigException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of {@code rubis-client.jar}. User mistakes print one line and exit 1; no stack traces. */
+@Command(name = "rubis-client", mixinStandardHelpOptions = true, version = "rubis-client 0.1.0",
+        description = "A trustworthy RUBiS workload generator.",
+        subcommands = {ValidateCommand.class, RunCommand.class})
+public final class RubisClientMain {
+
+    public static void main(String[] args) {
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs a command line; returns the exit status (used by tests as well). */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new RubisClientMain());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (ex instanceof ConfigException) {
+                err.println("error: " + ex.getMessage());
+                err.flush();
+                return 1;
+            }
+            throw ex;
+        });
+        return cl.execute(args.length == 0 ? new String[] {"--help"} : args);
+    }
+}

@@ -1,0 +1,168 @@
+package org.rubis.client.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ConfigException;
+import org.rubis.client.engine.RunEngine;
+import org.rubis.client.report.Summary;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Runs an emulation and writes the run directory (requests.csv, sessions.csv, summary.*, server/). */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run an emulation. With no options: the embedded server, the bidding mix, 300 users, "
+                + "10 s up ramp + 40 s run + 10 s down ramp, TPC-W think time.",
+                "Options override the properties file; durations take s, m, ms or h (default unit: s)."})
+public final class RunCommand implements Callable<Integer> {
+
+    @Mixin ConfigOptions config;
+
+    @Option(names = "--target", paramLabel = "embedded|URL", description = "embedded (default) or a base URL such as http://127.0.0.1:8080")
+    String target;
+    @Option(names = "--users", paramLabel = "N", description = "Closed mode: emulated users.")
+    Integer users;
+    @Option(names = "--arrivals", paramLabel = "closed|hybrid", description = "Arrival model.")
+    String arrivals;
+    @Option(names = "--session-rate", paramLabel = "R", description = "Hybrid: sessions per second.")
+    Double sessionRate;
+    @Option(names = "--interarrival", paramLabel = "exponential|deterministic", description = "Hybrid: distribution of inter-arrival times.")
+    String interarrival;
+    @Option(names = "--interarrival-file", paramLabel = "FILE", description = "Hybrid: inter-arrival times, one value in ms per line.")
+    Path interarrivalFile;
+    @Option(names = "--rate-schedule", paramLabel = "FILE", description = "Hybrid: piecewise-constant rate, lines 'start_s rate_per_s'.")
+    Path rateSchedule;
+    @Option(names = "--max-sessions", paramLabel = "N", description = "Hybrid: cap on concurrent sessions (0 = none).")
+    Integer maxSessions;
+    @Option(names = "--cap-policy", paramLabel = "delay|drop", description = "Hybrid: what happens to sessions beyond the cap.")
+    String capPolicy;
+    @Option(names = "--duration", paramLabel = "TIME", description = "Length of the run (measured) phase.")
+    String duration;
+    @Option(names = "--ramp-up", paramLabel = "TIME", description = "Up-ramp length.")
+    String rampUp;
+    @Option(names = "--ramp-down", paramLabel = "TIME", description = "Down-ramp length.")
+    String rampDown;
+    @Option(names = "--think-scale", paramLabel = "X", description = "Multiply every think time by X (0 = no think time).")
+    Double thinkScale;
+    @Option(names = "--seed", paramLabel = "S", description = "Run seed (same seed, same sessions).")
+    Long seed;
+    @Option(names = "--max-transitions", paramLabel = "N", description = "A session ends after N requests at most.")
+    Integer maxTransitions;
+    @Option(names = "--transition-mode", paramLabel = "compatible|normalize", description = "How column sums other than 1 are treated.")
+    String transitionMode;
+    @Option(names = "--backend", paramLabel = "NAME", description = "Connection backend: legacy (URL.openStream).")
+    String backend;
+    @Option(names = "--threads", paramLabel = "platform|virtual", description = "Thread per emulated user: platform (default) or virtual.")
+    String threads;
+    @Option(names = "--server-model", paramLabel = "event|prefork", description = "Embedded server model.")
+    String serverModel;
+    @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: runs/<timestamp>).")
+    Path out;
+    @Option(names = "--no-progress", description = "No progress line.")
+    boolean noProgress;
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, String> named = new LinkedHashMap<>();
+        put(named, "client_target", target);
+        put(named, "workload_number_of_clients_per_node", users);
+        put(named, "workload_arrivals", arrivals);
+        put(named, "workload_session_rate", sessionRate);
+        put(named, "workload_interarrival_distribution", interarrival);
+        put(named, "workload_interarrival_file", interarrivalFile);
+        put(named, "workload_rate_schedule_file", rateSchedule);
+        put(named, "workload_max_concurrent_sessions", maxSessions);
+        put(named, "workload_cap_policy", capPolicy);
+        if (interarrivalFile != null || rateSchedule != null || sessionRate != null) {
+            named.putIfAbsent("workload_arrivals", "hybrid");
+        }
+        put(named, "workload_session_run_time_in_ms", millis("--duration", duration));
+        put(named, "workload_up_ramp_time_in_ms", millis("--ramp-up", rampUp));
+        put(named, "workload_down_ramp_time_in_ms", millis("--ramp-down", rampDown));
+        put(named, "workload_think_scale", thinkScale);
+        put(named, "client_seed", seed);
+        put(named, "workload_maximum_number_of_transitions", maxTransitions);
+        put(named, "workload_transition_mode", transitionMode);
+        put(named, "client_backend", backend);
+        put(named, "client_threads", threads);
+        put(named, "server_model", serverModel);
+        put(named, "client_output_dir", out);
+        if (noProgress) {
+            named.put("client_progress", "no");
+        }
+        ClientConfig c = config.load(named);
+        Path dir = c.outDir() != null ? c.outDir()
+                : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        PrintStream stdout = System.out;
+        c.warnings().forEach(w -> System.err.println("warning: " + w));
+        RunEngine engine = new RunEngine(c, dir, stdout);
+        Thread hook = new Thread(() -> {
+            engine.requestStop("interrupted (SIGINT/SIGTERM)");
+            try {
+                engine.awaitFinished(60_000);
+            } catch (InterruptedException ignored) {
+                // exiting anyway
+            }
+        }, "rubis-client-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        Summary s = engine.run();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running: it waits for us
+        }
+        stdout.println();
+        stdout.print(s.text());
+        stdout.println();
+        stdout.println("Logs: " + dir.resolve("requests.csv") + ", " + dir.resolve("sessions.csv") + "; summary: " + dir.resolve("summary.json"));
+        String status = s.json().get("status").asText();
+        if (!status.equals("complete")) {
+            System.err.println("error: the run did not complete: " + s.json().get("stop_reason").asText());
+            return status.equals("invalid") ? 2 : 130;
+        }
+        return 0;
+    }
+
+    private static void put(Map<String, String> m, String key, Object v) {
+        if (v != null) {
+            m.put(key, v.toString());
+        }
+    }
+
+    /** "90", "90s", "2m", "500ms", "1h" to milliseconds. */
+    static Long millis(String option, String text) {
+        if (text == null) {
+            return null;
+        }
+        String t = text.strip().toLowerCase(Locale.ROOT);
+        double factor = 1000;
+        if (t.endsWith("ms")) {
+            factor = 1;
+            t = t.substring(0, t.length() - 2);
+        } else if (t.endsWith("s")) {
+            t = t.substring(0, t.length() - 1);
+        } else if (t.endsWith("m")) {
+            factor = 60_000;
+            t = t.substring(0, t.length() - 1);
+        } else if (t.endsWith("h")) {
+            factor = 3_600_000;
+            t = t.substring(0, t.length() - 1);
+        }
+        try {
+            double v = Double.parseDouble(t.strip());
+            if (v < 0 || Double.isNaN(v) || Double.isInfinite(v)) {
+                throw new NumberFormatException();
+            }
+            return Math.round(v * factor);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(option + " " + text + ": not a duration; expected e.g. 60s, 2m, 500ms or 1h");
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package org.rubis.client.config;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.rubis.client.workload.WorkloadModel;
+
+/**
+ * The resolved, validated configuration of one run, built once by {@link ConfigLoader}.
+ *
+ * @param source           the properties file (display name)
+ * @param target           "embedded" or a base URL such as {@code http://127.0.0.1:8080}
+ * @param workload         transition table, think time, URL layout, data files and policy
+ * @param regionsFile      where the regions came from (handed to the embedded server)
+ * @param categoriesFile   where the categories came from (handed to the embedded server)
+ * @param users            closed mode: emulated users ({@code workload_number_of_clients_per_node})
+ * @param upRampMs         warm-up length; think times multiplied by {@code upRampFactor}
+ * @param runMs            the measured phase
+ * @param downRampMs       cool-down length; think times multiplied by {@code downRampFactor}
+ * @param thinkScale       extra think-time multiplier (tests, Principle-A experiments)
+ * @param seed             the run seed; every session's randomness derives from it
+ * @param arrival          hybrid-mode arrival settings
+ * @param execution        backend, threads, timeouts
+ * @param server           embedded-server settings
+ * @param outDir           run directory, or null for a new one under runs/
+ * @param warnings         non-fatal findings (unknown keys, ignored commands, column sums)
+ */
+public record ClientConfig(
+        String source,
+        String target,
+        WorkloadModel workload,
+        Source regionsFile,
+        Source categoriesFile,
+        int users,
+        long upRampMs,
+        double upRampFactor,
+        long runMs,
+        long downRampMs,
+        double downRampFactor,
+        double thinkScale,
+        long seed,
+        boolean seedGiven,
+        Arrivals arrivals,
+        ArrivalSettings arrival,
+        Execution execution,
+        EmbeddedServer server,
+        Path outDir,
+        boolean progress,
+        List<String> warnings,
+        Map<String, String> resolved) {
+
+    /** Hybrid arrivals: exactly one of rate, file or schedule drives session starts. */
+    public record ArrivalSettings(
+            double sessionRate,
+            String distribution,
+            Path interarrivalFile,
+            Path rateScheduleFile,
+            int maxConcurrentSessions,
+            String capPolicy) {}
+
+    /** How requests are sent. */
+    public record Execution(
+            String backend,
+            String threads,
+            int connectTimeoutMs,
+            int requestTimeoutMs,
+            boolean downloadImages,
+            int poolMax) {}
+
+    /** The embedded target, started in its own JVM. */
+    public record EmbeddedServer(String model, double size, int keepAliveMs, String javaOptions) {}
+
+    public boolean embedded() {
+        return "embedded".equals(target);
+    }
+
+    public long totalMs() {
+        return upRampMs + runMs + downRampMs;
+    }
+}

@@ -1,0 +1,11 @@
+package org.rubis.client.config;
+
+/**
+ * A user mistake in configuration or input files. Its message is one line that names the file,
+ * line or key and says what was expected; the CLI prints it without a stack trace.
+ */
+public final class ConfigException extends RuntimeException {
+    public ConfigException(String message) {
+        super(message, null, false, false);
+    }
+}

@@ -1,0 +1,279 @@
+package org.rubis.client.config;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.rubis.client.workload.DatabasePolicy;
+import org.rubis.client.workload.TransitionMode;
+import org.rubis.client.workload.TransitionTable;
+import org.rubis.client.workload.UrlLayout;
+import org.rubis.client.workload.WorkloadData;
+import org.rubis.client.workload.WorkloadModel;
+
+/**
+ * Loads rubis.properties (any file of the original, unchanged) plus command-line overrides into a
+ * {@link ClientConfig}. Keys of the original keep their meaning; our keys have defaults so old files
+ * load; unknown keys are warnings; the original's remote and monitoring commands are never run.
+ */
+public final class ConfigLoader {
+
+    /** The packaged default configuration. */
+    public static final String DEFAULT_PROPERTIES = "rubis.properties";
+
+    private static final Set<String> ORIGINAL_KEYS = Set.of(
+            "httpd_hostname", "httpd_port", "httpd_use_version",
+            "php_html_path", "php_script_path", "httpd_php_html_path", "httpd_php_script_path",
+            "servlets_html_path", "servlets_script_path", "httpd_servlets_html_path", "httpd_servlets_script_path",
+            "ejb_html_path", "ejb_script_path", "httpd_ejb_html_path", "httpd_ejb_script_path",
+            "ejb_server", "servlets_server", "database_server",
+            "workload_remote_client_nodes", "workload_remote_client_command", "workload_number_of_clients_per_node",
+            "workload_transition_table", "workload_number_of_columns", "workload_number_of_rows",
+            "workload_maximum_number_of_transitions", "workload_number_of_items_per_page", "workload_use_tpcw_think_time",
+            "workload_up_ramp_time_in_ms", "workload_up_ramp_slowdown_factor", "workload_session_run_time_in_ms",
+            "workload_down_ramp_time_in_ms", "workload_down_ramp_slowdown_factor",
+            "database_number_of_users", "database_regions_file", "database_categories_file",
+            "database_number_of_old_items", "database_percentage_of_unique_items",
+            "database_percentage_of_items_with_reserve_price", "database_percentage_of_buy_now_items",
+            "database_max_quantity_for_multiple_items", "database_item_description_length",
+            "database_max_bids_per_item", "database_max_comments_per_user", "database_comment_max_length",
+            "monitoring_debug_level", "monitoring_program", "monitoring_options", "monitoring_sampling_in_seconds",
+            "monitoring_rsh", "monitoring_scp", "monitoring_gnuplot_terminal");
+
+    /** Our keys; each has a default so that files of the original load unchanged. */
+    public static final Map<String, String> NEW_KEYS = newKeys();
+
+    private static Map<String, String> newKeys() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("client_target", "embedded, or a base URL such as http://127.0.0.1:8080 (default: httpd_hostname:httpd_port)");
+        m.put("client_seed", "run seed (default: random, recorded in the summary)");
+        m.put("client_backend", "legacy|pooled|dedicated|netty (default legacy)");
+        m.put("client_threads", "platform|virtual (default platform)");
+        m.put("client_pool_max", "pooled backend: maximum connections (default 100)");
+        m.put("client_connect_timeout_ms", "connect timeout (default 10000)");
+        m.put("client_request_timeout_ms", "request timeout (default 10000)");
+        m.put("client_download_images", "yes|no: also fetch <IMG SRC> of each page (default no)");
+        m.put("client_output_dir", "run directory (default: a new directory under runs/)");
+        m.put("client_progress", "yes|no: progress line every few seconds (default yes)");
+        m.put("workload_transition_mode", "compatible|normalize (default compatible)");
+        m.put("workload_think_scale", "multiplies every think time (default 1.0)");
+        m.put("workload_one_based_ids", "yes: draw category/region ids 1..n; no: the original's 0..n-1 (default no)");
+        m.put("workload_arrivals", "closed|hybrid (default closed)");
+        m.put("workload_session_rate", "hybrid: sessions per second (default 10)");
+        m.put("workload_interarrival_distribution", "hybrid with a rate: exponential|deterministic (default exponential)");
+        m.put("workload_interarrival_file", "hybrid: file of session inter-arrival times, one value in ms per line");
+        m.put("workload_rate_schedule_file", "hybrid: piecewise-constant rate, lines 'start_s rate_per_s'");
+        m.put("workload_max_concurrent_sessions", "hybrid: cap on concurrent sessions, 0 = none (default 0)");
+        m.put("workload_cap_policy", "hybrid with a cap: delay|drop (default delay)");
+        m.put("server_model", "embedded server: event|prefork (default event)");
+        m.put("server_size", "embedded server: data scale factor (default 0.05)");
+        m.put("server_keepalive_timeout_ms", "embedded server: keep-alive idle timeout (default 5000)");
+        m.put("server_java_options", "embedded server: extra JVM options (default -Xmx1g)");
+        return m;
+    }
+
+    private ConfigLoader() {}
+
+    /** Loads {@code file}, or the packaged defaults when {@code file} is null. */
+    public static ClientConfig load(Path file, Map<String, String> overrides) {
+        Source src = file == null ? Source.classpath(DEFAULT_PROPERTIES) : Source.file(file);
+        return load(src, overrides);
+    }
+
+    public static ClientConfig load(Source src, Map<String, String> overrides) {
+        Settings s = new Settings(PropertiesFile.read(src), overrides);
+        List<String> warnings = new ArrayList<>();
+        Set<String> known = new java.util.HashSet<>(ORIGINAL_KEYS);
+        known.addAll(NEW_KEYS.keySet());
+        warnings.addAll(s.unknownKeys(known));
+        for (String k : List.of("workload_remote_client_nodes", "workload_remote_client_command", "monitoring_program", "monitoring_rsh", "monitoring_scp")) {
+            s.entry(k).filter(e -> !e.value().isEmpty()).ifPresent(e ->
+                    warnings.add(s.where(e) + ": commands from a properties file are never executed; ignored (client health is monitored in-process)"));
+        }
+
+        // Target and URL layout.
+        String target = s.string("client_target", null);
+        if (target == null) {
+            boolean oldFile = s.entry("httpd_hostname").isPresent();
+            target = oldFile ? "http://" + s.requiredString("httpd_hostname", "localhost") + ":" + s.intValue("httpd_port", 80, 1, "TCP port") : "embedded";
+        } else if (!target.equals("embedded")) {
+            target = checkUrl(s, target);
+        }
+        UrlLayout.Version version = s.choice("httpd_use_version", UrlLayout.Version.PHP, UrlLayout.Version.class);
+        UrlLayout layout = switch (version) {
+            case PHP -> UrlLayout.of(version, s.string("php_html_path", "/PHP", "httpd_php_html_path"),
+                    s.string("php_script_path", "/PHP", "httpd_php_script_path"));
+            case SERVLETS -> UrlLayout.of(version, s.string("servlets_html_path", "/Servlet_HTML", "httpd_servlets_html_path"),
+                    s.string("servlets_script_path", "/servlet", "httpd_servlets_script_path"));
+            case EJB -> UrlLayout.of(version, s.string("ejb_html_path", "/ejb_rubis_web", "httpd_ejb_html_path"),
+                    s.string("ejb_script_path", "/ejb_rubis_web/servlet", "httpd_ejb_script_path"));
+        };
+
+        // Transition table and workload.
+        int columns = s.intValue("workload_number_of_columns", 27, 1, "columns");
+        int rows = s.intValue("workload_number_of_rows", 29, 3, "rows");
+        Source tableSrc = s.path("workload_transition_table", null);
+        TransitionTable table = TransitionTable.parse(tableSrc, columns, rows);
+        if (columns != org.rubis.client.workload.Interaction.COUNT) {
+            throw new ConfigException(src.displayName() + ": workload_number_of_columns = " + columns
+                    + ": this client knows the 27 RUBiS interactions; expected 27");
+        }
+        TransitionMode mode = s.choice("workload_transition_mode", TransitionMode.COMPATIBLE, TransitionMode.class);
+        for (TransitionTable.ColumnSum c : table.columnSumDeviations()) {
+            warnings.add(String.format(Locale.ROOT, "%s: column %s sums to %.4f, not 1 (%s)", table.source(), c.state(), c.sum(),
+                    mode == TransitionMode.COMPATIBLE
+                            ? (c.sum() < 1 ? "compatible mode: the user stays in the same state with probability " + fmt(1 - c.sum())
+                                           : "compatible mode: mass above 1 is never reached")
+                            : "normalize mode: divided by its sum"));
+        }
+        Source regionsFile = s.path("database_regions_file", "ebay_regions.txt");
+        Source categoriesFile = s.path("database_categories_file", "ebay_simple_categories.txt");
+        WorkloadData data = WorkloadData.load(regionsFile, categoriesFile);
+        DatabasePolicy policy = new DatabasePolicy(
+                s.intValue("database_number_of_users", null, 1, "users"),
+                s.intValue("database_number_of_old_items", 0, 0, "items"),
+                percent(s, "database_percentage_of_unique_items", 80),
+                percent(s, "database_percentage_of_items_with_reserve_price", 40),
+                percent(s, "database_percentage_of_buy_now_items", 10),
+                s.intValue("database_max_quantity_for_multiple_items", 10, 1, "items"),
+                s.intValue("database_item_description_length", 8192, 1, "characters"),
+                s.intValue("database_max_bids_per_item", 20, 0, "bids"),
+                s.intValue("database_max_comments_per_user", 20, 0, "comments"),
+                s.intValue("database_comment_max_length", 2048, 1, "characters"));
+        WorkloadModel model = WorkloadModel.of(table, mode, s.yesNo("workload_use_tpcw_think_time", true), layout, data, policy,
+                s.intValue("workload_number_of_items_per_page", 20, 1, "items"),
+                s.intValue("workload_maximum_number_of_transitions", 1000, 1, "requests"),
+                s.yesNo("workload_one_based_ids", false));
+
+        // Phases.
+        long up = s.longValue("workload_up_ramp_time_in_ms", 0L, 0, "milliseconds");
+        double upF = s.doubleValue("workload_up_ramp_slowdown_factor", 1.0, 0, "think-time multiplier");
+        long run = s.longValue("workload_session_run_time_in_ms", null, 1, "milliseconds");
+        long down = s.longValue("workload_down_ramp_time_in_ms", 0L, 0, "milliseconds");
+        double downF = s.doubleValue("workload_down_ramp_slowdown_factor", 1.0, 0, "think-time multiplier");
+
+        // Arrivals.
+        Arrivals arrivals = s.choice("workload_arrivals", Arrivals.CLOSED, Arrivals.class);
+        Path iaFile = optionalFile(s, "workload_interarrival_file");
+        Path schedule = optionalFile(s, "workload_rate_schedule_file");
+        if (iaFile != null && schedule != null) {
+            throw new ConfigException(src.displayName() + ": workload_interarrival_file and workload_rate_schedule_file are both set; choose one");
+        }
+        String distribution = s.string("workload_interarrival_distribution", "exponential").toLowerCase(Locale.ROOT);
+        if (!distribution.equals("exponential") && !distribution.equals("deterministic")) {
+            throw new ConfigException(s.where(s.entry("workload_interarrival_distribution").orElseThrow()) + " = \"" + distribution
+                    + "\": unknown distribution; expected exponential or deterministic");
+        }
+        String capPolicy = s.string("workload_cap_policy", "delay").toLowerCase(Locale.ROOT);
+        if (!capPolicy.equals("delay") && !capPolicy.equals("drop")) {
+            throw new ConfigException(s.where(s.entry("workload_cap_policy").orElseThrow()) + " = \"" + capPolicy + "\": expected delay or drop");
+        }
+        ClientConfig.ArrivalSettings arrival = new ClientConfig.ArrivalSettings(
+                s.doubleValue("workload_session_rate", 10.0, 0, "sessions per second"), distribution, iaFile, schedule,
+                s.intValue("workload_max_concurrent_sessions", 0, 0, "sessions"), capPolicy);
+        if (arrivals == Arrivals.HYBRID && iaFile == null && schedule == null && arrival.sessionRate() <= 0) {
+            throw new ConfigException(src.displayName() + ": hybrid arrivals need workload_session_rate > 0, workload_interarrival_file or workload_rate_schedule_file");
+        }
+
+        String backend = s.string("client_backend", "legacy").toLowerCase(Locale.ROOT);
+        if (!List.of("legacy", "pooled", "dedicated", "netty").contains(backend)) {
+            throw new ConfigException(s.where(s.entry("client_backend").orElseThrow()) + " = \"" + backend + "\": unknown backend; expected legacy, pooled, dedicated or netty");
+        }
+        String threads = s.string("client_threads", "platform").toLowerCase(Locale.ROOT);
+        if (!threads.equals("platform") && !threads.equals("virtual")) {
+            throw new ConfigException(s.where(s.entry("client_threads").orElseThrow()) + " = \"" + threads + "\": expected platform or virtual");
+        }
+        ClientConfig.Execution execution = new ClientConfig.Execution(backend, threads,
+                s.intValue("client_connect_timeout_ms", 10_000, 1, "milliseconds"),
+                s.intValue("client_request_timeout_ms", 10_000, 1, "milliseconds"),
+                s.yesNo("client_download_images", false),
+                s.intValue("client_pool_max", 100, 1, "connections"));
+        String serverModel = s.string("server_model", "event").toLowerCase(Locale.ROOT);
+        if (!serverModel.equals("event") && !serverModel.equals("prefork")) {
+            throw new ConfigException(s.where(s.entry("server_model").orElseThrow()) + " = \"" + serverModel + "\": expected event or prefork");
+        }
+        ClientConfig.EmbeddedServer server = new ClientConfig.EmbeddedServer(serverModel,
+                s.doubleValue("server_size", 0.05, 0.0001, "scale factor"),
+                s.intValue("server_keepalive_timeout_ms", 5000, 0, "milliseconds"),
+                s.string("server_java_options", "-Xmx1g"));
+
+        String seedText = s.string("client_seed", null);
+        long seed;
+        boolean seedGiven = seedText != null;
+        if (seedGiven) {
+            seed = s.longValue("client_seed", 0L, Long.MIN_VALUE, "seed");
+        } else {
+            seed = new java.security.SecureRandom().nextLong() & 0x7fffffffffffL;
+        }
+        String out = s.string("client_output_dir", null);
+
+        Map<String, String> resolved = new LinkedHashMap<>();
+        resolved.put("target", target);
+        resolved.put("url layout", version.name() + " " + layout.page("index.html") + " , " + layout.script("ViewItem"));
+        resolved.put("transition table", table.source() + " (" + table.name() + ")");
+        resolved.put("transition mode", mode.name().toLowerCase(Locale.ROOT));
+        resolved.put("think time", model.thinkTime().isTpcw() ? "TPC-W negative exponential, mean 7 s, max 70 s" : "per-state waiting time of the table");
+        resolved.put("think scale", fmt(s.doubleValue("workload_think_scale", 1.0, 0, "multiplier")));
+        resolved.put("max transitions per session", String.valueOf(model.maxTransitions()));
+        resolved.put("items per page", String.valueOf(model.itemsPerPage()));
+        resolved.put("arrivals", arrivals.label());
+        resolved.put("users (closed)", String.valueOf(s.intValue("workload_number_of_clients_per_node", 1, 1, "users")));
+        resolved.put("phases (ms)", "up ramp " + up + " x" + fmt(upF) + ", run " + run + ", down ramp " + down + " x" + fmt(downF));
+        resolved.put("regions / categories", data.regions().size() + " / " + data.categories().size());
+        resolved.put("database users", String.valueOf(policy.users()));
+        resolved.put("backend", backend + " (" + threads + " threads)");
+        resolved.put("seed", seedGiven ? String.valueOf(seed) : seed + " (random)");
+
+        return new ClientConfig(src.displayName(), target, model, regionsFile, categoriesFile,
+                s.intValue("workload_number_of_clients_per_node", 1, 1, "users"),
+                up, upF, run, down, downF,
+                s.doubleValue("workload_think_scale", 1.0, 0, "multiplier"),
+                seed, seedGiven, arrivals, arrival, execution, server,
+                out == null ? null : Path.of(out),
+                s.yesNo("client_progress", true),
+                List.copyOf(warnings), resolved);
+    }
+
+    private static int percent(Settings s, String key, int def) {
+        int v = s.intValue(key, def, 0, "percent");
+        if (v > 100) {
+            throw new ConfigException(s.where(s.entry(key).orElseThrow()) + " = \"" + v + "\": out of range; expected a percentage 0..100");
+        }
+        return v;
+    }
+
+    private static Path optionalFile(Settings s, String key) {
+        if (s.entry(key).filter(e -> !e.value().isEmpty()).isEmpty()) {
+            return null;
+        }
+        Source src = s.path(key, null);
+        if (src instanceof Source.FileSource f) {
+            return f.path();
+        }
+        throw new ConfigException(s.where(s.entry(key).orElseThrow()) + ": must name a file on disk");
+    }
+
+    private static String checkUrl(Settings s, String target) {
+        try {
+            java.net.URI u = new java.net.URI(target);
+            if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
+                throw new java.net.URISyntaxException(target, "not an http(s) URL with a host");
+            }
+            String t = target;
+            while (t.endsWith("/")) {
+                t = t.substring(0, t.length() - 1);
+            }
+            return t;
+        } catch (java.net.URISyntaxException e) {
+            PropertiesFile.Entry en = s.entry("client_target").orElseThrow();
+            throw new ConfigException(s.where(en) + " = \"" + target + "\": not a target; expected embedded or a URL such as http://127.0.0.1:8080");
+        }
+    }
+
+    static String fmt(double d) {
+        return d == Math.rint(d) && Math.abs(d) < 1e15 ? String.valueOf((long) d) : String.format(Locale.ROOT, "%.4g", d);
+    }
+}

@@ -1,0 +1,194 @@
+package org.rubis.client.config;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Typed, validated access to the values of a properties file plus command-line overrides.
+ * Every getter failure is a {@link ConfigException} naming the file, line and key and the form
+ * expected, e.g. {@code rubis.properties:12: workload_up_ramp_time_in_ms = "ten": not a whole number}.
+ */
+public final class Settings {
+
+    private final PropertiesFile file;
+    private final Map<String, PropertiesFile.Entry> overrides;
+
+    public Settings(PropertiesFile file, Map<String, String> overrides) {
+        this.file = file;
+        Map<String, PropertiesFile.Entry> o = new LinkedHashMap<>();
+        overrides.forEach((k, v) -> o.put(k, new PropertiesFile.Entry(k, v == null ? "" : v.strip(), 0)));
+        this.overrides = o;
+    }
+
+    public PropertiesFile file() {
+        return file;
+    }
+
+    public Map<String, PropertiesFile.Entry> overrides() {
+        return overrides;
+    }
+
+    /** The entry for the first of the given spellings that is set (overrides win over the file). */
+    public Optional<PropertiesFile.Entry> entry(String... spellings) {
+        for (String k : spellings) {
+            if (overrides.containsKey(k)) {
+                return Optional.of(overrides.get(k));
+            }
+        }
+        for (String k : spellings) {
+            PropertiesFile.Entry e = file.entries().get(k);
+            if (e != null) {
+                return Optional.of(e);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** "rubis.properties:12: key" or "command line -Dkey". */
+    public String where(PropertiesFile.Entry e) {
+        return e.line() == 0 ? "command line: " + e.key() : file.source().displayName() + ":" + e.line() + ": " + e.key();
+    }
+
+    private ConfigException bad(PropertiesFile.Entry e, String problem, String expected) {
+        return new ConfigException(where(e) + " = \"" + e.value() + "\": " + problem + "; expected " + expected);
+    }
+
+    private ConfigException missing(String key, String expected) {
+        return new ConfigException(file.source().displayName() + ": required key " + key + " is missing; add a line "
+                + key + " = " + expected);
+    }
+
+    public String string(String key, String def, String... aliases) {
+        return entry(keys(key, aliases)).map(PropertiesFile.Entry::value).filter(v -> !v.isEmpty()).orElse(def);
+    }
+
+    public String requiredString(String key, String example, String... aliases) {
+        return entry(keys(key, aliases)).filter(e -> !e.value().isEmpty())
+                .map(PropertiesFile.Entry::value)
+                .orElseThrow(() -> missing(key, example));
+    }
+
+    public long longValue(String key, Long def, long min, String unit, String... aliases) {
+        Optional<PropertiesFile.Entry> e = entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
+        if (e.isEmpty()) {
+            if (def == null) {
+                throw missing(key, "a whole number of " + unit);
+            }
+            return def;
+        }
+        long v;
+        try {
+            v = Long.parseLong(e.get().value());
+        } catch (NumberFormatException ex) {
+            throw bad(e.get(), "not a whole number", "a whole number of " + unit + ", e.g. " + key + " = " + (def == null ? 1 : def));
+        }
+        if (v < min) {
+            throw bad(e.get(), v < 0 ? "negative" : "too small", "at least " + min + " " + unit);
+        }
+        return v;
+    }
+
+    public int intValue(String key, Integer def, int min, String unit, String... aliases) {
+        long v = longValue(key, def == null ? null : def.longValue(), min, unit, aliases);
+        if (v > Integer.MAX_VALUE) {
+            throw bad(entry(keys(key, aliases)).orElseThrow(), "too large", "at most " + Integer.MAX_VALUE);
+        }
+        return (int) v;
+    }
+
+    public double doubleValue(String key, Double def, double min, String unit, String... aliases) {
+        Optional<PropertiesFile.Entry> e = entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
+        if (e.isEmpty()) {
+            if (def == null) {
+                throw missing(key, "a number (" + unit + ")");
+            }
+            return def;
+        }
+        double v;
+        try {
+            v = Double.parseDouble(e.get().value());
+        } catch (NumberFormatException ex) {
+            throw bad(e.get(), "not a number", "a number (" + unit + "), e.g. " + key + " = " + (def == null ? 1 : def));
+        }
+        if (!Double.isFinite(v) || v < min) {
+            throw bad(e.get(), v < 0 ? "negative" : "out of range", "a finite number of at least " + min + " (" + unit + ")");
+        }
+        return v;
+    }
+
+    public boolean yesNo(String key, boolean def, String... aliases) {
+        Optional<PropertiesFile.Entry> e = entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
+        if (e.isEmpty()) {
+            return def;
+        }
+        return switch (e.get().value().toLowerCase(Locale.ROOT)) {
+            case "yes", "true", "on", "1" -> true;
+            case "no", "false", "off", "0" -> false;
+            default -> throw bad(e.get(), "not a yes/no value", "yes or no");
+        };
+    }
+
+    public <E extends Enum<E>> E choice(String key, E def, Class<E> type, String... aliases) {
+        Optional<PropertiesFile.Entry> e = entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
+        if (e.isEmpty()) {
+            if (def == null) {
+                throw missing(key, choices(type));
+            }
+            return def;
+        }
+        String v = e.get().value().toUpperCase(Locale.ROOT).replace('-', '_');
+        for (E c : type.getEnumConstants()) {
+            if (c.name().equals(v)) {
+                return c;
+            }
+        }
+        throw bad(e.get(), "unknown value", "one of " + choices(type));
+    }
+
+    private static <E extends Enum<E>> String choices(Class<E> type) {
+        StringBuilder b = new StringBuilder();
+        for (E c : type.getEnumConstants()) {
+            if (!b.isEmpty()) {
+                b.append('|');
+            }
+            b.append(c.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        }
+        return b.toString();
+    }
+
+    /** Resolves a path-valued key against the properties file's location. */
+    public Source path(String key, String def, String... aliases) {
+        Optional<PropertiesFile.Entry> e = entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
+        String name = e.map(PropertiesFile.Entry::value).orElse(def);
+        if (name == null) {
+            throw missing(key, "the path of the file");
+        }
+        Source s = e.isPresent() && e.get().line() == 0
+                ? Source.file(java.nio.file.Path.of(name))   // command-line paths are relative to the working directory
+                : file.source().resolve(name);
+        if (!s.exists()) {
+            String at = e.map(this::where).orElse(file.source().displayName() + ": " + key + " (default)");
+            throw new ConfigException(at + " = \"" + name + "\": file not found (looked for " + s.displayName()
+                    + "); relative paths are resolved against the properties file's directory");
+        }
+        return s;
+    }
+
+    private static String[] keys(String key, String... aliases) {
+        String[] all = new String[aliases.length + 1];
+        all[0] = key;
+        System.arraycopy(aliases, 0, all, 1, aliases.length);
+        return all;
+    }
+
+    /** Keys present in the file or overrides that no reader recognises. */
+    public List<String> unknownKeys(java.util.Set<String> known) {
+        return java.util.stream.Stream.concat(file.entries().values().stream(), overrides.values().stream())
+                .filter(e -> !known.contains(e.key()))
+                .map(e -> where(e) + ": unknown key, ignored (check its spelling)")
+                .toList();
+    }
+}

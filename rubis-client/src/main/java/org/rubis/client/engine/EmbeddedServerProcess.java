@@ -1,0 +1,156 @@
+package org.rubis.client.engine;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ConfigException;
+import org.rubis.client.config.Source;
+import org.rubis.client.workload.DatabasePolicy;
+
+/**
+ * The embedded RUBiS server in its own JVM (never inside the client's: it would share the CPU,
+ * heap and GC whose effect we measure). Started from this jar's classpath on a free loopback port,
+ * its logs written straight into the run directory's {@code server/}.
+ */
+public final class EmbeddedServerProcess implements AutoCloseable {
+
+    private static final String READY = "rubis-server ready: ";
+
+    private final Process process;
+    private final String baseUrl;
+    private final Path dir;
+
+    private EmbeddedServerProcess(Process process, String baseUrl, Path dir) {
+        this.process = process;
+        this.baseUrl = baseUrl;
+        this.dir = dir;
+    }
+
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Starts the server and waits until it accepts requests. */
+    public static EmbeddedServerProcess start(ClientConfig c, Source regions, Source categories, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Path props = dir.resolve("rubis-server.properties");
+        DatabasePolicy p = c.workload().policy();
+        StringBuilder b = new StringBuilder("# database policy handed to the embedded server by rubis-client\n");
+        b.append("database_number_of_users = ").append(p.users()).append('\n')
+         .append("database_number_of_old_items = ").append(p.oldItems()).append('\n')
+         .append("database_percentage_of_unique_items = ").append(p.percentUniqueItems()).append('\n')
+         .append("database_percentage_of_items_with_reserve_price = ").append(p.percentReservePrice()).append('\n')
+         .append("database_percentage_of_buy_now_items = ").append(p.percentBuyNow()).append('\n')
+         .append("database_max_quantity_for_multiple_items = ").append(p.maxQuantityForMultipleItems()).append('\n')
+         .append("database_item_description_length = ").append(p.itemDescriptionLength()).append('\n')
+         .append("database_max_bids_per_item = ").append(p.maxBidsPerItem()).append('\n')
+         .append("database_max_comments_per_user = ").append(p.maxCommentsPerUser()).append('\n')
+         .append("database_comment_max_length = ").append(p.commentMaxLength()).append('\n');
+        appendFile(b, "database_regions_file", regions, dir);
+        appendFile(b, "database_categories_file", categories, dir);
+        Files.writeString(props, b.toString(), StandardCharsets.ISO_8859_1);
+
+        List<String> cmd = new ArrayList<>();
+        cmd.add(javaExecutable());
+        for (String opt : c.server().javaOptions().trim().split("\\s+")) {
+            if (!opt.isEmpty()) {
+                cmd.add(opt);
+            }
+        }
+        cmd.addAll(quietJdkFlags());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add("org.rubis.server.ServerMain");
+        cmd.addAll(List.of("--port", "0", "--model", c.server().model(), "--out", dir.toString(),
+                "--size", String.valueOf(c.server().size()), "--keepalive-ms", String.valueOf(c.server().keepAliveMs()),
+                "-p", props.toString()));
+        Path log = dir.resolve("server.log");
+        Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+                if (line.startsWith(READY)) {
+                    String url = line.substring(READY.length()).split(" ")[0];
+                    String base = url.endsWith("/PHP/") ? url.substring(0, url.length() - "/PHP/".length()) : url;
+                    return new EmbeddedServerProcess(proc, base, dir);
+                }
+            }
+            if (!proc.isAlive()) {
+                List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+                throw new ConfigException("the embedded server exited with status " + proc.exitValue() + " before it was ready: "
+                        + (lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1)) + " (full log: " + log + ")");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                proc.destroyForcibly();
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while starting the embedded server");
+            }
+        }
+        proc.destroyForcibly();
+        throw new ConfigException("the embedded server did not start within 120 s; see " + log);
+    }
+
+    private static void appendFile(StringBuilder b, String key, Source s, Path dir) throws IOException {
+        if (s instanceof Source.FileSource f) {
+            b.append(key).append(" = ").append(f.path().toAbsolutePath().toString().replace("\\", "/")).append('\n');
+        } else {
+            // A packaged file: copy it beside the properties so the server reads the same data.
+            Path copy = dir.resolve(key.replace("database_", "").replace("_file", "") + ".txt");
+            Files.write(copy, s.readLines(), StandardCharsets.ISO_8859_1);
+            b.append(key).append(" = ").append(copy.getFileName()).append('\n');
+        }
+    }
+
+    /** The java of this process: the embedded server runs on the same JDK. */
+    static String javaExecutable() {
+        return ProcessHandle.current().info().command()
+                .filter(cmd -> cmd.endsWith("java") || cmd.endsWith("java.exe"))
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    /** Netty on JDK 24+ warns about Unsafe and native access unless told it may. */
+    static List<String> quietJdkFlags() {
+        List<String> flags = new ArrayList<>();
+        int feature = Runtime.version().feature();
+        if (feature >= 22) {
+            flags.add("--enable-native-access=ALL-UNNAMED");
+        }
+        if (feature >= 24) {
+            flags.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        return flags;
+    }
+
+    /** Stops the server (SIGTERM), waiting for it to flush its logs. */
+    @Override
+    public void close() {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    public Path dir() {
+        return dir;
+    }
+}

@@ -1,0 +1,196 @@
+package org.rubis.client.report;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.LongSupplier;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * Watches the client's own JVM while it measures: process CPU, GC pauses, threads and heap,
+ * sampled every second into {@code client-health.csv} (GC pauses into {@code client-gc.csv}),
+ * so that a run in which the client was the bottleneck can say so.
+ */
+public final class ClientHealth implements AutoCloseable {
+
+    private final com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    private final BufferedWriter samples;
+    private final BufferedWriter gcLog;
+    private final Thread sampler;
+    private final LongSupplier activeSessions;
+    private final LongSupplier requests;
+    private final List<NotificationEmitter> emitters = new ArrayList<>();
+    private final NotificationListener gcListener = this::onGc;
+    private final long startNano = System.nanoTime();
+    private final long startCpuNs = os.getProcessCpuTime();
+    private final long startEpochMs = System.currentTimeMillis();
+    private final long gcCountAtStart;
+    private final long gcTimeAtStart;
+    private volatile boolean running = true;
+    private volatile double peakCpuCores;
+    private volatile long peakHeapBytes;
+    private volatile long maxGcPauseMs;
+    private volatile long gcPauses;
+    private volatile long gcPauseSumMs;
+    private long endCpuNs = -1;
+    private long endNano;
+
+    public ClientHealth(Path dir, LongSupplier activeSessions, LongSupplier requests) throws IOException {
+        this.samples = Files.newBufferedWriter(dir.resolve("client-health.csv"), StandardCharsets.UTF_8);
+        this.gcLog = Files.newBufferedWriter(dir.resolve("client-gc.csv"), StandardCharsets.UTF_8);
+        samples.write("epoch_ms,cpu_cores,heap_used_bytes,heap_max_bytes,threads,active_sessions,requests\n");
+        gcLog.write("end_epoch_ms,duration_ms,gc,action,cause\n");
+        this.activeSessions = activeSessions;
+        this.requests = requests;
+        long c = 0;
+        long t = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            c += Math.max(0, gc.getCollectionCount());
+            t += Math.max(0, gc.getCollectionTime());
+            if (gc instanceof NotificationEmitter e) {
+                e.addNotificationListener(gcListener, null, null);
+                emitters.add(e);
+            }
+        }
+        gcCountAtStart = c;
+        gcTimeAtStart = t;
+        threads.resetPeakThreadCount();
+        sampler = new Thread(this::sample, "client-health");
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    private void onGc(javax.management.Notification n, Object handback) {
+        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
+            return;
+        }
+        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+        long ms = info.getGcInfo().getDuration();
+        // Concurrent cycles (ZGC/Shenandoah "Cycles", G1 "Concurrent") do not stop the application.
+        boolean pause = !info.getGcName().contains("Cycles") && !info.getGcAction().contains("concurrent") && !info.getGcName().contains("Concurrent");
+        if (pause) {
+            gcPauses++;
+            gcPauseSumMs += ms;
+            maxGcPauseMs = Math.max(maxGcPauseMs, ms);
+        }
+        long endEpoch = startEpochMs + info.getGcInfo().getEndTime();
+        synchronized (gcLog) {
+            try {
+                gcLog.write(endEpoch + "," + ms + "," + info.getGcName().replace(',', ' ') + "," + info.getGcAction().replace(',', ' ') + ","
+                        + info.getGcCause().replace(',', ' ') + "\n");
+            } catch (IOException ignored) {
+                // best effort
+            }
+        }
+    }
+
+    private void sample() {
+        long lastCpu = startCpuNs;
+        long lastNano = startNano;
+        while (running) {
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long cpu = os.getProcessCpuTime();
+            long now = System.nanoTime();
+            double cores = (cpu - lastCpu) / (double) Math.max(1, now - lastNano);
+            lastCpu = cpu;
+            lastNano = now;
+            peakCpuCores = Math.max(peakCpuCores, cores);
+            long heap = memory.getHeapMemoryUsage().getUsed();
+            peakHeapBytes = Math.max(peakHeapBytes, heap);
+            try {
+                samples.write(String.format(Locale.ROOT, "%d,%.3f,%d,%d,%d,%d,%d%n", System.currentTimeMillis(), cores, heap,
+                        memory.getHeapMemoryUsage().getMax(), threads.getThreadCount(), activeSessions.getAsLong(), requests.getAsLong()));
+                samples.flush();
+            } catch (IOException ignored) {
+                // best effort
+            }
+        }
+    }
+
+    /** Stops sampling; the figures below then cover the run. */
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        sampler.interrupt();
+        endCpuNs = os.getProcessCpuTime();
+        endNano = System.nanoTime();
+        for (NotificationEmitter e : emitters) {
+            try {
+                e.removeNotificationListener(gcListener);
+            } catch (Exception ignored) {
+                // already gone
+            }
+        }
+        try {
+            sampler.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            samples.close();
+            synchronized (gcLog) {
+                gcLog.close();
+            }
+        } catch (IOException ignored) {
+            // best effort
+        }
+    }
+
+    public double meanCpuCores() {
+        long cpu = endCpuNs >= 0 ? endCpuNs : os.getProcessCpuTime();
+        long now = endCpuNs >= 0 ? endNano : System.nanoTime();
+        return (cpu - startCpuNs) / (double) Math.max(1, now - startNano);
+    }
+
+    public double cpuSeconds() {
+        long cpu = endCpuNs >= 0 ? endCpuNs : os.getProcessCpuTime();
+        return (cpu - startCpuNs) / 1e9;
+    }
+
+    public double peakCpuCores() { return peakCpuCores; }
+    public int cores() { return Runtime.getRuntime().availableProcessors(); }
+    public int peakThreads() { return threads.getPeakThreadCount(); }
+    public long peakHeapBytes() { return Math.max(peakHeapBytes, memory.getHeapMemoryUsage().getUsed()); }
+    public long maxHeapBytes() { return memory.getHeapMemoryUsage().getMax(); }
+    public long maxGcPauseMs() { return maxGcPauseMs; }
+    public long gcPauses() { return gcPauses; }
+    public long gcPauseSumMs() { return gcPauseSumMs; }
+
+    public long gcCount() {
+        long c = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            c += Math.max(0, gc.getCollectionCount());
+        }
+        return c - gcCountAtStart;
+    }
+
+    public long gcTimeMs() {
+        long t = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            t += Math.max(0, gc.getCollectionTime());
+        }
+        return t - gcTimeAtStart;
+    }
+}

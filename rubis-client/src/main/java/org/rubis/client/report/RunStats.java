@@ -1,0 +1,139 @@
+package org.rubis.client.report;
+
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.rubis.client.log.RequestRecord;
+import org.rubis.client.log.SessionRecord;
+import org.rubis.client.workload.Interaction;
+
+/**
+ * The run's statistics, fed by the log writer thread only (so no locking on the users' side):
+ * the original's per-phase, per-state table plus percentiles, send lateness, sessions and
+ * connections. Live counters for the progress line are atomics.
+ */
+public final class RunStats {
+
+    public static final String[] PHASES = {"up", "run", "down"};
+
+    private final Map<String, LatencyCell[]> cells = new LinkedHashMap<>();
+    private final Histogram lateness = new Histogram(LatencyCell.MAX_NS, 3);
+    private final Histogram sessionStartLateness = new Histogram(LatencyCell.MAX_NS, 3);
+    private final Set<String> connections = new HashSet<>();
+    private final Map<String, Long> errorsByClass = new LinkedHashMap<>();
+    private final Map<String, Long> sessionEnds = new LinkedHashMap<>();
+    private long newConnections;
+    private long imageRequests;
+    private long sessionTimeSumNs;
+    private long sessionsEnded;
+    private long requestsWithoutConnectionId;
+    private long maxLatenessNs;
+    final AtomicLong liveRequests = new AtomicLong();
+    final AtomicLong liveErrors = new AtomicLong();
+
+    public RunStats() {
+        for (String p : PHASES) {
+            LatencyCell[] row = new LatencyCell[Interaction.COUNT];
+            for (int i = 0; i < row.length; i++) {
+                row[i] = new LatencyCell();
+            }
+            cells.put(p, row);
+        }
+    }
+
+    /** Called by the log writer thread. */
+    public synchronized void accept(RequestRecord r) {
+        int state = Interaction.byLabel(r.state()).ordinal();
+        LatencyCell[] row = cells.get(r.phase());
+        if (row != null) {
+            row[state].record(r.responseNs(), r.isError());
+        }
+        long late = Math.max(0, r.latenessNs());
+        lateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
+        maxLatenessNs = Math.max(maxLatenessNs, late);
+        if (r.isError()) {
+            errorsByClass.merge(r.error(), 1L, Long::sum);
+        }
+        if (r.newConnection()) {
+            newConnections++;
+        }
+        if (r.connectionId().isEmpty()) {
+            requestsWithoutConnectionId++;
+        } else {
+            connections.add(r.connectionId());
+        }
+        imageRequests += r.images();
+    }
+
+    /** Called by the log writer thread. */
+    public synchronized void accept(SessionRecord s) {
+        sessionEnds.merge(s.endReason(), 1L, Long::sum);
+        if (s.startEpochNs() > 0) {
+            sessionStartLateness.recordValue(Math.min(Math.max(0, s.startEpochNs() - s.intendedStartEpochNs()), LatencyCell.MAX_NS));
+            if (s.endEpochNs() > s.startEpochNs()) {
+                sessionTimeSumNs += s.endEpochNs() - s.startEpochNs();
+                sessionsEnded++;
+            }
+        }
+    }
+
+    /** Called by emulated users: cheap live counters for the progress line. */
+    public void countLive(boolean error) {
+        liveRequests.incrementAndGet();
+        if (error) {
+            liveErrors.incrementAndGet();
+        }
+    }
+
+    public long liveRequests() {
+        return liveRequests.get();
+    }
+
+    public long liveErrors() {
+        return liveErrors.get();
+    }
+
+    public synchronized LatencyCell cell(String phase, Interaction state) {
+        return cells.get(phase)[state.ordinal()];
+    }
+
+    /** All states of one phase merged. */
+    public synchronized LatencyCell phaseTotal(String phase) {
+        LatencyCell t = new LatencyCell();
+        for (LatencyCell c : cells.get(phase)) {
+            t.add(c);
+        }
+        return t;
+    }
+
+    /** All phases of one state merged. */
+    public synchronized LatencyCell stateTotal(Interaction state) {
+        LatencyCell t = new LatencyCell();
+        for (LatencyCell[] row : cells.values()) {
+            t.add(row[state.ordinal()]);
+        }
+        return t;
+    }
+
+    public synchronized LatencyCell overall() {
+        LatencyCell t = new LatencyCell();
+        for (String p : PHASES) {
+            t.add(phaseTotal(p));
+        }
+        return t;
+    }
+
+    public synchronized Histogram lateness() { return lateness.copy(); }
+    public synchronized long maxLatenessNs() { return maxLatenessNs; }
+    public synchronized Histogram sessionStartLateness() { return sessionStartLateness.copy(); }
+    public synchronized int distinctConnections() { return connections.size(); }
+    public synchronized long newConnections() { return newConnections; }
+    public synchronized long imageRequests() { return imageRequests; }
+    public synchronized long requestsWithoutConnectionId() { return requestsWithoutConnectionId; }
+    public synchronized Map<String, Long> errorsByClass() { return new LinkedHashMap<>(errorsByClass); }
+    public synchronized Map<String, Long> sessionEnds() { return new LinkedHashMap<>(sessionEnds); }
+    public synchronized double meanSessionSeconds() { return sessionsEnded == 0 ? 0 : sessionTimeSumNs / 1e9 / sessionsEnded; }
+}

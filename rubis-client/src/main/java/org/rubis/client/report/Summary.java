@@ -1,0 +1,301 @@
+package org.rubis.client.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.client.engine.RunClock;
+import org.rubis.client.workload.Interaction;
+
+/**
+ * The end-of-run summary: the original client's per-phase, per-state table (count, errors, mean,
+ * min, max) plus percentiles, sessions, throughput, connections, client health with a plain-words
+ * verdict, and the exact JVM. Written as {@code summary.json} and {@code summary.txt}.
+ */
+public final class Summary {
+
+    /** p99 send lateness above this means the client could not keep its own schedule. */
+    public static final double LATENESS_LIMIT_MS = 5.0;
+    /** Mean CPU above this fraction of the cores means the client competed for the CPU. */
+    public static final double CPU_LIMIT = 0.8;
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final ClientConfig config;
+    private final Path dir;
+    private final ObjectNode root = JSON.createObjectNode();
+    private final List<String> verdicts = new ArrayList<>();
+    private final String text;
+
+    public Summary(ClientConfig config, Path dir, RunClock clock, RunStats stats, ClientHealth health, String backend, String stopReason,
+                   boolean invalid, String arrivals, long sessionsStarted, long sessionsDelayed, long sessionsDropped, int usersStarted,
+                   long peakActive, long logged) {
+        this.config = config;
+        this.dir = dir;
+        boolean complete = "complete".equals(stopReason);
+        String status = invalid ? "invalid" : complete ? "complete" : "partial";
+        root.put("status", status);
+        root.put("partial", !complete);
+        root.put("stop_reason", stopReason == null ? "complete" : stopReason);
+        root.put("started_at", Instant.ofEpochSecond(0, clock.startEpochNs()).toString());
+        root.put("run_dir", dir.toAbsolutePath().toString());
+        root.put("properties", config.source());
+        root.put("target", config.target());
+        root.put("seed", config.seed());
+        root.put("backend", backend);
+        root.put("threads", config.execution().threads());
+        root.put("arrivals", config.arrivals().label());
+        root.put("arrival_process", arrivals);
+        root.put("users", config.users());
+        root.put("users_started", usersStarted);
+        root.put("transition_table", config.workload().table().name());
+        root.put("transition_mode", config.workload().mode().name().toLowerCase(Locale.ROOT));
+        root.put("think_scale", config.thinkScale());
+        ObjectNode phases = root.putObject("phases_ms");
+        phases.put("up", config.upRampMs());
+        phases.put("run", config.runMs());
+        phases.put("down", config.downRampMs());
+
+        LatencyCell overall = stats.overall();
+        LatencyCell run = stats.phaseTotal("run");
+        root.put("requests", overall.count());
+        root.put("errors", overall.errors());
+        ObjectNode byClass = root.putObject("errors_by_class");
+        stats.errorsByClass().forEach(byClass::put);
+        root.put("requests_logged", logged);
+        root.put("throughput_rps", round(run.count() / Math.max(1e-9, clock.runSeconds()), 3));
+
+        Map<String, Long> ends = stats.sessionEnds();
+        long completed = ends.getOrDefault("end_of_session", 0L) + ends.getOrDefault("max_transitions", 0L);
+        root.put("sessions_started", sessionsStarted);
+        root.put("sessions_completed", completed);
+        root.put("sessions_aborted_at_end", ends.getOrDefault("run_ended", 0L));
+        root.put("sessions_delayed_by_cap", sessionsDelayed);
+        root.put("sessions_dropped_by_cap", sessionsDropped);
+        root.put("peak_active_sessions", peakActive);
+        root.put("mean_session_s", round(stats.meanSessionSeconds(), 3));
+        root.put("connections_opened", stats.newConnections());
+        root.put("distinct_connections", stats.distinctConnections());
+        root.put("requests_without_connection_id", stats.requestsWithoutConnectionId());
+        root.put("image_requests", stats.imageRequests());
+
+        ObjectNode rt = root.putObject("response_time_ms");
+        for (String p : RunStats.PHASES) {
+            ObjectNode ph = cell(rt.putObject(p), stats.phaseTotal(p));
+            ObjectNode states = ph.putObject("states");
+            for (Interaction i : Interaction.values()) {
+                LatencyCell c = stats.cell(p, i);
+                if (c.count() > 0) {
+                    cell(states.putObject(i.label()), c);
+                }
+            }
+        }
+        ObjectNode all = cell(rt.putObject("overall"), overall);
+        ObjectNode allStates = all.putObject("states");
+        for (Interaction i : Interaction.values()) {
+            LatencyCell c = stats.stateTotal(i);
+            if (c.count() > 0) {
+                cell(allStates.putObject(i.label()), c);
+            }
+        }
+
+        // Client health and the verdict.
+        ObjectNode h = root.putObject("client_health");
+        Histogram late = stats.lateness();
+        double p99Late = late.getTotalCount() == 0 ? 0 : late.getValueAtPercentile(99) / 1e6;
+        h.put("cpu_mean_cores", round(health.meanCpuCores(), 3));
+        h.put("cpu_peak_cores", round(health.peakCpuCores(), 3));
+        h.put("cpu_seconds", round(health.cpuSeconds(), 3));
+        h.put("cores", health.cores());
+        h.put("cpu_us_per_request", overall.count() == 0 ? 0 : round(health.cpuSeconds() * 1e6 / overall.count(), 1));
+        h.put("gc_count", health.gcCount());
+        h.put("gc_time_ms", health.gcTimeMs());
+        h.put("gc_pauses", health.gcPauses());
+        h.put("gc_pause_total_ms", health.gcPauseSumMs());
+        h.put("gc_max_pause_ms", health.maxGcPauseMs());
+        h.put("peak_threads", health.peakThreads());
+        h.put("peak_heap_bytes", health.peakHeapBytes());
+        h.put("max_heap_bytes", health.maxHeapBytes());
+        ObjectNode ln = h.putObject("send_lateness_ms");
+        percentiles(ln, late);
+        ln.put("max", round(stats.maxLatenessNs() / 1e6, 3));
+        if (config.arrivals() == org.rubis.client.config.Arrivals.HYBRID) {
+            percentiles(h.putObject("session_start_lateness_ms"), stats.sessionStartLateness());
+        }
+        if (p99Late > LATENESS_LIMIT_MS) {
+            verdicts.add(String.format(Locale.ROOT, "the client could not keep its schedule: p99 send lateness %.1f ms (> %.0f ms)", p99Late, LATENESS_LIMIT_MS));
+        }
+        if (health.meanCpuCores() > CPU_LIMIT * health.cores()) {
+            verdicts.add(String.format(Locale.ROOT, "the client used %.2f of %d cores on average", health.meanCpuCores(), health.cores()));
+        }
+        if (health.maxGcPauseMs() > 50) {
+            verdicts.add("client GC pauses up to " + health.maxGcPauseMs() + " ms inflated some response times");
+        }
+        boolean saturated = !verdicts.isEmpty();
+        h.put("saturated", saturated);
+        h.put("verdict", saturated
+                ? "SUSPECT: " + String.join("; ", verdicts) + ". The client may have been the bottleneck: its response times are inflated."
+                : "OK: the client kept its schedule (p99 send lateness " + round(p99Late, 3) + " ms) and was not CPU-bound.");
+        root.set("jvm", jvm());
+        Path serverStats = dir.resolve("server").resolve("stats.json");
+        if (Files.isRegularFile(serverStats)) {
+            try {
+                root.set("server", JSON.readTree(serverStats.toFile()));
+            } catch (IOException e) {
+                root.put("server", "unreadable: " + e.getMessage());
+            }
+        }
+        var w = root.putArray("warnings");
+        config.warnings().forEach(w::add);
+        this.text = renderText(stats, late);
+    }
+
+    private static ObjectNode cell(ObjectNode n, LatencyCell c) {
+        n.put("count", c.count());
+        n.put("errors", c.errors());
+        n.put("mean", round(c.meanMs(), 3));
+        n.put("min", round(c.minMs(), 3));
+        n.put("max", round(c.maxMs(), 3));
+        n.put("p50", round(c.percentileMs(50), 3));
+        n.put("p90", round(c.percentileMs(90), 3));
+        n.put("p99", round(c.percentileMs(99), 3));
+        n.put("p99_9", round(c.percentileMs(99.9), 3));
+        return n;
+    }
+
+    private static void percentiles(ObjectNode n, Histogram h) {
+        boolean empty = h.getTotalCount() == 0;
+        n.put("count", h.getTotalCount());
+        n.put("p50", empty ? 0 : round(h.getValueAtPercentile(50) / 1e6, 3));
+        n.put("p90", empty ? 0 : round(h.getValueAtPercentile(90) / 1e6, 3));
+        n.put("p99", empty ? 0 : round(h.getValueAtPercentile(99) / 1e6, 3));
+        n.put("p99_9", empty ? 0 : round(h.getValueAtPercentile(99.9) / 1e6, 3));
+    }
+
+    private static ObjectNode jvm() {
+        ObjectNode j = JSON.createObjectNode();
+        j.put("java", ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
+        j.put("vendor", System.getProperty("java.vendor"));
+        j.put("version", Runtime.version().toString());
+        j.put("vm", System.getProperty("java.vm.name") + " (" + System.getProperty("java.vm.info") + ")");
+        j.put("interpreted_only", String.valueOf(System.getProperty("java.vm.info")).contains("interpreted"));
+        j.put("max_heap_bytes", Runtime.getRuntime().maxMemory());
+        var gcs = j.putArray("gc");
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            gcs.add(gc.getName());
+        }
+        var flags = j.putArray("flags");
+        ManagementFactory.getRuntimeMXBean().getInputArguments().forEach(flags::add);
+        j.put("available_processors", Runtime.getRuntime().availableProcessors());
+        return j;
+    }
+
+    private String renderText(RunStats stats, Histogram late) {
+        StringBuilder b = new StringBuilder(8192);
+        b.append("RUBiS client run summary\n========================\n");
+        line(b, "status", root.get("status").asText() + (root.get("partial").asBoolean() ? " (" + root.get("stop_reason").asText() + ")" : ""));
+        line(b, "run directory", root.get("run_dir").asText());
+        line(b, "target", config.target() + (root.has("server") ? " (embedded " + root.path("server").path("model").asText() + " server)" : ""));
+        line(b, "workload", root.get("arrival_process").asText() + "; table " + root.get("transition_table").asText()
+                + " (" + root.get("transition_mode").asText() + ")");
+        line(b, "backend", root.get("backend").asText() + ", " + root.get("threads").asText() + " threads; seed " + root.get("seed").asText());
+        line(b, "requests", root.get("requests").asLong() + " (" + root.get("errors").asLong() + " errors" + errorClasses() + ")");
+        line(b, "throughput (run phase)", root.get("throughput_rps").asDouble() + " requests/s");
+        line(b, "sessions", root.get("sessions_started").asLong() + " started, " + root.get("sessions_completed").asLong() + " completed, "
+                + root.get("sessions_aborted_at_end").asLong() + " cut by the end of the run; mean session " + root.get("mean_session_s").asDouble() + " s"
+                + (root.get("sessions_dropped_by_cap").asLong() > 0 ? "; " + root.get("sessions_dropped_by_cap").asLong() + " dropped by the cap" : "")
+                + (root.get("sessions_delayed_by_cap").asLong() > 0 ? "; " + root.get("sessions_delayed_by_cap").asLong() + " delayed by the cap" : ""));
+        line(b, "connections (client)", root.get("connections_opened").asLong() + " opened, " + root.get("distinct_connections").asLong() + " distinct");
+        if (root.has("server") && root.get("server").isObject()) {
+            JsonNode s = root.get("server");
+            line(b, "server ground truth", s.path("requests").asLong() + " requests, " + s.path("connections_accepted").asLong()
+                    + " connections accepted, at most " + s.path("max_concurrent_connections").asLong() + " at once, "
+                    + s.path("requests_per_connection").path("mean").asText() + " requests per connection (max "
+                    + s.path("requests_per_connection").path("max").asText() + ")");
+        }
+        for (String p : new String[] {"up", "run", "down", "overall"}) {
+            JsonNode ph = root.get("response_time_ms").get(p);
+            if (ph.get("count").asLong() == 0) {
+                continue;
+            }
+            b.append('\n').append(switch (p) {
+                case "up" -> "Up ramp";
+                case "run" -> "Run (the measurement)";
+                case "down" -> "Down ramp";
+                default -> "Overall";
+            }).append(" - response time in ms\n");
+            b.append(String.format(Locale.ROOT, "  %-26s %8s %6s %9s %9s %9s %9s %9s %9s %9s%n", "state", "count", "errors", "mean", "min", "max",
+                    "p50", "p90", "p99", "p99.9"));
+            ph.get("states").fields().forEachRemaining(e -> row(b, e.getKey(), e.getValue()));
+            row(b, "TOTAL", ph);
+        }
+        JsonNode h = root.get("client_health");
+        b.append("\nClient health\n");
+        line(b, "CPU", String.format(Locale.ROOT, "%.2f cores mean, %.2f peak (of %d); %.1f us CPU per request", h.get("cpu_mean_cores").asDouble(),
+                h.get("cpu_peak_cores").asDouble(), h.get("cores").asInt(), h.get("cpu_us_per_request").asDouble()));
+        line(b, "GC", h.get("gc_count").asLong() + " collections, " + h.get("gc_pauses").asLong() + " pauses totalling "
+                + h.get("gc_pause_total_ms").asLong() + " ms, longest " + h.get("gc_max_pause_ms").asLong() + " ms");
+        line(b, "threads / heap", h.get("peak_threads").asInt() + " peak threads; heap peak " + h.get("peak_heap_bytes").asLong() / (1 << 20)
+                + " MiB of " + h.get("max_heap_bytes").asLong() / (1 << 20) + " MiB");
+        JsonNode ln = h.get("send_lateness_ms");
+        line(b, "send lateness (ms)", "p50 " + ln.get("p50").asDouble() + ", p90 " + ln.get("p90").asDouble() + ", p99 " + ln.get("p99").asDouble()
+                + ", p99.9 " + ln.get("p99_9").asDouble() + ", max " + ln.get("max").asDouble());
+        b.append("  ").append(h.get("verdict").asText()).append('\n');
+        if (!config.warnings().isEmpty()) {
+            b.append("\nWarnings\n");
+            config.warnings().forEach(x -> b.append("  ").append(x).append('\n'));
+        }
+        return b.toString();
+    }
+
+    private String errorClasses() {
+        StringBuilder b = new StringBuilder();
+        root.get("errors_by_class").fields().forEachRemaining(e -> b.append(b.isEmpty() ? ": " : ", ").append(e.getKey()).append(' ').append(e.getValue().asLong()));
+        return b.toString();
+    }
+
+    private static void row(StringBuilder b, String name, JsonNode c) {
+        b.append(String.format(Locale.ROOT, "  %-26s %8d %6d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f%n", name, c.get("count").asLong(),
+                c.get("errors").asLong(), c.get("mean").asDouble(), c.get("min").asDouble(), c.get("max").asDouble(), c.get("p50").asDouble(),
+                c.get("p90").asDouble(), c.get("p99").asDouble(), c.get("p99_9").asDouble()));
+    }
+
+    private static void line(StringBuilder b, String k, String v) {
+        b.append(String.format(Locale.ROOT, "%-24s %s%n", k + ":", v));
+    }
+
+    private static double round(double v, int digits) {
+        double f = Math.pow(10, digits);
+        return Math.round(v * f) / f;
+    }
+
+    public void write() throws IOException {
+        Files.writeString(dir.resolve("summary.json"), JSON.writeValueAsString(root), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("summary.txt"), text, StandardCharsets.UTF_8);
+    }
+
+    public String text() {
+        return text;
+    }
+
+    public JsonNode json() {
+        return root;
+    }
+
+    public boolean saturated() {
+        return !verdicts.isEmpty();
+    }
+}

@@ -1,0 +1,104 @@
+package org.rubis.client.workload;
+
+/**
+ * The state machine of one session: current state, the "back" history stack and End of Session,
+ * with the original client's rules. Moving to a state whose Back probability is 0 clears the
+ * stack, moving to any other state pushes the state left; choosing the Back row pops the stack
+ * (with an empty stack the user stays where it is, counted in {@link #emptyBackCount()}).
+ */
+public final class Navigator {
+
+    /** What a transition did. */
+    public enum Step { MOVE, STAY, BACK, END }
+
+    private final TransitionTable table;
+    private final TransitionSampler sampler;
+    private int[] stack = new int[16];
+    private int depth;
+    private int state;
+    private boolean ended;
+    private Step lastStep = Step.MOVE;
+    private int emptyBacks;
+
+    public Navigator(TransitionTable table, TransitionSampler sampler) {
+        this.table = table;
+        this.sampler = sampler;
+        reset();
+    }
+
+    /** Back to Home with an empty history, as at session start or after an ERROR page. */
+    public void reset() {
+        state = Interaction.HOME.ordinal();
+        depth = 0;
+        ended = false;
+    }
+
+    public int state() {
+        return state;
+    }
+
+    public boolean ended() {
+        return ended;
+    }
+
+    public Step lastStep() {
+        return lastStep;
+    }
+
+    public int emptyBackCount() {
+        return emptyBacks;
+    }
+
+    public int depth() {
+        return depth;
+    }
+
+    /** One transition driven by the uniform draw {@code u}; returns the new state (or the end row). */
+    public int next(double u) {
+        int before = state;
+        int to = sampler.next(before, u);
+        if (to == table.endRow()) {
+            ended = true;
+            lastStep = Step.END;
+            return to;
+        }
+        if (to == table.backRow()) {
+            if (depth > 0) {
+                state = stack[--depth];
+                lastStep = Step.BACK;
+                return state;
+            }
+            emptyBacks++;
+            to = TransitionSampler.STAY;
+        }
+        if (to == TransitionSampler.STAY) {
+            to = before;
+            lastStep = Step.STAY;
+        } else {
+            lastStep = Step.MOVE;
+        }
+        if (table.probability(table.backRow(), to) != 0) {
+            push(before);
+        } else {
+            depth = 0;
+        }
+        state = to;
+        return state;
+    }
+
+    /** Goes back without a transition draw (a "Sorry" page, or a page missing the id it needs). */
+    public int back() {
+        if (depth > 0) {
+            state = stack[--depth];
+        }
+        lastStep = Step.BACK;
+        return state;
+    }
+
+    private void push(int s) {
+        if (depth == stack.length) {
+            stack = java.util.Arrays.copyOf(stack, depth * 2);
+        }
+        stack[depth++] = s;
+    }
+}

@@ -1,0 +1,115 @@
+package org.rubis.client.workload;
+
+import java.util.random.RandomGenerator;
+
+/**
+ * The original client's plain-text extraction of ids and form values from the previous reply.
+ * No HTML parser: RUBiS pages are generated, and the original's rules are what we must match.
+ */
+public final class ReplyExtractor {
+
+    private static final String ITEM_ID = "itemId=";
+    private static final String PAGE = "&page=";
+
+    private ReplyExtractor() {}
+
+    /**
+     * One of the {@code itemId=} values of the reply, chosen uniformly at random, or -1 when the
+     * reply has none (the caller then reuses the last item id of the session).
+     */
+    public static int randomItemId(String html, RandomGenerator random) {
+        if (html == null) {
+            return -1;
+        }
+        int count = 0;
+        for (int i = html.indexOf(ITEM_ID); i >= 0; i = html.indexOf(ITEM_ID, i + ITEM_ID.length())) {
+            count++;
+        }
+        if (count == 0) {
+            return -1;
+        }
+        int pick = random.nextInt(count);
+        int at = html.indexOf(ITEM_ID);
+        for (int k = 0; k < pick; k++) {
+            at = html.indexOf(ITEM_ID, at + ITEM_ID.length());
+        }
+        return (int) Math.min(Integer.MAX_VALUE, parseLong(html, at + ITEM_ID.length()));
+    }
+
+    /** The page number of a previous/next link: one of two at random, the only one, or 0. */
+    public static int page(String html, RandomGenerator random) {
+        if (html == null) {
+            return 0;
+        }
+        int first = html.indexOf(PAGE);
+        if (first < 0) {
+            return 0;
+        }
+        int second = html.indexOf(PAGE, first + PAGE.length());
+        int at = second >= 0 && random.nextInt(2) == 1 ? second : first;
+        long v = parseLong(html, at + PAGE.length());
+        return v < 0 ? 0 : (int) v;
+    }
+
+    /** The integer after the first occurrence of {@code key}, or -1. */
+    public static int firstInt(String html, String key) {
+        if (html == null) {
+            return -1;
+        }
+        int at = html.indexOf(key);
+        if (at < 0) {
+            return -1;
+        }
+        long v = parseLong(html, at + key.length());
+        return v > Integer.MAX_VALUE ? -1 : (int) v;
+    }
+
+    /** The number after the first occurrence of {@code key}, or -1. */
+    public static float firstFloat(String html, String key) {
+        if (html == null) {
+            return -1;
+        }
+        int at = html.indexOf(key);
+        if (at < 0) {
+            return -1;
+        }
+        int start = at + key.length();
+        int end = endOfValue(html, start);
+        try {
+            return Float.parseFloat(html.substring(start, end).strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Digits from {@code start} up to the first of {@code " ? & >} (or any non-digit); -1 if none. */
+    private static long parseLong(String html, int start) {
+        int end = endOfValue(html, start);
+        long v = 0;
+        int digits = 0;
+        for (int i = start; i < end; i++) {
+            char c = html.charAt(i);
+            if (c < '0' || c > '9') {
+                break;
+            }
+            if (v > (Long.MAX_VALUE - 9) / 10) {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+            digits++;
+        }
+        return digits == 0 ? -1 : v;
+    }
+
+    private static int endOfValue(String html, int start) {
+        int i = start;
+        while (i < html.length()) {
+            char c = html.charAt(i);
+            if (c == '"' || c == '?' || c == '&' || c == '>' || c == ' ' || c == '\n' || c == '\r') {
+                break;
+            }
+            i++;
+        }
+        return i;
+    }
+}

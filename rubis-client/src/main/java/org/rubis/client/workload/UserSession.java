@@ -1,0 +1,140 @@
+package org.rubis.client.workload;
+
+import java.util.random.RandomGenerator;
+
+/**
+ * One emulated user's session, as a state machine that any driver can run: a blocking thread per
+ * user, or an event loop. The driver asks for {@link #nextPath()}, sends it, reports the reply with
+ * {@link #onReply}, and waits {@link #thinkNanos()} (scaled) before the next request.
+ *
+ * <p>Rules of the original client: a reply containing {@code ERROR} counts an error and restarts
+ * at Home at once; a reply containing {@code Sorry} goes back at once; otherwise the next state is
+ * drawn and a think time taken. A state that needs an id the previous reply lacks goes back.
+ * A transport failure (no reply) counts an error and restarts at Home after a think time, so an
+ * unreachable server cannot make users spin.
+ */
+public final class UserSession implements RequestGenerator.Context {
+
+    /** Why a session ended. */
+    public enum EndReason { END_OF_SESSION, MAX_TRANSITIONS, RUN_ENDED }
+
+    /** What the driver does after a reply. */
+    public enum Next { REQUEST, END }
+
+    private final WorkloadModel model;
+    private final RequestGenerator generator;
+    private final long id;
+    private final SessionRandom random;
+    private final Navigator navigator;
+    private final int userId;
+    private String lastReply;
+    private int lastItemId = -1;
+    private int requests;
+    private int errors;
+    private int pendingState;
+    private long thinkNanos;
+    private EndReason endReason;
+    private boolean lastError;
+
+    public UserSession(WorkloadModel model, RequestGenerator generator, long id, long runSeed) {
+        this.model = model;
+        this.generator = generator;
+        this.id = id;
+        this.random = new SessionRandom(runSeed, id);
+        this.navigator = new Navigator(model.table(), model.sampler());
+        this.userId = random.params.nextInt(Math.max(1, model.policy().users()));
+    }
+
+    public long id() { return id; }
+    @Override public int userId() { return userId; }
+    public String nickname() { return "user" + (userId + 1); }
+    public int requests() { return requests; }
+    public int errors() { return errors; }
+    public EndReason endReason() { return endReason; }
+    /** Think time (unscaled) the driver waits before the next request, or before the next session in closed mode. */
+    public long thinkNanos() { return thinkNanos; }
+    /** The interaction of the request last returned by {@link #nextPath()}. */
+    public Interaction pendingState() { return Interaction.of(pendingState); }
+    public Navigator navigator() { return navigator; }
+
+    @Override public String lastReply() { return lastReply; }
+    @Override public RandomGenerator random() { return random.params; }
+
+    @Override public int itemId() {
+        int found = ReplyExtractor.randomItemId(lastReply, random.params);
+        if (found >= 0) {
+            lastItemId = found;
+        }
+        return lastItemId;
+    }
+
+    /** The path of the next request; states lacking the id they need are replaced by going back. */
+    public String nextPath() {
+        for (int guard = 0; guard < 64; guard++) {
+            int state = navigator.state();
+            String path = generator.path(Interaction.of(state), this);
+            if (path != null) {
+                pendingState = state;
+                return path;
+            }
+            int before = state;
+            if (navigator.back() == before) {
+                break; // nothing to go back to: fall through to Home
+            }
+        }
+        navigator.reset();
+        pendingState = navigator.state();
+        return generator.path(Interaction.HOME, this);
+    }
+
+    /**
+     * Records the reply of the pending request ({@code body == null}: transport failure) and
+     * decides what comes next. Returns {@link Next#END} when the session is over; the think time
+     * drawn for the ending transition stays available (the closed mode waits it, as the original).
+     */
+    public Next onReply(String body, boolean failed) {
+        requests++;
+        thinkNanos = 0;
+        lastError = false;
+        if (failed || body == null) {
+            lastError = true;
+            errors++;
+            lastReply = null;
+            navigator.reset();
+            thinkNanos = model.thinkTime().nanos(Interaction.HOME.ordinal(), random.think);
+        } else {
+            lastReply = body;
+            if (body.contains("ERROR")) {
+                lastError = true;
+                errors++;
+                navigator.reset();
+            } else if (body.contains("Sorry")) {
+                navigator.back();
+            } else {
+                int row = navigator.next(random.transitions.nextDouble());
+                thinkNanos = model.thinkTime().nanos(row, random.think);
+                if (navigator.ended()) {
+                    endReason = EndReason.END_OF_SESSION;
+                    return Next.END;
+                }
+            }
+        }
+        if (requests >= model.maxTransitions()) {
+            endReason = EndReason.MAX_TRANSITIONS;
+            return Next.END;
+        }
+        return Next.REQUEST;
+    }
+
+    /** Marks the session as cut short by the end of the run. */
+    public void abort() {
+        if (endReason == null) {
+            endReason = EndReason.RUN_ENDED;
+        }
+    }
+
+    /** True when the last reply counted as an error (an ERROR page or a transport failure). */
+    public boolean lastReplyWasError() {
+        return lastError;
+    }
+}

@@ -1,0 +1,84 @@
+package org.rubis.server;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.rubis.server.app.RubisApp;
+import org.rubis.server.data.DataPolicy;
+import org.rubis.server.data.Database;
+import org.rubis.server.data.Populator;
+import org.rubis.server.http.EventServer;
+import org.rubis.server.http.PreforkServer;
+import org.rubis.server.http.RubisHttpServer;
+import org.rubis.server.http.ServerSettings;
+import org.rubis.server.truth.GroundTruth;
+
+/**
+ * The embedded auction site assembled: database populated from the policy, application, ground
+ * truth and one server model. {@link #close()} stops serving and then flushes the logs.
+ */
+public final class RubisServer implements AutoCloseable {
+
+    /** The two server models. */
+    public enum Model { EVENT, PREFORK }
+
+    private final Database db;
+    private final GroundTruth truth;
+    private final RubisHttpServer http;
+    private final int items;
+    private final long populateMs;
+    private final Model model;
+    private int port;
+    private boolean closed;
+
+    public RubisServer(Model model, ServerSettings settings, DataPolicy policy, Path outDir, String dbFile,
+                       Map<String, Integer> demandMicros) throws Exception {
+        this.model = model;
+        long t0 = System.nanoTime();
+        this.db = new Database(dbFile);
+        this.items = db.isEmpty() ? new Populator(policy).populate(db.keeper(), System.currentTimeMillis()) : -1;
+        this.populateMs = (System.nanoTime() - t0) / 1_000_000;
+        this.truth = new GroundTruth(outDir, model.name().toLowerCase(java.util.Locale.ROOT));
+        RubisApp app = new RubisApp(db, demandMicros);
+        this.http = model == Model.EVENT ? new EventServer(app, truth, settings) : new PreforkServer(app, truth, settings);
+    }
+
+    public int start() throws Exception {
+        port = http.start();
+        return port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public int items() {
+        return items;
+    }
+
+    public long populateMs() {
+        return populateMs;
+    }
+
+    public Model model() {
+        return model;
+    }
+
+    public GroundTruth truth() {
+        return truth;
+    }
+
+    public RubisHttpServer http() {
+        return http;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        http.close();
+        truth.close();
+        db.close();
+    }
+}

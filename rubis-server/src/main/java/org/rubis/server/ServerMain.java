@@ -1,0 +1,108 @@
+package org.rubis.server;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.rubis.server.data.DataPolicy;
+import org.rubis.server.http.ServerSettings;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code rubis-server.jar}: starts the embedded RUBiS site, prints its URL when ready, and stops
+ * cleanly on SIGINT/SIGTERM with its logs flushed.
+ */
+@Command(name = "rubis-server", mixinStandardHelpOptions = true, version = "rubis-server 0.1.0",
+        description = "RUBiS-compatible auction site (PHP layout under /PHP/) with ground-truth logs.")
+public final class ServerMain implements Callable<Integer> {
+
+    /** The line printed when the server accepts requests; the client waits for it. */
+    public static final String READY = "rubis-server ready: ";
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind (loopback by default).")
+    String host;
+    @Option(names = "--port", defaultValue = "8080", description = "TCP port; 0 picks a free one.")
+    int port;
+    @Option(names = "--model", defaultValue = "event", description = "event (Netty event loops, like Lighttpd) or prefork (worker pool, like Apache).")
+    String model;
+    @Option(names = "--out", paramLabel = "DIR", description = "Write requests.csv, connections.csv and stats.json here.")
+    Path out;
+    @Option(names = "--size", defaultValue = "0.05", description = "Scale of the generated items (1.0 = the counts of the categories file).")
+    double size;
+    @Option(names = {"-p", "--properties"}, paramLabel = "FILE", description = "rubis.properties with the database_* policy (default: packaged).")
+    Path properties;
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the data generator.")
+    long seed;
+    @Option(names = "--db-file", paramLabel = "PATH", description = "File-backed H2 database instead of memory (reused if populated).")
+    String dbFile;
+    @Option(names = "--keepalive-ms", defaultValue = "5000", description = "Keep-alive idle timeout; 0 = never.")
+    int keepAliveMs;
+    @Option(names = "--max-keepalive-requests", defaultValue = "0", description = "Close a connection after this many requests; 0 = unlimited.")
+    int maxKeepAliveRequests;
+    @Option(names = "--workers", defaultValue = "15", description = "prefork: initial workers (StartServers).")
+    int workers;
+    @Option(names = "--max-workers", defaultValue = "150", description = "prefork: maximum workers (MaxClients).")
+    int maxWorkers;
+    @Option(names = "--min-spare-workers", defaultValue = "5", description = "prefork: spawn when fewer are idle.")
+    int minSpare;
+    @Option(names = "--spawn-delay-ms", defaultValue = "1000", description = "prefork: interval between spawn rounds.")
+    int spawnDelayMs;
+    @Option(names = "--backlog", defaultValue = "511", description = "Accept queue length.")
+    int backlog;
+    @Option(names = "--event-threads", defaultValue = "0", description = "event: event-loop threads; 0 = one per core.")
+    int eventThreads;
+    @Option(names = "--demand-us", defaultValue = "0", description = "Extra CPU work per request, in microseconds.")
+    int demandUs;
+    @Option(names = "--demand", paramLabel = "INTERACTION=us", description = "Extra CPU work for one interaction, e.g. --demand ViewItem=500.")
+    Map<String, Integer> demand = new LinkedHashMap<>();
+
+    public static void main(String[] args) {
+        CommandLine cl = new CommandLine(new ServerMain());
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            cmd.getErr().println("rubis-server: " + (ex instanceof IllegalArgumentException ? "" : ex.getClass().getSimpleName() + ": ") + ex.getMessage());
+            return 1;
+        });
+        System.exit(cl.execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        RubisServer.Model m = switch (model.toLowerCase(Locale.ROOT)) {
+            case "event" -> RubisServer.Model.EVENT;
+            case "prefork" -> RubisServer.Model.PREFORK;
+            default -> throw new IllegalArgumentException("--model " + model + ": expected event or prefork");
+        };
+        if (size <= 0) {
+            throw new IllegalArgumentException("--size must be > 0");
+        }
+        Map<String, Integer> d = new LinkedHashMap<>(demand);
+        if (demandUs > 0) {
+            d.put("*", demandUs);
+        }
+        ServerSettings settings = new ServerSettings(host, port, keepAliveMs, maxKeepAliveRequests, workers, maxWorkers, minSpare,
+                spawnDelayMs, backlog, eventThreads);
+        RubisServer server = new RubisServer(m, settings, DataPolicy.load(properties, size, seed), out, dbFile, d);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "rubis-server-shutdown"));
+        int bound;
+        try {
+            bound = server.start();
+        } catch (java.net.BindException e) {
+            server.close();
+            throw new IllegalArgumentException("cannot listen on " + host + ":" + port + " (" + e.getMessage() + "); choose another --port, or 0 for a free one");
+        }
+        System.out.println(READY + "http://" + host + ":" + bound + "/PHP/ (model " + m.name().toLowerCase(Locale.ROOT)
+                + ", " + server.items() + " items, populated in " + server.populateMs() + " ms"
+                + (out == null ? "" : ", logs in " + out) + ")");
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+}

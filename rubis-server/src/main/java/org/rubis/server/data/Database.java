@@ -1,0 +1,122 @@
+package org.rubis.server.data;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The embedded H2 database with the RUBiS schema. In memory by default, file-backed on request.
+ * Each server thread keeps its own connection and prepared statements, so a request never waits
+ * for a connection pool.
+ */
+public final class Database implements AutoCloseable {
+
+    private final String url;
+    private final Connection keeper; // keeps an in-memory database alive
+    private final ThreadLocal<Session> sessions;
+    private final java.util.List<Session> all = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** One thread's connection and statement cache. */
+    public static final class Session {
+        private final Connection connection;
+        private final Map<String, PreparedStatement> statements = new HashMap<>();
+
+        Session(Connection c) {
+            this.connection = c;
+        }
+
+        public PreparedStatement prepare(String sql) throws SQLException {
+            PreparedStatement ps = statements.get(sql);
+            if (ps == null) {
+                ps = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
+                statements.put(sql, ps);
+            }
+            return ps;
+        }
+
+        public Connection connection() {
+            return connection;
+        }
+    }
+
+    public Database(String file) throws SQLException {
+        this.url = file == null
+                ? "jdbc:h2:mem:rubis" + System.nanoTime() + ";DB_CLOSE_DELAY=-1"
+                : "jdbc:h2:file:" + file + ";DB_CLOSE_ON_EXIT=FALSE";
+        this.keeper = DriverManager.getConnection(url, "sa", "");
+        this.sessions = ThreadLocal.withInitial(() -> {
+            try {
+                Session s = new Session(DriverManager.getConnection(url, "sa", ""));
+                all.add(s);
+                return s;
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot open a database connection: " + e.getMessage(), e);
+            }
+        });
+        createSchema();
+    }
+
+    public Session session() {
+        return sessions.get();
+    }
+
+    public Connection keeper() {
+        return keeper;
+    }
+
+    private void createSchema() throws SQLException {
+        try (Statement s = keeper.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS categories (id INT PRIMARY KEY, name VARCHAR(50))");
+            s.execute("CREATE TABLE IF NOT EXISTS regions (id INT PRIMARY KEY, name VARCHAR(25))");
+            s.execute("CREATE TABLE IF NOT EXISTS users (id INT AUTO_INCREMENT PRIMARY KEY, firstname VARCHAR(20), lastname VARCHAR(20),"
+                    + " nickname VARCHAR(20) NOT NULL UNIQUE, password VARCHAR(20) NOT NULL, email VARCHAR(50), rating INT DEFAULT 0,"
+                    + " balance FLOAT DEFAULT 0, creation_date TIMESTAMP, region INT NOT NULL)");
+            s.execute("CREATE INDEX IF NOT EXISTS users_region ON users(region)");
+            for (String t : new String[] {"items", "old_items"}) {
+                s.execute("CREATE TABLE IF NOT EXISTS " + t + " (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(100), description VARCHAR(8192),"
+                        + " initial_price FLOAT NOT NULL, quantity INT NOT NULL, reserve_price FLOAT DEFAULT 0, buy_now FLOAT DEFAULT 0,"
+                        + " nb_of_bids INT DEFAULT 0, max_bid FLOAT DEFAULT 0, start_date TIMESTAMP, end_date TIMESTAMP, seller INT NOT NULL,"
+                        + " category INT NOT NULL)");
+                s.execute("CREATE INDEX IF NOT EXISTS " + t + "_seller ON " + t + "(seller)");
+                s.execute("CREATE INDEX IF NOT EXISTS " + t + "_category ON " + t + "(category)");
+            }
+            s.execute("CREATE TABLE IF NOT EXISTS bids (id INT AUTO_INCREMENT PRIMARY KEY, user_id INT NOT NULL, item_id INT NOT NULL,"
+                    + " qty INT NOT NULL, bid FLOAT NOT NULL, max_bid FLOAT NOT NULL, date TIMESTAMP)");
+            s.execute("CREATE INDEX IF NOT EXISTS bids_item ON bids(item_id)");
+            s.execute("CREATE INDEX IF NOT EXISTS bids_user ON bids(user_id)");
+            s.execute("CREATE TABLE IF NOT EXISTS comments (id INT AUTO_INCREMENT PRIMARY KEY, from_user_id INT NOT NULL, to_user_id INT NOT NULL,"
+                    + " item_id INT NOT NULL, rating INT, date TIMESTAMP, comment VARCHAR(2048))");
+            s.execute("CREATE INDEX IF NOT EXISTS comments_to ON comments(to_user_id)");
+            s.execute("CREATE TABLE IF NOT EXISTS buy_now (id INT AUTO_INCREMENT PRIMARY KEY, buyer_id INT NOT NULL, item_id INT NOT NULL,"
+                    + " qty INT NOT NULL, date TIMESTAMP)");
+            s.execute("CREATE INDEX IF NOT EXISTS buy_now_buyer ON buy_now(buyer_id)");
+        }
+    }
+
+    public boolean isEmpty() throws SQLException {
+        try (Statement s = keeper.createStatement(); var rs = s.executeQuery("SELECT COUNT(*) FROM regions")) {
+            rs.next();
+            return rs.getInt(1) == 0;
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Session s : all) {
+            try {
+                s.connection.close();
+            } catch (SQLException ignored) {
+                // closing anyway
+            }
+        }
+        try {
+            keeper.close();
+        } catch (SQLException ignored) {
+            // closing anyway
+        }
+    }
+}

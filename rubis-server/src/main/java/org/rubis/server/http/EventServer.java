@@ -1,0 +1,195 @@
+package org.rubis.server.http;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.rubis.server.app.Response;
+import org.rubis.server.app.RubisApp;
+import org.rubis.server.truth.GroundTruth;
+
+/**
+ * The event-driven model (like Lighttpd): a few Netty event loops serve every connection; the
+ * application runs on the loop that read the request. Keep-alive idle connections are closed by
+ * an idle timer.
+ */
+public final class EventServer implements RubisHttpServer {
+
+    private final RubisApp app;
+    private final GroundTruth truth;
+    private final ServerSettings settings;
+    private EventLoopGroup boss;
+    private EventLoopGroup workers;
+    private Channel serverChannel;
+
+    public EventServer(RubisApp app, GroundTruth truth, ServerSettings settings) {
+        this.app = app;
+        this.truth = truth;
+        this.settings = settings;
+    }
+
+    @Override
+    public int start() throws InterruptedException {
+        int threads = settings.eventThreads() > 0 ? settings.eventThreads() : Runtime.getRuntime().availableProcessors();
+        boolean epoll = Epoll.isAvailable();
+        boss = epoll ? new EpollEventLoopGroup(1) : new NioEventLoopGroup(1);
+        workers = epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
+        ServerBootstrap b = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, settings.backlog())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        Connection conn = new Connection();
+                        ch.pipeline()
+                          .addLast("conn", conn)
+                          .addLast("idle", new IdleStateHandler(0, 0, settings.keepAliveMs(), TimeUnit.MILLISECONDS))
+                          .addLast("codec", new HttpServerCodec(65_536, 16_384, 65_536))
+                          .addLast("aggregate", new HttpObjectAggregator(1 << 20))
+                          .addLast("app", new Handler(conn));
+                    }
+                });
+        serverChannel = b.bind(new InetSocketAddress(settings.host(), settings.port())).sync().channel();
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /** Per-connection accounting: open/close, and the arrival instant of the request being read. */
+    private final class Connection extends ChannelDuplexHandler {
+        GroundTruth.Conn record;
+        long arrivalNano;
+        boolean awaitingRequest = true;
+        String closedBy = "client";
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            InetSocketAddress remote = (InetSocketAddress) ctx.channel().remoteAddress();
+            record = truth.opened(remote.getAddress().getHostAddress() + ":" + remote.getPort());
+            super.channelActive(ctx);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+            if (awaitingRequest && msg instanceof ByteBuf) {
+                arrivalNano = System.nanoTime();
+                awaitingRequest = false;
+            }
+            super.channelRead(ctx, msg);
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+            if (evt instanceof IdleStateEvent) {
+                closedBy = "idle-timeout";
+                ctx.close();
+                return;
+            }
+            super.userEventTriggered(ctx, evt);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            if (record != null) {
+                truth.closed(record, closedBy);
+            }
+            super.channelInactive(ctx);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            closedBy = "error";
+            ctx.close();
+        }
+    }
+
+    private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+        private final Connection conn;
+
+        Handler(Connection conn) {
+            this.conn = conn;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+            long arrival = conn.arrivalNano;
+            String uri = req.uri();
+            boolean keepAlive = HttpUtil.isKeepAlive(req) && req.decoderResult().isSuccess();
+            boolean admin = Exchange.isAdmin(uri);
+            if (admin) {
+                truth.admin(conn.record);
+            }
+            Response r = req.decoderResult().isSuccess()
+                    ? Exchange.respond(app, truth, uri)
+                    : new Response(400, "text/plain", "bad request\n".getBytes(), "BadRequest");
+            int served = conn.record.requests() + (admin ? 0 : 1);
+            if (settings.maxKeepAliveRequests() > 0 && served >= settings.maxKeepAliveRequests()) {
+                keepAlive = false;
+            }
+            FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()),
+                    Unpooled.wrappedBuffer(r.body()));
+            resp.headers().set(HttpHeaderNames.CONTENT_TYPE, r.contentType())
+                          .setInt(HttpHeaderNames.CONTENT_LENGTH, r.body().length)
+                          .set(HttpHeaderNames.SERVER, "rubis-server/event");
+            resp.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+            boolean close = !keepAlive;
+            String path = uri;
+            ctx.writeAndFlush(resp).addListener((ChannelFutureListener) f -> {
+                long done = System.nanoTime();
+                if (!admin) {
+                    truth.served(conn.record, arrival, done, r.interaction(), r.status(), r.body().length, path, Exchange.isErrorPage(r));
+                }
+                conn.awaitingRequest = true;
+                if (close) {
+                    conn.closedBy = "server";
+                    f.channel().close();
+                }
+            });
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            conn.closedBy = "error";
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (serverChannel != null) {
+            serverChannel.close().awaitUninterruptibly();
+        }
+        if (workers != null) {
+            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+            boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        }
+    }
+}

@@ -122,12 +122,16 @@ public final class ConfigLoader {
                     + ": this client knows the 27 RUBiS interactions; expected 27");
         }
         TransitionMode mode = s.choice("workload_transition_mode", TransitionMode.COMPATIBLE, TransitionMode.class);
-        for (TransitionTable.ColumnSum c : table.columnSumDeviations()) {
-            warnings.add(String.format(Locale.ROOT, "%s: column %s sums to %.4f, not 1 (%s)", table.source(), c.state(), c.sum(),
-                    mode == TransitionMode.COMPATIBLE
-                            ? (c.sum() < 1 ? "compatible mode: the user stays in the same state with probability " + fmt(1 - c.sum())
-                                           : "compatible mode: mass above 1 is never reached")
-                            : "normalize mode: divided by its sum"));
+        List<TransitionTable.ColumnSum> deviations = table.columnSumDeviations();
+        if (!deviations.isEmpty()) {
+            StringBuilder cols = new StringBuilder();
+            for (TransitionTable.ColumnSum c : deviations) {
+                cols.append(cols.isEmpty() ? "" : ", ").append(c.state()).append(' ').append(String.format(Locale.ROOT, "%.4f", c.sum()));
+            }
+            warnings.add(table.source() + ": " + deviations.size() + " of " + table.columns() + " columns do not sum to 1 (" + cols + "); "
+                    + (mode == TransitionMode.COMPATIBLE
+                       ? "compatible mode: below 1 the user stays in the same state, mass above 1 is never reached"
+                       : "normalize mode: each column is divided by its sum"));
         }
         Source regionsFile = s.path("database_regions_file", "ebay_regions.txt");
         Source categoriesFile = s.path("database_categories_file", "ebay_simple_categories.txt");

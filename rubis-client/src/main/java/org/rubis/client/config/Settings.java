@@ -166,9 +166,14 @@ public final class Settings {
         if (name == null) {
             throw missing(key, "the path of the file");
         }
-        Source s = e.isPresent() && e.get().line() == 0
-                ? Source.file(java.nio.file.Path.of(name))   // command-line paths are relative to the working directory
-                : file.source().resolve(name);
+        Source s = file.source().resolve(name);
+        if (e.isPresent() && e.get().line() == 0) {
+            // A command-line path is relative to the working directory, else to the properties file.
+            Source cwd = Source.file(java.nio.file.Path.of(name));
+            if (cwd.exists() || !s.exists()) {
+                s = cwd;
+            }
+        }
         if (!s.exists()) {
             String at = e.map(this::where).orElse(file.source().displayName() + ": " + key + " (default)");
             throw new ConfigException(at + " = \"" + name + "\": file not found (looked for " + s.displayName()

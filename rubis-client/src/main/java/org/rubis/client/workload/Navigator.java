@@ -16,6 +16,7 @@ public final class Navigator {
     private int[] stack = new int[16];
     private int depth;
     private int state;
+    private int previous = -1;
     private boolean ended;
     private Step lastStep = Step.MOVE;
     private int emptyBacks;
@@ -29,6 +30,7 @@ public final class Navigator {
     /** Back to Home with an empty history, as at session start or after an ERROR page. */
     public void reset() {
         state = Interaction.HOME.ordinal();
+        previous = -1;
         depth = 0;
         ended = false;
     }
@@ -64,6 +66,7 @@ public final class Navigator {
         }
         if (to == table.backRow()) {
             if (depth > 0) {
+                previous = state;
                 state = stack[--depth];
                 lastStep = Step.BACK;
                 return state;
@@ -82,15 +85,23 @@ public final class Navigator {
         } else {
             depth = 0;
         }
+        previous = before;
         state = to;
         return state;
     }
 
-    /** Goes back without a transition draw (a "Sorry" page, or a page missing the id it needs). */
+    /**
+     * Goes back without a transition draw (a "Sorry" page, or a page missing the id it needs): to
+     * the top of the history stack, or, when the stack is empty, to the state the user came from.
+     */
     public int back() {
+        int from = state;
         if (depth > 0) {
             state = stack[--depth];
+        } else if (previous >= 0) {
+            state = previous;
         }
+        previous = from;
         lastStep = Step.BACK;
         return state;
     }

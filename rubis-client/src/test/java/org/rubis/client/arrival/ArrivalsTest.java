@@ -1,0 +1,102 @@
+package org.rubis.client.arrival;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rubis.client.TestFiles;
+import org.rubis.client.config.ConfigException;
+
+class ArrivalsTest {
+
+    @TempDir Path tmp;
+
+    @Test
+    void fileStartsAreTheCumulativeSums() {
+        FileArrivals a = new FileArrivals(TestFiles.write(tmp, "ia.txt", "# ms\n100\n\n50.5\n0\n200\n"));
+        assertEquals(100_000_000L, a.next());
+        assertEquals(150_500_000L, a.next());
+        assertEquals(150_500_000L, a.next());
+        assertEquals(350_500_000L, a.next());
+        assertEquals(-1, a.next());
+    }
+
+    @Test
+    void badFileLinesNameTheLine() {
+        Path p = TestFiles.write(tmp, "ia.txt", "100\n20\nabc\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> new FileArrivals(p));
+        assertEquals(p + ":3: \"abc\" is not a number; expected one inter-arrival time in milliseconds per line", e.getMessage());
+        Path n = TestFiles.write(tmp, "neg.txt", "100\n-2\n");
+        assertTrue(assertThrows(ConfigException.class, () -> new FileArrivals(n)).getMessage().startsWith(n + ":2: -2 is negative"));
+        Path empty = TestFiles.write(tmp, "empty.txt", "# nothing\n");
+        assertTrue(assertThrows(ConfigException.class, () -> new FileArrivals(empty)).getMessage().contains("no inter-arrival times"));
+    }
+
+    @Test
+    void deterministicScheduleGivesTheRequestedCountPerInterval() {
+        RateSchedule s = new RateSchedule(TestFiles.write(tmp, "flash.txt", "0 10\n2 100\n2.5 10\n4 0\n"), false, 1);
+        int[] perHalfSecond = new int[8];
+        long t;
+        while ((t = s.next()) >= 0) {
+            assertTrue(t < 4_000_000_000L, "no arrivals after the rate drops to 0");
+            perHalfSecond[(int) (t / 500_000_000L)]++;
+        }
+        assertEquals(5, perHalfSecond[0]);
+        assertEquals(5, perHalfSecond[3]);
+        assertEquals(50, perHalfSecond[4], "flash crowd: 100/s for 0.5 s");
+        assertEquals(5, perHalfSecond[5]);
+        assertEquals(5, perHalfSecond[7]);
+    }
+
+    @Test
+    void exponentialScheduleMatchesTheRatesOnAverage() {
+        RateSchedule s = new RateSchedule(TestFiles.write(tmp, "flash.txt", "0 10\n20 333\n24 10\n"), true, 7);
+        int before = 0;
+        int crowd = 0;
+        long t;
+        while ((t = s.next()) >= 0 && t < 60_000_000_000L) {
+            if (t < 20_000_000_000L) {
+                before++;
+            } else if (t < 24_000_000_000L) {
+                crowd++;
+            }
+        }
+        assertEquals(200, before, 5 * Math.sqrt(200));
+        assertEquals(1332, crowd, 5 * Math.sqrt(1332));
+    }
+
+    @Test
+    void badScheduleLines() {
+        Path p = TestFiles.write(tmp, "s.txt", "0 10\n5\n");
+        assertEquals(p + ":2: \"5\" has 1 fields; expected 'start_s rate_per_s', e.g. 20 333",
+                assertThrows(ConfigException.class, () -> new RateSchedule(p, true, 1)).getMessage());
+        Path q = TestFiles.write(tmp, "q.txt", "10 10\n5 3\n");
+        assertTrue(assertThrows(ConfigException.class, () -> new RateSchedule(q, true, 1)).getMessage().contains(":2: start 5 s is not after"));
+    }
+
+    @Test
+    void exponentialInterArrivalsHaveCoefficientOfVariationOne() {
+        ExponentialArrivals a = new ExponentialArrivals(50, 3);
+        long prev = 0;
+        double sum = 0;
+        double sq = 0;
+        int n = 200_000;
+        for (int i = 0; i < n; i++) {
+            long t = a.next();
+            double gap = t - prev;
+            prev = t;
+            sum += gap;
+            sq += gap * gap;
+        }
+        double mean = sum / n;
+        double cov = Math.sqrt(sq / n - mean * mean) / mean;
+        assertEquals(20e6, mean, 20e6 * 0.01);
+        assertEquals(1.0, cov, 0.01);
+        DeterministicArrivals d = new DeterministicArrivals(4);
+        assertEquals(0, d.next());
+        assertEquals(250_000_000L, d.next());
+    }
+}

@@ -71,9 +71,10 @@ public final class EventServer implements RubisHttpServer {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         Connection conn = new Connection();
+                        // The idle handler comes first: its events travel towards the handlers after it.
                         ch.pipeline()
-                          .addLast("conn", conn)
                           .addLast("idle", new IdleStateHandler(0, 0, settings.keepAliveMs(), TimeUnit.MILLISECONDS))
+                          .addLast("conn", conn)
                           .addLast("codec", new HttpServerCodec(65_536, 16_384, 65_536))
                           .addLast("aggregate", new HttpObjectAggregator(1 << 20))
                           .addLast("app", new Handler(conn));

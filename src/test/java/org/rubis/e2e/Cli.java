@@ -1,0 +1,47 @@
+package org.rubis.e2e;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the packaged jars as a user would: a separate JVM, real arguments, exit status and output. */
+final class Cli {
+
+    record Result(int status, String out, String err) {}
+
+    private Cli() {}
+
+    static String java() {
+        return ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    static Path clientJar() {
+        Path p = Path.of(System.getProperty("rubis.client.jar", "../../rubis-client/target/rubis-client.jar"));
+        if (!Files.isRegularFile(p)) {
+            throw new IllegalStateException(p + " not built: run mvn verify from the top directory");
+        }
+        return p;
+    }
+
+    static ProcessBuilder client(Path workDir, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(java(), "-jar", clientJar().toString()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).directory(workDir.toFile());
+    }
+
+    static Result run(Path workDir, long timeoutSeconds, String... args) throws IOException, InterruptedException {
+        Path out = Files.createTempFile(workDir, "out", ".txt");
+        Path err = Files.createTempFile(workDir, "err", ".txt");
+        Process p = client(workDir, args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("rubis-client " + String.join(" ", args) + " did not finish in " + timeoutSeconds + " s; output:\n"
+                    + Files.readString(out) + Files.readString(err));
+        }
+        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,154 @@
+package org.rubis.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rubis.client.config.ConfigLoader;
+import org.rubis.client.workload.Interaction;
+import org.rubis.client.workload.TransitionTable;
+
+/**
+ * Closed runs against the embedded server, as a user starts them. Two runs with the same seed:
+ * the first is checked against the server's ground truth and the transition table, the pair for
+ * reproducibility.
+ */
+class ClosedRunTest {
+
+    @TempDir static Path work;
+    static RunDir a;
+    static RunDir b;
+    static Cli.Result resultA;
+
+    static String[] args(String out) {
+        return new String[] {"run", "--users", "25", "--ramp-up", "1s", "--duration", "6s", "--ramp-down", "1s", "--think-scale", "0.03",
+                "--seed", "4242", "--out", out, "--no-progress", "-Dserver_size=0.02", "-Dserver_java_options=-Xmx512m"};
+    }
+
+    @BeforeAll
+    static void runTwice() throws Exception {
+        resultA = Cli.run(work, 120, args("a"));
+        assertEquals(0, resultA.status(), resultA.out() + resultA.err());
+        Cli.Result rb = Cli.run(work, 120, args("b"));
+        assertEquals(0, rb.status(), rb.out() + rb.err());
+        a = new RunDir(work.resolve("a"));
+        b = new RunDir(work.resolve("b"));
+    }
+
+    @Test
+    void everyClientRequestAppearsInTheServerLog() throws Exception {
+        List<Map<String, String>> client = a.csv("requests.csv");
+        List<Map<String, String>> server = a.csv("server/requests.csv");
+        assertTrue(client.size() > 200, "requests: " + client.size());
+        assertEquals(client.size(), server.size(), "same count");
+        Map<String, Long> clientPaths = client.stream().collect(Collectors.groupingBy(r -> r.get("path"), TreeMap::new, Collectors.counting()));
+        Map<String, Long> serverPaths = server.stream().collect(Collectors.groupingBy(r -> r.get("path"), TreeMap::new, Collectors.counting()));
+        assertEquals(clientPaths, serverPaths, "same paths");
+        // The connection ids the client logged are the ones the server saw.
+        Set<String> serverConns = server.stream().map(r -> r.get("connection_id")).collect(Collectors.toSet());
+        Set<String> clientConns = client.stream().map(r -> r.get("connection_id")).collect(Collectors.toSet());
+        assertEquals(serverConns, clientConns);
+        JsonNode stats = a.json("server/stats.json");
+        assertEquals(client.size(), stats.get("requests").asLong());
+        assertEquals(serverConns.size(), stats.get("connections_accepted").asLong());
+        assertTrue(stats.get("max_concurrent_connections").asInt() >= 1);
+    }
+
+    @Test
+    void logsHaveTheDocumentedColumnsAndTheSummaryItsKeys() throws Exception {
+        assertTrue(a.header("requests.csv").containsAll(List.of("session_id", "user", "request_index", "state", "path", "phase",
+                "intended_send_epoch_ns", "send_epoch_ns", "ttfb_ns", "response_ns", "bytes", "status", "error", "connection_id",
+                "new_connection", "backend")));
+        assertTrue(a.header("sessions.csv").containsAll(List.of("session_id", "intended_start_epoch_ns", "start_epoch_ns", "end_epoch_ns",
+                "requests", "end_reason")));
+        JsonNode s = a.json("summary.json");
+        for (String k : List.of("requests", "errors", "sessions_completed", "seed", "backend", "jvm", "client_health")) {
+            assertTrue(s.has(k), "summary.json lacks " + k);
+        }
+        assertEquals(4242, s.get("seed").asLong());
+        assertEquals("legacy", s.get("backend").asText());
+        assertEquals("complete", s.get("status").asText());
+        assertTrue(s.get("client_health").has("send_lateness_ms"));
+        assertTrue(s.get("response_time_ms").get("run").get("count").asLong() > 0);
+        assertTrue(s.get("response_time_ms").get("run").get("states").has("Home"));
+        for (String phase : List.of("up", "run", "down")) {
+            assertTrue(a.csv("requests.csv").stream().anyMatch(r -> r.get("phase").equals(phase)), "a request in phase " + phase);
+        }
+        for (Map<String, String> r : a.csv("requests.csv")) {
+            long ttfb = Long.parseLong(r.get("ttfb_ns"));
+            long resp = Long.parseLong(r.get("response_ns"));
+            assertTrue(ttfb > 0 && ttfb <= resp, r.toString());
+            assertTrue(Long.parseLong(r.get("send_epoch_ns")) >= Long.parseLong(r.get("intended_send_epoch_ns")) - 1_000_000, r.toString());
+        }
+        assertTrue(resultA.out().contains("Run (the measurement) - response time in ms"), resultA.out());
+    }
+
+    /** States of each session in request order. */
+    static Map<Long, List<String>> walks(RunDir d) throws Exception {
+        Map<Long, List<String>> w = new HashMap<>();
+        for (Map<String, String> r : d.csv("requests.csv")) {
+            w.computeIfAbsent(Long.parseLong(r.get("session_id")), k -> new ArrayList<>()).add(r.get("state") + (r.get("error").isEmpty() ? "" : "!"));
+        }
+        return w;
+    }
+
+    @Test
+    void eachSessionIsAValidWalkOfTheTransitionTable() throws Exception {
+        TransitionTable t = ConfigLoader.load((Path) null, Map.of()).workload().table();
+        int checked = 0;
+        for (List<String> walk : walks(a).values()) {
+            assertEquals("Home", walk.get(0).replace("!", ""), "sessions start at Home");
+            for (int i = 1; i < walk.size(); i++) {
+                String prev = walk.get(i - 1);
+                int from = Interaction.byLabel(prev.replace("!", "")).ordinal();
+                int to = Interaction.byLabel(walk.get(i).replace("!", "")).ordinal();
+                boolean afterError = prev.endsWith("!");
+                boolean direct = t.probability(to, from) > 0;
+                boolean stay = to == from;
+                String target = walk.get(i).replace("!", "");
+                boolean back = walk.subList(0, i).stream().anyMatch(s -> s.replace("!", "").equals(target));
+                assertTrue(afterError ? to == 0 : direct || stay || back,
+                        "step " + prev + " -> " + walk.get(i) + " is not a transition of the table in " + walk);
+                checked++;
+            }
+        }
+        assertTrue(checked > 100, "transitions checked: " + checked);
+    }
+
+    @Test
+    void theSameSeedGivesTheSameSessionsAndStates() throws Exception {
+        Map<Long, List<String>> wa = walks(a);
+        Map<Long, List<String>> wb = walks(b);
+        Set<Long> common = new HashSet<>(wa.keySet());
+        common.retainAll(wb.keySet());
+        assertTrue(common.size() >= 25, "sessions in both runs: " + common.size());
+        int compared = 0;
+        for (long id : common) {
+            List<String> x = wa.get(id);
+            List<String> y = wb.get(id);
+            int n = Math.min(x.size(), y.size()); // the end of the run may cut a session at a different point
+            assertEquals(x.subList(0, n), y.subList(0, n), "session " + id);
+            compared += n;
+        }
+        assertTrue(compared > 150, "requests compared: " + compared);
+        // And the users of the sessions are the same.
+        Map<String, String> usersA = a.csv("sessions.csv").stream().collect(Collectors.toMap(r -> r.get("session_id"), r -> r.get("user")));
+        for (Map<String, String> r : b.csv("sessions.csv")) {
+            if (usersA.containsKey(r.get("session_id"))) {
+                assertEquals(usersA.get(r.get("session_id")), r.get("user"));
+            }
+        }
+    }
+}

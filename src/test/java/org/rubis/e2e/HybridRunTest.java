@@ -1,0 +1,67 @@
+package org.rubis.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Hybrid arrivals scheduled against the clock: from a file and from a rate schedule. */
+class HybridRunTest {
+
+    @TempDir Path work;
+
+    private static long[] intendedStarts(RunDir d) throws Exception {
+        return d.csv("sessions.csv").stream().mapToLong(r -> Long.parseLong(r.get("intended_start_epoch_ns"))).sorted().toArray();
+    }
+
+    @Test
+    void sessionsStartAtTheCumulativeSumsOfTheInterArrivalFile() throws Exception {
+        double[] gapsMs = new double[40];
+        StringBuilder file = new StringBuilder("# inter-arrival times in ms\n");
+        for (int i = 0; i < gapsMs.length; i++) {
+            gapsMs[i] = 20 + (i * 37) % 90 + 0.5;
+            file.append(gapsMs[i]).append('\n');
+        }
+        Path ia = Files.writeString(work.resolve("ia.txt"), file);
+        Cli.Result r = Cli.run(work, 120, "run", "--interarrival-file", ia.toString(), "--ramp-up", "0", "--duration", "5s", "--ramp-down", "0",
+                "--think-scale", "0.02", "--max-transitions", "4", "--seed", "5", "--out", "h", "--no-progress", "-Dserver_size=0.02");
+        assertEquals(0, r.status(), r.out() + r.err());
+        RunDir d = new RunDir(work.resolve("h"));
+        long[] starts = intendedStarts(d);
+        assertEquals(gapsMs.length, starts.length, "one session per line");
+        for (int i = 1; i < starts.length; i++) {
+            assertEquals(Math.round(gapsMs[i] * 1e6), starts[i] - starts[i - 1], 2, "gap " + i);
+        }
+        long[] late = d.csv("sessions.csv").stream()
+                .mapToLong(x -> Long.parseLong(x.get("start_epoch_ns")) - Long.parseLong(x.get("intended_start_epoch_ns"))).sorted().toArray();
+        assertTrue(late[0] >= 0, "never early");
+        assertTrue(late[late.length / 2] < 5_000_000, "median start lateness " + late[late.length / 2] / 1e6 + " ms");
+        assertTrue(d.json("summary.json").get("client_health").has("session_start_lateness_ms"));
+        assertEquals("hybrid", d.json("summary.json").get("arrivals").asText());
+    }
+
+    @Test
+    void aRateScheduleProducesTheRequestedSessionsPerInterval() throws Exception {
+        Path schedule = Files.writeString(work.resolve("flash.txt"), "0 10\n1 40\n2 10\n");
+        Cli.Result r = Cli.run(work, 120, "run", "--rate-schedule", schedule.toString(), "--interarrival", "deterministic", "--ramp-up", "0",
+                "--duration", "3s", "--ramp-down", "0", "--think-scale", "0.02", "--max-transitions", "2", "--seed", "6", "--out", "f",
+                "--no-progress", "-Dserver_size=0.02");
+        assertEquals(0, r.status(), r.out() + r.err());
+        RunDir d = new RunDir(work.resolve("f"));
+        long[] starts = intendedStarts(d);
+        int[] perSecond = new int[3];
+        for (long s : starts) {
+            perSecond[(int) ((s - starts[0]) / 1_000_000_000L)]++;
+        }
+        assertEquals(List.of(10, 40, 10), Arrays.stream(perSecond).boxed().toList());
+        for (Map<String, String> s : d.csv("sessions.csv")) {
+            assertTrue(Integer.parseInt(s.get("requests")) <= 2);
+        }
+    }
+}

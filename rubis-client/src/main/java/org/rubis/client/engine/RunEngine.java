@@ -161,7 +161,10 @@ public final class RunEngine {
 
     private void closedUser(int user, RunClock clock, SessionRunner runner, RequestGenerator generator) {
         Reply reply = new Reply();
-        long next = clock.startNano();
+        // Think times apply from the first request: each user arrives after one think time of its
+        // own (scaled by the up-ramp factor), not all at once (the original's start-up burst).
+        java.util.SplittableRandom arrival = new java.util.SplittableRandom(SessionRandom.mix(config.seed() ^ SessionRandom.mix(user + 1L)));
+        long next = clock.startNano() + clock.scaleThink(config.workload().thinkTime().nanos(0, arrival), clock.startNano());
         try {
             for (long k = 0; !stop.stopped(); k++) {
                 UserSession s = new UserSession(config.workload(), generator, user * SESSIONS_PER_USER + k, config.seed());

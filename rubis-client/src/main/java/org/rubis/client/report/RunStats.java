@@ -21,6 +21,7 @@ public final class RunStats {
 
     private final Map<String, LatencyCell[]> cells = new LinkedHashMap<>();
     private final Histogram lateness = new Histogram(LatencyCell.MAX_NS, 3);
+    private final Histogram runLateness = new Histogram(LatencyCell.MAX_NS, 3);
     private final Histogram sessionStartLateness = new Histogram(LatencyCell.MAX_NS, 3);
     private final Set<String> connections = new HashSet<>();
     private final Map<String, Long> errorsByClass = new LinkedHashMap<>();
@@ -53,6 +54,9 @@ public final class RunStats {
         }
         long late = Math.max(0, r.latenessNs());
         lateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
+        if (r.phase().equals("run")) {
+            runLateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
+        }
         maxLatenessNs = Math.max(maxLatenessNs, late);
         if (r.isError()) {
             errorsByClass.merge(r.error(), 1L, Long::sum);
@@ -127,6 +131,8 @@ public final class RunStats {
     }
 
     public synchronized Histogram lateness() { return lateness.copy(); }
+    /** Send lateness of the run (measured) phase only. */
+    public synchronized Histogram runLateness() { return runLateness.copy(); }
     public synchronized long maxLatenessNs() { return maxLatenessNs; }
     public synchronized Histogram sessionStartLateness() { return sessionStartLateness.copy(); }
     public synchronized int distinctConnections() { return connections.size(); }

@@ -3,7 +3,7 @@ package org.rubis.client.backend;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigException;
 
-/** Creates the backend named by {@code client_backend} / {@code --backend}. */
+/** Creates the blocking backend named by {@code client_backend} / {@code --backend}. */
 public final class Backends {
 
     private Backends() {}
@@ -11,7 +11,9 @@ public final class Backends {
     public static Backend create(ClientConfig.Execution e, String base) {
         return switch (e.backend()) {
             case "legacy" -> new LegacyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages());
-            default -> throw new ConfigException("backend " + e.backend() + " is not available in this build; use --backend legacy");
+            case "pooled" -> new PooledBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.poolMax(), e.downloadImages());
+            case "dedicated" -> new DedicatedBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages());
+            default -> throw new ConfigException("backend " + e.backend() + " has no blocking implementation");
         };
     }
 }

@@ -81,6 +81,8 @@ public final class LegacyBackend implements Backend {
             HttpURLConnection c = (HttpURLConnection) url.openConnection();
             c.setConnectTimeout(connectTimeoutMs);
             c.setReadTimeout(readTimeoutMs);
+            c.setRequestProperty("User-Agent", RequestHeaders.USER_AGENT);
+            c.setRequestProperty("Accept", RequestHeaders.ACCEPT);
             try (InputStream in = c.getInputStream()) {
                 out.ttfbNs = System.nanoTime() - sendNano;
                 connected = true;
@@ -122,6 +124,8 @@ public final class LegacyBackend implements Backend {
         HttpURLConnection c = (HttpURLConnection) url.openConnection();
         c.setConnectTimeout(connectTimeoutMs);
         c.setReadTimeout(readTimeoutMs);
+        c.setRequestProperty("User-Agent", RequestHeaders.USER_AGENT);
+        c.setRequestProperty("Accept", RequestHeaders.ACCEPT);
         try (InputStream in = c.getInputStream()) {
             return in.transferTo(java.io.OutputStream.nullOutputStream());
         }

@@ -26,7 +26,11 @@ public final class RubisClientMain {
                 err.flush();
                 return 1;
             }
-            throw ex;
+            // Not a user mistake: a bug. Say so in one line, then give the trace for the report.
+            err.println("error: unexpected failure (a bug in rubis-client; please report it with the trace below): " + ex);
+            ex.printStackTrace(err);
+            err.flush();
+            return 3;
         });
         return cl.execute(args.length == 0 ? new String[] {"--help"} : args);
     }

@@ -29,6 +29,8 @@ public final class RunCommand implements Callable<Integer> {
     String target;
     @Option(names = "--users", paramLabel = "N", description = "Closed mode: emulated users.")
     Integer users;
+    @Option(names = "--sessions-per-user", paramLabel = "N", description = "Closed mode: each user runs N sessions, then stops (0 = until the end).")
+    Long sessionsPerUser;
     @Option(names = "--arrivals", paramLabel = "closed|hybrid", description = "Arrival model.")
     String arrivals;
     @Option(names = "--session-rate", paramLabel = "R", description = "Hybrid: sessions per second.")
@@ -57,8 +59,12 @@ public final class RunCommand implements Callable<Integer> {
     Integer maxTransitions;
     @Option(names = "--transition-mode", paramLabel = "compatible|normalize", description = "How column sums other than 1 are treated.")
     String transitionMode;
-    @Option(names = "--backend", paramLabel = "NAME", description = "Connection backend: legacy (URL.openStream).")
+    @Option(names = "--backend", paramLabel = "NAME",
+            description = "Connection backend: legacy (URL.openStream, the JDK's shared keep-alive cache), pooled (HttpClient 5 pool), "
+                    + "dedicated (one connection per session), netty (event loops, one connection per session).")
     String backend;
+    @Option(names = "--pool-max", paramLabel = "N", description = "pooled backend: maximum connections.")
+    Integer poolMax;
     @Option(names = "--threads", paramLabel = "platform|virtual", description = "Thread per emulated user: platform (default) or virtual.")
     String threads;
     @Option(names = "--server-model", paramLabel = "event|prefork", description = "Embedded server model.")
@@ -91,6 +97,8 @@ public final class RunCommand implements Callable<Integer> {
         put(named, "workload_maximum_number_of_transitions", maxTransitions);
         put(named, "workload_transition_mode", transitionMode);
         put(named, "client_backend", backend);
+        put(named, "client_pool_max", poolMax);
+        put(named, "workload_sessions_per_user", sessionsPerUser);
         put(named, "client_threads", threads);
         put(named, "server_model", serverModel);
         put(named, "client_output_dir", out);

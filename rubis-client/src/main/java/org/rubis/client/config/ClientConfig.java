@@ -14,6 +14,7 @@ import org.rubis.client.workload.WorkloadModel;
  * @param regionsFile      where the regions came from (handed to the embedded server)
  * @param categoriesFile   where the categories came from (handed to the embedded server)
  * @param users            closed mode: emulated users ({@code workload_number_of_clients_per_node})
+ * @param sessionsPerUser  closed mode: sessions each user runs before it stops (0 = until the end)
  * @param upRampMs         warm-up length; think times multiplied by {@code upRampFactor}
  * @param runMs            the measured phase
  * @param downRampMs       cool-down length; think times multiplied by {@code downRampFactor}
@@ -32,6 +33,7 @@ public record ClientConfig(
         Source regionsFile,
         Source categoriesFile,
         int users,
+        long sessionsPerUser,
         long upRampMs,
         double upRampFactor,
         long runMs,

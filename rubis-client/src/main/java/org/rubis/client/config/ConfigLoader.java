@@ -61,6 +61,9 @@ public final class ConfigLoader {
         m.put("workload_transition_mode", "compatible|normalize (default compatible)");
         m.put("workload_think_scale", "multiplies every think time (default 1.0)");
         m.put("workload_one_based_ids", "yes: draw category/region ids 1..n; no: the original's 0..n-1 (default no)");
+        m.put("workload_sessions_per_user", "closed: sessions each user runs, then stops; 0 = until the end of the run (default 0)");
+        m.put("client_http_keepalive", "legacy backend: the JDK's http.keepAlive (default: the JDK's, true)");
+        m.put("client_http_max_connections", "legacy backend: the JDK's http.maxConnections, idle connections kept per destination (default: the JDK's, 5)");
         m.put("workload_arrivals", "closed|hybrid (default closed)");
         m.put("workload_session_rate", "hybrid: sessions per second (default 10)");
         m.put("workload_interarrival_distribution", "hybrid with a rate: exponential|deterministic (default exponential)");
@@ -190,6 +193,14 @@ public final class ConfigLoader {
         if (!threads.equals("platform") && !threads.equals("virtual")) {
             throw new ConfigException(s.where(s.entry("client_threads").orElseThrow()) + " = \"" + threads + "\": expected platform or virtual");
         }
+        // The JDK reads these once, at its first HTTP connection: the legacy backend's cache policy.
+        String keepAlive = s.string("client_http_keepalive", null);
+        if (keepAlive != null) {
+            System.setProperty("http.keepAlive", String.valueOf(s.yesNo("client_http_keepalive", true)));
+        }
+        if (s.string("client_http_max_connections", null) != null) {
+            System.setProperty("http.maxConnections", String.valueOf(s.intValue("client_http_max_connections", 5, 1, "connections")));
+        }
         ClientConfig.Execution execution = new ClientConfig.Execution(backend, threads,
                 s.intValue("client_connect_timeout_ms", 10_000, 1, "milliseconds"),
                 s.intValue("client_request_timeout_ms", 10_000, 1, "milliseconds"),
@@ -233,6 +244,7 @@ public final class ConfigLoader {
 
         return new ClientConfig(src.displayName(), target, model, regionsFile, categoriesFile,
                 s.intValue("workload_number_of_clients_per_node", 1, 1, "users"),
+                s.longValue("workload_sessions_per_user", 0L, 0, "sessions"),
                 up, upF, run, down, downF,
                 s.doubleValue("workload_think_scale", 1.0, 0, "multiplier"),
                 seed, seedGiven, arrivals, arrival, execution, server,

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
@@ -22,7 +20,6 @@ import org.rubis.client.backend.Reply;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.log.RunLog;
-import org.rubis.client.log.SessionRecord;
 import org.rubis.client.report.ClientHealth;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
@@ -48,6 +45,7 @@ public final class RunEngine {
     private final AtomicLong sessionsStarted = new AtomicLong();
     private final AtomicLong sessionsDelayed = new AtomicLong();
     private final AtomicLong sessionsDropped = new AtomicLong();
+    private final AtomicLong hybridEnded = new AtomicLong();
     private final ActiveSessions active = new ActiveSessions();
     private volatile int usersStarted;
     private Summary summary;
@@ -96,26 +94,73 @@ public final class RunEngine {
         RunStats stats = new RunStats();
         RunLog log = new RunLog(dir, stats::accept, stats::accept);
         ClientHealth health = new ClientHealth(dir, active::now, stats::liveRequests);
-        Backend backend = Backends.create(config.execution(), base);
         RunClock clock = new RunClock(config);
-        TargetWatch watch = new TargetWatch(stop, base);
-        SessionRunner runner = new SessionRunner(clock, stop, backend, log, stats, watch, active);
+        boolean eventDriven = config.execution().backend().equals(EventLoopDriver.NAME);
+        String backendName = eventDriven ? EventLoopDriver.NAME : config.execution().backend();
+        Recorder recorder = new Recorder(clock, log, stats, new TargetWatch(stop, base), backendName);
+        Backend backend = eventDriven ? null : Backends.create(config.execution(), base);
+        EventLoopDriver driver = eventDriven ? new EventLoopDriver(config.execution(), base, clock, stop, recorder, active) : null;
+        SessionRunner runner = eventDriven ? null : new SessionRunner(clock, stop, backend, recorder, active);
         RequestGenerator generator = new RequestGenerator(config.workload());
         Progress progress = config.progress() ? new Progress(out, clock, stats, active) : null;
-        List<Thread> threads = new ArrayList<>();
-        out.println(String.format(Locale.ROOT, "Run: %s arrivals, backend %s (%s threads), seed %d, %d s up ramp + %d s run + %d s down ramp -> %s",
-                config.arrivals().label(), backend.name(), config.execution().threads(), config.seed(), config.upRampMs() / 1000,
-                config.runMs() / 1000, config.downRampMs() / 1000, dir));
+        java.util.Queue<Thread> threads = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        out.println(String.format(Locale.ROOT, "Run: %s arrivals, backend %s%s, seed %d, %d s up ramp + %d s run + %d s down ramp -> %s",
+                config.arrivals().label(), backendName, eventDriven ? " (event loops)" : " (" + config.execution().threads() + " threads)",
+                config.seed(), config.upRampMs() / 1000, config.runMs() / 1000, config.downRampMs() / 1000, dir));
         try {
+            CountDownLatch done;
             if (arrivals == null) {
-                startClosed(clock, runner, generator, threads);
+                done = new CountDownLatch(config.users());
+                for (int u = 0; u < config.users() && !stop.stopped(); u++) {
+                    if (eventDriven) {
+                        new EventUser(u, clock, driver, generator, done).next(0, firstArrival(u, clock));
+                        usersStarted = u + 1;
+                    } else if (!startUserThread(u, clock, runner, generator, done, threads)) {
+                        break;
+                    }
+                }
             } else {
-                runHybrid(clock, runner, generator, arrivals, threads);
+                done = new CountDownLatch(1);
+                SessionLauncher launcher = eventDriven
+                        ? (sid, intended, release) -> driver.start(new UserSession(config.workload(), generator, sid, config.seed()), -1, intended,
+                                next -> release.run())
+                        : (sid, intended, release) -> threads.add(newThread("session-" + sid, () -> {
+                            try {
+                                runner.run(new UserSession(config.workload(), generator, sid, config.seed()), -1, intended, new Reply());
+                            } catch (OutOfMemoryError e) {
+                                stop.stop("out of memory in session " + sid + " (" + active.now() + " sessions active): " + e.getMessage(), true);
+                            } finally {
+                                release.run();
+                            }
+                        }));
+                newThread("arrivals", () -> {
+                    try {
+                        dispatch(clock, arrivals, launcher, recorder, threads);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (OutOfMemoryError e) {
+                        stop.stop("could not start a session (" + active.now() + " sessions active): " + e.getMessage(), true);
+                    } finally {
+                        done.countDown();
+                    }
+                });
             }
-            // Wait for the end of the run (or a stop), then for users to finish their request in flight.
-            stop.awaitUntil(clock.endNano(), Long.MAX_VALUE);
+            // Until the end of the run, a stop, or all work done (closed users out of sessions, or
+            // hybrid arrivals exhausted and every session finished).
+            while (!stop.stopped() && System.nanoTime() < clock.endNano()) {
+                if (done.getCount() == 0 && (arrivals == null || hybridEnded.get() == sessionsStarted.get())) {
+                    break;
+                }
+                stop.awaitUntil(Math.min(clock.endNano(), System.nanoTime() + 20_000_000L), Long.MAX_VALUE);
+            }
             stop.stop("complete", false);
             long grace = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.execution().requestTimeoutMs() + config.execution().connectTimeoutMs() + 2000L);
+            if (driver != null) {
+                driver.abortWaiting();
+                while (driver.live() > 0 && System.nanoTime() < grace) {
+                    Thread.sleep(10);
+                }
+            }
             for (Thread t : threads) {
                 long left = grace - System.nanoTime();
                 if (left > 0) {
@@ -131,7 +176,12 @@ public final class RunEngine {
             if (progress != null) {
                 progress.close();
             }
-            backend.close();
+            if (backend != null) {
+                backend.close();
+            }
+            if (driver != null) {
+                driver.close();
+            }
             health.close();
             log.close();
             if (server != null) {
@@ -139,35 +189,50 @@ public final class RunEngine {
                 server.close();
             }
         }
-        summary = new Summary(config, dir, clock, stats, health, backend.name(), stop.reason(), stop.invalid(),
+        summary = new Summary(config, dir, clock, stats, health, backendName, stop.reason(), stop.invalid(),
                 arrivalsText, sessionsStarted.get(), sessionsDelayed.get(), sessionsDropped.get(), usersStarted, active.peak(),
                 log.written());
         summary.write();
         return summary;
     }
 
-    private void startClosed(RunClock clock, SessionRunner runner, RequestGenerator generator, List<Thread> threads) {
-        for (int u = 0; u < config.users() && !stop.stopped(); u++) {
-            final int user = u;
-            try {
-                threads.add(newThread("user-" + u, () -> closedUser(user, clock, runner, generator)));
-                usersStarted = u + 1;
-            } catch (OutOfMemoryError e) {
-                stop.stop("could not create the thread of emulated user " + (u + 1) + " of " + config.users() + ": " + e.getMessage()
-                        + "; " + u + " users were running", true);
-            }
+    /**
+     * Think times apply from the first request: each closed-mode user arrives after one think time
+     * of its own (scaled by the up-ramp factor), not all at once (the original's start-up burst).
+     */
+    private long firstArrival(int user, RunClock clock) {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(SessionRandom.mix(config.seed() ^ SessionRandom.mix(user + 1L)));
+        return clock.startNano() + clock.scaleThink(config.workload().thinkTime().nanos(0, r), clock.startNano());
+    }
+
+    private boolean moreSessions(long k) {
+        return !stop.stopped() && (config.sessionsPerUser() == 0 || k < config.sessionsPerUser());
+    }
+
+    private boolean startUserThread(int u, RunClock clock, SessionRunner runner, RequestGenerator generator, CountDownLatch done, java.util.Queue<Thread> threads) {
+        try {
+            threads.add(newThread("user-" + u, () -> {
+                try {
+                    closedUser(u, clock, runner, generator);
+                } finally {
+                    done.countDown();
+                }
+            }));
+            usersStarted = u + 1;
+            return true;
+        } catch (OutOfMemoryError e) {
+            stop.stop("could not create the thread of emulated user " + (u + 1) + " of " + config.users() + ": " + e.getMessage()
+                    + "; " + u + " users were running", true);
+            return false;
         }
     }
 
     private void closedUser(int user, RunClock clock, SessionRunner runner, RequestGenerator generator) {
         Reply reply = new Reply();
-        // Think times apply from the first request: each user arrives after one think time of its
-        // own (scaled by the up-ramp factor), not all at once (the original's start-up burst).
-        java.util.SplittableRandom arrival = new java.util.SplittableRandom(SessionRandom.mix(config.seed() ^ SessionRandom.mix(user + 1L)));
-        long next = clock.startNano() + clock.scaleThink(config.workload().thinkTime().nanos(0, arrival), clock.startNano());
+        long next = firstArrival(user, clock);
         try {
-            for (long k = 0; !stop.stopped(); k++) {
-                UserSession s = new UserSession(config.workload(), generator, user * SESSIONS_PER_USER + k, config.seed());
+            for (long k = 0; moreSessions(k); k++) {
+                UserSession s = new UserSession(config.workload(), generator, closedSessionId(user, k), config.seed());
                 sessionsStarted.incrementAndGet();
                 next = runner.run(s, user, next, reply);
                 if (next == SessionRunner.ABORTED) {
@@ -179,6 +244,38 @@ public final class RunEngine {
         } catch (RuntimeException e) {
             stop.stop("emulated user " + user + " failed: " + e, true);
         }
+    }
+
+    /** A closed-mode user on the event loops: its sessions chained by their end callbacks. */
+    private final class EventUser {
+        private final int user;
+        private final RunClock clock;
+        private final EventLoopDriver driver;
+        private final RequestGenerator generator;
+        private final CountDownLatch done;
+
+        EventUser(int user, RunClock clock, EventLoopDriver driver, RequestGenerator generator, CountDownLatch done) {
+            this.user = user;
+            this.clock = clock;
+            this.driver = driver;
+            this.generator = generator;
+            this.done = done;
+        }
+
+        void next(long k, long at) {
+            if (at == SessionRunner.ABORTED || !moreSessions(k)) {
+                done.countDown();
+                return;
+            }
+            sessionsStarted.incrementAndGet();
+            driver.start(new UserSession(config.workload(), generator, closedSessionId(user, k), config.seed()), user, at, n -> next(k + 1, n));
+        }
+    }
+
+    /** Starts one hybrid session; {@code release} is called when it ends. */
+    @FunctionalInterface
+    private interface SessionLauncher {
+        void launch(long sessionId, long intendedNano, Runnable release);
     }
 
     private SessionArrivals arrivals() {
@@ -193,12 +290,19 @@ public final class RunEngine {
         return a.distribution().equals("exponential") ? new ExponentialArrivals(a.sessionRate(), seed) : new DeterministicArrivals(a.sessionRate());
     }
 
-    private void runHybrid(RunClock clock, SessionRunner runner, RequestGenerator generator, SessionArrivals arrivals, List<Thread> threads)
+    /** Starts sessions at their scheduled instants, against the clock, never after completions. */
+    private void dispatch(RunClock clock, SessionArrivals arrivals, SessionLauncher launcher, Recorder recorder, java.util.Queue<Thread> threads)
             throws InterruptedException {
         int cap = config.arrival().maxConcurrentSessions();
         Semaphore permits = cap > 0 ? new Semaphore(cap) : null;
         boolean drop = config.arrival().capPolicy().equals("drop");
-        for (long id = 0; !stop.stopped(); ) {
+        Runnable release = () -> {
+            hybridEnded.incrementAndGet();
+            if (permits != null) {
+                permits.release();
+            }
+        };
+        for (long id = 0; !stop.stopped(); id++) {
             long offset = arrivals.next();
             if (offset < 0) {
                 break;
@@ -207,38 +311,22 @@ public final class RunEngine {
             if (!stop.awaitUntil(intended, clock.endNano())) {
                 break;
             }
-            final long sid = id++;
             if (permits != null && !permits.tryAcquire()) {
                 if (drop) {
                     sessionsDropped.incrementAndGet();
-                    runner.logDropped(sid, intended);
+                    recorder.dropped(id, intended);
                     continue;
                 }
                 sessionsDelayed.incrementAndGet();
-                while (!permits.tryAcquire(50, TimeUnit.MILLISECONDS)) {
+                while (!permits.tryAcquire(20, TimeUnit.MILLISECONDS)) {
                     if (stop.stopped() || System.nanoTime() >= clock.endNano()) {
                         return;
                     }
                 }
             }
-            try {
-                threads.add(newThread("session-" + sid, () -> {
-                    try {
-                        UserSession s = new UserSession(config.workload(), generator, sid, config.seed());
-                        runner.run(s, -1, intended, new Reply());
-                    } catch (OutOfMemoryError e) {
-                        stop.stop("out of memory in session " + sid + " (" + active.now() + " sessions active): " + e.getMessage(), true);
-                    } finally {
-                        if (permits != null) {
-                            permits.release();
-                        }
-                    }
-                }));
-                sessionsStarted.incrementAndGet();
-            } catch (OutOfMemoryError e) {
-                stop.stop("could not create a thread for session " + sid + " (" + active.now() + " sessions active): " + e.getMessage(), true);
-            }
-            if (threads.size() > 10_000) {
+            sessionsStarted.incrementAndGet();
+            launcher.launch(id, intended, release);
+            if (id % 1024 == 1023) {
                 threads.removeIf(t -> !t.isAlive());
             }
         }
@@ -257,7 +345,4 @@ public final class RunEngine {
         return user * SESSIONS_PER_USER + k;
     }
 
-    static SessionRecord dropped(long id, long intendedEpochNs) {
-        return new SessionRecord(id, -1, "", intendedEpochNs, 0, 0, 0, 0, "dropped");
-    }
 }

@@ -32,6 +32,7 @@ public final class UserSession implements RequestGenerator.Context {
     private int requests;
     private int errors;
     private int pendingState;
+    private String lastPath;
     private long thinkNanos;
     private EndReason endReason;
     private boolean lastError;
@@ -75,6 +76,7 @@ public final class UserSession implements RequestGenerator.Context {
             String path = generator.path(Interaction.of(state), this);
             if (path != null) {
                 pendingState = state;
+                lastPath = path;
                 return path;
             }
             int before = state;
@@ -84,7 +86,13 @@ public final class UserSession implements RequestGenerator.Context {
         }
         navigator.reset();
         pendingState = navigator.state();
-        return generator.path(Interaction.HOME, this);
+        lastPath = generator.path(Interaction.HOME, this);
+        return lastPath;
+    }
+
+    /** The path last returned by {@link #nextPath()}. */
+    public String lastPath() {
+        return lastPath;
     }
 
     /**

@@ -1,0 +1,139 @@
+package org.rubis.client.backend;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.io.HttpClientConnectionManager;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.EndpointDetails;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * One GET through Apache HttpClient 5 (classic, blocking), shared by the pooled and dedicated
+ * backends: same headers as the others, no retries, redirects, compression or cookies, and the
+ * connection's local address and request count read from the exchange's endpoint details.
+ */
+final class HttpClient5Exchange {
+
+    private final HttpHost host;
+    private final String hostHeader;
+    private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[64 * 1024]);
+
+    HttpClient5Exchange(String base) {
+        java.net.URI u = java.net.URI.create(base);
+        this.host = new HttpHost(u.getScheme(), u.getHost(), u.getPort());
+        this.hostHeader = RequestHeaders.host(base);
+    }
+
+    static ConnectionConfig connectionConfig(int connectTimeoutMs, int requestTimeoutMs) {
+        return ConnectionConfig.custom()
+                .setConnectTimeout(connectTimeoutMs, TimeUnit.MILLISECONDS)
+                .setSocketTimeout(requestTimeoutMs, TimeUnit.MILLISECONDS)
+                // A connection idle this long is checked before reuse: one the server closed during
+                // a think time is replaced by a new one (logged as a new connection).
+                .setValidateAfterInactivity(TimeValue.ofMilliseconds(200))
+                .build();
+    }
+
+    static SocketConfig socketConfig(int requestTimeoutMs) {
+        return SocketConfig.custom().setTcpNoDelay(true).setSoTimeout(Timeout.ofMilliseconds(requestTimeoutMs)).build();
+    }
+
+    static CloseableHttpClient client(HttpClientConnectionManager cm, int requestTimeoutMs) {
+        return HttpClients.custom()
+                .setConnectionManager(cm)
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setConnectionRequestTimeout(Timeout.ofMilliseconds(requestTimeoutMs))
+                        .setResponseTimeout(Timeout.ofMilliseconds(requestTimeoutMs))
+                        .setRedirectsEnabled(false)
+                        .setProtocolUpgradeEnabled(false) // 5.4 would add "Upgrade: TLS/1.2" to plain requests
+                        .build())
+                .disableAutomaticRetries()
+                .disableRedirectHandling()
+                .disableContentCompression()
+                .disableCookieManagement()
+                .disableAuthCaching()
+                .disableConnectionState()
+                .setUserAgent(RequestHeaders.USER_AGENT)
+                .build();
+    }
+
+    void execute(CloseableHttpClient client, String path, long sendNano, Reply out) {
+        out.reset();
+        boolean connected = false;
+        HttpClientContext context = HttpClientContext.create();
+        HttpGet get = new HttpGet(path);
+        get.setHeader("User-Agent", RequestHeaders.USER_AGENT);
+        get.setHeader("Accept", RequestHeaders.ACCEPT);
+        get.setHeader("Host", hostHeader);
+        get.setHeader("Connection", RequestHeaders.CONNECTION);
+        try (ClassicHttpResponse resp = client.executeOpen(host, get, context)) {
+            out.ttfbNs = System.nanoTime() - sendNano;
+            connected = true;
+            EndpointDetails ed = context.getEndpointDetails();
+            if (ed != null) {
+                out.connectionId = id(ed.getLocalAddress());
+                out.newConnection = ed.getRequestCount() == 1;
+            }
+            out.status = resp.getCode();
+            HttpEntity e = resp.getEntity();
+            out.body = e == null ? "" : readAll(e.getContent(), out);
+            out.responseNs = System.nanoTime() - sendNano;
+        } catch (IOException | RuntimeException e) {
+            out.responseNs = System.nanoTime() - sendNano;
+            out.body = null;
+            out.error = ErrorClass.of(e, connected);
+        }
+    }
+
+    /** Fetches one path and returns the bytes read (images). */
+    long fetch(CloseableHttpClient client, String path) throws IOException {
+        HttpGet get = new HttpGet(path);
+        get.setHeader("User-Agent", RequestHeaders.USER_AGENT);
+        get.setHeader("Accept", RequestHeaders.ACCEPT);
+        get.setHeader("Host", hostHeader);
+        get.setHeader("Connection", RequestHeaders.CONNECTION);
+        try (ClassicHttpResponse resp = client.executeOpen(host, get, HttpClientContext.create())) {
+            HttpEntity e = resp.getEntity();
+            return e == null ? 0 : e.getContent().transferTo(java.io.OutputStream.nullOutputStream());
+        }
+    }
+
+    private String readAll(InputStream in, Reply out) throws IOException {
+        byte[] buf = buffers.get();
+        int n = 0;
+        while (true) {
+            if (n == buf.length) {
+                buf = java.util.Arrays.copyOf(buf, buf.length * 2);
+                buffers.set(buf);
+            }
+            int r = in.read(buf, n, buf.length - n);
+            if (r < 0) {
+                break;
+            }
+            n += r;
+        }
+        out.bytes = n;
+        return new String(buf, 0, n, StandardCharsets.ISO_8859_1);
+    }
+
+    private static String id(SocketAddress a) {
+        if (a instanceof InetSocketAddress i) {
+            return i.getAddress().getHostAddress() + ":" + i.getPort();
+        }
+        return a == null ? "" : a.toString();
+    }
+}

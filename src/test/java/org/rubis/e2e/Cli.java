@@ -27,6 +27,27 @@ final class Cli {
         return p;
     }
 
+    static Path analysisJar() {
+        Path p = Path.of(System.getProperty("rubis.analysis.jar", "../../rubis-analysis/target/rubis-analysis.jar"));
+        if (!Files.isRegularFile(p)) {
+            throw new IllegalStateException(p + " not built: run mvn verify from the top directory");
+        }
+        return p;
+    }
+
+    static Result analysis(Path workDir, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(java(), "-jar", analysisJar().toString()));
+        cmd.addAll(List.of(args));
+        Path out = Files.createTempFile(workDir, "aout", ".txt");
+        Path err = Files.createTempFile(workDir, "aerr", ".txt");
+        Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("rubis-analysis " + String.join(" ", args) + " did not finish");
+        }
+        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
     static ProcessBuilder client(Path workDir, String... args) {
         List<String> cmd = new ArrayList<>(List.of(java(), "-jar", clientJar().toString()));
         cmd.addAll(List.of(args));

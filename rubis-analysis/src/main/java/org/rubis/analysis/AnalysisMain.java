@@ -1,2 +1,96 @@
 package org.rubis.analysis;
-public final class AnalysisMain { public static void main(String[] a) {} }
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.rubis.analysis.export.HttperfExport;
+import org.rubis.analysis.io.RunDirectory;
+import org.rubis.analysis.report.CompareReport;
+import org.rubis.analysis.report.HtmlReport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code rubis-analysis.jar}: reports, comparisons and httperf export of run directories. */
+@Command(name = "rubis-analysis", mixinStandardHelpOptions = true, version = "rubis-analysis 0.1.0",
+        description = "Analyse rubis-client run directories.",
+        subcommands = {AnalysisMain.Report.class, AnalysisMain.Compare.class, AnalysisMain.ExportHttperf.class})
+public final class AnalysisMain {
+
+    public static void main(String[] args) {
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new AnalysisMain());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (ex instanceof AnalysisException) {
+                err.println("error: " + ex.getMessage());
+            } else {
+                err.println("error: unexpected failure (a bug in rubis-analysis; please report it with the trace below): " + ex);
+                ex.printStackTrace(err);
+            }
+            err.flush();
+            return ex instanceof AnalysisException ? 1 : 3;
+        });
+        return cl.execute(args.length == 0 ? new String[] {"--help"} : args);
+    }
+
+    @Command(name = "report", mixinStandardHelpOptions = true,
+            description = "Write a self-contained HTML report of a run (default RUN_DIR/report.html) and analysis.json beside it.")
+    static final class Report implements Callable<Integer> {
+        @Parameters(paramLabel = "RUN_DIR") Path dir;
+        @Option(names = "--out", paramLabel = "FILE.html") Path out;
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
+            Path target = out != null ? out : dir.resolve("report.html");
+            new HtmlReport(a).write(target);
+            PrintWriter pw = spec.commandLine().getOut();
+            a.notes.forEach(n -> pw.println("note: " + n));
+            pw.println("report: " + target + " (" + a.requests + " requests; analysis.json beside it)");
+            return 0;
+        }
+    }
+
+    @Command(name = "compare", mixinStandardHelpOptions = true,
+            description = "Compare runs side by side (median, mean, p95 and their ratios to the first run; overlaid plots).")
+    static final class Compare implements Callable<Integer> {
+        @Parameters(paramLabel = "RUN_DIR", arity = "2..*") List<Path> dirs;
+        @Option(names = "--out", paramLabel = "FILE.html", defaultValue = "comparison.html") Path out;
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            List<RunAnalysis> runs = new ArrayList<>();
+            for (Path d : dirs) {
+                runs.add(RunAnalysis.of(new RunDirectory(d)));
+            }
+            new CompareReport(runs).write(out);
+            spec.commandLine().getOut().println("comparison: " + out + " (" + runs.size() + " runs; comparison.json beside it)");
+            return 0;
+        }
+    }
+
+    @Command(name = "export-httperf", mixinStandardHelpOptions = true,
+            description = "Export the executed sessions as an httperf --wsesslog file plus the session inter-arrival sequence.")
+    static final class ExportHttperf implements Callable<Integer> {
+        @Parameters(paramLabel = "RUN_DIR") Path dir;
+        @Option(names = "--out", paramLabel = "DIR", required = true) Path out;
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            int n = new HttperfExport(new RunDirectory(dir)).write(out);
+            spec.commandLine().getOut().println("exported " + n + " sessions to " + out.resolve("sessions.wsesslog") + "; see " + out.resolve("README.txt"));
+            return 0;
+        }
+    }
+}

@@ -112,6 +112,11 @@ public final class EmbeddedServerProcess implements AutoCloseable {
         }
     }
 
+    /** The java of this process, for commands that start further JVMs. */
+    public static String javaExecutableForTools() {
+        return javaExecutable();
+    }
+
     /** The java of this process: the embedded server runs on the same JDK. */
     static String javaExecutable() {
         return ProcessHandle.current().info().command()

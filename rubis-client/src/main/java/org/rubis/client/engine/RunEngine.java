@@ -148,11 +148,14 @@ public final class RunEngine {
             // Until the end of the run, a stop, or all work done (closed users out of sessions, or
             // hybrid arrivals exhausted and every session finished).
             while (!stop.stopped() && System.nanoTime() < clock.endNano()) {
+                markPhases(clock, health);
                 if (done.getCount() == 0 && (arrivals == null || hybridEnded.get() == sessionsStarted.get())) {
                     break;
                 }
                 stop.awaitUntil(Math.min(clock.endNano(), System.nanoTime() + 20_000_000L), Long.MAX_VALUE);
             }
+            markPhases(clock, health);
+            health.markRunEnd();
             stop.stop("complete", false);
             long grace = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.execution().requestTimeoutMs() + config.execution().connectTimeoutMs() + 2000L);
             if (driver != null) {
@@ -194,6 +197,16 @@ public final class RunEngine {
                 log.written());
         summary.write();
         return summary;
+    }
+
+    private static void markPhases(RunClock clock, ClientHealth health) {
+        String phase = clock.phase(System.nanoTime());
+        if (!phase.equals("up")) {
+            health.markRunStart();
+        }
+        if (phase.equals("down")) {
+            health.markRunEnd();
+        }
     }
 
     /**

@@ -48,6 +48,10 @@ public final class ClientHealth implements AutoCloseable {
     private volatile long gcPauses;
     private volatile long gcPauseSumMs;
     private long endCpuNs = -1;
+    private volatile long runStartCpuNs = -1;
+    private volatile long runEndCpuNs = -1;
+    private volatile long runStartNano;
+    private volatile long runEndNano;
     private long endNano;
 
     public ClientHealth(Path dir, LongSupplier activeSessions, LongSupplier requests) throws IOException {
@@ -156,6 +160,40 @@ public final class ClientHealth implements AutoCloseable {
         } catch (IOException ignored) {
             // best effort
         }
+    }
+
+    /** Marks the start of the run (measured) phase: CPU per request is reported for it alone. */
+    public void markRunStart() {
+        if (runStartCpuNs < 0) {
+            runStartNano = System.nanoTime();
+            runStartCpuNs = os.getProcessCpuTime();
+        }
+    }
+
+    /** Marks the end of the run phase. */
+    public void markRunEnd() {
+        if (runStartCpuNs >= 0 && runEndCpuNs < 0) {
+            runEndNano = System.nanoTime();
+            runEndCpuNs = os.getProcessCpuTime();
+        }
+    }
+
+    /** CPU seconds used during the run phase (-1 if it was not reached). */
+    public double runCpuSeconds() {
+        if (runStartCpuNs < 0) {
+            return -1;
+        }
+        long end = runEndCpuNs >= 0 ? runEndCpuNs : (endCpuNs >= 0 ? endCpuNs : os.getProcessCpuTime());
+        return (end - runStartCpuNs) / 1e9;
+    }
+
+    /** Mean cores used during the run phase. */
+    public double runCpuCores() {
+        if (runStartCpuNs < 0) {
+            return -1;
+        }
+        long endNanoTime = runEndCpuNs >= 0 ? runEndNano : (endCpuNs >= 0 ? endNano : System.nanoTime());
+        return runCpuSeconds() * 1e9 / Math.max(1, endNanoTime - runStartNano);
     }
 
     public double meanCpuCores() {

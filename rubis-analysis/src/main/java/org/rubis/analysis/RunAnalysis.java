@@ -1,0 +1,458 @@
+package org.rubis.analysis;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+import org.rubis.analysis.io.CsvStream;
+import org.rubis.analysis.io.RunDirectory;
+import org.rubis.analysis.stats.Latency;
+import org.rubis.analysis.stats.Moments;
+import org.rubis.analysis.stats.SortedStream;
+
+/**
+ * Everything the report shows about one run, computed by streaming the logs: memory grows with
+ * the number of seconds, connections and sessions, never with the number of requests.
+ */
+public final class RunAnalysis {
+
+    public static final String[] PHASES = {"up", "run", "down"};
+    /** Send instants are re-sorted within this window (well above any response time). */
+    static final long REORDER_WINDOW_NS = 120_000_000_000L;
+
+    /** One second of the run (by send instant). */
+    public static final class Bin {
+        public long requests;
+        public long errors;
+        public double sumNs;
+        public long maxNs;
+        final Histogram h = new Histogram(3_600_000_000_000L, 2);
+
+        void add(long ns, boolean error) {
+            requests++;
+            if (error) {
+                errors++;
+            }
+            sumNs += ns;
+            maxNs = Math.max(maxNs, ns);
+            h.recordValue(Math.max(1, Math.min(ns, 3_600_000_000_000L)));
+        }
+
+        public double meanMs() { return requests == 0 ? 0 : sumNs / requests / 1e6; }
+        public double p99Ms() { return requests == 0 ? 0 : h.getValueAtPercentile(99) / 1e6; }
+    }
+
+    /** A connection as the client used it. */
+    static final class Conn {
+        static final int MAX_TRACKED = 100_000;
+        long first = Long.MAX_VALUE;
+        long last;
+        int requests;
+        final java.util.Set<Long> sessions = new java.util.HashSet<>();
+        int untracked; // sessions beyond MAX_TRACKED, counted on change (bounds memory)
+        long lastSession = Long.MIN_VALUE;
+
+        void session(long id) {
+            if (sessions.size() < MAX_TRACKED) {
+                sessions.add(id);
+            } else if (id != lastSession && !sessions.contains(id)) {
+                untracked++;
+            }
+            lastSession = id;
+        }
+
+        int distinctSessions() {
+            return sessions.size() + untracked;
+        }
+    }
+
+    /** Per-session state while its requests are read. */
+    static final class SessionState {
+        long lastDone;
+        final java.util.Set<String> connections = new java.util.HashSet<>(2);
+        int seen;
+        int expected = -1;
+    }
+
+    public final String name;
+    public final JsonNode summary;
+    public final Map<String, Map<String, Latency>> byPhaseState = new LinkedHashMap<>();
+    public final Map<String, Latency> byPhase = new LinkedHashMap<>();
+    public final Map<String, Latency> byState = new TreeMap<>();
+    public final Latency overall = new Latency();
+    public final Latency lateness = new Latency();
+    public final Latency think = new Latency();
+    public final Latency runThink = new Latency();
+    public final TreeMap<Long, Bin> timeline = new TreeMap<>();
+    public final Map<String, Long> errorsByClass = new TreeMap<>();
+    public final Map<Integer, Long> requestsPerConnection = new TreeMap<>();
+    public final Map<Integer, Long> connectionsPerSession = new TreeMap<>();
+    public final Map<Integer, Long> sessionsPerConnection = new TreeMap<>();
+    public final TreeMap<Long, Integer> concurrentConnections = new TreeMap<>();
+    public final TreeMap<Long, Integer> activeSessions = new TreeMap<>();
+    public final Map<String, Long> sessionEnds = new TreeMap<>();
+    public final Moments requestInterArrival = new Moments();
+    public final Moments sessionInterArrival = new Moments();
+    public final List<long[]> gcPauses = new ArrayList<>(); // {end epoch ms, duration ms}
+    public final List<String> notes = new ArrayList<>();
+    public long t0Ns = Long.MAX_VALUE;
+    public long tEndNs;
+    public long requests;
+    public long newConnections;
+    public int distinctConnections;
+    public long requestsWithoutConnection;
+    public long sessions;
+    public long lateSendsOutsideWindow;
+    public double runSeconds;
+    public String backend = "";
+    public ServerComparison server;
+
+    /** Client-reported versus server-measured times, request by request. */
+    public static final class ServerComparison {
+        public long matched;
+        public long clientOnly;
+        public long serverOnly;
+        public long pathMismatches;
+        public double clientMeanMs;
+        public double serverMeanMs;
+        public final Latency difference = new Latency(); // client response - server service, clipped at 0
+        public long negative;                            // client shorter than server (clock or matching anomaly)
+        public long serverRequests;
+        public long serverConnections;
+
+        /** Mean reported minus mean measured by the server, ms. */
+        public double absoluteErrorMs() {
+            return clientMeanMs - serverMeanMs;
+        }
+    }
+
+    private RunAnalysis(RunDirectory d) {
+        this.name = d.name();
+        this.summary = d.summary();
+        for (String p : PHASES) {
+            byPhaseState.put(p, new TreeMap<>());
+            byPhase.put(p, new Latency());
+        }
+    }
+
+    public static RunAnalysis of(RunDirectory d) {
+        RunAnalysis a = new RunAnalysis(d);
+        Map<Long, SessionState> sessions = new HashMap<>();
+        a.readSessions(d, sessions);
+        a.readRequests(d, sessions);
+        a.readGc(d);
+        if (d.hasServer()) {
+            a.server = compare(d);
+        }
+        if (a.summary == null) {
+            a.notes.add("summary.json is missing: the run was killed before its end; figures come from the logs alone");
+        } else if (a.summary.path("partial").asBoolean()) {
+            a.notes.add("the run was stopped early (" + a.summary.path("stop_reason").asText() + "); the logs are complete up to then");
+        }
+        return a;
+    }
+
+    private void readSessions(RunDirectory d, Map<Long, SessionState> states) {
+        if (!Files.isRegularFile(d.sessions())) {
+            notes.add("sessions.csv is missing: no session statistics");
+            return;
+        }
+        List<long[]> intervals = new ArrayList<>();
+        List<Long> starts = new ArrayList<>();
+        CsvStream s = new CsvStream(d.sessions());
+        s.forEach(org.rubis.analysis.io.RunDirectory.SESSION_COLUMNS, row -> {
+            String reason = row.get("end_reason");
+            sessionEnds.merge(reason, 1L, Long::sum);
+            if (reason.equals("dropped")) {
+                return;
+            }
+            sessions++;
+            long start = row.getLong("start_epoch_ns");
+            long end = row.getLong("end_epoch_ns");
+            starts.add(start);
+            intervals.add(new long[] {start, Math.max(start, end)});
+            SessionState st = states.computeIfAbsent(row.getLong("session_id"), k -> new SessionState());
+            st.expected = row.getInt("requests");
+        });
+        if (s.truncated()) {
+            notes.add("sessions.csv ends with an incomplete line (the run was killed): it was skipped");
+        }
+        long[] sorted = starts.stream().mapToLong(Long::longValue).sorted().toArray();
+        for (int i = 1; i < sorted.length; i++) {
+            sessionInterArrival.add(sorted[i] - sorted[i - 1]);
+        }
+        sweep(intervals, activeSessions);
+    }
+
+    private void readRequests(RunDirectory d, Map<Long, SessionState> sessions) {
+        Map<String, Conn> conns = new HashMap<>();
+        long[] lastSend = {Long.MIN_VALUE};
+        SortedStream sends = new SortedStream(REORDER_WINDOW_NS, t -> {
+            if (lastSend[0] != Long.MIN_VALUE) {
+                requestInterArrival.add(t - lastSend[0]);
+            }
+            lastSend[0] = t;
+        });
+        CsvStream csv = new CsvStream(d.requests());
+        csv.forEach(RunDirectory.REQUEST_COLUMNS, row -> {
+            requests++;
+            String phase = row.get("phase");
+            String state = row.get("state");
+            String error = row.get("error");
+            boolean failed = !error.isEmpty();
+            long send = row.getLong("send_epoch_ns");
+            long intended = row.getLong("intended_send_epoch_ns");
+            long resp = row.getLong("response_ns");
+            long done = send + resp;
+            if (backend.isEmpty()) {
+                backend = row.get("backend");
+            }
+            Latency ps = byPhaseState.computeIfAbsent(phase, k -> new TreeMap<>()).computeIfAbsent(state, k -> new Latency());
+            ps.add(resp, failed);
+            byPhase.computeIfAbsent(phase, k -> new Latency()).add(resp, failed);
+            byState.computeIfAbsent(state, k -> new Latency()).add(resp, failed);
+            overall.add(resp, failed);
+            lateness.add(Math.max(0, send - intended), false);
+            if (failed) {
+                errorsByClass.merge(error, 1L, Long::sum);
+            }
+            t0Ns = Math.min(t0Ns, send);
+            tEndNs = Math.max(tEndNs, done);
+            timeline.computeIfAbsent(send / 1_000_000_000L, k -> new Bin()).add(resp, failed);
+            sends.add(send);
+            String connId = row.get("connection_id");
+            long sid = row.getLong("session_id");
+            if (connId.isEmpty()) {
+                requestsWithoutConnection++;
+            } else {
+                Conn c = conns.computeIfAbsent(connId, k -> new Conn());
+                c.first = Math.min(c.first, send);
+                c.last = Math.max(c.last, done);
+                c.requests++;
+                c.session(sid);
+            }
+            if (Boolean.parseBoolean(row.get("new_connection"))) {
+                newConnections++;
+            }
+            SessionState st = sessions.computeIfAbsent(sid, k -> new SessionState());
+            if (st.seen > 0) {
+                long t = Math.max(0, intended - st.lastDone);
+                think.add(t, false);
+                if (phase.equals("run")) {
+                    runThink.add(t, false);
+                }
+            }
+            if (!connId.isEmpty()) {
+                st.connections.add(connId);
+            }
+            st.lastDone = done;
+            st.seen++;
+            if (st.expected >= 0 && st.seen >= st.expected) {
+                connectionsPerSession.merge(st.connections.size(), 1L, Long::sum);
+                sessions.remove(sid);
+            }
+        });
+        sends.finish();
+        lateSendsOutsideWindow = sends.late();
+        if (csv.truncated()) {
+            notes.add("requests.csv ends with an incomplete line (the run was killed): it was skipped");
+        }
+        for (SessionState st : sessions.values()) {
+            if (st.seen > 0) {
+                connectionsPerSession.merge(st.connections.size(), 1L, Long::sum);
+            }
+        }
+        distinctConnections = conns.size();
+        List<long[]> intervals = new ArrayList<>(conns.size());
+        for (Conn c : conns.values()) {
+            requestsPerConnection.merge(c.requests, 1L, Long::sum);
+            sessionsPerConnection.merge(c.distinctSessions(), 1L, Long::sum);
+            intervals.add(new long[] {c.first, c.last});
+        }
+        sweep(intervals, concurrentConnections);
+        runSeconds = summary != null && summary.has("phases_ms") ? summary.get("phases_ms").get("run").asDouble() / 1000
+                : byPhase.get("run").count() > 0 ? Math.max(1, timeline.size()) : 0;
+        if (requests == 0) {
+            notes.add("requests.csv has no requests");
+        }
+    }
+
+    /** Number of intervals open at each whole second (epoch second -> count). */
+    private static void sweep(List<long[]> intervals, TreeMap<Long, Integer> out) {
+        if (intervals.isEmpty()) {
+            return;
+        }
+        long[] opens = intervals.stream().mapToLong(x -> x[0]).sorted().toArray();
+        long[] closes = intervals.stream().mapToLong(x -> x[1]).sorted().toArray();
+        long from = opens[0] / 1_000_000_000L;
+        long to = closes[closes.length - 1] / 1_000_000_000L + 1;
+        int i = 0;
+        int j = 0;
+        for (long sec = from; sec <= to; sec++) {
+            long t = sec * 1_000_000_000L;
+            while (i < opens.length && opens[i] <= t) {
+                i++;
+            }
+            while (j < closes.length && closes[j] <= t) {
+                j++;
+            }
+            out.put(sec, i - j);
+        }
+    }
+
+    private void readGc(RunDirectory d) {
+        if (!Files.isRegularFile(d.gc())) {
+            return;
+        }
+        new CsvStream(d.gc()).forEach(List.of("end_epoch_ms", "duration_ms"), row ->
+                gcPauses.add(new long[] {row.getLong("end_epoch_ms"), row.getLong("duration_ms")}));
+    }
+
+    /**
+     * Joins client and server logs request by request: on one connection requests are sequential,
+     * so the k-th request the client sent on a connection is the k-th the server served on it. The
+     * two files are read in step (both are in completion order), so memory stays bounded.
+     */
+    static ServerComparison compare(RunDirectory d) {
+        ServerComparison c = new ServerComparison();
+        Map<String, ArrayDeque<Object[]>> pending = new HashMap<>();
+        java.util.Set<String> serverConns = new java.util.HashSet<>();
+        CsvStream serverCsv = new CsvStream(d.serverRequests());
+        double[] sums = new double[2];
+        try (CsvStream.Cursor server = serverCsv.open(RunDirectory.SERVER_REQUEST_COLUMNS)) {
+            long[] lastServerCompletion = {Long.MIN_VALUE};
+            boolean[] serverDone = {false};
+            new CsvStream(d.requests()).forEach(RunDirectory.REQUEST_COLUMNS, row -> {
+                String conn = row.get("connection_id");
+                long clientDone = row.getLong("send_epoch_ns") + row.getLong("response_ns");
+                while (!serverDone[0] && lastServerCompletion[0] <= clientDone + 2_000_000_000L) {
+                    CsvStream.Row s = server.next();
+                    if (s == null) {
+                        serverDone[0] = true;
+                        break;
+                    }
+                    c.serverRequests++;
+                    lastServerCompletion[0] = s.getLong("completion_epoch_ns");
+                    serverConns.add(s.get("connection_id"));
+                    pending.computeIfAbsent(s.get("connection_id"), k -> new ArrayDeque<>())
+                           .add(new Object[] {s.getLong("service_ns"), s.get("path")});
+                }
+                ArrayDeque<Object[]> q = conn.isEmpty() ? null : pending.get(conn);
+                Object[] match = q == null ? null : take(q, row.get("path"));
+                if (match == null) {
+                    c.clientOnly++;
+                    return;
+                }
+                c.matched++;
+                long clientNs = row.getLong("response_ns");
+                long serverNs = (Long) match[0];
+                if (!row.get("path").equals(match[1])) {
+                    c.pathMismatches++;
+                }
+                sums[0] += clientNs;
+                sums[1] += serverNs;
+                long diff = clientNs - serverNs;
+                if (diff < 0) {
+                    c.negative++;
+                }
+                c.difference.add(Math.max(0, diff), false);
+            });
+            CsvStream.Row s;
+            while ((s = server.next()) != null) {
+                c.serverRequests++;
+                c.serverOnly++;
+                serverConns.add(s.get("connection_id"));
+            }
+        } catch (java.io.IOException e) {
+            throw new AnalysisException(d.serverRequests() + ": cannot read: " + e.getMessage());
+        }
+        for (ArrayDeque<Object[]> q : pending.values()) {
+            c.serverOnly += q.size();
+        }
+        c.serverConnections = serverConns.size();
+        c.clientMeanMs = c.matched == 0 ? 0 : sums[0] / c.matched / 1e6;
+        c.serverMeanMs = c.matched == 0 ? 0 : sums[1] / c.matched / 1e6;
+        return c;
+    }
+
+    /**
+     * The server record for a client request on the same connection: normally the oldest; two users
+     * handing a shared connection to each other may log in the other order, so a record with the
+     * same path a few places later is preferred.
+     */
+    private static Object[] take(ArrayDeque<Object[]> q, String path) {
+        int i = 0;
+        for (java.util.Iterator<Object[]> it = q.iterator(); it.hasNext() && i < 8; i++) {
+            Object[] e = it.next();
+            if (path.equals(e[1])) {
+                it.remove();
+                return e;
+            }
+        }
+        return q.poll();
+    }
+
+    // ------------------------------------------------------------------ derived figures
+
+    /** Run-phase throughput, requests per second. */
+    public double throughput() {
+        long n = byPhase.get("run").count();
+        return runSeconds > 0 ? n / runSeconds : 0;
+    }
+
+    /** Users the workload had: closed mode's N, or hybrid's mean active sessions. */
+    public double populationN() {
+        if (summary != null && "closed".equals(summary.path("arrivals").asText())) {
+            return summary.path("users").asDouble();
+        }
+        return activeSessions.values().stream().mapToInt(Integer::intValue).average().orElse(0);
+    }
+
+    /** Little's law: X (R + Z) with the run phase's throughput, response time and think time. */
+    public double littleN() {
+        return throughput() * (byPhase.get("run").meanMs() + runThink.meanMs()) / 1000.0;
+    }
+
+    /** Plain-words verdict of Gunther's Principle B on the session inter-arrival CoV. */
+    public static String arrivalVerdict(Moments m) {
+        if (m.count() < 30) {
+            return "too few inter-arrivals (" + m.count() + ") to judge";
+        }
+        double cov = m.cov();
+        if (cov < 0.05) {
+            return String.format(java.util.Locale.ROOT, "deterministic (CoV %.2f)", cov);
+        }
+        if (cov < 0.9) {
+            return String.format(java.util.Locale.ROOT, "closed-loop, CoV < 1 (%.2f): arrivals are throttled by completions", cov);
+        }
+        if (cov <= 1.1) {
+            return String.format(java.util.Locale.ROOT, "consistent with Poisson (CoV %.2f)", cov);
+        }
+        return String.format(java.util.Locale.ROOT, "burstier than Poisson (CoV %.2f)", cov);
+    }
+
+    public long[] sortedKeys(Map<Integer, Long> m) {
+        return m.keySet().stream().mapToLong(Integer::longValue).sorted().toArray();
+    }
+
+    /** The summary's client-health object, or null. */
+    public JsonNode health() {
+        return summary == null ? null : summary.get("client_health");
+    }
+
+    static double[] toArray(List<Double> l) {
+        return l.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    @Override
+    public String toString() {
+        return name + ": " + requests + " requests" + Arrays.toString(new long[] {distinctConnections});
+    }
+}

@@ -1,0 +1,183 @@
+package org.rubis.analysis.export;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.CsvStream;
+import org.rubis.analysis.io.RunDirectory;
+
+/**
+ * Exports the workload a run executed so that httperf replays it (FINDINGS A.6): a
+ * {@code --wsesslog} session file (each session's request paths and the think time the client
+ * executed after each request) and the session inter-arrival sequence. Sessions are written in
+ * the order they started; memory holds only sessions still being assembled.
+ */
+public final class HttperfExport {
+
+    /** One exported session. */
+    public record Session(long id, long firstSend, List<String> paths, List<Double> thinkSeconds) {}
+
+    private final RunDirectory run;
+
+    public HttperfExport(RunDirectory run) {
+        this.run = run;
+    }
+
+    /** Writes sessions.wsesslog, interarrivals.txt and README.txt into {@code out}; returns the session count. */
+    public int write(Path out) throws IOException {
+        Files.createDirectories(out);
+        Map<Long, Integer> expected = new HashMap<>();
+        if (Files.isRegularFile(run.sessions())) {
+            new CsvStream(run.sessions()).forEach(RunDirectory.SESSION_COLUMNS, r -> {
+                if (!r.get("end_reason").equals("dropped")) {
+                    expected.put(r.getLong("session_id"), r.getInt("requests"));
+                }
+            });
+        }
+        // Sessions being assembled, keyed by (first send, id) so they are written in start order.
+        TreeMap<long[], Builder> open = new TreeMap<>((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        Map<Long, Builder> byId = new HashMap<>();
+        List<Long> starts = new ArrayList<>();
+        int[] written = {0};
+        try (BufferedWriter w = Files.newBufferedWriter(out.resolve("sessions.wsesslog"), StandardCharsets.UTF_8)) {
+            w.write("# httperf --wsesslog session file exported by rubis-analysis from " + run.dir().toAbsolutePath() + "\n");
+            w.write("# one session per block; think= is the think time (s) the client executed after the request\n\n");
+            new CsvStream(run.requests()).forEach(RunDirectory.REQUEST_COLUMNS, r -> {
+                long id = r.getLong("session_id");
+                Builder b = byId.get(id);
+                long send = r.getLong("send_epoch_ns");
+                if (b == null) {
+                    if (r.getInt("request_index") != 0) {
+                        throw new AnalysisException(run.requests() + ":" + r.line() + ": session " + id + " starts at request_index "
+                                + r.get("request_index") + "; expected 0 (is the log complete?)");
+                    }
+                    b = new Builder(id, send, expected.getOrDefault(id, -1));
+                    byId.put(id, b);
+                    open.put(new long[] {send, id}, b);
+                    starts.add(send);
+                }
+                b.add(r.get("path"), send, r.getLong("intended_send_epoch_ns"), send + r.getLong("response_ns"));
+                flushComplete(open, byId, w, written);
+            });
+            for (Builder b : open.values()) {
+                b.complete = true;
+            }
+            flushComplete(open, byId, w, written);
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+        long[] sorted = starts.stream().mapToLong(Long::longValue).sorted().toArray();
+        StringBuilder ia = new StringBuilder("# session inter-arrival times in ms (rubis-client run --interarrival-file replays them)\n");
+        double sumGaps = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            double gap = i == 0 ? 0 : (sorted[i] - sorted[i - 1]) / 1e6;
+            sumGaps += gap;
+            ia.append(String.format(Locale.ROOT, "%.6f%n", gap));
+        }
+        Files.writeString(out.resolve("interarrivals.txt"), ia);
+        double meanGapS = sorted.length > 1 ? sumGaps / (sorted.length - 1) / 1000 : 1;
+        String readme = "Replay of run " + run.dir().toAbsolutePath() + " (" + written[0] + " sessions)\n\n"
+                + "httperf (sessions in the same order, Poisson arrivals with the run's mean inter-arrival time):\n"
+                + String.format(Locale.ROOT, "  httperf --hog --server 127.0.0.1 --port 8080 --wsesslog=%d,0,sessions.wsesslog --period=e%.6f%n",
+                        written[0], meanGapS)
+                + "\nThe exact arrival instants are in interarrivals.txt (ms, one per line). Stock httperf takes only a distribution in\n"
+                + "--period; the paper's modified httperf, or rubis-client itself, replays the exact sequence:\n"
+                + "  java -jar rubis-client.jar run --arrivals hybrid --interarrival-file interarrivals.txt\n";
+        Files.writeString(out.resolve("README.txt"), readme);
+        return written[0];
+    }
+
+    private static void flushComplete(TreeMap<long[], Builder> open, Map<Long, Builder> byId, BufferedWriter w, int[] written) {
+        while (!open.isEmpty() && open.firstEntry().getValue().complete) {
+            Builder b = open.pollFirstEntry().getValue();
+            byId.remove(b.id);
+            try {
+                b.write(w);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            written[0]++;
+        }
+    }
+
+    private static final class Builder {
+        final long id;
+        final long firstSend;
+        final int expected;
+        final List<String> paths = new ArrayList<>();
+        final List<Long> sends = new ArrayList<>();
+        final List<Long> dones = new ArrayList<>();
+        boolean complete;
+
+        Builder(long id, long firstSend, int expected) {
+            this.id = id;
+            this.firstSend = firstSend;
+            this.expected = expected;
+        }
+
+        void add(String path, long send, long intended, long done) {
+            paths.add(path);
+            sends.add(send);
+            dones.add(done);
+            complete = expected >= 0 && paths.size() >= expected;
+        }
+
+        void write(BufferedWriter w) throws IOException {
+            w.write("# session " + id + "\n");
+            for (int i = 0; i < paths.size(); i++) {
+                w.write(paths.get(i));
+                if (i + 1 < paths.size()) {
+                    double think = Math.max(0, sends.get(i + 1) - dones.get(i)) / 1e9;
+                    w.write(String.format(Locale.ROOT, " think=%.6f", think));
+                }
+                w.write('\n');
+            }
+            w.write('\n');
+        }
+    }
+
+    /** Reads a session file back (the test of the export, and a check for users). */
+    public static List<Session> read(Path wsesslog) throws IOException {
+        List<Session> out = new ArrayList<>();
+        List<String> paths = new ArrayList<>();
+        List<Double> thinks = new ArrayList<>();
+        long id = -1;
+        for (String line : Files.readAllLines(wsesslog, StandardCharsets.UTF_8)) {
+            if (line.startsWith("# session ")) {
+                id = Long.parseLong(line.substring(10).strip());
+                continue;
+            }
+            if (line.startsWith("#")) {
+                continue;
+            }
+            if (line.isBlank()) {
+                if (!paths.isEmpty()) {
+                    out.add(new Session(id, 0, List.copyOf(paths), List.copyOf(thinks)));
+                    paths.clear();
+                    thinks.clear();
+                }
+                continue;
+            }
+            String[] f = line.strip().split("\\s+");
+            paths.add(f[0]);
+            for (int i = 1; i < f.length; i++) {
+                if (f[i].startsWith("think=")) {
+                    thinks.add(Double.parseDouble(f[i].substring(6)));
+                }
+            }
+        }
+        if (!paths.isEmpty()) {
+            out.add(new Session(id, 0, List.copyOf(paths), List.copyOf(thinks)));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,109 @@
+package org.rubis.analysis.report;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.XYChart;
+import org.rubis.analysis.RunAnalysis;
+import org.rubis.analysis.stats.Latency;
+
+/**
+ * Side-by-side comparison of runs: the paper's Table II (median, mean and p95 per run, with the
+ * ratio of each run to the first, e.g. bursty / non-bursty or backend B / backend A), overlaid
+ * CDFs and response time over time. Writes the HTML and {@code comparison.json} beside it.
+ */
+public final class CompareReport {
+
+    private final List<RunAnalysis> runs;
+    private final ObjectNode json = HtmlReport.JSON.createObjectNode();
+
+    public CompareReport(List<RunAnalysis> runs) {
+        this.runs = runs;
+    }
+
+    public ObjectNode json() {
+        return json;
+    }
+
+    private static Latency measured(RunAnalysis a) {
+        return a.byPhase.get("run").count() > 0 ? a.byPhase.get("run") : a.overall;
+    }
+
+    public void write(Path out) throws IOException {
+        HtmlReport helper = new HtmlReport(runs.get(0));
+        helper.head("RUBiS runs compared");
+        StringBuilder html = helper.html();
+        html.append("<h1>RUBiS runs compared</h1>\n<p class=meta>Run phase of each run; ratios are relative to the first run, <code>")
+            .append(HtmlReport.esc(runs.get(0).name)).append("</code>.</p>\n");
+        List<String[]> rows = new ArrayList<>();
+        ArrayNode arr = json.putArray("runs");
+        Latency base = measured(runs.get(0));
+        for (RunAnalysis a : runs) {
+            Latency l = measured(a);
+            int maxConc = a.concurrentConnections.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+            rows.add(new String[] {a.name, a.backend, String.valueOf(l.count()), HtmlReport.fmt(a.throughput()), HtmlReport.fmt(l.percentileMs(50)),
+                    HtmlReport.fmt(l.meanMs()), HtmlReport.fmt(l.percentileMs(95)), HtmlReport.fmt(l.percentileMs(99)), String.valueOf(l.errors()),
+                    String.valueOf(a.distinctConnections), String.valueOf(maxConc), HtmlReport.fmt(a.sessionInterArrival.cov()),
+                    ratio(l.percentileMs(50), base.percentileMs(50)), ratio(l.meanMs(), base.meanMs()), ratio(l.percentileMs(95), base.percentileMs(95))});
+            ObjectNode o = arr.addObject();
+            o.put("run", a.name).put("backend", a.backend).put("requests", l.count()).put("throughput_rps", HtmlReport.r3(a.throughput()))
+             .put("median_ms", HtmlReport.r3(l.percentileMs(50))).put("mean_ms", HtmlReport.r3(l.meanMs()))
+             .put("p95_ms", HtmlReport.r3(l.percentileMs(95))).put("p99_ms", HtmlReport.r3(l.percentileMs(99))).put("errors", l.errors())
+             .put("distinct_connections", a.distinctConnections).put("max_concurrent_connections", maxConc)
+             .put("session_interarrival_cov", HtmlReport.r3(a.sessionInterArrival.cov()))
+             .put("median_ratio", r(l.percentileMs(50), base.percentileMs(50))).put("mean_ratio", r(l.meanMs(), base.meanMs()))
+             .put("p95_ratio", r(l.percentileMs(95), base.percentileMs(95)));
+            if (a.server != null) {
+                o.put("server_mean_ms", HtmlReport.r3(a.server.serverMeanMs)).put("absolute_error_ms", HtmlReport.r3(a.server.absoluteErrorMs()));
+            }
+        }
+        helper.table(new String[] {"run", "backend", "requests", "req/s", "median", "mean", "p95", "p99", "errors", "connections", "max conc.",
+                "session CoV", "median ratio", "mean ratio", "p95 ratio"}, rows);
+
+        XYChart cdf = Charts.xy("Response time CDF (run phase)", "response time (ms)", "fraction of requests");
+        for (RunAnalysis a : runs) {
+            Charts.addCdf(cdf, a.name, measured(a).histogram());
+        }
+        if (!Charts.empty(cdf)) {
+            cdf.getStyler().setXAxisLogarithmic(true);
+        }
+        helper.img(cdf, "cdf");
+        CategoryChart bars = Charts.bars("Median, mean and p95 (ms)", "run", "ms");
+        List<String> names = runs.stream().map(a -> a.name).toList();
+        bars.addSeries("median", names, runs.stream().map(a -> measured(a).percentileMs(50)).toList());
+        bars.addSeries("mean", names, runs.stream().map(a -> measured(a).meanMs()).toList());
+        bars.addSeries("p95", names, runs.stream().map(a -> measured(a).percentileMs(95)).toList());
+        helper.img(bars, "table2");
+        XYChart ts = Charts.xy("Mean response time over time", "seconds since start", "ms");
+        for (RunAnalysis a : runs) {
+            List<Double> x = new ArrayList<>();
+            List<Double> y = new ArrayList<>();
+            long t0 = a.timeline.isEmpty() ? 0 : a.timeline.firstKey();
+            a.timeline.forEach((k, v) -> {
+                x.add((double) (k - t0));
+                y.add(v.meanMs());
+            });
+            Charts.addLine(ts, a.name, x, y);
+        }
+        helper.img(ts, "over-time");
+        html.append("</body></html>\n");
+        Path parent = out.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        Files.writeString(out, html, StandardCharsets.UTF_8);
+        Files.writeString(parent.resolve("comparison.json"), HtmlReport.JSON.writeValueAsString(json), StandardCharsets.UTF_8);
+    }
+
+    private static String ratio(double v, double base) {
+        return base == 0 ? "-" : HtmlReport.fmt(v / base);
+    }
+
+    private static double r(double v, double base) {
+        return base == 0 ? 0 : HtmlReport.r3(v / base);
+    }
+}

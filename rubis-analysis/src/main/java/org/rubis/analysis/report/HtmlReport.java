@@ -1,0 +1,413 @@
+package org.rubis.analysis.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.XYChart;
+import org.rubis.analysis.RunAnalysis;
+import org.rubis.analysis.stats.Latency;
+import org.rubis.analysis.stats.Moments;
+
+/**
+ * The self-contained HTML report of one run (plots embedded as PNG data URIs) and
+ * {@code analysis.json} with every figure the report shows.
+ */
+public final class HtmlReport {
+
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    static final String[][] BUCKETS = {{"1", "1", "1"}, {"2", "2", "2"}, {"3-5", "3", "5"}, {"6-10", "6", "10"}, {"11-20", "11", "20"},
+            {"21-50", "21", "50"}, {"51-100", "51", "100"}, {"101-1000", "101", "1000"}, {">1000", "1001", String.valueOf(Integer.MAX_VALUE)}};
+
+    private final RunAnalysis a;
+    private final ObjectNode json = JSON.createObjectNode();
+    private final StringBuilder html = new StringBuilder(1 << 16);
+
+    public HtmlReport(RunAnalysis a) {
+        this.a = a;
+    }
+
+    /** Writes the HTML to {@code out} and analysis.json beside it. */
+    public void write(Path out) throws IOException {
+        build();
+        Path parent = out.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        Files.writeString(out, html, StandardCharsets.UTF_8);
+        Files.writeString(parent.resolve("analysis.json"), JSON.writeValueAsString(json), StandardCharsets.UTF_8);
+    }
+
+    public ObjectNode json() {
+        return json;
+    }
+
+    void build() {
+        JsonNode s = a.summary;
+        head("RUBiS run " + a.name);
+        html.append("<h1>RUBiS run <code>").append(esc(a.name)).append("</code></h1>\n<p class=meta>");
+        json.put("run", a.name);
+        json.put("backend", a.backend);
+        if (s != null) {
+            html.append(esc(s.path("arrival_process").asText())).append(" &middot; backend <b>").append(esc(s.path("backend").asText()))
+                .append("</b> (").append(esc(s.path("threads").asText())).append(" threads) &middot; seed ").append(s.path("seed").asText())
+                .append(" &middot; status <b>").append(esc(s.path("status").asText())).append("</b> &middot; started ")
+                .append(esc(s.path("started_at").asText()));
+            json.put("status", s.path("status").asText());
+            json.put("arrivals", s.path("arrivals").asText());
+        }
+        html.append("</p>\n");
+        ArrayNode notes = json.putArray("notes");
+        for (String n : a.notes) {
+            notes.add(n);
+            html.append("<div class=note>").append(esc(n)).append("</div>\n");
+        }
+        JsonNode h = a.health();
+        if (h != null && h.path("saturated").asBoolean()) {
+            html.append("<div class=warn><b>The client was the bottleneck.</b> ").append(esc(h.path("verdict").asText())).append("</div>\n");
+        }
+        toc();
+        responseTime();
+        throughput();
+        connections();
+        arrivals();
+        clientHealth();
+        server();
+        html.append("</body></html>\n");
+    }
+
+    private void toc() {
+        html.append("<p class=toc><a href=#response-time>Response time</a> &middot; <a href=#throughput>Throughput and sessions</a> &middot; "
+                + "<a href=#connections>Connections</a> &middot; <a href=#arrivals>Arrivals</a> &middot; <a href=#client-health>Client health</a>"
+                + (a.server != null ? " &middot; <a href=#server>Client vs server</a>" : "") + "</p>\n");
+    }
+
+    // ------------------------------------------------------------------ sections
+
+    private void responseTime() {
+        html.append("<h2 id=response-time>Response time</h2>\n");
+        html.append("<p>Send to last byte of the reply, in ms. Only the <b>run</b> phase is the measurement; the ramps are shown for context.</p>\n");
+        ObjectNode rt = json.putObject("response_time_ms");
+        List<String[]> rows = new ArrayList<>();
+        for (String p : RunAnalysis.PHASES) {
+            Latency l = a.byPhase.get(p);
+            if (l.count() > 0) {
+                rows.add(latencyRow(p, l));
+                latencyJson(rt.putObject(p), l);
+            }
+        }
+        rows.add(latencyRow("overall", a.overall));
+        latencyJson(rt.putObject("overall"), a.overall);
+        table(LAT_HEAD, rows);
+        String phase = a.byPhase.get("run").count() > 0 ? "run" : "overall";
+        html.append("<h3>Per state (").append(phase).append(" phase)</h3>\n");
+        Map<String, Latency> states = phase.equals("run") ? a.byPhaseState.get("run") : a.byState;
+        ObjectNode st = rt.putObject("states_" + phase);
+        rows = new ArrayList<>();
+        for (var e : states.entrySet()) {
+            rows.add(latencyRow(e.getKey(), e.getValue()));
+            latencyJson(st.putObject(e.getKey()), e.getValue());
+        }
+        table(LAT_HEAD, rows);
+
+        XYChart cdf = Charts.xy("Response time CDF", "response time (ms)", "fraction of requests");
+        for (String p : RunAnalysis.PHASES) {
+            Charts.addCdf(cdf, p, a.byPhase.get(p).histogram());
+        }
+        if (!Charts.empty(cdf)) {
+            cdf.getStyler().setXAxisLogarithmic(true);
+        }
+        img(cdf, "cdf");
+
+        XYChart ts = Charts.xy("Response time over time (client GC pauses marked)", "seconds since start", "ms");
+        List<Double> x = new ArrayList<>();
+        List<Double> mean = new ArrayList<>();
+        List<Double> p99 = new ArrayList<>();
+        long t0 = a.timeline.isEmpty() ? 0 : a.timeline.firstKey();
+        for (var e : a.timeline.entrySet()) {
+            x.add((double) (e.getKey() - t0));
+            mean.add(e.getValue().meanMs());
+            p99.add(e.getValue().p99Ms());
+        }
+        Charts.addLine(ts, "mean", x, mean);
+        Charts.addLine(ts, "p99", x, p99);
+        List<Double> gx = new ArrayList<>();
+        List<Double> gy = new ArrayList<>();
+        for (long[] g : a.gcPauses) {
+            gx.add(g[0] / 1000.0 - t0);
+            gy.add((double) g[1]);
+        }
+        Charts.addPoints(ts, "client GC pause (ms)", gx, gy);
+        img(ts, "response-time-over-time");
+        ArrayNode series = json.putArray("response_time_by_second");
+        for (int i = 0; i < x.size(); i++) {
+            series.addObject().put("t", x.get(i)).put("mean_ms", r3(mean.get(i))).put("p99_ms", r3(p99.get(i)));
+        }
+        ArrayNode gcs = json.putArray("client_gc_pauses");
+        for (long[] g : a.gcPauses) {
+            gcs.addObject().put("end_epoch_ms", g[0]).put("duration_ms", g[1]);
+        }
+    }
+
+    private void throughput() {
+        html.append("<h2 id=throughput>Throughput and sessions</h2>\n");
+        XYChart c = Charts.xy("Throughput and active sessions (1 s bins)", "seconds since start", "");
+        List<Double> x = new ArrayList<>();
+        List<Double> rps = new ArrayList<>();
+        long t0 = a.timeline.isEmpty() ? 0 : a.timeline.firstKey();
+        for (var e : a.timeline.entrySet()) {
+            x.add((double) (e.getKey() - t0));
+            rps.add((double) e.getValue().requests);
+        }
+        Charts.addLine(c, "requests/s", x, rps);
+        List<Double> sx = new ArrayList<>();
+        List<Double> sy = new ArrayList<>();
+        for (var e : a.activeSessions.entrySet()) {
+            sx.add((double) (e.getKey() - t0));
+            sy.add((double) e.getValue());
+        }
+        Charts.addLine(c, "active sessions", sx, sy);
+        img(c, "throughput");
+        ObjectNode t = json.putObject("throughput");
+        t.put("run_phase_rps", r3(a.throughput()));
+        t.put("requests", a.requests);
+        ArrayNode bins = t.putArray("by_second");
+        for (int i = 0; i < x.size(); i++) {
+            bins.addObject().put("t", x.get(i)).put("requests", rps.get(i).longValue());
+        }
+        ObjectNode ss = json.putObject("sessions");
+        ss.put("started", a.sessions);
+        a.sessionEnds.forEach(ss::put);
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"requests", String.valueOf(a.requests)});
+        rows.add(new String[] {"run-phase throughput", fmt(a.throughput()) + " requests/s"});
+        rows.add(new String[] {"errors", a.overall.errors() + (a.errorsByClass.isEmpty() ? "" : " " + a.errorsByClass)});
+        rows.add(new String[] {"sessions started", String.valueOf(a.sessions)});
+        a.sessionEnds.forEach((k, v) -> rows.add(new String[] {"sessions ended by " + k.replace('_', ' '), String.valueOf(v)}));
+        table(new String[] {"", ""}, rows);
+        ObjectNode errs = json.putObject("errors_by_class");
+        a.errorsByClass.forEach(errs::put);
+    }
+
+    private void connections() {
+        html.append("<h2 id=connections>Connections</h2>\n<p>Which TCP connections carried the requests (the client's local address:port). "
+                + "With one connection per session, connections = sessions and each carries one session's requests; a shared keep-alive "
+                + "cache (the original client) shows few connections carrying many sessions' requests.</p>\n");
+        ObjectNode c = json.putObject("connections");
+        c.put("distinct", a.distinctConnections);
+        c.put("opened", a.newConnections);
+        c.put("requests_without_connection_id", a.requestsWithoutConnection);
+        int maxConcurrent = a.concurrentConnections.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        c.put("max_concurrent", maxConcurrent);
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"distinct connections", String.valueOf(a.distinctConnections)});
+        rows.add(new String[] {"connections opened (requests that opened one)", String.valueOf(a.newConnections)});
+        rows.add(new String[] {"most connections open at once (1 s samples)", String.valueOf(maxConcurrent)});
+        rows.add(new String[] {"requests per connection: max", String.valueOf(maxKey(a.requestsPerConnection))});
+        rows.add(new String[] {"sessions per connection: max", String.valueOf(maxKey(a.sessionsPerConnection))});
+        if (a.requestsWithoutConnection > 0) {
+            rows.add(new String[] {"requests with no connection id (failed to connect)", String.valueOf(a.requestsWithoutConnection)});
+        }
+        table(new String[] {"", ""}, rows);
+        distribution("Requests per connection", "requests on the connection", a.requestsPerConnection, c.putObject("requests_per_connection"));
+        distribution("Connections per session", "connections a session used", a.connectionsPerSession, c.putObject("connections_per_session"));
+        distribution("Sessions per connection", "sessions that used the connection", a.sessionsPerConnection, c.putObject("sessions_per_connection"));
+        XYChart cc = Charts.xy("Concurrent connections (client side)", "seconds since start", "open connections");
+        List<Double> x = new ArrayList<>();
+        List<Double> y = new ArrayList<>();
+        long t0 = a.timeline.isEmpty() ? 0 : a.timeline.firstKey();
+        for (var e : a.concurrentConnections.entrySet()) {
+            x.add((double) (e.getKey() - t0));
+            y.add((double) e.getValue());
+        }
+        Charts.addLine(cc, "open connections", x, y);
+        img(cc, "concurrent-connections");
+    }
+
+    private void distribution(String title, String xTitle, Map<Integer, Long> m, ObjectNode out) {
+        ObjectNode exact = out.putObject("exact");
+        m.forEach((k, v) -> exact.put(String.valueOf(k), v));
+        List<String> labels = new ArrayList<>();
+        List<Long> counts = new ArrayList<>();
+        for (String[] b : BUCKETS) {
+            long lo = Long.parseLong(b[1]);
+            long hi = Long.parseLong(b[2]);
+            long n = m.entrySet().stream().filter(e -> e.getKey() >= lo && e.getKey() <= hi).mapToLong(Map.Entry::getValue).sum();
+            labels.add(b[0]);
+            counts.add(n);
+        }
+        if (counts.stream().mapToLong(Long::longValue).sum() == 0) {
+            html.append("<p>").append(esc(title)).append(": no data.</p>\n");
+            return;
+        }
+        CategoryChart chart = Charts.bars(title, xTitle, "count");
+        chart.addSeries(title, labels, counts);
+        chart.getStyler().setLegendVisible(false);
+        img(chart, title.toLowerCase(Locale.ROOT).replace(' ', '-'));
+    }
+
+    private void arrivals() {
+        html.append("<h2 id=arrivals>Arrivals</h2>\n<p>Gunther's Principle B: the inter-arrival times of an open, Internet-like stream "
+                + "have a coefficient of variation (std/mean) close to 1; a closed, self-throttling workload gives CoV &lt; 1.</p>\n");
+        ObjectNode o = json.putObject("arrivals");
+        Moments sessions = a.sessionInterArrival;
+        Moments requests = a.requestInterArrival;
+        ObjectNode so = o.putObject("session_inter_arrival");
+        so.put("count", sessions.count()).put("mean_ms", r3(sessions.mean() / 1e6)).put("cov", r3(sessions.cov()))
+          .put("verdict", RunAnalysis.arrivalVerdict(sessions));
+        ObjectNode ro = o.putObject("request_inter_arrival");
+        ro.put("count", requests.count()).put("mean_ms", r3(requests.mean() / 1e6)).put("cov", r3(requests.cov()))
+          .put("verdict", RunAnalysis.arrivalVerdict(requests));
+        if (a.lateSendsOutsideWindow > 0) {
+            ro.put("outside_reorder_window", a.lateSendsOutsideWindow);
+        }
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"sessions", String.valueOf(sessions.count() + (sessions.count() > 0 ? 1 : 0)), fmt(sessions.mean() / 1e6),
+                fmt(sessions.cov()), RunAnalysis.arrivalVerdict(sessions)});
+        rows.add(new String[] {"requests (sent by the client)", String.valueOf(requests.count() + (requests.count() > 0 ? 1 : 0)),
+                fmt(requests.mean() / 1e6), fmt(requests.cov()), RunAnalysis.arrivalVerdict(requests)});
+        table(new String[] {"inter-arrivals of", "count", "mean (ms)", "CoV", "verdict"}, rows);
+        double n = a.populationN();
+        double little = a.littleN();
+        ObjectNode l = o.putObject("little");
+        l.put("N", r3(n)).put("X_rps", r3(a.throughput())).put("R_ms", r3(a.byPhase.get("run").meanMs())).put("Z_ms", r3(a.runThink.meanMs()))
+         .put("X_times_R_plus_Z", r3(little)).put("ratio", n == 0 ? 0 : r3(little / n));
+        html.append("<h3>Little's law: N = X (R + Z)</h3>\n");
+        table(new String[] {"N (users or mean active sessions)", "X (req/s, run phase)", "R (ms)", "Z (think, ms)", "X (R + Z)", "ratio"},
+                List.<String[]>of(new String[] {fmt(n), fmt(a.throughput()), fmt(a.byPhase.get("run").meanMs()), fmt(a.runThink.meanMs()),
+                        fmt(little), n == 0 ? "-" : fmt(little / n)}));
+        html.append("<p>A ratio near 1 means the users spent their time as the workload says: waiting for replies or thinking. "
+                + "Below 1, time went elsewhere (the think time after a session's last request, or a client that could not keep up).</p>\n");
+    }
+
+    private void clientHealth() {
+        html.append("<h2 id=client-health>Client health</h2>\n");
+        JsonNode h = a.health();
+        ObjectNode o = json.putObject("client_health");
+        o.put("send_lateness_p50_ms", r3(a.lateness.percentileMs(50))).put("send_lateness_p99_ms", r3(a.lateness.percentileMs(99)))
+         .put("send_lateness_max_ms", r3(a.lateness.maxMs())).put("gc_pauses", a.gcPauses.size())
+         .put("gc_pause_max_ms", a.gcPauses.stream().mapToLong(g -> g[1]).max().orElse(0));
+        List<String[]> rows = new ArrayList<>();
+        if (h != null) {
+            o.set("summary", h);
+            rows.add(new String[] {"CPU (mean / peak cores, of " + h.path("cores").asText() + ")",
+                    h.path("cpu_mean_cores").asText() + " / " + h.path("cpu_peak_cores").asText()});
+            rows.add(new String[] {"CPU per request, run phase (us)", h.path("run_cpu_us_per_request").asText()});
+            rows.add(new String[] {"GC", h.path("gc_count").asText() + " collections, " + h.path("gc_pause_total_ms").asText()
+                    + " ms paused, longest " + h.path("gc_max_pause_ms").asText() + " ms"});
+            rows.add(new String[] {"peak threads / heap", h.path("peak_threads").asText() + " / " + h.path("peak_heap_bytes").asLong() / (1 << 20) + " MiB"});
+        }
+        rows.add(new String[] {"send lateness p50 / p99 / max (ms)", fmt(a.lateness.percentileMs(50)) + " / " + fmt(a.lateness.percentileMs(99))
+                + " / " + fmt(a.lateness.maxMs())});
+        table(new String[] {"", ""}, rows);
+        if (h != null) {
+            boolean bad = h.path("saturated").asBoolean();
+            html.append("<div class=").append(bad ? "warn" : "ok").append(">").append(esc(h.path("verdict").asText())).append("</div>\n");
+            o.put("verdict", h.path("verdict").asText());
+            o.put("saturated", bad);
+        }
+    }
+
+    private void server() {
+        RunAnalysis.ServerComparison c = a.server;
+        if (c == null) {
+            return;
+        }
+        html.append("<h2 id=server>Client vs server</h2>\n<p>The embedded server's own log, joined request by request (same connection, "
+                + "same order). The server's time runs from the first byte of the request to the end of the response write; the "
+                + "difference is what the client adds: network stack, scheduling, its own CPU and GC.</p>\n");
+        ObjectNode o = json.putObject("client_vs_server");
+        o.put("matched", c.matched).put("client_only", c.clientOnly).put("server_only", c.serverOnly).put("path_mismatches", c.pathMismatches)
+         .put("client_mean_ms", r3(c.clientMeanMs)).put("server_mean_ms", r3(c.serverMeanMs)).put("absolute_error_ms", r3(c.absoluteErrorMs()))
+         .put("relative_error", c.serverMeanMs == 0 ? 0 : r3(c.clientMeanMs / c.serverMeanMs))
+         .put("difference_p50_ms", r3(c.difference.percentileMs(50))).put("difference_p90_ms", r3(c.difference.percentileMs(90)))
+         .put("difference_p99_ms", r3(c.difference.percentileMs(99))).put("difference_max_ms", r3(c.difference.maxMs()))
+         .put("server_requests", c.serverRequests).put("server_connections", c.serverConnections);
+        table(new String[] {"matched requests", "client only", "server only", "client mean (ms)", "server mean (ms)", "absolute error of the mean (ms)",
+                "difference p50 / p90 / p99 (ms)"}, List.<String[]>of(new String[] {String.valueOf(c.matched), String.valueOf(c.clientOnly),
+                String.valueOf(c.serverOnly), fmt(c.clientMeanMs), fmt(c.serverMeanMs), fmt(c.absoluteErrorMs()),
+                fmt(c.difference.percentileMs(50)) + " / " + fmt(c.difference.percentileMs(90)) + " / " + fmt(c.difference.percentileMs(99))}));
+        XYChart d = Charts.xy("Client minus server time per request (CDF)", "difference (ms)", "fraction of requests");
+        Charts.addCdf(d, "client - server", c.difference.histogram());
+        img(d, "client-server-difference");
+    }
+
+    // ------------------------------------------------------------------ html helpers
+
+    static final String[] LAT_HEAD = {"", "count", "errors", "mean", "median", "p90", "p95", "p99", "max"};
+
+    static String[] latencyRow(String name, Latency l) {
+        return new String[] {name, String.valueOf(l.count()), String.valueOf(l.errors()), fmt(l.meanMs()), fmt(l.percentileMs(50)),
+                fmt(l.percentileMs(90)), fmt(l.percentileMs(95)), fmt(l.percentileMs(99)), fmt(l.maxMs())};
+    }
+
+    static void latencyJson(ObjectNode n, Latency l) {
+        n.put("count", l.count()).put("errors", l.errors()).put("mean", r3(l.meanMs())).put("median", r3(l.percentileMs(50)))
+         .put("p90", r3(l.percentileMs(90))).put("p95", r3(l.percentileMs(95))).put("p99", r3(l.percentileMs(99))).put("max", r3(l.maxMs()));
+    }
+
+    void head(String title) {
+        html.append("<!DOCTYPE html>\n<html><head><meta charset=utf-8><title>").append(esc(title)).append("</title>\n<style>\n")
+            .append("body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:980px;margin:2em auto;color:#222;line-height:1.4}\n")
+            .append("h1{font-size:1.6em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}code{font-size:.95em}\n")
+            .append("table{border-collapse:collapse;margin:.6em 0;font-size:.92em}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}\n")
+            .append("td:first-child,th:first-child{text-align:left}th{background:#f4f4f4}tr:nth-child(even) td{background:#fafafa}\n")
+            .append(".warn{background:#fff0f0;border-left:5px solid #d33;padding:.6em 1em;margin:1em 0}\n")
+            .append(".ok{background:#f0fff4;border-left:5px solid #2a2;padding:.6em 1em;margin:1em 0}\n")
+            .append(".note{background:#fffbe6;border-left:5px solid #e6b800;padding:.5em 1em;margin:.5em 0}\n")
+            .append(".meta,.toc{color:#555}img{max-width:100%;margin:.5em 0}\n</style></head><body>\n");
+    }
+
+    void table(String[] header, List<String[]> rows) {
+        html.append("<table><tr>");
+        for (String h : header) {
+            html.append("<th>").append(esc(h)).append("</th>");
+        }
+        html.append("</tr>\n");
+        for (String[] r : rows) {
+            html.append("<tr>");
+            for (String c : r) {
+                html.append("<td>").append(esc(c)).append("</td>");
+            }
+            html.append("</tr>\n");
+        }
+        html.append("</table>\n");
+    }
+
+    void img(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, String id) {
+        if (Charts.empty(chart)) {
+            html.append("<p id=").append(id).append(">").append(esc(chart.getTitle())).append(": no data.</p>\n");
+            return;
+        }
+        html.append("<img id=").append(id).append(" alt=\"").append(esc(chart.getTitle())).append("\" src=\"").append(Charts.dataUri(chart))
+            .append("\">\n");
+    }
+
+    static int maxKey(Map<Integer, Long> m) {
+        return m.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
+    }
+
+    static String fmt(double v) {
+        return String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%.1f" : "%.3f", v);
+    }
+
+    static double r3(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+    static String esc(String s) {
+        return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    StringBuilder html() {
+        return html;
+    }
+}

@@ -1,0 +1,117 @@
+package org.rubis.client.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * Benchmark commands that print figures (not tests: the machine is shared and noisy). Each
+ * measurement is a separate client JVM running {@code run}, so JIT state and CPU accounting are
+ * its own; the figures come from that run's summary.json and the server's ground truth.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Benchmarks. 'bench backends': the same closed workload with each connection backend; prints client CPU per request "
+                + "and connections used. 'bench server': the browse mix against each server model with no think time; prints requests/s "
+                + "and mean service time."})
+public final class BenchCommand implements Callable<Integer> {
+
+    @picocli.CommandLine.Parameters(index = "0", paramLabel = "backends|server", description = "What to benchmark.")
+    String what;
+    @Option(names = "--users", description = "Emulated users (default: 200 for backends, 16 for server).")
+    Integer users;
+    @Option(names = "--duration", defaultValue = "30s", description = "Run phase of each measurement (default ${DEFAULT-VALUE}).")
+    String duration;
+    @Option(names = "--ramp-up", defaultValue = "5s", description = "Warm-up before each measurement (default ${DEFAULT-VALUE}).")
+    String rampUp;
+    @Option(names = "--think-scale", description = "Think-time scale (default: 0.1 for backends, 0 for server).")
+    Double thinkScale;
+    @Option(names = "--list", split = ",", description = "Backends (default legacy,pooled,dedicated,netty) or server models (default event,prefork).")
+    List<String> list;
+    @Option(names = "--out", defaultValue = "runs/bench", description = "Directory for the runs (default ${DEFAULT-VALUE}).")
+    Path out;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        boolean server = switch (what) {
+            case "backends" -> false;
+            case "server" -> true;
+            default -> throw new org.rubis.client.config.ConfigException("bench " + what + ": expected 'bench backends' or 'bench server'");
+        };
+        List<String> items = list != null ? list : server ? List.of("event", "prefork") : List.of("legacy", "pooled", "dedicated", "netty");
+        int n = users != null ? users : server ? 16 : 200;
+        double scale = thinkScale != null ? thinkScale : server ? 0 : 0.1;
+        PrintWriter pw = spec.commandLine().getOut();
+        List<String> rows = new ArrayList<>();
+        for (String item : items) {
+            Path dir = out.resolve((server ? "server-" : "backend-") + item);
+            List<String> cmd = new ArrayList<>(List.of(org.rubis.client.engine.EmbeddedServerProcess.javaExecutableForTools(), "-jar", selfJar(), "run",
+                    "--users", String.valueOf(n), "--duration", duration, "--ramp-up", rampUp, "--ramp-down", "0",
+                    "--think-scale", String.valueOf(scale), "--seed", "1", "--out", dir.toString(), "--no-progress"));
+            if (server) {
+                cmd.addAll(List.of("--server-model", item, "--backend", "dedicated", "-Dworkload_transition_table=browse_only_transitions.txt"));
+            } else {
+                cmd.addAll(List.of("--backend", item));
+            }
+            pw.println("measuring " + item + ": " + String.join(" ", cmd.subList(3, cmd.size())));
+            pw.flush();
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            int status = p.waitFor();
+            Path summary = dir.resolve("summary.json");
+            if (!Files.exists(summary)) {
+                rows.add(String.format(Locale.ROOT, "%-10s failed (exit %d)", item, status));
+                continue;
+            }
+            JsonNode s = new ObjectMapper().readTree(summary.toFile());
+            rows.add(server ? serverRow(item, dir, s) : backendRow(item, s));
+        }
+        pw.println();
+        pw.println(server
+                ? String.format(Locale.ROOT, "%-10s %10s %12s %12s %12s %10s", "model", "req/s", "service ms", "client ms", "p99 ms", "conns max")
+                : String.format(Locale.ROOT, "%-10s %9s %9s %11s %12s %11s %9s %9s %9s %10s", "backend", "requests", "req/s", "run CPU s",
+                        "CPU us/req", "conns (srv)", "max conc", "mean ms", "p99 ms", "late p99"));
+        rows.forEach(pw::println);
+        pw.flush();
+        return 0;
+    }
+
+    private static String backendRow(String backend, JsonNode s) {
+        JsonNode h = s.get("client_health");
+        JsonNode run = s.get("response_time_ms").get("run");
+        JsonNode srv = s.path("server");
+        return String.format(Locale.ROOT, "%-10s %9d %9.1f %11.2f %12.1f %11d %9d %9.3f %9.3f %10.3f", backend, s.get("requests").asLong(),
+                s.get("throughput_rps").asDouble(), h.get("run_cpu_seconds").asDouble(), h.get("run_cpu_us_per_request").asDouble(),
+                srv.path("connections_accepted").asLong(), srv.path("max_concurrent_connections").asLong(), run.get("mean").asDouble(),
+                run.get("p99").asDouble(), h.get("run_send_lateness_ms").get("p99").asDouble());
+    }
+
+    private static String serverRow(String model, Path dir, JsonNode s) throws Exception {
+        // Mean service time from the server's own log (arrival to end of response write).
+        double sum = 0;
+        long n = 0;
+        try (var lines = Files.lines(dir.resolve("server/requests.csv"))) {
+            for (String line : (Iterable<String>) lines.skip(1)::iterator) {
+                String[] f = line.split(",", 5);
+                sum += Long.parseLong(f[3]);
+                n++;
+            }
+        }
+        JsonNode run = s.get("response_time_ms").get("run");
+        return String.format(Locale.ROOT, "%-10s %10.1f %12.3f %12.3f %12.3f %10d", model, s.get("throughput_rps").asDouble(), n == 0 ? 0 : sum / n / 1e6,
+                run.get("mean").asDouble(), run.get("p99").asDouble(), s.path("server").path("max_concurrent_connections").asLong());
+    }
+
+    private static String selfJar() throws Exception {
+        return Path.of(BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    }
+}

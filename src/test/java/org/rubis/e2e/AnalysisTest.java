@@ -1,0 +1,108 @@
+package org.rubis.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rubis.analysis.export.HttperfExport;
+
+/** rubis-analysis on real runs: report, compare and httperf export. */
+class AnalysisTest {
+
+    @TempDir static Path work;
+    static RunDirs runs;
+
+    record RunDirs(Path closed, Path hybrid) {}
+
+    @BeforeAll
+    static void twoRuns() throws Exception {
+        Cli.Result a = Cli.run(work, 120, "run", "--users", "20", "--ramp-up", "1s", "--duration", "5s", "--ramp-down", "1s", "--think-scale", "0.03",
+                "--backend", "dedicated", "--seed", "3", "--out", "closed", "--no-progress", "-Dserver_size=0.02");
+        assertEquals(0, a.status(), a.out() + a.err());
+        Cli.Result b = Cli.run(work, 120, "run", "--session-rate", "20", "--ramp-up", "0", "--duration", "5s", "--ramp-down", "0",
+                "--think-scale", "0.03", "--max-transitions", "5", "--backend", "netty", "--seed", "3", "--out", "hybrid", "--no-progress",
+                "-Dserver_size=0.02");
+        assertEquals(0, b.status(), b.out() + b.err());
+        runs = new RunDirs(work.resolve("closed"), work.resolve("hybrid"));
+    }
+
+    @Test
+    void reportHasEverySectionAndAnalysisJson() throws Exception {
+        Cli.Result r = Cli.analysis(work, "report", runs.closed().toString());
+        assertEquals(0, r.status(), r.err());
+        String html = Files.readString(runs.closed().resolve("report.html"));
+        for (String id : List.of("id=response-time", "id=throughput", "id=connections", "id=arrivals", "id=client-health", "id=server",
+                "id=cdf", "id=response-time-over-time", "id=concurrent-connections", "id=requests-per-connection")) {
+            assertTrue(html.contains(id), "report lacks " + id);
+        }
+        assertTrue(html.contains("data:image/png;base64,"), "plots are embedded");
+        JsonNode a = new RunDir(runs.closed()).json("analysis.json");
+        for (String k : List.of("response_time_ms", "throughput", "connections", "arrivals", "client_health", "client_vs_server")) {
+            assertTrue(a.has(k), "analysis.json lacks " + k);
+        }
+        JsonNode cs = a.get("client_vs_server");
+        long requests = new RunDir(runs.closed()).csv("requests.csv").size();
+        assertEquals(requests, cs.get("matched").asLong(), "every request joined with the server's record");
+        assertEquals(0, cs.get("path_mismatches").asLong());
+        assertTrue(cs.get("absolute_error_ms").asDouble() >= 0, "the client's times include the server's");
+        assertEquals(20.0, a.get("arrivals").get("little").get("N").asDouble());
+        assertTrue(a.get("response_time_ms").get("run").get("p95").asDouble() > 0);
+    }
+
+    @Test
+    void compareTwoRuns() throws Exception {
+        Path out = work.resolve("cmp/comparison.html");
+        Cli.Result r = Cli.analysis(work, "compare", runs.closed().toString(), runs.hybrid().toString(), "--out", out.toString());
+        assertEquals(0, r.status(), r.err());
+        JsonNode c = new RunDir(out.getParent()).json("comparison.json");
+        assertEquals(2, c.get("runs").size());
+        assertEquals(1.0, c.get("runs").get(0).get("mean_ratio").asDouble());
+        JsonNode second = c.get("runs").get(1);
+        assertEquals(second.get("mean_ms").asDouble() / c.get("runs").get(0).get("mean_ms").asDouble(), second.get("mean_ratio").asDouble(), 0.01);
+        assertEquals("netty", second.get("backend").asText());
+        assertTrue(Files.readString(out).contains("id=table2"));
+    }
+
+    @Test
+    void exportParsedBackGivesTheLoggedSessionsPathsAndThinkTimes() throws Exception {
+        Cli.Result r = Cli.analysis(work, "export-httperf", runs.hybrid().toString(), "--out", work.resolve("httperf").toString());
+        assertEquals(0, r.status(), r.err());
+        Map<Long, List<Map<String, String>>> bySession = new TreeMap<>();
+        for (Map<String, String> row : new RunDir(runs.hybrid()).csv("requests.csv")) {
+            bySession.computeIfAbsent(Long.parseLong(row.get("session_id")), k -> new ArrayList<>()).add(row);
+        }
+        List<HttperfExport.Session> back = HttperfExport.read(work.resolve("httperf/sessions.wsesslog"));
+        assertEquals(bySession.size(), back.size());
+        for (HttperfExport.Session s : back) {
+            List<Map<String, String>> rows = bySession.get(s.id());
+            rows.sort(java.util.Comparator.comparingInt(x -> Integer.parseInt(x.get("request_index"))));
+            assertEquals(rows.stream().map(x -> x.get("path")).toList(), s.paths(), "session " + s.id());
+            for (int i = 0; i + 1 < rows.size(); i++) {
+                long done = Long.parseLong(rows.get(i).get("send_epoch_ns")) + Long.parseLong(rows.get(i).get("response_ns"));
+                double think = (Long.parseLong(rows.get(i + 1).get("send_epoch_ns")) - done) / 1e9;
+                assertEquals(think, s.thinkSeconds().get(i), 1e-6, "think " + i + " of session " + s.id());
+            }
+        }
+        long hybridSessions = new RunDir(runs.hybrid()).csv("sessions.csv").size();
+        List<String> ia = Files.readAllLines(work.resolve("httperf/interarrivals.txt")).stream().filter(l -> !l.startsWith("#")).toList();
+        assertEquals(hybridSessions, ia.size());
+    }
+
+    @Test
+    void foreignDirectoryIsAClearError() throws Exception {
+        Files.createDirectories(work.resolve("empty"));
+        Cli.Result r = Cli.analysis(work, "report", work.resolve("empty").toString());
+        assertEquals(1, r.status());
+        assertEquals("error: " + work.resolve("empty") + ": not a rubis-client run directory (no requests.csv); pass the directory given to run --out",
+                r.err().strip());
+    }
+}

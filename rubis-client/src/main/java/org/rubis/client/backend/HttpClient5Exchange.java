@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -30,7 +29,7 @@ final class HttpClient5Exchange {
 
     private final HttpHost host;
     private final String hostHeader;
-    private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[64 * 1024]);
+    private final ReplyBuffers buffers = new ReplyBuffers();
 
     HttpClient5Exchange(String base) {
         java.net.URI u = java.net.URI.create(base);
@@ -90,7 +89,7 @@ final class HttpClient5Exchange {
             }
             out.status = resp.getCode();
             HttpEntity e = resp.getEntity();
-            out.body = e == null ? "" : readAll(e.getContent(), out);
+            out.body = e == null ? "" : buffers.readAll(e.getContent(), out);
             out.responseNs = System.nanoTime() - sendNano;
         } catch (IOException | RuntimeException e) {
             out.responseNs = System.nanoTime() - sendNano;
@@ -112,23 +111,6 @@ final class HttpClient5Exchange {
         }
     }
 
-    private String readAll(InputStream in, Reply out) throws IOException {
-        byte[] buf = buffers.get();
-        int n = 0;
-        while (true) {
-            if (n == buf.length) {
-                buf = java.util.Arrays.copyOf(buf, buf.length * 2);
-                buffers.set(buf);
-            }
-            int r = in.read(buf, n, buf.length - n);
-            if (r < 0) {
-                break;
-            }
-            n += r;
-        }
-        out.bytes = n;
-        return new String(buf, 0, n, StandardCharsets.ISO_8859_1);
-    }
 
     private static String id(SocketAddress a) {
         if (a instanceof InetSocketAddress i) {

@@ -7,7 +7,6 @@ import java.net.HttpURLConnection;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The original client's policy: {@code URL.openStream()} (here {@code openConnection()} followed
@@ -48,7 +47,7 @@ public final class LegacyBackend implements Backend {
     private final int connectTimeoutMs;
     private final int readTimeoutMs;
     private final ImageFetcher images;
-    private final ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[64 * 1024]);
+    private final ReplyBuffers buffers = new ReplyBuffers();
 
     public LegacyBackend(String base, int connectTimeoutMs, int readTimeoutMs, boolean downloadImages) {
         this.base = base;
@@ -88,7 +87,7 @@ public final class LegacyBackend implements Backend {
                 connected = true;
                 identify(c, out);
                 out.status = c.getResponseCode();
-                out.body = readAll(in, out);
+                out.body = buffers.readAll(in, out);
             }
             out.responseNs = System.nanoTime() - sendNano;
             if (images != null) {
@@ -101,23 +100,6 @@ public final class LegacyBackend implements Backend {
         }
     }
 
-    private String readAll(InputStream in, Reply out) throws IOException {
-        byte[] buf = buffers.get();
-        int n = 0;
-        while (true) {
-            if (n == buf.length) {
-                buf = java.util.Arrays.copyOf(buf, buf.length * 2);
-                buffers.set(buf);
-            }
-            int r = in.read(buf, n, buf.length - n);
-            if (r < 0) {
-                break;
-            }
-            n += r;
-        }
-        out.bytes = n;
-        return new String(buf, 0, n, StandardCharsets.ISO_8859_1);
-    }
 
     private long fetchImage(String path) throws IOException {
         URL url = URI.create(base + path).toURL();

@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 /** Entry point of {@code rubis-client.jar}. User mistakes print one line and exit 1; no stack traces. */
 @Command(name = "rubis-client", mixinStandardHelpOptions = true, version = "rubis-client 0.1.0",
         description = "A trustworthy RUBiS workload generator.",
-        subcommands = {ValidateCommand.class, RunCommand.class, BenchCommand.class})
+        subcommands = {ValidateCommand.class, RunCommand.class, BenchCommand.class, CapacityCommand.class, AccuracyCommand.class})
 public final class RubisClientMain {
 
     public static void main(String[] args) {

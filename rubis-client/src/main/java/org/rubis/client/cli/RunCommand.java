@@ -4,7 +4,9 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.nio.file.Files;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -73,6 +75,14 @@ public final class RunCommand implements Callable<Integer> {
     Path out;
     @Option(names = "--no-progress", description = "No progress line.")
     boolean noProgress;
+    @Option(names = "--jvm-profile", paramLabel = "NAME",
+            description = "Run the emulation in a child JVM with this profile's flags (paper-default, paper-tuned, g1, parallel, zgc, no-jit, default, or your own).")
+    String jvmProfile;
+    @Option(names = "--jvm-profiles", paramLabel = "FILE", description = "Extra JVM profiles (name = flags), added to the packaged ones.")
+    Path jvmProfiles;
+    @Option(names = "--java", paramLabel = "PATH", description = "The java executable of the child JVM (with --jvm-profile; default: this one).")
+    Path javaPath;
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -108,8 +118,23 @@ public final class RunCommand implements Callable<Integer> {
         ClientConfig c = config.load(named);
         Path dir = c.outDir() != null ? c.outDir()
                 : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        if (jvmProfile != null || javaPath != null) {
+            // The run itself happens in a child JVM with the profile's flags; this process only waits.
+            String name = jvmProfile == null ? "default" : jvmProfile;
+            List<String> flags = org.rubis.client.config.JvmProfiles.load(jvmProfiles).flags(name);
+            String exe = org.rubis.client.engine.ChildJvm.java(javaPath);
+            Files.createDirectories(dir);
+            List<String> original = spec.commandLine().getParseResult().originalArgs();
+            original = original.subList(original.indexOf("run") + 1, original.size()); // the arguments after the subcommand
+            List<String> args = org.rubis.client.engine.ChildJvm.runArgs(original,
+                    List.of("--jvm-profile", "--jvm-profiles", "--java", "--out"));
+            List<String> cmd = org.rubis.client.engine.ChildJvm.command(exe, name, flags, dir, args);
+            System.out.println("JVM profile " + name + ": " + String.join(" ", cmd.subList(0, cmd.indexOf("-jar"))));
+            return org.rubis.client.engine.ChildJvm.run(cmd);
+        }
         PrintStream stdout = System.out;
         c.warnings().forEach(w -> System.err.println("warning: " + w));
+        Summary.jvmWarnings(c.users(), c.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
         RunEngine engine = new RunEngine(c, dir, stdout);
         Thread hook = new Thread(() -> {
             engine.requestStop("interrupted (SIGINT/SIGTERM)");
@@ -120,7 +145,13 @@ public final class RunCommand implements Callable<Integer> {
             }
         }, "rubis-client-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        Summary s = engine.run();
+        Summary s;
+        try {
+            s = engine.run();
+        } catch (org.rubis.client.engine.RunEngine.RunOutOfMemory e) {
+            System.err.println("error: the run did not complete: " + e.getMessage());
+            return 2;
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {

@@ -118,7 +118,7 @@ public final class EmbeddedServerProcess implements AutoCloseable {
     }
 
     /** The java of this process: the embedded server runs on the same JDK. */
-    static String javaExecutable() {
+    public static String javaExecutable() {
         return ProcessHandle.current().info().command()
                 .filter(cmd -> cmd.endsWith("java") || cmd.endsWith("java.exe"))
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());

@@ -78,7 +78,67 @@ public final class RunEngine {
         }
     }
 
+    /** Released on OutOfMemoryError so that logs and summary can still be written. */
+    private static volatile byte[] reserve;
+
+    /** An OutOfMemoryError, or an error it caused (a lambda bootstrap that failed for want of heap). */
+    static boolean outOfMemory(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof OutOfMemoryError) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final String OUT_OF_MEMORY = "out of memory (no heap left even to say where)";
+
+    private void onFatal(Thread t, Throwable e) {
+        reserve = null;
+        try {
+            if (outOfMemory(e)) {
+                stop.stop("out of memory in thread " + t.getName() + " (" + active.now() + " sessions active, " + usersStarted
+                        + " users started): " + e.getMessage(), true);
+            } else {
+                stop.stop("thread " + t.getName() + " failed: " + e, true);
+            }
+        } catch (OutOfMemoryError again) {
+            stop.stop(OUT_OF_MEMORY, true);
+        }
+    }
+
+    /** Runs one cleanup step; a failure (even out of memory) never skips the steps after it. */
+    private void cleanup(String what, AutoCloseable step) {
+        try {
+            step.close();
+        } catch (Throwable e) {
+            try {
+                stop.stop("cleanup of " + what + " failed: " + e, outOfMemory(e));
+            } catch (OutOfMemoryError again) {
+                stop.stop(OUT_OF_MEMORY, true);
+            }
+        }
+    }
+
     private Summary runInternal() throws IOException {
+        reserve = new byte[(int) Math.min(4L << 20, Runtime.getRuntime().maxMemory() / 64)];
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler(this::onFatal);
+        try {
+            return runGuarded();
+        } catch (OutOfMemoryError e) {
+            reserve = null;
+            stop.stop(OUT_OF_MEMORY, true);
+            Summary.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(),
+                    config.execution().backend(), usersStarted, -1, -1);
+            throw new RunOutOfMemory(dir);
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(previous);
+            reserve = null;
+        }
+    }
+
+    private Summary runGuarded() throws IOException {
         // Bad arrival files fail here, before anything is started.
         SessionArrivals arrivals = config.arrivals() == Arrivals.HYBRID ? arrivals() : null;
         String arrivalsText = arrivals != null ? arrivals.describe() : config.users() + " emulated users, sessions back to back";
@@ -174,28 +234,47 @@ public final class RunEngine {
             stop.stop("interrupted", false);
             Thread.currentThread().interrupt();
         } catch (OutOfMemoryError e) {
+            reserve = null;
             stop.stop("out of memory: " + e.getMessage(), true);
         } finally {
             if (progress != null) {
-                progress.close();
+                cleanup("progress", progress);
             }
             if (backend != null) {
-                backend.close();
+                cleanup("backend", backend);
             }
             if (driver != null) {
-                driver.close();
+                cleanup("event loops", driver);
             }
-            health.close();
-            log.close();
+            cleanup("client health", health);
+            cleanup("request log", log);
             if (server != null) {
-                out.println("Stopping the embedded server...");
-                server.close();
+                EmbeddedServerProcess s = server;
+                cleanup("embedded server", () -> {
+                    out.println("Stopping the embedded server...");
+                    s.close();
+                });
             }
         }
-        summary = new Summary(config, dir, clock, stats, health, backendName, stop.reason(), stop.invalid(),
-                arrivalsText, sessionsStarted.get(), sessionsDelayed.get(), sessionsDropped.get(), usersStarted, active.peak(),
-                log.written());
-        summary.write();
+        if (log.statsIncomplete()) {
+            stop.stop("the statistics ran out of heap (the request log is complete)", true);
+        }
+        try {
+            summary = new Summary(config, dir, clock, stats, health, backendName, stop.reason(), stop.invalid(),
+                    arrivalsText, sessionsStarted.get(), sessionsDelayed.get(), sessionsDropped.get(), usersStarted, active.peak(),
+                    log.written(), log.lost());
+            summary.write();
+        } catch (OutOfMemoryError | RuntimeException e) {
+            // No heap left for the full summary (or statistics left inconsistent by an earlier
+            // OutOfMemoryError): write the essentials with almost no allocation.
+            if (!stop.invalid()) {
+                throw e;
+            }
+            summary = null;
+            Summary.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(), backendName,
+                    usersStarted, log.written(), log.lost());
+            throw new RunOutOfMemory(dir);
+        }
         return summary;
     }
 
@@ -234,6 +313,7 @@ public final class RunEngine {
             usersStarted = u + 1;
             return true;
         } catch (OutOfMemoryError e) {
+            reserve = null;
             stop.stop("could not create the thread of emulated user " + (u + 1) + " of " + config.users() + ": " + e.getMessage()
                     + "; " + u + " users were running", true);
             return false;
@@ -253,9 +333,15 @@ public final class RunEngine {
                 }
             }
         } catch (OutOfMemoryError e) {
+            reserve = null;
             stop.stop("out of memory in emulated user " + user + " (" + usersStarted + " users active): " + e.getMessage(), true);
-        } catch (RuntimeException e) {
-            stop.stop("emulated user " + user + " failed: " + e, true);
+        } catch (RuntimeException | LinkageError e) {
+            if (outOfMemory(e)) {
+                reserve = null;
+                stop.stop("out of memory in emulated user " + user + " (" + usersStarted + " users active): " + e, true);
+            } else {
+                stop.stop("emulated user " + user + " failed: " + e, true);
+            }
         }
     }
 
@@ -351,6 +437,13 @@ public final class RunEngine {
                 : Thread.ofPlatform().name(name).daemon(true).unstarted(r);
         t.start();
         return t;
+    }
+
+    /** The run ran out of heap so badly that only a minimal summary could be written. */
+    public static final class RunOutOfMemory extends RuntimeException {
+        public RunOutOfMemory(Path dir) {
+            super("the client ran out of memory (heap); logs are complete, " + dir.resolve("summary.json") + " holds the essentials", null, false, false);
+        }
     }
 
     /** Session ids are deterministic: exposed for tests and analysis. */

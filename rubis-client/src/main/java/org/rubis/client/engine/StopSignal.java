@@ -10,13 +10,28 @@ public final class StopSignal {
 
     private volatile String reason;
     private volatile boolean invalid;
+    /** Threads waiting in {@link #awaitUntil}: a stop wakes them, so they can park for a whole think time. */
+    private final java.util.Set<Thread> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Raises the flag (the first reason wins); {@code invalid} marks the run's numbers unusable. */
     public synchronized void stop(String why, boolean invalidRun) {
         if (reason == null) {
             reason = why;
+        } else if (invalidRun && !invalid) {
+            try {
+                reason = reason + "; then " + why; // a failure while finishing still makes the run invalid: say why
+            } catch (OutOfMemoryError e) {
+                reason = why;
+            }
         }
         invalid |= invalidRun;
+        try {
+            for (Thread t : waiting) {
+                LockSupport.unpark(t);
+            }
+        } catch (OutOfMemoryError e) {
+            // No heap for the iterator: waiting threads see the flag at the end of their wait.
+        }
     }
 
     public boolean stopped() {
@@ -41,15 +56,22 @@ public final class StopSignal {
             awaitUntil(runEndNano, Long.MAX_VALUE);
             return false;
         }
-        while (true) {
-            if (reason != null) {
-                return false;
+        Thread me = Thread.currentThread();
+        waiting.add(me);
+        try {
+            while (true) {
+                if (reason != null) {
+                    return false;
+                }
+                long left = deadlineNano - System.nanoTime();
+                if (left <= 0) {
+                    return true;
+                }
+                // One park for the whole wait (a thinking user costs no CPU); stop() unparks.
+                LockSupport.parkNanos(this, left);
             }
-            long left = deadlineNano - System.nanoTime();
-            if (left <= 0) {
-                return true;
-            }
-            LockSupport.parkNanos(Math.min(left, 50_000_000L));
+        } finally {
+            waiting.remove(me);
         }
     }
 }

@@ -30,6 +30,11 @@ public final class RunLog implements AutoCloseable {
     private volatile boolean closed;
     private volatile IOException failure;
     private long written;
+    private volatile boolean lowMemory;
+    private volatile boolean outOfMemory;
+    private volatile long lost;
+    private volatile boolean statsIncomplete;
+    private final char[] chunk = new char[8192]; // flushes copy through this: no allocation when the heap is full
 
     public RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink) throws IOException {
         this.requests = Files.newBufferedWriter(dir.resolve("requests.csv"), StandardCharsets.UTF_8);
@@ -74,7 +79,7 @@ public final class RunLog implements AutoCloseable {
                 Object first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first != null) {
                     batch.add(first);
-                    queue.drainTo(batch, 8191);
+                    queue.drainTo(batch, lowMemory ? 63 : 8191);
                 }
             } catch (InterruptedException e) {
                 // close() will drain what is left
@@ -82,32 +87,100 @@ public final class RunLog implements AutoCloseable {
             for (Object o : batch) {
                 if (o == POISON) {
                     stop = true;
-                } else if (o instanceof RequestRecord r) {
-                    r.appendCsv(req);
-                    written++;
-                    safely(() -> requestSink.accept(r));
-                } else if (o instanceof SessionRecord s) {
-                    s.appendCsv(ses);
-                    safely(() -> sessionSink.accept(s));
+                    continue;
+                }
+                try {
+                    record(o, req, ses);
+                } catch (OutOfMemoryError e) {
+                    // The heap is exhausted (the run is failing): write out what is buffered (without
+                    // allocating) and go on record by record, so the log stays complete.
+                    lowMemory = true;
+                    outOfMemory = true;
+                    flush(req, ses);
+                    try {
+                        record(o, req, ses);
+                    } catch (OutOfMemoryError again) {
+                        lost++;
+                    }
                 }
             }
-            try {
-                if (!req.isEmpty()) {
-                    requests.append(req);
-                    req.setLength(0);
-                }
-                if (!ses.isEmpty()) {
-                    sessions.append(ses);
-                    ses.setLength(0);
-                }
-                requests.flush();
-                sessions.flush();
-            } catch (IOException e) {
-                failure = e;
-                req.setLength(0);
-                ses.setLength(0);
-            }
+            flush(req, ses);
         }
+    }
+
+    private void record(Object o, StringBuilder req, StringBuilder ses) {
+        if (o instanceof RequestRecord r) {
+            int mark = req.length();
+            try {
+                r.appendCsv(req);
+            } catch (OutOfMemoryError e) {
+                req.setLength(mark); // never a partial line
+                throw e;
+            }
+            written++;
+            feed(() -> requestSink.accept(r));
+        } else if (o instanceof SessionRecord s) {
+            int mark = ses.length();
+            try {
+                s.appendCsv(ses);
+            } catch (OutOfMemoryError e) {
+                ses.setLength(mark);
+                throw e;
+            }
+            feed(() -> sessionSink.accept(s));
+        }
+        if (lowMemory) {
+            flush(req, ses); // small writes, one record at a time
+        }
+    }
+
+    /** Feeds the statistics; out of memory there leaves them incomplete, never the log. */
+    private void feed(Runnable r) {
+        if (statsIncomplete) {
+            return;
+        }
+        try {
+            safely(r);
+        } catch (OutOfMemoryError e) {
+            statsIncomplete = true;
+        }
+    }
+
+    /** True when the statistics missed records (they ran out of heap); the log itself is complete. */
+    public boolean statsIncomplete() {
+        return statsIncomplete;
+    }
+
+    /** Records that could not be written even after the writer released its buffers. */
+    public long lost() {
+        return lost;
+    }
+
+    private void flush(StringBuilder req, StringBuilder ses) {
+        try {
+            copy(req, requests);
+            copy(ses, sessions);
+            requests.flush();
+            sessions.flush();
+        } catch (IOException e) {
+            failure = e;
+            req.setLength(0);
+            ses.setLength(0);
+        }
+    }
+
+    private void copy(StringBuilder b, Writer w) throws IOException {
+        for (int i = 0; i < b.length(); i += chunk.length) {
+            int n = Math.min(chunk.length, b.length() - i);
+            b.getChars(i, i + n, chunk, 0);
+            w.write(chunk, 0, n);
+        }
+        b.setLength(0);
+    }
+
+    /** True when the writer ran out of heap at some point (it then continued record by record). */
+    public boolean outOfMemory() {
+        return outOfMemory;
     }
 
     private static void safely(Runnable r) {

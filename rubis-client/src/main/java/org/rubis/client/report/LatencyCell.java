@@ -5,15 +5,26 @@ import org.HdrHistogram.Histogram;
 /** Count, errors, min/max/mean and an HdrHistogram of response times (ns) for one state in one phase. */
 public final class LatencyCell {
 
-    /** Highest trackable value: one hour in ns; 3 significant digits. */
+    /** Values above this (one hour) are clamped. */
     static final long MAX_NS = 3_600_000_000_000L;
+
+    /**
+     * 3 significant digits from 1 us up, auto-resizing: a histogram covers only the range its
+     * values reach (about 60 KB for responses up to a second) instead of reserving an hour of
+     * nanoseconds (256 KB); the client's heap is part of what we measure.
+     */
+    static Histogram newHistogram() {
+        Histogram h = new Histogram(1000, 2000, 3);
+        h.setAutoResize(true);
+        return h;
+    }
 
     long count;
     long errors;
     long sumNs;
     long minNs = Long.MAX_VALUE;
     long maxNs;
-    final Histogram histogram = new Histogram(MAX_NS, 3);
+    final Histogram histogram = newHistogram();
 
     void record(long ns, boolean error) {
         count++;

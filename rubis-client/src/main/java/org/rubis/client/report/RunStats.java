@@ -20,9 +20,12 @@ public final class RunStats {
     public static final String[] PHASES = {"up", "run", "down"};
 
     private final Map<String, LatencyCell[]> cells = new LinkedHashMap<>();
-    private final Histogram lateness = new Histogram(LatencyCell.MAX_NS, 3);
-    private final Histogram runLateness = new Histogram(LatencyCell.MAX_NS, 3);
-    private final Histogram sessionStartLateness = new Histogram(LatencyCell.MAX_NS, 3);
+    private final Histogram lateness = LatencyCell.newHistogram();
+    private final Histogram runLateness = LatencyCell.newHistogram();
+    private final Histogram sessionStartLateness = LatencyCell.newHistogram();
+    /** Distinct connection ids are tracked up to this many (a long dedicated run opens one per session). */
+    static final int MAX_TRACKED_CONNECTIONS = 200_000;
+    private boolean connectionsCapped;
     private final Set<String> connections = new HashSet<>();
     private final Map<String, Long> errorsByClass = new LinkedHashMap<>();
     private final Map<String, Long> sessionEnds = new LinkedHashMap<>();
@@ -66,8 +69,10 @@ public final class RunStats {
         }
         if (r.connectionId().isEmpty()) {
             requestsWithoutConnectionId++;
-        } else {
+        } else if (connections.size() < MAX_TRACKED_CONNECTIONS) {
             connections.add(r.connectionId());
+        } else {
+            connectionsCapped = true;
         }
         imageRequests += r.images();
     }
@@ -135,7 +140,9 @@ public final class RunStats {
     public synchronized Histogram runLateness() { return runLateness.copy(); }
     public synchronized long maxLatenessNs() { return maxLatenessNs; }
     public synchronized Histogram sessionStartLateness() { return sessionStartLateness.copy(); }
+    /** Distinct connection ids (a lower bound when {@link #connectionsCapped()}). */
     public synchronized int distinctConnections() { return connections.size(); }
+    public synchronized boolean connectionsCapped() { return connectionsCapped; }
     public synchronized long newConnections() { return newConnections; }
     public synchronized long imageRequests() { return imageRequests; }
     public synchronized long requestsWithoutConnectionId() { return requestsWithoutConnectionId; }

@@ -38,11 +38,12 @@ public final class Summary {
     private final Path dir;
     private final ObjectNode root = JSON.createObjectNode();
     private final List<String> verdicts = new ArrayList<>();
+    private final List<String> extraWarnings = new ArrayList<>();
     private final String text;
 
     public Summary(ClientConfig config, Path dir, RunClock clock, RunStats stats, ClientHealth health, String backend, String stopReason,
                    boolean invalid, String arrivals, long sessionsStarted, long sessionsDelayed, long sessionsDropped, int usersStarted,
-                   long peakActive, long logged) {
+                   long peakActive, long logged, long lost) {
         this.config = config;
         this.dir = dir;
         boolean complete = "complete".equals(stopReason);
@@ -76,6 +77,7 @@ public final class Summary {
         ObjectNode byClass = root.putObject("errors_by_class");
         stats.errorsByClass().forEach(byClass::put);
         root.put("requests_logged", logged);
+        root.put("records_lost", lost);
         root.put("throughput_rps", round(run.count() / Math.max(1e-9, clock.runSeconds()), 3));
 
         Map<String, Long> ends = stats.sessionEnds();
@@ -168,6 +170,8 @@ public final class Summary {
         }
         var w = root.putArray("warnings");
         config.warnings().forEach(w::add);
+        jvmWarnings(config.users(), config.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w::add);
+        w.forEach(x -> { if (!config.warnings().contains(x.asText())) { extraWarnings.add(x.asText()); } });
         this.text = renderText(stats, late);
     }
 
@@ -182,6 +186,27 @@ public final class Summary {
         n.put("p99", round(c.percentileMs(99), 3));
         n.put("p99_9", round(c.percentileMs(99.9), 3));
         return n;
+    }
+
+    public static boolean interpretedOnly() {
+        return String.valueOf(System.getProperty("java.vm.info")).contains("interpreted");
+    }
+
+    /** Rule of thumb from our capacity runs: below this much heap per emulated user, expect GC trouble. */
+    public static final long HEAP_PER_USER_BYTES = 24 * 1024;
+
+    /** Warnings about the JVM itself, given at the start of a run and kept in the summary. */
+    public static List<String> jvmWarnings(int users, boolean closed) {
+        List<String> w = new ArrayList<>();
+        if (interpretedOnly()) {
+            w.add("this JVM runs interpreted only (-Xint): the client's CPU per request is many times higher and its response times may be inflated");
+        }
+        long max = Runtime.getRuntime().maxMemory();
+        if (closed && max < (long) users * HEAP_PER_USER_BYTES) {
+            w.add(String.format(Locale.ROOT, "the heap (%d MiB) is small for %d users (%d KiB each); expect GC pauses or OutOfMemoryError", max >> 20, users,
+                    max / Math.max(1, users) >> 10));
+        }
+        return w;
     }
 
     private static void percentiles(ObjectNode n, Histogram h) {
@@ -199,7 +224,8 @@ public final class Summary {
         j.put("vendor", System.getProperty("java.vendor"));
         j.put("version", Runtime.version().toString());
         j.put("vm", System.getProperty("java.vm.name") + " (" + System.getProperty("java.vm.info") + ")");
-        j.put("interpreted_only", String.valueOf(System.getProperty("java.vm.info")).contains("interpreted"));
+        j.put("interpreted_only", interpretedOnly());
+        j.put("profile", System.getProperty("rubis.jvm.profile", "(this JVM, no profile)"));
         j.put("max_heap_bytes", Runtime.getRuntime().maxMemory());
         var gcs = j.putArray("gc");
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -263,9 +289,10 @@ public final class Summary {
         line(b, "send lateness (ms)", "p50 " + ln.get("p50").asDouble() + ", p90 " + ln.get("p90").asDouble() + ", p99 " + ln.get("p99").asDouble()
                 + ", p99.9 " + ln.get("p99_9").asDouble() + ", max " + ln.get("max").asDouble());
         b.append("  ").append(h.get("verdict").asText()).append('\n');
-        if (!config.warnings().isEmpty()) {
+        if (!config.warnings().isEmpty() || !extraWarnings.isEmpty()) {
             b.append("\nWarnings\n");
             config.warnings().forEach(x -> b.append("  ").append(x).append('\n'));
+            extraWarnings.forEach(x -> b.append("  ").append(x).append('\n'));
         }
         return b.toString();
     }
@@ -289,6 +316,23 @@ public final class Summary {
     private static double round(double v, int digits) {
         double f = Math.pow(10, digits);
         return Math.round(v * f) / f;
+    }
+
+    /** The essentials of an invalid run, written with plain strings when the heap is exhausted. */
+    public static void writeMinimal(Path dir, String reason, long seed, String backend, int usersStarted, long logged, long lost) {
+        String r = reason.replace("\\", "/").replace("\"", "'");
+        String json = "{\n  \"status\": \"invalid\",\n  \"partial\": true,\n  \"stop_reason\": \"" + r + "\",\n  \"seed\": " + seed
+                + ",\n  \"backend\": \"" + backend + "\",\n  \"users_started\": " + usersStarted + ",\n  \"requests\": " + logged
+                + ",\n  \"requests_logged\": " + logged + ",\n  \"records_lost\": " + lost + ",\n  \"errors\": -1,\n  \"sessions_completed\": -1"
+                + ",\n  \"jvm\": {\"max_heap_bytes\": " + Runtime.getRuntime().maxMemory() + "},\n  \"client_health\": {\"saturated\": true, "
+                + "\"verdict\": \"INVALID: the client ran out of heap\"}\n}\n";
+        try {
+            Files.writeString(dir.resolve("summary.json"), json, StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve("summary.txt"), "RUBiS client run summary\nstatus: invalid (" + r + ")\nrequests logged: " + logged + "\n",
+                    StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            System.err.println("error: cannot write " + dir.resolve("summary.json") + ": " + e.getMessage());
+        }
     }
 
     public void write() throws IOException {

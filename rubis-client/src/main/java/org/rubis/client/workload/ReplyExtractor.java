@@ -36,6 +36,34 @@ public final class ReplyExtractor {
         return (int) Math.min(Integer.MAX_VALUE, parseLong(html, at + ITEM_ID.length()));
     }
 
+    /** Every {@code itemId=} value of the reply in page order (-1 where no digits follow). */
+    public static int[] allItemIds(String html) {
+        int count = 0;
+        for (int i = html.indexOf(ITEM_ID); i >= 0; i = html.indexOf(ITEM_ID, i + ITEM_ID.length())) {
+            count++;
+        }
+        int[] ids = new int[count];
+        int k = 0;
+        for (int i = html.indexOf(ITEM_ID); i >= 0; i = html.indexOf(ITEM_ID, i + ITEM_ID.length())) {
+            ids[k++] = (int) Math.min(Integer.MAX_VALUE, parseLong(html, i + ITEM_ID.length()));
+        }
+        return ids;
+    }
+
+    /** The values of the first one or two {@code &page=} links (none: empty). */
+    public static int[] pages(String html) {
+        int first = html.indexOf(PAGE);
+        if (first < 0) {
+            return new int[0];
+        }
+        int second = html.indexOf(PAGE, first + PAGE.length());
+        long a = parseLong(html, first + PAGE.length());
+        if (second < 0) {
+            return new int[] {(int) a};
+        }
+        return new int[] {(int) a, (int) parseLong(html, second + PAGE.length())};
+    }
+
     /** The page number of a previous/next link: one of two at random, the only one, or 0. */
     public static int page(String html, RandomGenerator random) {
         if (html == null) {

@@ -24,7 +24,7 @@ public final class RequestGenerator {
     /** Session context the generator reads: the user and what the previous replies contained. */
     public interface Context {
         int userId();            // 0-based; nickname user<id+1>
-        String lastReply();
+        ReplyFacts reply();      // what the previous reply contained
         int itemId();            // a random itemId of the last reply, or the session's last one, or -1
         RandomGenerator random();
     }
@@ -38,7 +38,7 @@ public final class RequestGenerator {
         int uid = c.userId() + 1;
         String nick = "user" + uid;
         String pwd = "password" + uid;
-        String html = c.lastReply();
+        ReplyFacts html = c.reply();
         return switch (state) {
             case HOME -> layout.page("index.html");
             case REGISTER -> layout.page("register.html");
@@ -53,7 +53,7 @@ public final class RequestGenerator {
             case SEARCH_ITEMS_IN_CATEGORY -> {
                 int cat = r.nextInt(model.data().categories().size());
                 String name = model.data().categories().get(cat).name();
-                int page = ReplyExtractor.page(html, r);
+                int page = html.page(r);
                 yield layout.script("SearchItemsByCategory") + "?category=" + id(cat) + "&categoryName=" + enc(name)
                         + "&page=" + page + "&nbOfItems=" + model.itemsPerPage();
             }
@@ -64,7 +64,7 @@ public final class RequestGenerator {
                 int cat = r.nextInt(model.data().categories().size());
                 String name = model.data().categories().get(cat).name();
                 int region = r.nextInt(model.data().regions().size());
-                int page = ReplyExtractor.page(html, r);
+                int page = html.page(r);
                 yield layout.script("SearchItemsByRegion") + "?region=" + id(region) + "&category=" + id(cat)
                         + "&categoryName=" + enc(name) + "&page=" + page + "&nbOfItems=" + model.itemsPerPage();
             }
@@ -73,14 +73,14 @@ public final class RequestGenerator {
                 yield item < 0 ? null : layout.script("ViewItem") + "?itemId=" + item;
             }
             case VIEW_USER_INFO -> {
-                int user = ReplyExtractor.firstInt(html, "userId=");
+                int user = html.userId();
                 yield user < 0 ? null : layout.script("ViewUserInfo") + "?userId=" + user;
             }
             case VIEW_BID_HISTORY -> layout.script("ViewBidHistory") + "?itemId=" + c.itemId();
             case BUY_NOW_AUTH -> layout.script("BuyNowAuth") + "?itemId=" + c.itemId();
             case BUY_NOW -> layout.script("BuyNow") + "?itemId=" + c.itemId() + "&nickname=" + nick + "&password=" + pwd;
             case STORE_BUY_NOW -> {
-                int maxQty = Math.max(1, ReplyExtractor.firstInt(html, "name=maxQty value="));
+                int maxQty = Math.max(1, html.maxQty());
                 int qty = r.nextInt(maxQty) + 1;
                 yield layout.script("StoreBuyNow") + "?itemId=" + c.itemId() + "&userId=" + uid + "&qty=" + qty + "&maxQty=" + maxQty;
             }
@@ -90,18 +90,18 @@ public final class RequestGenerator {
                 yield item < 0 ? null : layout.script("PutBid") + "?itemId=" + item + "&nickname=" + nick + "&password=" + pwd;
             }
             case STORE_BID -> {
-                float minBid = ReplyExtractor.firstFloat(html, "name=minBid value=");
+                float minBid = html.minBid();
                 int add = r.nextInt(10) + 1;
-                int maxQty = Math.max(1, ReplyExtractor.firstInt(html, "name=maxQty value="));
+                int maxQty = Math.max(1, html.maxQty());
                 int qty = r.nextInt(maxQty) + 1;
                 yield layout.script("StoreBid") + "?itemId=" + c.itemId() + "&userId=" + uid + "&minBid=" + minBid
                         + "&bid=" + (minBid + add) + "&maxBid=" + (minBid + add * 2) + "&maxQty=" + maxQty + "&qty=" + qty;
             }
-            case PUT_COMMENT_AUTH -> layout.script("PutCommentAuth") + "?itemId=" + c.itemId() + "&to=" + ReplyExtractor.firstInt(html, "to=");
-            case PUT_COMMENT -> layout.script("PutComment") + "?itemId=" + c.itemId() + "&to=" + ReplyExtractor.firstInt(html, "to=")
+            case PUT_COMMENT_AUTH -> layout.script("PutCommentAuth") + "?itemId=" + c.itemId() + "&to=" + html.to();
+            case PUT_COMMENT -> layout.script("PutComment") + "?itemId=" + c.itemId() + "&to=" + html.to()
                     + "&nickname=" + nick + "&password=" + pwd;
             case STORE_COMMENT -> {
-                int to = ReplyExtractor.firstInt(html, "name=to value=");
+                int to = html.nameTo();
                 int rating = RATINGS[r.nextInt(RATINGS.length)];
                 String comment = text(r, model.policy().commentMaxLength());
                 yield layout.script("StoreComment") + "?itemId=" + c.itemId() + "&to=" + to + "&from=" + uid + "&rating=" + rating

@@ -27,7 +27,7 @@ public final class UserSession implements RequestGenerator.Context {
     private final SessionRandom random;
     private final Navigator navigator;
     private final int userId;
-    private String lastReply;
+    private ReplyFacts reply = ReplyFacts.NONE;
     private int lastItemId = -1;
     private int requests;
     private int errors;
@@ -58,11 +58,11 @@ public final class UserSession implements RequestGenerator.Context {
     public Interaction pendingState() { return Interaction.of(pendingState); }
     public Navigator navigator() { return navigator; }
 
-    @Override public String lastReply() { return lastReply; }
+    @Override public ReplyFacts reply() { return reply; }
     @Override public RandomGenerator random() { return random.params; }
 
     @Override public int itemId() {
-        int found = ReplyExtractor.randomItemId(lastReply, random.params);
+        int found = reply.randomItemId(random.params);
         if (found >= 0) {
             lastItemId = found;
         }
@@ -107,11 +107,11 @@ public final class UserSession implements RequestGenerator.Context {
         if (failed || body == null) {
             lastError = true;
             errors++;
-            lastReply = null;
+            reply = ReplyFacts.NONE;
             navigator.reset();
             thinkNanos = model.thinkTime().nanos(Interaction.HOME.ordinal(), random.think);
         } else {
-            lastReply = body;
+            reply = ReplyFacts.of(body);
             if (body.contains("ERROR")) {
                 lastError = true;
                 errors++;

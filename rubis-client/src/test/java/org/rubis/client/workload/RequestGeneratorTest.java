@@ -17,7 +17,7 @@ class RequestGeneratorTest {
         SplittableRandom r = new SplittableRandom(9);
         return new RequestGenerator.Context() {
             @Override public int userId() { return 41; }
-            @Override public String lastReply() { return reply; }
+            @Override public ReplyFacts reply() { return ReplyFacts.of(reply); }
             @Override public int itemId() { return itemId; }
             @Override public RandomGenerator random() { return r; }
         };
@@ -68,7 +68,7 @@ class RequestGeneratorTest {
             SplittableRandom r = new SplittableRandom(i);
             var c = new RequestGenerator.Context() {
                 @Override public int userId() { return 0; }
-                @Override public String lastReply() { return null; }
+                @Override public ReplyFacts reply() { return ReplyFacts.NONE; }
                 @Override public int itemId() { return -1; }
                 @Override public RandomGenerator random() { return r; }
             };

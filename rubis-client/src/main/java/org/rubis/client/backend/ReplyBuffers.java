@@ -1,0 +1,45 @@
+package org.rubis.client.backend;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Read buffers lent for the duration of one read, so that buffer memory grows with the requests in
+ * flight, not with the emulated users (who spend most of their time thinking): with thousands of
+ * users, a buffer per thread would be most of the client's heap.
+ */
+final class ReplyBuffers {
+
+    private static final int SIZE = 16 * 1024;
+    private static final int KEEP = 256;
+    private final ConcurrentLinkedQueue<byte[]> free = new ConcurrentLinkedQueue<>();
+
+    /** Reads the stream to its end; returns the page decoded as ISO-8859-1 and sets {@code out.bytes}. */
+    String readAll(InputStream in, Reply out) throws IOException {
+        byte[] buf = free.poll();
+        if (buf == null) {
+            buf = new byte[SIZE];
+        }
+        try {
+            int n = 0;
+            while (true) {
+                if (n == buf.length) {
+                    buf = java.util.Arrays.copyOf(buf, buf.length * 2);
+                }
+                int r = in.read(buf, n, buf.length - n);
+                if (r < 0) {
+                    break;
+                }
+                n += r;
+            }
+            out.bytes = n;
+            return new String(buf, 0, n, StandardCharsets.ISO_8859_1);
+        } finally {
+            if (buf.length == SIZE && free.size() < KEEP) {
+                free.offer(buf);
+            }
+        }
+    }
+}

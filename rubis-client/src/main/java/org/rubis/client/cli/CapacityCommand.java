@@ -1,0 +1,114 @@
+package org.rubis.client.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.rubis.client.config.ConfigException;
+import org.rubis.client.config.JvmProfiles;
+import org.rubis.client.engine.ChildJvm;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * Finds how many emulated users one client JVM sustains: closed runs with TPC-W think time at
+ * increasing N, each in a child JVM with the profile's flags, until the run fails (out of memory,
+ * no thread) or the client becomes the bottleneck (send lateness or CPU above the limits).
+ */
+@Command(name = "capacity", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Largest number of concurrent emulated users the client sustains for a JVM profile and execution model.")
+public final class CapacityCommand implements Callable<Integer> {
+
+    @Option(names = "--jvm-profile", defaultValue = "default", description = "JVM profile (default ${DEFAULT-VALUE}).")
+    String profile;
+    @Option(names = "--jvm-profiles", paramLabel = "FILE", description = "Extra JVM profiles file.")
+    Path profiles;
+    @Option(names = "--java", paramLabel = "PATH", description = "java executable of the client JVMs.")
+    Path java;
+    @Option(names = "--execution", defaultValue = "platform", description = "platform (thread per user), virtual (virtual thread per user) or netty (event loops).")
+    String execution;
+    @Option(names = "--users", split = ",", defaultValue = "500,1000,2000,4000,8000", description = "Steps of N (default ${DEFAULT-VALUE}).")
+    List<Integer> steps;
+    @Option(names = "--ramp-up", defaultValue = "15s", description = "Up ramp of each step (default ${DEFAULT-VALUE}).")
+    String rampUp;
+    @Option(names = "--duration", defaultValue = "20s", description = "Measured phase of each step (default ${DEFAULT-VALUE}).")
+    String duration;
+    @Option(names = "--lateness-ms", defaultValue = "5", description = "Bottleneck if the run-phase p99 send lateness exceeds this (default ${DEFAULT-VALUE}).")
+    double latenessMs;
+    @Option(names = "--cpu", defaultValue = "0.8", description = "Bottleneck if the client uses more than this fraction of the cores (default ${DEFAULT-VALUE}).")
+    double cpu;
+    @Option(names = "--out", defaultValue = "runs/capacity", description = "Directory for the runs (default ${DEFAULT-VALUE}).")
+    Path out;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        List<String> flags = JvmProfiles.load(profiles).flags(profile);
+        String exe = ChildJvm.java(java);
+        List<String> exec = switch (execution) {
+            case "platform" -> List.of("--backend", "dedicated", "--threads", "platform");
+            case "virtual" -> List.of("--backend", "dedicated", "--threads", "virtual");
+            case "netty" -> List.of("--backend", "netty");
+            default -> throw new ConfigException("--execution " + execution + ": expected platform, virtual or netty");
+        };
+        PrintWriter pw = spec.commandLine().getOut();
+        List<String> rows = new ArrayList<>();
+        int sustained = 0;
+        String stopReason = "all steps sustained";
+        for (int n : steps) {
+            Path dir = out.resolve(profile + "-" + execution + "-" + n);
+            List<String> args = new ArrayList<>(List.of("--users", String.valueOf(n), "--ramp-up", rampUp, "--duration", duration, "--ramp-down", "0",
+                    "-Dworkload_up_ramp_slowdown_factor=1", "--seed", "1", "--no-progress", "-Dserver_java_options=-Xmx2g"));
+            args.addAll(exec);
+            List<String> cmd = ChildJvm.command(exe, profile, flags, dir, args);
+            Files.createDirectories(dir);
+            pw.println("N=" + n + ": " + String.join(" ", cmd));
+            pw.flush();
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("client.log").toFile()).start();
+            p.waitFor();
+            Path summary = dir.resolve("summary.json");
+            if (!Files.exists(summary)) {
+                rows.add(String.format(Locale.ROOT, "%7d  %-8s (no summary: see %s)", n, "failed", dir.resolve("client.log")));
+                stopReason = "N=" + n + ": the client JVM died without a summary";
+                break;
+            }
+            JsonNode s = new ObjectMapper().readTree(summary.toFile());
+            JsonNode h = s.get("client_health");
+            double late = h.get("run_send_lateness_ms").get("p99").asDouble();
+            double cores = h.get("run_cpu_cores").asDouble();
+            int nCores = h.get("cores").asInt();
+            String status = s.get("status").asText();
+            String verdict;
+            if (!status.equals("complete")) {
+                verdict = "FAILED: " + s.get("stop_reason").asText();
+            } else if (late > latenessMs) {
+                verdict = String.format(Locale.ROOT, "bottleneck: p99 lateness %.1f ms", late);
+            } else if (cores > cpu * nCores) {
+                verdict = String.format(Locale.ROOT, "bottleneck: CPU %.2f of %d cores", cores, nCores);
+            } else {
+                verdict = "sustained";
+            }
+            rows.add(String.format(Locale.ROOT, "%7d  %9.1f %9.3f %9.2f %8d %9d  %s", n, s.get("throughput_rps").asDouble(), late, cores,
+                    h.get("peak_threads").asInt(), h.get("peak_heap_bytes").asLong() >> 20, verdict));
+            if (!verdict.equals("sustained")) {
+                stopReason = "N=" + n + ": " + verdict;
+                break;
+            }
+            sustained = n;
+        }
+        pw.println();
+        pw.println("JVM profile " + profile + " (" + String.join(" ", flags) + "), execution " + execution + ", TPC-W think time (mean 7 s)");
+        pw.println(String.format(Locale.ROOT, "%7s  %9s %9s %9s %8s %9s  %s", "users", "req/s", "late p99", "CPU cores", "threads", "heap MiB", "verdict"));
+        rows.forEach(pw::println);
+        pw.println("largest sustained: " + (sustained == 0 ? "none of the steps" : sustained + " users") + " (" + stopReason + ")");
+        pw.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,102 @@
+package org.rubis.client.engine;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.rubis.client.config.ConfigException;
+
+/**
+ * Runs {@code rubis-client run} in a child JVM with the flags of a JVM profile (and, optionally, a
+ * given java executable: the paper advises naming it exactly), with GC logging into the run
+ * directory. The parent only waits: it forwards Ctrl-C (SIGTERM to the child) and returns the
+ * child's exit status.
+ */
+public final class ChildJvm {
+
+    private ChildJvm() {}
+
+    /** The java to use: {@code javaPath} if given (checked), else the one running this process. */
+    public static String java(Path javaPath) {
+        if (javaPath == null) {
+            return EmbeddedServerProcess.javaExecutable();
+        }
+        if (!Files.isRegularFile(javaPath) || !Files.isExecutable(javaPath)) {
+            throw new ConfigException("--java " + javaPath + ": not an executable file; give the path of a java binary, e.g. /usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+        }
+        return javaPath.toString();
+    }
+
+    /** The command line of the child: java, profile flags, GC log, the client jar and the run arguments. */
+    public static List<String> command(String java, String profile, List<String> flags, Path runDir, List<String> runArgs) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(flags);
+        cmd.add("-Xlog:gc*:file=" + runDir.resolve("gc.log") + ":time,uptime,level,tags");
+        cmd.add("-Drubis.jvm.profile=" + profile);
+        cmd.add("-jar");
+        cmd.add(selfJar());
+        cmd.add("run");
+        cmd.addAll(runArgs);
+        cmd.add("--out");
+        cmd.add(runDir.toString());
+        return cmd;
+    }
+
+    /** Starts the child with inherited standard streams and waits for it. */
+    public static int run(List<String> cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        Thread hook = new Thread(() -> {
+            if (p.isAlive()) {
+                p.destroy(); // SIGTERM: the child stops its run cleanly
+                try {
+                    p.waitFor(90, TimeUnit.SECONDS);
+                } catch (InterruptedException ignored) {
+                    // exiting anyway
+                }
+            }
+        }, "child-jvm-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        int status = p.waitFor();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running
+        }
+        return status;
+    }
+
+    static String selfJar() throws IOException {
+        try {
+            Path p = Path.of(ChildJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (!Files.isRegularFile(p)) {
+                throw new ConfigException("--jvm-profile needs rubis-client.jar (run java -jar rubis-client/target/rubis-client.jar)");
+            }
+            return p.toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException(e);
+        }
+    }
+
+    /**
+     * The original arguments of {@code run} without the options that select the child JVM and
+     * without {@code --out} (the parent fixes the run directory).
+     */
+    public static List<String> runArgs(List<String> original, List<String> drop) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < original.size(); i++) {
+            String a = original.get(i);
+            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            if (drop.contains(name)) {
+                if (!a.contains("=")) {
+                    i++; // skip the value
+                }
+                continue;
+            }
+            out.add(a);
+        }
+        return out;
+    }
+}

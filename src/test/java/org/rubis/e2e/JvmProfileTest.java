@@ -1,0 +1,56 @@
+package org.rubis.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs in a child JVM with a profile's flags; running out of heap stops the run cleanly. */
+class JvmProfileTest {
+
+    @TempDir Path work;
+
+    @Test
+    void aProfileRunsTheEmulationInAChildJvmAndRecordsIt() throws Exception {
+        Cli.Result r = Cli.run(work, 120, "run", "--jvm-profile", "paper-default", "--users", "20", "--ramp-up", "0", "--duration", "4s",
+                "--ramp-down", "0", "--think-scale", "0.05", "--out", "pd", "--no-progress", "-Dserver_size=0.02");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().startsWith("JVM profile paper-default: "), r.out());
+        RunDir d = new RunDir(work.resolve("pd"));
+        JsonNode jvm = d.json("summary.json").get("jvm");
+        assertEquals("paper-default", jvm.get("profile").asText());
+        List<String> flags = new com.fasterxml.jackson.databind.ObjectMapper().convertValue(jvm.get("flags"), List.class);
+        assertTrue(flags.containsAll(List.of("-Xmx64m", "-XX:+UseSerialGC")), flags.toString());
+        assertTrue(jvm.get("max_heap_bytes").asLong() <= 64L << 20);
+        assertTrue(jvm.get("gc").toString().contains("Copy") || jvm.get("gc").toString().contains("MarkSweepCompact"), jvm.toString());
+        assertTrue(Files.size(work.resolve("pd/gc.log")) > 0, "GC log in the run directory");
+        assertTrue(d.csv("requests.csv").size() > 20);
+    }
+
+    @Test
+    void runningOutOfHeapStopsCleanlyWithCompleteLogsAndAnInvalidSummary() throws Exception {
+        Path profiles = Files.writeString(work.resolve("tiny.properties"), "small = -Xmx24m -XX:+UseSerialGC\n");
+        long t0 = System.nanoTime();
+        Cli.Result r = Cli.run(work, 180, "run", "--jvm-profile", "small", "--jvm-profiles", profiles.toString(), "--users", "3000",
+                "--threads", "virtual", "--backend", "legacy", "--ramp-up", "0", "--duration", "40s", "--ramp-down", "0", "--think-scale", "1",
+                "--out", "oom",
+                "--no-progress", "-Dserver_size=0.02");
+        assertEquals(2, r.status(), "an invalid run exits 2: " + r.out() + r.err());
+        assertTrue((System.nanoTime() - t0) / 1e9 < 150, "no hang");
+        RunDir d = new RunDir(work.resolve("oom"));
+        JsonNode s = d.json("summary.json");
+        assertEquals("invalid", s.get("status").asText());
+        String reason = s.get("stop_reason").asText();
+        assertTrue(reason.contains("out of memory") && reason.matches(".*\\d+ (users|sessions) (active|started).*"), reason);
+        List<Map<String, String>> rows = d.csv("requests.csv"); // every line complete
+        assertEquals(rows.size(), s.get("requests_logged").asLong(), "the summary counts what the log holds");
+        assertTrue(r.err().contains("the run did not complete: ") && r.err().contains("out of memory"), r.err());
+        assertTrue(d.json("server/stats.json").get("requests").asLong() >= rows.size(), "the embedded server was stopped cleanly");
+    }
+}

@@ -57,6 +57,14 @@ public final class ServerMain implements Callable<Integer> {
     int eventThreads;
     @Option(names = "--demand-us", defaultValue = "0", description = "Extra CPU work per request, in microseconds.")
     int demandUs;
+    @Option(names = "--tls", description = "Serve HTTPS instead of HTTP.")
+    boolean tls;
+    @Option(names = "--tls-resumption", defaultValue = "on", description = "on: clients may resume TLS sessions; off: every handshake is full (default ${DEFAULT-VALUE}).")
+    String tlsResumption;
+    @Option(names = "--tls-keystore", paramLabel = "FILE", description = "PKCS12 keystore (default: a packaged self-signed loopback certificate).")
+    Path tlsKeystore;
+    @Option(names = "--tls-password", description = "Keystore password.")
+    String tlsPassword;
     @Option(names = "--demand", paramLabel = "INTERACTION=us", description = "Extra CPU work for one interaction, e.g. --demand ViewItem=500.")
     Map<String, Integer> demand = new LinkedHashMap<>();
 
@@ -83,8 +91,12 @@ public final class ServerMain implements Callable<Integer> {
         if (demandUs > 0) {
             d.put("*", demandUs);
         }
+        if (!tlsResumption.equals("on") && !tlsResumption.equals("off")) {
+            throw new IllegalArgumentException("--tls-resumption " + tlsResumption + ": expected on or off");
+        }
+        org.rubis.server.http.Tls tlsConfig = tls ? org.rubis.server.http.Tls.load(tlsKeystore, tlsPassword, tlsResumption.equals("on")) : null;
         ServerSettings settings = new ServerSettings(host, port, keepAliveMs, maxKeepAliveRequests, workers, maxWorkers, minSpare,
-                spawnDelayMs, backlog, eventThreads);
+                spawnDelayMs, backlog, eventThreads, tlsConfig);
         RubisServer server = new RubisServer(m, settings, DataPolicy.load(properties, size, seed), out, dbFile, d);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -98,7 +110,7 @@ public final class ServerMain implements Callable<Integer> {
             server.close();
             throw new IllegalArgumentException("cannot listen on " + host + ":" + port + " (" + e.getMessage() + "); choose another --port, or 0 for a free one");
         }
-        System.out.println(READY + "http://" + host + ":" + bound + "/PHP/ (model " + m.name().toLowerCase(Locale.ROOT)
+        System.out.println(READY + (tls ? "https://" : "http://") + host + ":" + bound + "/PHP/ (model " + m.name().toLowerCase(Locale.ROOT)
                 + ", " + server.items() + " items, populated in " + server.populateMs() + " ms"
                 + (out == null ? "" : ", logs in " + out) + ")");
         System.out.flush();

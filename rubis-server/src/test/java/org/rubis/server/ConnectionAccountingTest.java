@@ -46,7 +46,7 @@ class ConnectionAccountingTest {
             String conns = Files.readString(dir.resolve("connections.csv"));
             List<String> lines = conns.lines().toList();
             assertEquals(2, lines.size(), conns);
-            assertTrue(lines.get(1).endsWith(",25,idle-timeout"), conns);
+            assertTrue(lines.get(1).endsWith(",25,idle-timeout,"), conns);
             assertEquals(26, Files.readAllLines(dir.resolve("requests.csv")).size());
             String stats = Files.readString(dir.resolve("stats.json"));
             assertTrue(stats.contains("\"connections_accepted\": 1") && stats.contains("\"requests\": 25"), stats);

@@ -31,7 +31,7 @@ class RubisServerTest {
     }
 
     static ServerSettings settings(int keepAliveMs, int workers, int maxWorkers) {
-        return new ServerSettings("127.0.0.1", 0, keepAliveMs, 0, workers, maxWorkers, 5, 200, 128, 2);
+        return new ServerSettings("127.0.0.1", 0, keepAliveMs, 0, workers, maxWorkers, 5, 200, 128, 2, null);
     }
 
     @AfterAll

@@ -9,10 +9,11 @@ public final class Backends {
     private Backends() {}
 
     public static Backend create(ClientConfig.Execution e, String base) {
+        ClientTls tls = new ClientTls(e.tlsResumption());
         return switch (e.backend()) {
-            case "legacy" -> new LegacyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages());
-            case "pooled" -> new PooledBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.poolMax(), e.downloadImages());
-            case "dedicated" -> new DedicatedBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages());
+            case "legacy" -> new LegacyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls);
+            case "pooled" -> new PooledBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.poolMax(), e.downloadImages(), tls);
+            case "dedicated" -> new DedicatedBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls);
             default -> throw new ConfigException("backend " + e.backend() + " has no blocking implementation");
         };
     }

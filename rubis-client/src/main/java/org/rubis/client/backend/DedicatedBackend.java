@@ -20,7 +20,14 @@ public final class DedicatedBackend implements Backend {
     /** The session's own connection manager (it holds at most one connection) and client. */
     private record Dedicated(BasicHttpClientConnectionManager manager, CloseableHttpClient client, ImageFetcher images) implements Session {}
 
+    private final ClientTls tls;
+
     public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages) {
+        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, new ClientTls(true));
+    }
+
+    public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls) {
+        this.tls = tls;
         this.exchange = new HttpClient5Exchange(base);
         this.connectTimeoutMs = connectTimeoutMs;
         this.requestTimeoutMs = requestTimeoutMs;
@@ -34,7 +41,9 @@ public final class DedicatedBackend implements Backend {
 
     @Override
     public Session startSession() {
-        BasicHttpClientConnectionManager m = new BasicHttpClientConnectionManager();
+        BasicHttpClientConnectionManager m = BasicHttpClientConnectionManager.create(
+                org.apache.hc.core5.http.config.RegistryBuilder.<org.apache.hc.client5.http.ssl.TlsSocketStrategy>create()
+                        .register("https", tls.httpClientStrategy()).build());
         m.setConnectionConfig(HttpClient5Exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs));
         m.setSocketConfig(HttpClient5Exchange.socketConfig(requestTimeoutMs));
         CloseableHttpClient c = HttpClient5Exchange.client(m, requestTimeoutMs);

@@ -49,8 +49,15 @@ public final class LegacyBackend implements Backend {
     private final ImageFetcher images;
     private final ReplyBuffers buffers = new ReplyBuffers();
 
+    private final ClientTls tls;
+
     public LegacyBackend(String base, int connectTimeoutMs, int readTimeoutMs, boolean downloadImages) {
+        this(base, connectTimeoutMs, readTimeoutMs, downloadImages, new ClientTls(true));
+    }
+
+    public LegacyBackend(String base, int connectTimeoutMs, int readTimeoutMs, boolean downloadImages, ClientTls tls) {
         this.base = base;
+        this.tls = tls;
         this.connectTimeoutMs = connectTimeoutMs;
         this.readTimeoutMs = readTimeoutMs;
         this.images = downloadImages ? new ImageFetcher(this::fetchImage) : null;
@@ -77,11 +84,7 @@ public final class LegacyBackend implements Backend {
         boolean connected = false;
         try {
             URL url = URI.create(base + path).toURL();
-            HttpURLConnection c = (HttpURLConnection) url.openConnection();
-            c.setConnectTimeout(connectTimeoutMs);
-            c.setReadTimeout(readTimeoutMs);
-            c.setRequestProperty("User-Agent", RequestHeaders.USER_AGENT);
-            c.setRequestProperty("Accept", RequestHeaders.ACCEPT);
+            HttpURLConnection c = open(url);
             try (InputStream in = c.getInputStream()) {
                 out.ttfbNs = System.nanoTime() - sendNano;
                 connected = true;
@@ -103,14 +106,24 @@ public final class LegacyBackend implements Backend {
 
     private long fetchImage(String path) throws IOException {
         URL url = URI.create(base + path).toURL();
+        HttpURLConnection c = open(url);
+        try (InputStream in = c.getInputStream()) {
+            return in.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+    }
+
+    /** What openStream() does, plus our timeouts and headers (and the TLS policy for https). */
+    private HttpURLConnection open(URL url) throws IOException {
         HttpURLConnection c = (HttpURLConnection) url.openConnection();
+        if (c instanceof javax.net.ssl.HttpsURLConnection https) {
+            https.setSSLSocketFactory(tls.socketFactory());
+            https.setHostnameVerifier((host, session) -> true);
+        }
         c.setConnectTimeout(connectTimeoutMs);
         c.setReadTimeout(readTimeoutMs);
         c.setRequestProperty("User-Agent", RequestHeaders.USER_AGENT);
         c.setRequestProperty("Accept", RequestHeaders.ACCEPT);
-        try (InputStream in = c.getInputStream()) {
-            return in.transferTo(java.io.OutputStream.nullOutputStream());
-        }
+        return c;
     }
 
     private static void identify(HttpURLConnection c, Reply out) {

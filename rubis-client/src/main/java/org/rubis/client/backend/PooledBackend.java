@@ -20,8 +20,13 @@ public final class PooledBackend implements Backend {
     private final ImageFetcher images;
 
     public PooledBackend(String base, int connectTimeoutMs, int requestTimeoutMs, int poolMax, boolean downloadImages) {
+        this(base, connectTimeoutMs, requestTimeoutMs, poolMax, downloadImages, new ClientTls(true));
+    }
+
+    public PooledBackend(String base, int connectTimeoutMs, int requestTimeoutMs, int poolMax, boolean downloadImages, ClientTls tls) {
         this.exchange = new HttpClient5Exchange(base);
         this.pool = PoolingHttpClientConnectionManagerBuilder.create()
+                .setTlsSocketStrategy(tls.httpClientStrategy())
                 .setMaxConnTotal(poolMax)
                 .setMaxConnPerRoute(poolMax)
                 .setDefaultConnectionConfig(HttpClient5Exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs))

@@ -67,6 +67,10 @@ public final class RunCommand implements Callable<Integer> {
     String backend;
     @Option(names = "--pool-max", paramLabel = "N", description = "pooled backend: maximum connections.")
     Integer poolMax;
+    @Option(names = "--tls", description = "The embedded server serves HTTPS (with an https:// --target, TLS is used anyway).")
+    boolean tls;
+    @Option(names = "--tls-resumption", paramLabel = "on|off", description = "on: new connections resume TLS sessions; off: every handshake is full.")
+    String tlsResumption;
     @Option(names = "--threads", paramLabel = "platform|virtual", description = "Thread per emulated user: platform (default) or virtual.")
     String threads;
     @Option(names = "--server-model", paramLabel = "event|prefork", description = "Embedded server model.")
@@ -108,6 +112,16 @@ public final class RunCommand implements Callable<Integer> {
         put(named, "workload_transition_mode", transitionMode);
         put(named, "client_backend", backend);
         put(named, "client_pool_max", poolMax);
+        if (tls) {
+            named.put("server_tls", "yes");
+        }
+        if (tlsResumption != null) {
+            named.put("client_tls_resumption", switch (tlsResumption) {
+                case "on" -> "yes";
+                case "off" -> "no";
+                default -> throw new ConfigException("--tls-resumption " + tlsResumption + ": expected on or off");
+            });
+        }
         put(named, "workload_sessions_per_user", sessionsPerUser);
         put(named, "client_threads", threads);
         put(named, "server_model", serverModel);

@@ -67,10 +67,11 @@ public record ClientConfig(
             int connectTimeoutMs,
             int requestTimeoutMs,
             boolean downloadImages,
-            int poolMax) {}
+            int poolMax,
+            boolean tlsResumption) {}
 
     /** The embedded target, started in its own JVM. */
-    public record EmbeddedServer(String model, double size, int keepAliveMs, String javaOptions) {}
+    public record EmbeddedServer(String model, double size, int keepAliveMs, String javaOptions, boolean tls, boolean tlsResumption) {}
 
     public boolean embedded() {
         return "embedded".equals(target);

@@ -71,6 +71,9 @@ public final class ConfigLoader {
         m.put("workload_rate_schedule_file", "hybrid: piecewise-constant rate, lines 'start_s rate_per_s'");
         m.put("workload_max_concurrent_sessions", "hybrid: cap on concurrent sessions, 0 = none (default 0)");
         m.put("workload_cap_policy", "hybrid with a cap: delay|drop (default delay)");
+        m.put("client_tls_resumption", "https: yes = one TLS context for the client (new connections resume), no = a full handshake per connection (default yes)");
+        m.put("server_tls", "embedded server: serve HTTPS with its self-signed loopback certificate (default no)");
+        m.put("server_tls_resumption", "embedded server: allow TLS session resumption (default yes)");
         m.put("server_model", "embedded server: event|prefork (default event)");
         m.put("server_size", "embedded server: data scale factor (default 0.05)");
         m.put("server_keepalive_timeout_ms", "embedded server: keep-alive idle timeout (default 5000)");
@@ -205,7 +208,8 @@ public final class ConfigLoader {
                 s.intValue("client_connect_timeout_ms", 10_000, 1, "milliseconds"),
                 s.intValue("client_request_timeout_ms", 10_000, 1, "milliseconds"),
                 s.yesNo("client_download_images", false),
-                s.intValue("client_pool_max", 100, 1, "connections"));
+                s.intValue("client_pool_max", 100, 1, "connections"),
+                s.yesNo("client_tls_resumption", true));
         String serverModel = s.string("server_model", "event").toLowerCase(Locale.ROOT);
         if (!serverModel.equals("event") && !serverModel.equals("prefork")) {
             throw new ConfigException(s.where(s.entry("server_model").orElseThrow()) + " = \"" + serverModel + "\": expected event or prefork");
@@ -213,7 +217,9 @@ public final class ConfigLoader {
         ClientConfig.EmbeddedServer server = new ClientConfig.EmbeddedServer(serverModel,
                 s.doubleValue("server_size", 0.05, 0.0001, "scale factor"),
                 s.intValue("server_keepalive_timeout_ms", 5000, 0, "milliseconds"),
-                s.string("server_java_options", "-Xmx1g"));
+                s.string("server_java_options", "-Xmx1g"),
+                s.yesNo("server_tls", false),
+                s.yesNo("server_tls_resumption", true));
 
         String seedText = s.string("client_seed", null);
         long seed;

@@ -73,6 +73,9 @@ public final class EmbeddedServerProcess implements AutoCloseable {
         cmd.addAll(List.of("--port", "0", "--model", c.server().model(), "--out", dir.toString(),
                 "--size", String.valueOf(c.server().size()), "--keepalive-ms", String.valueOf(c.server().keepAliveMs()),
                 "-p", props.toString()));
+        if (c.server().tls()) {
+            cmd.addAll(List.of("--tls", "--tls-resumption", c.server().tlsResumption() ? "on" : "off"));
+        }
         Path log = dir.resolve("server.log");
         Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);

@@ -65,7 +65,9 @@ final class EventLoopDriver implements AutoCloseable {
 
     EventLoopDriver(ClientConfig.Execution e, String base, RunClock clock, StopSignal stop, Recorder recorder, ActiveSessions active) {
         URI u = URI.create(base);
-        this.target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? 80 : u.getPort());
+        boolean https = org.rubis.client.backend.ClientTls.isHttps(base);
+        this.target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? (https ? 443 : 80) : u.getPort());
+        org.rubis.client.backend.ClientTls tls = https ? new org.rubis.client.backend.ClientTls(e.tlsResumption()) : null;
         this.hostHeader = RequestHeaders.host(base);
         this.requestTimeoutMs = e.requestTimeoutMs();
         this.downloadImages = e.downloadImages();
@@ -84,6 +86,9 @@ final class EventLoopDriver implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast("tls", new io.netty.handler.ssl.SslHandler(tls.clientEngine(target.getHostString(), target.getPort())));
+                        }
                         ch.pipeline()
                           .addLast("stamp", new FirstByteStamp())
                           .addLast("codec", new HttpClientCodec(4096, 16_384, 16_384))

@@ -27,6 +27,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
@@ -72,8 +73,18 @@ public final class EventServer implements RubisHttpServer {
                     protected void initChannel(SocketChannel ch) {
                         Connection conn = new Connection();
                         // The idle handler comes first: its events travel towards the handlers after it.
+                        ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, settings.keepAliveMs(), TimeUnit.MILLISECONDS));
+                        if (settings.tls() != null) {
+                            // Before "conn": a request arrives when its bytes are decrypted, after the handshake.
+                            SslHandler ssl = new SslHandler(settings.tls().serverEngine());
+                            ch.pipeline().addLast("tls", ssl);
+                            ssl.handshakeFuture().addListener(f -> {
+                                if (f.isSuccess() && conn.record != null) {
+                                    truth.handshake(conn.record, Tls.handshakeKind(ssl.engine().getSession(), conn.record.openedMillis()));
+                                }
+                            });
+                        }
                         ch.pipeline()
-                          .addLast("idle", new IdleStateHandler(0, 0, settings.keepAliveMs(), TimeUnit.MILLISECONDS))
                           .addLast("conn", conn)
                           .addLast("codec", new HttpServerCodec(65_536, 16_384, 65_536))
                           .addLast("aggregate", new HttpObjectAggregator(1 << 20))

@@ -113,8 +113,24 @@ public final class PreforkServer implements RubisHttpServer {
         InetSocketAddress remote = (InetSocketAddress) s.getRemoteSocketAddress();
         GroundTruth.Conn conn = truth.opened(remote.getAddress().getHostAddress() + ":" + remote.getPort());
         String closedBy = "client";
-        try (s) {
+        Socket raw = s;
+        try (raw) {
             s.setTcpNoDelay(true);
+            if (settings.tls() != null) {
+                // The worker does the handshake itself, as an Apache prefork child does.
+                s.setSoTimeout(30_000);
+                javax.net.ssl.SSLSocket ssl = (javax.net.ssl.SSLSocket) settings.tls().context().getSocketFactory()
+                        .createSocket(raw, remote.getAddress().getHostAddress(), remote.getPort(), true);
+                ssl.setUseClientMode(false);
+                try {
+                    ssl.startHandshake();
+                } catch (IOException e) {
+                    closedBy = "tls-error";
+                    return;
+                }
+                truth.handshake(conn, Tls.handshakeKind(ssl.getSession(), conn.openedMillis()));
+                s = ssl;
+            }
             InputStream in = new BufferedInputStream(s.getInputStream(), 16_384);
             OutputStream out = s.getOutputStream();
             while (running) {

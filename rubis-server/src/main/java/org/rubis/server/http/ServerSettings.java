@@ -11,6 +11,7 @@ package org.rubis.server.http;
  * @param spawnDelayMs         prefork: interval between spawn rounds
  * @param backlog              accept queue length
  * @param eventThreads         event: number of event-loop threads (0: one per core)
+ * @param tls                  HTTPS settings, or null for plain HTTP
  */
 public record ServerSettings(
         String host,
@@ -22,5 +23,6 @@ public record ServerSettings(
         int minSpareWorkers,
         int spawnDelayMs,
         int backlog,
-        int eventThreads) {
+        int eventThreads,
+        Tls tls) {
 }

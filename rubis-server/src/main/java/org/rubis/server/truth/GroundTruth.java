@@ -21,14 +21,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class GroundTruth implements AutoCloseable {
 
     public static final String REQUESTS_HEADER = "connection_id,arrival_epoch_ns,completion_epoch_ns,service_ns,interaction,status,bytes,path";
-    public static final String CONNECTIONS_HEADER = "connection_id,open_epoch_ns,close_epoch_ns,requests,closed_by";
+    public static final String CONNECTIONS_HEADER = "connection_id,open_epoch_ns,close_epoch_ns,requests,closed_by,tls";
 
     /** State of one open connection. */
     public static final class Conn {
         final String id;
         final long openNano;
         final AtomicInteger requests = new AtomicInteger();
+        final long openedMillis = System.currentTimeMillis();
         volatile boolean closed;
+        volatile String tls = "";
 
         Conn(String id, long openNano) {
             this.id = id;
@@ -42,6 +44,16 @@ public final class GroundTruth implements AutoCloseable {
         public int requests() {
             return requests.get();
         }
+
+        public long openedMillis() {
+            return openedMillis;
+        }
+    }
+
+    /** Records the TLS handshake of a connection: "full" or "resumed". */
+    public void handshake(Conn c, String kind) {
+        c.tls = kind;
+        (kind.equals("resumed") ? tlsResumed : tlsFull).incrementAndGet();
     }
 
     private final EpochClock clock = new EpochClock();
@@ -54,6 +66,8 @@ public final class GroundTruth implements AutoCloseable {
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicInteger current = new AtomicInteger();
     private final AtomicInteger maxCurrent = new AtomicInteger();
+    private final AtomicLong tlsFull = new AtomicLong();
+    private final AtomicLong tlsResumed = new AtomicLong();
     private final Map<String, Conn> open = new ConcurrentHashMap<>();
     private final Map<Integer, AtomicLong> perConnection = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> perInteraction = new ConcurrentHashMap<>();
@@ -106,7 +120,7 @@ public final class GroundTruth implements AutoCloseable {
         int n = c.requests.get();
         perConnection.computeIfAbsent(n, k -> new AtomicLong()).incrementAndGet();
         long closeNano = System.nanoTime();
-        enqueue(new String[] {"C", c.id, Long.toString(clock.epochNs(c.openNano)), Long.toString(clock.epochNs(closeNano)), Integer.toString(n), closedBy});
+        enqueue(new String[] {"C", c.id, Long.toString(clock.epochNs(c.openNano)), Long.toString(clock.epochNs(closeNano)), Integer.toString(n), closedBy, c.tls});
     }
 
     /**
@@ -209,6 +223,8 @@ public final class GroundTruth implements AutoCloseable {
          .append("  \"connections_accepted\": ").append(accepted.get()).append(",\n")
          .append("  \"current_connections\": ").append(current.get()).append(",\n")
          .append("  \"max_concurrent_connections\": ").append(maxCurrent.get()).append(",\n")
+         .append("  \"tls_full_handshakes\": ").append(tlsFull.get()).append(",\n")
+         .append("  \"tls_resumed_handshakes\": ").append(tlsResumed.get()).append(",\n")
          .append("  \"requests_per_connection\": {\"min\": ").append(conns == 0 ? 0 : min).append(", \"max\": ").append(max)
          .append(", \"mean\": ").append(conns == 0 ? "0" : String.format(java.util.Locale.ROOT, "%.3f", (double) reqs / conns))
          .append(", \"histogram\": {");

@@ -64,4 +64,26 @@ class HybridRunTest {
             assertTrue(Integer.parseInt(s.get("requests")) <= 2);
         }
     }
+
+    @Test
+    void aCapOnConcurrentSessionsCountsWhatItDroppedOrDelayed() throws Exception {
+        for (String policy : List.of("drop", "delay")) {
+            Cli.Result r = Cli.run(work, 120, "run", "--session-rate", "40", "--interarrival", "deterministic", "--max-sessions", "3",
+                    "--cap-policy", policy, "--ramp-up", "0", "--duration", "3s", "--ramp-down", "0", "--think-scale", "0.05",
+                    "--max-transitions", "5", "--seed", "2", "--out", "cap-" + policy, "--no-progress", "-Dserver_size=0.02");
+            assertEquals(0, r.status(), r.out() + r.err());
+            RunDir d = new RunDir(work.resolve("cap-" + policy));
+            var s = d.json("summary.json");
+            assertTrue(s.get("peak_active_sessions").asInt() <= 3, policy + ": the cap holds: " + s.get("peak_active_sessions"));
+            if (policy.equals("drop")) {
+                long dropped = d.csv("sessions.csv").stream().filter(x -> x.get("end_reason").equals("dropped")).count();
+                assertTrue(dropped > 0, "sessions beyond the cap are dropped");
+                assertEquals(dropped, s.get("sessions_dropped_by_cap").asLong());
+            } else {
+                assertTrue(s.get("sessions_delayed_by_cap").asLong() > 0, "sessions beyond the cap wait");
+                assertTrue(s.get("client_health").get("session_start_lateness_ms").get("p90").asDouble() > 10,
+                        "a delayed start is recorded as lateness, not shifted silently");
+            }
+        }
+    }
 }

@@ -14,9 +14,16 @@ public final class ErrorClass {
     private ErrorClass() {}
 
     public static String of(Throwable e, boolean connected) {
+        if (e.getClass().getSimpleName().equals("ConnectTimeoutException")) {
+            return "connect-timeout";
+        }
         if (e instanceof SocketTimeoutException || e instanceof java.net.http.HttpTimeoutException
                 || e instanceof java.util.concurrent.TimeoutException) {
-            return connected ? "read-timeout" : "connect-timeout";
+            String m = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+            if (m.contains("connect")) {
+                return "connect-timeout";
+            }
+            return m.contains("read") || connected ? "read-timeout" : "connect-timeout";
         }
         if (e instanceof ConnectException) {
             String m = String.valueOf(e.getMessage());

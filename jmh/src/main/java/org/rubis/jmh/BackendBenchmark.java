@@ -83,19 +83,19 @@ public class BackendBenchmark {
 
     @Benchmark
     public long legacy(UserState u) {
-        legacy.execute(null, PATH, System.nanoTime(), u.reply);
+        legacy.execute(null, PATH, u.reply);
         return u.reply.bytes;
     }
 
     @Benchmark
     public long pooled(UserState u) {
-        pooled.execute(null, PATH, System.nanoTime(), u.reply);
+        pooled.execute(null, PATH, u.reply);
         return u.reply.bytes;
     }
 
     @Benchmark
     public long dedicated(UserState u) {
-        dedicated.execute(u.dedicated, PATH, System.nanoTime(), u.reply);
+        dedicated.execute(u.dedicated, PATH, u.reply);
         return u.reply.bytes;
     }
 }

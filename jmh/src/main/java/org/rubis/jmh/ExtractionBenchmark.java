@@ -11,7 +11,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
-import org.rubis.client.workload.ReplyExtractor;
+import org.rubis.client.workload.ReplyFacts;
 
 /** The reply-text extraction the client does after every page (plain indexOf scans). */
 @BenchmarkMode(Mode.AverageTime)
@@ -25,6 +25,7 @@ public class ExtractionBenchmark {
     /** A search page of 20 items shaped like the embedded server's (about 6 KB). */
     final String page = buildPage();
     final SplittableRandom random = new SplittableRandom(1);
+    final ReplyFacts facts = ReplyFacts.of(page);
 
     static String buildPage() {
         StringBuilder b = new StringBuilder("<html><body><h2>Items in category Books</h2><TABLE>\n");
@@ -38,14 +39,16 @@ public class ExtractionBenchmark {
         return b.toString();
     }
 
+    /** What the client does with every reply: extract the facts the next request may need. */
     @Benchmark
-    public int randomItemId() {
-        return ReplyExtractor.randomItemId(page, random);
+    public ReplyFacts extractFacts() {
+        return ReplyFacts.of(page);
     }
 
+    /** What the next request does with them: draw one itemId link. */
     @Benchmark
-    public int page() {
-        return ReplyExtractor.page(page, random);
+    public int randomItemId() {
+        return facts.randomItemId(random);
     }
 
     @Benchmark

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -438,21 +437,9 @@ public final class RunAnalysis {
         return String.format(java.util.Locale.ROOT, "burstier than Poisson (CoV %.2f)", cov);
     }
 
-    public long[] sortedKeys(Map<Integer, Long> m) {
-        return m.keySet().stream().mapToLong(Integer::longValue).sorted().toArray();
-    }
-
     /** The summary's client-health object, or null. */
     public JsonNode health() {
         return summary == null ? null : summary.get("client_health");
     }
 
-    static double[] toArray(List<Double> l) {
-        return l.stream().mapToDouble(Double::doubleValue).toArray();
-    }
-
-    @Override
-    public String toString() {
-        return name + ": " + requests + " requests" + Arrays.toString(new long[] {distinctConnections});
-    }
 }

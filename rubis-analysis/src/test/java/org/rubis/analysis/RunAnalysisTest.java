@@ -120,7 +120,6 @@ class RunAnalysisTest {
         Files.write(corrupt.resolve("requests.csv"), lines);
         m = assertThrows(AnalysisException.class, () -> RunAnalysis.of(new RunDirectory(corrupt))).getMessage();
         assertTrue(m.matches(".*requests\\.csv:4: \\d+ fields, expected 18 .*"), m);
-        lines.set(3, lines.get(3).replace("/PHP/", "/PHP/"));
         lines.set(2, lines.get(2).replaceFirst(",run,\\d+,", ",run,soon,"));
         lines.remove(3);
         Files.write(corrupt.resolve("requests.csv"), lines);

@@ -69,12 +69,17 @@ public final class ServerMain implements Callable<Integer> {
     Map<String, Integer> demand = new LinkedHashMap<>();
 
     public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line with its error handling: user mistakes are one line, exit status 1. */
+    static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new ServerMain());
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             cmd.getErr().println("rubis-server: " + (ex instanceof IllegalArgumentException ? "" : ex.getClass().getSimpleName() + ": ") + ex.getMessage());
             return 1;
         });
-        System.exit(cl.execute(args));
+        return cl;
     }
 
     @Override
@@ -106,9 +111,13 @@ public final class ServerMain implements Callable<Integer> {
         int bound;
         try {
             bound = server.start();
-        } catch (java.net.BindException e) {
+        } catch (Exception e) {
             server.close();
-            throw new IllegalArgumentException("cannot listen on " + host + ":" + port + " (" + e.getMessage() + "); choose another --port, or 0 for a free one");
+            // java.net.BindException from the prefork model; Netty's epoll transport reports the same as a NativeIoException.
+            if (e instanceof java.net.BindException || String.valueOf(e.getMessage()).contains("already in use")) {
+                throw new IllegalArgumentException("cannot listen on " + host + ":" + port + " (address already in use); choose another --port, or 0 for a free one");
+            }
+            throw e;
         }
         System.out.println(READY + (tls ? "https://" : "http://") + host + ":" + bound + "/PHP/ (model " + m.name().toLowerCase(Locale.ROOT)
                 + ", " + server.items() + " items, populated in " + server.populateMs() + " ms"

@@ -18,10 +18,11 @@ public interface Backend extends AutoCloseable {
 
     /**
      * Sends {@code GET base+path} and reads the whole reply into {@code out}; never throws for
-     * network failures (they are recorded in {@code out.error}). {@code sendNano} is the
-     * {@link System#nanoTime()} at which the engine started the request.
+     * network failures (they are recorded in {@code out.error}). The backend builds its request
+     * first and then marks {@code out.sendNano}; {@code ttfbNs} and {@code responseNs} are measured
+     * from there, {@code responseNs} up to the last byte read (decoding the page comes after).
      */
-    void execute(Session session, String path, long sendNano, Reply out);
+    void execute(Session session, String path, Reply out);
 
     /** Called when the session ends (dedicated connections are closed here). */
     void endSession(Session session);

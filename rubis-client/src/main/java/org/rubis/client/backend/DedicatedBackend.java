@@ -1,6 +1,5 @@
 package org.rubis.client.backend;
 
-import java.io.IOException;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.BasicHttpClientConnectionManager;
 import org.apache.hc.core5.io.CloseMode;
@@ -51,15 +50,11 @@ public final class DedicatedBackend implements Backend {
     }
 
     @Override
-    public void execute(Session session, String path, long sendNano, Reply out) {
+    public void execute(Session session, String path, Reply out) {
         Dedicated d = (Dedicated) session;
-        exchange.execute(d.client(), path, sendNano, out);
-        if (d.images() != null && !out.failed()) {
-            try {
-                d.images().fetchAll(out.body, out);
-            } catch (IOException e) {
-                out.error = "image-" + ErrorClass.of(e, true);
-            }
+        exchange.execute(d.client(), path, out);
+        if (d.images() != null) {
+            d.images().fetchAfter(out);
         }
     }
 

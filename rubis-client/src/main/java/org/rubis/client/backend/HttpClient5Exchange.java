@@ -70,47 +70,50 @@ final class HttpClient5Exchange {
                 .build();
     }
 
-    void execute(CloseableHttpClient client, String path, long sendNano, Reply out) {
-        out.reset();
-        boolean connected = false;
-        HttpClientContext context = HttpClientContext.create();
+    /** A GET with the headers every backend sends, in their order. */
+    private HttpGet get(String path) {
         HttpGet get = new HttpGet(path);
         get.setHeader("User-Agent", RequestHeaders.USER_AGENT);
         get.setHeader("Accept", RequestHeaders.ACCEPT);
         get.setHeader("Host", hostHeader);
         get.setHeader("Connection", RequestHeaders.CONNECTION);
+        return get;
+    }
+
+    void execute(CloseableHttpClient client, String path, Reply out) {
+        out.reset();
+        boolean connected = false;
+        HttpClientContext context = HttpClientContext.create();
+        HttpGet get = get(path);
+        out.sent();
         try (ClassicHttpResponse resp = client.executeOpen(host, get, context)) {
-            out.ttfbNs = System.nanoTime() - sendNano;
+            out.ttfbNs = System.nanoTime() - out.sendNano;
             connected = true;
+            HttpEntity e = resp.getEntity();
+            if (e == null) {
+                out.responseNs = out.ttfbNs;
+                out.body = "";
+            } else {
+                out.body = buffers.readAll(e.getContent(), out);
+            }
+            out.status = resp.getCode();
             EndpointDetails ed = context.getEndpointDetails();
             if (ed != null) {
                 out.connectionId = id(ed.getLocalAddress());
                 out.newConnection = ed.getRequestCount() == 1;
             }
-            out.status = resp.getCode();
-            HttpEntity e = resp.getEntity();
-            out.body = e == null ? "" : buffers.readAll(e.getContent(), out);
-            out.responseNs = System.nanoTime() - sendNano;
         } catch (IOException | RuntimeException e) {
-            out.responseNs = System.nanoTime() - sendNano;
-            out.body = null;
-            out.error = ErrorClass.of(e, connected);
+            out.fail(ErrorClass.of(e, connected));
         }
     }
 
     /** Fetches one path and returns the bytes read (images). */
     long fetch(CloseableHttpClient client, String path) throws IOException {
-        HttpGet get = new HttpGet(path);
-        get.setHeader("User-Agent", RequestHeaders.USER_AGENT);
-        get.setHeader("Accept", RequestHeaders.ACCEPT);
-        get.setHeader("Host", hostHeader);
-        get.setHeader("Connection", RequestHeaders.CONNECTION);
-        try (ClassicHttpResponse resp = client.executeOpen(host, get, HttpClientContext.create())) {
+        try (ClassicHttpResponse resp = client.executeOpen(host, get(path), HttpClientContext.create())) {
             HttpEntity e = resp.getEntity();
             return e == null ? 0 : e.getContent().transferTo(java.io.OutputStream.nullOutputStream());
         }
     }
-
 
     private static String id(SocketAddress a) {
         if (a instanceof InetSocketAddress i) {

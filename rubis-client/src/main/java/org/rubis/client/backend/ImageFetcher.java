@@ -20,28 +20,45 @@ public final class ImageFetcher {
         this.fetch = fetch;
     }
 
-    public void fetchAll(String html, Reply out) throws IOException {
-        if (html == null) {
+    /**
+     * Fetches the images of a page that arrived (after its response time was measured). A failed
+     * image is an error of the request ({@code image-<class>}); the page itself stays valid.
+     */
+    public void fetchAfter(Reply out) {
+        if (out.failed()) {
             return;
         }
+        try {
+            for (String src : paths(out.body)) {
+                out.imageBytes += fetch.get(src);
+                out.images++;
+            }
+        } catch (IOException | RuntimeException e) {
+            out.error = "image-" + ErrorClass.of(e, true);
+        }
+    }
+
+    /** The site-relative {@code <IMG SRC="...">} paths of a page, in order. */
+    public static java.util.List<String> paths(String html) {
+        java.util.List<String> out = new java.util.ArrayList<>();
         int from = 0;
-        while (true) {
+        while (html != null) {
             int at = indexOfIgnoreCase(html, "<IMG SRC=\"", from);
             if (at < 0) {
-                return;
+                break;
             }
             int start = at + 10;
             int end = html.indexOf('"', start);
             if (end < 0) {
-                return;
+                break;
             }
             String src = html.substring(start, end);
             if (src.startsWith("/")) {
-                out.imageBytes += fetch.get(src);
-                out.images++;
+                out.add(src);
             }
             from = end;
         }
+        return out;
     }
 
     private static int indexOfIgnoreCase(String s, String needle, int from) {

@@ -63,11 +63,6 @@ public final class LegacyBackend implements Backend {
         this.images = downloadImages ? new ImageFetcher(this::fetchImage) : null;
     }
 
-    /** True when connection ids can be logged (the JDK internals are open to us). */
-    public static boolean canIdentifyConnections() {
-        return HTTP != null;
-    }
-
     @Override
     public String name() {
         return "legacy";
@@ -79,30 +74,27 @@ public final class LegacyBackend implements Backend {
     }
 
     @Override
-    public void execute(Session session, String path, long sendNano, Reply out) {
+    public void execute(Session session, String path, Reply out) {
         out.reset();
         boolean connected = false;
         try {
-            URL url = URI.create(base + path).toURL();
-            HttpURLConnection c = open(url);
+            HttpURLConnection c = open(URI.create(base + path).toURL()); // no I/O yet: openConnection only builds
+            out.sent();
             try (InputStream in = c.getInputStream()) {
-                out.ttfbNs = System.nanoTime() - sendNano;
+                out.ttfbNs = System.nanoTime() - out.sendNano;
                 connected = true;
-                identify(c, out);
-                out.status = c.getResponseCode();
-                out.body = buffers.readAll(in, out);
+                out.body = buffers.readAll(in, out); // response time taken at the last byte
+                identify(c, out);                    // after the measurement, before close() returns the connection to the cache
             }
-            out.responseNs = System.nanoTime() - sendNano;
-            if (images != null) {
-                images.fetchAll(out.body, out);
-            }
+            out.status = c.getResponseCode();        // parsed already: no I/O
         } catch (IOException | RuntimeException e) {
-            out.responseNs = System.nanoTime() - sendNano;
-            out.body = null;
-            out.error = ErrorClass.of(e, connected);
+            out.fail(ErrorClass.of(e, connected));
+            return;
+        }
+        if (images != null) {
+            images.fetchAfter(out);
         }
     }
-
 
     private long fetchImage(String path) throws IOException {
         URL url = URI.create(base + path).toURL();

@@ -1,6 +1,5 @@
 package org.rubis.client.backend;
 
-import java.io.IOException;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
@@ -47,14 +46,10 @@ public final class PooledBackend implements Backend {
     }
 
     @Override
-    public void execute(Session session, String path, long sendNano, Reply out) {
-        exchange.execute(client, path, sendNano, out);
-        if (images != null && !out.failed()) {
-            try {
-                images.fetchAll(out.body, out);
-            } catch (IOException e) {
-                out.error = "image-" + ErrorClass.of(e, true);
-            }
+    public void execute(Session session, String path, Reply out) {
+        exchange.execute(client, path, out);
+        if (images != null) {
+            images.fetchAfter(out);
         }
     }
 

@@ -5,6 +5,11 @@ package org.rubis.client.backend;
  * for every request, so the timing path allocates nothing for it.
  */
 public final class Reply {
+    /**
+     * {@link System#nanoTime()} when the backend handed the request to the network: taken after the
+     * request object is built, so building it is not counted in the response time.
+     */
+    public long sendNano;
     /** HTTP status, or 0 when no response was received. */
     public int status;
     /** The page, decoded as ISO-8859-1; null on failure. */
@@ -25,6 +30,7 @@ public final class Reply {
     public long imageBytes;
 
     public void reset() {
+        sendNano = 0;
         status = 0;
         body = null;
         bytes = 0;
@@ -39,5 +45,20 @@ public final class Reply {
 
     public boolean failed() {
         return body == null;
+    }
+
+    /** Marks the send instant (call it last before the network call). */
+    public void sent() {
+        sendNano = System.nanoTime();
+    }
+
+    /** A failure: no page; the time until it was detected counts as the response time. */
+    public void fail(String errorClass) {
+        if (sendNano == 0) {
+            sendNano = System.nanoTime();
+        }
+        responseNs = System.nanoTime() - sendNano;
+        body = null;
+        error = errorClass;
     }
 }

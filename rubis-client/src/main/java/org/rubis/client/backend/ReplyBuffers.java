@@ -16,7 +16,10 @@ final class ReplyBuffers {
     private static final int KEEP = 256;
     private final ConcurrentLinkedQueue<byte[]> free = new ConcurrentLinkedQueue<>();
 
-    /** Reads the stream to its end; returns the page decoded as ISO-8859-1 and sets {@code out.bytes}. */
+    /**
+     * Reads the stream to its end; sets {@code out.responseNs} at the last byte (before decoding)
+     * and {@code out.bytes}, and returns the page decoded as ISO-8859-1.
+     */
     String readAll(InputStream in, Reply out) throws IOException {
         byte[] buf = free.poll();
         if (buf == null) {
@@ -30,6 +33,7 @@ final class ReplyBuffers {
                 }
                 int r = in.read(buf, n, buf.length - n);
                 if (r < 0) {
+                    out.responseNs = System.nanoTime() - out.sendNano;
                     break;
                 }
                 n += r;

@@ -55,7 +55,8 @@ public final class BenchCommand implements Callable<Integer> {
         List<String> rows = new ArrayList<>();
         for (String item : items) {
             Path dir = out.resolve((server ? "server-" : "backend-") + item);
-            List<String> cmd = new ArrayList<>(List.of(org.rubis.client.engine.EmbeddedServerProcess.javaExecutableForTools(), "-jar", selfJar(), "run",
+            List<String> cmd = new ArrayList<>(List.of(org.rubis.client.engine.EmbeddedServerProcess.javaExecutable(), "-jar",
+                    org.rubis.client.engine.ChildJvm.selfJar(), "run",
                     "--users", String.valueOf(n), "--duration", duration, "--ramp-up", rampUp, "--ramp-down", "0",
                     "--think-scale", String.valueOf(scale), "--seed", "1", "--out", dir.toString(), "--no-progress"));
             if (server) {
@@ -109,9 +110,5 @@ public final class BenchCommand implements Callable<Integer> {
         JsonNode run = s.get("response_time_ms").get("run");
         return String.format(Locale.ROOT, "%-10s %10.1f %12.3f %12.3f %12.3f %10d", model, s.get("throughput_rps").asDouble(), n == 0 ? 0 : sum / n / 1e6,
                 run.get("mean").asDouble(), run.get("p99").asDouble(), s.path("server").path("max_concurrent_connections").asLong());
-    }
-
-    private static String selfJar() throws Exception {
-        return Path.of(BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 }

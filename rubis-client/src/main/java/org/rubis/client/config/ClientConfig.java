@@ -76,8 +76,4 @@ public record ClientConfig(
     public boolean embedded() {
         return "embedded".equals(target);
     }
-
-    public long totalMs() {
-        return upRampMs + runMs + downRampMs;
-    }
 }

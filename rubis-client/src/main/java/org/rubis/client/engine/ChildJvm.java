@@ -68,7 +68,8 @@ public final class ChildJvm {
         return status;
     }
 
-    static String selfJar() throws IOException {
+    /** The client jar this process runs from (further JVMs start it). */
+    public static String selfJar() throws IOException {
         try {
             Path p = Path.of(ChildJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             if (!Files.isRegularFile(p)) {

@@ -23,12 +23,9 @@ public final class EmbeddedServerProcess implements AutoCloseable {
 
     private final Process process;
     private final String baseUrl;
-    private final Path dir;
-
-    private EmbeddedServerProcess(Process process, String baseUrl, Path dir) {
+    private EmbeddedServerProcess(Process process, String baseUrl) {
         this.process = process;
         this.baseUrl = baseUrl;
-        this.dir = dir;
     }
 
     public String baseUrl() {
@@ -84,7 +81,7 @@ public final class EmbeddedServerProcess implements AutoCloseable {
                 if (line.startsWith(READY)) {
                     String url = line.substring(READY.length()).split(" ")[0];
                     String base = url.endsWith("/PHP/") ? url.substring(0, url.length() - "/PHP/".length()) : url;
-                    return new EmbeddedServerProcess(proc, base, dir);
+                    return new EmbeddedServerProcess(proc, base);
                 }
             }
             if (!proc.isAlive()) {
@@ -113,11 +110,6 @@ public final class EmbeddedServerProcess implements AutoCloseable {
             Files.write(copy, s.readLines(), StandardCharsets.ISO_8859_1);
             b.append(key).append(" = ").append(copy.getFileName()).append('\n');
         }
-    }
-
-    /** The java of this process, for commands that start further JVMs. */
-    public static String javaExecutableForTools() {
-        return javaExecutable();
     }
 
     /** The java of this process: the embedded server runs on the same JDK. */
@@ -156,9 +148,5 @@ public final class EmbeddedServerProcess implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
-    }
-
-    public Path dir() {
-        return dir;
     }
 }

@@ -196,11 +196,13 @@ final class EventLoopDriver implements AutoCloseable {
 
         void sendRequest(String path) {
             reply.reset();
-            send = System.nanoTime();
+            DefaultFullHttpRequest req = request(path);
+            reply.sent();
+            send = reply.sendNano;
             awaiting = true;
             if (ch != null && ch.isActive()) {
                 newConnection = false;
-                write(path);
+                write(req);
                 return;
             }
             newConnection = true;
@@ -212,15 +214,20 @@ final class EventLoopDriver implements AutoCloseable {
                 }
                 ch = cf.channel();
                 ch.attr(FLOW).set(this);
-                write(path);
+                write(req);
             });
         }
 
-        void write(String path) {
-            firstByte = 0;
+        /** The GET with the headers every backend sends, built before the send mark. */
+        DefaultFullHttpRequest request(String path) {
             DefaultFullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, path);
             req.headers().add("User-Agent", RequestHeaders.USER_AGENT).add("Accept", RequestHeaders.ACCEPT)
                .add("Host", hostHeader).add("Connection", RequestHeaders.CONNECTION);
+            return req;
+        }
+
+        void write(DefaultFullHttpRequest req) {
+            firstByte = 0;
             timer = loop.schedule(() -> {
                 if (awaiting) {
                     Channel c = ch;
@@ -245,9 +252,7 @@ final class EventLoopDriver implements AutoCloseable {
             if (timer != null) {
                 timer.cancel(false);
             }
-            reply.error = error;
-            reply.body = null;
-            reply.responseNs = System.nanoTime() - send;
+            reply.fail(error);
             reply.newConnection = newConnection;
             afterReply();
         }
@@ -276,10 +281,10 @@ final class EventLoopDriver implements AutoCloseable {
                 ch = null;
             }
             if (downloadImages && ch != null) {
-                images = imagePaths(reply.body);
+                images = new ArrayDeque<>(org.rubis.client.backend.ImageFetcher.paths(reply.body));
                 if (!images.isEmpty()) {
                     awaiting = true;
-                    write(images.poll());
+                    write(request(images.poll()));
                     return;
                 }
                 images = null;
@@ -293,7 +298,7 @@ final class EventLoopDriver implements AutoCloseable {
             reply.imageBytes += resp.content().readableBytes();
             String nextImage = images.poll();
             if (nextImage != null && ch != null && ch.isActive()) {
-                write(nextImage);
+                write(request(nextImage));
                 return;
             }
             images = null;
@@ -346,20 +351,6 @@ final class EventLoopDriver implements AutoCloseable {
             recorder.session(s, user, intendedStart, startNano, lastDone);
             onEnd.accept(aborted ? SessionRunner.ABORTED : lastDone + clock.scaleThink(s.thinkNanos(), lastDone));
         }
-    }
-
-    private static ArrayDeque<String> imagePaths(String html) {
-        ArrayDeque<String> out = new ArrayDeque<>();
-        org.rubis.client.backend.Reply scratch = new org.rubis.client.backend.Reply();
-        try {
-            new org.rubis.client.backend.ImageFetcher(p -> {
-                out.add(p);
-                return 0;
-            }).fetchAll(html, scratch);
-        } catch (java.io.IOException impossible) {
-            throw new IllegalStateException(impossible);
-        }
-        return out;
     }
 
     /** Notes when the first bytes of a response arrive (time to first byte). */

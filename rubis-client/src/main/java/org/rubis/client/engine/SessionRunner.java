@@ -6,8 +6,8 @@ import org.rubis.client.workload.UserSession;
 
 /**
  * Runs one session on the calling thread (a platform or virtual thread per user): wait for the
- * intended send instant, send, record, choose the next state, think. The timing path is
- * {@code nanoTime -> backend.execute}; records are built after the reply is complete.
+ * intended send instant, send, record, choose the next state, think. The timing path is the
+ * backend's, from its send mark to the last byte; records are built after the reply is complete.
  */
 final class SessionRunner {
 
@@ -49,8 +49,8 @@ final class SessionRunner {
                     aborted = true;
                     break;
                 }
-                long send = System.nanoTime();
-                backend.execute(bs, path, send, reply);
+                backend.execute(bs, path, reply); // marks reply.sendNano right before the network call
+                long send = reply.sendNano;
                 long done = send + reply.responseNs;
                 lastDone = done;
                 UserSession.Next next = s.onReply(reply.body, reply.failed());

@@ -31,7 +31,6 @@ public final class RunLog implements AutoCloseable {
     private volatile IOException failure;
     private long written;
     private volatile boolean lowMemory;
-    private volatile boolean outOfMemory;
     private volatile long lost;
     private volatile boolean statsIncomplete;
     private final char[] chunk = new char[8192]; // flushes copy through this: no allocation when the heap is full
@@ -63,11 +62,6 @@ public final class RunLog implements AutoCloseable {
         }
     }
 
-    /** Records waiting to be written (a growing backlog means the writer cannot keep up). */
-    public int backlog() {
-        return queue.size();
-    }
-
     private void drain() {
         List<Object> batch = new ArrayList<>(4096);
         StringBuilder req = new StringBuilder(1 << 16);
@@ -95,7 +89,6 @@ public final class RunLog implements AutoCloseable {
                     // The heap is exhausted (the run is failing): write out what is buffered (without
                     // allocating) and go on record by record, so the log stays complete.
                     lowMemory = true;
-                    outOfMemory = true;
                     flush(req, ses);
                     try {
                         record(o, req, ses);
@@ -176,11 +169,6 @@ public final class RunLog implements AutoCloseable {
             w.write(chunk, 0, n);
         }
         b.setLength(0);
-    }
-
-    /** True when the writer ran out of heap at some point (it then continued record by record). */
-    public boolean outOfMemory() {
-        return outOfMemory;
     }
 
     private static void safely(Runnable r) {

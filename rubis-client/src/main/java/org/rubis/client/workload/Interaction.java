@@ -59,10 +59,4 @@ public enum Interaction {
         }
         throw new IllegalArgumentException("unknown interaction " + label);
     }
-
-    /** Interactions that write to the database (the "read-write" part of the bidding mix). */
-    public boolean isWrite() {
-        return this == REGISTER_USER || this == STORE_BUY_NOW || this == STORE_BID || this == STORE_COMMENT
-                || this == REGISTER_ITEM;
-    }
 }

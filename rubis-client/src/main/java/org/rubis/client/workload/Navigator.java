@@ -4,12 +4,9 @@ package org.rubis.client.workload;
  * The state machine of one session: current state, the "back" history stack and End of Session,
  * with the original client's rules. Moving to a state whose Back probability is 0 clears the
  * stack, moving to any other state pushes the state left; choosing the Back row pops the stack
- * (with an empty stack the user stays where it is, counted in {@link #emptyBackCount()}).
+ * (with an empty stack the user stays where it is; the original would fail there).
  */
 public final class Navigator {
-
-    /** What a transition did. */
-    public enum Step { MOVE, STAY, BACK, END }
 
     private final TransitionTable table;
     private final TransitionSampler sampler;
@@ -18,8 +15,6 @@ public final class Navigator {
     private int state;
     private int previous = -1;
     private boolean ended;
-    private Step lastStep = Step.MOVE;
-    private int emptyBacks;
 
     public Navigator(TransitionTable table, TransitionSampler sampler) {
         this.table = table;
@@ -43,14 +38,6 @@ public final class Navigator {
         return ended;
     }
 
-    public Step lastStep() {
-        return lastStep;
-    }
-
-    public int emptyBackCount() {
-        return emptyBacks;
-    }
-
     public int depth() {
         return depth;
     }
@@ -61,24 +48,18 @@ public final class Navigator {
         int to = sampler.next(before, u);
         if (to == table.endRow()) {
             ended = true;
-            lastStep = Step.END;
             return to;
         }
         if (to == table.backRow()) {
             if (depth > 0) {
                 previous = state;
                 state = stack[--depth];
-                lastStep = Step.BACK;
                 return state;
             }
-            emptyBacks++;
-            to = TransitionSampler.STAY;
+            to = TransitionSampler.STAY; // back with nothing to go back to
         }
         if (to == TransitionSampler.STAY) {
             to = before;
-            lastStep = Step.STAY;
-        } else {
-            lastStep = Step.MOVE;
         }
         if (table.probability(table.backRow(), to) != 0) {
             push(before);
@@ -102,7 +83,6 @@ public final class Navigator {
             state = previous;
         }
         previous = from;
-        lastStep = Step.BACK;
         return state;
     }
 

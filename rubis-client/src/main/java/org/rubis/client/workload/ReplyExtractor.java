@@ -1,7 +1,5 @@
 package org.rubis.client.workload;
 
-import java.util.random.RandomGenerator;
-
 /**
  * The original client's plain-text extraction of ids and form values from the previous reply.
  * No HTML parser: RUBiS pages are generated, and the original's rules are what we must match.
@@ -12,29 +10,6 @@ public final class ReplyExtractor {
     private static final String PAGE = "&page=";
 
     private ReplyExtractor() {}
-
-    /**
-     * One of the {@code itemId=} values of the reply, chosen uniformly at random, or -1 when the
-     * reply has none (the caller then reuses the last item id of the session).
-     */
-    public static int randomItemId(String html, RandomGenerator random) {
-        if (html == null) {
-            return -1;
-        }
-        int count = 0;
-        for (int i = html.indexOf(ITEM_ID); i >= 0; i = html.indexOf(ITEM_ID, i + ITEM_ID.length())) {
-            count++;
-        }
-        if (count == 0) {
-            return -1;
-        }
-        int pick = random.nextInt(count);
-        int at = html.indexOf(ITEM_ID);
-        for (int k = 0; k < pick; k++) {
-            at = html.indexOf(ITEM_ID, at + ITEM_ID.length());
-        }
-        return (int) Math.min(Integer.MAX_VALUE, parseLong(html, at + ITEM_ID.length()));
-    }
 
     /** Every {@code itemId=} value of the reply in page order (-1 where no digits follow). */
     public static int[] allItemIds(String html) {
@@ -62,21 +37,6 @@ public final class ReplyExtractor {
             return new int[] {(int) a};
         }
         return new int[] {(int) a, (int) parseLong(html, second + PAGE.length())};
-    }
-
-    /** The page number of a previous/next link: one of two at random, the only one, or 0. */
-    public static int page(String html, RandomGenerator random) {
-        if (html == null) {
-            return 0;
-        }
-        int first = html.indexOf(PAGE);
-        if (first < 0) {
-            return 0;
-        }
-        int second = html.indexOf(PAGE, first + PAGE.length());
-        int at = second >= 0 && random.nextInt(2) == 1 ? second : first;
-        long v = parseLong(html, at + PAGE.length());
-        return v < 0 ? 0 : (int) v;
     }
 
     /** The integer after the first occurrence of {@code key}, or -1. */

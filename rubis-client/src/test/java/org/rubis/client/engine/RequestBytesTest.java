@@ -102,12 +102,12 @@ class RequestBytesTest {
         try (Backend b = Backends.create(c.execution(), base())) {
             Reply r = new Reply();
             Backend.Session s = b.startSession();
-            b.execute(s, "/PHP/index.html", System.nanoTime(), r);
+            b.execute(s, "/PHP/index.html", r);
             b.endSession(s);
             assertEquals(PAGE, r.body, backend + ": " + r.error);
             assertEquals(200, r.status);
             assertTrue(r.newConnection, backend);
-            assertTrue(r.ttfbNs > 0 && r.ttfbNs <= r.responseNs, backend);
+            assertTrue(r.sendNano > 0 && r.ttfbNs > 0 && r.ttfbNs <= r.responseNs, backend);
             assertTrue(r.connectionId.startsWith("127.0.0.1:"), backend + " logs its connection: " + r.connectionId);
         }
         return heads.remove(heads.size() - 1);

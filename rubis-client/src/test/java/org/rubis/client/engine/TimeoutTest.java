@@ -51,7 +51,7 @@ class TimeoutTest {
                     Reply r = new Reply();
                     Backend.Session s = b.startSession();
                     long t0 = System.nanoTime();
-                    b.execute(s, "/PHP/index.html", t0, r);
+                    b.execute(s, "/PHP/index.html", r);
                     b.endSession(s);
                     long ms = (System.nanoTime() - t0) / 1_000_000;
                     assertEquals("read-timeout", r.error, backend);

@@ -86,7 +86,8 @@ class UserSessionTest {
         s.nextPath();
         s.onReply(null, true);
         assertEquals(1, s.errors());
-        assertTrue(s.thinkNanos() >= 0);
+        assertTrue(s.lastReplyWasError());
+        assertTrue(s.thinkNanos() > 0, "a user thinks after a failure instead of retrying at once");
         assertEquals("/PHP/index.html", s.nextPath());
     }
 

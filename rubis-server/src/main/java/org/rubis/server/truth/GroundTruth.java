@@ -255,10 +255,6 @@ public final class GroundTruth implements AutoCloseable {
         return maxCurrent.get();
     }
 
-    public int currentConnections() {
-        return current.get();
-    }
-
     /** Records still-open connections as closed by shutdown, flushes the logs and writes stats.json. */
     @Override
     public synchronized void close() {

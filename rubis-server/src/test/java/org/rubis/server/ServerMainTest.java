@@ -1,0 +1,42 @@
+package org.rubis.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** Bad options of rubis-server.jar: one line saying what to change, no stack trace. */
+class ServerMainTest {
+
+    private static String[] run(String... args) {
+        StringWriter err = new StringWriter();
+        CommandLine cl = ServerMain.commandLine();
+        cl.setErr(new PrintWriter(err, true));
+        int status = cl.execute(args);
+        return new String[] {String.valueOf(status), err.toString()};
+    }
+
+    @Test
+    void unknownModel() {
+        String[] r = run("--model", "threaded", "--port", "0", "--size", "0.005");
+        assertEquals("1", r[0]);
+        assertEquals("rubis-server: --model threaded: expected event or prefork", r[1].strip());
+    }
+
+    @Test
+    void portInUse() throws Exception {
+        try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            String[] r = run("--port", String.valueOf(busy.getLocalPort()), "--size", "0.005");
+            assertEquals("1", r[0]);
+            assertTrue(r[1].strip().startsWith("rubis-server: cannot listen on 127.0.0.1:" + busy.getLocalPort()), r[1]);
+            assertTrue(r[1].contains("choose another --port, or 0 for a free one"), r[1]);
+            assertFalse(r[1].contains("\tat "), r[1]);
+        }
+    }
+}

@@ -22,7 +22,8 @@ import org.rubis.analysis.stats.SortedStream;
  */
 public final class RunAnalysis {
 
-    public static final String[] PHASES = {"up", "run", "down"};
+    /** The phase labels of the shared schema, in order. */
+    public static final String[] PHASES = java.util.Arrays.stream(org.rubis.format.Phase.values()).map(org.rubis.format.Phase::label).toArray(String[]::new);
     /** Send instants are re-sorted within this window (well above any response time). */
     static final long REORDER_WINDOW_NS = 120_000_000_000L;
 
@@ -166,7 +167,7 @@ public final class RunAnalysis {
         List<long[]> intervals = new ArrayList<>();
         List<Long> starts = new ArrayList<>();
         CsvStream s = new CsvStream(d.sessions());
-        s.forEach(org.rubis.analysis.io.RunDirectory.SESSION_COLUMNS, row -> {
+        s.forEach(org.rubis.format.Columns.SESSIONS_REQUIRED, row -> {
             String reason = row.get("end_reason");
             sessionEnds.merge(reason, 1L, Long::sum);
             if (reason.equals("dropped")) {
@@ -200,7 +201,7 @@ public final class RunAnalysis {
             lastSend[0] = t;
         });
         CsvStream csv = new CsvStream(d.requests());
-        csv.forEach(RunDirectory.REQUEST_COLUMNS, row -> {
+        csv.forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, row -> {
             requests++;
             String phase = row.get("phase");
             String state = row.get("state");
@@ -325,10 +326,10 @@ public final class RunAnalysis {
         java.util.Set<String> serverConns = new java.util.HashSet<>();
         CsvStream serverCsv = new CsvStream(d.serverRequests());
         double[] sums = new double[2];
-        try (CsvStream.Cursor server = serverCsv.open(RunDirectory.SERVER_REQUEST_COLUMNS)) {
+        try (CsvStream.Cursor server = serverCsv.open(org.rubis.format.Columns.SERVER_REQUESTS)) {
             long[] lastServerCompletion = {Long.MIN_VALUE};
             boolean[] serverDone = {false};
-            new CsvStream(d.requests()).forEach(RunDirectory.REQUEST_COLUMNS, row -> {
+            new CsvStream(d.requests()).forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, row -> {
                 String conn = row.get("connection_id");
                 long clientDone = row.getLong("send_epoch_ns") + row.getLong("response_ns");
                 while (!serverDone[0] && lastServerCompletion[0] <= clientDone + 2_000_000_000L) {

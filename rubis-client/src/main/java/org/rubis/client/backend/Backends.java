@@ -1,9 +1,8 @@
 package org.rubis.client.backend;
 
 import org.rubis.client.config.ClientConfig;
-import org.rubis.client.config.ConfigException;
 
-/** Creates the blocking backend named by {@code client_backend} / {@code --backend}. */
+/** Creates the backend named by {@code client_backend} / {@code --backend}: the one place a backend plugs in. */
 public final class Backends {
 
     private Backends() {}
@@ -11,10 +10,14 @@ public final class Backends {
     public static Backend create(ClientConfig.Execution e, String base) {
         ClientTls tls = new ClientTls(e.tlsResumption());
         return switch (e.backend()) {
-            case "legacy" -> new LegacyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls);
-            case "pooled" -> new PooledBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.poolMax(), e.downloadImages(), tls);
-            case "dedicated" -> new DedicatedBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls);
-            default -> throw new ConfigException("backend " + e.backend() + " has no blocking implementation");
+            case LEGACY -> {
+                LegacyBackend.jdkSettings(e.httpKeepAlive(), e.httpMaxConnections());
+                yield new LegacyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls);
+            }
+            case POOLED -> new PooledBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.poolMax(), e.downloadImages(), tls);
+            case DEDICATED -> new DedicatedBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls);
+            case NETTY -> new NettyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(),
+                    ClientTls.isHttps(base) ? tls : null);
         };
     }
 }

@@ -65,20 +65,6 @@ public final class LegacyBackend implements Backend {
         this.images = downloadImages ? new ImageFetcher(this::fetchImage) : null;
     }
 
-    /**
-     * The JDK's keep-alive cache policy ({@code client_http_keepalive}, {@code client_http_max_connections});
-     * null keeps the JDK's default. The JDK reads these once, at its first HTTP connection, so they
-     * are set when this backend is created, and only when it is the one chosen.
-     */
-    static void jdkSettings(Boolean keepAlive, Integer maxConnections) {
-        if (keepAlive != null) {
-            System.setProperty("http.keepAlive", String.valueOf(keepAlive));
-        }
-        if (maxConnections != null) {
-            System.setProperty("http.maxConnections", String.valueOf(maxConnections));
-        }
-    }
-
     @Override
     public String name() {
         return "legacy";

@@ -176,6 +176,9 @@ class RunMergeTest {
         assertEquals(0, k.status(), k.err());
         JsonNode cj = JSON.readTree(cmp.resolveSibling("comparison.json").toFile());
         assertEquals(runCount, cj.get("runs").get(0).get("requests").asLong());
+        Cli x = cli("export-httperf", out.toString(), "--out", tmp.resolve("httperf").toString());
+        assertEquals(0, x.status(), x.err());
+        assertTrue(x.out().startsWith("exported " + run.sessions.size() + " sessions"), x.out());
         new HtmlReport(a).write(tmp.resolve("again/report.html"));
         new CompareReport(List.of(a, RunAnalysis.of(new RunDirectory(dirs.get(1))))).write(tmp.resolve("again/cmp.html"));
     }

@@ -1,7 +1,6 @@
 package org.rubis.analysis.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
@@ -26,9 +25,6 @@ public record ShardInfo(RunDirectory dir, int index, int count, long seed, Strin
 
     /** Reads and checks a shard directory; every problem is one line naming the directory and the fix. */
     public static ShardInfo read(Path path) {
-        if (Files.isDirectory(path) && Files.isRegularFile(path.resolve("summary.json")) && !Files.isRegularFile(path.resolve("requests.csv"))) {
-            throw new AnalysisException(path + ": not a run directory (summary.json but no requests.csv); pass the shard directories written by run --shard");
-        }
         RunDirectory d = new RunDirectory(path);
         JsonNode s = d.summary();
         if (s == null) {

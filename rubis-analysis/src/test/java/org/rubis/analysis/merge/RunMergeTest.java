@@ -143,6 +143,20 @@ class RunMergeTest {
     }
 
     @Test
+    void oneShardMergesToItsOwnLinesWithAShardColumn() throws Exception {
+        List<Path> dirs = new ShardedRun(1, 5, 1).write(tmp.resolve("one"));
+        Path out = tmp.resolve("m1");
+        assertEquals(0, cli(args(dirs, out)).status());
+        for (String f : List.of("requests.csv", "sessions.csv", "client-health.csv", "client-gc.csv")) {
+            List<String> in = Files.readAllLines(dirs.get(0).resolve(f));
+            List<String> expected = new ArrayList<>();
+            expected.add(in.get(0) + ",shard");
+            in.stream().skip(1).forEach(l -> expected.add(l + ",0"));
+            assertEquals(expected, Files.readAllLines(out.resolve(f)), f + ": byte-for-byte the shard's lines, in the same order");
+        }
+    }
+
+    @Test
     void shardsThatStartedApartAreWarnedAbout() throws Exception {
         List<Path> dirs = new ShardedRun(2, 6, 7, 0, 5_000_000).write(tmp.resolve("apart"));
         Cli c = cli(args(dirs, tmp.resolve("m")));

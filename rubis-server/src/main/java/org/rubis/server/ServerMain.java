@@ -29,7 +29,7 @@ public final class ServerMain implements Callable<Integer> {
     int port;
     @Option(names = "--model", paramLabel = "event|prefork", defaultValue = "event", description = "event (Netty event loops, like Lighttpd) or prefork (worker pool, like Apache).")
     String model;
-    @Option(names = "--out", paramLabel = "DIR", description = "Write requests.csv, connections.csv and stats.json here.")
+    @Option(names = "--out", paramLabel = "DIR", description = "Write requests.csv, connections.csv and stats.json here (default: no logs).")
     Path out;
     @Option(names = "--size", paramLabel = "SCALE", defaultValue = "0.05", description = "Scale of the generated items (1.0 = the counts of the categories file).")
     double size;
@@ -37,7 +37,7 @@ public final class ServerMain implements Callable<Integer> {
     Path properties;
     @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the data generator.")
     long seed;
-    @Option(names = "--db-file", paramLabel = "PATH", description = "File-backed H2 database instead of memory (reused if populated).")
+    @Option(names = "--db-file", paramLabel = "PATH", description = "File-backed H2 database instead of memory (reused if populated; default: memory).")
     String dbFile;
     @Option(names = "--keepalive-ms", paramLabel = "MS", defaultValue = "5000", description = "Keep-alive idle timeout; 0 = never.")
     int keepAliveMs;
@@ -65,7 +65,7 @@ public final class ServerMain implements Callable<Integer> {
     Path tlsKeystore;
     @Option(names = "--tls-password", paramLabel = "PASSWORD", description = "Keystore password (default: the packaged certificate's).")
     String tlsPassword;
-    @Option(names = "--demand", paramLabel = "INTERACTION=us", description = "Extra CPU work for one interaction, e.g. --demand ViewItem=500.")
+    @Option(names = "--demand", paramLabel = "INTERACTION=us", showDefaultValue = CommandLine.Help.Visibility.NEVER, description = "Extra CPU work for one interaction, e.g. --demand ViewItem=500.")
     Map<String, Integer> demand = new LinkedHashMap<>();
 
     public static void main(String[] args) {

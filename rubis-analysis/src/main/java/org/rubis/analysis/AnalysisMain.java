@@ -108,8 +108,9 @@ public final class AnalysisMain {
             description = "Merge the run directories of the shards of one run (run --shard I/N) into one run directory: logs in time order, "
                     + "summary recomputed from them, each shard's clock anchor recorded. See docs/SHARDING.md.")
     static final class Merge implements Callable<Integer> {
-        @Parameters(paramLabel = "SHARD_DIR", arity = "1..*") List<Path> dirs;
-        @Option(names = "--out", paramLabel = "DIR", required = true, description = "new directory for the merged run") Path out;
+        @Parameters(paramLabel = "SHARD_DIR", arity = "1..*", description = "The run directories of the shards (one per run --shard I/N), in any order.")
+        List<Path> dirs;
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "New directory for the merged run (required).") Path out;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override

@@ -36,10 +36,10 @@ class CommandLineErrorsTest {
 
     @Test
     void everySubcommandDescribesItsArguments() {
-        for (String sub : new String[] {"report", "compare", "export-httperf"}) {
+        for (String sub : new String[] {"report", "compare", "export-httperf", "merge"}) {
             String[] r = run(sub, "--help");
             assertEquals("0", r[0]);
-            assertTrue(r[1].contains("RUN_DIR") && r[1].contains("run director"), sub + ":\n" + r[1]);
+            assertTrue(r[1].contains("_DIR") && r[1].contains("run director"), sub + ":\n" + r[1]);
             assertTrue(r[1].contains("--out="), sub + ":\n" + r[1]);
             assertFalse(r[1].contains("Default: null"), sub + ":\n" + r[1]);
         }

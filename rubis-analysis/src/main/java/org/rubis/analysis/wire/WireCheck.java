@@ -182,8 +182,11 @@ public final class WireCheck {
             out.computeIfAbsent(c.connection, k -> new ArrayList<>()).add(c);
         });
         clientDistinctConnections = ids.size();
+        // In completion order: on one HTTP/1.1 connection responses end in wire order, whereas a client may take
+        // its send instant before it holds the connection (the legacy backend's keep-alive cache), so send
+        // instants can be out of wire order.
         for (List<ClientLine> l : out.values()) {
-            l.sort(Comparator.comparingLong(c -> c.send));
+            l.sort(Comparator.comparingLong(c -> c.send + c.response));
         }
         return out;
     }

@@ -157,4 +157,26 @@ class WireCheckTest {
         assertEquals(1, analysis.path("wire").path("matched").asInt());
         assertEquals(7.0, analysis.path("wire").path("client_minus_wire_us").path("netty/new").path("response").path("p50").asDouble(), 1e-9);
     }
+
+    /** Legacy backend, seen on a real run: a thread took its send instant, then waited ~68 ms for the shared connection. */
+    @Test
+    void aClientSendInstantTakenBeforeItHeldTheConnectionStillJoinsInWireOrder() throws Exception {
+        PcapBuilder p = new PcapBuilder(256);
+        new Conversation(p, "127.0.0.1", 50004, "127.0.0.1", 8080, 1, 1).handshake(0)
+                .fromClient(MS, request("/x")).fromServer(2 * MS, responseHead(200, 1) + "x")
+                .fromClient(70 * MS, request("/late")).fromServer(71 * MS, responseHead(200, 1) + "l");
+        Path run = Files.createDirectories(tmp.resolve("order"));
+        p.write(run.resolve("capture.pcap"));
+        long t = 5_000_000_000L;
+        // /late's thread took its instant first (t), /x's later (t + 0.5 ms) but /x went on the wire first
+        Files.writeString(run.resolve("requests.csv"), HEADER
+                + line("/late", t, 70 * MS + 800_000, 70 * MS + 900_000, 200, "127.0.0.1:50004", false, "legacy")
+                + line("/x", t + 500_000, MS + 100_000, MS + 200_000, 200, "127.0.0.1:50004", true, "legacy"));
+        WireCheck w = WireCheck.run(new RunDirectory(run), null);
+        assertEquals(2, w.matched);
+        assertEquals(0, w.clientOnly);
+        assertEquals(0, w.wireOnly);
+        // /late: client 70.9 ms, wire 1 ms: the wait for the connection shows as client minus wire
+        assertEquals(69_900, w.groups.get("reused").response.maxUs(), 1e-9);
+    }
 }

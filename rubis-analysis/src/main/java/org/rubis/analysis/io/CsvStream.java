@@ -62,6 +62,16 @@ public final class CsvStream {
         public long line() {
             return record.getRecordNumber() + 1;
         }
+
+        /** The fields in header order, as read. */
+        public java.util.List<String> values() {
+            return record.toList();
+        }
+
+        /** The file this row came from. */
+        public String file() {
+            return file;
+        }
     }
 
     private final Path path;
@@ -127,6 +137,11 @@ public final class CsvStream {
             }
             width = parser.getHeaderMap().size();
             it = parser.iterator();
+        }
+
+        /** The header's column names, in file order. */
+        public List<String> header() {
+            return parser.getHeaderNames();
         }
 
         /** The next complete row, or null at the end (a short last line is skipped). */

@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
         description = "Check the client's times against a packet capture (default RUN_DIR/capture.pcap; any tcpdump/Wireshark classic pcap): "
                 + "writes RUN_DIR/wire.csv and RUN_DIR/wire-connections.csv and prints client-minus-wire statistics.")
 final class WireCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "RUN_DIR") Path dir;
+    @Parameters(paramLabel = "RUN_DIR", description = "A run directory written by rubis-client run (requests.csv; server/ and "
+            + "capture-stats.json are used when present); wire.csv and wire-connections.csv are written into it.") Path dir;
     @Option(names = "--pcap", paramLabel = "FILE", description = "capture file (default RUN_DIR/capture.pcap)") Path pcap;
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

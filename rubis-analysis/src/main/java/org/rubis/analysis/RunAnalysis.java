@@ -15,6 +15,7 @@ import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.stats.Latency;
 import org.rubis.analysis.stats.Moments;
 import org.rubis.analysis.stats.SortedStream;
+import org.rubis.analysis.wire.WireCheck;
 
 /**
  * Everything the report shows about one run, computed by streaming the logs: memory grows with
@@ -113,6 +114,8 @@ public final class RunAnalysis {
     public double runSeconds;
     public String backend = "";
     public ServerComparison server;
+    /** The wire check, when the run directory holds a capture (RUN_DIR/capture.pcap); else null. */
+    public WireCheck wire;
 
     /** Client-reported versus server-measured times, request by request. */
     public static final class ServerComparison {
@@ -142,6 +145,18 @@ public final class RunAnalysis {
         }
     }
 
+    private void wire(RunDirectory d) {
+        if (!Files.isRegularFile(WireCheck.defaultPcap(d))) {
+            return;
+        }
+        try {
+            wire = WireCheck.run(d, null);
+            wire.notes.forEach(n -> notes.add("wire check: " + n));
+        } catch (AnalysisException e) {
+            notes.add("wire check skipped: " + e.getMessage());
+        }
+    }
+
     public static RunAnalysis of(RunDirectory d) {
         RunAnalysis a = new RunAnalysis(d);
         Map<Long, SessionState> sessions = new HashMap<>();
@@ -151,6 +166,7 @@ public final class RunAnalysis {
         if (d.hasServer()) {
             a.server = compare(d);
         }
+        a.wire(d);
         if (a.summary == null) {
             a.notes.add("summary.json is missing: the run was killed before its end; figures come from the logs alone");
         } else if (a.summary.path("partial").asBoolean()) {

@@ -19,7 +19,7 @@ import org.rubis.analysis.wire.PcapBuilder.Conversation;
 /** The join of wire requests with requests.csv and the server's log, on a run directory written by the test. */
 class WireCheckTest {
     static final long MS = 1_000_000;
-    static final String HEADER = String.join(",", RunDirectory.REQUEST_COLUMNS) + ",images,image_bytes\n";
+    static final String HEADER = String.join(",", org.rubis.format.Columns.REQUESTS) + "\n";
 
     @TempDir Path tmp;
 

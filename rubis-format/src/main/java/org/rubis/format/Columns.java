@@ -36,6 +36,13 @@ public final class Columns {
     public static final List<String> SERVER_REQUESTS = List.of("connection_id", "arrival_epoch_ns", "completion_epoch_ns", "service_ns",
             "interaction", "status", "bytes", "path");
 
+    /**
+     * probe.csv: the reference probe's requests (run --probe), one line each; {@code warmup} lines are
+     * excluded from its statistics. Times from System.nanoTime() around the write and the read loop.
+     */
+    public static final List<String> PROBE = List.of("send_epoch_ns", "connection_id", "path", "status", "ttfb_ns", "response_ns", "bytes",
+            "warmup", "error");
+
     private Columns() {}
 
     /** The header line (without the newline). */

@@ -18,7 +18,7 @@ public final class Backends {
             case POOLED -> new PooledBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.poolMax(), e.downloadImages(), tls);
             case DEDICATED -> new DedicatedBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls);
             case NETTY -> new NettyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(),
-                    ClientTls.isHttps(base) ? tls : null);
+                    ClientTls.isHttps(base) ? tls : null, e.busyPoll());
         };
     }
 

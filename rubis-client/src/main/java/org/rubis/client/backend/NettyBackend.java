@@ -45,6 +45,7 @@ public final class NettyBackend implements Backend {
     private static final AttributeKey<Conn> CONN = AttributeKey.valueOf("rubis-conn");
 
     private final EventLoopGroup group;
+    private final boolean busyPoll;
     private final Bootstrap bootstrap;
     private final InetSocketAddress target;
     private final RequestHeaders headers;
@@ -55,6 +56,16 @@ public final class NettyBackend implements Backend {
      * @param tls null for http; for https the TLS policy (session resumption or not)
      */
     public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls) {
+        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, false);
+    }
+
+    /**
+     * @param busyPoll one epoll event loop that busy-waits (epoll_wait with no timeout, in a loop) instead of
+     *                 blocking: it burns a whole core so that a reply is seen as soon as it arrives, as httperf
+     *                 does; one loop only, so the other cores stay for the server. Without epoll: ignored, with
+     *                 a one-line message.
+     */
+    public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, boolean busyPoll) {
         URI u = URI.create(base);
         boolean https = ClientTls.isHttps(base);
         this.target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? (https ? 443 : 80) : u.getPort());
@@ -64,7 +75,15 @@ public final class NettyBackend implements Backend {
         this.downloadImages = downloadImages;
         boolean epoll = Epoll.isAvailable();
         int threads = Runtime.getRuntime().availableProcessors();
-        this.group = epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
+        if (busyPoll && !epoll) {
+            System.err.println("warning: --busy-poll needs Netty's epoll transport (Linux x86_64/aarch64), unavailable here ("
+                    + Epoll.unavailabilityCause() + "); the event loops block as usual");
+        }
+        this.busyPoll = busyPoll && epoll;
+        this.group = this.busyPoll
+                ? new io.netty.channel.MultiThreadIoEventLoopGroup(1, io.netty.channel.epoll.EpollIoHandler.newFactory(0,
+                        () -> (selectSupplier, hasTasks) -> io.netty.channel.SelectStrategy.BUSY_WAIT))
+                : epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
         this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)

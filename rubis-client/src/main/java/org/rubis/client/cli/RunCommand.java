@@ -82,6 +82,16 @@ public final class RunCommand implements Callable<Integer> {
     ThreadModel threads;
     @Option(names = "--server-model", paramLabel = "MODEL", description = "Embedded server model: ${COMPLETION-CANDIDATES}.")
     ServerModel serverModel;
+    @Option(names = "--capture", description = "Capture the run's packets (libpcap; root or cap_net_raw) and check every request against the wire: "
+            + "capture.pcap, wire.csv and a wire check section in the summary.")
+    boolean capture;
+    @Option(names = "--probe", description = "A reference probe on its own connection (plain NIO, 5 requests/s): with --capture, its error is this host's floor.")
+    boolean probe;
+    @Option(names = "--published-times", paramLabel = "CLOCK", description = "With --capture: whose times the summary's response-time table shows: "
+            + "${COMPLETION-CANDIDATES} (the client's are kept beside the wire's).")
+    org.rubis.client.config.PublishedTimes publishedTimes;
+    @Option(names = "--busy-poll", description = "netty backend: one epoll event loop that busy-waits (a whole core) instead of blocking, as httperf does.")
+    boolean busyPoll;
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: runs/<timestamp>).")
     Path out;
     @Option(names = "--no-progress", description = "No progress line.")
@@ -137,6 +147,16 @@ public final class RunCommand implements Callable<Integer> {
         if (noProgress) {
             named.put("client_progress", "no");
         }
+        if (capture) {
+            named.put("client_capture", "yes");
+        }
+        if (probe) {
+            named.put("client_probe", "yes");
+        }
+        if (busyPoll) {
+            named.put("client_busy_poll", "yes");
+        }
+        put(named, "client_published_times", publishedTimes);
         ClientConfig c = config.load(named);
         Path dir = c.outDir() != null ? c.outDir()
                 : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
@@ -158,6 +178,7 @@ public final class RunCommand implements Callable<Integer> {
         // Configuration warnings are stated once, in the summary's Warnings section (and summary.json).
         Summary.jvmWarnings(c.users(), c.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
         RunEngine engine = new RunEngine(c, dir, stdout);
+        MeasurementObservers.register(engine, c, stdout);
         Thread hook = new Thread(() -> {
             engine.requestStop("interrupted (SIGINT/SIGTERM)");
             try {

@@ -26,6 +26,7 @@ import org.rubis.client.workload.WorkloadModel;
  * @param server           embedded-server settings
  * @param outDir           run directory, or null for a new one under runs/
  * @param warnings         non-fatal findings (unknown keys, ignored commands, column sums)
+ * @param measurement      packet capture, reference probe and which clock the published times come from
  */
 public record ClientConfig(
         String source,
@@ -50,7 +51,21 @@ public record ClientConfig(
         Path outDir,
         boolean progress,
         List<String> warnings,
-        Map<String, String> resolved) {
+        Map<String, String> resolved,
+        Measurement measurement) {
+
+    /**
+     * How the run checks its own measurement (docs/WIRE.md).
+     *
+     * @param capture        capture the run's packets and run the wire check at the end
+     * @param probe          the same-run reference probe (one extra connection, plain NIO)
+     * @param probeRate      probe requests per second
+     * @param probeBusyPoll  the probe polls a non-blocking socket instead of blocking in read
+     * @param publishedTimes whose clock the summary's response-time table comes from
+     */
+    public record Measurement(boolean capture, boolean probe, double probeRate, boolean probeBusyPoll, PublishedTimes publishedTimes) {
+        public static final Measurement NONE = new Measurement(false, false, 5, false, PublishedTimes.CLIENT);
+    }
 
     /** Hybrid arrivals: exactly one of rate, file or schedule drives session starts. */
     public record ArrivalSettings(
@@ -66,6 +81,7 @@ public record ClientConfig(
      *
      * @param httpKeepAlive      legacy backend: the JDK's {@code http.keepAlive}, or null for the JDK's default
      * @param httpMaxConnections legacy backend: the JDK's {@code http.maxConnections}, or null for the JDK's default
+     * @param busyPoll           netty backend: epoll event loops busy-wait instead of blocking (one loop, a whole core)
      */
     public record Execution(
             BackendKind backend,
@@ -76,7 +92,8 @@ public record ClientConfig(
             int poolMax,
             boolean tlsResumption,
             Boolean httpKeepAlive,
-            Integer httpMaxConnections) {
+            Integer httpMaxConnections,
+            boolean busyPoll) {
 
         public ExecutionModel model() {
             return ExecutionModel.of(backend, threads);

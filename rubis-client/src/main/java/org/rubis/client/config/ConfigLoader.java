@@ -60,6 +60,12 @@ public final class ConfigLoader {
         m.put("client_download_images", "yes|no: also fetch <IMG SRC> of each page (default no)");
         m.put("client_output_dir", "run directory (default: a new directory under runs/)");
         m.put("client_progress", "yes|no: progress line every few seconds (default yes)");
+        m.put("client_capture", "yes|no: capture the run's packets (libpcap) and check every request against the wire (default no)");
+        m.put("client_probe", "yes|no: a reference probe on its own connection measures this host's floor (default no)");
+        m.put("client_probe_rate", "reference probe: requests per second (default 5)");
+        m.put("client_probe_busy_poll", "yes|no: the probe busy-polls a non-blocking socket instead of blocking (default no)");
+        m.put("client_published_times", "client|wire: whose clock the summary's response times come from (wire needs client_capture; default client)");
+        m.put("client_busy_poll", "yes|no: netty backend: epoll event loop busy-waits (a whole core) instead of blocking (default no)");
         m.put("workload_transition_mode", "compatible|normalize (default compatible)");
         m.put("workload_think_scale", "multiplies every think time (default 1.0)");
         m.put("workload_one_based_ids", "yes: draw category/region ids 1..n; no: the original's 0..n-1 (default no)");
@@ -137,7 +143,18 @@ public final class ConfigLoader {
                 seed, seedGiven, arrivals, arrival, execution, server,
                 out == null ? null : Path.of(out),
                 s.yesNo("client_progress", true),
-                List.copyOf(warnings), resolved);
+                List.copyOf(warnings), resolved, measurement(s));
+    }
+
+    private static ClientConfig.Measurement measurement(Settings s) {
+        boolean capture = s.yesNo("client_capture", false);
+        PublishedTimes published = s.choice("client_published_times", PublishedTimes.CLIENT, PublishedTimes.class);
+        if (published == PublishedTimes.WIRE && !capture) {
+            throw new ConfigException(s.where(s.entry("client_published_times").orElseThrow())
+                    + " = \"wire\": wire times need the capture; add --capture (client_capture = yes) or publish client times");
+        }
+        return new ClientConfig.Measurement(capture, s.yesNo("client_probe", false), s.doubleValue("client_probe_rate", 5.0, 0.1, "requests per second"),
+                s.yesNo("client_probe_busy_poll", false), published);
     }
 
     /** Unknown keys, and the original's commands, which are never run. */
@@ -255,7 +272,8 @@ public final class ConfigLoader {
                 s.intValue("client_pool_max", 100, 1, "connections"),
                 s.yesNo("client_tls_resumption", true),
                 s.string("client_http_keepalive", null) == null ? null : s.yesNo("client_http_keepalive", true),
-                s.string("client_http_max_connections", null) == null ? null : s.intValue("client_http_max_connections", 5, 1, "connections"));
+                s.string("client_http_max_connections", null) == null ? null : s.intValue("client_http_max_connections", 5, 1, "connections"),
+                s.yesNo("client_busy_poll", false));
     }
 
     private static ClientConfig.EmbeddedServer server(Settings s) {

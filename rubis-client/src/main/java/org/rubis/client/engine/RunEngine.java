@@ -174,7 +174,7 @@ public final class RunEngine {
             finisher.cleanup();
         }
         summary = finisher.summary(clock, stats, health, log, backend == null ? config.execution().backend().label() : backend.name(),
-                arrivalsText);
+                arrivalsText, observers);
         return summary;
     }
 

@@ -58,7 +58,8 @@ final class RunFinisher {
     }
 
     /** Builds and writes the summary (after {@link #cleanup}: logs are flushed and closed). */
-    Summary summary(RunClock clock, RunStats stats, ClientHealth health, RunLog log, String backendName, String arrivalsText) throws IOException {
+    Summary summary(RunClock clock, RunStats stats, ClientHealth health, RunLog log, String backendName, String arrivalsText,
+            java.util.List<RunObserver> observers) throws IOException {
         if (log.statsIncomplete()) {
             stop.stop("the statistics ran out of heap (the request log is complete)", true);
         }
@@ -67,6 +68,12 @@ final class RunFinisher {
                     counters.sessionsStarted.get(), counters.sessionsDelayed.get(), counters.sessionsDropped.get(), counters.usersStarted,
                     counters.active.peak(), log.written(), log.lost(), clock.startEpochNs(), clock.runSeconds());
             Summary summary = new Summary(config, result, stats, health);
+            for (RunObserver o : observers) {
+                org.rubis.client.report.SummarySection section = o.summarySection(dir);
+                if (section != null) {
+                    summary.add(section);
+                }
+            }
             summary.write();
             return summary;
         } catch (OutOfMemoryError | RuntimeException e) {

@@ -41,7 +41,8 @@ public final class Summary {
     private final ObjectNode root = JSON.createObjectNode();
     private final List<String> verdicts = new ArrayList<>();
     private final List<String> extraWarnings = new ArrayList<>();
-    private final String text;
+    private String text;
+    private final StringBuilder sectionsText = new StringBuilder();
 
     public Summary(ClientConfig config, RunResult result, RunStats stats, ClientHealth health) {
         this.config = config;
@@ -178,7 +179,27 @@ public final class Summary {
         this.text = renderText(stats, late);
     }
 
-    private static ObjectNode cell(ObjectNode n, LatencyCell c) {
+    /**
+     * Adds a section built after the logs closed (the wire check): its object, its text block, the
+     * accuracy verdict it measured and, when it publishes other times, those times in place of the
+     * client's, which are kept as {@code response_time_ms_client}.
+     */
+    public void add(SummarySection section) {
+        root.set(section.key(), section.json());
+        if (section.accuracyVerdict() != null) {
+            root.put("accuracy_verdict", section.accuracyVerdict());
+        }
+        JsonNode published = section.publishedResponseTimes();
+        if (published != null) {
+            root.set("response_time_ms_client", root.get("response_time_ms"));
+            root.set("response_time_ms", published);
+            root.put("response_time_clock", section.publishedClock());
+            this.text = renderText(null, null);
+        }
+        sectionsText.append('\n').append(section.text());
+    }
+
+    static ObjectNode cell(ObjectNode n, LatencyCell c) {
         n.put("count", c.count());
         n.put("errors", c.errors());
         n.put("mean", round(c.meanMs(), 3));
@@ -269,7 +290,8 @@ public final class Summary {
                 continue;
             }
             Phase phase = Phase.parse(p);
-            b.append('\n').append(phase == null ? "Overall" : phase.title()).append(" - response time in ms\n");
+            b.append('\n').append(phase == null ? "Overall" : phase.title()).append(" - response time in ms")
+             .append(root.has("response_time_clock") ? " (clock: " + root.get("response_time_clock").asText() + ")" : "").append('\n');
             b.append(String.format(Locale.ROOT, "  %-26s %8s %6s %9s %9s %9s %9s %9s %9s %9s%n", "state", "count", "errors", "mean", "min", "max",
                     "p50", "p90", "p99", "p99.9"));
             ph.get("states").fields().forEachRemaining(e -> row(b, e.getKey(), e.getValue()));
@@ -336,11 +358,15 @@ public final class Summary {
 
     public void write() throws IOException {
         Files.writeString(dir.resolve("summary.json"), JSON.writeValueAsString(root), StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("summary.txt"), text, StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("summary.txt"), text(), StandardCharsets.UTF_8);
     }
 
     public String text() {
-        return text;
+        if (sectionsText.isEmpty()) {
+            return text;
+        }
+        String accuracy = root.has("accuracy_verdict") ? "\nAccuracy: " + root.get("accuracy_verdict").asText() + "\n" : "";
+        return text + sectionsText + accuracy;
     }
 
     public JsonNode json() {

@@ -15,7 +15,7 @@ import org.rubis.format.RunFiles;
 /**
  * The wire's per-request response times (wire.csv, matched lines) put back on the client's requests
  * (requests.csv: phase, state, error), for publishing wire-derived results. A request with no wire
- * time (a failed connect) is left out of the wire table.
+ * time (a failed connect, a client-only line) keeps the client's time, so counts and errors stay the run's.
  */
 final class WireTimes {
 
@@ -36,11 +36,11 @@ final class WireTimes {
         Map<String, Long> wire = new HashMap<>();
         forEachMatched(runDir, wire::put);
         TimesTable t = new TimesTable();
-        new CsvStream(RunFiles.requests(runDir)).forEach(List.of("state", "phase", "send_epoch_ns", "connection_id", "error"), row -> {
+        new CsvStream(RunFiles.requests(runDir)).forEach(List.of("state", "phase", "send_epoch_ns", "response_ns", "connection_id", "error"), row -> {
             Long ns = wire.get(row.get("connection_id") + " " + row.get("send_epoch_ns"));
             Phase phase = Phase.parse(row.get("phase"));
-            if (ns != null && phase != null) {
-                t.add(phase, Interaction.byLabel(row.get("state")), ns, !row.get("error").isEmpty());
+            if (phase != null) {
+                t.add(phase, Interaction.byLabel(row.get("state")), ns != null ? ns : row.getLong("response_ns"), !row.get("error").isEmpty());
             }
         });
         return t.toJson();

@@ -65,6 +65,8 @@ public final class ServerMain implements Callable<Integer> {
     Path tlsKeystore;
     @Option(names = "--tls-password", description = "Keystore password.")
     String tlsPassword;
+    @Option(names = "--exit-with-parent", description = "Stop (logs flushed) when the parent process exits or closes this process's standard input; the client's embedded server uses it.")
+    boolean exitWithParent;
     @Option(names = "--demand", paramLabel = "INTERACTION=us", description = "Extra CPU work for one interaction, e.g. --demand ViewItem=500.")
     Map<String, Integer> demand = new LinkedHashMap<>();
 
@@ -123,6 +125,12 @@ public final class ServerMain implements Callable<Integer> {
                 + ", " + server.items() + " items, populated in " + server.populateMs() + " ms"
                 + (out == null ? "" : ", logs in " + out) + ")");
         System.out.flush();
+        if (exitWithParent) {
+            ParentWatch.start(() -> {
+                System.out.println("rubis-server: parent process gone; stopping");
+                System.exit(0); // runs the shutdown hook: the server stops and its logs are flushed
+            });
+        }
         stopped.await();
         return 0;
     }

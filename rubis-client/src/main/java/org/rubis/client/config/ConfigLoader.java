@@ -217,7 +217,8 @@ public final class ConfigLoader {
         ClientConfig.EmbeddedServer server = new ClientConfig.EmbeddedServer(serverModel,
                 s.doubleValue("server_size", 0.05, 0.0001, "scale factor"),
                 s.intValue("server_keepalive_timeout_ms", 5000, 0, "milliseconds"),
-                s.string("server_java_options", "-Xmx1g"),
+                JvmOptions.parse(s.string("server_java_options", "-Xmx1g"),
+                        s.entry("server_java_options").map(s::where).orElse("server_java_options")).text(),
                 s.yesNo("server_tls", false),
                 s.yesNo("server_tls_resumption", true));
 

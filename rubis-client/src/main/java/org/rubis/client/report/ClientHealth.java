@@ -59,6 +59,8 @@ public final class ClientHealth implements AutoCloseable {
         this.gcLog = Files.newBufferedWriter(dir.resolve("client-gc.csv"), StandardCharsets.UTF_8);
         samples.write("epoch_ms,cpu_cores,heap_used_bytes,heap_max_bytes,threads,active_sessions,requests\n");
         gcLog.write("end_epoch_ms,duration_ms,gc,action,cause\n");
+        samples.flush(); // headers on disk at once: a kill -9'd run leaves files the analysis can read
+        gcLog.flush();
         this.activeSessions = activeSessions;
         this.requests = requests;
         long c = 0;
@@ -97,6 +99,7 @@ public final class ClientHealth implements AutoCloseable {
             try {
                 gcLog.write(endEpoch + "," + ms + "," + info.getGcName().replace(',', ' ') + "," + info.getGcAction().replace(',', ' ') + ","
                         + info.getGcCause().replace(',', ' ') + "\n");
+                gcLog.flush(); // a pause is rare; a killed run keeps every one
             } catch (IOException ignored) {
                 // best effort
             }

@@ -71,7 +71,7 @@ public record ClientConfig(
             boolean tlsResumption) {}
 
     /** The embedded target, started in its own JVM. */
-    public record EmbeddedServer(String model, double size, int keepAliveMs, String javaOptions, boolean tls, boolean tlsResumption) {}
+    public record EmbeddedServer(String model, double size, int keepAliveMs, String javaOptions, boolean tls, boolean tlsResumption, String faults) {}
 
     public boolean embedded() {
         return "embedded".equals(target);

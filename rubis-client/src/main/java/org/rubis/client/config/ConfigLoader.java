@@ -77,7 +77,8 @@ public final class ConfigLoader {
         m.put("server_model", "embedded server: event|prefork (default event)");
         m.put("server_size", "embedded server: data scale factor (default 0.05)");
         m.put("server_keepalive_timeout_ms", "embedded server: keep-alive idle timeout (default 5000)");
-        m.put("server_java_options", "embedded server: extra JVM options (default -Xmx1g)");
+        m.put("server_java_options", "embedded server: extra JVM options, heap/GC/tuning flags only (default -Xmx1g)");
+        m.put("server_faults", "embedded server: faults to inject, e.g. reset:0.1,delay=2000:0.2 (default none; see docs/FAULTS.md)");
         return m;
     }
 
@@ -220,7 +221,8 @@ public final class ConfigLoader {
                 JvmOptions.parse(s.string("server_java_options", "-Xmx1g"),
                         s.entry("server_java_options").map(s::where).orElse("server_java_options")).text(),
                 s.yesNo("server_tls", false),
-                s.yesNo("server_tls_resumption", true));
+                s.yesNo("server_tls_resumption", true),
+                ServerFaults.check(s));
 
         String seedText = s.string("client_seed", null);
         long seed;

@@ -67,6 +67,9 @@ public final class EmbeddedServerProcess implements AutoCloseable {
         cmd.addAll(List.of("--port", "0", "--model", c.server().model(), "--out", dir.toString(),
                 "--size", String.valueOf(c.server().size()), "--keepalive-ms", String.valueOf(c.server().keepAliveMs()),
                 "-p", props.toString()));
+        if (!c.server().faults().isEmpty()) {
+            cmd.addAll(List.of("--faults", c.server().faults()));
+        }
         if (c.server().tls()) {
             cmd.addAll(List.of("--tls", "--tls-resumption", c.server().tlsResumption() ? "on" : "off"));
         }

@@ -19,6 +19,12 @@ public final class RunDirectory {
     public static final List<String> SERVER_REQUEST_COLUMNS = List.of("connection_id", "arrival_epoch_ns", "completion_epoch_ns",
             "service_ns", "interaction", "status", "bytes", "path");
 
+    /** Columns read as whole numbers: a line where one is not is skipped and counted. */
+    public static final List<String> REQUEST_NUMERIC = List.of("session_id", "intended_send_epoch_ns", "send_epoch_ns", "response_ns");
+    public static final List<String> SESSION_NUMERIC = List.of("session_id", "start_epoch_ns", "end_epoch_ns", "requests");
+    public static final List<String> SERVER_REQUEST_NUMERIC = List.of("completion_epoch_ns", "service_ns");
+    public static final List<String> GC_NUMERIC = List.of("end_epoch_ms", "duration_ms");
+
     private final Path dir;
     private final JsonNode summary;
 

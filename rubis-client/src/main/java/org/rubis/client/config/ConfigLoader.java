@@ -128,6 +128,7 @@ public final class ConfigLoader {
             throw new ConfigException(src.displayName() + ": workload_number_of_columns = " + columns
                     + ": this client knows the 27 RUBiS interactions; expected 27");
         }
+        warnings.addAll(Limits.check(s, table));
         TransitionMode mode = s.choice("workload_transition_mode", TransitionMode.COMPATIBLE, TransitionMode.class);
         List<TransitionTable.ColumnSum> deviations = table.columnSumDeviations();
         if (!deviations.isEmpty()) {
@@ -286,6 +287,10 @@ public final class ConfigLoader {
             java.net.URI u = new java.net.URI(target);
             if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
                 throw new java.net.URISyntaxException(target, "not an http(s) URL with a host");
+            }
+            if (u.getPort() == 0 || u.getPort() > 65535) {
+                throw new ConfigException(s.where(s.entry("client_target").orElseThrow()) + " = \"" + target + "\": port " + u.getPort()
+                        + " is out of range; expected a TCP port from 1 to 65535");
             }
             String t = target;
             while (t.endsWith("/")) {

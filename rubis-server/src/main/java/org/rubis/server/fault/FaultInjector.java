@@ -28,7 +28,7 @@ public final class FaultInjector implements AutoCloseable {
     private static final double GOLDEN = 0.6180339887498949;
 
     private final FaultSpec spec;
-    private final long startNano = System.nanoTime();
+    private volatile long startNano = System.nanoTime();
     private final AtomicLong requests = new AtomicLong();
     private volatile Runnable die = () -> Runtime.getRuntime().halt(137);
     private ScheduledExecutorService timer;
@@ -85,6 +85,7 @@ public final class FaultInjector implements AutoCloseable {
 
     /** Starts the timers of the scheduled server-wide faults (stop-accepting windows, die at a time). */
     public synchronized void start(Listener server) {
+        startNano = System.nanoTime(); // windows count from the moment the server listens
         List<FaultRule> timed = spec.rules().stream()
                 .filter(r -> r.kind() == FaultKind.STOP_ACCEPTING || r.kind() == FaultKind.DIE && r.fraction() >= 1.0 && r.fromMs() > 0)
                 .toList();
@@ -96,7 +97,7 @@ public final class FaultInjector implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        long sinceStart = (System.nanoTime() - startNano) / 1_000_000;
+        long sinceStart = 0;
         for (FaultRule r : timed) {
             if (r.kind() == FaultKind.STOP_ACCEPTING) {
                 timer.schedule(server::stopAccepting, Math.max(0, r.fromMs() - sinceStart), TimeUnit.MILLISECONDS);

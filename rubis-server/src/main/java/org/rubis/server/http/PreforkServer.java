@@ -120,6 +120,9 @@ public final class PreforkServer implements RubisHttpServer, FaultInjector.Liste
                     Thread.sleep(10); // stop-accepting fault: the listener's backlog holds new connections
                 }
                 s = server.accept();
+                while (paused && running) {
+                    Thread.sleep(10); // accepted just as the window began: held unanswered like the backlog's
+                }
             } catch (IOException e) {
                 if (running) {
                     continue;

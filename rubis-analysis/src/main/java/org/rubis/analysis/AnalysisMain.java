@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.rubis.analysis.export.HttperfExport;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.analysis.merge.RunMerge;
 import org.rubis.analysis.report.CompareReport;
 import org.rubis.analysis.report.HtmlReport;
 import picocli.CommandLine;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Parameters;
 /** {@code rubis-analysis.jar}: reports, comparisons and httperf export of run directories. */
 @Command(name = "rubis-analysis", mixinStandardHelpOptions = true, version = "rubis-analysis 0.1.0",
         description = "Analyse rubis-client run directories.",
-        subcommands = {AnalysisMain.Report.class, AnalysisMain.Compare.class, AnalysisMain.ExportHttperf.class})
+        subcommands = {AnalysisMain.Report.class, AnalysisMain.Compare.class, AnalysisMain.ExportHttperf.class, AnalysisMain.Merge.class})
 public final class AnalysisMain {
 
     public static void main(String[] args) {
@@ -90,6 +91,25 @@ public final class AnalysisMain {
         public Integer call() throws Exception {
             int n = new HttperfExport(new RunDirectory(dir)).write(out);
             spec.commandLine().getOut().println("exported " + n + " sessions to " + out.resolve("sessions.wsesslog") + "; see " + out.resolve("README.txt"));
+            return 0;
+        }
+    }
+
+    @Command(name = "merge", mixinStandardHelpOptions = true,
+            description = "Merge the run directories of the shards of one run (run --shard I/N) into one run directory: logs in time order, "
+                    + "summary recomputed from them, each shard's clock anchor recorded. See docs/SHARDING.md.")
+    static final class Merge implements Callable<Integer> {
+        @Parameters(paramLabel = "SHARD_DIR", arity = "1..*") List<Path> dirs;
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "new directory for the merged run") Path out;
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            RunMerge.Result r = RunMerge.merge(dirs, out);
+            PrintWriter pw = spec.commandLine().getOut();
+            r.warnings().forEach(w -> pw.println("warning: " + w));
+            pw.println("merged " + dirs.size() + " shards into " + out + " (" + r.summary().path("requests").asLong() + " requests, status "
+                    + r.summary().path("status").asText() + "); next: rubis-analysis report " + out);
             return 0;
         }
     }

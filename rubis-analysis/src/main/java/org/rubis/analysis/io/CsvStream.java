@@ -77,6 +77,16 @@ public final class CsvStream {
         public long line() {
             return line;
         }
+
+        /** The fields in header order, as read. */
+        public List<String> values() {
+            return List.of(fields);
+        }
+
+        /** The file this row came from. */
+        public String file() {
+            return file;
+        }
     }
 
     private final Path path;
@@ -113,6 +123,7 @@ public final class CsvStream {
     public final class Cursor implements AutoCloseable {
         private final BufferedReader reader;
         private final Map<String, Integer> header = new HashMap<>();
+        private List<String> columns = List.of();
         private final int[] numeric;
         private final boolean endsWithNewline;
         private final String name = path.toString();
@@ -142,6 +153,7 @@ public final class CsvStream {
             for (int i = 0; i < cols.length; i++) {
                 header.putIfAbsent(cols[i], i);
             }
+            columns = List.of(cols);
             for (String col : required) {
                 if (!header.containsKey(col)) {
                     throw new AnalysisException(path + ":1: the header lacks column " + col + "; expected a rubis-client log with columns "
@@ -152,6 +164,11 @@ public final class CsvStream {
             pending = reader.readLine();
         }
 
+        /** The header's column names, in file order (empty for an empty file). */
+        public List<String> header() {
+            return columns;
+        }
+
         /** The next complete row, or null at the end; malformed lines are skipped and counted. */
         public Row next() {
             try {
@@ -160,7 +177,7 @@ public final class CsvStream {
                     lineNo++;
                     pending = reader.readLine();
                     String[] f = split(line);
-                    if (f != null && f.length == header.size() && numbersIn(f)) {
+                    if (f != null && f.length == columns.size() && numbersIn(f)) {
                         rows++;
                         return new Row(f, header, name, lineNo);
                     }

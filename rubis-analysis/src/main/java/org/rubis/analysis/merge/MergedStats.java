@@ -1,0 +1,150 @@
+package org.rubis.analysis.merge;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+import org.rubis.analysis.io.CsvStream;
+
+/**
+ * The summary's figures recomputed from the merged logs, row by row: counts, per-phase and
+ * per-state response times with percentiles from every request (never averaged over shards),
+ * send lateness, session ends. Memory grows with states, connections and seconds, not requests.
+ */
+final class MergedStats {
+
+    static final String[] PHASES = {"up", "run", "down"};
+
+    /** count, errors, mean, min, max and percentiles of one group, as the client's summary has them. */
+    static final class Cell {
+        private final Histogram h = new Histogram(3);
+        long count;
+        long errors;
+        double sum;
+        long min = Long.MAX_VALUE;
+        long max;
+
+        void add(long ns, boolean error) {
+            long v = Math.max(0, ns);
+            count++;
+            if (error) {
+                errors++;
+            }
+            sum += v;
+            min = Math.min(min, v);
+            max = Math.max(max, v);
+            h.recordValue(v);
+        }
+
+        double percentileMs(double p) {
+            return count == 0 ? 0 : h.getValueAtPercentile(p) / 1e6;
+        }
+
+        ObjectNode write(ObjectNode n) {
+            n.put("count", count);
+            n.put("errors", errors);
+            n.put("mean", round(count == 0 ? 0 : sum / count / 1e6, 3));
+            n.put("min", round(count == 0 ? 0 : min / 1e6, 3));
+            n.put("max", round(max / 1e6, 3));
+            n.put("p50", round(percentileMs(50), 3));
+            n.put("p90", round(percentileMs(90), 3));
+            n.put("p99", round(percentileMs(99), 3));
+            n.put("p99_9", round(percentileMs(99.9), 3));
+            return n;
+        }
+
+        void percentiles(ObjectNode n) {
+            n.put("count", count);
+            n.put("p50", round(percentileMs(50), 3));
+            n.put("p90", round(percentileMs(90), 3));
+            n.put("p99", round(percentileMs(99), 3));
+            n.put("p99_9", round(percentileMs(99.9), 3));
+        }
+    }
+
+    final Map<String, Map<String, Cell>> byPhaseState = new LinkedHashMap<>();
+    final Map<String, Cell> byPhase = new LinkedHashMap<>();
+    final Map<String, Cell> byState = new TreeMap<>();
+    final Cell overall = new Cell();
+    final Cell lateness = new Cell();
+    final Cell runLateness = new Cell();
+    final Cell sessionStartLateness = new Cell();
+    final Map<String, Long> errorsByClass = new TreeMap<>();
+    final Map<String, Long> sessionEnds = new TreeMap<>();
+    final Set<String> connections = new HashSet<>();
+    long newConnections;
+    long withoutConnection;
+    long sessionTimeSumNs;
+    long sessionsTimed;
+    long sessionRows;
+
+    MergedStats() {
+        for (String p : PHASES) {
+            byPhaseState.put(p, new TreeMap<>());
+            byPhase.put(p, new Cell());
+        }
+    }
+
+    void request(CsvStream.Row r) {
+        String phase = r.get("phase");
+        String state = r.get("state");
+        String error = r.get("error");
+        boolean failed = !error.isEmpty();
+        long resp = r.getLong("response_ns");
+        byPhaseState.computeIfAbsent(phase, k -> new TreeMap<>()).computeIfAbsent(state, k -> new Cell()).add(resp, failed);
+        byPhase.computeIfAbsent(phase, k -> new Cell()).add(resp, failed);
+        byState.computeIfAbsent(state, k -> new Cell()).add(resp, failed);
+        overall.add(resp, failed);
+        if (failed) {
+            errorsByClass.merge(error, 1L, Long::sum);
+        }
+        long late = Math.max(0, r.getLong("send_epoch_ns") - r.getLong("intended_send_epoch_ns"));
+        lateness.add(late, false);
+        if (phase.equals("run")) {
+            runLateness.add(late, false);
+        }
+        String conn = r.get("connection_id");
+        if (conn.isEmpty()) {
+            withoutConnection++;
+        } else {
+            connections.add(conn);
+        }
+        if (Boolean.parseBoolean(r.get("new_connection"))) {
+            newConnections++;
+        }
+    }
+
+    void session(CsvStream.Row r) {
+        sessionRows++;
+        sessionEnds.merge(r.get("end_reason"), 1L, Long::sum);
+        long start = r.getLong("start_epoch_ns");
+        long end = r.getLong("end_epoch_ns");
+        if (start > 0) {
+            sessionStartLateness.add(start - r.getLong("intended_start_epoch_ns"), false);
+            if (end > start) {
+                sessionTimeSumNs += end - start;
+                sessionsTimed++;
+            }
+        }
+    }
+
+    long requests() {
+        return overall.count;
+    }
+
+    long sessionsStarted() {
+        return sessionRows - sessionEnds.getOrDefault("dropped", 0L);
+    }
+
+    long sessionsCompleted() {
+        return sessionEnds.getOrDefault("end_of_session", 0L) + sessionEnds.getOrDefault("max_transitions", 0L);
+    }
+
+    static double round(double v, int digits) {
+        double f = Math.pow(10, digits);
+        return Math.round(v * f) / f;
+    }
+}

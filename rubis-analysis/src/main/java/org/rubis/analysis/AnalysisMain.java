@@ -26,7 +26,7 @@ public final class AnalysisMain {
     }
 
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new AnalysisMain());
+        CommandLine cl = OneLineErrors.install(new CommandLine(new AnalysisMain()));
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
@@ -45,8 +45,10 @@ public final class AnalysisMain {
     @Command(name = "report", mixinStandardHelpOptions = true,
             description = "Write a self-contained HTML report of a run (default RUN_DIR/report.html) and analysis.json beside it.")
     static final class Report implements Callable<Integer> {
-        @Parameters(paramLabel = "RUN_DIR") Path dir;
-        @Option(names = "--out", paramLabel = "FILE.html") Path out;
+        @Parameters(paramLabel = "RUN_DIR", description = "A run directory written by rubis-client run (requests.csv, sessions.csv, summary.json, ...).")
+        Path dir;
+        @Option(names = "--out", paramLabel = "FILE.html", description = "Where to write the report (default: RUN_DIR/report.html); analysis.json and response-times.hlog go into RUN_DIR.")
+        Path out;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
@@ -54,9 +56,11 @@ public final class AnalysisMain {
             RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
             Path target = out != null ? out : dir.resolve("report.html");
             new HtmlReport(a).write(target);
+            Path hlog = dir.resolve("response-times.hlog");
+            new org.rubis.analysis.export.HdrLogExport(new RunDirectory(dir)).write(hlog);
             PrintWriter pw = spec.commandLine().getOut();
             a.notes.forEach(n -> pw.println("note: " + n));
-            pw.println("report: " + target + " (" + a.requests + " requests; analysis.json beside it)");
+            pw.println("report: " + target + " (" + a.requests + " requests; analysis.json beside it; HdrHistogram log " + hlog + ")");
             return 0;
         }
     }
@@ -64,8 +68,10 @@ public final class AnalysisMain {
     @Command(name = "compare", mixinStandardHelpOptions = true,
             description = "Compare runs side by side (median, mean, p95 and their ratios to the first run; overlaid plots).")
     static final class Compare implements Callable<Integer> {
-        @Parameters(paramLabel = "RUN_DIR", arity = "2..*") List<Path> dirs;
-        @Option(names = "--out", paramLabel = "FILE.html", defaultValue = "comparison.html") Path out;
+        @Parameters(paramLabel = "RUN_DIR", arity = "2..*", description = "Two or more run directories; the first is the baseline of the ratios.")
+        List<Path> dirs;
+        @Option(names = "--out", paramLabel = "FILE.html", defaultValue = "comparison.html", description = "Where to write the comparison (comparison.json beside it). Default: ${DEFAULT-VALUE}.")
+        Path out;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
@@ -83,8 +89,11 @@ public final class AnalysisMain {
     @Command(name = "export-httperf", mixinStandardHelpOptions = true,
             description = "Export the executed sessions as an httperf --wsesslog file plus the session inter-arrival sequence.")
     static final class ExportHttperf implements Callable<Integer> {
-        @Parameters(paramLabel = "RUN_DIR") Path dir;
-        @Option(names = "--out", paramLabel = "DIR", required = true) Path out;
+        @Parameters(paramLabel = "RUN_DIR", description = "The run directory whose sessions are exported.")
+        Path dir;
+        @Option(names = "--out", paramLabel = "DIR", required = true,
+                description = "Directory to write sessions.wsesslog, interarrivals.txt and README.txt (with the httperf command) into (created if missing; required).")
+        Path out;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
@@ -99,8 +108,9 @@ public final class AnalysisMain {
             description = "Merge the run directories of the shards of one run (run --shard I/N) into one run directory: logs in time order, "
                     + "summary recomputed from them, each shard's clock anchor recorded. See docs/SHARDING.md.")
     static final class Merge implements Callable<Integer> {
-        @Parameters(paramLabel = "SHARD_DIR", arity = "1..*") List<Path> dirs;
-        @Option(names = "--out", paramLabel = "DIR", required = true, description = "new directory for the merged run") Path out;
+        @Parameters(paramLabel = "SHARD_DIR", arity = "1..*", description = "The run directories of the shards (one per run --shard I/N), in any order.")
+        List<Path> dirs;
+        @Option(names = "--out", paramLabel = "DIR", required = true, description = "New directory for the merged run (required).") Path out;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override

@@ -42,4 +42,38 @@ class HttperfExportTest {
         assertEquals(List.of("0.000000", "500.000000"), ia);
         assertTrue(Files.readString(tmp.resolve("out/README.txt")).contains("--wsesslog=2,0,sessions.wsesslog"));
     }
+
+    private Path twoSessionRun(Path dir) throws Exception {
+        SyntheticRun r = new SyntheticRun();
+        r.request(1, 0, "Home", "/PHP/index.html", "run", 0, 0, 1_000_000, "", "a", true);
+        r.request(2, 0, "Home", "/PHP/index.html", "run", 400_000_000, 400_000_000, 1_000_000, "", "b", true);
+        r.session(1, 0, 1_000_000, 1, "end_of_session");
+        r.session(2, 400_000_000, 401_000_000, 1, "end_of_session");
+        return r.write(dir);
+    }
+
+    @Test
+    void commandUsesTheRunsUrlTargetAndExplainsTheClosedPopulation() throws Exception {
+        Path run = twoSessionRun(tmp.resolve("run"));
+        Files.writeString(run.resolve("summary.json"), "{\"status\":\"complete\",\"target\":\"https://127.0.0.2:9443\",\"arrivals\":\"closed\",\"users\":40}");
+        new HttperfExport(new RunDirectory(run)).write(tmp.resolve("out"));
+        String readme = Files.readString(tmp.resolve("out/README.txt"));
+        assertTrue(readme.contains("httperf --hog --server 127.0.0.2 --port 9443 --ssl --wsesslog=2,0,"), readme);
+        assertTrue(readme.contains("closed run (40 emulated users)"), readme);
+        assertTrue(readme.contains("--target https://127.0.0.2:9443"), readme);
+        assertTrue(!readme.contains("8080"), readme);
+    }
+
+    @Test
+    void embeddedTargetUsesThePortTheServerReported() throws Exception {
+        Path run = twoSessionRun(tmp.resolve("run"));
+        Files.writeString(run.resolve("summary.json"), "{\"status\":\"complete\",\"target\":\"embedded\",\"arrivals\":\"hybrid\",\"server\":{\"model\":\"prefork\"}}");
+        Files.createDirectories(run.resolve("server"));
+        Files.writeString(run.resolve("server/server.log"), "rubis-server ready: http://127.0.0.1:35933/PHP/ (model prefork, 10 items)\n");
+        new HttperfExport(new RunDirectory(run)).write(tmp.resolve("out"));
+        String readme = Files.readString(tmp.resolve("out/README.txt"));
+        assertTrue(readme.contains("--server 127.0.0.1 --port 35933 --wsesslog"), readme);
+        assertTrue(readme.contains("java -jar rubis-server.jar --port 35933 --model prefork"), readme);
+        assertTrue(!readme.contains("closed run"), readme);
+    }
 }

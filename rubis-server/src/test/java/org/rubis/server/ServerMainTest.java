@@ -39,4 +39,32 @@ class ServerMainTest {
             assertFalse(r[1].contains("\tat "), r[1]);
         }
     }
+
+    @Test
+    void badValueIsOneLineNamingTheOptionAndWhatIsAccepted() {
+        String[] r = run("--port", "abc");
+        assertEquals("2", r[0]);
+        assertEquals(1, r[1].strip().lines().count(), r[1]);
+        assertEquals("error: --port: 'abc' is not an int, accepted: an integer (default 8080); see rubis-server --help", r[1].strip());
+    }
+
+    @Test
+    void unknownOptionIsOneLineWithASuggestion() {
+        String[] r = run("--por", "8080");
+        assertEquals("2", r[0]);
+        assertEquals(1, r[1].strip().lines().count(), r[1]);
+        assertTrue(r[1].startsWith("error: --por: unknown option, did you mean --port"), r[1]);
+        assertTrue(r[1].strip().endsWith("; see rubis-server --help"), r[1]);
+    }
+
+    @Test
+    void helpShowsEveryDefaultAndRealLabels() {
+        String help = ServerMain.commandLine().getUsageMessage(CommandLine.Help.Ansi.OFF);
+        for (String s : new String[] {"--keepalive-ms=MS", "Default: 5000", "--workers=N", "Default: 15", "--max-workers=N", "Default: 150",
+                "--model=event|prefork", "Default: event", "--port=PORT", "Default: 8080"}) {
+            assertTrue(help.contains(s), s + " missing in\n" + help);
+        }
+        assertFalse(help.contains("<port>"), help);
+        assertFalse(help.contains("Default: null") || help.contains("Default: {}"), help);
+    }
 }

@@ -85,15 +85,77 @@ public final class HttperfExport {
         }
         Files.writeString(out.resolve("interarrivals.txt"), ia);
         double meanGapS = sorted.length > 1 ? sumGaps / (sorted.length - 1) / 1000 : 1;
+        Target target = Target.of(run);
         String readme = "Replay of run " + run.dir().toAbsolutePath() + " (" + written[0] + " sessions)\n\n"
                 + "httperf (sessions in the same order, Poisson arrivals with the run's mean inter-arrival time):\n"
-                + String.format(Locale.ROOT, "  httperf --hog --server 127.0.0.1 --port 8080 --wsesslog=%d,0,sessions.wsesslog --period=e%.6f%n",
-                        written[0], meanGapS)
+                + String.format(Locale.ROOT, "  httperf --hog --server %s --port %d%s --wsesslog=%d,0,sessions.wsesslog --period=e%.6f%n",
+                        target.host(), target.port(), target.tls() ? " --ssl" : "", written[0], meanGapS)
+                + target.note()
+                + closedNote(run)
                 + "\nThe exact arrival instants are in interarrivals.txt (ms, one per line). Stock httperf takes only a distribution in\n"
                 + "--period; the paper's modified httperf, or rubis-client itself, replays the exact sequence:\n"
-                + "  java -jar rubis-client.jar run --arrivals hybrid --interarrival-file interarrivals.txt\n";
+                + "  java -jar rubis-client.jar run --arrivals hybrid --interarrival-file interarrivals.txt" + target.clientTarget() + "\n";
         Files.writeString(out.resolve("README.txt"), readme);
         return written[0];
+    }
+
+    /** How the run's sessions map onto httperf's arrivals when the run had a closed population. */
+    private static String closedNote(RunDirectory run) {
+        com.fasterxml.jackson.databind.JsonNode summary = run.summary();
+        if (summary == null || !"closed".equals(summary.path("arrivals").asText())) {
+            return "";
+        }
+        return "\nThis was a closed run (" + summary.path("users").asInt() + " emulated users): each user started its next session only\n"
+                + "after its previous one ended and a think time passed, so at most " + summary.path("users").asInt() + " sessions were open at once\n"
+                + "and a slower server lowered the session rate. httperf's --wsesslog starts the sessions as an open stream\n"
+                + "(--period): each session arrives on schedule whether or not earlier ones have ended. The replay therefore\n"
+                + "offers the same sessions at the run's mean session rate, but neither caps concurrency at the run's user\n"
+                + "count nor slows down with the server: it is the open-loop counterpart of the run, not a copy of it.\n";
+    }
+
+    /** The run's target as httperf needs it: host, port, TLS, and a note when the target was the embedded server. */
+    record Target(String host, int port, boolean tls, String note, String clientTarget) {
+
+        static Target of(RunDirectory run) {
+            com.fasterxml.jackson.databind.JsonNode summary = run.summary();
+            String t = summary == null ? "" : summary.path("target").asText("");
+            if (t.startsWith("http://") || t.startsWith("https://")) {
+                java.net.URI u = java.net.URI.create(t);
+                boolean tls = "https".equals(u.getScheme());
+                int port = u.getPort() >= 0 ? u.getPort() : tls ? 443 : 80;
+                return new Target(u.getHost(), port, tls, "", " --target " + t);
+            }
+            String url = embeddedUrl(run);
+            if (url != null) {
+                java.net.URI u = java.net.URI.create(url);
+                boolean tls = "https".equals(u.getScheme());
+                String model = summary == null ? "event" : summary.path("server").path("model").asText("event");
+                return new Target(u.getHost(), u.getPort(), tls,
+                        "The run used the embedded server, which has stopped; start one on the same port first:\n"
+                                + "  java -jar rubis-server.jar --port " + u.getPort() + " --model " + model + (tls ? " --tls" : "") + "\n",
+                        "");
+            }
+            return new Target("127.0.0.1", 8080, false,
+                    "The run's target is not recorded (no summary.json or server log): 127.0.0.1:8080 is a placeholder.\n", "");
+        }
+
+        /** The URL the embedded server printed when it was ready (server/server.log), or null. */
+        private static String embeddedUrl(RunDirectory run) {
+            Path log = run.dir().resolve("server").resolve("server.log");
+            if (!Files.isRegularFile(log)) {
+                return null;
+            }
+            try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
+                return lines.filter(l -> l.startsWith(READY)).findFirst()
+                        .map(l -> l.substring(READY.length()).split("\\s+")[0].replaceFirst("/PHP/?$", ""))
+                        .orElse(null);
+            } catch (IOException | java.io.UncheckedIOException e) {
+                return null;
+            }
+        }
+
+        /** The line rubis-server prints when it accepts requests (ServerMain.READY; not a dependency of this module). */
+        private static final String READY = "rubis-server ready: ";
     }
 
     private static void flushComplete(TreeMap<long[], Builder> open, Map<Long, Builder> byId, BufferedWriter w, int[] written) {

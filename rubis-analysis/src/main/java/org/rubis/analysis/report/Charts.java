@@ -43,13 +43,18 @@ public final class Charts {
 
     /** Adds the CDF of a histogram (ns values) as a line in ms. */
     static void addCdf(XYChart c, String name, Histogram h) {
+        addCdf(c, name, h, 0);
+    }
+
+    /** A CDF whose values below {@code floorMs} are drawn at the floor (for a logarithmic axis, which cannot show 0). */
+    static void addCdf(XYChart c, String name, Histogram h, double floorMs) {
         if (h.getTotalCount() == 0) {
             return;
         }
         List<Double> xs = new java.util.ArrayList<>();
         List<Double> ys = new java.util.ArrayList<>();
         for (HistogramIterationValue v : h.percentiles(5)) {
-            xs.add(v.getValueIteratedTo() / 1e6);
+            xs.add(Math.max(floorMs, v.getValueIteratedTo() / 1e6));
             ys.add(v.getPercentileLevelIteratedTo() / 100.0);
             if (v.getPercentileLevelIteratedTo() >= 99.99) {
                 break;

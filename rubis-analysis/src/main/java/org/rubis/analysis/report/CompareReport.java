@@ -35,6 +35,18 @@ public final class CompareReport {
         return a.byPhase.get("run").count() > 0 ? a.byPhase.get("run") : a.overall;
     }
 
+    /** The offered load of a run: its users (closed) or session rate (hybrid), from summary.json. */
+    static String load(RunAnalysis a) {
+        if (a.summary == null) {
+            return "?";
+        }
+        if ("closed".equals(a.summary.path("arrivals").asText("closed"))) {
+            return a.summary.path("users").asText("?") + " users";
+        }
+        String p = a.summary.path("arrival_process").asText("");
+        return p.isEmpty() ? a.summary.path("arrivals").asText("?") : p;
+    }
+
     public void write(Path out) throws IOException {
         HtmlReport helper = new HtmlReport(runs.get(0));
         helper.head("RUBiS runs compared");
@@ -47,12 +59,12 @@ public final class CompareReport {
         for (RunAnalysis a : runs) {
             Latency l = measured(a);
             int maxConc = a.concurrentConnections.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-            rows.add(new String[] {a.name, a.backend, String.valueOf(l.count()), HtmlReport.fmt(a.throughput()), HtmlReport.fmt(l.percentileMs(50)),
+            rows.add(new String[] {a.name, a.backend, load(a), String.valueOf(l.count()), HtmlReport.fmt(a.throughput()), HtmlReport.fmt(l.percentileMs(50)),
                     HtmlReport.fmt(l.meanMs()), HtmlReport.fmt(l.percentileMs(95)), HtmlReport.fmt(l.percentileMs(99)), String.valueOf(l.errors()),
                     String.valueOf(a.distinctConnections), String.valueOf(maxConc), HtmlReport.fmt(a.sessionInterArrival.cov()),
                     ratio(l.percentileMs(50), base.percentileMs(50)), ratio(l.meanMs(), base.meanMs()), ratio(l.percentileMs(95), base.percentileMs(95))});
             ObjectNode o = arr.addObject();
-            o.put("run", a.name).put("backend", a.backend).put("requests", l.count()).put("throughput_rps", HtmlReport.r3(a.throughput()))
+            o.put("run", a.name).put("backend", a.backend).put("load", load(a)).put("requests", l.count()).put("throughput_rps", HtmlReport.r3(a.throughput()))
              .put("median_ms", HtmlReport.r3(l.percentileMs(50))).put("mean_ms", HtmlReport.r3(l.meanMs()))
              .put("p95_ms", HtmlReport.r3(l.percentileMs(95))).put("p99_ms", HtmlReport.r3(l.percentileMs(99))).put("errors", l.errors())
              .put("distinct_connections", a.distinctConnections).put("max_concurrent_connections", maxConc)
@@ -63,7 +75,7 @@ public final class CompareReport {
                 o.put("server_mean_ms", HtmlReport.r3(a.server.serverMeanMs)).put("absolute_error_ms", HtmlReport.r3(a.server.absoluteErrorMs()));
             }
         }
-        helper.table(new String[] {"run", "backend", "requests", "req/s", "median", "mean", "p95", "p99", "errors", "connections", "max conc.",
+        helper.table(new String[] {"run", "backend", "users / rate", "requests", "req/s", "median", "mean", "p95", "p99", "errors", "connections", "max conc.",
                 "session CoV", "median ratio", "mean ratio", "p95 ratio"}, rows);
 
         XYChart cdf = Charts.xy("Response time CDF (run phase)", "response time (ms)", "fraction of requests");

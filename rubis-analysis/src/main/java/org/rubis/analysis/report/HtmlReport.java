@@ -231,6 +231,10 @@ public final class HtmlReport {
             y.add((double) e.getValue());
         }
         Charts.addLine(cc, "open connections", x, y);
+        // Connection counts are whole numbers: at least 4 units of range so XChart's ticks land on integers.
+        cc.getStyler().setYAxisDecimalPattern("#,##0");
+        cc.getStyler().setYAxisMin(0.0);
+        cc.getStyler().setYAxisMax((double) Math.max(4, y.stream().mapToDouble(Double::doubleValue).max().orElse(0) + 1));
         img(cc, "concurrent-connections");
     }
 
@@ -309,7 +313,7 @@ public final class HtmlReport {
         }
         rows.add(new String[] {"send lateness p50 / p99 / max (ms)", fmt(a.lateness.percentileMs(50)) + " / " + fmt(a.lateness.percentileMs(99))
                 + " / " + fmt(a.lateness.maxMs())});
-        table(new String[] {"", ""}, rows);
+        table(new String[] {"measure", "value"}, rows);
         if (h != null) {
             boolean bad = h.path("saturated").asBoolean();
             html.append("<div class=").append(bad ? "warn" : "ok").append(">").append(esc(h.path("verdict").asText())).append("</div>\n");
@@ -337,8 +341,12 @@ public final class HtmlReport {
                 "difference p50 / p90 / p99 (ms)"}, List.<String[]>of(new String[] {String.valueOf(c.matched), String.valueOf(c.clientOnly),
                 String.valueOf(c.serverOnly), fmt(c.clientMeanMs), fmt(c.serverMeanMs), fmt(c.absoluteErrorMs()),
                 fmt(c.difference.percentileMs(50)) + " / " + fmt(c.difference.percentileMs(90)) + " / " + fmt(c.difference.percentileMs(99))}));
-        XYChart d = Charts.xy("Client minus server time per request (CDF)", "difference (ms)", "fraction of requests");
-        Charts.addCdf(d, "client - server", c.difference.histogram());
+        XYChart d = Charts.xy("Client minus server time per request (CDF)", "difference (ms, log scale; under 1 us drawn at 1 us)", "fraction of requests");
+        // Most differences are a fraction of a millisecond and a few are hundreds: only a log axis shows both.
+        Charts.addCdf(d, "client - server", c.difference.histogram(), 0.001);
+        if (!Charts.empty(d)) {
+            d.getStyler().setXAxisLogarithmic(true);
+        }
         img(d, "client-server-difference");
     }
 
@@ -360,7 +368,7 @@ public final class HtmlReport {
         html.append("<!DOCTYPE html>\n<html><head><meta charset=utf-8><title>").append(esc(title)).append("</title>\n<style>\n")
             .append("body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:980px;margin:2em auto;color:#222;line-height:1.4}\n")
             .append("h1{font-size:1.6em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}code{font-size:.95em}\n")
-            .append("table{border-collapse:collapse;margin:.6em 0;font-size:.92em}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}\n")
+            .append("table{border-collapse:collapse;margin:.6em 0;font-size:.92em;display:block;max-width:100%;overflow-x:auto}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}\n")
             .append("td:first-child,th:first-child{text-align:left}th{background:#f4f4f4}tr:nth-child(even) td{background:#fafafa}\n")
             .append(".warn{background:#fff0f0;border-left:5px solid #d33;padding:.6em 1em;margin:1em 0}\n")
             .append(".ok{background:#f0fff4;border-left:5px solid #2a2;padding:.6em 1em;margin:1em 0}\n")

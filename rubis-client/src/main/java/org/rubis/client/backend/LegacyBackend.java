@@ -129,7 +129,13 @@ public final class LegacyBackend implements Backend {
             }
             Socket s = (Socket) SERVER_SOCKET.get(client);
             if (s != null) {
-                out.connectionId = s.getLocalAddress().getHostAddress() + ":" + s.getLocalPort();
+                // A socket closed meanwhile (server idle timeout) reports the wildcard address; on loopback the
+                // local address is the remote one, so the id still matches the server's log.
+                java.net.InetAddress local = s.getLocalAddress();
+                if (local.isAnyLocalAddress() && s.getInetAddress() != null && s.getInetAddress().isLoopbackAddress()) {
+                    local = s.getInetAddress();
+                }
+                out.connectionId = local.getHostAddress() + ":" + s.getLocalPort();
             }
             out.newConnection = !CACHED.getBoolean(client);
         } catch (ReflectiveOperationException | RuntimeException e) {

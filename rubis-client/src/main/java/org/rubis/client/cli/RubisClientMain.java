@@ -5,7 +5,7 @@ import org.rubis.client.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Entry point of {@code rubis-client.jar}. User mistakes print one line and exit 1; no stack traces. */
+/** Entry point of {@code rubis-client.jar}. User mistakes print one line and exit 1 (2 for a bad command line); no stack traces. */
 @Command(name = "rubis-client", mixinStandardHelpOptions = true, version = "rubis-client 0.1.0",
         description = "A trustworthy RUBiS workload generator.",
         subcommands = {ValidateCommand.class, RunCommand.class, BenchCommand.class, CapacityCommand.class, AccuracyCommand.class})
@@ -17,7 +17,7 @@ public final class RubisClientMain {
 
     /** Runs a command line; returns the exit status (used by tests as well). */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new RubisClientMain());
+        CommandLine cl = org.rubis.server.OneLineErrors.install(new CommandLine(new RubisClientMain()));
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {

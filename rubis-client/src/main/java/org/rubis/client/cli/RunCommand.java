@@ -147,7 +147,7 @@ public final class RunCommand implements Callable<Integer> {
             return org.rubis.client.engine.ChildJvm.run(cmd);
         }
         PrintStream stdout = System.out;
-        c.warnings().forEach(w -> System.err.println("warning: " + w));
+        // Configuration warnings are stated once, in the summary's Warnings section (and summary.json).
         Summary.jvmWarnings(c.users(), c.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
         RunEngine engine = new RunEngine(c, dir, stdout);
         Thread hook = new Thread(() -> {

@@ -11,24 +11,25 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.rubis.client.backend.Backend;
-import org.rubis.client.backend.DedicatedBackend;
-import org.rubis.client.backend.LegacyBackend;
-import org.rubis.client.backend.PooledBackend;
+import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;
-import org.rubis.client.engine.EmbeddedServerProcess;
+import org.rubis.client.process.EmbeddedServerProcess;
 
 /**
- * Client-side cost of one request with each blocking backend, against the embedded server in its
- * own JVM. Run with {@code -prof gc} for the allocation per request. The server shares the machine,
- * so compare backends with each other, not with absolute figures elsewhere.
+ * Client-side cost of one request with each backend (legacy, pooled, dedicated, netty), all through
+ * the same {@link Backend} interface ({@code execute}: the caller waits for the whole reply, for netty
+ * on its event loop), against the embedded server in its own JVM. Run with {@code -prof gc} for the
+ * allocation per request. The server shares the machine, so compare backends with each other, not
+ * with absolute figures elsewhere.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -41,61 +42,47 @@ public class BackendBenchmark {
 
     static final String PATH = "/PHP/ViewItem.php?itemId=7";
 
+    /** Which backend a trial measures. */
+    @Param({"legacy", "pooled", "dedicated", "netty"})
+    public String backend;
+
     EmbeddedServerProcess server;
-    LegacyBackend legacy;
-    PooledBackend pooled;
-    DedicatedBackend dedicated;
+    Backend b;
 
     @Setup(Level.Trial)
     public void start() throws Exception {
-        ClientConfig c = ConfigLoader.load((Path) null, Map.of("server_size", "0.02", "server_java_options", "-Xmx512m"));
+        ClientConfig c = ConfigLoader.load((Path) null, Map.of("server_size", "0.02", "server_java_options", "-Xmx512m",
+                "client_backend", backend, "client_pool_max", "64"));
         server = EmbeddedServerProcess.start(c, c.regionsFile(), c.categoriesFile(), Files.createTempDirectory("jmh-server"));
-        String base = server.baseUrl();
-        legacy = new LegacyBackend(base, 10_000, 10_000, false);
-        pooled = new PooledBackend(base, 10_000, 10_000, 64, false);
-        dedicated = new DedicatedBackend(base, 10_000, 10_000, false);
+        b = Backends.create(c.execution(), server.baseUrl());
     }
 
     @TearDown(Level.Trial)
     public void stop() {
-        legacy.close();
-        pooled.close();
-        dedicated.close();
+        b.close();
         server.close();
     }
 
-    /** Per benchmark thread: its reply object and its dedicated connection. */
+    /** Per benchmark thread: its reply object and its session (its own connection for dedicated and netty). */
     @State(Scope.Thread)
     public static class UserState {
         final Reply reply = new Reply();
-        Backend.Session dedicated;
+        Backend.Session session;
 
         @Setup(Level.Trial)
-        public void open(BackendBenchmark b) {
-            dedicated = b.dedicated.startSession();
+        public void open(BackendBenchmark bench) {
+            session = bench.b.startSession();
         }
 
         @TearDown(Level.Trial)
-        public void close(BackendBenchmark b) {
-            b.dedicated.endSession(dedicated);
+        public void close(BackendBenchmark bench) {
+            bench.b.endSession(session);
         }
     }
 
     @Benchmark
-    public long legacy(UserState u) {
-        legacy.execute(null, PATH, u.reply);
-        return u.reply.bytes;
-    }
-
-    @Benchmark
-    public long pooled(UserState u) {
-        pooled.execute(null, PATH, u.reply);
-        return u.reply.bytes;
-    }
-
-    @Benchmark
-    public long dedicated(UserState u) {
-        dedicated.execute(u.dedicated, PATH, u.reply);
+    public long request(UserState u) {
+        b.execute(u.session, PATH, u.reply);
         return u.reply.bytes;
     }
 }

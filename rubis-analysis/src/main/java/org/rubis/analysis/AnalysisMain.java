@@ -18,7 +18,8 @@ import picocli.CommandLine.Parameters;
 /** {@code rubis-analysis.jar}: reports, comparisons and httperf export of run directories. */
 @Command(name = "rubis-analysis", mixinStandardHelpOptions = true, version = "rubis-analysis 0.1.0",
         description = "Analyse rubis-client run directories.",
-        subcommands = {AnalysisMain.Report.class, AnalysisMain.Compare.class, AnalysisMain.ExportHttperf.class, AnalysisMain.Merge.class})
+        subcommands = {AnalysisMain.Report.class, AnalysisMain.Compare.class, AnalysisMain.ExportHttperf.class, AnalysisMain.Merge.class,
+                WireCommand.class})
 public final class AnalysisMain {
 
     public static void main(String[] args) {

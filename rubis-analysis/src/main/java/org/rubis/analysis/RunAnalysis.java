@@ -15,6 +15,7 @@ import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.stats.Latency;
 import org.rubis.analysis.stats.Moments;
 import org.rubis.analysis.stats.SortedStream;
+import org.rubis.analysis.wire.WireCheck;
 
 /**
  * Everything the report shows about one run, computed by streaming the logs: memory grows with
@@ -22,7 +23,8 @@ import org.rubis.analysis.stats.SortedStream;
  */
 public final class RunAnalysis {
 
-    public static final String[] PHASES = {"up", "run", "down"};
+    /** The phase labels of the shared schema, in order. */
+    public static final String[] PHASES = java.util.Arrays.stream(org.rubis.format.Phase.values()).map(org.rubis.format.Phase::label).toArray(String[]::new);
     /** Send instants are re-sorted within this window (well above any response time). */
     static final long REORDER_WINDOW_NS = 120_000_000_000L;
 
@@ -114,6 +116,8 @@ public final class RunAnalysis {
     public double runSeconds;
     public String backend = "";
     public ServerComparison server;
+    /** The wire check, when the run directory holds a capture (RUN_DIR/capture.pcap); else null. */
+    public WireCheck wire;
 
     /** Client-reported versus server-measured times, request by request. */
     public static final class ServerComparison {
@@ -143,6 +147,18 @@ public final class RunAnalysis {
         }
     }
 
+    private void wire(RunDirectory d) {
+        if (!Files.isRegularFile(WireCheck.defaultPcap(d))) {
+            return;
+        }
+        try {
+            wire = WireCheck.run(d, null);
+            wire.notes.forEach(n -> notes.add("wire check: " + n));
+        } catch (AnalysisException e) {
+            notes.add("wire check skipped: " + e.getMessage());
+        }
+    }
+
     public static RunAnalysis of(RunDirectory d) {
         RunAnalysis a = new RunAnalysis(d);
         Map<Long, SessionState> sessions = new HashMap<>();
@@ -154,6 +170,7 @@ public final class RunAnalysis {
         } else if (Files.isDirectory(d.dir().resolve("server"))) {
             a.notes.add("server/requests.csv is missing: no comparison with the server's log");
         }
+        a.wire(d);
         if (a.summary == null) {
             a.notes.add("summary.json is missing: the run was killed before its end; figures come from the logs alone");
         } else if (a.summary.path("partial").asBoolean()) {
@@ -170,7 +187,7 @@ public final class RunAnalysis {
         List<long[]> intervals = new ArrayList<>();
         List<Long> starts = new ArrayList<>();
         CsvStream s = new CsvStream(d.sessions());
-        s.forEach(RunDirectory.SESSION_COLUMNS, RunDirectory.SESSION_NUMERIC, row -> {
+        s.forEach(org.rubis.format.Columns.SESSIONS_REQUIRED, RunDirectory.SESSION_NUMERIC, row -> {
             String reason = row.get("end_reason");
             long start = row.getLong("start_epoch_ns");
             long end = row.getLong("end_epoch_ns");
@@ -205,7 +222,7 @@ public final class RunAnalysis {
             lastSend[0] = t;
         });
         CsvStream csv = new CsvStream(d.requests());
-        csv.forEach(RunDirectory.REQUEST_COLUMNS, RunDirectory.REQUEST_NUMERIC, row -> {
+        csv.forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, RunDirectory.REQUEST_NUMERIC, row -> {
             requests++;
             String phase = row.get("phase");
             String state = row.get("state");
@@ -339,10 +356,10 @@ public final class RunAnalysis {
         java.util.Set<String> serverConns = new java.util.HashSet<>();
         CsvStream serverCsv = new CsvStream(d.serverRequests());
         double[] sums = new double[2];
-        try (CsvStream.Cursor server = serverCsv.open(RunDirectory.SERVER_REQUEST_COLUMNS, RunDirectory.SERVER_REQUEST_NUMERIC)) {
+        try (CsvStream.Cursor server = serverCsv.open(org.rubis.format.Columns.SERVER_REQUESTS, RunDirectory.SERVER_REQUEST_NUMERIC)) {
             long[] lastServerCompletion = {Long.MIN_VALUE};
             boolean[] serverDone = {false};
-            new CsvStream(d.requests()).forEach(RunDirectory.REQUEST_COLUMNS, RunDirectory.REQUEST_NUMERIC, row -> {
+            new CsvStream(d.requests()).forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, RunDirectory.REQUEST_NUMERIC, row -> {
                 String conn = row.get("connection_id");
                 long clientDone = row.getLong("send_epoch_ns") + row.getLong("response_ns");
                 while (!serverDone[0] && lastServerCompletion[0] <= clientDone + 2_000_000_000L) {

@@ -8,7 +8,7 @@ import org.rubis.analysis.io.RunDirectory;
 /** Writes run directories with known contents, in the exact format rubis-client writes. */
 final class SyntheticRun {
 
-    private final StringBuilder requests = new StringBuilder(String.join(",", RunDirectory.REQUEST_COLUMNS) + ",images,image_bytes\n");
+    private final StringBuilder requests = new StringBuilder(org.rubis.format.Columns.header(org.rubis.format.Columns.REQUESTS) + "\n");
     private final StringBuilder sessions = new StringBuilder("session_id,emulated_user,user,intended_start_epoch_ns,start_epoch_ns,end_epoch_ns,requests,errors,end_reason\n");
     static final long T0 = 1_700_000_000_000_000_000L;
 

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.rubis.client.config.Source;
+import org.rubis.client.input.Source;
 
 /** The shipped files, read from the rubis-properties module (tests run with the module as working directory). */
 public final class TestFiles {

@@ -34,7 +34,7 @@ public final class HdrLogExport {
         // second index -> phase -> histogram; the log is in completion order, so intervals are assembled first.
         TreeMap<Long, Map<String, Histogram>> seconds = new TreeMap<>();
         long[] recorded = {0};
-        new CsvStream(run.requests()).forEach(RunDirectory.REQUEST_COLUMNS, r -> {
+        new CsvStream(run.requests()).forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, r -> {
             if (!r.get("error").isEmpty()) {
                 return;
             }

@@ -37,7 +37,7 @@ public final class HttperfExport {
         Files.createDirectories(out);
         Map<Long, Integer> expected = new HashMap<>();
         if (Files.isRegularFile(run.sessions())) {
-            new CsvStream(run.sessions()).forEach(RunDirectory.SESSION_COLUMNS, r -> {
+            new CsvStream(run.sessions()).forEach(org.rubis.format.Columns.SESSIONS_REQUIRED, r -> {
                 if (!r.get("end_reason").equals("dropped")) {
                     expected.put(r.getLong("session_id"), r.getInt("requests"));
                 }
@@ -51,7 +51,7 @@ public final class HttperfExport {
         try (BufferedWriter w = Files.newBufferedWriter(out.resolve("sessions.wsesslog"), StandardCharsets.UTF_8)) {
             w.write("# httperf --wsesslog session file exported by rubis-analysis from " + run.dir().toAbsolutePath() + "\n");
             w.write("# one session per block; think= is the think time (s) the client executed after the request\n\n");
-            new CsvStream(run.requests()).forEach(RunDirectory.REQUEST_COLUMNS, r -> {
+            new CsvStream(run.requests()).forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, r -> {
                 long id = r.getLong("session_id");
                 Builder b = byId.get(id);
                 long send = r.getLong("send_epoch_ns");

@@ -5,19 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import org.rubis.format.Columns;
+import org.rubis.format.RunFiles;
 import org.rubis.analysis.AnalysisException;
 
-/** A rubis-client run directory (the contract in docs/RUN-DIRECTORY.md), checked on opening. */
+/**
+ * A rubis-client run directory (the contract in docs/RUN-DIRECTORY.md), checked on opening. File
+ * names and columns come from the shared schema ({@link RunFiles}, {@link Columns}) the client writes with.
+ */
 public final class RunDirectory {
 
-    public static final List<String> REQUEST_COLUMNS = List.of("session_id", "user", "request_index", "state", "path", "phase",
-            "intended_send_epoch_ns", "send_epoch_ns", "ttfb_ns", "response_ns", "bytes", "status", "error", "connection_id",
-            "new_connection", "backend");
-    public static final List<String> SESSION_COLUMNS = List.of("session_id", "intended_start_epoch_ns", "start_epoch_ns", "end_epoch_ns",
-            "requests", "end_reason");
-    public static final List<String> SERVER_REQUEST_COLUMNS = List.of("connection_id", "arrival_epoch_ns", "completion_epoch_ns",
-            "service_ns", "interaction", "status", "bytes", "path");
 
     /** Columns read as whole numbers: a line where one is not is skipped and counted. */
     public static final List<String> REQUEST_NUMERIC = List.of("session_id", "intended_send_epoch_ns", "send_epoch_ns", "response_ns");
@@ -33,11 +30,11 @@ public final class RunDirectory {
         if (!Files.isDirectory(dir)) {
             throw new AnalysisException(dir + ": no such directory; expected a run directory written by rubis-client run");
         }
-        if (!Files.isRegularFile(dir.resolve("requests.csv"))) {
+        if (!Files.isRegularFile(RunFiles.requests(dir))) {
             throw new AnalysisException(dir + ": not a rubis-client run directory (no requests.csv); pass the directory given to run --out");
         }
         JsonNode s = null;
-        Path sp = dir.resolve("summary.json");
+        Path sp = RunFiles.summaryJson(dir);
         if (Files.isRegularFile(sp)) {
             try {
                 s = new ObjectMapper().readTree(sp.toFile());
@@ -57,23 +54,23 @@ public final class RunDirectory {
     }
 
     public Path requests() {
-        return dir.resolve("requests.csv");
+        return RunFiles.requests(dir);
     }
 
     public Path sessions() {
-        return dir.resolve("sessions.csv");
+        return RunFiles.sessions(dir);
     }
 
     public Path serverRequests() {
-        return dir.resolve("server").resolve("requests.csv");
+        return RunFiles.serverRequests(dir);
     }
 
     public Path gc() {
-        return dir.resolve("client-gc.csv");
+        return RunFiles.clientGc(dir);
     }
 
     public Path health() {
-        return dir.resolve("client-health.csv");
+        return RunFiles.clientHealth(dir);
     }
 
     public boolean hasServer() {

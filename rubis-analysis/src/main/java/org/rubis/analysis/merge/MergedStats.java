@@ -16,7 +16,7 @@ import org.rubis.analysis.io.CsvStream;
  */
 final class MergedStats {
 
-    static final String[] PHASES = {"up", "run", "down"};
+    static final String[] PHASES = java.util.Arrays.stream(org.rubis.format.Phase.values()).map(org.rubis.format.Phase::label).toArray(String[]::new);
 
     /** count, errors, mean, min, max and percentiles of one group, as the client's summary has them. */
     static final class Cell {

@@ -84,7 +84,7 @@ public final class RunMerge {
         } catch (IOException e) {
             throw new AnalysisException(out + ": cannot create: " + e.getMessage());
         }
-        CsvMerge.Result req = CsvMerge.merge(files(RunDirectory::requests), RunDirectory.REQUEST_COLUMNS,
+        CsvMerge.Result req = CsvMerge.merge(files(RunDirectory::requests), org.rubis.format.Columns.REQUESTS_REQUIRED,
                 r -> r.getLong("send_epoch_ns") + r.getLong("response_ns"), out.resolve("requests.csv"), (shard, r) -> stats.request(r));
         truncated(req);
         if (list.stream().allMatch(s -> Files.isRegularFile(s.dir().sessions()))) {
@@ -100,7 +100,7 @@ public final class RunMerge {
         optional(RunDirectory::health, List.of("epoch_ms"), r -> r.getLong("epoch_ms"), "client-health.csv");
         optional(RunDirectory::gc, List.of("end_epoch_ms"), r -> r.getLong("end_epoch_ms"), "client-gc.csv");
         if (list.stream().allMatch(s -> s.dir().hasServer())) {
-            optional(d -> d.serverRequests(), RunDirectory.SERVER_REQUEST_COLUMNS, r -> r.getLong("completion_epoch_ns"), "server/requests.csv");
+            optional(d -> d.serverRequests(), org.rubis.format.Columns.SERVER_REQUESTS, r -> r.getLong("completion_epoch_ns"), "server/requests.csv");
             optional(d -> d.dir().resolve("server").resolve("connections.csv"), List.of("close_epoch_ns"), r -> r.getLong("close_epoch_ns"),
                     "server/connections.csv");
             if (list.size() > 1) {

@@ -83,13 +83,15 @@ public final class HtmlReport {
         arrivals();
         clientHealth();
         server();
+        WireSection.write(a.wire, this, json);
         html.append("</body></html>\n");
     }
 
     private void toc() {
         html.append("<p class=toc><a href=#response-time>Response time</a> &middot; <a href=#throughput>Throughput and sessions</a> &middot; "
                 + "<a href=#connections>Connections</a> &middot; <a href=#arrivals>Arrivals</a> &middot; <a href=#client-health>Client health</a>"
-                + (a.server != null ? " &middot; <a href=#server>Client vs server</a>" : "") + "</p>\n");
+                + (a.server != null ? " &middot; <a href=#server>Client vs server</a>" : "")
+                + (a.wire != null ? " &middot; <a href=#wire>Wire check</a>" : "") + "</p>\n");
     }
 
     // ------------------------------------------------------------------ sections

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.rubis.analysis.io.RunDirectory;
 
 /**
  * Writes the shard directories of one closed-mode run, in the format docs/RUN-DIRECTORY.md and
@@ -103,7 +102,7 @@ final class ShardedRun {
 
     Path writeShard(Path dir, int s) throws IOException {
         Files.createDirectories(dir);
-        StringBuilder rq = new StringBuilder(String.join(",", RunDirectory.REQUEST_COLUMNS) + ",images,image_bytes\n");
+        StringBuilder rq = new StringBuilder(org.rubis.format.Columns.header(org.rubis.format.Columns.REQUESTS) + "\n");
         List<Req> reqs = requestsOf(s);
         long errors = 0;
         long newConns = 0;

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.rubis.client.config.ConfigException;
+import org.rubis.client.input.ConfigException;
 
 /**
  * Inter-arrival times from a file, one value in milliseconds per line (decimals allowed; blank

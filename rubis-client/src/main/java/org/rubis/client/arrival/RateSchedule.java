@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import org.rubis.client.config.ConfigException;
+import org.rubis.client.input.ConfigException;
 
 /**
  * A piecewise-constant session rate, for flash crowds: lines {@code start_s rate_per_s}, each rate

@@ -1,9 +1,16 @@
 package org.rubis.client.backend;
 
+import java.util.concurrent.ScheduledExecutorService;
+
 /**
  * A connection policy: how an emulated user's requests reach the server. The policies differ only
  * in which connection carries a request (the JDK's keep-alive cache, a shared pool, one connection
- * per session); they are the switch that reproduces the connection-sharing pitfall.
+ * per session, one connection per session on an event loop); they are the switch that reproduces
+ * the connection-sharing pitfall. Every backend builds its requests from {@link RequestHeaders}.
+ *
+ * <p>Blocking backends are driven by a thread per user through {@link #execute}; an event-loop
+ * backend ({@link #eventLoops()} true) is driven through {@link #send} and {@link #loop}, with no
+ * thread per user. Both are driven by the same session logic (the engine's SessionStep).
  */
 public interface Backend extends AutoCloseable {
 
@@ -13,7 +20,10 @@ public interface Backend extends AutoCloseable {
     /** Per-session connection state ({@link #endSession} releases it). */
     interface Session {}
 
-    /** Called at the start of a session, on the user's thread. */
+    /**
+     * Called when a session is created: on the user's thread for a blocking backend, before the
+     * session's first timer for an event-loop backend.
+     */
     Session startSession();
 
     /**
@@ -21,8 +31,29 @@ public interface Backend extends AutoCloseable {
      * network failures (they are recorded in {@code out.error}). The backend builds its request
      * first and then marks {@code out.sendNano}; {@code ttfbNs} and {@code responseNs} are measured
      * from there, {@code responseNs} up to the last byte read (decoding the page comes after).
+     * An event-loop backend blocks the caller until the reply is complete (benchmarks, tests);
+     * never call it on the session's own event loop.
      */
     void execute(Session session, String path, Reply out);
+
+    /**
+     * Sends without blocking: like {@link #execute}, then {@code onReply} runs once the reply is
+     * complete, on the session's event loop. Blocking backends run {@code onReply} on the caller.
+     */
+    default void send(Session session, String path, Reply out, Runnable onReply) {
+        execute(session, path, out);
+        onReply.run();
+    }
+
+    /** True when sessions run on this backend's event loops (driven by {@link #send}). */
+    default boolean eventLoops() {
+        return false;
+    }
+
+    /** The event loop all of a session's steps and timers run on (event-loop backends only). */
+    default ScheduledExecutorService loop(Session session) {
+        throw new UnsupportedOperationException(name() + " is a blocking backend");
+    }
 
     /** Called when the session ends (dedicated connections are closed here). */
     void endSession(Session session);

@@ -28,13 +28,13 @@ import org.apache.hc.core5.util.Timeout;
 final class HttpClient5Exchange {
 
     private final HttpHost host;
-    private final String hostHeader;
+    private final RequestHeaders headers;
     private final ReplyBuffers buffers = new ReplyBuffers();
 
     HttpClient5Exchange(String base) {
         java.net.URI u = java.net.URI.create(base);
         this.host = new HttpHost(u.getScheme(), u.getHost(), u.getPort());
-        this.hostHeader = RequestHeaders.host(base);
+        this.headers = new RequestHeaders(base);
     }
 
     static ConnectionConfig connectionConfig(int connectTimeoutMs, int requestTimeoutMs) {
@@ -73,10 +73,7 @@ final class HttpClient5Exchange {
     /** A GET with the headers every backend sends, in their order. */
     private HttpGet get(String path) {
         HttpGet get = new HttpGet(path);
-        get.setHeader("User-Agent", RequestHeaders.USER_AGENT);
-        get.setHeader("Accept", RequestHeaders.ACCEPT);
-        get.setHeader("Host", hostHeader);
-        get.setHeader("Connection", RequestHeaders.CONNECTION);
+        headers.forEach(get::setHeader);
         return get;
     }
 

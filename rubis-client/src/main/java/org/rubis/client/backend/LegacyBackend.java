@@ -50,6 +50,7 @@ public final class LegacyBackend implements Backend {
     private final ReplyBuffers buffers = new ReplyBuffers();
 
     private final ClientTls tls;
+    private final RequestHeaders headers;
 
     public LegacyBackend(String base, int connectTimeoutMs, int readTimeoutMs, boolean downloadImages) {
         this(base, connectTimeoutMs, readTimeoutMs, downloadImages, new ClientTls(true));
@@ -58,6 +59,7 @@ public final class LegacyBackend implements Backend {
     public LegacyBackend(String base, int connectTimeoutMs, int readTimeoutMs, boolean downloadImages, ClientTls tls) {
         this.base = base;
         this.tls = tls;
+        this.headers = new RequestHeaders(base);
         this.connectTimeoutMs = connectTimeoutMs;
         this.readTimeoutMs = readTimeoutMs;
         this.images = downloadImages ? new ImageFetcher(this::fetchImage) : null;
@@ -113,8 +115,11 @@ public final class LegacyBackend implements Backend {
         }
         c.setConnectTimeout(connectTimeoutMs);
         c.setReadTimeout(readTimeoutMs);
-        c.setRequestProperty("User-Agent", RequestHeaders.USER_AGENT);
-        c.setRequestProperty("Accept", RequestHeaders.ACCEPT);
+        headers.forEach((name, value) -> {
+            if (!RequestHeaders.JDK_SUPPLIED.contains(name)) {
+                c.setRequestProperty(name, value); // the JDK adds Host and Connection itself, in the same order
+            }
+        });
         return c;
     }
 

@@ -1,14 +1,15 @@
 package org.rubis.client.cli;
 
 import java.io.PrintWriter;
-import org.rubis.client.config.ConfigException;
+import org.rubis.client.input.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** Entry point of {@code rubis-client.jar}. User mistakes print one line and exit 1 (2 for a bad command line); no stack traces. */
 @Command(name = "rubis-client", mixinStandardHelpOptions = true, version = "rubis-client 0.1.0",
         description = "A trustworthy RUBiS workload generator.",
-        subcommands = {ValidateCommand.class, RunCommand.class, BenchCommand.class, CapacityCommand.class, AccuracyCommand.class})
+        subcommands = {ValidateCommand.class, RunCommand.class, org.rubis.client.experiment.BenchCommand.class,
+                org.rubis.client.experiment.CapacityCommand.class, org.rubis.client.experiment.AccuracyCommand.class})
 public final class RubisClientMain {
 
     public static void main(String[] args) {
@@ -18,6 +19,8 @@ public final class RubisClientMain {
     /** Runs a command line; returns the exit status (used by tests as well). */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cl = org.rubis.server.OneLineErrors.install(new CommandLine(new RubisClientMain()));
+        Choices.register(cl);
+        cl.setHelpFactory(DefineLabel::help);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {

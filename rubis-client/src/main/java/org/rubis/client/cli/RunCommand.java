@@ -10,8 +10,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.rubis.client.config.Arrivals;
+import org.rubis.client.config.BackendKind;
+import org.rubis.client.config.CapPolicy;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.client.config.ConfigException;
+import org.rubis.client.config.Interarrival;
+import org.rubis.client.config.ServerModel;
+import org.rubis.client.config.ThreadModel;
+import org.rubis.client.workload.TransitionMode;
+import org.rubis.client.input.ConfigException;
 import org.rubis.client.engine.RunEngine;
 import org.rubis.client.report.Summary;
 import picocli.CommandLine.Command;
@@ -19,7 +26,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Runs an emulation and writes the run directory (requests.csv, sessions.csv, summary.*, server/). */
-@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true, defaultValueProvider = PackagedDefaults.class,
         description = {"Run an emulation. With no options: the embedded server, the bidding mix, 300 users, "
                 + "10 s up ramp + 40 s run + 10 s down ramp, TPC-W think time.",
                 "Options override the properties file; durations take s, m, ms or h (default unit: s)."})
@@ -33,20 +40,20 @@ public final class RunCommand implements Callable<Integer> {
     Integer users;
     @Option(names = "--sessions-per-user", paramLabel = "N", description = "Closed mode: each user runs N sessions, then stops (0 = until the end).")
     Long sessionsPerUser;
-    @Option(names = "--arrivals", paramLabel = "closed|hybrid", description = "Arrival model.")
-    String arrivals;
+    @Option(names = "--arrivals", paramLabel = "MODEL", description = "Arrival model: ${COMPLETION-CANDIDATES}.")
+    Arrivals arrivals;
     @Option(names = "--session-rate", paramLabel = "R", description = "Hybrid: sessions per second.")
     Double sessionRate;
-    @Option(names = "--interarrival", paramLabel = "exponential|deterministic", description = "Hybrid: distribution of inter-arrival times.")
-    String interarrival;
+    @Option(names = "--interarrival", paramLabel = "DIST", description = "Hybrid: distribution of inter-arrival times: ${COMPLETION-CANDIDATES}.")
+    Interarrival interarrival;
     @Option(names = "--interarrival-file", paramLabel = "FILE", description = "Hybrid: inter-arrival times, one value in ms per line.")
     Path interarrivalFile;
     @Option(names = "--rate-schedule", paramLabel = "FILE", description = "Hybrid: piecewise-constant rate, lines 'start_s rate_per_s'.")
     Path rateSchedule;
     @Option(names = "--max-sessions", paramLabel = "N", description = "Hybrid: cap on concurrent sessions (0 = none).")
     Integer maxSessions;
-    @Option(names = "--cap-policy", paramLabel = "delay|drop", description = "Hybrid: what happens to sessions beyond the cap.")
-    String capPolicy;
+    @Option(names = "--cap-policy", paramLabel = "POLICY", description = "Hybrid: what happens to sessions beyond the cap: ${COMPLETION-CANDIDATES}.")
+    CapPolicy capPolicy;
     @Option(names = "--duration", paramLabel = "TIME", description = "Length of the run (measured) phase.")
     String duration;
     @Option(names = "--ramp-up", paramLabel = "TIME", description = "Up-ramp length.")
@@ -55,26 +62,26 @@ public final class RunCommand implements Callable<Integer> {
     String rampDown;
     @Option(names = "--think-scale", paramLabel = "X", description = "Multiply every think time by X (0 = no think time).")
     Double thinkScale;
-    @Option(names = "--seed", paramLabel = "S", description = "Run seed (same seed, same sessions).")
+    @Option(names = "--seed", paramLabel = "S", description = "Run seed (same seed, same sessions; default: a random seed, printed in the summary).")
     Long seed;
     @Option(names = "--max-transitions", paramLabel = "N", description = "A session ends after N requests at most.")
     Integer maxTransitions;
-    @Option(names = "--transition-mode", paramLabel = "compatible|normalize", description = "How column sums other than 1 are treated.")
-    String transitionMode;
+    @Option(names = "--transition-mode", paramLabel = "MODE", description = "How column sums other than 1 are treated: ${COMPLETION-CANDIDATES}.")
+    TransitionMode transitionMode;
     @Option(names = "--backend", paramLabel = "NAME",
-            description = "Connection backend: legacy (URL.openStream, the JDK's shared keep-alive cache), pooled (HttpClient 5 pool), "
+            description = "Connection backend (${COMPLETION-CANDIDATES}): legacy (URL.openStream, the JDK's shared keep-alive cache), pooled (HttpClient 5 pool), "
                     + "dedicated (one connection per session), netty (event loops, one connection per session).")
-    String backend;
+    BackendKind backend;
     @Option(names = "--pool-max", paramLabel = "N", description = "pooled backend: maximum connections.")
     Integer poolMax;
     @Option(names = "--tls", description = "The embedded server serves HTTPS (with an https:// --target, TLS is used anyway).")
     boolean tls;
     @Option(names = "--tls-resumption", paramLabel = "on|off", description = "on: new connections resume TLS sessions; off: every handshake is full.")
     String tlsResumption;
-    @Option(names = "--threads", paramLabel = "platform|virtual", description = "Thread per emulated user: platform (default) or virtual.")
-    String threads;
-    @Option(names = "--server-model", paramLabel = "event|prefork", description = "Embedded server model.")
-    String serverModel;
+    @Option(names = "--threads", paramLabel = "KIND", description = "Thread per emulated user with a blocking backend: ${COMPLETION-CANDIDATES} (netty uses its event loops).")
+    ThreadModel threads;
+    @Option(names = "--server-model", paramLabel = "MODEL", description = "Embedded server model: ${COMPLETION-CANDIDATES}.")
+    ServerModel serverModel;
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: runs/<timestamp>).")
     Path out;
     @Option(names = "--no-progress", description = "No progress line.")
@@ -90,6 +97,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        PackagedDefaults.keepOnlyGiven(spec); // the defaults shown in --help must not override the properties file
         Map<String, String> named = new LinkedHashMap<>();
         put(named, "client_target", target);
         put(named, "workload_number_of_clients_per_node", users);
@@ -136,15 +144,15 @@ public final class RunCommand implements Callable<Integer> {
             // The run itself happens in a child JVM with the profile's flags; this process only waits.
             String name = jvmProfile == null ? "default" : jvmProfile;
             List<String> flags = org.rubis.client.config.JvmProfiles.load(jvmProfiles).flags(name);
-            String exe = org.rubis.client.engine.ChildJvm.java(javaPath);
+            String exe = org.rubis.client.process.ChildJvm.java(javaPath);
             Files.createDirectories(dir);
             List<String> original = spec.commandLine().getParseResult().originalArgs();
             original = original.subList(original.indexOf("run") + 1, original.size()); // the arguments after the subcommand
-            List<String> args = org.rubis.client.engine.ChildJvm.runArgs(original,
+            List<String> args = org.rubis.client.process.ChildJvm.runArgs(original,
                     List.of("--jvm-profile", "--jvm-profiles", "--java", "--out"));
-            List<String> cmd = org.rubis.client.engine.ChildJvm.command(exe, name, flags, dir, args);
+            List<String> cmd = org.rubis.client.process.ChildJvm.command(exe, name, flags, dir, args);
             System.out.println("JVM profile " + name + ": " + String.join(" ", cmd.subList(0, cmd.indexOf("-jar"))));
-            return org.rubis.client.engine.ChildJvm.run(cmd);
+            return org.rubis.client.process.ChildJvm.run(cmd);
         }
         PrintStream stdout = System.out;
         // Configuration warnings are stated once, in the summary's Warnings section (and summary.json).

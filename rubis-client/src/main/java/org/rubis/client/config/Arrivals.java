@@ -12,4 +12,9 @@ public enum Arrivals {
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
+
+    @Override
+    public String toString() {
+        return label();
+    }
 }

@@ -1,5 +1,6 @@
 package org.rubis.client.config;
 
+import org.rubis.client.input.Source;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -54,24 +55,36 @@ public record ClientConfig(
     /** Hybrid arrivals: exactly one of rate, file or schedule drives session starts. */
     public record ArrivalSettings(
             double sessionRate,
-            String distribution,
+            Interarrival distribution,
             Path interarrivalFile,
             Path rateScheduleFile,
             int maxConcurrentSessions,
-            String capPolicy) {}
+            CapPolicy capPolicy) {}
 
-    /** How requests are sent. */
+    /**
+     * How requests are sent.
+     *
+     * @param httpKeepAlive      legacy backend: the JDK's {@code http.keepAlive}, or null for the JDK's default
+     * @param httpMaxConnections legacy backend: the JDK's {@code http.maxConnections}, or null for the JDK's default
+     */
     public record Execution(
-            String backend,
-            String threads,
+            BackendKind backend,
+            ThreadModel threads,
             int connectTimeoutMs,
             int requestTimeoutMs,
             boolean downloadImages,
             int poolMax,
-            boolean tlsResumption) {}
+            boolean tlsResumption,
+            Boolean httpKeepAlive,
+            Integer httpMaxConnections) {
+
+        public ExecutionModel model() {
+            return ExecutionModel.of(backend, threads);
+        }
+    }
 
     /** The embedded target, started in its own JVM. */
-    public record EmbeddedServer(String model, double size, int keepAliveMs, String javaOptions, boolean tls, boolean tlsResumption, String faults) {}
+    public record EmbeddedServer(ServerModel model, double size, int keepAliveMs, String javaOptions, boolean tls, boolean tlsResumption, String faults) {}
 
     public boolean embedded() {
         return "embedded".equals(target);

@@ -1,5 +1,7 @@
 package org.rubis.client.config;
 
+import org.rubis.client.input.Source;
+import org.rubis.client.input.ConfigException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -92,6 +94,55 @@ public final class ConfigLoader {
 
     public static ClientConfig load(Source src, Map<String, String> overrides) {
         Settings s = new Settings(PropertiesFile.read(src), overrides);
+        List<String> warnings = new ArrayList<>(unknownAndIgnored(s));
+        String target = target(s);
+        UrlLayout.Version version = s.choice("httpd_use_version", UrlLayout.Version.PHP, UrlLayout.Version.class);
+        UrlLayout layout = layout(s, version);
+        Workload w = workload(s, src, layout, warnings);
+        WorkloadModel model = w.model();
+        Phases phases = phases(s);
+        Arrivals arrivals = s.choice("workload_arrivals", Arrivals.CLOSED, Arrivals.class);
+        ClientConfig.ArrivalSettings arrival = arrival(s, src, arrivals);
+        ClientConfig.Execution execution = execution(s);
+        ClientConfig.EmbeddedServer server = server(s);
+        String seedText = s.string("client_seed", null);
+        boolean seedGiven = seedText != null;
+        long seed = seedGiven ? s.longValue("client_seed", 0L, Long.MIN_VALUE, "seed") : new java.security.SecureRandom().nextLong() & 0x7fffffffffffL;
+        String out = s.string("client_output_dir", null);
+        int users = s.intValue("workload_number_of_clients_per_node", 1, 1, "users");
+        double thinkScale = s.doubleValue("workload_think_scale", 1.0, 0, "multiplier");
+
+        Map<String, String> resolved = new LinkedHashMap<>();
+        resolved.put("target", target);
+        resolved.put("url layout", version.name() + " " + layout.page("index.html") + " , " + layout.script("ViewItem"));
+        resolved.put("transition table", model.table().source() + " (" + model.table().name() + ")");
+        resolved.put("transition mode", model.mode().name().toLowerCase(Locale.ROOT));
+        resolved.put("think time", model.thinkTime().isTpcw() ? "TPC-W negative exponential, mean 7 s, max 70 s" : "per-state waiting time of the table");
+        resolved.put("think scale", fmt(thinkScale));
+        resolved.put("max transitions per session", String.valueOf(model.maxTransitions()));
+        resolved.put("items per page", String.valueOf(model.itemsPerPage()));
+        resolved.put("arrivals", arrivals.label());
+        resolved.put("users (closed)", String.valueOf(users));
+        resolved.put("phases (ms)", "up ramp " + phases.up + " x" + fmt(phases.upF) + ", run " + phases.run + ", down ramp " + phases.down
+                + " x" + fmt(phases.downF));
+        resolved.put("regions / categories", model.data().regions().size() + " / " + model.data().categories().size());
+        resolved.put("database users", String.valueOf(model.policy().users()));
+        resolved.put("backend", execution.backend() + " (" + execution.model() + ")");
+        resolved.put("seed", seedGiven ? String.valueOf(seed) : seed + " (random)");
+
+        return new ClientConfig(src.displayName(), target, model, w.regionsFile(), w.categoriesFile(),
+                users,
+                s.longValue("workload_sessions_per_user", 0L, 0, "sessions"),
+                phases.up, phases.upF, phases.run, phases.down, phases.downF,
+                thinkScale,
+                seed, seedGiven, arrivals, arrival, execution, server,
+                out == null ? null : Path.of(out),
+                s.yesNo("client_progress", true),
+                List.copyOf(warnings), resolved);
+    }
+
+    /** Unknown keys, and the original's commands, which are never run. */
+    private static List<String> unknownAndIgnored(Settings s) {
         List<String> warnings = new ArrayList<>();
         Set<String> known = new java.util.HashSet<>(ORIGINAL_KEYS);
         known.addAll(NEW_KEYS.keySet());
@@ -100,17 +151,20 @@ public final class ConfigLoader {
             s.entry(k).filter(e -> !e.value().isEmpty()).ifPresent(e ->
                     warnings.add(s.where(e) + ": commands from a properties file are never executed; ignored (client health is monitored in-process)"));
         }
+        return warnings;
+    }
 
-        // Target and URL layout.
+    private static String target(Settings s) {
         String target = s.string("client_target", null);
         if (target == null) {
             boolean oldFile = s.entry("httpd_hostname").isPresent();
-            target = oldFile ? "http://" + s.requiredString("httpd_hostname", "localhost") + ":" + s.intValue("httpd_port", 80, 1, "TCP port") : "embedded";
-        } else if (!target.equals("embedded")) {
-            target = checkUrl(s, target);
+            return oldFile ? "http://" + s.requiredString("httpd_hostname", "localhost") + ":" + s.intValue("httpd_port", 80, 1, "TCP port") : "embedded";
         }
-        UrlLayout.Version version = s.choice("httpd_use_version", UrlLayout.Version.PHP, UrlLayout.Version.class);
-        UrlLayout layout = switch (version) {
+        return target.equals("embedded") ? target : checkUrl(s, target);
+    }
+
+    private static UrlLayout layout(Settings s, UrlLayout.Version version) {
+        return switch (version) {
             case PHP -> UrlLayout.of(version, s.string("php_html_path", "/PHP", "httpd_php_html_path"),
                     s.string("php_script_path", "/PHP", "httpd_php_script_path"));
             case SERVLETS -> UrlLayout.of(version, s.string("servlets_html_path", "/Servlet_HTML", "httpd_servlets_html_path"),
@@ -118,8 +172,12 @@ public final class ConfigLoader {
             case EJB -> UrlLayout.of(version, s.string("ejb_html_path", "/ejb_rubis_web", "httpd_ejb_html_path"),
                     s.string("ejb_script_path", "/ejb_rubis_web/servlet", "httpd_ejb_script_path"));
         };
+    }
 
-        // Transition table and workload.
+    private record Workload(WorkloadModel model, Source regionsFile, Source categoriesFile) {}
+
+    /** Transition table (checked first), think time, data files and database policy. */
+    private static Workload workload(Settings s, Source src, UrlLayout layout, List<String> warnings) {
         int columns = s.intValue("workload_number_of_columns", 27, 1, "columns");
         int rows = s.intValue("workload_number_of_rows", 29, 3, "rows");
         Source tableSrc = s.path("workload_transition_table", null);
@@ -151,68 +209,60 @@ public final class ConfigLoader {
                 s.intValue("database_max_bids_per_item", 20, 0, "bids"),
                 s.intValue("database_max_comments_per_user", 20, 0, "comments"),
                 s.intValue("database_comment_max_length", 2048, 1, "characters"));
-        WorkloadModel model = WorkloadModel.of(table, mode, s.yesNo("workload_use_tpcw_think_time", true), layout, data, policy,
+        return new Workload(WorkloadModel.of(table, mode, s.yesNo("workload_use_tpcw_think_time", true), layout, data, policy,
                 s.intValue("workload_number_of_items_per_page", 20, 1, "items"),
                 s.intValue("workload_maximum_number_of_transitions", 1000, 1, "requests"),
-                s.yesNo("workload_one_based_ids", false));
+                s.yesNo("workload_one_based_ids", false)), regionsFile, categoriesFile);
+    }
 
-        // Phases.
-        long up = s.longValue("workload_up_ramp_time_in_ms", 0L, 0, "milliseconds");
-        double upF = s.doubleValue("workload_up_ramp_slowdown_factor", 1.0, 0, "think-time multiplier");
-        long run = s.longValue("workload_session_run_time_in_ms", null, 1, "milliseconds");
-        long down = s.longValue("workload_down_ramp_time_in_ms", 0L, 0, "milliseconds");
-        double downF = s.doubleValue("workload_down_ramp_slowdown_factor", 1.0, 0, "think-time multiplier");
+    private record Phases(long up, double upF, long run, long down, double downF) {}
 
-        // Arrivals.
-        Arrivals arrivals = s.choice("workload_arrivals", Arrivals.CLOSED, Arrivals.class);
+    private static Phases phases(Settings s) {
+        return new Phases(
+                s.longValue("workload_up_ramp_time_in_ms", 0L, 0, "milliseconds"),
+                s.doubleValue("workload_up_ramp_slowdown_factor", 1.0, 0, "think-time multiplier"),
+                s.longValue("workload_session_run_time_in_ms", null, 1, "milliseconds"),
+                s.longValue("workload_down_ramp_time_in_ms", 0L, 0, "milliseconds"),
+                s.doubleValue("workload_down_ramp_slowdown_factor", 1.0, 0, "think-time multiplier"));
+    }
+
+    private static ClientConfig.ArrivalSettings arrival(Settings s, Source src, Arrivals arrivals) {
         Path iaFile = optionalFile(s, "workload_interarrival_file");
         Path schedule = optionalFile(s, "workload_rate_schedule_file");
         if (iaFile != null && schedule != null) {
             throw new ConfigException(src.displayName() + ": workload_interarrival_file and workload_rate_schedule_file are both set; choose one");
         }
-        String distribution = s.string("workload_interarrival_distribution", "exponential").toLowerCase(Locale.ROOT);
-        if (!distribution.equals("exponential") && !distribution.equals("deterministic")) {
-            throw new ConfigException(s.where(s.entry("workload_interarrival_distribution").orElseThrow()) + " = \"" + distribution
-                    + "\": unknown distribution; expected exponential or deterministic");
-        }
-        String capPolicy = s.string("workload_cap_policy", "delay").toLowerCase(Locale.ROOT);
-        if (!capPolicy.equals("delay") && !capPolicy.equals("drop")) {
-            throw new ConfigException(s.where(s.entry("workload_cap_policy").orElseThrow()) + " = \"" + capPolicy + "\": expected delay or drop");
-        }
         ClientConfig.ArrivalSettings arrival = new ClientConfig.ArrivalSettings(
-                s.doubleValue("workload_session_rate", 10.0, 0, "sessions per second"), distribution, iaFile, schedule,
-                s.intValue("workload_max_concurrent_sessions", 0, 0, "sessions"), capPolicy);
+                s.doubleValue("workload_session_rate", 10.0, 0, "sessions per second"),
+                s.choice("workload_interarrival_distribution", Interarrival.EXPONENTIAL, Interarrival.class), iaFile, schedule,
+                s.intValue("workload_max_concurrent_sessions", 0, 0, "sessions"),
+                s.choice("workload_cap_policy", CapPolicy.DELAY, CapPolicy.class));
         if (arrivals == Arrivals.HYBRID && iaFile == null && schedule == null && arrival.sessionRate() <= 0) {
             throw new ConfigException(src.displayName() + ": hybrid arrivals need workload_session_rate > 0, workload_interarrival_file or workload_rate_schedule_file");
         }
+        return arrival;
+    }
 
-        String backend = s.string("client_backend", "legacy").toLowerCase(Locale.ROOT);
-        if (!List.of("legacy", "pooled", "dedicated", "netty").contains(backend)) {
-            throw new ConfigException(s.where(s.entry("client_backend").orElseThrow()) + " = \"" + backend + "\": unknown backend; expected legacy, pooled, dedicated or netty");
-        }
-        String threads = s.string("client_threads", "platform").toLowerCase(Locale.ROOT);
-        if (!threads.equals("platform") && !threads.equals("virtual")) {
-            throw new ConfigException(s.where(s.entry("client_threads").orElseThrow()) + " = \"" + threads + "\": expected platform or virtual");
-        }
-        // The JDK reads these once, at its first HTTP connection: the legacy backend's cache policy.
-        String keepAlive = s.string("client_http_keepalive", null);
-        if (keepAlive != null) {
-            System.setProperty("http.keepAlive", String.valueOf(s.yesNo("client_http_keepalive", true)));
-        }
-        if (s.string("client_http_max_connections", null) != null) {
-            System.setProperty("http.maxConnections", String.valueOf(s.intValue("client_http_max_connections", 5, 1, "connections")));
-        }
-        ClientConfig.Execution execution = new ClientConfig.Execution(backend, threads,
+    /**
+     * Backend, threads and timeouts. The legacy backend's JDK settings are only read here; the
+     * backend sets them as system properties when it is created.
+     */
+    private static ClientConfig.Execution execution(Settings s) {
+        return new ClientConfig.Execution(
+                s.choice("client_backend", BackendKind.LEGACY, BackendKind.class),
+                s.choice("client_threads", ThreadModel.PLATFORM, ThreadModel.class),
                 s.intValue("client_connect_timeout_ms", 10_000, 1, "milliseconds"),
                 s.intValue("client_request_timeout_ms", 10_000, 1, "milliseconds"),
                 s.yesNo("client_download_images", false),
                 s.intValue("client_pool_max", 100, 1, "connections"),
-                s.yesNo("client_tls_resumption", true));
-        String serverModel = s.string("server_model", "event").toLowerCase(Locale.ROOT);
-        if (!serverModel.equals("event") && !serverModel.equals("prefork")) {
-            throw new ConfigException(s.where(s.entry("server_model").orElseThrow()) + " = \"" + serverModel + "\": expected event or prefork");
-        }
-        ClientConfig.EmbeddedServer server = new ClientConfig.EmbeddedServer(serverModel,
+                s.yesNo("client_tls_resumption", true),
+                s.string("client_http_keepalive", null) == null ? null : s.yesNo("client_http_keepalive", true),
+                s.string("client_http_max_connections", null) == null ? null : s.intValue("client_http_max_connections", 5, 1, "connections"));
+    }
+
+    private static ClientConfig.EmbeddedServer server(Settings s) {
+        return new ClientConfig.EmbeddedServer(
+                s.choice("server_model", ServerModel.EVENT, ServerModel.class),
                 s.doubleValue("server_size", 0.05, 0.0001, "scale factor"),
                 s.intValue("server_keepalive_timeout_ms", 5000, 0, "milliseconds"),
                 JvmOptions.parse(s.string("server_java_options", "-Xmx1g"),
@@ -220,43 +270,6 @@ public final class ConfigLoader {
                 s.yesNo("server_tls", false),
                 s.yesNo("server_tls_resumption", true),
                 ServerFaults.check(s));
-
-        String seedText = s.string("client_seed", null);
-        long seed;
-        boolean seedGiven = seedText != null;
-        if (seedGiven) {
-            seed = s.longValue("client_seed", 0L, Long.MIN_VALUE, "seed");
-        } else {
-            seed = new java.security.SecureRandom().nextLong() & 0x7fffffffffffL;
-        }
-        String out = s.string("client_output_dir", null);
-
-        Map<String, String> resolved = new LinkedHashMap<>();
-        resolved.put("target", target);
-        resolved.put("url layout", version.name() + " " + layout.page("index.html") + " , " + layout.script("ViewItem"));
-        resolved.put("transition table", table.source() + " (" + table.name() + ")");
-        resolved.put("transition mode", mode.name().toLowerCase(Locale.ROOT));
-        resolved.put("think time", model.thinkTime().isTpcw() ? "TPC-W negative exponential, mean 7 s, max 70 s" : "per-state waiting time of the table");
-        resolved.put("think scale", fmt(s.doubleValue("workload_think_scale", 1.0, 0, "multiplier")));
-        resolved.put("max transitions per session", String.valueOf(model.maxTransitions()));
-        resolved.put("items per page", String.valueOf(model.itemsPerPage()));
-        resolved.put("arrivals", arrivals.label());
-        resolved.put("users (closed)", String.valueOf(s.intValue("workload_number_of_clients_per_node", 1, 1, "users")));
-        resolved.put("phases (ms)", "up ramp " + up + " x" + fmt(upF) + ", run " + run + ", down ramp " + down + " x" + fmt(downF));
-        resolved.put("regions / categories", data.regions().size() + " / " + data.categories().size());
-        resolved.put("database users", String.valueOf(policy.users()));
-        resolved.put("backend", backend + " (" + threads + " threads)");
-        resolved.put("seed", seedGiven ? String.valueOf(seed) : seed + " (random)");
-
-        return new ClientConfig(src.displayName(), target, model, regionsFile, categoriesFile,
-                s.intValue("workload_number_of_clients_per_node", 1, 1, "users"),
-                s.longValue("workload_sessions_per_user", 0L, 0, "sessions"),
-                up, upF, run, down, downF,
-                s.doubleValue("workload_think_scale", 1.0, 0, "multiplier"),
-                seed, seedGiven, arrivals, arrival, execution, server,
-                out == null ? null : Path.of(out),
-                s.yesNo("client_progress", true),
-                List.copyOf(warnings), resolved);
     }
 
     private static int percent(Settings s, String key, int def) {

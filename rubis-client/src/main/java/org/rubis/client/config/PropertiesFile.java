@@ -1,5 +1,7 @@
 package org.rubis.client.config;
 
+import org.rubis.client.input.Source;
+import org.rubis.client.input.ConfigException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -39,7 +39,7 @@ final class Recorder {
         String error = errorOf(reply, s);
         stats.countLive(!error.isEmpty());
         watch.observe(error);
-        log.add(new RequestRecord(s.id(), s.nickname(), index, s.pendingState().label(), s.lastPath(), clock.phase(sendNano),
+        log.add(new RequestRecord(s.id(), s.nickname(), index, s.pendingState().label(), s.lastPath(), clock.phase(sendNano).label(),
                 clock.epochNs(intendedNano), clock.epochNs(sendNano), reply.ttfbNs, reply.responseNs, reply.bytes, reply.status, error,
                 reply.connectionId, reply.newConnection, backend, reply.images, reply.imageBytes));
     }

@@ -1,6 +1,7 @@
 package org.rubis.client.engine;
 
 import org.rubis.client.config.ClientConfig;
+import org.rubis.format.Phase;
 
 /**
  * The run's time line in {@link System#nanoTime()} units: up ramp, run (the measurement) and down
@@ -37,9 +38,9 @@ public final class RunClock {
         return startEpochNs + (nano - startNano);
     }
 
-    /** "up", "run" or "down" (the phase of an instant; after the end: "down"). */
-    public String phase(long nano) {
-        return nano < upEnd ? "up" : nano < runEnd ? "run" : "down";
+    /** The phase of an instant (after the end: the down ramp). */
+    public Phase phase(long nano) {
+        return nano < upEnd ? Phase.UP : nano < runEnd ? Phase.RUN : Phase.DOWN;
     }
 
     /** Think time scaled by the phase factor at {@code nano} and the think-scale. */

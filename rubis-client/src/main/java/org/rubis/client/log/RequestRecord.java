@@ -24,8 +24,6 @@ public record RequestRecord(
         int images,
         long imageBytes) {
 
-    public static final String HEADER = "session_id,user,request_index,state,path,phase,intended_send_epoch_ns,send_epoch_ns,"
-            + "ttfb_ns,response_ns,bytes,status,error,connection_id,new_connection,backend,images,image_bytes";
 
     /** Actual minus intended send instant. */
     public long latenessNs() {

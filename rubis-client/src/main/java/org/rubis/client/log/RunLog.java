@@ -1,5 +1,7 @@
 package org.rubis.client.log;
 
+import org.rubis.format.Columns;
+import org.rubis.format.RunFiles;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -36,12 +38,12 @@ public final class RunLog implements AutoCloseable {
     private final char[] chunk = new char[8192]; // flushes copy through this: no allocation when the heap is full
 
     public RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink) throws IOException {
-        this.requests = Files.newBufferedWriter(dir.resolve("requests.csv"), StandardCharsets.UTF_8);
-        this.sessions = Files.newBufferedWriter(dir.resolve("sessions.csv"), StandardCharsets.UTF_8);
+        this.requests = Files.newBufferedWriter(RunFiles.requests(dir), StandardCharsets.UTF_8);
+        this.sessions = Files.newBufferedWriter(RunFiles.sessions(dir), StandardCharsets.UTF_8);
         this.requestSink = requestSink;
         this.sessionSink = sessionSink;
-        requests.write(RequestRecord.HEADER + "\n");
-        sessions.write(SessionRecord.HEADER + "\n");
+        requests.write(Columns.header(Columns.REQUESTS) + "\n");
+        sessions.write(Columns.header(Columns.SESSIONS) + "\n");
         requests.flush();
         sessions.flush();
         this.writer = new Thread(this::drain, "run-log-writer");

@@ -12,7 +12,6 @@ public record SessionRecord(
         int errors,
         String endReason) {
 
-    public static final String HEADER = "session_id,emulated_user,user,intended_start_epoch_ns,start_epoch_ns,end_epoch_ns,requests,errors,end_reason";
 
     void appendCsv(StringBuilder b) {
         b.append(sessionId).append(',').append(emulatedUser).append(',').append(user).append(',').append(intendedStartEpochNs).append(',')

@@ -1,5 +1,7 @@
 package org.rubis.client.report;
 
+import org.rubis.format.Columns;
+import org.rubis.format.RunFiles;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -55,10 +57,10 @@ public final class ClientHealth implements AutoCloseable {
     private long endNano;
 
     public ClientHealth(Path dir, LongSupplier activeSessions, LongSupplier requests) throws IOException {
-        this.samples = Files.newBufferedWriter(dir.resolve("client-health.csv"), StandardCharsets.UTF_8);
-        this.gcLog = Files.newBufferedWriter(dir.resolve("client-gc.csv"), StandardCharsets.UTF_8);
-        samples.write("epoch_ms,cpu_cores,heap_used_bytes,heap_max_bytes,threads,active_sessions,requests\n");
-        gcLog.write("end_epoch_ms,duration_ms,gc,action,cause\n");
+        this.samples = Files.newBufferedWriter(RunFiles.clientHealth(dir), StandardCharsets.UTF_8);
+        this.gcLog = Files.newBufferedWriter(RunFiles.clientGc(dir), StandardCharsets.UTF_8);
+        samples.write(Columns.header(Columns.CLIENT_HEALTH) + "\n");
+        gcLog.write(Columns.header(Columns.CLIENT_GC) + "\n");
         samples.flush(); // headers on disk at once: a kill -9'd run leaves files the analysis can read
         gcLog.flush();
         this.activeSessions = activeSessions;

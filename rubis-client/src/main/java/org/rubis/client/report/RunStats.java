@@ -1,5 +1,6 @@
 package org.rubis.client.report;
 
+import org.rubis.format.Phase;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,9 +18,8 @@ import org.rubis.client.workload.Interaction;
  */
 public final class RunStats {
 
-    public static final String[] PHASES = {"up", "run", "down"};
 
-    private final Map<String, LatencyCell[]> cells = new LinkedHashMap<>();
+    private final Map<Phase, LatencyCell[]> cells = new java.util.EnumMap<>(Phase.class);
     private final Histogram lateness = LatencyCell.newHistogram();
     private final Histogram runLateness = LatencyCell.newHistogram();
     private final Histogram sessionStartLateness = LatencyCell.newHistogram();
@@ -39,7 +39,7 @@ public final class RunStats {
     final AtomicLong liveErrors = new AtomicLong();
 
     public RunStats() {
-        for (String p : PHASES) {
+        for (Phase p : Phase.values()) {
             LatencyCell[] row = new LatencyCell[Interaction.COUNT];
             for (int i = 0; i < row.length; i++) {
                 row[i] = new LatencyCell();
@@ -51,13 +51,14 @@ public final class RunStats {
     /** Called by the log writer thread. */
     public synchronized void accept(RequestRecord r) {
         int state = Interaction.byLabel(r.state()).ordinal();
-        LatencyCell[] row = cells.get(r.phase());
+        Phase phase = Phase.parse(r.phase());
+        LatencyCell[] row = phase == null ? null : cells.get(phase);
         if (row != null) {
             row[state].record(r.responseNs(), r.isError());
         }
         long late = Math.max(0, r.latenessNs());
         lateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
-        if (r.phase().equals("run")) {
+        if (phase == Phase.RUN) {
             runLateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
         }
         maxLatenessNs = Math.max(maxLatenessNs, late);
@@ -105,12 +106,12 @@ public final class RunStats {
         return liveErrors.get();
     }
 
-    public synchronized LatencyCell cell(String phase, Interaction state) {
+    public synchronized LatencyCell cell(Phase phase, Interaction state) {
         return cells.get(phase)[state.ordinal()];
     }
 
     /** All states of one phase merged. */
-    public synchronized LatencyCell phaseTotal(String phase) {
+    public synchronized LatencyCell phaseTotal(Phase phase) {
         LatencyCell t = new LatencyCell();
         for (LatencyCell c : cells.get(phase)) {
             t.add(c);
@@ -129,7 +130,7 @@ public final class RunStats {
 
     public synchronized LatencyCell overall() {
         LatencyCell t = new LatencyCell();
-        for (String p : PHASES) {
+        for (Phase p : Phase.values()) {
             t.add(phaseTotal(p));
         }
         return t;

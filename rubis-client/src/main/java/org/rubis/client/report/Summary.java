@@ -1,5 +1,7 @@
 package org.rubis.client.report;
 
+import org.rubis.format.Phase;
+import org.rubis.format.RunFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -17,7 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.client.engine.RunClock;
+import org.rubis.client.config.ExecutionModel;
 import org.rubis.client.workload.Interaction;
 
 /**
@@ -41,53 +43,54 @@ public final class Summary {
     private final List<String> extraWarnings = new ArrayList<>();
     private final String text;
 
-    public Summary(ClientConfig config, Path dir, RunClock clock, RunStats stats, ClientHealth health, String backend, String stopReason,
-                   boolean invalid, String arrivals, long sessionsStarted, long sessionsDelayed, long sessionsDropped, int usersStarted,
-                   long peakActive, long logged, long lost) {
+    public Summary(ClientConfig config, RunResult result, RunStats stats, ClientHealth health) {
         this.config = config;
-        this.dir = dir;
-        boolean complete = "complete".equals(stopReason);
+        this.dir = result.dir();
+        String stopReason = result.stopReason();
+        boolean invalid = result.invalid();
+        boolean complete = result.complete();
         String status = invalid ? "invalid" : complete ? "complete" : "partial";
         root.put("status", status);
         root.put("partial", !complete);
         root.put("stop_reason", stopReason == null ? "complete" : stopReason);
-        root.put("started_at", Instant.ofEpochSecond(0, clock.startEpochNs()).toString());
+        root.put("started_at", Instant.ofEpochSecond(0, result.startEpochNs()).toString());
         root.put("run_dir", dir.toAbsolutePath().toString());
         root.put("properties", config.source());
         root.put("target", config.target());
         root.put("seed", config.seed());
-        root.put("backend", backend);
-        root.put("threads", config.execution().threads());
+        root.put("backend", result.backend());
+        root.put("threads", result.execution() == ExecutionModel.EVENT_LOOPS ? "event-loop" : config.execution().threads().label());
+        root.put("execution", result.execution().label());
         root.put("arrivals", config.arrivals().label());
-        root.put("arrival_process", arrivals);
+        root.put("arrival_process", result.arrivals());
         root.put("users", config.users());
-        root.put("users_started", usersStarted);
+        root.put("users_started", result.usersStarted());
         root.put("transition_table", config.workload().table().name());
         root.put("transition_mode", config.workload().mode().name().toLowerCase(Locale.ROOT));
         root.put("think_scale", config.thinkScale());
         ObjectNode phases = root.putObject("phases_ms");
-        phases.put("up", config.upRampMs());
-        phases.put("run", config.runMs());
-        phases.put("down", config.downRampMs());
+        phases.put(Phase.UP.label(), config.upRampMs());
+        phases.put(Phase.RUN.label(), config.runMs());
+        phases.put(Phase.DOWN.label(), config.downRampMs());
 
         LatencyCell overall = stats.overall();
-        LatencyCell run = stats.phaseTotal("run");
+        LatencyCell run = stats.phaseTotal(Phase.RUN);
         root.put("requests", overall.count());
         root.put("errors", overall.errors());
         ObjectNode byClass = root.putObject("errors_by_class");
         stats.errorsByClass().forEach(byClass::put);
-        root.put("requests_logged", logged);
-        root.put("records_lost", lost);
-        root.put("throughput_rps", round(run.count() / Math.max(1e-9, clock.runSeconds()), 3));
+        root.put("requests_logged", result.logged());
+        root.put("records_lost", result.lost());
+        root.put("throughput_rps", round(run.count() / Math.max(1e-9, result.runSeconds()), 3));
 
         Map<String, Long> ends = stats.sessionEnds();
         long completed = ends.getOrDefault("end_of_session", 0L) + ends.getOrDefault("max_transitions", 0L);
-        root.put("sessions_started", sessionsStarted);
+        root.put("sessions_started", result.sessionsStarted());
         root.put("sessions_completed", completed);
         root.put("sessions_aborted_at_end", ends.getOrDefault("run_ended", 0L));
-        root.put("sessions_delayed_by_cap", sessionsDelayed);
-        root.put("sessions_dropped_by_cap", sessionsDropped);
-        root.put("peak_active_sessions", peakActive);
+        root.put("sessions_delayed_by_cap", result.sessionsDelayed());
+        root.put("sessions_dropped_by_cap", result.sessionsDropped());
+        root.put("peak_active_sessions", result.peakActive());
         root.put("mean_session_s", round(stats.meanSessionSeconds(), 3));
         root.put("connections_opened", stats.newConnections());
         root.put("distinct_connections", stats.distinctConnections());
@@ -95,8 +98,8 @@ public final class Summary {
         root.put("image_requests", stats.imageRequests());
 
         ObjectNode rt = root.putObject("response_time_ms");
-        for (String p : RunStats.PHASES) {
-            ObjectNode ph = cell(rt.putObject(p), stats.phaseTotal(p));
+        for (Phase p : Phase.values()) {
+            ObjectNode ph = cell(rt.putObject(p.label()), stats.phaseTotal(p));
             ObjectNode states = ph.putObject("states");
             for (Interaction i : Interaction.values()) {
                 LatencyCell c = stats.cell(p, i);
@@ -160,7 +163,7 @@ public final class Summary {
                 ? "SUSPECT: " + String.join("; ", verdicts) + ". The client may have been the bottleneck: its response times are inflated."
                 : "OK: the client kept its schedule (run-phase p99 send lateness " + round(p99Late, 3) + " ms) and was not CPU-bound.");
         root.set("jvm", jvm());
-        Path serverStats = dir.resolve("server").resolve("stats.json");
+        Path serverStats = RunFiles.serverStats(dir);
         if (Files.isRegularFile(serverStats)) {
             try {
                 root.set("server", JSON.readTree(serverStats.toFile()));
@@ -245,7 +248,7 @@ public final class Summary {
         line(b, "target", config.target() + (root.has("server") ? " (embedded " + root.path("server").path("model").asText() + " server)" : ""));
         line(b, "workload", root.get("arrival_process").asText() + "; table " + root.get("transition_table").asText()
                 + " (" + root.get("transition_mode").asText() + ")");
-        line(b, "backend", root.get("backend").asText() + ", " + root.get("threads").asText() + " threads; seed " + root.get("seed").asText());
+        line(b, "backend", root.get("backend").asText() + ", " + root.get("execution").asText() + "; seed " + root.get("seed").asText());
         line(b, "requests", root.get("requests").asLong() + " (" + root.get("errors").asLong() + " errors" + errorClasses() + ")");
         line(b, "throughput (run phase)", root.get("throughput_rps").asDouble() + " requests/s");
         line(b, "sessions", root.get("sessions_started").asLong() + " started, " + root.get("sessions_completed").asLong() + " completed, "
@@ -260,17 +263,13 @@ public final class Summary {
                     + s.path("requests_per_connection").path("mean").asText() + " requests per connection (max "
                     + s.path("requests_per_connection").path("max").asText() + ")");
         }
-        for (String p : new String[] {"up", "run", "down", "overall"}) {
+        for (String p : new String[] {Phase.UP.label(), Phase.RUN.label(), Phase.DOWN.label(), "overall"}) {
             JsonNode ph = root.get("response_time_ms").get(p);
             if (ph.get("count").asLong() == 0) {
                 continue;
             }
-            b.append('\n').append(switch (p) {
-                case "up" -> "Up ramp";
-                case "run" -> "Run (the measurement)";
-                case "down" -> "Down ramp";
-                default -> "Overall";
-            }).append(" - response time in ms\n");
+            Phase phase = Phase.parse(p);
+            b.append('\n').append(phase == null ? "Overall" : phase.title()).append(" - response time in ms\n");
             b.append(String.format(Locale.ROOT, "  %-26s %8s %6s %9s %9s %9s %9s %9s %9s %9s%n", "state", "count", "errors", "mean", "min", "max",
                     "p50", "p90", "p99", "p99.9"));
             ph.get("states").fields().forEachRemaining(e -> row(b, e.getKey(), e.getValue()));

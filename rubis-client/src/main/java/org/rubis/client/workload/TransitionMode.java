@@ -8,5 +8,11 @@ public enum TransitionMode {
      */
     COMPATIBLE,
     /** Each column divided by its sum before sampling. */
-    NORMALIZE
+    NORMALIZE;
+
+    /** The value as written in properties files and on the command line. */
+    @Override
+    public String toString() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
 }

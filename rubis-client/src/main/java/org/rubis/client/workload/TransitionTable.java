@@ -2,8 +2,8 @@ package org.rubis.client.workload;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.rubis.client.config.ConfigException;
-import org.rubis.client.config.Source;
+import org.rubis.client.input.ConfigException;
+import org.rubis.client.input.Source;
 
 /**
  * A RUBiS transition table: the spreadsheet export the original client reads.

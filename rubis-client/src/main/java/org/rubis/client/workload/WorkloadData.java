@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.rubis.client.config.ConfigException;
-import org.rubis.client.config.Source;
+import org.rubis.client.input.ConfigException;
+import org.rubis.client.input.Source;
 
 /**
  * The regions and categories of the auction site, from the two ebay files. The client draws

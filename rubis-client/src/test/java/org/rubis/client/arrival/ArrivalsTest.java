@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
-import org.rubis.client.config.ConfigException;
+import org.rubis.client.input.ConfigException;
 
 class ArrivalsTest {
 

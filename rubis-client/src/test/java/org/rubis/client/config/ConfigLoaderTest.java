@@ -1,5 +1,6 @@
 package org.rubis.client.config;
 
+import org.rubis.client.input.ConfigException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -87,7 +88,7 @@ class ConfigLoaderTest {
         assertEquals("/PHP/ViewItem.php", c.workload().layout().script("ViewItem"));
         assertEquals(1_000_000, c.workload().policy().users());
         assertEquals(TransitionMode.COMPATIBLE, c.workload().mode());
-        assertEquals("legacy", c.execution().backend());
+        assertEquals(org.rubis.client.config.BackendKind.LEGACY, c.execution().backend());
         assertTrue(c.warnings().stream().anyMatch(w -> w.contains("workload_remote_client_command") && w.contains("never executed")), c.warnings().toString());
         assertTrue(c.warnings().stream().anyMatch(w -> w.contains("monitoring_rsh") && w.contains("never executed")));
         // One short line pointing at `validate` (which lists the columns), not a 700-character list.
@@ -143,7 +144,7 @@ class ConfigLoaderTest {
     @Test
     void badChoiceAndBadOverride() {
         String m = error(ORIGINAL, Map.of("client_backend", "magic"));
-        assertTrue(m.equals("command line: client_backend = \"magic\": unknown backend; expected legacy, pooled, dedicated or netty"), m);
+        assertTrue(m.equals("command line: client_backend = \"magic\": unknown value; expected one of legacy|pooled|dedicated|netty"), m);
         m = error(ORIGINAL, Map.of("workload_use_tpcw_think_time", "perhaps"));
         assertTrue(m.contains("workload_use_tpcw_think_time = \"perhaps\": not a yes/no value; expected yes or no"), m);
         m = error(ORIGINAL, Map.of("client_target", "ftp:/x"));

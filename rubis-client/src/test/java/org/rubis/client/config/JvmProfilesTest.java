@@ -1,5 +1,6 @@
 package org.rubis.client.config;
 
+import org.rubis.client.input.ConfigException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
-import org.rubis.client.engine.ChildJvm;
+import org.rubis.client.process.ChildJvm;
 
 class JvmProfilesTest {
 

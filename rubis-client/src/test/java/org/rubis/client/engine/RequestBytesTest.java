@@ -121,11 +121,14 @@ class RequestBytesTest {
         CountDownLatch done = new CountDownLatch(1);
         try (RunLog log = new RunLog(tmp, stats::accept, stats::accept)) {
             Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base()), "netty");
-            EventLoopDriver d = new EventLoopDriver(c.execution(), base(), clock, stop, rec, new ActiveSessions());
+            Backend b = Backends.create(c.execution(), base());
+            SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b, rec, new ActiveSessions()), c.execution().threads(),
+                    (who, e) -> stop.stop(who + " failed: " + e, true));
+            assertTrue(d instanceof EventLoopSessions, "netty sessions run on event loops");
             UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
-            d.start(s, 0, System.nanoTime(), next -> done.countDown());
+            d.start("user-0", 0, System.nanoTime(), k -> k == 0 ? s : null, done::countDown);
             assertTrue(done.await(10, TimeUnit.SECONDS));
-            d.close();
+            b.close();
             assertEquals(1, s.requests());
             assertEquals(0, s.errors());
         }
@@ -140,6 +143,7 @@ class RequestBytesTest {
                 + "\r\nConnection: keep-alive\r\n\r\n", legacy);
         assertEquals(legacy, viaBlocking("pooled"), "pooled");
         assertEquals(legacy, viaBlocking("dedicated"), "dedicated");
-        assertEquals(legacy, viaEventLoops(), "netty");
+        assertEquals(legacy, viaEventLoops(), "netty on its event loops");
+        assertEquals(legacy, viaBlocking("netty"), "netty through Backend.execute");
     }
 }

@@ -45,7 +45,7 @@ class TimeoutTest {
             acceptor.setDaemon(true);
             acceptor.start();
             String base = "http://127.0.0.1:" + silent.getLocalPort();
-            for (String backend : List.of("legacy", "pooled", "dedicated")) {
+            for (String backend : List.of("legacy", "pooled", "dedicated", "netty")) {
                 ClientConfig c = ConfigLoader.load((Path) null, Map.of("client_backend", backend, "client_request_timeout_ms", "400"));
                 try (Backend b = Backends.create(c.execution(), base)) {
                     Reply r = new Reply();
@@ -66,12 +66,14 @@ class TimeoutTest {
             StopSignal stop = new StopSignal();
             CountDownLatch done = new CountDownLatch(1);
             try (RunLog log = new RunLog(tmp, stats::accept, stats::accept)) {
-                EventLoopDriver d = new EventLoopDriver(c.execution(), base, clock, stop,
-                        new Recorder(clock, log, stats, new TargetWatch(stop, base), "netty"), new ActiveSessions());
+                Backend b = Backends.create(c.execution(), base);
+                SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b,
+                        new Recorder(clock, log, stats, new TargetWatch(stop, base), "netty"), new ActiveSessions()), c.execution().threads(),
+                        (who, e) -> stop.stop(who + " failed: " + e, true));
                 UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
-                d.start(s, 0, System.nanoTime(), next -> done.countDown());
+                d.start("user-0", 0, System.nanoTime(), k -> k == 0 ? s : null, done::countDown);
                 assertTrue(done.await(10, TimeUnit.SECONDS));
-                d.close();
+                b.close();
                 assertEquals(1, s.errors(), "netty: the timeout is an error");
             }
             assertEquals(Map.of("read-timeout", 1L), stats.errorsByClass());

@@ -11,8 +11,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
-import org.rubis.client.config.ConfigException;
-import org.rubis.client.config.Source;
+import org.rubis.client.input.ConfigException;
+import org.rubis.client.input.Source;
 
 class TransitionTableTest {
 

@@ -1,7 +1,8 @@
-package org.rubis.client.cli;
+package org.rubis.client.experiment;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import org.rubis.client.report.SummaryFile;
+import org.rubis.format.Phase;
+import org.rubis.format.RunFiles;
 import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -12,7 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.rubis.client.config.JvmProfiles;
-import org.rubis.client.engine.ChildJvm;
+import org.rubis.client.process.ChildJvm;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -35,8 +36,8 @@ public final class AccuracyCommand implements Callable<Integer> {
     int users;
     @Option(names = "--think-scale", defaultValue = "0.25", description = "Think-time scale (default ${DEFAULT-VALUE}).")
     double thinkScale;
-    @Option(names = "--backend", defaultValue = "dedicated", description = "Backend (default ${DEFAULT-VALUE}).")
-    String backend;
+    @Option(names = "--backend", paramLabel = "NAME", defaultValue = "dedicated", description = "Backend: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
+    org.rubis.client.config.BackendKind backend;
     @Option(names = "--ramp-up", defaultValue = "10s")
     String rampUp;
     @Option(names = "--duration", defaultValue = "30s")
@@ -53,7 +54,7 @@ public final class AccuracyCommand implements Callable<Integer> {
         for (String name : names) {
             Path dir = out.resolve(name);
             Files.createDirectories(dir);
-            List<String> args = List.of("--users", String.valueOf(users), "--think-scale", String.valueOf(thinkScale), "--backend", backend,
+            List<String> args = List.of("--users", String.valueOf(users), "--think-scale", String.valueOf(thinkScale), "--backend", backend.label(),
                     "--ramp-up", rampUp, "--duration", duration, "--ramp-down", "0", "--seed", "1", "--no-progress");
             List<String> cmd = ChildJvm.command(ChildJvm.java(null), name, all.flags(name), dir, args);
             pw.println(name + ": " + String.join(" ", cmd));
@@ -71,22 +72,20 @@ public final class AccuracyCommand implements Callable<Integer> {
     }
 
     private static String row(String name, Path dir) throws Exception {
-        Path summary = dir.resolve("summary.json");
-        if (!Files.exists(summary)) {
-            return name + ": failed, see " + dir.resolve("client.log");
+        SummaryFile s = SummaryFile.read(dir);
+        if (s == null) {
+            return name + ": failed, see " + dir.resolve(RunFiles.CLIENT_LOG);
         }
-        JsonNode s = new ObjectMapper().readTree(summary.toFile());
-        JsonNode run = s.get("response_time_ms").get("run");
         // The run phase's window, from the client's log; the server's requests that arrived in it.
         long from = Long.MAX_VALUE;
         long to = Long.MIN_VALUE;
-        try (BufferedReader r = Files.newBufferedReader(dir.resolve("requests.csv"))) {
+        try (BufferedReader r = Files.newBufferedReader(RunFiles.requests(dir))) {
             List<String> header = Arrays.asList(r.readLine().split(","));
             int phase = header.indexOf("phase");
             int send = header.indexOf("send_epoch_ns");
             for (String line; (line = r.readLine()) != null; ) {
                 String[] f = line.split(",");
-                if (f.length > send && f[phase].equals("run")) {
+                if (f.length > send && f[phase].equals(Phase.RUN.label())) {
                     long t = Long.parseLong(f[send]);
                     from = Math.min(from, t);
                     to = Math.max(to, t);
@@ -95,7 +94,7 @@ public final class AccuracyCommand implements Callable<Integer> {
         }
         long[] service = new long[1024];
         int n = 0;
-        try (BufferedReader r = Files.newBufferedReader(dir.resolve("server/requests.csv"))) {
+        try (BufferedReader r = Files.newBufferedReader(RunFiles.serverRequests(dir))) {
             r.readLine();
             for (String line; (line = r.readLine()) != null; ) {
                 String[] f = line.split(",", 5);
@@ -111,11 +110,10 @@ public final class AccuracyCommand implements Callable<Integer> {
         Arrays.sort(service, 0, n);
         double serverMean = n == 0 ? 0 : Arrays.stream(service, 0, n).average().orElse(0) / 1e6;
         double serverP99 = n == 0 ? 0 : service[(int) Math.ceil(0.99 * n) - 1] / 1e6;
-        double clientMean = run.get("mean").asDouble();
-        double clientP99 = run.get("p99").asDouble();
-        JsonNode h = s.get("client_health");
+        double clientMean = s.run().mean();
+        double clientP99 = s.run().p99();
         return String.format(Locale.ROOT, "%-10s %11.3f %11.3f %10.3f %11.3f %11.3f %10.3f %10.2f %11.1f", name, clientMean, serverMean,
-                clientMean - serverMean, clientP99, serverP99, clientP99 - serverP99, h.get("run_cpu_cores").asDouble(),
-                h.get("run_cpu_us_per_request").asDouble());
+                clientMean - serverMean, clientP99, serverP99, clientP99 - serverP99, s.health().runCpuCores(),
+                s.health().runCpuUsPerRequest());
     }
 }

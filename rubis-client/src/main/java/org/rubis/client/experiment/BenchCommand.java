@@ -1,7 +1,7 @@
-package org.rubis.client.cli;
+package org.rubis.client.experiment;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import org.rubis.client.report.SummaryFile;
+import org.rubis.format.RunFiles;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +46,7 @@ public final class BenchCommand implements Callable<Integer> {
         boolean server = switch (what) {
             case "backends" -> false;
             case "server" -> true;
-            default -> throw new org.rubis.client.config.ConfigException("bench " + what + ": expected 'bench backends' or 'bench server'");
+            default -> throw new org.rubis.client.input.ConfigException("bench " + what + ": expected 'bench backends' or 'bench server'");
         };
         List<String> items = list != null ? list : server ? List.of("event", "prefork") : List.of("legacy", "pooled", "dedicated", "netty");
         int n = users != null ? users : server ? 16 : 200;
@@ -55,8 +55,8 @@ public final class BenchCommand implements Callable<Integer> {
         List<String> rows = new ArrayList<>();
         for (String item : items) {
             Path dir = out.resolve((server ? "server-" : "backend-") + item);
-            List<String> cmd = new ArrayList<>(List.of(org.rubis.client.engine.EmbeddedServerProcess.javaExecutable(), "-jar",
-                    org.rubis.client.engine.ChildJvm.selfJar(), "run",
+            List<String> cmd = new ArrayList<>(List.of(org.rubis.client.process.EmbeddedServerProcess.javaExecutable(), "-jar",
+                    org.rubis.client.process.ChildJvm.selfJar(), "run",
                     "--users", String.valueOf(n), "--duration", duration, "--ramp-up", rampUp, "--ramp-down", "0",
                     "--think-scale", String.valueOf(scale), "--seed", "1", "--out", dir.toString(), "--no-progress"));
             if (server) {
@@ -68,12 +68,11 @@ public final class BenchCommand implements Callable<Integer> {
             pw.flush();
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             int status = p.waitFor();
-            Path summary = dir.resolve("summary.json");
-            if (!Files.exists(summary)) {
+            SummaryFile s = SummaryFile.read(dir);
+            if (s == null) {
                 rows.add(String.format(Locale.ROOT, "%-10s failed (exit %d)", item, status));
                 continue;
             }
-            JsonNode s = new ObjectMapper().readTree(summary.toFile());
             rows.add(server ? serverRow(item, dir, s) : backendRow(item, s));
         }
         pw.println();
@@ -86,29 +85,25 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static String backendRow(String backend, JsonNode s) {
-        JsonNode h = s.get("client_health");
-        JsonNode run = s.get("response_time_ms").get("run");
-        JsonNode srv = s.path("server");
-        return String.format(Locale.ROOT, "%-10s %9d %9.1f %11.2f %12.1f %11d %9d %9.3f %9.3f %10.3f", backend, s.get("requests").asLong(),
-                s.get("throughput_rps").asDouble(), h.get("run_cpu_seconds").asDouble(), h.get("run_cpu_us_per_request").asDouble(),
-                srv.path("connections_accepted").asLong(), srv.path("max_concurrent_connections").asLong(), run.get("mean").asDouble(),
-                run.get("p99").asDouble(), h.get("run_send_lateness_ms").get("p99").asDouble());
+    private static String backendRow(String backend, SummaryFile s) {
+        return String.format(Locale.ROOT, "%-10s %9d %9.1f %11.2f %12.1f %11d %9d %9.3f %9.3f %10.3f", backend, s.requests(),
+                s.throughputRps(), s.health().runCpuSeconds(), s.health().runCpuUsPerRequest(),
+                s.server().connectionsAccepted(), s.server().maxConcurrentConnections(), s.run().mean(),
+                s.run().p99(), s.health().runSendLatenessP99Ms());
     }
 
-    private static String serverRow(String model, Path dir, JsonNode s) throws Exception {
+    private static String serverRow(String model, Path dir, SummaryFile s) throws Exception {
         // Mean service time from the server's own log (arrival to end of response write).
         double sum = 0;
         long n = 0;
-        try (var lines = Files.lines(dir.resolve("server/requests.csv"))) {
+        try (var lines = Files.lines(RunFiles.serverRequests(dir))) {
             for (String line : (Iterable<String>) lines.skip(1)::iterator) {
                 String[] f = line.split(",", 5);
                 sum += Long.parseLong(f[3]);
                 n++;
             }
         }
-        JsonNode run = s.get("response_time_ms").get("run");
-        return String.format(Locale.ROOT, "%-10s %10.1f %12.3f %12.3f %12.3f %10d", model, s.get("throughput_rps").asDouble(), n == 0 ? 0 : sum / n / 1e6,
-                run.get("mean").asDouble(), run.get("p99").asDouble(), s.path("server").path("max_concurrent_connections").asLong());
+        return String.format(Locale.ROOT, "%-10s %10.1f %12.3f %12.3f %12.3f %10d", model, s.throughputRps(), n == 0 ? 0 : sum / n / 1e6,
+                s.run().mean(), s.run().p99(), s.server().maxConcurrentConnections());
     }
 }

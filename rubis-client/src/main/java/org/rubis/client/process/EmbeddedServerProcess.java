@@ -1,4 +1,4 @@
-package org.rubis.client.engine;
+package org.rubis.client.process;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.client.config.ConfigException;
-import org.rubis.client.config.Source;
+import org.rubis.client.input.ConfigException;
+import org.rubis.client.input.Source;
 import org.rubis.client.workload.DatabasePolicy;
 
 /**
@@ -64,7 +64,7 @@ public final class EmbeddedServerProcess implements AutoCloseable {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("org.rubis.server.ServerMain");
         cmd.add("--exit-with-parent"); // a kill -9 of this client must not leave the server running
-        cmd.addAll(List.of("--port", "0", "--model", c.server().model(), "--out", dir.toString(),
+        cmd.addAll(List.of("--port", "0", "--model", c.server().model().label(), "--out", dir.toString(),
                 "--size", String.valueOf(c.server().size()), "--keepalive-ms", String.valueOf(c.server().keepAliveMs()),
                 "-p", props.toString()));
         if (!c.server().faults().isEmpty()) {

@@ -1,4 +1,4 @@
-package org.rubis.client.config;
+package org.rubis.client.input;
 
 /**
  * A user mistake in configuration or input files. Its message is one line that names the file,

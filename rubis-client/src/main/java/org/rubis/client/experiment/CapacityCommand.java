@@ -1,7 +1,6 @@
-package org.rubis.client.cli;
+package org.rubis.client.experiment;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import org.rubis.client.report.SummaryFile;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.rubis.client.config.ConfigException;
+import org.rubis.client.input.ConfigException;
 import org.rubis.client.config.JvmProfiles;
-import org.rubis.client.engine.ChildJvm;
+import org.rubis.client.process.ChildJvm;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -73,21 +72,18 @@ public final class CapacityCommand implements Callable<Integer> {
             pw.flush();
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("client.log").toFile()).start();
             p.waitFor();
-            Path summary = dir.resolve("summary.json");
-            if (!Files.exists(summary)) {
+            SummaryFile s = SummaryFile.read(dir);
+            if (s == null) {
                 rows.add(String.format(Locale.ROOT, "%7d  %-8s (no summary: see %s)", n, "failed", dir.resolve("client.log")));
                 stopReason = "N=" + n + ": the client JVM died without a summary";
                 break;
             }
-            JsonNode s = new ObjectMapper().readTree(summary.toFile());
-            JsonNode h = s.get("client_health");
-            double late = h.get("run_send_lateness_ms").get("p99").asDouble();
-            double cores = h.get("run_cpu_cores").asDouble();
-            int nCores = h.get("cores").asInt();
-            String status = s.get("status").asText();
+            double late = s.health().runSendLatenessP99Ms();
+            double cores = s.health().runCpuCores();
+            int nCores = s.health().cores();
             String verdict;
-            if (!status.equals("complete")) {
-                verdict = "FAILED: " + s.get("stop_reason").asText();
+            if (!s.complete()) {
+                verdict = "FAILED: " + s.stopReason();
             } else if (late > latenessMs) {
                 verdict = String.format(Locale.ROOT, "bottleneck: p99 lateness %.1f ms", late);
             } else if (cores > cpu * nCores) {
@@ -95,8 +91,8 @@ public final class CapacityCommand implements Callable<Integer> {
             } else {
                 verdict = "sustained";
             }
-            rows.add(String.format(Locale.ROOT, "%7d  %9.1f %9.3f %9.2f %8d %9d  %s", n, s.get("throughput_rps").asDouble(), late, cores,
-                    h.get("peak_threads").asInt(), h.get("peak_heap_bytes").asLong() >> 20, verdict));
+            rows.add(String.format(Locale.ROOT, "%7d  %9.1f %9.3f %9.2f %8d %9d  %s", n, s.throughputRps(), late, cores,
+                    s.health().peakThreads(), s.health().peakHeapBytes() >> 20, verdict));
             if (!verdict.equals("sustained")) {
                 stopReason = "N=" + n + ": " + verdict;
                 break;

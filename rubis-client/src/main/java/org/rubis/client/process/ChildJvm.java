@@ -1,4 +1,4 @@
-package org.rubis.client.engine;
+package org.rubis.client.process;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.rubis.client.config.ConfigException;
+import org.rubis.client.input.ConfigException;
 
 /**
  * Runs {@code rubis-client run} in a child JVM with the flags of a JVM profile (and, optionally, a

@@ -1,4 +1,4 @@
-package org.rubis.client.config;
+package org.rubis.client.input;
 
 import java.io.BufferedReader;
 import java.io.IOException;

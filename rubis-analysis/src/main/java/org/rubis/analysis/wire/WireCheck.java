@@ -1,0 +1,430 @@
+package org.rubis.analysis.wire;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.CsvStream;
+import org.rubis.analysis.io.RunDirectory;
+
+/**
+ * The wire check of a run: every request the capture saw joined to the client's line in requests.csv
+ * (same connection, i.e. the client's local address:port, same order on it, same path) and, with the
+ * embedded server, to the server's own line; then how far the client's durations are from the wire's.
+ * Only durations are compared (client response_ns against last response packet minus first request
+ * packet), never instants of different clocks. Writes wire.csv and wire-connections.csv.
+ */
+public final class WireCheck {
+    public static final String CSV = "wire.csv";
+    public static final String CONNECTIONS_CSV = "wire-connections.csv";
+    public static final String CAPTURE_STATS = "capture-stats.json";
+    public static final String DEFAULT_PCAP = "capture.pcap";
+    static final String HEADER = "connection_id,wire_connection,request_on_connection,method,path,status,wire_request_epoch_ns,"
+            + "wire_first_byte_epoch_ns,wire_last_byte_epoch_ns,wire_ttfb_ns,wire_response_ns,request_bytes,response_bytes,"
+            + "retransmissions,new_connection,backend,client_send_epoch_ns,client_ttfb_ns,client_response_ns,"
+            + "ttfb_minus_wire_ns,response_minus_wire_ns,server_service_ns,match";
+    /** How far ahead a path is looked for when the next lines disagree (images, failed connects). */
+    private static final int LOOKAHEAD = 64;
+
+    /** A line of requests.csv. */
+    static final class ClientLine {
+        String connection;
+        long send;
+        long ttfb;
+        long response;
+        String path;
+        boolean newConnection;
+        String backend;
+        int status;
+        WireRequest wire;
+    }
+
+    /** A line of server/requests.csv. */
+    static final class ServerLine {
+        long arrival;
+        long service;
+        String path;
+    }
+
+    /** Client-minus-wire statistics of one group of requests (all, new or reused connections). */
+    public static final class Group {
+        public final DiffStats ttfb = new DiffStats();
+        public final DiffStats response = new DiffStats();
+    }
+
+    public final WireCapture capture;
+    public long matched;
+    public long clientOnly;
+    public long wireOnly;
+    public long pathMismatches;
+    public long clientRequests;
+    public long serverMatched;
+    public long serverRequests = -1;
+    /** Client-minus-wire, keyed "all", "new", "reused", then "BACKEND/all", "BACKEND/new", "BACKEND/reused". */
+    public final Map<String, Group> groups = new TreeMap<>();
+    public long clientConnectionsOpened;
+    public long clientDistinctConnections;
+    public long serverConnections = -1;
+    /** capture-stats.json as written by the client, or null. */
+    public JsonNode captureStats;
+    public final List<String> notes = new ArrayList<>();
+
+    private WireCheck(WireCapture capture) {
+        this.capture = capture;
+    }
+
+    /** The default capture of a run directory (RUN_DIR/capture.pcap). */
+    public static Path defaultPcap(RunDirectory dir) {
+        return dir.dir().resolve(DEFAULT_PCAP);
+    }
+
+    /** Runs the check on {@code pcap} (null: RUN_DIR/capture.pcap) and writes wire.csv and wire-connections.csv into the run directory. */
+    public static WireCheck run(RunDirectory dir, Path pcap) {
+        Path file = pcap != null ? pcap : defaultPcap(dir);
+        if (!Files.isRegularFile(file)) {
+            throw new AnalysisException(file + ": no capture file; capture the run (run --capture) or pass one with --pcap FILE");
+        }
+        WireCheck w = new WireCheck(WireCapture.read(file));
+        w.readCaptureStats(dir.dir().resolve(CAPTURE_STATS));
+        if (w.capture.read.truncated()) {
+            w.notes.add(file.getFileName() + " is truncated (cut inside a packet record): analysed up to the cut, "
+                    + w.capture.read.records() + " packets");
+        }
+        if (w.capture.gaps() > 0) {
+            w.notes.add("the capture misses packets (" + w.capture.gaps() + " holes in TCP sequence numbers): those requests' wire times may be wrong");
+        }
+        Map<String, List<ClientLine>> client = w.readClient(dir);
+        Map<String, List<ServerLine>> server = dir.hasServer() ? w.readServer(dir) : null;
+        Map<WireRequest, Long> serviceByWire = new HashMap<>();
+        Map<String, List<WireRequest>> wireByClient = new LinkedHashMap<>();
+        for (WireRequest r : w.capture.requests) {
+            wireByClient.computeIfAbsent(r.connection.client, k -> new ArrayList<>()).add(r);
+        }
+        for (Map.Entry<String, List<WireRequest>> e : wireByClient.entrySet()) {
+            List<ClientLine> lines = client.getOrDefault(e.getKey(), List.of());
+            w.join(lines, e.getValue());
+            if (server != null) {
+                w.joinServer(server.getOrDefault(e.getKey(), List.of()), e.getValue(), serviceByWire);
+            }
+        }
+        w.clientOnly = w.clientRequests - w.matched;
+        w.countServerConnections(dir);
+        try {
+            w.write(dir.dir().resolve(CSV), client, serviceByWire);
+            w.writeConnections(dir.dir().resolve(CONNECTIONS_CSV));
+        } catch (IOException e) {
+            throw new AnalysisException(dir.dir().resolve(CSV) + ": cannot write (" + e.getMessage() + ")");
+        }
+        if (w.clientOnly > 0) {
+            w.notes.add(w.clientOnly + " client requests have no request on the wire (failed connects, or missing from the capture)");
+        }
+        return w;
+    }
+
+    private void readCaptureStats(Path p) {
+        if (!Files.isRegularFile(p)) {
+            return;
+        }
+        try {
+            captureStats = new ObjectMapper().readTree(p.toFile());
+            long drops = captureStats.path("kernel_drops").asLong(0) + captureStats.path("interface_drops").asLong(0);
+            if (drops > 0) {
+                notes.add("the capture dropped " + drops + " packets (kernel " + captureStats.path("kernel_drops").asLong()
+                        + ", interface " + captureStats.path("interface_drops").asLong() + "): the wire check is incomplete");
+            }
+        } catch (IOException e) {
+            notes.add(p.getFileName() + " is not valid JSON: capture drops unknown");
+        }
+    }
+
+    /** True when nothing was lost: no drop reported, file not cut, no hole in the TCP streams. */
+    public boolean complete() {
+        boolean noDrops = captureStats == null
+                || captureStats.path("kernel_drops").asLong(0) + captureStats.path("interface_drops").asLong(0) == 0;
+        return noDrops && !capture.read.truncated() && capture.gaps() == 0;
+    }
+
+    private Map<String, List<ClientLine>> readClient(RunDirectory dir) {
+        Map<String, List<ClientLine>> out = new HashMap<>();
+        Set<String> ids = new HashSet<>();
+        CsvStream csv = new CsvStream(dir.requests());
+        csv.forEach(List.of("path", "send_epoch_ns", "ttfb_ns", "response_ns", "status", "connection_id", "new_connection", "backend"), row -> {
+            ClientLine c = new ClientLine();
+            c.connection = row.get("connection_id");
+            c.send = row.getLong("send_epoch_ns");
+            c.ttfb = row.getLong("ttfb_ns");
+            c.response = row.getLong("response_ns");
+            c.path = row.get("path");
+            c.newConnection = Boolean.parseBoolean(row.get("new_connection"));
+            c.backend = row.get("backend");
+            c.status = row.getInt("status");
+            clientRequests++;
+            if (c.newConnection) {
+                clientConnectionsOpened++;
+            }
+            if (!c.connection.isEmpty()) {
+                ids.add(c.connection);
+            }
+            out.computeIfAbsent(c.connection, k -> new ArrayList<>()).add(c);
+        });
+        clientDistinctConnections = ids.size();
+        // In completion order: on one HTTP/1.1 connection responses end in wire order, whereas a client may take
+        // its send instant before it holds the connection (the legacy backend's keep-alive cache), so send
+        // instants can be out of wire order.
+        for (List<ClientLine> l : out.values()) {
+            l.sort(Comparator.comparingLong(c -> c.send + c.response));
+        }
+        return out;
+    }
+
+    private Map<String, List<ServerLine>> readServer(RunDirectory dir) {
+        Map<String, List<ServerLine>> out = new HashMap<>();
+        long[] n = {0};
+        new CsvStream(dir.serverRequests()).forEach(List.of("connection_id", "arrival_epoch_ns", "service_ns", "path"), row -> {
+            ServerLine s = new ServerLine();
+            s.arrival = row.getLong("arrival_epoch_ns");
+            s.service = row.getLong("service_ns");
+            s.path = row.get("path");
+            n[0]++;
+            out.computeIfAbsent(row.get("connection_id"), k -> new ArrayList<>()).add(s);
+        });
+        serverRequests = n[0];
+        for (List<ServerLine> l : out.values()) {
+            l.sort(Comparator.comparingLong(s -> s.arrival));
+        }
+        return out;
+    }
+
+    private void countServerConnections(RunDirectory dir) {
+        Path p = dir.dir().resolve("server").resolve("connections.csv");
+        if (Files.isRegularFile(p)) {
+            CsvStream csv = new CsvStream(p);
+            csv.forEach(List.of("connection_id"), row -> { });
+            serverConnections = csv.rows();
+        }
+    }
+
+    static boolean samePath(WireRequest w, String path) {
+        if (w.path.isEmpty()) {
+            return false;
+        }
+        return w.pathComplete ? w.path.equals(path) : path.startsWith(w.path);
+    }
+
+    /** Aligns one connection endpoint's client lines with its wire requests, both in time order. */
+    private void join(List<ClientLine> lines, List<WireRequest> wire) {
+        int i = 0;
+        int j = 0;
+        while (i < lines.size() && j < wire.size()) {
+            ClientLine c = lines.get(i);
+            WireRequest r = wire.get(j);
+            if (samePath(r, c.path)) {
+                match(c, r);
+                i++;
+                j++;
+                continue;
+            }
+            int ahead = -1;
+            for (int k = j + 1; k < Math.min(wire.size(), j + 1 + LOOKAHEAD); k++) {
+                if (samePath(wire.get(k), c.path)) {
+                    ahead = k;
+                    break;
+                }
+            }
+            if (ahead >= 0) {
+                j = ahead; // the requests skipped are wire-only (images, or requests the client did not log)
+            } else {
+                i++; // the client line has no wire request: client-only
+            }
+        }
+        long usedWire = wire.stream().filter(matchedSet::contains).count();
+        wireOnly += wire.size() - usedWire;
+    }
+
+    private final Set<WireRequest> matchedSet = new HashSet<>();
+
+    private void match(ClientLine c, WireRequest r) {
+        c.wire = r;
+        matchedSet.add(r);
+        matched++;
+        if (!r.answered() || c.status == 0) {
+            return;
+        }
+        long dTtfb = c.ttfb - r.ttfbNs();
+        long dResponse = c.response - r.responseNs();
+        String kind = c.newConnection ? "new" : "reused";
+        for (String g : new String[] {"all", kind, c.backend + "/all", c.backend + "/" + kind}) {
+            Group group = groups.computeIfAbsent(g, k -> new Group());
+            group.ttfb.add(dTtfb);
+            group.response.add(dResponse);
+        }
+    }
+
+    private void joinServer(List<ServerLine> lines, List<WireRequest> wire, Map<WireRequest, Long> serviceByWire) {
+        int i = 0;
+        int j = 0;
+        while (i < lines.size() && j < wire.size()) {
+            if (samePath(wire.get(j), lines.get(i).path)) {
+                serviceByWire.put(wire.get(j), lines.get(i).service);
+                serverMatched++;
+                i++;
+                j++;
+            } else {
+                j++;
+            }
+        }
+    }
+
+    private void write(Path out, Map<String, List<ClientLine>> client, Map<WireRequest, Long> service) throws IOException {
+        Map<WireRequest, ClientLine> byWire = new HashMap<>();
+        List<ClientLine> unmatched = new ArrayList<>();
+        for (List<ClientLine> l : client.values()) {
+            for (ClientLine c : l) {
+                if (c.wire != null) {
+                    byWire.put(c.wire, c);
+                } else {
+                    unmatched.add(c);
+                }
+            }
+        }
+        unmatched.sort(Comparator.comparingLong(c -> c.send));
+        try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            w.write(HEADER);
+            w.write('\n');
+            StringBuilder b = new StringBuilder(256);
+            for (WireRequest r : capture.requests) {
+                ClientLine c = byWire.get(r);
+                b.setLength(0);
+                b.append(r.connection.client).append(',').append(r.connection.id).append(',').append(r.index).append(',')
+                 .append(csv(r.method)).append(',').append(csv(r.path)).append(',').append(r.status).append(',')
+                 .append(r.requestNs).append(',').append(r.answered() ? r.firstByteNs : "").append(',')
+                 .append(r.answered() ? r.lastByteNs : "").append(',').append(r.answered() ? r.ttfbNs() : "").append(',')
+                 .append(r.answered() ? r.responseNs() : "").append(',').append(r.requestBytes).append(',').append(r.responseBytes)
+                 .append(',').append(r.retransmissions).append(',');
+                if (c != null) {
+                    b.append(c.newConnection).append(',').append(c.backend).append(',').append(c.send).append(',').append(c.ttfb)
+                     .append(',').append(c.response).append(',');
+                    boolean both = r.answered() && c.status != 0;
+                    b.append(both ? c.ttfb - r.ttfbNs() : "").append(',').append(both ? c.response - r.responseNs() : "").append(',');
+                } else {
+                    b.append(r.index == 0).append(",,,,,,,");
+                }
+                Long s = service.get(r);
+                b.append(s == null ? "" : s).append(',').append(c != null ? "matched" : "wire-only").append('\n');
+                w.append(b);
+            }
+            for (ClientLine c : unmatched) {
+                b.setLength(0);
+                b.append(csv(c.connection)).append(",,,,").append(csv(c.path)).append(',').append(c.status).append(",,,,,,,,,")
+                 .append(c.newConnection).append(',').append(c.backend).append(',').append(c.send).append(',').append(c.ttfb).append(',')
+                 .append(c.response).append(",,,,client-only\n");
+                w.append(b);
+            }
+        }
+    }
+
+    private void writeConnections(Path out) throws IOException {
+        try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            w.write("wire_connection,client,server,syn_seen,open_epoch_ns,close_epoch_ns,close_kind,requests,packets,retransmissions\n");
+            for (WireConnection c : capture.connections) {
+                w.write(c.id + "," + c.client + "," + c.server + "," + c.synSeen + "," + c.openNs + "," + (c.closed() ? c.closeNs : "") + ","
+                        + c.closeKind.label + "," + c.requests.size() + "," + c.packets + "," + c.retransmissions + "\n");
+            }
+        }
+    }
+
+    private static String csv(String s) {
+        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0) {
+            return s;
+        }
+        return '"' + s.replace("\"", "\"\"") + '"';
+    }
+
+    /** Connections opened on the wire (SYN seen, or already open when the capture began). */
+    public int wireConnections() {
+        return capture.connections.size();
+    }
+
+    /** Connections that carried at least one request. */
+    public long wireConnectionsWithRequests() {
+        return capture.connections.stream().filter(c -> !c.requests.isEmpty()).count();
+    }
+
+    /** Closes by kind (fin-client, fin-server, rst-client, rst-server, open). */
+    public Map<String, Long> closeKinds() {
+        Map<String, Long> m = new TreeMap<>();
+        for (WireConnection c : capture.connections) {
+            m.merge(c.closeKind.label, 1L, Long::sum);
+        }
+        return m;
+    }
+
+    /** Fills the {@code wire} object of analysis.json (keys documented in docs/RUN-DIRECTORY.md). */
+    public void toJson(ObjectNode o) {
+        o.put("pcap", capture.file.getFileName().toString());
+        o.put("complete", complete());
+        o.put("packets", capture.read.records());
+        o.put("truncated", capture.read.truncated());
+        o.put("timestamp_resolution_ns", capture.read.nanosecond() ? 1 : 1000);
+        o.put("wire_requests", capture.requests.size());
+        o.put("client_requests", clientRequests);
+        o.put("matched", matched);
+        o.put("client_only", clientOnly);
+        o.put("wire_only", wireOnly);
+        if (serverRequests >= 0) {
+            o.put("server_requests", serverRequests);
+            o.put("server_matched", serverMatched);
+        }
+        ObjectNode conn = o.putObject("connections");
+        conn.put("wire", wireConnections());
+        conn.put("wire_with_requests", wireConnectionsWithRequests());
+        conn.put("wire_max_open", capture.maxOpenConnections);
+        conn.put("client_opened", clientConnectionsOpened);
+        conn.put("client_distinct", clientDistinctConnections);
+        if (serverConnections >= 0) {
+            conn.put("server", serverConnections);
+        }
+        closeKinds().forEach(conn.putObject("close_kinds")::put);
+        o.put("retransmissions", capture.retransmissions());
+        o.put("sequence_gaps", capture.gaps());
+        o.put("max_requests_in_flight", capture.maxRequestsInFlight);
+        if (captureStats != null) {
+            ObjectNode cs = o.putObject("capture");
+            cs.put("kernel_drops", captureStats.path("kernel_drops").asLong(-1));
+            cs.put("interface_drops", captureStats.path("interface_drops").asLong(-1));
+            cs.put("packets_written", captureStats.path("packets_written").asLong(-1));
+            cs.put("interface", captureStats.path("interface").asText(""));
+        }
+        ObjectNode g = o.putObject("client_minus_wire_us");
+        groups.forEach((name, group) -> {
+            ObjectNode n = g.putObject(name);
+            stats(n.putObject("ttfb"), group.ttfb);
+            stats(n.putObject("response"), group.response);
+        });
+        var notesArray = o.putArray("notes");
+        notes.forEach(notesArray::add);
+    }
+
+    private static void stats(ObjectNode n, DiffStats d) {
+        n.put("count", d.count()).put("mean", r1(d.meanUs())).put("p50", r1(d.percentileUs(50))).put("p99", r1(d.percentileUs(99)))
+         .put("max", r1(d.maxUs())).put("min", r1(d.minUs()));
+    }
+
+    private static double r1(double v) {
+        return Math.round(v * 10) / 10.0;
+    }
+}

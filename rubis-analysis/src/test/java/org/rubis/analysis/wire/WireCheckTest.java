@@ -1,0 +1,182 @@
+package org.rubis.analysis.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.rubis.analysis.wire.PcapBuilder.request;
+import static org.rubis.analysis.wire.PcapBuilder.responseHead;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rubis.analysis.io.RunDirectory;
+import org.rubis.analysis.wire.PcapBuilder.Conversation;
+
+/** The join of wire requests with requests.csv and the server's log, on a run directory written by the test. */
+class WireCheckTest {
+    static final long MS = 1_000_000;
+    static final String HEADER = String.join(",", org.rubis.format.Columns.REQUESTS) + "\n";
+
+    @TempDir Path tmp;
+
+    static String line(String path, long send, long ttfb, long response, int status, String conn, boolean isNew, String backend) {
+        return "1,user1,0,Home," + path + ",run," + send + "," + send + "," + ttfb + "," + response + ",10," + status + ",,"
+                + conn + "," + isNew + "," + backend + ",0,0\n";
+    }
+
+    @Test
+    void joinsByConnectionOrderAndPathAndMeasuresClientMinusWire() throws Exception {
+        PcapBuilder p = new PcapBuilder(256);
+        // connection 1: two requests; then the port is reused by connection 2 with one request
+        new Conversation(p, "127.0.0.1", 50000, "127.0.0.1", 8080, 10, 20).handshake(0)
+                .fromClient(MS, request("/a")).fromServer(2 * MS, responseHead(200, 1) + "a")
+                .fromClient(5 * MS, request("/b")).fromServer(6 * MS, responseHead(200, 1) + "b")
+                .fromClient(6 * MS + 100_000, request("/images/1.jpg")).fromServer(6 * MS + 200_000, responseHead(200, 1) + "i")
+                .finFromClient(7 * MS);
+        new Conversation(p, "127.0.0.1", 50000, "127.0.0.1", 8080, 90_000, 20).handshake(50 * MS)
+                .fromClient(51 * MS, request("/c")).fromServer(54 * MS, responseHead(200, 1) + "c");
+        // connection 3: the client logged a request the wire never saw (refused) and one it did
+        new Conversation(p, "127.0.0.1", 50001, "127.0.0.1", 8080, 5, 6).handshake(60 * MS)
+                .fromClient(61 * MS, request("/d")).fromServer(62 * MS, responseHead(200, 1) + "d");
+        Path run = Files.createDirectories(tmp.resolve("run"));
+        p.write(run.resolve("capture.pcap"));
+        long t = 1_800_000_000_000_000_000L; // client clock: unrelated to the capture's, only durations are compared
+        String csv = HEADER
+                + line("/b", t + 4 * MS, 1 * MS + 30_000, 1 * MS + 50_000, 200, "127.0.0.1:50000", false, "dedicated")
+                + line("/a", t, 1 * MS + 100_000, 1 * MS + 200_000, 200, "127.0.0.1:50000", true, "dedicated")
+                + line("/c", t + 50 * MS, 3 * MS + 500_000, 3 * MS + 600_000, 200, "127.0.0.1:50000", true, "dedicated")
+                + line("/z", t + 59 * MS, 0, 1000, 0, "127.0.0.1:50001", false, "dedicated")
+                + line("/d", t + 60 * MS, 1 * MS + 10_000, 1 * MS + 20_000, 200, "127.0.0.1:50001", true, "dedicated");
+        Files.writeString(run.resolve("requests.csv"), csv);
+        Files.createDirectories(run.resolve("server"));
+        Files.writeString(run.resolve("server/requests.csv"), "connection_id,arrival_epoch_ns,completion_epoch_ns,service_ns,interaction,status,bytes,path\n"
+                + "127.0.0.1:50000,100,200,700000,Home,200,1,/a\n127.0.0.1:50000,300,400,800000,Home,200,1,/b\n"
+                + "127.0.0.1:50000,500,600,900000,Home,200,1,/c\n127.0.0.1:50001,700,800,400000,Home,200,1,/d\n");
+        Files.writeString(run.resolve("server/connections.csv"), "connection_id,open_epoch_ns,close_epoch_ns,requests,closed_by,tls\n"
+                + "127.0.0.1:50000,1,2,2,client,\n127.0.0.1:50000,3,4,1,shutdown,\n127.0.0.1:50001,5,6,1,shutdown,\n");
+        Files.writeString(run.resolve("capture-stats.json"), "{\"kernel_drops\": 0, \"interface_drops\": 0, \"packets_written\": 30}");
+
+        WireCheck w = WireCheck.run(new RunDirectory(run), null);
+        assertEquals(5, w.capture.requests.size());
+        assertEquals(4, w.matched);
+        assertEquals(1, w.clientOnly, "/z never reached the wire");
+        assertEquals(1, w.wireOnly, "the image request is not a client line");
+        assertEquals(4, w.serverMatched);
+        assertEquals(3, w.wireConnections());
+        assertEquals(3, w.serverConnections);
+        assertEquals(2, w.clientDistinctConnections);
+        assertEquals(3, w.clientConnectionsOpened);
+        assertTrue(w.complete());
+        WireCheck.Group all = w.groups.get("all");
+        assertEquals(4, all.response.count());
+        // per request: client response - (last response packet - first request packet)
+        // /a 1.2 ms - 1 ms = 200 us; /b 1.05 - 1 = 50 us; /c 3.6 - 3 = 600 us; /d 1.02 - 1 = 20 us
+        assertEquals(600, w.groups.get("all").response.maxUs(), 1e-9);
+        assertEquals(20, w.groups.get("all").response.minUs(), 1e-9);
+        assertEquals(50, w.groups.get("reused").response.maxUs(), 1e-9);
+        assertEquals(3, w.groups.get("dedicated/new").response.count());
+        assertEquals(30, w.groups.get("reused").ttfb.maxUs(), 1e-9);
+
+        List<String> rows = Files.readAllLines(run.resolve("wire.csv"));
+        assertEquals(WireCheck.HEADER, rows.get(0));
+        assertEquals(1 + 6, rows.size(), "5 wire requests + 1 client-only line");
+        String b = rows.stream().filter(r -> r.contains(",/b,")).findFirst().orElseThrow();
+        String[] f = b.split(",", -1);
+        List<String> h = List.of(WireCheck.HEADER.split(","));
+        assertEquals("matched", f[h.indexOf("match")]);
+        assertEquals("50000", f[h.indexOf("response_minus_wire_ns")]);
+        assertEquals("800000", f[h.indexOf("server_service_ns")]);
+        assertEquals("1", f[h.indexOf("request_on_connection")]);
+        assertTrue(rows.stream().anyMatch(r -> r.contains("/images/1.jpg") && r.endsWith(",wire-only")));
+        assertTrue(rows.stream().anyMatch(r -> r.contains(",/z,") && r.endsWith(",client-only")));
+        assertEquals(4, Files.readAllLines(run.resolve("wire-connections.csv")).size());
+
+        ObjectNode json = new ObjectMapper().createObjectNode();
+        w.toJson(json);
+        JsonNode back = new ObjectMapper().readTree(json.toString());
+        assertEquals(4, back.path("matched").asInt());
+        assertEquals(3, back.path("connections").path("wire").asInt());
+        assertEquals(0, back.path("capture").path("kernel_drops").asInt());
+        assertEquals(600.0, back.path("client_minus_wire_us").path("all").path("response").path("max").asDouble(), 1e-9);
+        assertEquals(1, back.path("connections").path("close_kinds").path("fin-client").asInt());
+    }
+
+    @Test
+    void dropsInTheCaptureMakeTheCheckIncomplete() throws Exception {
+        PcapBuilder p = new PcapBuilder(256);
+        new Conversation(p, "127.0.0.1", 50002, "127.0.0.1", 8080, 1, 1).handshake(0)
+                .fromClient(MS, request("/a")).fromServer(2 * MS, responseHead(200, 1) + "a");
+        Path run = Files.createDirectories(tmp.resolve("drop"));
+        p.write(run.resolve("capture.pcap"));
+        Files.writeString(run.resolve("requests.csv"), HEADER + line("/a", 0, MS, MS, 200, "127.0.0.1:50002", true, "netty"));
+        Files.writeString(run.resolve("capture-stats.json"), "{\"kernel_drops\": 3, \"interface_drops\": 0}");
+        WireCheck w = WireCheck.run(new RunDirectory(run), null);
+        assertEquals(1, w.matched);
+        assertTrue(!w.complete());
+        assertTrue(w.notes.stream().anyMatch(n -> n.contains("dropped 3 packets")), w.notes.toString());
+    }
+
+    @Test
+    void cliAndReportShowTheWireCheckAndBadFilesAreOneLineErrors() throws Exception {
+        PcapBuilder p = new PcapBuilder(256);
+        new Conversation(p, "127.0.0.1", 50003, "127.0.0.1", 8080, 1, 1).handshake(0)
+                .fromClient(MS, request("/a")).fromServer(2 * MS, responseHead(200, 1) + "a");
+        Path run = Files.createDirectories(tmp.resolve("cli"));
+        Files.writeString(run.resolve("requests.csv"), HEADER + line("/a", 0, MS + 5_000, MS + 7_000, 200, "127.0.0.1:50003", true, "netty"));
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int rc = org.rubis.analysis.AnalysisMain.execute(new String[] {"wire", run.toString()}, new java.io.PrintWriter(out, true),
+                new java.io.PrintWriter(err, true));
+        assertEquals(1, rc, "no capture yet");
+        assertEquals(1, err.toString().strip().lines().count(), err.toString());
+        assertTrue(err.toString().contains("no capture file"), err.toString());
+
+        Files.writeString(run.resolve("capture.pcap"), "garbage that is long enough to be a header but is not one");
+        err.getBuffer().setLength(0);
+        rc = org.rubis.analysis.AnalysisMain.execute(new String[] {"wire", run.toString()}, new java.io.PrintWriter(out, true),
+                new java.io.PrintWriter(err, true));
+        assertEquals(1, rc);
+        assertTrue(err.toString().contains("not a pcap file"), err.toString());
+
+        p.write(run.resolve("other.pcap"));
+        rc = org.rubis.analysis.AnalysisMain.execute(new String[] {"wire", run.toString(), "--pcap", run.resolve("other.pcap").toString()},
+                new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true));
+        assertEquals(0, rc, err.toString());
+        assertTrue(out.toString().contains("matched 1, client only 0, wire only 0"), out.toString());
+
+        p.write(run.resolve("capture.pcap"));
+        rc = org.rubis.analysis.AnalysisMain.execute(new String[] {"report", run.toString()}, new java.io.PrintWriter(out, true),
+                new java.io.PrintWriter(err, true));
+        assertEquals(0, rc, err.toString());
+        assertTrue(Files.readString(run.resolve("report.html")).contains("<h2 id=wire>Wire check</h2>"));
+        JsonNode analysis = new ObjectMapper().readTree(run.resolve("analysis.json").toFile());
+        assertEquals(1, analysis.path("wire").path("matched").asInt());
+        assertEquals(7.0, analysis.path("wire").path("client_minus_wire_us").path("netty/new").path("response").path("p50").asDouble(), 1e-9);
+    }
+
+    /** Legacy backend, seen on a real run: a thread took its send instant, then waited ~68 ms for the shared connection. */
+    @Test
+    void aClientSendInstantTakenBeforeItHeldTheConnectionStillJoinsInWireOrder() throws Exception {
+        PcapBuilder p = new PcapBuilder(256);
+        new Conversation(p, "127.0.0.1", 50004, "127.0.0.1", 8080, 1, 1).handshake(0)
+                .fromClient(MS, request("/x")).fromServer(2 * MS, responseHead(200, 1) + "x")
+                .fromClient(70 * MS, request("/late")).fromServer(71 * MS, responseHead(200, 1) + "l");
+        Path run = Files.createDirectories(tmp.resolve("order"));
+        p.write(run.resolve("capture.pcap"));
+        long t = 5_000_000_000L;
+        // /late's thread took its instant first (t), /x's later (t + 0.5 ms) but /x went on the wire first
+        Files.writeString(run.resolve("requests.csv"), HEADER
+                + line("/late", t, 70 * MS + 800_000, 70 * MS + 900_000, 200, "127.0.0.1:50004", false, "legacy")
+                + line("/x", t + 500_000, MS + 100_000, MS + 200_000, 200, "127.0.0.1:50004", true, "legacy"));
+        WireCheck w = WireCheck.run(new RunDirectory(run), null);
+        assertEquals(2, w.matched);
+        assertEquals(0, w.clientOnly);
+        assertEquals(0, w.wireOnly);
+        // /late: client 70.9 ms, wire 1 ms: the wait for the connection shows as client minus wire
+        assertEquals(69_900, w.groups.get("reused").response.maxUs(), 1e-9);
+    }
+}

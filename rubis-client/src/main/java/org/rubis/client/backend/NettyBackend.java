@@ -1,0 +1,343 @@
+package org.rubis.client.backend;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The event-driven backend, httperf's architecture in Java: a few Netty event loops (epoll where
+ * available) carry every session's requests, each session has its own connection, and no thread
+ * belongs to a user. A session is bound to one event loop at {@link #startSession}; its requests,
+ * replies and timers all run there, so its state needs no locking.
+ */
+public final class NettyBackend implements Backend {
+
+    private static final AttributeKey<Conn> CONN = AttributeKey.valueOf("rubis-conn");
+
+    private final EventLoopGroup group;
+    private final Bootstrap bootstrap;
+    private final InetSocketAddress target;
+    private final RequestHeaders headers;
+    private final int requestTimeoutMs;
+    private final boolean downloadImages;
+
+    /**
+     * @param tls null for http; for https the TLS policy (session resumption or not)
+     */
+    public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls) {
+        URI u = URI.create(base);
+        boolean https = ClientTls.isHttps(base);
+        this.target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? (https ? 443 : 80) : u.getPort());
+        ClientTls t = https ? (tls != null ? tls : new ClientTls(true)) : null;
+        this.headers = new RequestHeaders(base);
+        this.requestTimeoutMs = requestTimeoutMs;
+        this.downloadImages = downloadImages;
+        boolean epoll = Epoll.isAvailable();
+        int threads = Runtime.getRuntime().availableProcessors();
+        this.group = epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
+        this.bootstrap = new Bootstrap()
+                .group(group)
+                .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMs)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        if (t != null) {
+                            ch.pipeline().addLast("tls", new io.netty.handler.ssl.SslHandler(t.clientEngine(target.getHostString(), target.getPort())));
+                        }
+                        ch.pipeline()
+                          .addLast("stamp", new FirstByteStamp())
+                          .addLast("codec", new HttpClientCodec(4096, 16_384, 16_384))
+                          .addLast("aggregate", new HttpObjectAggregator(16 << 20))
+                          .addLast("reply", new ResponseHandler());
+                    }
+                });
+    }
+
+    @Override
+    public String name() {
+        return "netty";
+    }
+
+    @Override
+    public boolean eventLoops() {
+        return true;
+    }
+
+    @Override
+    public Session startSession() {
+        return new Conn(group.next());
+    }
+
+    @Override
+    public ScheduledExecutorService loop(Session session) {
+        return ((Conn) session).loop;
+    }
+
+    @Override
+    public void send(Session session, String path, Reply out, Runnable onReply) {
+        Conn c = (Conn) session;
+        if (c.loop.inEventLoop()) {
+            c.send(path, out, onReply);
+        } else {
+            c.loop.execute(() -> c.send(path, out, onReply));
+        }
+    }
+
+    /** Blocks until the reply is complete (benchmarks and tests; the engine uses {@link #send}). */
+    @Override
+    public void execute(Session session, String path, Reply out) {
+        Conn c = (Conn) session;
+        if (c.loop.inEventLoop()) {
+            throw new IllegalStateException("execute() would block the session's own event loop; use send()");
+        }
+        CountDownLatch done = new CountDownLatch(1);
+        send(session, path, out, done::countDown);
+        try {
+            done.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            out.fail("interrupted");
+        }
+    }
+
+    @Override
+    public void endSession(Session session) {
+        Conn c = (Conn) session;
+        c.loop.execute(c::close);
+    }
+
+    @Override
+    public void close() {
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+
+    /** The GET with the headers every backend sends, built before the send mark. */
+    private DefaultFullHttpRequest request(String path) {
+        DefaultFullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, path);
+        headers.forEach(req.headers()::add);
+        return req;
+    }
+
+    /** One session's connection and its request in flight; touched only on its event loop. */
+    private final class Conn implements Session {
+        final EventLoop loop;
+        Channel ch;
+        Reply out;
+        Runnable onReply;
+        boolean awaiting;
+        boolean newConnection;
+        long firstByte;
+        ScheduledFuture<?> timeout;
+        ArrayDeque<String> images;
+
+        Conn(EventLoop loop) {
+            this.loop = loop;
+        }
+
+        void send(String path, Reply reply, Runnable whenDone) {
+            out = reply;
+            onReply = whenDone;
+            reply.reset();
+            DefaultFullHttpRequest req = request(path);
+            reply.sent();
+            awaiting = true;
+            if (ch != null && ch.isActive()) {
+                newConnection = false;
+                write(req);
+                return;
+            }
+            newConnection = true;
+            ChannelFuture cf = bootstrap.clone(loop).connect(target);
+            cf.addListener(f -> {
+                if (!f.isSuccess()) {
+                    fail(ErrorClass.of(f.cause(), false));
+                    return;
+                }
+                ch = cf.channel();
+                ch.attr(CONN).set(this);
+                write(req);
+            });
+        }
+
+        void write(DefaultFullHttpRequest req) {
+            firstByte = 0;
+            timeout = loop.schedule(() -> {
+                if (awaiting) {
+                    Channel c = ch;
+                    fail("read-timeout");
+                    if (c != null) {
+                        c.close();
+                    }
+                }
+            }, requestTimeoutMs, TimeUnit.MILLISECONDS);
+            ch.writeAndFlush(req).addListener(f -> {
+                if (!f.isSuccess() && awaiting) {
+                    fail(ErrorClass.of(f.cause(), true));
+                }
+            });
+        }
+
+        void fail(String error) {
+            if (!awaiting) {
+                return;
+            }
+            awaiting = false;
+            images = null;
+            if (timeout != null) {
+                timeout.cancel(false);
+            }
+            out.fail(error);
+            out.newConnection = newConnection;
+            done();
+        }
+
+        void onResponse(FullHttpResponse resp) {
+            long now = System.nanoTime();
+            if (images != null) {
+                onImage(resp);
+                return;
+            }
+            if (!awaiting) {
+                return;
+            }
+            awaiting = false;
+            timeout.cancel(false);
+            long send = out.sendNano;
+            out.status = resp.status().code();
+            out.bytes = resp.content().readableBytes();
+            out.body = resp.content().toString(StandardCharsets.ISO_8859_1);
+            out.ttfbNs = (firstByte == 0 ? now : firstByte) - send;
+            out.responseNs = now - send;
+            out.newConnection = newConnection;
+            InetSocketAddress local = (InetSocketAddress) ch.localAddress();
+            out.connectionId = local.getAddress().getHostAddress() + ":" + local.getPort();
+            if (!HttpUtil.isKeepAlive(resp)) {
+                ch.close();
+                ch = null;
+            }
+            if (downloadImages && ch != null) {
+                images = new ArrayDeque<>(ImageFetcher.paths(out.body));
+                if (!images.isEmpty()) {
+                    awaiting = true;
+                    write(request(images.poll()));
+                    return;
+                }
+                images = null;
+            }
+            done();
+        }
+
+        void onImage(FullHttpResponse resp) {
+            timeout.cancel(false);
+            out.images++;
+            out.imageBytes += resp.content().readableBytes();
+            String nextImage = images.poll();
+            if (nextImage != null && ch != null && ch.isActive()) {
+                write(request(nextImage));
+                return;
+            }
+            images = null;
+            awaiting = false;
+            done();
+        }
+
+        void onInactive() {
+            ch = null;
+            if (images != null) {
+                images = null;
+                awaiting = false;
+                done();
+                return;
+            }
+            fail("connection-reset");
+        }
+
+        void done() {
+            Runnable r = onReply;
+            onReply = null;
+            if (r != null) {
+                r.run();
+            }
+        }
+
+        void close() {
+            if (timeout != null && awaiting) {
+                timeout.cancel(false);
+            }
+            awaiting = false;
+            images = null;
+            onReply = null;
+            if (ch != null) {
+                ch.close();
+                ch = null;
+            }
+        }
+    }
+
+    /** Notes when the first bytes of a response arrive (time to first byte). */
+    private static final class FirstByteStamp extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            Conn c = ctx.channel().attr(CONN).get();
+            if (c != null && c.firstByte == 0 && msg instanceof ByteBuf) {
+                c.firstByte = System.nanoTime();
+            }
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    private static final class ResponseHandler extends SimpleChannelInboundHandler<FullHttpResponse> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpResponse resp) {
+            Conn c = ctx.channel().attr(CONN).get();
+            if (c != null && c.ch == ctx.channel()) {
+                c.onResponse(resp);
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            Conn c = ctx.channel().attr(CONN).get();
+            if (c != null && c.ch == ctx.channel()) {
+                c.onInactive();
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+}

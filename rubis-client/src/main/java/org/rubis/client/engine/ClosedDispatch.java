@@ -1,0 +1,70 @@
+package org.rubis.client.engine;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.client.workload.RequestGenerator;
+import org.rubis.client.workload.SessionRandom;
+import org.rubis.client.workload.UserSession;
+
+/** Closed mode: N emulated users, each running sessions back to back until the end or its session count. */
+final class ClosedDispatch {
+
+    /** Session ids are emulated user * this + session number of that user. */
+    static final long SESSIONS_PER_USER = 1_000_000L;
+
+    private final ClientConfig config;
+    private final RunClock clock;
+    private final StopSignal stop;
+    private final RunCounters counters;
+    private final RequestGenerator generator;
+
+    ClosedDispatch(ClientConfig config, RunClock clock, StopSignal stop, RunCounters counters, RequestGenerator generator) {
+        this.config = config;
+        this.clock = clock;
+        this.stop = stop;
+        this.counters = counters;
+        this.generator = generator;
+    }
+
+    /** Starts every user; the latch opens when all have finished. */
+    CountDownLatch start(SessionExecutor executor) {
+        CountDownLatch done = new CountDownLatch(config.users());
+        for (int u = 0; u < config.users() && !stop.stopped(); u++) {
+            int user = u;
+            try {
+                executor.start("user-" + u, u, firstArrival(u), k -> nextSession(user, k), done::countDown);
+                counters.usersStarted = u + 1;
+            } catch (OutOfMemoryError e) {
+                HeapReserve.release();
+                stop.stop("could not create the thread of emulated user " + (u + 1) + " of " + config.users() + ": " + e.getMessage()
+                        + "; " + u + " users were running", true);
+                break;
+            }
+        }
+        return done;
+    }
+
+    private UserSession nextSession(int user, long k) {
+        if (stop.stopped() || config.sessionsPerUser() != 0 && k >= config.sessionsPerUser()) {
+            return null;
+        }
+        UserSession s = new UserSession(config.workload(), generator, sessionId(user, k), config.seed());
+        counters.sessionsStarted.incrementAndGet();
+        return s;
+    }
+
+    /**
+     * Think times apply from the first request: each closed-mode user arrives after one think time
+     * of its own (scaled by the up-ramp factor), not all at once (the original's start-up burst).
+     */
+    private long firstArrival(int user) {
+        SplittableRandom r = new SplittableRandom(SessionRandom.mix(config.seed() ^ SessionRandom.mix(user + 1L)));
+        return clock.startNano() + clock.scaleThink(config.workload().thinkTime().nanos(0, r), clock.startNano());
+    }
+
+    /** Session ids are deterministic: exposed for tests and analysis. */
+    static long sessionId(int user, long k) {
+        return user * SESSIONS_PER_USER + k;
+    }
+}

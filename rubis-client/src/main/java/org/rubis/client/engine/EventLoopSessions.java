@@ -1,0 +1,171 @@
+package org.rubis.client.engine;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.rubis.client.backend.Backend;
+import org.rubis.client.backend.Reply;
+import org.rubis.client.workload.UserSession;
+
+/**
+ * Sessions on the backend's event loops, no thread per user: think times are timers, replies are
+ * callbacks, and each step calls the same {@link SessionStep} the threads use. All of a session's
+ * steps run on its own loop, so a {@link Flow} needs no locking; a closed-mode user's sessions are
+ * chained by their end callbacks.
+ */
+final class EventLoopSessions implements SessionExecutor {
+
+    private final SessionContext ctx;
+    private final FailureHandler failures;
+    private final Set<Flow> flows = ConcurrentHashMap.newKeySet();
+
+    EventLoopSessions(SessionContext ctx, FailureHandler failures) {
+        this.ctx = ctx;
+        this.failures = failures;
+    }
+
+    @Override
+    public void start(String name, int emulatedUser, long firstIntendedNano, Sessions sessions, Runnable onFinished) {
+        new User(name, emulatedUser, sessions, onFinished).next(0, firstIntendedNano);
+    }
+
+    /** Sessions scheduled or running. */
+    int live() {
+        return flows.size();
+    }
+
+    @Override
+    public void drain(long graceNano) throws InterruptedException {
+        for (Flow f : flows) {
+            f.loop.execute(f::abortIfWaiting);
+        }
+        while (!flows.isEmpty() && System.nanoTime() < graceNano) {
+            Thread.sleep(10);
+        }
+    }
+
+    @Override
+    public void close() {
+        // the backend owns the event loops
+    }
+
+    /** A user's sessions, one after the other. */
+    private final class User {
+        final String name;
+        final int emulatedUser;
+        final Sessions sessions;
+        final Runnable onFinished;
+
+        User(String name, int emulatedUser, Sessions sessions, Runnable onFinished) {
+            this.name = name;
+            this.emulatedUser = emulatedUser;
+            this.sessions = sessions;
+            this.onFinished = onFinished;
+        }
+
+        void next(long k, long at) {
+            UserSession s;
+            try {
+                s = at == SessionStep.ABORTED ? null : sessions.next(k);
+            } catch (OutOfMemoryError | RuntimeException e) {
+                failures.failed(name, e);
+                s = null;
+            }
+            if (s == null) {
+                onFinished.run();
+                return;
+            }
+            new Flow(new SessionStep(ctx, s, emulatedUser, at), n -> next(k + 1, n)).start();
+        }
+    }
+
+    /** One session on its event loop: timer, send, reply, next timer. */
+    private final class Flow {
+        final SessionStep step;
+        final java.util.function.LongConsumer onEnd;
+        final Backend backend = ctx.backend();
+        final Backend.Session bs;
+        final ScheduledExecutorService loop;
+        final Reply reply = new Reply();
+        boolean awaiting;
+        boolean finished;
+        Future<?> timer;
+
+        Flow(SessionStep step, java.util.function.LongConsumer onEnd) {
+            this.step = step;
+            this.onEnd = onEnd;
+            this.bs = backend.startSession();
+            this.loop = backend.loop(bs);
+        }
+
+        void start() {
+            flows.add(this);
+            at(step.intended(), this::first);
+        }
+
+        /** Runs {@code task} at {@code nano} on this session's loop; past the end of the run, ends the session. */
+        void at(long nano, Runnable task) {
+            long end = ctx.clock().endNano();
+            if (nano >= end) {
+                timer = loop.schedule(() -> end(true), Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                return;
+            }
+            timer = loop.schedule(task, Math.max(0, nano - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+
+        void first() {
+            if (ctx.stop().stopped()) {
+                end(true);
+                return;
+            }
+            step.begin();
+            send();
+        }
+
+        void next() {
+            if (ctx.stop().stopped()) {
+                end(true);
+                return;
+            }
+            send();
+        }
+
+        void send() {
+            awaiting = true;
+            backend.send(bs, step.path(), reply, this::replied); // marks reply.sendNano right before the write
+        }
+
+        void replied() {
+            awaiting = false;
+            if (finished) {
+                return;
+            }
+            if (!step.replied(reply)) {
+                end(false);
+                return;
+            }
+            at(step.intended(), this::next);
+        }
+
+        void abortIfWaiting() {
+            if (!finished && !awaiting) {
+                if (timer != null) {
+                    timer.cancel(false);
+                }
+                end(true);
+            }
+        }
+
+        void end(boolean aborted) {
+            if (finished) {
+                return;
+            }
+            finished = true;
+            backend.endSession(bs);
+            flows.remove(this);
+            onEnd.accept(step.end(aborted));
+        }
+    }
+}

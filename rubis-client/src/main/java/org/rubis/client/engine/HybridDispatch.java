@@ -1,0 +1,119 @@
+package org.rubis.client.engine;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.rubis.client.arrival.DeterministicArrivals;
+import org.rubis.client.arrival.ExponentialArrivals;
+import org.rubis.client.arrival.FileArrivals;
+import org.rubis.client.arrival.RateSchedule;
+import org.rubis.client.arrival.SessionArrivals;
+import org.rubis.client.config.CapPolicy;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.Interarrival;
+import org.rubis.client.workload.RequestGenerator;
+import org.rubis.client.workload.SessionRandom;
+import org.rubis.client.workload.UserSession;
+
+/**
+ * Hybrid mode: sessions start at their scheduled instants, against the clock, never after
+ * completions; an optional cap delays or drops arrivals while too many sessions run.
+ */
+final class HybridDispatch {
+
+    private final ClientConfig config;
+    private final RunClock clock;
+    private final StopSignal stop;
+    private final RunCounters counters;
+    private final Recorder recorder;
+    private final RequestGenerator generator;
+    private final SessionArrivals arrivals;
+
+    /** Bad arrival files fail here, before anything is started. */
+    HybridDispatch(ClientConfig config, RunClock clock, StopSignal stop, RunCounters counters, Recorder recorder, RequestGenerator generator,
+                   SessionArrivals arrivals) {
+        this.config = config;
+        this.clock = clock;
+        this.stop = stop;
+        this.counters = counters;
+        this.recorder = recorder;
+        this.generator = generator;
+        this.arrivals = arrivals;
+    }
+
+    /** The arrival process the configuration names. */
+    static SessionArrivals arrivals(ClientConfig config) {
+        ClientConfig.ArrivalSettings a = config.arrival();
+        long seed = SessionRandom.mix(config.seed() ^ 0xA5A5A5A5L);
+        boolean exponential = a.distribution() == Interarrival.EXPONENTIAL;
+        if (a.interarrivalFile() != null) {
+            return new FileArrivals(a.interarrivalFile());
+        }
+        if (a.rateScheduleFile() != null) {
+            return new RateSchedule(a.rateScheduleFile(), exponential, seed);
+        }
+        return exponential ? new ExponentialArrivals(a.sessionRate(), seed) : new DeterministicArrivals(a.sessionRate());
+    }
+
+    /** Starts the arrivals thread; the latch opens when arrivals are exhausted or the run is over. */
+    CountDownLatch start(SessionExecutor executor) {
+        CountDownLatch done = new CountDownLatch(1);
+        Thread.ofPlatform().name("arrivals").daemon(true).start(() -> {
+            try {
+                dispatch(executor);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (OutOfMemoryError e) {
+                HeapReserve.release();
+                stop.stop("could not start a session (" + counters.active.now() + " sessions active): " + e.getMessage(), true);
+            } finally {
+                done.countDown();
+            }
+        });
+        return done;
+    }
+
+    /** True when every started session has ended. */
+    boolean allEnded() {
+        return counters.hybridEnded.get() == counters.sessionsStarted.get();
+    }
+
+    private void dispatch(SessionExecutor executor) throws InterruptedException {
+        int cap = config.arrival().maxConcurrentSessions();
+        Semaphore permits = cap > 0 ? new Semaphore(cap) : null;
+        boolean drop = config.arrival().capPolicy() == CapPolicy.DROP;
+        Runnable release = () -> {
+            counters.hybridEnded.incrementAndGet();
+            if (permits != null) {
+                permits.release();
+            }
+        };
+        for (long id = 0; !stop.stopped(); id++) {
+            long offset = arrivals.next();
+            if (offset < 0) {
+                break;
+            }
+            long intended = clock.startNano() + offset;
+            if (!stop.awaitUntil(intended, clock.endNano())) {
+                break;
+            }
+            if (permits != null && !permits.tryAcquire()) {
+                if (drop) {
+                    counters.sessionsDropped.incrementAndGet();
+                    recorder.dropped(id, intended);
+                    continue;
+                }
+                counters.sessionsDelayed.incrementAndGet();
+                while (!permits.tryAcquire(20, TimeUnit.MILLISECONDS)) {
+                    if (stop.stopped() || System.nanoTime() >= clock.endNano()) {
+                        return;
+                    }
+                }
+            }
+            counters.sessionsStarted.incrementAndGet();
+            long sid = id;
+            UserSession s = new UserSession(config.workload(), generator, sid, config.seed());
+            executor.start("session-" + sid, -1, intended, k -> k == 0 ? s : null, release);
+        }
+    }
+}

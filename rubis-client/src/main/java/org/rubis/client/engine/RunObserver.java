@@ -1,0 +1,16 @@
+package org.rubis.client.engine;
+
+import java.nio.file.Path;
+
+/**
+ * Hooks around a run for work that must bracket the measurement, such as a packet capture: called
+ * on the engine's thread, outside the timing path. A failing observer stops the run as invalid.
+ */
+public interface RunObserver {
+
+    /** The target is up at {@code baseUrl}; no request has been sent yet. */
+    default void beforeRun(String baseUrl, Path runDir) throws Exception {}
+
+    /** The run is over: sessions have ended (or their grace ran out); backend, logs and target are still open. */
+    default void afterRun(Path runDir) throws Exception {}
+}

@@ -1,0 +1,43 @@
+package org.rubis.client.engine;
+
+import org.rubis.client.workload.UserSession;
+
+/**
+ * The one way the engine starts sessions, whatever the execution model: a thread per user
+ * (platform or virtual, {@link ThreadSessions}) or the backend's event loops
+ * ({@link EventLoopSessions}). Both drive the same {@link SessionStep}.
+ */
+interface SessionExecutor extends AutoCloseable {
+
+    /** The sessions one emulated user runs back to back; {@code next(k)} is null when there are no more. */
+    @FunctionalInterface
+    interface Sessions {
+        UserSession next(long k);
+    }
+
+    /**
+     * Starts a user (closed mode: many sessions; hybrid: one) whose first session is meant to start
+     * at {@code firstIntendedNano}; returns at once. {@code onFinished} runs when the user has no
+     * more sessions or the run ended. May throw OutOfMemoryError when no thread can be created.
+     */
+    void start(String name, int emulatedUser, long firstIntendedNano, Sessions sessions, Runnable onFinished);
+
+    /**
+     * After the stop: sessions waiting to send end now; requests in flight may finish until
+     * {@code graceNano}.
+     */
+    void drain(long graceNano) throws InterruptedException;
+
+    @Override
+    void close();
+
+    static SessionExecutor of(SessionContext ctx, org.rubis.client.config.ThreadModel threads, FailureHandler failures) {
+        return ctx.backend().eventLoops() ? new EventLoopSessions(ctx, failures) : new ThreadSessions(ctx, threads, failures);
+    }
+
+    /** Where a user that failed with an exception is reported (the run is then invalid). */
+    @FunctionalInterface
+    interface FailureHandler {
+        void failed(String who, Throwable e);
+    }
+}

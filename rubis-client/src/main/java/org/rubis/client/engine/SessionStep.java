@@ -1,0 +1,103 @@
+package org.rubis.client.engine;
+
+import org.rubis.client.backend.Reply;
+import org.rubis.client.workload.UserSession;
+
+/**
+ * The session loop's logic, once for every execution model: when the next request is meant to be
+ * sent, which path it asks for, what a reply does (record it, choose the next state, think), and
+ * how the session ends. It holds no thread and does no waiting: a thread per user drives it
+ * synchronously ({@link ThreadSessions}), the event loops drive it from timers and reply callbacks
+ * ({@link EventLoopSessions}). Records are built after the reply is complete, never between the
+ * backend's send mark and the last byte.
+ */
+final class SessionStep {
+
+    /** Returned by {@link #end} when the run ended during the session (or before it started). */
+    static final long ABORTED = Long.MIN_VALUE;
+
+    private final SessionContext ctx;
+    private final UserSession s;
+    private final int emulatedUser;
+    private final long intendedStart;
+    private long intended;
+    private long startNano;
+    private long lastDone;
+    private int index;
+    private boolean started;
+    private String path;
+
+    SessionStep(SessionContext ctx, UserSession s, int emulatedUser, long intendedStartNano) {
+        this.ctx = ctx;
+        this.s = s;
+        this.emulatedUser = emulatedUser;
+        this.intendedStart = intendedStartNano;
+        this.intended = intendedStartNano;
+    }
+
+    /** The intended send instant of the next request. */
+    long intended() {
+        return intended;
+    }
+
+    boolean started() {
+        return started;
+    }
+
+    /** At the first request's instant: the session is now active; its first path is chosen. */
+    void begin() {
+        started = true;
+        startNano = System.nanoTime();
+        lastDone = startNano;
+        ctx.active().increment();
+        path = s.nextPath();
+    }
+
+    /** The path of the next request (chosen before the wait, so the send follows the wake-up at once). */
+    String path() {
+        return path;
+    }
+
+    /**
+     * A reply is complete: the session takes its next state, the request is recorded, and when
+     * the session goes on, the next request's path and intended instant (done + think) are set.
+     * Returns false when the session has ended.
+     */
+    boolean replied(Reply reply) {
+        long send = reply.sendNano;
+        long done = send + reply.responseNs;
+        lastDone = done;
+        UserSession.Next next = s.onReply(reply.body, reply.failed());
+        ctx.recorder().request(s, index++, intended, send, reply);
+        if (next == UserSession.Next.END) {
+            return false;
+        }
+        intended = done + ctx.clock().scaleThink(s.thinkNanos(), done);
+        path = s.nextPath();
+        return true;
+    }
+
+    /**
+     * Ends a started session: records it and returns the intended start of the user's next session
+     * (after the final think time), or {@link #ABORTED} when the run ended during it.
+     */
+    long end(boolean aborted) {
+        if (!started) {
+            return ABORTED;
+        }
+        ctx.active().decrement();
+        if (aborted) {
+            s.abort();
+        }
+        ctx.recorder().session(s, emulatedUser, intendedStart, startNano, lastDone);
+        return aborted ? ABORTED : lastDone + ctx.clock().scaleThink(s.thinkNanos(), lastDone);
+    }
+
+    /** A session that failed with an exception: no longer active, not recorded. */
+    void abandon() {
+        if (started) {
+            ctx.active().decrement();
+            started = false;
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package org.rubis.client.engine;
+
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.rubis.client.backend.Backend;
+import org.rubis.client.backend.Reply;
+import org.rubis.client.config.ThreadModel;
+import org.rubis.client.workload.UserSession;
+
+/**
+ * A platform or virtual thread per emulated user, driving {@link SessionStep} synchronously with a
+ * blocking backend: wait for the intended instant, execute, take the reply, repeat.
+ */
+final class ThreadSessions implements SessionExecutor {
+
+    private final SessionContext ctx;
+    private final ThreadModel threads;
+    private final FailureHandler failures;
+    private final Queue<Thread> running = new ConcurrentLinkedQueue<>();
+    private final AtomicLong startedCount = new AtomicLong();
+
+    ThreadSessions(SessionContext ctx, ThreadModel threads, FailureHandler failures) {
+        this.ctx = ctx;
+        this.threads = threads;
+        this.failures = failures;
+    }
+
+    @Override
+    public void start(String name, int emulatedUser, long firstIntendedNano, Sessions sessions, Runnable onFinished) {
+        Runnable user = () -> {
+            try {
+                Reply reply = new Reply();
+                long next = firstIntendedNano;
+                for (long k = 0; ; k++) {
+                    UserSession s = sessions.next(k);
+                    if (s == null) {
+                        break;
+                    }
+                    next = run(new SessionStep(ctx, s, emulatedUser, next), reply);
+                    if (next == SessionStep.ABORTED) {
+                        break;
+                    }
+                }
+            } catch (OutOfMemoryError | RuntimeException | LinkageError e) {
+                failures.failed(name, e);
+            } finally {
+                onFinished.run();
+            }
+        };
+        Thread t = threads == ThreadModel.VIRTUAL
+                ? Thread.ofVirtual().name(name).unstarted(user)
+                : Thread.ofPlatform().name(name).daemon(true).unstarted(user);
+        t.start();
+        running.add(t);
+        if (startedCount.incrementAndGet() % 1024 == 0) {
+            running.removeIf(x -> !x.isAlive());
+        }
+    }
+
+    /** Runs one session on the calling thread; returns the next session's intended start or ABORTED. */
+    private long run(SessionStep step, Reply reply) {
+        RunClock clock = ctx.clock();
+        StopSignal stop = ctx.stop();
+        if (!stop.awaitUntil(step.intended(), clock.endNano())) {
+            return SessionStep.ABORTED;
+        }
+        step.begin();
+        Backend backend = ctx.backend();
+        Backend.Session bs = backend.startSession();
+        boolean aborted = false;
+        boolean finished = false;
+        try {
+            while (true) {
+                backend.execute(bs, step.path(), reply); // marks reply.sendNano right before the network call
+                if (!step.replied(reply)) {
+                    break;
+                }
+                if (!stop.awaitUntil(step.intended(), clock.endNano())) {
+                    aborted = true;
+                    break;
+                }
+            }
+            finished = true;
+        } finally {
+            backend.endSession(bs);
+            if (!finished) {
+                step.abandon();
+            }
+        }
+        return step.end(aborted);
+    }
+
+    @Override
+    public void drain(long graceNano) throws InterruptedException {
+        for (Thread t : running) {
+            long left = graceNano - System.nanoTime();
+            if (left > 0) {
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        // threads end by themselves at the stop
+    }
+}

@@ -1,0 +1,41 @@
+package org.rubis.client.report;
+
+import java.nio.file.Path;
+import org.rubis.client.config.ExecutionModel;
+
+/**
+ * What the engine knows at the end of a run, handed to {@link Summary} in one piece: how it ended,
+ * what was started, what was logged, and the run's time line.
+ *
+ * @param dir             the run directory
+ * @param backend         backend name as logged in requests.csv
+ * @param execution       threads or event loops
+ * @param stopReason      "complete", or why the run stopped early
+ * @param invalid         the run did not measure what it claims (out of memory, unreachable target...)
+ * @param arrivals        the arrival process in words
+ * @param startEpochNs    the run's start (epoch ns)
+ * @param runSeconds      length of the measured phase
+ * @param logged          request records written
+ * @param lost            records lost (log writer failure)
+ */
+public record RunResult(
+        Path dir,
+        String backend,
+        ExecutionModel execution,
+        String stopReason,
+        boolean invalid,
+        String arrivals,
+        long sessionsStarted,
+        long sessionsDelayed,
+        long sessionsDropped,
+        int usersStarted,
+        long peakActive,
+        long logged,
+        long lost,
+        long startEpochNs,
+        double runSeconds) {
+
+    public boolean complete() {
+        return "complete".equals(stopReason);
+    }
+}

@@ -1,0 +1,56 @@
+package org.rubis.client.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.rubis.format.Phase;
+import org.rubis.format.RunFiles;
+
+/**
+ * A run's summary.json read back as types, for the commands that run the client as a child and
+ * compare runs (bench, capacity, accuracy): the keys are read here, next to {@link Summary} which
+ * writes them, instead of in each command.
+ *
+ * @param status       complete, partial or invalid
+ * @param stopReason   why the run ended
+ * @param requests     requests sent (all phases)
+ * @param throughputRps requests per second in the run phase
+ * @param run          response time of the run phase (ms)
+ * @param health       the client's own health in the run phase
+ * @param server       the embedded server's connection accounting (zeros without an embedded server)
+ */
+public record SummaryFile(String status, String stopReason, long requests, double throughputRps, Latency run, Health health, Server server) {
+
+    /** Response time in ms. */
+    public record Latency(double mean, double p99) {}
+
+    public record Health(int cores, double runCpuSeconds, double runCpuCores, double runCpuUsPerRequest, double runSendLatenessP99Ms,
+                         int peakThreads, long peakHeapBytes) {}
+
+    public record Server(long connectionsAccepted, long maxConcurrentConnections) {}
+
+    public boolean complete() {
+        return "complete".equals(status);
+    }
+
+    /** The summary of a run directory, or null when the run wrote none (its JVM died). */
+    public static SummaryFile read(Path runDir) throws IOException {
+        Path p = RunFiles.summaryJson(runDir);
+        if (!Files.exists(p)) {
+            return null;
+        }
+        JsonNode s = new ObjectMapper().readTree(p.toFile());
+        JsonNode run = s.path("response_time_ms").path(Phase.RUN.label());
+        JsonNode h = s.path("client_health");
+        JsonNode srv = s.path("server");
+        return new SummaryFile(s.path("status").asText(), s.path("stop_reason").asText(), s.path("requests").asLong(),
+                s.path("throughput_rps").asDouble(),
+                new Latency(run.path("mean").asDouble(), run.path("p99").asDouble()),
+                new Health(h.path("cores").asInt(), h.path("run_cpu_seconds").asDouble(), h.path("run_cpu_cores").asDouble(),
+                        h.path("run_cpu_us_per_request").asDouble(), h.path("run_send_lateness_ms").path("p99").asDouble(),
+                        h.path("peak_threads").asInt(), h.path("peak_heap_bytes").asLong()),
+                new Server(srv.path("connections_accepted").asLong(), srv.path("max_concurrent_connections").asLong()));
+    }
+}

@@ -1,0 +1,61 @@
+package org.rubis.format;
+
+import java.nio.file.Path;
+
+/**
+ * The names of the files in a run directory (docs/RUN-DIRECTORY.md): written by rubis-client and
+ * the embedded server, read by rubis-analysis. One place, so that writer and reader cannot drift.
+ */
+public final class RunFiles {
+
+    public static final String REQUESTS = "requests.csv";
+    public static final String SESSIONS = "sessions.csv";
+    public static final String CLIENT_HEALTH = "client-health.csv";
+    public static final String CLIENT_GC = "client-gc.csv";
+    public static final String SUMMARY_JSON = "summary.json";
+    public static final String SUMMARY_TXT = "summary.txt";
+    public static final String CLIENT_LOG = "client.log";
+    /** The embedded server's own directory inside the run directory. */
+    public static final String SERVER_DIR = "server";
+    /** The server's ground truth, one line per request (inside {@link #SERVER_DIR}). */
+    public static final String SERVER_REQUESTS = "requests.csv";
+    public static final String SERVER_STATS = "stats.json";
+
+    private RunFiles() {}
+
+    public static Path requests(Path run) {
+        return run.resolve(REQUESTS);
+    }
+
+    public static Path sessions(Path run) {
+        return run.resolve(SESSIONS);
+    }
+
+    public static Path clientHealth(Path run) {
+        return run.resolve(CLIENT_HEALTH);
+    }
+
+    public static Path clientGc(Path run) {
+        return run.resolve(CLIENT_GC);
+    }
+
+    public static Path summaryJson(Path run) {
+        return run.resolve(SUMMARY_JSON);
+    }
+
+    public static Path summaryText(Path run) {
+        return run.resolve(SUMMARY_TXT);
+    }
+
+    public static Path serverDir(Path run) {
+        return run.resolve(SERVER_DIR);
+    }
+
+    public static Path serverRequests(Path run) {
+        return serverDir(run).resolve(SERVER_REQUESTS);
+    }
+
+    public static Path serverStats(Path run) {
+        return serverDir(run).resolve(SERVER_STATS);
+    }
+}

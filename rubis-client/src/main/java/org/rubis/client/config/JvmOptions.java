@@ -1,5 +1,6 @@
 package org.rubis.client.config;
 
+import org.rubis.client.input.ConfigException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -1,5 +1,6 @@
 package org.rubis.client.config;
 
+import org.rubis.client.input.ConfigException;
 import org.rubis.server.fault.FaultSpec;
 
 /** The {@code server_faults} key: a fault spec for the embedded server, checked at load. */

@@ -1,5 +1,7 @@
 package org.rubis.client.config;
 
+import org.rubis.client.input.ConfigException;
+import org.rubis.client.input.Source;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -11,12 +11,12 @@ import org.rubis.client.TestFiles;
 import org.rubis.client.arrival.FileArrivals;
 import org.rubis.client.arrival.RateSchedule;
 import org.rubis.client.cli.RunCommandAccess;
-import org.rubis.client.config.ConfigException;
+import org.rubis.client.input.ConfigException;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.config.JvmOptions;
 import org.rubis.client.config.JvmProfiles;
 import org.rubis.client.config.PropertiesFile;
-import org.rubis.client.config.Source;
+import org.rubis.client.input.Source;
 import org.rubis.client.workload.TransitionTable;
 
 /**

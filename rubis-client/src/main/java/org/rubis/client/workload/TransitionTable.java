@@ -16,6 +16,10 @@ import org.rubis.client.input.Source;
  */
 public final class TransitionTable {
 
+    /** Longest waiting time of a state: 30 days, the bound of every duration (config.Limits). */
+    static final long MAX_WAIT_MS = 30L * 24 * 3600 * 1000;
+
+
     /** Tolerance of the column-sum check, as specified: report columns off by more than this. */
     public static final double SUM_TOLERANCE = 0.001;
 
@@ -132,7 +136,7 @@ public final class TransitionTable {
                 }
             }
             double w = number(cells[columns + 1], where, i + 1, columns + 2, "a waiting time in ms");
-            if (!(w >= 0 && w <= org.rubis.client.config.Limits.MAX_DURATION_MS)) { // NaN and infinity too
+            if (!(w >= 0 && w <= MAX_WAIT_MS)) { // NaN and infinity too
                 throw new ConfigException(where + ":" + (i + 1) + ": column " + (columns + 2) + ": waiting time " + cells[columns + 1].strip()
                         + " is not a number of milliseconds from 0 to 30 days");
             }

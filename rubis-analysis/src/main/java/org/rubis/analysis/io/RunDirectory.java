@@ -1,5 +1,6 @@
 package org.rubis.analysis.io;
 
+import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

@@ -26,6 +26,7 @@ import org.rubis.client.workload.WorkloadModel;
  * @param server           embedded-server settings
  * @param outDir           run directory, or null for a new one under runs/
  * @param warnings         non-fatal findings (unknown keys, ignored commands, column sums)
+ * @param configSha256     hash of the effective settings (docs/SHARDING.md): equal on every shard of one run
  */
 public record ClientConfig(
         String source,
@@ -50,7 +51,8 @@ public record ClientConfig(
         Path outDir,
         boolean progress,
         List<String> warnings,
-        Map<String, String> resolved) {
+        Map<String, String> resolved,
+        String configSha256) {
 
     /** Hybrid arrivals: exactly one of rate, file or schedule drives session starts. */
     public record ArrivalSettings(

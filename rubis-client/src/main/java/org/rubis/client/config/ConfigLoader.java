@@ -137,7 +137,7 @@ public final class ConfigLoader {
                 seed, seedGiven, arrivals, arrival, execution, server,
                 out == null ? null : Path.of(out),
                 s.yesNo("client_progress", true),
-                List.copyOf(warnings), resolved);
+                List.copyOf(warnings), resolved, s.sha256());
     }
 
     /** Unknown keys, and the original's commands, which are never run. */

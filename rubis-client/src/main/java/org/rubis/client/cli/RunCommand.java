@@ -207,17 +207,18 @@ public final class RunCommand implements Callable<Integer> {
 
     /** {@code run --shards N}: the children get the user's arguments with the shard wiring in place of these. */
     private int localShards(ClientConfig c, Path dir) throws Exception {
-        if (shard != null || startAt != null) {
-            throw new ConfigException("--shards " + shards + " starts its own shards; leave out --shard and --start-at");
+        if (shard != null) {
+            throw new ConfigException("--shards " + shards + " starts its own shards; leave out --shard");
         }
+        java.time.Instant start = startAt == null ? null : org.rubis.client.config.ShardPlan.resolve(null, startAt, Map.of(), c, java.time.Instant.now()).startAt();
         String name = jvmProfile == null ? "default" : jvmProfile;
         List<String> flags = org.rubis.client.config.JvmProfiles.load(jvmProfiles).flags(name);
         String exe = org.rubis.client.process.ChildJvm.java(javaPath);
         List<String> original = spec.commandLine().getParseResult().originalArgs();
         original = original.subList(original.indexOf("run") + 1, original.size());
         List<String> args = org.rubis.client.process.ChildJvm.runArgs(original,
-                List.of("--shards", "--out", "--target", "--seed", "--jvm-profile", "--jvm-profiles", "--java"));
-        return new org.rubis.client.shard.LocalShards(c, shards, dir, System.out).run(exe, flags, name, args);
+                List.of("--shards", "--out", "--target", "--seed", "--start-at", "--jvm-profile", "--jvm-profiles", "--java"));
+        return new org.rubis.client.shard.LocalShards(c, shards, dir, System.out).run(exe, flags, name, args, start);
     }
 
     private static void put(Map<String, String> m, String key, Object v) {

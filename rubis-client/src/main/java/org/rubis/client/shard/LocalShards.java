@@ -31,9 +31,12 @@ import org.rubis.client.process.EmbeddedServerProcess;
  */
 public final class LocalShards {
 
-    /** Start-up of a client JVM under load (class loading, configuration) takes a few seconds. */
+    /**
+     * How far ahead the common start instant is: N client JVMs starting at once on a loaded host
+     * (class loading, configuration, backend) took up to 9 s to reach their wait on 2 busy cores.
+     */
     static Duration lead(int shards) {
-        return Duration.ofSeconds(6 + shards);
+        return Duration.ofSeconds(8 + 2L * shards);
     }
 
     private final ClientConfig config;
@@ -71,8 +74,9 @@ public final class LocalShards {
      * @param profile  the profile's name, recorded in each child's summary
      * @param runArgs  the arguments of {@code run} every shard gets (the user's, without --shards,
      *                 --out, --target, --seed, --start-at and the child-JVM options)
+     * @param startAt  the common start instant, or null for a few seconds ahead ({@link #lead})
      */
-    public int run(String java, List<String> flags, String profile, List<String> runArgs) throws IOException, InterruptedException {
+    public int run(String java, List<String> flags, String profile, List<String> runArgs, Instant startAt) throws IOException, InterruptedException {
         checkEmpty(dir);
         Files.createDirectories(dir);
         EmbeddedServerProcess server = null;
@@ -88,7 +92,7 @@ public final class LocalShards {
         List<Path> shardDirs = new ArrayList<>();
         int status;
         try {
-            Instant start = Instant.now().plus(lead(count)).truncatedTo(ChronoUnit.MILLIS);
+            Instant start = startAt != null ? startAt : Instant.now().plus(lead(count)).truncatedTo(ChronoUnit.MILLIS);
             out.println("Starting " + count + " shards at " + start + " (seed " + config.seed() + ", target " + target + ")");
             for (int i = 0; i < count; i++) {
                 Path sd = dir.resolve("shard-" + i);

@@ -32,11 +32,12 @@ import org.rubis.client.process.EmbeddedServerProcess;
 public final class LocalShards {
 
     /**
-     * How far ahead the common start instant is: N client JVMs starting at once on a loaded host
-     * (class loading, configuration, backend) took up to 9 s to reach their wait on 2 busy cores.
+     * How far ahead the common start instant is: 3 client JVMs starting at once on 2 cores under a
+     * load of 30 (class loading, configuration, backend) took up to 19 s to reach their wait; on a
+     * quiet host about 1 s. Pass --start-at to choose.
      */
     static Duration lead(int shards) {
-        return Duration.ofSeconds(8 + 2L * shards);
+        return Duration.ofSeconds(10 + 2L * shards);
     }
 
     private final ClientConfig config;
@@ -144,9 +145,11 @@ public final class LocalShards {
                     if (s != 0 && status == 0) {
                         status = s;
                         int i = children.indexOf(p);
-                        System.err.println("error: shard " + i + " ended with status " + s + ": " + lastLine(dir.resolve("shard-" + i).resolve("console.txt"))
-                                + (interrupted ? "" : " (stopping the other shards)"));
-                        stopAll();
+                        if (!interrupted) {
+                            System.err.println("error: shard " + i + " ended with status " + s + ": "
+                                    + lastLine(dir.resolve("shard-" + i).resolve("console.txt")) + " (stopping the other shards)");
+                            stopAll();
+                        }
                     }
                 }
             }

@@ -157,6 +157,11 @@ public final class RunEngine {
             if (shard.startAt() != null) {
                 out.println(String.format(Locale.ROOT, "waiting until %s (%.1f s)", shard.startAt(), (clock.startNano() - System.nanoTime()) / 1e9));
                 stop.awaitUntil(clock.startNano(), Long.MAX_VALUE);
+                long now = System.nanoTime();
+                if (!stop.stopped() && now >= clock.endNano()) {
+                    stop.stop(String.format(Locale.ROOT, "this process was ready %.1f s after the start instant %s, after the end of the run: nothing "
+                            + "was measured; give a start instant further ahead", (now - clock.startNano()) / 1e9, shard.startAt()), true);
+                }
             }
             runStartEpochNs = clock.epochNs(System.nanoTime());
             if (config.progress()) {

@@ -103,6 +103,16 @@ public final class RunCommand implements Callable<Integer> {
     Path jvmProfiles;
     @Option(names = "--java", paramLabel = "PATH", description = "The java executable of the child JVM (with --jvm-profile; default: this one).")
     Path javaPath;
+    @Option(names = "--shard", paramLabel = "I/N",
+            description = "Run shard I (0-based) of N of the workload (docs/SHARDING.md); needs --start-at, --seed and a --target URL. "
+                    + "Default: JOB_COMPLETION_INDEX/RUBIS_SHARD_COUNT from the environment.")
+    String shard;
+    @Option(names = "--start-at", paramLabel = "INSTANT",
+            description = "When the run begins (the same on every shard): ISO-8601 (2026-11-22T06:00:00Z) or epoch ms. Default: RUBIS_START_AT, else now.")
+    String startAt;
+    @Option(names = "--shards", paramLabel = "N",
+            description = "Split the run over N client JVMs on this host (one shared embedded server) and merge them into the run directory.")
+    Integer shards;
     @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -160,6 +170,10 @@ public final class RunCommand implements Callable<Integer> {
         ClientConfig c = config.load(named);
         Path dir = c.outDir() != null ? c.outDir()
                 : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        if (shards != null) {
+            return localShards(c, dir);
+        }
+        org.rubis.client.config.ShardPlan plan = org.rubis.client.config.ShardPlan.resolve(shard, startAt, System.getenv(), c, java.time.Instant.now());
         if (jvmProfile != null || javaPath != null) {
             // The run itself happens in a child JVM with the profile's flags; this process only waits.
             String name = jvmProfile == null ? "default" : jvmProfile;
@@ -177,7 +191,7 @@ public final class RunCommand implements Callable<Integer> {
         PrintStream stdout = System.out;
         // Configuration warnings are stated once, in the summary's Warnings section (and summary.json).
         Summary.jvmWarnings(c.users(), c.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
-        RunEngine engine = new RunEngine(c, dir, stdout);
+        RunEngine engine = new RunEngine(c, plan, dir, stdout);
         MeasurementObservers.register(engine, c, stdout);
         Thread hook = new Thread(() -> {
             engine.requestStop("interrupted (SIGINT/SIGTERM)");
@@ -210,6 +224,22 @@ public final class RunCommand implements Callable<Integer> {
             return status.equals("invalid") ? 2 : 130;
         }
         return 0;
+    }
+
+    /** {@code run --shards N}: the children get the user's arguments with the shard wiring in place of these. */
+    private int localShards(ClientConfig c, Path dir) throws Exception {
+        if (shard != null) {
+            throw new ConfigException("--shards " + shards + " starts its own shards; leave out --shard");
+        }
+        java.time.Instant start = startAt == null ? null : org.rubis.client.config.ShardPlan.resolve(null, startAt, Map.of(), c, java.time.Instant.now()).startAt();
+        String name = jvmProfile == null ? "default" : jvmProfile;
+        List<String> flags = org.rubis.client.config.JvmProfiles.load(jvmProfiles).flags(name);
+        String exe = org.rubis.client.process.ChildJvm.java(javaPath);
+        List<String> original = spec.commandLine().getParseResult().originalArgs();
+        original = original.subList(original.indexOf("run") + 1, original.size());
+        List<String> args = org.rubis.client.process.ChildJvm.runArgs(original,
+                List.of("--shards", "--out", "--target", "--seed", "--start-at", "--jvm-profile", "--jvm-profiles", "--java"));
+        return new org.rubis.client.shard.LocalShards(c, shards, dir, System.out).run(exe, flags, name, args, start);
     }
 
     private static void put(Map<String, String> m, String key, Object v) {

@@ -27,6 +27,7 @@ import org.rubis.client.workload.WorkloadModel;
  * @param outDir           run directory, or null for a new one under runs/
  * @param warnings         non-fatal findings (unknown keys, ignored commands, column sums)
  * @param measurement      packet capture, reference probe and which clock the published times come from
+ * @param configSha256     hash of the effective settings (docs/SHARDING.md): equal on every shard of one run
  */
 public record ClientConfig(
         String source,
@@ -52,7 +53,8 @@ public record ClientConfig(
         boolean progress,
         List<String> warnings,
         Map<String, String> resolved,
-        Measurement measurement) {
+        Measurement measurement,
+        String configSha256) {
 
     /**
      * How the run checks its own measurement (docs/WIRE.md).

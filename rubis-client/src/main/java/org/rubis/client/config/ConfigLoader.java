@@ -136,15 +136,18 @@ public final class ConfigLoader {
         resolved.put("backend", execution.backend() + " (" + execution.model() + ")");
         resolved.put("seed", seedGiven ? String.valueOf(seed) : seed + " (random)");
 
+        ClientConfig.Measurement measurement = measurement(s);
+        long sessionsPerUser = s.longValue("workload_sessions_per_user", 0L, 0, "sessions");
+        boolean progress = s.yesNo("client_progress", true);
         return new ClientConfig(src.displayName(), target, model, w.regionsFile(), w.categoriesFile(),
                 users,
-                s.longValue("workload_sessions_per_user", 0L, 0, "sessions"),
+                sessionsPerUser,
                 phases.up, phases.upF, phases.run, phases.down, phases.downF,
                 thinkScale,
                 seed, seedGiven, arrivals, arrival, execution, server,
                 out == null ? null : Path.of(out),
-                s.yesNo("client_progress", true),
-                List.copyOf(warnings), resolved, measurement(s));
+                progress,
+                List.copyOf(warnings), resolved, measurement, s.sha256());
     }
 
     private static ClientConfig.Measurement measurement(Settings s) {

@@ -5,12 +5,16 @@ import org.rubis.format.Phase;
 
 /**
  * The run's time line in {@link System#nanoTime()} units: up ramp, run (the measurement) and down
- * ramp, each with its think-time factor; plus the epoch anchor for log timestamps.
+ * ramp, each with its think-time factor; plus the epoch anchor for log timestamps. The wall clock
+ * is read once, together with {@code nanoTime} (the anchor); a given start instant (a shard's
+ * {@code --start-at}) becomes t = 0 through that anchor, so shards share one wall-clock time line
+ * and a late wake-up shows as send lateness, not as a shifted schedule (docs/SHARDING.md).
  */
 public final class RunClock {
 
+    private final long anchorNano;
+    private final long anchorEpochNs;
     private final long startNano;
-    private final long startEpochNs;
     private final long upEnd;
     private final long runEnd;
     private final long end;
@@ -19,9 +23,15 @@ public final class RunClock {
     private final double thinkScale;
 
     public RunClock(ClientConfig c) {
+        this(c, null);
+    }
+
+    /** t = 0 at {@code startAt} (null: now). */
+    public RunClock(ClientConfig c, java.time.Instant startAt) {
         java.time.Instant now = java.time.Instant.now();
-        this.startNano = System.nanoTime();
-        this.startEpochNs = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        this.anchorNano = System.nanoTime();
+        this.anchorEpochNs = epochNs(now);
+        this.startNano = startAt == null ? anchorNano : anchorNano + (epochNs(startAt) - anchorEpochNs);
         this.upEnd = startNano + c.upRampMs() * 1_000_000L;
         this.runEnd = upEnd + c.runMs() * 1_000_000L;
         this.end = runEnd + c.downRampMs() * 1_000_000L;
@@ -32,10 +42,16 @@ public final class RunClock {
 
     public long startNano() { return startNano; }
     public long endNano() { return end; }
-    public long startEpochNs() { return startEpochNs; }
+    public long startEpochNs() { return epochNs(startNano); }
+    /** The wall clock read together with the {@code nanoTime} origin. */
+    public long anchorEpochNs() { return anchorEpochNs; }
 
     public long epochNs(long nano) {
-        return startEpochNs + (nano - startNano);
+        return anchorEpochNs + (nano - anchorNano);
+    }
+
+    static long epochNs(java.time.Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
     /** The phase of an instant (after the end: the down ramp). */

@@ -59,6 +59,21 @@ public final class Summary {
         root.put("properties", config.source());
         root.put("target", config.target());
         root.put("seed", config.seed());
+        root.put("config_sha256", config.configSha256());
+        org.rubis.client.config.ShardPlan plan = result.shard();
+        if (plan.shard()) {
+            ObjectNode sh = root.putObject("shard");
+            sh.put("index", plan.index());
+            sh.put("count", plan.count());
+            sh.put("start_at", plan.startAt().toString());
+            sh.put("start_at_epoch_ns", plan.startAt().getEpochSecond() * 1_000_000_000L + plan.startAt().getNano());
+            if (plan.host() != null) {
+                sh.put("host", plan.host());
+            }
+        }
+        ObjectNode clock = root.putObject("clock");
+        clock.put("anchor_epoch_ns", result.anchorEpochNs());
+        clock.put("run_start_epoch_ns", result.runStartEpochNs());
         root.put("backend", result.backend());
         root.put("threads", result.execution() == ExecutionModel.EVENT_LOOPS ? "event-loop" : config.execution().threads().label());
         root.put("execution", result.execution().label());
@@ -175,6 +190,18 @@ public final class Summary {
         var w = root.putArray("warnings");
         config.warnings().forEach(w::add);
         jvmWarnings(config.users(), config.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w::add);
+        if (plan.count() > 1) {
+            int cap = config.arrival().maxConcurrentSessions();
+            if (config.arrivals() == org.rubis.client.config.Arrivals.HYBRID && cap > 0) {
+                w.add("shard " + plan.index() + " of " + plan.count() + " applied " + plan.capShare(cap) + " of the cap of " + cap
+                        + " concurrent sessions: delays and drops by the cap are this shard's, not those of one process");
+            }
+            if (config.execution().backend() == org.rubis.client.config.BackendKind.LEGACY
+                    || config.execution().backend() == org.rubis.client.config.BackendKind.POOLED) {
+                w.add("the " + result.backend() + " backend shares connections among the users of one process: over " + plan.count()
+                        + " shards the connection counts are not those of one process (dedicated and netty are unaffected)");
+            }
+        }
         w.forEach(x -> { if (!config.warnings().contains(x.asText())) { extraWarnings.add(x.asText()); } });
         this.text = renderText(stats, late);
     }

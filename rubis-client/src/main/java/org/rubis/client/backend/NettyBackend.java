@@ -50,12 +50,19 @@ public final class NettyBackend implements Backend {
     private final RequestHeaders headers;
     private final int requestTimeoutMs;
     private final boolean downloadImages;
+    private final SourceAddresses sources;
 
     /**
      * @param tls null for http; for https the TLS policy (session resumption or not)
      */
     public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls) {
+        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, 1);
+    }
+
+    /** As above, spreading connections over {@code sourceAddresses} loopback source addresses. */
+    public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, int sourceAddresses) {
         URI u = URI.create(base);
+        this.sources = new SourceAddresses(sourceAddresses, u.getHost());
         boolean https = ClientTls.isHttps(base);
         this.target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? (https ? 443 : 80) : u.getPort());
         ClientTls t = https ? (tls != null ? tls : new ClientTls(true)) : null;
@@ -97,7 +104,7 @@ public final class NettyBackend implements Backend {
 
     @Override
     public Session startSession() {
-        return new Conn(group.next());
+        return new Conn(group.next(), sources.next());
     }
 
     @Override
@@ -153,6 +160,7 @@ public final class NettyBackend implements Backend {
     /** One session's connection and its request in flight; touched only on its event loop. */
     private final class Conn implements Session {
         final EventLoop loop;
+        final InetSocketAddress source;
         Channel ch;
         Reply out;
         Runnable onReply;
@@ -162,8 +170,9 @@ public final class NettyBackend implements Backend {
         ScheduledFuture<?> timeout;
         ArrayDeque<String> images;
 
-        Conn(EventLoop loop) {
+        Conn(EventLoop loop, java.net.InetAddress source) {
             this.loop = loop;
+            this.source = source == null ? null : new InetSocketAddress(source, 0);
         }
 
         void send(String path, Reply reply, Runnable whenDone) {
@@ -179,7 +188,7 @@ public final class NettyBackend implements Backend {
                 return;
             }
             newConnection = true;
-            ChannelFuture cf = bootstrap.clone(loop).connect(target);
+            ChannelFuture cf = source == null ? bootstrap.clone(loop).connect(target) : bootstrap.clone(loop).connect(target, source);
             cf.addListener(f -> {
                 if (!f.isSuccess()) {
                     fail(ErrorClass.of(f.cause(), false));

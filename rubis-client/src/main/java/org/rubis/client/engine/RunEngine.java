@@ -120,9 +120,21 @@ public final class RunEngine {
         }
     }
 
+    private boolean loopbackTarget() {
+        if (config.embedded()) {
+            return true;
+        }
+        try {
+            return java.net.InetAddress.getByName(java.net.URI.create(config.target()).getHost()).isLoopbackAddress();
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     private Summary runGuarded() throws IOException {
         SessionArrivals arrivals = config.arrivals() == Arrivals.HYBRID ? HybridDispatch.arrivals(config) : null; // bad files fail first
         String arrivalsText = arrivals != null ? arrivals.describe() : config.users() + " emulated users, sessions back to back";
+        org.rubis.client.process.ResourcePlan.of(config).check(config.embedded(), config.execution().sourceAddresses(), loopbackTarget());
         Files.createDirectories(dir);
         Target target = Target.start(config, dir, out);
         RunFinisher finisher = new RunFinisher(config, dir, out, stop, counters);
@@ -133,6 +145,7 @@ public final class RunEngine {
         ClientHealth health = new ClientHealth(dir, counters.active::now, stats::liveRequests);
         finisher.add("client health", health);
         RunClock clock = new RunClock(config);
+        stats.runPhase(clock.epochNs(clock.upEndNano()), clock.runSeconds());
         Backend backend = null;
         try {
             backend = Backends.create(config.execution(), target.base());

@@ -72,7 +72,9 @@ final class SessionStep {
         if (next == UserSession.Next.END) {
             return false;
         }
-        intended = done + ctx.clock().scaleThink(s.thinkNanos(), done);
+        long think = s.thinkNanos();
+        intended = ctx.clock().thinkEnd(think, done);
+        ctx.recorder().think(done, ctx.clock().runPhaseThink(think));
         path = s.nextPath();
         return true;
     }
@@ -90,7 +92,12 @@ final class SessionStep {
             s.abort();
         }
         ctx.recorder().session(s, emulatedUser, intendedStart, startNano, lastDone);
-        return aborted ? ABORTED : lastDone + ctx.clock().scaleThink(s.thinkNanos(), lastDone);
+        if (aborted) {
+            return ABORTED;
+        }
+        long think = s.thinkNanos();
+        ctx.recorder().think(lastDone, ctx.clock().runPhaseThink(think));
+        return ctx.clock().thinkEnd(think, lastDone);
     }
 
     /** A session that failed with an exception: no longer active, not recorded. */

@@ -22,10 +22,12 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Benchmarks. 'bench backends': the same closed workload with each connection backend; prints client CPU per request "
                 + "and connections used. 'bench server': the browse mix against each server model with no think time; prints requests/s "
-                + "and mean service time."})
+                + "and mean service time. 'bench scale': --users (default 18000) users with their own connections and TPC-W think time in one "
+                + "client JVM with --heap (default 512m), with netty and with virtual threads; prints users reached, connect errors, run-phase "
+                + "p99 send lateness, heap per user and CPU."})
 public final class BenchCommand implements Callable<Integer> {
 
-    @picocli.CommandLine.Parameters(index = "0", paramLabel = "backends|server", description = "What to benchmark.")
+    @picocli.CommandLine.Parameters(index = "0", paramLabel = "backends|server|scale", description = "What to benchmark.")
     String what;
     @Option(names = "--users", description = "Emulated users (default: 200 for backends, 16 for server).")
     Integer users;
@@ -39,14 +41,28 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> list;
     @Option(names = "--out", defaultValue = "runs/bench", description = "Directory for the runs (default ${DEFAULT-VALUE}).")
     Path out;
+    @Option(names = "--heap", defaultValue = "512m", description = "bench scale: the client JVM's -Xmx (default ${DEFAULT-VALUE}).")
+    String heap;
     @Spec CommandSpec spec;
+
+    private boolean rampUpGiven() {
+        return spec.commandLine().getParseResult().hasMatchedOption("--ramp-up");
+    }
+
+    private boolean durationGiven() {
+        return spec.commandLine().getParseResult().hasMatchedOption("--duration");
+    }
 
     @Override
     public Integer call() throws Exception {
+        if ("scale".equals(what)) {
+            return new ScaleBench(spec.commandLine().getOut()).run(users != null ? users : 18_000, rampUpGiven() ? rampUp : "30s",
+                    durationGiven() ? duration : "30s", heap, list != null ? list : List.of("netty", "virtual"), out);
+        }
         boolean server = switch (what) {
             case "backends" -> false;
             case "server" -> true;
-            default -> throw new org.rubis.client.input.ConfigException("bench " + what + ": expected 'bench backends' or 'bench server'");
+            default -> throw new org.rubis.client.input.ConfigException("bench " + what + ": expected 'bench backends', 'bench server' or 'bench scale'");
         };
         List<String> items = list != null ? list : server ? List.of("event", "prefork") : List.of("legacy", "pooled", "dedicated", "netty");
         int n = users != null ? users : server ? 16 : 200;

@@ -59,7 +59,7 @@ final class ScaleBench {
             Path runDir = dir.resolve("scale-" + model);
             Files.createDirectories(runDir);
             List<String> args = new ArrayList<>(List.of("--users", String.valueOf(users), "--ramp-up", rampUp, "--duration", duration,
-                    "--ramp-down", "0", "--seed", "1", "--no-progress", "--source-addresses", String.valueOf(sources),
+                    "--ramp-down", "15s", "--seed", "1", "--no-progress", "--source-addresses", String.valueOf(sources),
                     // dedicated semantics: the server keeps idle connections through any think time (TPC-W: up to 70 s)
                     "-Dserver_keepalive_timeout_ms=0"));
             args.addAll(select);
@@ -67,8 +67,9 @@ final class ScaleBench {
             out.println("measuring " + model + ": " + String.join(" ", cmd.subList(1, cmd.size())));
             out.flush();
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(runDir.resolve("client.out").toFile()).start();
-            // Mid-run: a class histogram (it forces a full GC first) gives the live heap of the full population.
-            long histogramAt = rampMs + runMs / 2;
+            // After the run phase, in the down ramp (users still connected, thinking 3x longer): a class histogram (it forces a
+            // full GC first) gives the live heap of the full population without pausing the measured phase.
+            long histogramAt = rampMs + runMs + 2_000;
             Long live = null;
             if (!p.waitFor(histogramAt + 5_000, TimeUnit.MILLISECONDS)) {
                 live = liveHeap(p.pid(), runDir.resolve("histogram.txt"));
@@ -96,7 +97,7 @@ final class ScaleBench {
                 "sessions", "conn err", "late p99ms", "heap B/usr", "CPU cores", "req/s", "status"));
         rows.forEach(out::println);
         out.println("(users: started by the client; conc conn: the server's maximum of concurrent connections; srv conns: connections it "
-                + "accepted; heap B/usr: live heap after a full GC mid-run / users, with -Xmx" + heap + ")");
+                + "accepted; heap B/usr: live heap after a full GC at the start of the down ramp / users, with -Xmx" + heap + ")");
         out.flush();
         return 0;
     }

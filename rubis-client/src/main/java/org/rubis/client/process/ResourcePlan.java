@@ -93,7 +93,7 @@ public record ResourcePlan(int connections, long fdLimit, int ports) {
     /** Ports in the ephemeral range, or -1 when it cannot be read. */
     public static int ephemeralPorts() {
         try {
-            String[] r = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
+            String[] r = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim().split("\\s+");
             return Integer.parseInt(r[1]) - Integer.parseInt(r[0]) + 1;
         } catch (IOException | RuntimeException e) {
             return -1;

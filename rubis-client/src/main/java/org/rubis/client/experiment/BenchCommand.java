@@ -24,10 +24,11 @@ import picocli.CommandLine.Spec;
                 + "and connections used. 'bench server': the browse mix against each server model with no think time; prints requests/s "
                 + "and mean service time. 'bench scale': --users (default 18000) users with their own connections and TPC-W think time in one "
                 + "client JVM with --heap (default 512m), with netty and with virtual threads; prints users reached, connect errors, run-phase "
-                + "p99 send lateness, heap per user and CPU."})
+                + "p99 send lateness, heap per user and CPU. 'bench rate': client CPU per request at the highest rate, a static 2 KB page "
+                + "on lighttpd (client and server pinned to one core each), beside wrk and httperf when installed."})
 public final class BenchCommand implements Callable<Integer> {
 
-    @picocli.CommandLine.Parameters(index = "0", paramLabel = "backends|server|scale", description = "What to benchmark.")
+    @picocli.CommandLine.Parameters(index = "0", paramLabel = "backends|server|scale|rate", description = "What to benchmark.")
     String what;
     @Option(names = "--users", description = "Emulated users (default: 200 for backends, 16 for server).")
     Integer users;
@@ -55,6 +56,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if ("rate".equals(what)) {
+            return new RateBench(spec.commandLine().getOut()).run(users != null ? users : 64, durationGiven() ? duration : "20s", out.resolve("rate"));
+        }
         if ("scale".equals(what)) {
             return new ScaleBench(spec.commandLine().getOut()).run(users != null ? users : 18_000, rampUpGiven() ? rampUp : "30s",
                     durationGiven() ? duration : "30s", heap, list != null ? list : List.of("netty", "virtual"), out);
@@ -62,7 +66,7 @@ public final class BenchCommand implements Callable<Integer> {
         boolean server = switch (what) {
             case "backends" -> false;
             case "server" -> true;
-            default -> throw new org.rubis.client.input.ConfigException("bench " + what + ": expected 'bench backends', 'bench server' or 'bench scale'");
+            default -> throw new org.rubis.client.input.ConfigException("bench " + what + ": expected 'bench backends', 'bench server', 'bench scale' or 'bench rate'");
         };
         List<String> items = list != null ? list : server ? List.of("event", "prefork") : List.of("legacy", "pooled", "dedicated", "netty");
         int n = users != null ? users : server ? 16 : 200;

@@ -46,21 +46,31 @@ class ScaleRunTest {
         assertTrue(started > 0, "sessions ran");
         JsonNode server = d.json("server/stats.json");
         assertEquals(started, server.get("connections_accepted").asLong(), "server: connections accepted == sessions run");
-        // Every connection the server saw carried the requests of exactly one client session.
-        Map<String, Set<String>> sessionsByConnection = new HashMap<>();
+        // Every connection the server saw carried the requests of exactly one client session, all of them. A port number may
+        // come back after TIME_WAIT (loopback reuses it): an id that names two server connections is left out (at most 5 %).
+        Map<String, Set<String>> sessionsById = new HashMap<>();
+        Map<String, Integer> requestsById = new HashMap<>();
         for (Map<String, String> r : d.csv("requests.csv")) {
-            sessionsByConnection.computeIfAbsent(r.get("connection_id"), k -> new HashSet<>()).add(r.get("session_id"));
+            sessionsById.computeIfAbsent(r.get("connection_id"), k -> new HashSet<>()).add(r.get("session_id"));
+            requestsById.merge(r.get("connection_id"), 1, Integer::sum);
         }
-        Set<String> serverConnections = new HashSet<>();
+        List<Map<String, String>> connections = d.csv("server/connections.csv");
+        assertEquals(started, connections.size(), "server: one connection per session");
+        Map<String, Integer> rowsById = new HashMap<>();
+        connections.forEach(c -> rowsById.merge(c.get("connection_id"), 1, Integer::sum));
         Set<String> sourceAddresses = new HashSet<>();
-        for (Map<String, String> r : d.csv("server/requests.csv")) {
-            String id = r.get("connection_id");
-            serverConnections.add(id);
+        int checked = 0;
+        for (Map<String, String> c : connections) {
+            String id = c.get("connection_id");
             sourceAddresses.add(id.substring(0, id.lastIndexOf(':')));
-            Set<String> owners = sessionsByConnection.get(id);
-            assertTrue(owners != null && owners.size() == 1, "connection " + id + " carried sessions " + owners);
+            if (rowsById.get(id) == 1) {
+                Set<String> owners = sessionsById.get(id);
+                assertTrue(owners != null && owners.size() == 1, "connection " + id + " carried sessions " + owners);
+                assertEquals(requestsById.get(id).longValue(), Long.parseLong(c.get("requests")), "connection " + id + ": its session's requests");
+                checked++;
+            }
         }
-        assertEquals(started, serverConnections.size(), "connections that carried requests");
+        assertTrue(checked >= connections.size() * 0.95, "port numbers reused within the run: " + (connections.size() - checked));
         assertEquals(Set.of("127.0.0.1", "127.0.0.2"), sourceAddresses, "spread over two loopback source addresses");
         assertEquals(server.get("requests").asLong(), d.csv("requests.csv").size(), "the server served every request the client logged");
     }

@@ -16,9 +16,9 @@ public final class Backends {
         return switch (e.backend()) {
             case LEGACY -> new LegacyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls);
             case POOLED -> new PooledBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.poolMax(), e.downloadImages(), tls);
-            case DEDICATED -> new DedicatedBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls);
+            case DEDICATED -> new DedicatedBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls, e.sourceAddresses());
             case NETTY -> new NettyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(),
-                    ClientTls.isHttps(base) ? tls : null, e.busyPoll());
+                    ClientTls.isHttps(base) ? tls : null, e.busyPoll(), e.sourceAddresses());
         };
     }
 

@@ -52,6 +52,10 @@ final class HttpClient5Exchange {
     }
 
     static CloseableHttpClient client(HttpClientConnectionManager cm, int requestTimeoutMs) {
+        return builder(cm, requestTimeoutMs).build();
+    }
+
+    static org.apache.hc.client5.http.impl.classic.HttpClientBuilder builder(HttpClientConnectionManager cm, int requestTimeoutMs) {
         return HttpClients.custom()
                 .setConnectionManager(cm)
                 .setDefaultRequestConfig(RequestConfig.custom()
@@ -66,8 +70,7 @@ final class HttpClient5Exchange {
                 .disableCookieManagement()
                 .disableAuthCaching()
                 .disableConnectionState()
-                .setUserAgent(RequestHeaders.USER_AGENT)
-                .build();
+                .setUserAgent(RequestHeaders.USER_AGENT);
     }
 
     /** A GET with the headers every backend sends, in their order. */
@@ -78,9 +81,13 @@ final class HttpClient5Exchange {
     }
 
     void execute(CloseableHttpClient client, String path, Reply out) {
+        execute(client, path, out, HttpClientContext.create());
+    }
+
+    /** As {@link #execute(CloseableHttpClient, String, Reply)} with the caller's context (a session's connection token). */
+    void execute(CloseableHttpClient client, String path, Reply out, HttpClientContext context) {
         out.reset();
         boolean connected = false;
-        HttpClientContext context = HttpClientContext.create();
         HttpGet get = get(path);
         out.sent();
         try (ClassicHttpResponse resp = client.executeOpen(host, get, context)) {
@@ -106,7 +113,11 @@ final class HttpClient5Exchange {
 
     /** Fetches one path and returns the bytes read (images). */
     long fetch(CloseableHttpClient client, String path) throws IOException {
-        try (ClassicHttpResponse resp = client.executeOpen(host, get(path), HttpClientContext.create())) {
+        return fetch(client, path, HttpClientContext.create());
+    }
+
+    long fetch(CloseableHttpClient client, String path, HttpClientContext context) throws IOException {
+        try (ClassicHttpResponse resp = client.executeOpen(host, get(path), context)) {
             HttpEntity e = resp.getEntity();
             return e == null ? 0 : e.getContent().transferTo(java.io.OutputStream.nullOutputStream());
         }

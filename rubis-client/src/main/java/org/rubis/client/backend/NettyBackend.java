@@ -51,22 +51,26 @@ public final class NettyBackend implements Backend {
     private final RequestHeaders headers;
     private final int requestTimeoutMs;
     private final boolean downloadImages;
+    private final SourceAddresses sources;
 
     /**
      * @param tls null for http; for https the TLS policy (session resumption or not)
      */
     public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls) {
-        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, false);
+        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, false, 1);
     }
 
     /**
-     * @param busyPoll one epoll event loop that busy-waits (epoll_wait with no timeout, in a loop) instead of
-     *                 blocking: it burns a whole core so that a reply is seen as soon as it arrives, as httperf
-     *                 does; one loop only, so the other cores stay for the server. Without epoll: ignored, with
-     *                 a one-line message.
+     * @param busyPoll        one epoll event loop that busy-waits (epoll_wait with no timeout, in a loop) instead of
+     *                        blocking: it burns a whole core so that a reply is seen as soon as it arrives, as httperf
+     *                        does; one loop only, so the other cores stay for the server. Without epoll: ignored, with
+     *                        a one-line message.
+     * @param sourceAddresses loopback source addresses to spread connections over (1 = the OS chooses)
      */
-    public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, boolean busyPoll) {
+    public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, boolean busyPoll,
+            int sourceAddresses) {
         URI u = URI.create(base);
+        this.sources = new SourceAddresses(sourceAddresses, u.getHost());
         boolean https = ClientTls.isHttps(base);
         this.target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? (https ? 443 : 80) : u.getPort());
         ClientTls t = https ? (tls != null ? tls : new ClientTls(true)) : null;
@@ -116,7 +120,7 @@ public final class NettyBackend implements Backend {
 
     @Override
     public Session startSession() {
-        return new Conn(group.next());
+        return new Conn(group.next(), sources.next());
     }
 
     @Override
@@ -172,6 +176,7 @@ public final class NettyBackend implements Backend {
     /** One session's connection and its request in flight; touched only on its event loop. */
     private final class Conn implements Session {
         final EventLoop loop;
+        final InetSocketAddress source;
         Channel ch;
         Reply out;
         Runnable onReply;
@@ -181,8 +186,9 @@ public final class NettyBackend implements Backend {
         ScheduledFuture<?> timeout;
         ArrayDeque<String> images;
 
-        Conn(EventLoop loop) {
+        Conn(EventLoop loop, java.net.InetAddress source) {
             this.loop = loop;
+            this.source = source == null ? null : new InetSocketAddress(source, 0);
         }
 
         void send(String path, Reply reply, Runnable whenDone) {
@@ -198,7 +204,7 @@ public final class NettyBackend implements Backend {
                 return;
             }
             newConnection = true;
-            ChannelFuture cf = bootstrap.clone(loop).connect(target);
+            ChannelFuture cf = source == null ? bootstrap.clone(loop).connect(target) : bootstrap.clone(loop).connect(target, source);
             cf.addListener(f -> {
                 if (!f.isSuccess()) {
                     fail(ErrorClass.of(f.cause(), false));

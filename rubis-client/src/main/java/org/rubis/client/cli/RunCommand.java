@@ -60,6 +60,11 @@ public final class RunCommand implements Callable<Integer> {
     String rampUp;
     @Option(names = "--ramp-down", paramLabel = "TIME", description = "Down-ramp length.")
     String rampDown;
+    @Option(names = "--ramp-mode", paramLabel = "MODE",
+            description = "Closed mode: stationary (users start uniformly over the up ramp, the run phase is steady) or original (every user first waits a slowed-down think time): ${COMPLETION-CANDIDATES}.")
+    org.rubis.client.config.RampMode rampMode;
+    @Option(names = "--source-addresses", paramLabel = "N", description = "dedicated/netty on loopback: spread connections over N source addresses 127.0.0.1..N.")
+    Integer sourceAddresses;
     @Option(names = "--think-scale", paramLabel = "X", description = "Multiply every think time by X (0 = no think time).")
     Double thinkScale;
     @Option(names = "--seed", paramLabel = "S", description = "Run seed (same seed, same sessions; default: a random seed, printed in the summary).")
@@ -135,6 +140,8 @@ public final class RunCommand implements Callable<Integer> {
         put(named, "workload_up_ramp_time_in_ms", millis("--ramp-up", rampUp));
         put(named, "workload_down_ramp_time_in_ms", millis("--ramp-down", rampDown));
         put(named, "workload_think_scale", thinkScale);
+        put(named, "workload_ramp_mode", rampMode);
+        put(named, "client_source_addresses", sourceAddresses);
         put(named, "client_seed", seed);
         put(named, "workload_maximum_number_of_transitions", maxTransitions);
         put(named, "workload_transition_mode", transitionMode);

@@ -20,6 +20,7 @@ import org.rubis.client.workload.WorkloadModel;
  * @param runMs            the measured phase
  * @param downRampMs       cool-down length; think times multiplied by {@code downRampFactor}
  * @param thinkScale       extra think-time multiplier (tests, Principle-A experiments)
+ * @param rampMode         how closed-mode users enter the run (stationary, or the original's)
  * @param seed             the run seed; every session's randomness derives from it
  * @param arrival          hybrid-mode arrival settings
  * @param execution        backend, threads, timeouts
@@ -43,6 +44,7 @@ public record ClientConfig(
         long downRampMs,
         double downRampFactor,
         double thinkScale,
+        RampMode rampMode,
         long seed,
         boolean seedGiven,
         Arrivals arrivals,
@@ -84,6 +86,7 @@ public record ClientConfig(
      * @param httpKeepAlive      legacy backend: the JDK's {@code http.keepAlive}, or null for the JDK's default
      * @param httpMaxConnections legacy backend: the JDK's {@code http.maxConnections}, or null for the JDK's default
      * @param busyPoll           netty backend: epoll event loops busy-wait instead of blocking (one loop, a whole core)
+     * @param sourceAddresses    dedicated and netty backends: loopback source addresses to spread connections over (1 = the OS chooses)
      */
     public record Execution(
             BackendKind backend,
@@ -95,7 +98,8 @@ public record ClientConfig(
             boolean tlsResumption,
             Boolean httpKeepAlive,
             Integer httpMaxConnections,
-            boolean busyPoll) {
+            boolean busyPoll,
+            int sourceAddresses) {
 
         public ExecutionModel model() {
             return ExecutionModel.of(backend, threads);

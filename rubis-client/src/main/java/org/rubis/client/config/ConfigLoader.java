@@ -68,6 +68,8 @@ public final class ConfigLoader {
         m.put("client_busy_poll", "yes|no: netty backend: epoll event loop busy-waits (a whole core) instead of blocking (default no)");
         m.put("workload_transition_mode", "compatible|normalize (default compatible)");
         m.put("workload_think_scale", "multiplies every think time (default 1.0)");
+        m.put("workload_ramp_mode", "closed: stationary = users start uniformly over the up ramp, first request after a stationary think time; original = the original's (default stationary)");
+        m.put("client_source_addresses", "dedicated/netty on loopback: spread connections over 127.0.0.1..127.0.0.N (default 1: the OS chooses)");
         m.put("workload_one_based_ids", "yes: draw category/region ids 1..n; no: the original's 0..n-1 (default no)");
         m.put("workload_sessions_per_user", "closed: sessions each user runs, then stops; 0 = until the end of the run (default 0)");
         m.put("client_http_keepalive", "legacy backend: the JDK's http.keepAlive (default: the JDK's, true)");
@@ -130,7 +132,7 @@ public final class ConfigLoader {
         resolved.put("arrivals", arrivals.label());
         resolved.put("users (closed)", String.valueOf(users));
         resolved.put("phases (ms)", "up ramp " + phases.up + " x" + fmt(phases.upF) + ", run " + phases.run + ", down ramp " + phases.down
-                + " x" + fmt(phases.downF));
+                + " x" + fmt(phases.downF) + ", ramp mode " + s.choice("workload_ramp_mode", RampMode.STATIONARY, RampMode.class));
         resolved.put("regions / categories", model.data().regions().size() + " / " + model.data().categories().size());
         resolved.put("database users", String.valueOf(model.policy().users()));
         resolved.put("backend", execution.backend() + " (" + execution.model() + ")");
@@ -144,6 +146,7 @@ public final class ConfigLoader {
                 sessionsPerUser,
                 phases.up, phases.upF, phases.run, phases.down, phases.downF,
                 thinkScale,
+                s.choice("workload_ramp_mode", RampMode.STATIONARY, RampMode.class),
                 seed, seedGiven, arrivals, arrival, execution, server,
                 out == null ? null : Path.of(out),
                 progress,
@@ -278,7 +281,8 @@ public final class ConfigLoader {
                 s.yesNo("client_tls_resumption", true),
                 s.string("client_http_keepalive", null) == null ? null : s.yesNo("client_http_keepalive", true),
                 s.string("client_http_max_connections", null) == null ? null : s.intValue("client_http_max_connections", 5, 1, "connections"),
-                s.yesNo("client_busy_poll", false));
+                s.yesNo("client_busy_poll", false),
+                s.intValue("client_source_addresses", 1, 1, "loopback source addresses"));
     }
 
     private static ClientConfig.EmbeddedServer server(Settings s) {

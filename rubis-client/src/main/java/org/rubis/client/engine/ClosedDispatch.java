@@ -69,12 +69,20 @@ final class ClosedDispatch {
     }
 
     /**
-     * Think times apply from the first request: each closed-mode user arrives after one think time
-     * of its own (scaled by the up-ramp factor), not all at once (the original's start-up burst).
+     * Think times apply from the first request, never all users at once (the original's start-up
+     * burst). Original ramp mode: every user arrives at the start and sends after one think time
+     * of its own, scaled by the up-ramp factor. Stationary mode: user u arrives at (u + 1/2)/N of
+     * the up ramp and sends after a think time from there ({@link RunClock#thinkEnd}), so the whole
+     * population is thinking or working when the run phase starts.
      */
     private long firstArrival(int user) {
         SplittableRandom r = new SplittableRandom(SessionRandom.mix(config.seed() ^ SessionRandom.mix(user + 1L)));
-        return clock.startNano() + clock.scaleThink(config.workload().thinkTime().nanos(0, r), clock.startNano());
+        long think = config.workload().thinkTime().nanos(0, r);
+        if (!clock.stationary()) {
+            return clock.startNano() + clock.scaleThink(think, clock.startNano());
+        }
+        long arrive = clock.startNano() + (long) ((clock.upEndNano() - clock.startNano()) * ((user + 0.5) / config.users()));
+        return clock.thinkEnd(think, arrive);
     }
 
     /** Session ids are deterministic: exposed for tests and analysis. */

@@ -49,6 +49,13 @@ final class Recorder {
                 clock.epochNs(endNano), s.requests(), s.errors(), s.endReason().name().toLowerCase(java.util.Locale.ROOT)));
     }
 
+    /** A think time of {@code ns} starting at {@code fromNano} (the stationarity check's Z). */
+    void think(long fromNano, long ns) {
+        if (clock.phase(fromNano) == org.rubis.format.Phase.RUN) {
+            stats.runThink(ns);
+        }
+    }
+
     void dropped(long sessionId, long intendedNano) {
         log.add(new SessionRecord(sessionId, -1, "", clock.epochNs(intendedNano), 0, 0, 0, 0, "dropped"));
     }

@@ -21,6 +21,7 @@ public final class RunClock {
     private final double upFactor;
     private final double downFactor;
     private final double thinkScale;
+    private final boolean stationary;
 
     public RunClock(ClientConfig c) {
         this(c, null);
@@ -38,6 +39,48 @@ public final class RunClock {
         this.upFactor = c.upRampFactor();
         this.downFactor = c.downRampFactor();
         this.thinkScale = c.thinkScale();
+        this.stationary = c.rampMode() == org.rubis.client.config.RampMode.STATIONARY;
+    }
+
+    /** A think time as the run phase has it (think-scale, no ramp factor): the Z of Little's law. */
+    public long runPhaseThink(long thinkNs) {
+        return (long) (thinkNs * thinkScale);
+    }
+
+    public long upEndNano() { return upEnd; }
+    public long runEndNano() { return runEnd; }
+    public boolean stationary() { return stationary; }
+
+    /**
+     * The instant a think time of {@code thinkNs} (unscaled) started at {@code from} ends.
+     * Original ramp mode: the think time times the factor of the phase it starts in (so a user
+     * thinking across the start of the run phase keeps the up ramp's slowdown). Stationary mode:
+     * a ramp slows the clock of thinking users down by its factor, only while it lasts, so a think
+     * time crossing into the run phase ends as if the run phase had always been there (for the
+     * memoryless TPC-W think time the remainder has the stationary distribution).
+     */
+    public long thinkEnd(long thinkNs, long from) {
+        if (!stationary) {
+            return from + scaleThink(thinkNs, from);
+        }
+        double t = thinkNs * thinkScale;
+        long at = from;
+        if (at < upEnd) {
+            double need = t * upFactor;
+            if (at + need <= upEnd) {
+                return at + (long) need;
+            }
+            t -= (upEnd - at) / upFactor; // upFactor > 0 here: need > 0
+            at = upEnd;
+        }
+        if (at < runEnd) {
+            if (at + t <= runEnd) {
+                return at + (long) t;
+            }
+            t -= runEnd - at;
+            at = runEnd;
+        }
+        return at + (long) (t * downFactor);
     }
 
     public long startNano() { return startNano; }

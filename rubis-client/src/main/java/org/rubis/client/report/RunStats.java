@@ -36,6 +36,12 @@ public final class RunStats {
     private long requestsWithoutConnectionId;
     private long maxLatenessNs;
     final AtomicLong liveRequests = new AtomicLong();
+    private final java.util.concurrent.atomic.LongAdder runThinkNs = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder runThinks = new java.util.concurrent.atomic.LongAdder();
+    /** Run-phase requests per window of {@link #WINDOW_NS}, by send instant (the stationarity check). */
+    private long[] runWindows = new long[0];
+    private long runStartEpochNs;
+    public static final long WINDOW_NS = 5_000_000_000L;
     final AtomicLong liveErrors = new AtomicLong();
 
     public RunStats() {
@@ -60,6 +66,10 @@ public final class RunStats {
         lateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
         if (phase == Phase.RUN) {
             runLateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
+            long w = (r.sendEpochNs() - runStartEpochNs) / WINDOW_NS;
+            if (w >= 0 && w < runWindows.length) {
+                runWindows[(int) w]++;
+            }
         }
         maxLatenessNs = Math.max(maxLatenessNs, late);
         if (r.isError()) {
@@ -88,6 +98,27 @@ public final class RunStats {
                 sessionsEnded++;
             }
         }
+    }
+
+    /** The run phase's time line, before the first request: whole windows of it are counted. */
+    public synchronized void runPhase(long startEpochNs, double seconds) {
+        this.runStartEpochNs = startEpochNs;
+        this.runWindows = new long[(int) Math.floor(seconds * 1e9 / WINDOW_NS)];
+    }
+
+    /** Called by emulated users: a think time that started in the run phase. */
+    public void runThink(long ns) {
+        runThinkNs.add(ns);
+        runThinks.increment();
+    }
+
+    public double meanRunThinkSeconds() {
+        long n = runThinks.sum();
+        return n == 0 ? 0 : runThinkNs.sum() / 1e9 / n;
+    }
+
+    public synchronized long[] runWindows() {
+        return runWindows.clone();
     }
 
     /** Called by emulated users: cheap live counters for the progress line. */

@@ -113,6 +113,26 @@ public final class Summary {
         root.put("requests_without_connection_id", stats.requestsWithoutConnectionId());
         root.put("image_requests", stats.imageRequests());
 
+        Stationarity st = Stationarity.of(config.arrivals() == org.rubis.client.config.Arrivals.CLOSED ? result.usersStarted() : 0,
+                stats.runWindows(), RunStats.WINDOW_NS / 1e9, run.meanMs() / 1e3, stats.meanRunThinkSeconds());
+        ObjectNode sj = root.putObject("stationarity");
+        sj.put("steady", st.steady());
+        if (!Double.isNaN(st.littleRatio())) {
+            sj.put("little_ratio", round(st.littleRatio(), 4));
+        }
+        sj.put("mean_think_s", round(stats.meanRunThinkSeconds(), 4));
+        sj.put("trend_rps_per_s", round(st.slopePerS(), 4));
+        sj.put("trend_ci95_low", round(st.slopeLow(), 4));
+        sj.put("trend_ci95_high", round(st.slopeHigh(), 4));
+        sj.put("first_half_rps", round(st.firstHalfRps(), 3));
+        sj.put("second_half_rps", round(st.secondHalfRps(), 3));
+        sj.put("windows", st.windows());
+        sj.put("ramp_mode", config.rampMode().label());
+        sj.put("text", st.describe());
+        if (st.warning() != null) {
+            extraWarnings.add(st.warning());
+        }
+
         ObjectNode rt = root.putObject("response_time_ms");
         for (Phase p : Phase.values()) {
             ObjectNode ph = cell(rt.putObject(p.label()), stats.phaseTotal(p));
@@ -299,6 +319,8 @@ public final class Summary {
         line(b, "backend", root.get("backend").asText() + ", " + root.get("execution").asText() + "; seed " + root.get("seed").asText());
         line(b, "requests", root.get("requests").asLong() + " (" + root.get("errors").asLong() + " errors" + errorClasses() + ")");
         line(b, "throughput (run phase)", root.get("throughput_rps").asDouble() + " requests/s");
+        JsonNode stj = root.get("stationarity");
+        line(b, "run phase steady", (stj.get("steady").asBoolean() ? "yes: " : "NO: ") + stj.get("text").asText());
         line(b, "sessions", root.get("sessions_started").asLong() + " started, " + root.get("sessions_completed").asLong() + " completed, "
                 + root.get("sessions_aborted_at_end").asLong() + " cut by the end of the run; mean session " + root.get("mean_session_s").asDouble() + " s"
                 + (root.get("sessions_dropped_by_cap").asLong() > 0 ? "; " + root.get("sessions_dropped_by_cap").asLong() + " dropped by the cap" : "")

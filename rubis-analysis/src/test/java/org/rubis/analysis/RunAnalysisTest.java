@@ -119,7 +119,7 @@ class RunAnalysisTest {
         lines.set(3, lines.get(3).substring(0, 40));
         Files.write(corrupt.resolve("requests.csv"), lines);
         m = assertThrows(AnalysisException.class, () -> RunAnalysis.of(new RunDirectory(corrupt))).getMessage();
-        assertTrue(m.matches(".*requests\\.csv:4: \\d+ fields, expected 18 .*"), m);
+        assertTrue(m.matches(".*requests\\.csv:4: \\d+ fields, expected 19 .*"), m);
         lines.set(2, lines.get(2).replaceFirst(",run,\\d+,", ",run,soon,"));
         lines.remove(3);
         Files.write(corrupt.resolve("requests.csv"), lines);

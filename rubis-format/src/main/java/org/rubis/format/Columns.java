@@ -12,9 +12,12 @@ public final class Columns {
     /** requests.csv: one line per request. */
     public static final List<String> REQUESTS = List.of("session_id", "user", "request_index", "state", "path", "phase",
             "intended_send_epoch_ns", "send_epoch_ns", "ttfb_ns", "response_ns", "bytes", "status", "error", "connection_id",
-            "new_connection", "backend", "images", "image_bytes");
+            "new_connection", "backend", "images", "image_bytes", "retries");
 
-    /** The columns of requests.csv a reader needs (runs written before images were logged lack the last two). */
+    /**
+     * The columns of requests.csv a reader needs (runs written before images were logged lack
+     * images and image_bytes; before stale-connection retries were logged, retries).
+     */
     public static final List<String> REQUESTS_REQUIRED = REQUESTS.subList(0, 16);
 
     /** sessions.csv: one line per session, including dropped arrivals. */

@@ -26,8 +26,13 @@ public final class DedicatedBackend implements Backend {
     }
 
     public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls) {
+        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, 0);
+    }
+
+    /** @param staleCheckMs HttpClient's stale check before reusing a connection idle this long; 0 = none */
+    public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, int staleCheckMs) {
         this.tls = tls;
-        this.exchange = new HttpClient5Exchange(base);
+        this.exchange = new HttpClient5Exchange(base, staleCheckMs);
         this.connectTimeoutMs = connectTimeoutMs;
         this.requestTimeoutMs = requestTimeoutMs;
         this.downloadImages = downloadImages;
@@ -43,7 +48,7 @@ public final class DedicatedBackend implements Backend {
         BasicHttpClientConnectionManager m = BasicHttpClientConnectionManager.create(
                 org.apache.hc.core5.http.config.RegistryBuilder.<org.apache.hc.client5.http.ssl.TlsSocketStrategy>create()
                         .register("https", tls.httpClientStrategy()).build());
-        m.setConnectionConfig(HttpClient5Exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs));
+        m.setConnectionConfig(exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs));
         m.setSocketConfig(HttpClient5Exchange.socketConfig(requestTimeoutMs));
         CloseableHttpClient c = HttpClient5Exchange.client(m, requestTimeoutMs);
         return new Dedicated(m, c, downloadImages ? new ImageFetcher(p -> exchange.fetch(c, p)) : null);

@@ -66,6 +66,8 @@ public record ClientConfig(
      *
      * @param httpKeepAlive      legacy backend: the JDK's {@code http.keepAlive}, or null for the JDK's default
      * @param httpMaxConnections legacy backend: the JDK's {@code http.maxConnections}, or null for the JDK's default
+     * @param httpStaleCheckMs   pooled/dedicated: HttpClient's stale check on a connection idle this long, 0 = off
+     *                           (the check blocks up to 1 ms inside the measured window)
      */
     public record Execution(
             BackendKind backend,
@@ -76,7 +78,14 @@ public record ClientConfig(
             int poolMax,
             boolean tlsResumption,
             Boolean httpKeepAlive,
-            Integer httpMaxConnections) {
+            Integer httpMaxConnections,
+            int httpStaleCheckMs) {
+
+        public Execution(BackendKind backend, ThreadModel threads, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages,
+                int poolMax, boolean tlsResumption, Boolean httpKeepAlive, Integer httpMaxConnections) {
+            this(backend, threads, connectTimeoutMs, requestTimeoutMs, downloadImages, poolMax, tlsResumption, httpKeepAlive,
+                    httpMaxConnections, 0);
+        }
 
         public ExecutionModel model() {
             return ExecutionModel.of(backend, threads);

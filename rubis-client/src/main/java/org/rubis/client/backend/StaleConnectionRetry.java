@@ -1,0 +1,34 @@
+package org.rubis.client.backend;
+
+/**
+ * The one retry every backend makes, as browsers do: an idempotent request (all of ours are GETs)
+ * that got no response byte on a reused connection is sent once more, on a new connection. Servers
+ * close idle keep-alive connections (lighttpd and the embedded server after 5 s, while TPC-W think
+ * times average 7 s), so a request can leave just as the server's FIN does; that is neither a
+ * server error nor something to hide. The retried request is measured from its own send instant
+ * (the failed attempt is outside its window), and logged with {@code retries=1} and
+ * {@code new_connection=true}.
+ *
+ * <p>A timeout is never retried (the server may be working on the request), nor a failure on a
+ * connection opened for this request, nor one after a response byte arrived.
+ */
+final class StaleConnectionRetry {
+
+    private StaleConnectionRetry() {}
+
+    /** Whether a failed first attempt should be sent again on a new connection. */
+    static boolean applies(Reply out, boolean reusedConnection, boolean responseByteSeen, String errorClass) {
+        return out.retries == 0 && reusedConnection && !responseByteSeen
+                && !errorClass.endsWith("-timeout") && !errorClass.startsWith("connect-") && !"interrupted".equals(errorClass);
+    }
+
+    /**
+     * Forgets the failed attempt and counts the retry; the caller then re-marks the send instant
+     * ({@link Reply#sent()}) right before sending again.
+     */
+    static void restart(Reply out) {
+        int retries = out.retries + 1;
+        out.reset();
+        out.retries = retries;
+    }
+}

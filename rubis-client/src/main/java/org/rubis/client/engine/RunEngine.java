@@ -132,6 +132,9 @@ public final class RunEngine {
         finisher.add("request log", log);
         ClientHealth health = new ClientHealth(dir, counters.active::now, stats::liveRequests);
         finisher.add("client health", health);
+        if (target.serverPid() > 0) {
+            health.watchServer(target.serverPid());
+        }
         RunClock clock = new RunClock(config);
         Backend backend = null;
         try {

@@ -21,6 +21,8 @@ public final class RunStats {
 
     private final Map<Phase, LatencyCell[]> cells = new java.util.EnumMap<>(Phase.class);
     private final Histogram lateness = LatencyCell.newHistogram();
+    /** Per phase: intended send instant to last byte (coordinated omission corrected); derived, not logged. */
+    private final Map<Phase, LatencyCell> fromIntended = new java.util.EnumMap<>(Phase.class);
     private final Histogram runLateness = LatencyCell.newHistogram();
     private final Histogram sessionStartLateness = LatencyCell.newHistogram();
     /** Distinct connection ids are tracked up to this many (a long dedicated run opens one per session). */
@@ -45,6 +47,7 @@ public final class RunStats {
                 row[i] = new LatencyCell();
             }
             cells.put(p, row);
+            fromIntended.put(p, new LatencyCell());
         }
     }
 
@@ -57,6 +60,9 @@ public final class RunStats {
             row[state].record(r.responseNs(), r.isError());
         }
         long late = Math.max(0, r.latenessNs());
+        if (phase != null) {
+            fromIntended.get(phase).record(late + r.responseNs(), r.isError());
+        }
         lateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
         if (phase == Phase.RUN) {
             runLateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
@@ -125,6 +131,22 @@ public final class RunStats {
         for (LatencyCell[] row : cells.values()) {
             t.add(row[state.ordinal()]);
         }
+        return t;
+    }
+
+    /**
+     * Response times of one phase measured from the intended send instant (the schedule), as wrk2
+     * does: what a user would have waited, including the client's own lateness in sending.
+     */
+    public synchronized LatencyCell fromIntended(Phase phase) {
+        LatencyCell t = new LatencyCell();
+        t.add(fromIntended.get(phase));
+        return t;
+    }
+
+    public synchronized LatencyCell overallFromIntended() {
+        LatencyCell t = new LatencyCell();
+        fromIntended.values().forEach(t::add);
         return t;
     }
 

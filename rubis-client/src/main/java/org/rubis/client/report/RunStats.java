@@ -32,6 +32,7 @@ public final class RunStats {
     private final Map<String, Long> errorsByClass = new LinkedHashMap<>();
     private final Map<String, Long> sessionEnds = new LinkedHashMap<>();
     private long newConnections;
+    private long retried;
     private long imageRequests;
     private long sessionTimeSumNs;
     private long sessionsEnded;
@@ -73,6 +74,9 @@ public final class RunStats {
         }
         if (r.newConnection()) {
             newConnections++;
+        }
+        if (r.retries() > 0) {
+            retried++;
         }
         if (r.connectionId().isEmpty()) {
             requestsWithoutConnectionId++;
@@ -167,6 +171,8 @@ public final class RunStats {
     public synchronized int distinctConnections() { return connections.size(); }
     public synchronized boolean connectionsCapped() { return connectionsCapped; }
     public synchronized long newConnections() { return newConnections; }
+    /** Requests resent once on a new connection after a reused one gave no response byte. */
+    public synchronized long retried() { return retried; }
     public synchronized long imageRequests() { return imageRequests; }
     public synchronized long requestsWithoutConnectionId() { return requestsWithoutConnectionId; }
     public synchronized Map<String, Long> errorsByClass() { return new LinkedHashMap<>(errorsByClass); }

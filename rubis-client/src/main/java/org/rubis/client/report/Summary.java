@@ -99,6 +99,7 @@ public final class Summary {
         root.put("peak_active_sessions", result.peakActive());
         root.put("mean_session_s", round(stats.meanSessionSeconds(), 3));
         root.put("connections_opened", stats.newConnections());
+        root.put("retried_requests", stats.retried());
         root.put("distinct_connections", stats.distinctConnections());
         root.put("requests_without_connection_id", stats.requestsWithoutConnectionId());
         root.put("image_requests", stats.imageRequests());
@@ -267,7 +268,9 @@ public final class Summary {
                 + root.get("sessions_aborted_at_end").asLong() + " cut by the end of the run; mean session " + root.get("mean_session_s").asDouble() + " s"
                 + (root.get("sessions_dropped_by_cap").asLong() > 0 ? "; " + root.get("sessions_dropped_by_cap").asLong() + " dropped by the cap" : "")
                 + (root.get("sessions_delayed_by_cap").asLong() > 0 ? "; " + root.get("sessions_delayed_by_cap").asLong() + " delayed by the cap" : ""));
-        line(b, "connections (client)", root.get("connections_opened").asLong() + " opened, " + root.get("distinct_connections").asLong() + " distinct");
+        line(b, "connections (client)", root.get("connections_opened").asLong() + " opened, " + root.get("distinct_connections").asLong() + " distinct"
+                + (root.path("retried_requests").asLong() > 0 ? "; " + root.path("retried_requests").asLong()
+                        + " requests resent on a new connection (no response on a reused one)" : ""));
         if (root.has("server") && root.get("server").isObject()) {
             JsonNode s = root.get("server");
             line(b, "server ground truth", s.path("requests").asLong() + " requests, " + s.path("connections_accepted").asLong()

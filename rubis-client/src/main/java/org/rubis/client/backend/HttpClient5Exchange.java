@@ -89,9 +89,8 @@ final class HttpClient5Exchange {
 
     void execute(CloseableHttpClient client, String path, Reply out) {
         out.reset();
-        if (!attempt(client, path, out)) {
+        while (!attempt(client, path, out)) {
             StaleConnectionRetry.restart(out);
-            attempt(client, path, out);
         }
     }
 

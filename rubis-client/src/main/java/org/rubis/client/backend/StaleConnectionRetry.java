@@ -10,15 +10,22 @@ package org.rubis.client.backend;
  * {@code new_connection=true}.
  *
  * <p>A timeout is never retried (the server may be working on the request), nor a failure on a
- * connection opened for this request, nor one after a response byte arrived.
+ * connection opened for this request, nor one after a response byte arrived. The pooled backend's
+ * pool may hand the resent request another idle connection the server has closed as well: each
+ * such failure discards that connection and the request goes again (the {@code retries} column
+ * counts every resend), at most {@link #MAX_RETRIES} times; the other backends resend on a new
+ * connection, so at most once.
  */
 final class StaleConnectionRetry {
+
+    /** Bound on resends of one request (a pool full of connections the server closed). */
+    static final int MAX_RETRIES = 10;
 
     private StaleConnectionRetry() {}
 
     /** Whether a failed first attempt should be sent again on a new connection. */
     static boolean applies(Reply out, boolean reusedConnection, boolean responseByteSeen, String errorClass) {
-        return out.retries == 0 && reusedConnection && !responseByteSeen
+        return out.retries < MAX_RETRIES && reusedConnection && !responseByteSeen
                 && !errorClass.endsWith("-timeout") && !errorClass.startsWith("connect-") && !"interrupted".equals(errorClass);
     }
 

@@ -335,7 +335,8 @@ public final class HtmlReport {
                 + " / " + fmt(a.lateness.maxMs())});
         table(new String[] {"measure", "value"}, rows);
         if (h != null) {
-            boolean bad = h.path("saturated").asBoolean();
+            // Any cause named (client, host or server) is a warning; "saturated" alone is the client's.
+            boolean bad = h.path("saturated").asBoolean() || !h.path("causes").isEmpty();
             html.append("<div class=").append(bad ? "warn" : "ok").append(">").append(esc(h.path("verdict").asText())).append("</div>\n");
             o.put("verdict", h.path("verdict").asText());
             o.put("saturated", bad);

@@ -87,6 +87,13 @@ public final class RunAnalysis {
     public final JsonNode summary;
     public final Map<String, Map<String, Latency>> byPhaseState = new LinkedHashMap<>();
     public final Map<String, Latency> byPhase = new LinkedHashMap<>();
+    /**
+     * Response time from the intended send instant (the schedule) to the last byte, per phase: the
+     * coordinated-omission-corrected figure (wrk2, HdrHistogram's expected-interval recording). It
+     * differs from {@link #byPhase} (the service time, from the actual send) by the send lateness.
+     */
+    public final Map<String, Latency> byPhaseFromIntended = new LinkedHashMap<>();
+    public final Latency overallFromIntended = new Latency();
     public final Map<String, Latency> byState = new TreeMap<>();
     public final Latency overall = new Latency();
     public final Latency lateness = new Latency();
@@ -154,6 +161,7 @@ public final class RunAnalysis {
         for (String p : PHASES) {
             byPhaseState.put(p, new TreeMap<>());
             byPhase.put(p, new Latency());
+            byPhaseFromIntended.put(p, new Latency());
         }
     }
 
@@ -275,6 +283,9 @@ public final class RunAnalysis {
             byState.computeIfAbsent(state, k -> new Latency()).add(resp, failed);
             overall.add(resp, failed);
             lateness.add(Math.max(0, send - intended), false);
+            long fromIntended = Math.max(0, send - intended) + resp;
+            byPhaseFromIntended.computeIfAbsent(phase, k -> new Latency()).add(fromIntended, failed);
+            overallFromIntended.add(fromIntended, failed);
             if (failed) {
                 errorsByClass.merge(error, 1L, Long::sum);
             }

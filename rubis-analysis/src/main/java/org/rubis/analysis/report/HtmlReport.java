@@ -130,6 +130,24 @@ public final class HtmlReport {
             });
             table(LAT_HEAD, clientRows);
         }
+
+        html.append("<h3>From the intended send instant</h3>\n<p>The same requests timed from when the schedule (think time or arrival) "
+                + "said each should be sent, not from when it was: the response time a user would see, corrected for coordinated "
+                + "omission (a late client sends late and hides the wait). The table above is the service time. They differ by the send "
+                + "lateness.</p>\n");
+        ObjectNode fi = json.putObject("response_time_from_intended_ms");
+        rows = new ArrayList<>();
+        for (String p : RunAnalysis.PHASES) {
+            Latency l = a.byPhaseFromIntended.get(p);
+            if (l.count() > 0) {
+                rows.add(latencyRow(p, l));
+                latencyJson(fi.putObject(p), l);
+            }
+        }
+        rows.add(latencyRow("overall", a.overallFromIntended));
+        latencyJson(fi.putObject("overall"), a.overallFromIntended);
+        table(LAT_HEAD, rows);
+
         String phase = a.byPhase.get("run").count() > 0 ? "run" : "overall";
         html.append("<h3>Per state (").append(phase).append(" phase)</h3>\n");
         Map<String, Latency> states = phase.equals("run") ? a.byPhaseState.get("run") : a.byState;
@@ -336,7 +354,8 @@ public final class HtmlReport {
                 + " / " + fmt(a.lateness.maxMs())});
         table(new String[] {"measure", "value"}, rows);
         if (h != null) {
-            boolean bad = h.path("saturated").asBoolean();
+            // Any cause named (client, host or server) is a warning; "saturated" alone is the client's.
+            boolean bad = h.path("saturated").asBoolean() || !h.path("causes").isEmpty();
             html.append("<div class=").append(bad ? "warn" : "ok").append(">").append(esc(h.path("verdict").asText())).append("</div>\n");
             o.put("verdict", h.path("verdict").asText());
             o.put("saturated", bad);

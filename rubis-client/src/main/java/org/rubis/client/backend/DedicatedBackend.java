@@ -61,15 +61,20 @@ public final class DedicatedBackend implements Backend {
     }
 
     public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages) {
-        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, new ClientTls(true), 1);
+        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, new ClientTls(true), 1, 0);
     }
 
     public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls) {
-        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, 1);
+        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, 1, 0);
     }
 
-    public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, int sourceAddresses) {
-        this.exchange = new HttpClient5Exchange(base);
+    /**
+     * @param sourceAddresses loopback source addresses to spread connections over (1 = the OS chooses)
+     * @param staleCheckMs    HttpClient's stale check before reusing a connection idle this long; 0 = none
+     */
+    public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, int sourceAddresses,
+            int staleCheckMs) {
+        this.exchange = new HttpClient5Exchange(base, staleCheckMs);
         this.downloadImages = downloadImages;
         this.sources = new SourceAddresses(sourceAddresses, java.net.URI.create(base).getHost());
         this.operator = new DefaultHttpClientConnectionOperator(null, null,
@@ -77,7 +82,7 @@ public final class DedicatedBackend implements Backend {
         this.connections = ManagedHttpClientConnectionFactory.builder()
                 .http1Config(Http1Config.custom().setBufferSize(BUFFER_BYTES).setChunkSizeHint(BUFFER_BYTES).build())
                 .build();
-        this.connectionConfig = HttpClient5Exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs);
+        this.connectionConfig = exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs);
         this.socketConfig = HttpClient5Exchange.socketConfig(requestTimeoutMs);
         this.client = sources.count() > 1 ? withSourceAddresses(requestTimeoutMs)
                 : HttpClient5Exchange.client(new SessionConnections(), requestTimeoutMs);
@@ -115,7 +120,7 @@ public final class DedicatedBackend implements Backend {
     @Override
     public void execute(Session session, String path, Reply out) {
         Dedicated d = (Dedicated) session;
-        exchange.execute(client, path, out, d.context());
+        exchange.execute(client, path, out, d::context);
         if (d.images != null) {
             d.images.fetchAfter(out);
         }

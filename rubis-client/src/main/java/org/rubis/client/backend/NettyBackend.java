@@ -100,7 +100,7 @@ public final class NettyBackend implements Backend {
                             ch.pipeline().addLast("tls", new io.netty.handler.ssl.SslHandler(t.clientEngine(target.getHostString(), target.getPort())));
                         }
                         ch.pipeline()
-                          .addLast("stamp", new FirstByteStamp())
+                          .addLast("stamp", new ReadStamp())
                           .addLast("codec", new HttpClientCodec(4096, 16_384, 16_384))
                           .addLast("aggregate", new HttpObjectAggregator(16 << 20))
                           .addLast("reply", new ResponseHandler());
@@ -182,7 +182,9 @@ public final class NettyBackend implements Backend {
         Runnable onReply;
         boolean awaiting;
         boolean newConnection;
+        String path;
         long firstByte;
+        long lastRead;
         ScheduledFuture<?> timeout;
         ArrayDeque<String> images;
 
@@ -195,10 +197,17 @@ public final class NettyBackend implements Backend {
             out = reply;
             onReply = whenDone;
             reply.reset();
+            this.path = path;
+            transmit(ch != null && ch.isActive());
+        }
+
+        /** Sends the request in {@link #path} on the open connection, or on a new one. */
+        private void transmit(boolean reuse) {
             DefaultFullHttpRequest req = request(path);
+            Reply reply = out;
             reply.sent();
             awaiting = true;
-            if (ch != null && ch.isActive()) {
+            if (reuse) {
                 newConnection = false;
                 write(req);
                 return;
@@ -216,8 +225,40 @@ public final class NettyBackend implements Backend {
             });
         }
 
+        /**
+         * The request failed; resent once on a new connection when {@link StaleConnectionRetry} says
+         * so (a reused connection closed by the server before any response byte), else failed.
+         */
+        private void failOrRetry(String error) {
+            if (awaiting && images == null && StaleConnectionRetry.applies(out, !newConnection, firstByte != 0, error)) {
+                if (timeout != null) {
+                    timeout.cancel(false);
+                }
+                Channel old = ch;
+                ch = null;
+                if (old != null) {
+                    old.close();
+                }
+                StaleConnectionRetry.restart(out);
+                transmit(false);
+                return;
+            }
+            fail(error);
+        }
+
         void write(DefaultFullHttpRequest req) {
             firstByte = 0;
+            lastRead = 0;
+            // On the channel's event loop (sessions run there): the request is encoded and written to the
+            // socket within this call, right after the send mark; the timeout is armed after the write.
+            ch.writeAndFlush(req).addListener(f -> {
+                if (!f.isSuccess() && awaiting) {
+                    failOrRetry(ErrorClass.of(f.cause(), true));
+                }
+            });
+            if (!awaiting) {
+                return; // the write failed at once
+            }
             timeout = loop.schedule(() -> {
                 if (awaiting) {
                     Channel c = ch;
@@ -227,11 +268,6 @@ public final class NettyBackend implements Backend {
                     }
                 }
             }, requestTimeoutMs, TimeUnit.MILLISECONDS);
-            ch.writeAndFlush(req).addListener(f -> {
-                if (!f.isSuccess() && awaiting) {
-                    fail(ErrorClass.of(f.cause(), true));
-                }
-            });
         }
 
         void fail(String error) {
@@ -249,7 +285,8 @@ public final class NettyBackend implements Backend {
         }
 
         void onResponse(FullHttpResponse resp) {
-            long now = System.nanoTime();
+            // The last read of the response's bytes, stamped before decoding (ReadStamp); now is the fallback.
+            long now = lastRead != 0 ? lastRead : System.nanoTime();
             if (images != null) {
                 onImage(resp);
                 return;
@@ -306,7 +343,7 @@ public final class NettyBackend implements Backend {
                 done();
                 return;
             }
-            fail("connection-reset");
+            failOrRetry("connection-reset");
         }
 
         void done() {
@@ -331,13 +368,22 @@ public final class NettyBackend implements Backend {
         }
     }
 
-    /** Notes when the first bytes of a response arrive (time to first byte). */
-    private static final class FirstByteStamp extends ChannelInboundHandlerAdapter {
+    /**
+     * Stamps each read of response bytes before the codec decodes it: the first read is the time to
+     * first byte, the last one (the read that completes the response) its end.
+     */
+    private static final class ReadStamp extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            Conn c = ctx.channel().attr(CONN).get();
-            if (c != null && c.firstByte == 0 && msg instanceof ByteBuf) {
-                c.firstByte = System.nanoTime();
+            if (msg instanceof ByteBuf) {
+                long now = System.nanoTime();
+                Conn c = ctx.channel().attr(CONN).get();
+                if (c != null) {
+                    if (c.firstByte == 0) {
+                        c.firstByte = now;
+                    }
+                    c.lastRead = now;
+                }
             }
             ctx.fireChannelRead(msg);
         }

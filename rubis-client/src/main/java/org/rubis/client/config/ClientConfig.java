@@ -87,6 +87,8 @@ public record ClientConfig(
      * @param httpMaxConnections legacy backend: the JDK's {@code http.maxConnections}, or null for the JDK's default
      * @param busyPoll           netty backend: epoll event loops busy-wait instead of blocking (one loop, a whole core)
      * @param sourceAddresses    dedicated and netty backends: loopback source addresses to spread connections over (1 = the OS chooses)
+     * @param httpStaleCheckMs   pooled/dedicated: HttpClient's stale check on a connection idle this long, 0 = off
+     *                           (the check blocks up to 1 ms inside the measured window)
      */
     public record Execution(
             BackendKind backend,
@@ -99,7 +101,8 @@ public record ClientConfig(
             Boolean httpKeepAlive,
             Integer httpMaxConnections,
             boolean busyPoll,
-            int sourceAddresses) {
+            int sourceAddresses,
+            int httpStaleCheckMs) {
 
         public ExecutionModel model() {
             return ExecutionModel.of(backend, threads);

@@ -74,6 +74,7 @@ public final class ConfigLoader {
         m.put("workload_sessions_per_user", "closed: sessions each user runs, then stops; 0 = until the end of the run (default 0)");
         m.put("client_http_keepalive", "legacy backend: the JDK's http.keepAlive (default: the JDK's, true)");
         m.put("client_http_max_connections", "legacy backend: the JDK's http.maxConnections, idle connections kept per destination (default: the JDK's, 5)");
+        m.put("client_http_stale_check_ms", "pooled/dedicated: check a connection idle this long before reuse, a blocking read of up to 1 ms inside the response time; 0 = off (default 0)");
         m.put("workload_arrivals", "closed|hybrid (default closed)");
         m.put("workload_session_rate", "hybrid: sessions per second (default 10)");
         m.put("workload_interarrival_distribution", "hybrid with a rate: exponential|deterministic (default exponential)");
@@ -282,7 +283,8 @@ public final class ConfigLoader {
                 s.string("client_http_keepalive", null) == null ? null : s.yesNo("client_http_keepalive", true),
                 s.string("client_http_max_connections", null) == null ? null : s.intValue("client_http_max_connections", 5, 1, "connections"),
                 s.yesNo("client_busy_poll", false),
-                s.intValue("client_source_addresses", 1, 1, "loopback source addresses"));
+                s.intValue("client_source_addresses", 1, 1, "loopback source addresses"),
+                s.intValue("client_http_stale_check_ms", 0, 0, "milliseconds"));
     }
 
     private static ClientConfig.EmbeddedServer server(Settings s) {

@@ -41,7 +41,7 @@ final class Recorder {
         watch.observe(error);
         log.add(new RequestRecord(s.id(), s.nickname(), index, s.pendingState().label(), s.lastPath(), clock.phase(sendNano).label(),
                 clock.epochNs(intendedNano), clock.epochNs(sendNano), reply.ttfbNs, reply.responseNs, reply.bytes, reply.status, error,
-                reply.connectionId, reply.newConnection, backend, reply.images, reply.imageBytes));
+                reply.connectionId, reply.newConnection, backend, reply.images, reply.imageBytes, reply.retries));
     }
 
     void session(UserSession s, int emulatedUser, long intendedStartNano, long startNano, long endNano) {

@@ -152,6 +152,9 @@ public final class RunEngine {
         finisher.add("request log", log);
         ClientHealth health = new ClientHealth(dir, counters.active::now, stats::liveRequests);
         finisher.add("client health", health);
+        if (target.serverPid() > 0) {
+            health.watchServer(target.serverPid());
+        }
         RunClock clock = new RunClock(config, shard.startAt());
         long runStartEpochNs = clock.anchorEpochNs();
         stats.runPhase(clock.epochNs(clock.upEndNano()), clock.runSeconds());

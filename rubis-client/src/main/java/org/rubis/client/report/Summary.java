@@ -30,21 +30,27 @@ import org.rubis.client.workload.Interaction;
 public final class Summary {
 
     /** p99 send lateness above this means the client could not keep its own schedule. */
-    public static final double LATENESS_LIMIT_MS = 5.0;
-    /** Mean CPU above this fraction of the cores means the client competed for the CPU. */
-    public static final double CPU_LIMIT = 0.8;
+    public static final double LATENESS_LIMIT_MS = Verdict.LATENESS_LIMIT_MS;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final ClientConfig config;
     private final Path dir;
     private final ObjectNode root = JSON.createObjectNode();
-    private final List<String> verdicts = new ArrayList<>();
     private final List<String> extraWarnings = new ArrayList<>();
     private String text;
     private final StringBuilder sectionsText = new StringBuilder();
 
     public Summary(ClientConfig config, RunResult result, RunStats stats, ClientHealth health) {
+        this(config, result, stats, health, null);
+    }
+
+    /**
+     * @param accuracy the capture's client-minus-wire error when the run had a packet capture (the
+     *                 wire check of {@code run --capture}), else null: the verdict then says accuracy
+     *                 was not measured
+     */
+    public Summary(ClientConfig config, RunResult result, RunStats stats, ClientHealth health, Verdict.Accuracy accuracy) {
         this.config = config;
         this.dir = result.dir();
         String stopReason = result.stopReason();
@@ -109,6 +115,7 @@ public final class Summary {
         root.put("peak_active_sessions", result.peakActive());
         root.put("mean_session_s", round(stats.meanSessionSeconds(), 3));
         root.put("connections_opened", stats.newConnections());
+        root.put("retried_requests", stats.retried());
         root.put("distinct_connections", stats.distinctConnections());
         root.put("requests_without_connection_id", stats.requestsWithoutConnectionId());
         root.put("image_requests", stats.imageRequests());
@@ -153,6 +160,13 @@ public final class Summary {
             }
         }
 
+        // The same requests from the intended send instant (coordinated omission corrected).
+        ObjectNode fi = root.putObject("response_time_from_intended_ms");
+        for (Phase p : Phase.values()) {
+            cell(fi.putObject(p.label()), stats.fromIntended(p));
+        }
+        cell(fi.putObject("overall"), stats.overallFromIntended());
+
         // Client health and the verdict.
         ObjectNode h = root.putObject("client_health");
         Histogram late = stats.lateness();
@@ -183,21 +197,20 @@ public final class Summary {
         if (config.arrivals() == org.rubis.client.config.Arrivals.HYBRID) {
             percentiles(h.putObject("session_start_lateness_ms"), stats.sessionStartLateness());
         }
-        if (p99Late > LATENESS_LIMIT_MS) {
-            verdicts.add(String.format(Locale.ROOT, "the client could not keep its schedule: p99 send lateness %.1f ms in the run phase (> %.0f ms)",
-                    p99Late, LATENESS_LIMIT_MS));
-        }
-        if (health.meanCpuCores() > CPU_LIMIT * health.cores()) {
-            verdicts.add(String.format(Locale.ROOT, "the client used %.2f of %d cores on average", health.meanCpuCores(), health.cores()));
-        }
-        if (health.maxGcPauseMs() > 50) {
-            verdicts.add("client GC pauses up to " + health.maxGcPauseMs() + " ms inflated some response times");
-        }
-        boolean saturated = !verdicts.isEmpty();
-        h.put("saturated", saturated);
-        h.put("verdict", saturated
-                ? "SUSPECT: " + String.join("; ", verdicts) + ". The client may have been the bottleneck: its response times are inflated."
-                : "OK: the client kept its schedule (run-phase p99 send lateness " + round(p99Late, 3) + " ms) and was not CPU-bound.");
+        putKnown(h, "host_other_cpu_cores", health.hostOtherCpuCores(), 3);
+        putKnown(h, "host_other_cpu_peak_cores", health.peakHostOtherCpuCores(), 3);
+        putKnown(h, "host_steal_cores", health.hostStealCores(), 3);
+        putKnown(h, "host_procs_running_mean", health.procsRunningMean(), 2);
+        putKnown(h, "server_cpu_cores", health.serverCpuCores(), 3);
+        putKnown(h, "wakeup_late_p99_ms", health.wakeupLateP99Ms(), 3);
+        Verdict verdict = Verdict.of(new Verdict.Evidence(health.cores(), health.meanCpuCores(), health.maxGcPauseMs(), p99Late,
+                health.wakeupLateP99Ms(), health.hostOtherCpuCores(), health.hostStealCores(), health.procsRunningMean(), health.serverCpuCores(),
+                health.watchesServer()), accuracy);
+        h.put("saturated", verdict.causes().contains(Verdict.Cause.CLIENT));
+        var causes = h.putArray("causes");
+        verdict.causes().forEach(c -> causes.add(c.name()));
+        h.put("accuracy_measured", accuracy != null);
+        h.put("verdict", verdict.text());
         root.set("jvm", jvm());
         Path serverStats = RunFiles.serverStats(dir);
         if (Files.isRegularFile(serverStats)) {
@@ -325,7 +338,9 @@ public final class Summary {
                 + root.get("sessions_aborted_at_end").asLong() + " cut by the end of the run; mean session " + root.get("mean_session_s").asDouble() + " s"
                 + (root.get("sessions_dropped_by_cap").asLong() > 0 ? "; " + root.get("sessions_dropped_by_cap").asLong() + " dropped by the cap" : "")
                 + (root.get("sessions_delayed_by_cap").asLong() > 0 ? "; " + root.get("sessions_delayed_by_cap").asLong() + " delayed by the cap" : ""));
-        line(b, "connections (client)", root.get("connections_opened").asLong() + " opened, " + root.get("distinct_connections").asLong() + " distinct");
+        line(b, "connections (client)", root.get("connections_opened").asLong() + " opened, " + root.get("distinct_connections").asLong() + " distinct"
+                + (root.path("retried_requests").asLong() > 0 ? "; " + root.path("retried_requests").asLong()
+                        + " requests resent on a new connection (no response on a reused one)" : ""));
         if (root.has("server") && root.get("server").isObject()) {
             JsonNode s = root.get("server");
             line(b, "server ground truth", s.path("requests").asLong() + " requests, " + s.path("connections_accepted").asLong()
@@ -345,6 +360,19 @@ public final class Summary {
                     "p50", "p90", "p99", "p99.9"));
             ph.get("states").fields().forEachRemaining(e -> row(b, e.getKey(), e.getValue()));
             row(b, "TOTAL", ph);
+        }
+        JsonNode fromIntended = root.get("response_time_from_intended_ms");
+        if (fromIntended != null) {
+            b.append("\nResponse time from the intended send instant in ms (the schedule; corrected for coordinated omission;"
+                    + " the tables above are service times, from the actual send)\n");
+            b.append(String.format(Locale.ROOT, "  %-26s %8s %6s %9s %9s %9s %9s %9s %9s %9s%n", "phase", "count", "errors", "mean", "min", "max",
+                    "p50", "p90", "p99", "p99.9"));
+            for (String p : new String[] {Phase.UP.label(), Phase.RUN.label(), Phase.DOWN.label(), "overall"}) {
+                JsonNode ph = fromIntended.get(p);
+                if (ph != null && ph.get("count").asLong() > 0) {
+                    row(b, p, ph);
+                }
+            }
         }
         JsonNode h = root.get("client_health");
         b.append("\nClient health\n");
@@ -381,6 +409,15 @@ public final class Summary {
 
     private static void line(StringBuilder b, String k, String v) {
         b.append(String.format(Locale.ROOT, "%-24s %s%n", k + ":", v));
+    }
+
+    /** A figure that may be unknown (NaN): null in the JSON. */
+    private static void putKnown(ObjectNode n, String key, double v, int digits) {
+        if (Double.isNaN(v)) {
+            n.putNull(key);
+        } else {
+            n.put(key, round(v, digits));
+        }
     }
 
     private static double round(double v, int digits) {
@@ -422,7 +459,8 @@ public final class Summary {
         return root;
     }
 
+    /** True when the verdict names the client as a cause. */
     public boolean saturated() {
-        return !verdicts.isEmpty();
+        return root.path("client_health").path("saturated").asBoolean();
     }
 }

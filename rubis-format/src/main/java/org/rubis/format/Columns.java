@@ -27,7 +27,7 @@ public final class Columns {
 
     /** client-health.csv: one sample a second. */
     public static final List<String> CLIENT_HEALTH = List.of("epoch_ms", "cpu_cores", "heap_used_bytes", "heap_max_bytes", "threads",
-            "active_sessions", "requests");
+            "active_sessions", "requests", "open_fds");
 
     /** client-gc.csv: one line per collection. */
     public static final List<String> CLIENT_GC = List.of("end_epoch_ms", "duration_ms", "gc", "action", "cause");

@@ -66,6 +66,11 @@ public final class DedicatedBackend implements Backend {
     }
 
     @Override
+    public void abortInFlight() {
+        exchange.abortInFlight();
+    }
+
+    @Override
     public void close() {
         // sessions close their own connections
     }

@@ -30,6 +30,8 @@ final class HttpClient5Exchange {
     private final HttpHost host;
     private final RequestHeaders headers;
     private final ReplyBuffers buffers = new ReplyBuffers();
+    private final java.util.Set<HttpGet> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean aborting;
 
     HttpClient5Exchange(String base) {
         java.net.URI u = java.net.URI.create(base);
@@ -82,6 +84,10 @@ final class HttpClient5Exchange {
         boolean connected = false;
         HttpClientContext context = HttpClientContext.create();
         HttpGet get = get(path);
+        inFlight.add(get);
+        if (aborting) {
+            get.cancel();
+        }
         out.sent();
         try (ClassicHttpResponse resp = client.executeOpen(host, get, context)) {
             out.ttfbNs = System.nanoTime() - out.sendNano;
@@ -94,13 +100,28 @@ final class HttpClient5Exchange {
                 out.body = buffers.readAll(e.getContent(), out);
             }
             out.status = resp.getCode();
+            long announced = e == null ? -1 : e.getContentLength();
+            if (announced >= 0 && out.bytes < announced) {
+                out.fail(ErrorClass.TRUNCATED_BODY.label());
+                return;
+            }
             EndpointDetails ed = context.getEndpointDetails();
             if (ed != null) {
                 out.connectionId = id(ed.getLocalAddress());
                 out.newConnection = ed.getRequestCount() == 1;
             }
         } catch (IOException | RuntimeException e) {
-            out.fail(ErrorClass.of(e, connected));
+            out.fail(aborting ? ErrorClass.ABORTED.label() : ErrorClass.of(e, connected).label());
+        } finally {
+            inFlight.remove(get);
+        }
+    }
+
+    /** Cancels every request in flight (their connections are closed); later ones fail at once. */
+    void abortInFlight() {
+        aborting = true;
+        for (HttpGet g : inFlight) {
+            g.cancel();
         }
     }
 

@@ -22,10 +22,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Benchmarks. 'bench backends': the same closed workload with each connection backend; prints client CPU per request "
                 + "and connections used. 'bench server': the browse mix against each server model with no think time; prints requests/s "
-                + "and mean service time."})
+                + "and mean service time. 'bench soak': one long run (default 4,000 users, netty, 30m); prints heap, file descriptors "
+                + "and threads over time and whether each is flat."})
 public final class BenchCommand implements Callable<Integer> {
 
-    @picocli.CommandLine.Parameters(index = "0", paramLabel = "backends|server", description = "What to benchmark.")
+    @picocli.CommandLine.Parameters(index = "0", paramLabel = "backends|server|soak", description = "What to benchmark.")
     String what;
     @Option(names = "--users", description = "Emulated users (default: 200 for backends, 16 for server).")
     Integer users;
@@ -43,10 +44,13 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (what.equals("soak")) {
+            return soak();
+        }
         boolean server = switch (what) {
             case "backends" -> false;
             case "server" -> true;
-            default -> throw new org.rubis.client.input.ConfigException("bench " + what + ": expected 'bench backends' or 'bench server'");
+            default -> throw new org.rubis.client.input.ConfigException("bench " + what + ": expected 'bench backends', 'bench server' or 'bench soak'");
         };
         List<String> items = list != null ? list : server ? List.of("event", "prefork") : List.of("legacy", "pooled", "dedicated", "netty");
         int n = users != null ? users : server ? 16 : 200;
@@ -83,6 +87,41 @@ public final class BenchCommand implements Callable<Integer> {
         rows.forEach(pw::println);
         pw.flush();
         return 0;
+    }
+
+    /**
+     * A long run at many users; then the trend of heap (its per-minute floor), open file
+     * descriptors and threads from client-health.csv after the warm-up.
+     */
+    private int soak() throws Exception {
+        int n = users != null ? users : 4000;
+        String d = spec.commandLine().getParseResult().hasMatchedOption("--duration") ? duration : "30m";
+        String backend = list != null && !list.isEmpty() ? list.get(0) : "netty";
+        double scale = thinkScale != null ? thinkScale : 1.0;
+        Path dir = out.resolve("soak-" + backend);
+        PrintWriter pw = spec.commandLine().getOut();
+        List<String> cmd = new ArrayList<>(List.of(org.rubis.client.process.EmbeddedServerProcess.javaExecutable(), "-jar",
+                org.rubis.client.process.ChildJvm.selfJar(), "run", "--users", String.valueOf(n), "--duration", d, "--ramp-up", rampUp,
+                "--ramp-down", "0", "--think-scale", String.valueOf(scale), "--seed", "1", "--out", dir.toString(), "--no-progress",
+                "--backend", backend));
+        pw.println("soak: " + String.join(" ", cmd.subList(3, cmd.size())));
+        pw.flush();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        int status = p.waitFor();
+        SummaryFile s = SummaryFile.read(dir);
+        if (s == null || !Files.isRegularFile(RunFiles.clientHealth(dir))) {
+            pw.println("soak failed (exit " + status + "), see " + dir);
+            pw.flush();
+            return 2;
+        }
+        double skip = SoakTrend.seconds(rampUp) + 60; // judge after the ramp and a minute of warm-up
+        List<SoakTrend.Series> trend = SoakTrend.read(RunFiles.clientHealth(dir), skip);
+        pw.println();
+        pw.println(String.format(Locale.ROOT, "%d users, %s, backend %s: %d requests, %.1f req/s, status %s (exit %d); judged from %.0f s on",
+                n, d, backend, s.requests(), s.throughputRps(), s.status(), status, skip));
+        trend.forEach(t -> pw.println(t.line()));
+        pw.flush();
+        return trend.stream().allMatch(SoakTrend.Series::flat) && status == 0 ? 0 : 1;
     }
 
     private static String backendRow(String backend, SummaryFile s) {

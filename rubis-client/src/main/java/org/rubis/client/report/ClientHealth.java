@@ -126,8 +126,9 @@ public final class ClientHealth implements AutoCloseable {
             long heap = memory.getHeapMemoryUsage().getUsed();
             peakHeapBytes = Math.max(peakHeapBytes, heap);
             try {
-                samples.write(String.format(Locale.ROOT, "%d,%.3f,%d,%d,%d,%d,%d%n", System.currentTimeMillis(), cores, heap,
-                        memory.getHeapMemoryUsage().getMax(), threads.getThreadCount(), activeSessions.getAsLong(), requests.getAsLong()));
+                long fds = os instanceof com.sun.management.UnixOperatingSystemMXBean u ? u.getOpenFileDescriptorCount() : -1;
+                samples.write(String.format(Locale.ROOT, "%d,%.3f,%d,%d,%d,%d,%d,%d%n", System.currentTimeMillis(), cores, heap,
+                        memory.getHeapMemoryUsage().getMax(), threads.getThreadCount(), activeSessions.getAsLong(), requests.getAsLong(), fds));
                 samples.flush();
             } catch (IOException ignored) {
                 // best effort

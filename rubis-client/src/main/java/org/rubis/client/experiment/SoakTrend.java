@@ -15,7 +15,7 @@ import java.util.Locale;
  */
 final class SoakTrend {
 
-    /** Drift over the span above this fraction of the mean (and above the absolute floor) is "growing". */
+    /** Growth over the span above this fraction of the mean (and above the absolute floor) is "growing". */
     static final double FLAT_FRACTION = 0.05;
 
     record Series(String name, String unit, double[] t, double[] v, double absoluteFloor) {
@@ -52,7 +52,7 @@ final class SoakTrend {
         }
 
         boolean flat() {
-            double drift = Math.abs(slopePerMinute() * spanMinutes());
+            double drift = slopePerMinute() * spanMinutes(); // a falling count is no leak
             return drift <= Math.max(absoluteFloor, FLAT_FRACTION * Math.abs(mean()));
         }
 

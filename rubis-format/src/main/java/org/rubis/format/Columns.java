@@ -35,7 +35,7 @@ public final class Columns {
      */
     public static final List<String> CLIENT_HEALTH = List.of("epoch_ms", "cpu_cores", "heap_used_bytes", "heap_max_bytes", "threads",
             "active_sessions", "requests", "host_cpu_cores", "host_other_cpu_cores", "host_steal_cores", "procs_running", "load1",
-            "server_cpu_cores");
+            "server_cpu_cores", "open_fds");
 
     /** client-gc.csv: one line per collection. */
     public static final List<String> CLIENT_GC = List.of("end_epoch_ms", "duration_ms", "gc", "action", "cause");

@@ -55,6 +55,12 @@ public interface Backend extends AutoCloseable {
         throw new UnsupportedOperationException(name() + " is a blocking backend");
     }
 
+    /**
+     * The run is stopping early (Ctrl-C, a fatal error): ends every request in flight at once, each
+     * reported as {@link ErrorClass#ABORTED}, instead of letting it wait out the request timeout.
+     */
+    default void abortInFlight() {}
+
     /** Called when the session ends (dedicated connections are closed here). */
     void endSession(Session session);
 

@@ -132,6 +132,11 @@ public final class DedicatedBackend implements Backend {
     }
 
     @Override
+    public void abortInFlight() {
+        exchange.abortInFlight();
+    }
+
+    @Override
     public void close() {
         client.close(CloseMode.IMMEDIATE);
     }

@@ -2,48 +2,168 @@ package org.rubis.client.backend;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.util.Locale;
+import javax.net.ssl.SSLException;
 
-/** Maps a failure to the short error class written in the request log. */
-public final class ErrorClass {
+/**
+ * The one taxonomy of failed requests, shared by every backend, so that the same fault gets the same
+ * name whichever backend met it. The {@link #label} is what requests.csv's {@code error} column and
+ * the summary's {@code errors_by_class} hold; docs/RUN-DIRECTORY.md describes each class. An HTTP
+ * error status is {@code http-<status>} (the status itself is in the {@code status} column).
+ * Exception names never reach the log: anything unknown is {@link #IO} or {@link #CLIENT}.
+ */
+public enum ErrorClass {
+    /** The target refused the connection (nothing listens on the port). */
+    REFUSED("refused"),
+    /** The connection was not established within the connect timeout. */
+    CONNECT_TIMEOUT("connect-timeout"),
+    /** Host name unknown or no route to it. */
+    UNREACHABLE("unreachable"),
+    /** Connected, but the reply did not complete within the request timeout. */
+    READ_TIMEOUT("read-timeout"),
+    /** The connection was reset (TCP RST, broken pipe) during the exchange. */
+    RESET("reset"),
+    /** The server closed the connection (FIN) before sending any byte of a reply. */
+    CLOSED_BEFORE_ANY_BYTE("closed-before-any-byte"),
+    /** The reply ended before the length it announced (Content-Length or chunked end). */
+    TRUNCATED_BODY("truncated-body"),
+    /** The bytes received are not an HTTP reply. */
+    NOT_HTTP("not-http"),
+    /** The TLS handshake or a TLS record failed (e.g. https against a plain-http port). */
+    TLS_FAILURE("tls-failure"),
+    /** The run stopped (Ctrl-C, a fatal error) while the request was in flight; it was abandoned. */
+    ABORTED("aborted"),
+    /** A complete reply whose page holds RUBiS's {@code ERROR} marker (status below 400). */
+    ERROR_PAGE("error-page"),
+    /** A complete reply with a status of 400 or more; labelled {@code http-<status>}. */
+    HTTP_STATUS("http"),
+    /** The client itself ran out of heap while handling the request. */
+    OUT_OF_MEMORY("out-of-memory"),
+    /** Any other I/O failure. */
+    IO("io"),
+    /** A failure inside the client (a bug or a bad URL), not a network fault. */
+    CLIENT("client-error");
 
-    private ErrorClass() {}
+    private final String label;
 
-    public static String of(Throwable e, boolean connected) {
-        if (e.getClass().getSimpleName().equals("ConnectTimeoutException")) {
-            return "connect-timeout";
+    ErrorClass(String label) {
+        this.label = label;
+    }
+
+    /** The name written to requests.csv (for {@link #HTTP_STATUS} use {@link #http(int)}). */
+    public String label() {
+        return label;
+    }
+
+    /** {@code http-<status>}. */
+    public static String http(int status) {
+        return "http-" + status;
+    }
+
+    /** Every label the log can hold ({@code http-<status>} as the prefix {@code http-}). */
+    public static boolean isKnownLabel(String s) {
+        if (s.startsWith("http-")) {
+            return s.length() > 5 && s.substring(5).chars().allMatch(Character::isDigit);
         }
-        if (e instanceof SocketTimeoutException || e instanceof java.net.http.HttpTimeoutException
-                || e instanceof java.util.concurrent.TimeoutException) {
-            String m = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
-            if (m.contains("connect")) {
-                return "connect-timeout";
+        for (ErrorClass c : values()) {
+            if (c != HTTP_STATUS && c.label.equals(s)) {
+                return true;
             }
-            return m.contains("read") || connected ? "read-timeout" : "connect-timeout";
         }
-        if (e instanceof ConnectException) {
-            String m = String.valueOf(e.getMessage());
-            return m.contains("timed out") ? "connect-timeout" : "connect-refused";
-        }
-        if (e instanceof UnknownHostException || e instanceof NoRouteToHostException) {
-            return "unreachable";
-        }
-        if (e instanceof FileNotFoundException) {
-            return "http-404";
-        }
-        if (e instanceof SocketException) {
-            return "connection-reset";
+        return false;
+    }
+
+    /** True for failures to reach the target at all (no connection was made). */
+    public static boolean isConnectFailure(String label) {
+        return label.equals(REFUSED.label) || label.equals(CONNECT_TIMEOUT.label) || label.equals(UNREACHABLE.label);
+    }
+
+    /**
+     * Classifies an exception. {@code connected} says whether the connection was established (a
+     * timeout after that is a read timeout); {@code anyByte} whether any byte of the reply arrived
+     * (a close before that is {@link #CLOSED_BEFORE_ANY_BYTE}, after it {@link #TRUNCATED_BODY}).
+     */
+    public static ErrorClass of(Throwable e, boolean connected, boolean anyByte) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            ErrorClass c = direct(t, connected, anyByte);
+            if (c != null) {
+                return c;
+            }
         }
         if (e instanceof OutOfMemoryError) {
-            return "out-of-memory";
+            return OUT_OF_MEMORY;
         }
-        if (e instanceof IOException) {
-            return "io";
+        return e instanceof IOException ? IO : CLIENT;
+    }
+
+    /** {@link #of(Throwable, boolean, boolean)} when it is unknown whether a byte arrived. */
+    public static ErrorClass of(Throwable e, boolean connected) {
+        return of(e, connected, connected);
+    }
+
+    private static ErrorClass direct(Throwable e, boolean connected, boolean anyByte) {
+        String name = e.getClass().getSimpleName();
+        String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        if (name.equals("ConnectTimeoutException")) {               // Apache HttpClient, Netty
+            return CONNECT_TIMEOUT;
         }
-        return e.getClass().getSimpleName();
+        if (e instanceof SSLException || name.equals("NotSslRecordException")) {
+            return TLS_FAILURE;
+        }
+        if (e instanceof ConnectException) {                         // includes Netty's AnnotatedConnectException, Apache's HttpHostConnectException
+            return m.contains("timed out") ? CONNECT_TIMEOUT : m.contains("no route") ? UNREACHABLE : REFUSED;
+        }
+        if (e instanceof UnknownHostException || e instanceof NoRouteToHostException) {
+            return UNREACHABLE;
+        }
+        if (e instanceof SocketTimeoutException || e instanceof java.util.concurrent.TimeoutException
+                || name.equals("ReadTimeoutException")) {
+            if (m.contains("connect")) {
+                return CONNECT_TIMEOUT;
+            }
+            return connected || m.contains("read") ? READ_TIMEOUT : CONNECT_TIMEOUT;
+        }
+        if (e instanceof InterruptedIOException || e instanceof InterruptedException || name.equals("RequestFailedException")) {
+            return ABORTED;                                          // the run aborted the request (see Backend.abort)
+        }
+        if (name.endsWith("ClosedChannelException")) {             // Netty: written to a connection the server had closed
+            return anyByte ? TRUNCATED_BODY : CLOSED_BEFORE_ANY_BYTE;
+        }
+        if (name.equals("NoHttpResponseException")) {                // Apache: the server closed before a status line
+            return CLOSED_BEFORE_ANY_BYTE;
+        }
+        if (name.equals("ConnectionClosedException") || name.equals("TruncatedChunkException")
+                || name.equals("PrematureChannelClosureException") || m.contains("premature eof") || m.contains("premature end")) {
+            return anyByte ? TRUNCATED_BODY : CLOSED_BEFORE_ANY_BYTE;
+        }
+        if (name.equals("ProtocolException") || name.equals("ParseException") || name.equals("MessageConstraintException")
+                || m.contains("invalid http response") || m.contains("invalid response") || m.contains("invalid status line")) {
+            return NOT_HTTP;
+        }
+        if (e instanceof FileNotFoundException) {
+            return null; // the legacy backend reads the real status; never "404" by exception type
+        }
+        if (e instanceof SocketException) {
+            if (m.contains("unexpected end of file")) {              // JDK: closed before a status line
+                return CLOSED_BEFORE_ANY_BYTE;
+            }
+            if (m.contains("reset") || m.contains("broken pipe") || m.contains("aborted")) {
+                return RESET;
+            }
+            if (m.contains("closed")) {
+                return anyByte ? TRUNCATED_BODY : CLOSED_BEFORE_ANY_BYTE;
+            }
+            return RESET;
+        }
+        if (e instanceof IOException && (m.contains("connection reset") || m.contains("broken pipe"))) {
+            return RESET;                                             // Netty's native epoll errors
+        }
+        return null;
     }
 }

@@ -31,6 +31,8 @@ final class HttpClient5Exchange {
     private final RequestHeaders headers;
     private final ReplyBuffers buffers = new ReplyBuffers();
     private final int staleCheckMs;
+    private final java.util.Set<HttpGet> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean aborting;
 
     /**
      * @param staleCheckMs 0: no stale check (default); otherwise a connection idle this long is
@@ -112,6 +114,10 @@ final class HttpClient5Exchange {
     private boolean attempt(CloseableHttpClient client, String path, Reply out, HttpClientContext context) {
         boolean connected = false;
         HttpGet get = get(path);
+        inFlight.add(get);
+        if (aborting) {
+            get.cancel();
+        }
         out.sent();
         try (ClassicHttpResponse resp = client.executeOpen(host, get, context)) {
             out.ttfbNs = System.nanoTime() - out.sendNano;
@@ -129,11 +135,15 @@ final class HttpClient5Exchange {
                 out.connectionId = id(ed.getLocalAddress());
                 out.newConnection = ed.getRequestCount() == 1;
             }
+            long announced = e == null ? -1 : e.getContentLength();
+            if (announced >= 0 && out.bytes < announced) {
+                out.fail(ErrorClass.TRUNCATED_BODY.label());
+            }
         } catch (IOException | RuntimeException e) {
-            String error = ErrorClass.of(e, connected);
+            String error = aborting ? ErrorClass.ABORTED.label() : ErrorClass.of(e, connected).label();
             EndpointDetails ed = context.getEndpointDetails();
             boolean reused = ed != null && ed.getRequestCount() > 1;
-            if (StaleConnectionRetry.applies(out, reused, connected, error)) {
+            if (!aborting && StaleConnectionRetry.applies(out, reused, connected, error)) {
                 return false;
             }
             out.fail(error);
@@ -141,8 +151,18 @@ final class HttpClient5Exchange {
                 out.connectionId = id(ed.getLocalAddress());
                 out.newConnection = true;
             }
+        } finally {
+            inFlight.remove(get);
         }
         return true;
+    }
+
+    /** Cancels every request in flight (their connections are closed); later ones fail at once. */
+    void abortInFlight() {
+        aborting = true;
+        for (HttpGet g : inFlight) {
+            g.cancel();
+        }
     }
 
     /** Fetches one path and returns the bytes read (images). */

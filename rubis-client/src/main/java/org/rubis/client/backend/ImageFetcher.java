@@ -34,7 +34,7 @@ public final class ImageFetcher {
                 out.images++;
             }
         } catch (IOException | RuntimeException e) {
-            out.error = "image-" + ErrorClass.of(e, true);
+            out.error = "image-" + ErrorClass.of(e, true).label();
         }
     }
 

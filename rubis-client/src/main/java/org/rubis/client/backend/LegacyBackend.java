@@ -53,6 +53,8 @@ public final class LegacyBackend implements Backend {
     /** The JDK's connection objects seen before: one seen again but not marked cached was reopened (a retry). */
     private final java.util.Set<Object> seen = java.util.Collections.newSetFromMap(
             java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>()));
+    private final java.util.Set<HttpURLConnection> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean aborting;
 
     private final ClientTls tls;
     private final RequestHeaders headers;
@@ -84,19 +86,49 @@ public final class LegacyBackend implements Backend {
     public void execute(Session session, String path, Reply out) {
         out.reset();
         boolean connected = false;
+        boolean anyByte = false;
+        HttpURLConnection c = null;
         try {
-            HttpURLConnection c = open(URI.create(base + path).toURL()); // no I/O yet: openConnection only builds
-            out.sent();
-            try (InputStream in = c.getInputStream()) {
-                out.ttfbNs = System.nanoTime() - out.sendNano;
-                connected = true;
-                out.body = buffers.readAll(in, out); // response time taken at the last byte
-                identify(c, out);                    // after the measurement, before close() returns the connection to the cache
+            c = open(URI.create(base + path).toURL()); // no I/O yet: openConnection only builds
+            inFlight.add(c);
+            if (aborting) {
+                throw new java.io.InterruptedIOException("aborted");
             }
-            out.status = c.getResponseCode();        // parsed already: no I/O
+            out.sent();
+            int status = c.getResponseCode();        // sends, reads the status line and headers
+            out.ttfbNs = System.nanoTime() - out.sendNano;
+            connected = true;
+            anyByte = true;
+            if (status < 0) {
+                out.fail(ErrorClass.NOT_HTTP.label());
+                c.disconnect();
+                return;
+            }
+            // 4xx/5xx: the JDK throws from getInputStream(); the body is on the error stream.
+            InputStream stream = status >= 400 ? c.getErrorStream() : c.getInputStream();
+            if (stream == null) {
+                out.responseNs = out.ttfbNs;
+                out.body = "";
+            } else {
+                try (InputStream in = stream) {
+                    out.body = buffers.readAll(in, out); // response time taken at the last byte
+                    identify(c, out);                    // after the measurement, before close() returns the connection to the cache
+                }
+            }
+            out.status = status;
+            long announced = c.getContentLengthLong();
+            if (announced >= 0 && out.bytes < announced) {
+                // The JDK's stream ends quietly at a close before Content-Length: that is a truncated body.
+                out.fail(ErrorClass.TRUNCATED_BODY.label());
+                return;
+            }
         } catch (IOException | RuntimeException e) {
-            out.fail(ErrorClass.of(e, connected));
+            out.fail(aborting ? ErrorClass.ABORTED.label() : ErrorClass.of(e, connected, anyByte).label());
             return;
+        } finally {
+            if (c != null) {
+                inFlight.remove(c);
+            }
         }
         if (images != null) {
             images.fetchAfter(out);
@@ -184,6 +216,15 @@ public final class LegacyBackend implements Backend {
     @Override
     public void endSession(Session session) {
         // the JDK's cache owns the connections
+    }
+
+    /** Closes the sockets of the requests in flight (disconnect), which ends their blocking reads. */
+    @Override
+    public void abortInFlight() {
+        aborting = true;
+        for (HttpURLConnection c : inFlight) {
+            c.disconnect();
+        }
     }
 
     @Override

@@ -10,7 +10,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.epoll.EpollSocketChannel;
@@ -18,11 +17,14 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -45,13 +47,14 @@ public final class NettyBackend implements Backend {
     private static final AttributeKey<Conn> CONN = AttributeKey.valueOf("rubis-conn");
 
     private final EventLoopGroup group;
-    private final boolean busyPoll;
     private final Bootstrap bootstrap;
     private final InetSocketAddress target;
     private final RequestHeaders headers;
     private final int requestTimeoutMs;
     private final boolean downloadImages;
+    private final boolean busyPoll;
     private final SourceAddresses sources;
+    private final java.util.Set<Conn> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * @param tls null for http; for https the TLS policy (session resumption or not)
@@ -102,8 +105,7 @@ public final class NettyBackend implements Backend {
                         ch.pipeline()
                           .addLast("stamp", new ReadStamp())
                           .addLast("codec", new HttpClientCodec(4096, 16_384, 16_384))
-                          .addLast("aggregate", new HttpObjectAggregator(16 << 20))
-                          .addLast("reply", new ResponseHandler());
+                          .addLast("reply", new ResponseHandler()); // no aggregator: bodies of any size, images only counted
                     }
                 });
     }
@@ -151,7 +153,7 @@ public final class NettyBackend implements Backend {
             done.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            out.fail("interrupted");
+            out.fail(ErrorClass.ABORTED.label());
         }
     }
 
@@ -159,6 +161,13 @@ public final class NettyBackend implements Backend {
     public void endSession(Session session) {
         Conn c = (Conn) session;
         c.loop.execute(c::close);
+    }
+
+    @Override
+    public void abortInFlight() {
+        for (Conn c : inFlight) {
+            c.loop.execute(c::abort);
+        }
     }
 
     @Override
@@ -187,6 +196,11 @@ public final class NettyBackend implements Backend {
         long lastRead;
         ScheduledFuture<?> timeout;
         ArrayDeque<String> images;
+        /** The reply in progress: its head, body so far (pages only) and length. */
+        HttpResponse head;
+        CompositeByteBuf body;
+        long received;
+        Throwable cause;
 
         Conn(EventLoop loop, java.net.InetAddress source) {
             this.loop = loop;
@@ -207,6 +221,7 @@ public final class NettyBackend implements Backend {
             Reply reply = out;
             reply.sent();
             awaiting = true;
+            inFlight.add(this);
             if (reuse) {
                 newConnection = false;
                 write(req);
@@ -216,7 +231,7 @@ public final class NettyBackend implements Backend {
             ChannelFuture cf = source == null ? bootstrap.clone(loop).connect(target) : bootstrap.clone(loop).connect(target, source);
             cf.addListener(f -> {
                 if (!f.isSuccess()) {
-                    fail(ErrorClass.of(f.cause(), false));
+                    fail(ErrorClass.of(f.cause(), false).label());
                     return;
                 }
                 ch = cf.channel();
@@ -239,6 +254,9 @@ public final class NettyBackend implements Backend {
                 if (old != null) {
                     old.close();
                 }
+                head = null;
+                cause = null;
+                releaseBody();
                 StaleConnectionRetry.restart(out);
                 transmit(false);
                 return;
@@ -253,7 +271,7 @@ public final class NettyBackend implements Backend {
             // socket within this call, right after the send mark; the timeout is armed after the write.
             ch.writeAndFlush(req).addListener(f -> {
                 if (!f.isSuccess() && awaiting) {
-                    failOrRetry(ErrorClass.of(f.cause(), true));
+                    failOrRetry(ErrorClass.of(f.cause(), true, false).label());
                 }
             });
             if (!awaiting) {
@@ -262,7 +280,7 @@ public final class NettyBackend implements Backend {
             timeout = loop.schedule(() -> {
                 if (awaiting) {
                     Channel c = ch;
-                    fail("read-timeout");
+                    fail(ErrorClass.READ_TIMEOUT.label());
                     if (c != null) {
                         c.close();
                     }
@@ -284,22 +302,83 @@ public final class NettyBackend implements Backend {
             done();
         }
 
-        void onResponse(FullHttpResponse resp) {
-            // The last read of the response's bytes, stamped before decoding (ReadStamp); now is the fallback.
-            long now = lastRead != 0 ? lastRead : System.nanoTime();
-            if (images != null) {
-                onImage(resp);
+        /** The status line and headers of a reply. */
+        void onHead(HttpResponse resp) {
+            if (resp.decoderResult().isFailure()) {
+                onGarbage();
                 return;
             }
+            head = resp;
+            received = 0;
+            releaseBody();
+            if (images == null && awaiting) {
+                body = ch.alloc().compositeBuffer(Integer.MAX_VALUE);
+            }
+        }
+
+        /** A piece of the body: kept for a page (the session reads it), only counted for an image. */
+        void onContent(HttpContent content) {
+            if (head == null) {
+                return;
+            }
+            if (content.decoderResult().isFailure()) {
+                onGarbage();
+                return;
+            }
+            ByteBuf b = content.content();
+            received += b.readableBytes();
+            if (body != null && b.isReadable()) {
+                body.addComponent(true, b.retain());
+            }
+            if (content instanceof LastHttpContent) {
+                HttpResponse h = head;
+                head = null;
+                if (images != null) {
+                    onImage(h);
+                } else {
+                    onResponse(h);
+                }
+            }
+        }
+
+        /** The decoder found no HTTP reply in the bytes. */
+        void onGarbage() {
+            head = null;
+            releaseBody();
+            if (images != null) {
+                images = null;
+                awaiting = false;
+                done();
+            } else {
+                fail(ErrorClass.NOT_HTTP.label());
+            }
+            if (ch != null) {
+                ch.close();
+                ch = null;
+            }
+        }
+
+        void releaseBody() {
+            if (body != null) {
+                body.release();
+                body = null;
+            }
+        }
+
+        void onResponse(HttpResponse resp) {
+            // The last read of the response's bytes, stamped before decoding (ReadStamp); now is the fallback.
+            long now = lastRead != 0 ? lastRead : System.nanoTime();
             if (!awaiting) {
+                releaseBody();
                 return;
             }
             awaiting = false;
             timeout.cancel(false);
             long send = out.sendNano;
             out.status = resp.status().code();
-            out.bytes = resp.content().readableBytes();
-            out.body = resp.content().toString(StandardCharsets.ISO_8859_1);
+            out.bytes = received;
+            out.body = body == null ? "" : body.toString(StandardCharsets.ISO_8859_1);
+            releaseBody();
             out.ttfbNs = (firstByte == 0 ? now : firstByte) - send;
             out.responseNs = now - send;
             out.newConnection = newConnection;
@@ -321,12 +400,12 @@ public final class NettyBackend implements Backend {
             done();
         }
 
-        void onImage(FullHttpResponse resp) {
+        void onImage(HttpResponse resp) {
             timeout.cancel(false);
             out.images++;
-            out.imageBytes += resp.content().readableBytes();
+            out.imageBytes += received;
             String nextImage = images.poll();
-            if (nextImage != null && ch != null && ch.isActive()) {
+            if (nextImage != null && ch != null && ch.isActive() && HttpUtil.isKeepAlive(resp)) {
                 write(request(nextImage));
                 return;
             }
@@ -335,18 +414,37 @@ public final class NettyBackend implements Backend {
             done();
         }
 
+        /** The connection closed: a reply in progress ends with the class of how it ended. */
         void onInactive() {
             ch = null;
+            boolean partial = head != null || firstByte != 0;
+            head = null;
+            releaseBody();
             if (images != null) {
                 images = null;
                 awaiting = false;
                 done();
                 return;
             }
-            failOrRetry("connection-reset");
+            Throwable c = cause;
+            cause = null;
+            failOrRetry(c != null ? ErrorClass.of(c, true, partial).label()
+                    : partial ? ErrorClass.TRUNCATED_BODY.label() : ErrorClass.CLOSED_BEFORE_ANY_BYTE.label());
+        }
+
+        /** The run stops: the request in flight ends now, as aborted, and its connection is closed. */
+        void abort() {
+            images = null;
+            fail(ErrorClass.ABORTED.label());
+            if (ch != null) {
+                Channel c = ch;
+                ch = null;
+                c.close();
+            }
         }
 
         void done() {
+            inFlight.remove(this);
             Runnable r = onReply;
             onReply = null;
             if (r != null) {
@@ -361,6 +459,9 @@ public final class NettyBackend implements Backend {
             awaiting = false;
             images = null;
             onReply = null;
+            inFlight.remove(this);
+            head = null;
+            releaseBody();
             if (ch != null) {
                 ch.close();
                 ch = null;
@@ -389,12 +490,22 @@ public final class NettyBackend implements Backend {
         }
     }
 
-    private static final class ResponseHandler extends SimpleChannelInboundHandler<FullHttpResponse> {
+    private static final class ResponseHandler extends ChannelInboundHandlerAdapter {
         @Override
-        protected void channelRead0(ChannelHandlerContext ctx, FullHttpResponse resp) {
-            Conn c = ctx.channel().attr(CONN).get();
-            if (c != null && c.ch == ctx.channel()) {
-                c.onResponse(resp);
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            try {
+                Conn c = ctx.channel().attr(CONN).get();
+                if (c == null || c.ch != ctx.channel()) {
+                    return;
+                }
+                if (msg instanceof HttpResponse r) {
+                    c.onHead(r);
+                }
+                if (msg instanceof HttpContent h && c.ch == ctx.channel()) {
+                    c.onContent(h);
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
             }
         }
 
@@ -408,6 +519,10 @@ public final class NettyBackend implements Backend {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            Conn c = ctx.channel().attr(CONN).get();
+            if (c != null && c.ch == ctx.channel() && c.cause == null) {
+                c.cause = cause; // classified when the channel goes inactive
+            }
             ctx.close();
         }
     }

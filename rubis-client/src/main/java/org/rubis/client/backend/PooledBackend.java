@@ -65,6 +65,11 @@ public final class PooledBackend implements Backend {
     }
 
     @Override
+    public void abortInFlight() {
+        exchange.abortInFlight();
+    }
+
+    @Override
     public void close() {
         client.close(CloseMode.GRACEFUL);
         pool.close(CloseMode.GRACEFUL);

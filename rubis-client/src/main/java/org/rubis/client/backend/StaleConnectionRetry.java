@@ -26,7 +26,8 @@ final class StaleConnectionRetry {
     /** Whether a failed first attempt should be sent again on a new connection. */
     static boolean applies(Reply out, boolean reusedConnection, boolean responseByteSeen, String errorClass) {
         return out.retries < MAX_RETRIES && reusedConnection && !responseByteSeen
-                && !errorClass.endsWith("-timeout") && !errorClass.startsWith("connect-") && !"interrupted".equals(errorClass);
+                && !errorClass.endsWith("-timeout") && !errorClass.startsWith("connect-") && !"interrupted".equals(errorClass)
+                && !"aborted".equals(errorClass);
     }
 
     /**

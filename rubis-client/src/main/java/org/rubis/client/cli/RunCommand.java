@@ -228,7 +228,7 @@ public final class RunCommand implements Callable<Integer> {
         String status = s.json().get("status").asText();
         if (!status.equals("complete")) {
             System.err.println("error: the run did not complete: " + s.json().get("stop_reason").asText());
-            return status.equals("invalid") ? 2 : 130;
+            return status.equals("partial") ? 130 : 2; // invalid, failed, target-died: the numbers are not a measurement
         }
         return 0;
     }

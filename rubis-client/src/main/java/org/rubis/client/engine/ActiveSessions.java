@@ -6,8 +6,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ActiveSessions {
     private final AtomicLong now = new AtomicLong();
     private final AtomicLong peak = new AtomicLong();
+    /** Sessions that sent (or were about to send) their first request: each one gets a line in sessions.csv. */
+    private final AtomicLong begun = new AtomicLong();
 
     void increment() {
+        begun.incrementAndGet();
         peak.accumulateAndGet(now.incrementAndGet(), Math::max);
     }
 
@@ -17,6 +20,10 @@ final class ActiveSessions {
 
     long now() {
         return now.get();
+    }
+
+    long begun() {
+        return begun.get();
     }
 
     long peak() {

@@ -1,5 +1,6 @@
 package org.rubis.client.engine;
 
+import org.rubis.client.backend.ErrorClass;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.log.RequestRecord;
 import org.rubis.client.log.RunLog;
@@ -31,8 +32,8 @@ final class Recorder {
     /** The error class of a reply the session has just processed ("" when none). */
     static String errorOf(Reply reply, UserSession s) {
         return !reply.error.isEmpty() ? reply.error
-                : s.lastReplyWasError() ? "error-page"
-                : reply.status >= 400 ? "http-" + reply.status : "";
+                : reply.status >= 400 ? ErrorClass.http(reply.status)
+                : s.lastReplyWasError() ? ErrorClass.ERROR_PAGE.label() : "";
     }
 
     void request(UserSession s, int index, long intendedNano, long sendNano, Reply reply) {

@@ -108,6 +108,12 @@ public final class RunClock {
         return (long) (thinkNs * f * thinkScale);
     }
 
+    /** Seconds of the run phase that had passed at {@code nano} (a stopped run divides by these). */
+    public double runSecondsUntil(long nano) {
+        long until = Math.min(Math.max(nano, upEnd), runEnd);
+        return (until - upEnd) / 1e9;
+    }
+
     public double runSeconds() {
         return (runEnd - upEnd) / 1e9;
     }

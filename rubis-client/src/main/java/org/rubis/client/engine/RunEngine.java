@@ -193,7 +193,11 @@ public final class RunEngine {
                         : hybrid.start(executor);
                 awaitEnd(clock, health, done, hybrid);
             }
+            boolean early = stop.stopped(); // Ctrl-C or a fatal error before the end of the run
             stop.stop("complete", false);
+            if (early) {
+                backend.abortInFlight();     // hung requests end now, logged as aborted
+            }
             executor.drain(System.nanoTime()
                     + TimeUnit.MILLISECONDS.toNanos(config.execution().requestTimeoutMs() + config.execution().connectTimeoutMs() + 2000L));
             for (RunObserver o : observers) {

@@ -65,8 +65,9 @@ final class RunFinisher {
         }
         try {
             RunResult result = new RunResult(dir, backendName, config.execution().model(), stop.reason(), stop.invalid(), arrivalsText,
-                    counters.sessionsStarted.get(), counters.sessionsDelayed.get(), counters.sessionsDropped.get(), counters.usersStarted,
-                    counters.active.peak(), log.written(), log.lost(), clock.startEpochNs(), clock.runSeconds(),
+                    counters.active.begun(), counters.sessionsDelayed.get(), counters.sessionsDropped.get(), counters.usersStarted,
+                    counters.active.peak(), log.written(), log.lost(), clock.startEpochNs(),
+                    clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()),
                     shard, clock.anchorEpochNs(), runStartEpochNs);
             Summary summary = new Summary(config, result, stats, health);
             for (RunObserver o : observers) {

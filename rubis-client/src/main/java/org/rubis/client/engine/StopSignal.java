@@ -10,12 +10,14 @@ public final class StopSignal {
 
     private volatile String reason;
     private volatile boolean invalid;
+    private volatile long stopNano;
     /** Threads waiting in {@link #awaitUntil}: a stop wakes them, so they can park for a whole think time. */
     private final java.util.Set<Thread> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Raises the flag (the first reason wins); {@code invalid} marks the run's numbers unusable. */
     public synchronized void stop(String why, boolean invalidRun) {
         if (reason == null) {
+            stopNano = System.nanoTime();
             reason = why;
         } else if (invalidRun && !invalid) {
             try {
@@ -40,6 +42,11 @@ public final class StopSignal {
 
     public String reason() {
         return reason;
+    }
+
+    /** {@link System#nanoTime()} when the run was first stopped (0 while running). */
+    public long stopNano() {
+        return stopNano;
     }
 
     public boolean invalid() {

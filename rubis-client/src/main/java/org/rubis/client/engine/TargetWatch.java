@@ -1,6 +1,7 @@
 package org.rubis.client.engine;
 
 import java.util.concurrent.atomic.AtomicLong;
+import org.rubis.client.backend.ErrorClass;
 
 /**
  * Stops a run whose target cannot be reached at all: when the first requests all fail to connect,
@@ -20,15 +21,27 @@ final class TargetWatch {
         this.target = target;
     }
 
+    /** Connect failures in a row after the target had answered: it died (or stopped listening). */
+    private final AtomicLong failuresInRow = new AtomicLong();
+
     void observe(String error) {
         if (error.isEmpty() || error.equals("error-page") || error.startsWith("http-")) {
             successes.incrementAndGet();
+            failuresInRow.set(0);
             return;
         }
-        if (successes.get() == 0 && (error.startsWith("connect-") || error.equals("unreachable"))
-                && connectFailures.incrementAndGet() >= THRESHOLD) {
+        if (!ErrorClass.isConnectFailure(error)) {
+            return;
+        }
+        if (successes.get() == 0 && connectFailures.incrementAndGet() >= THRESHOLD) {
             stop.stop("target " + target + " is unreachable (" + error + " on the first " + THRESHOLD
                     + " requests); check --target, or that the server is running", true);
+        } else if (successes.get() > 0 && failuresInRow.incrementAndGet() >= THRESHOLD) {
+            stop.stop(TARGET_DIED + ": " + target + " answered " + successes.get() + " requests, then " + THRESHOLD
+                    + " connections in a row failed (" + error + ")", true);
         }
     }
+
+    /** The start of the stop reason of a run whose target stopped answering mid-run. */
+    static final String TARGET_DIED = "target died";
 }

@@ -28,10 +28,11 @@ import picocli.CommandLine.Spec;
                 + "'bench scale': --users (default 18000) users with their own connections and TPC-W think time in one "
                 + "client JVM with --heap (default 512m), with netty and with virtual threads; prints users reached, connect errors, run-phase "
                 + "p99 send lateness, heap per user and CPU. 'bench rate': client CPU per request at the highest rate, a static 2 KB page "
-                + "on lighttpd (client and server pinned to one core each), beside wrk and httperf when installed."})
+                + "on lighttpd (client and server pinned to one core each), beside wrk and httperf when installed. 'bench soak': one long run (default 4,000 users, netty, 30m); prints heap, file "
+                + "descriptors and threads over time and whether each is flat."})
 public final class BenchCommand implements Callable<Integer> {
 
-    @picocli.CommandLine.Parameters(index = "0", paramLabel = "backends|server|accuracy|scale|rate", description = "What to benchmark.")
+    @picocli.CommandLine.Parameters(index = "0", paramLabel = "backends|server|accuracy|scale|rate|soak", description = "What to benchmark.")
     String what;
     @Option(names = "--users", description = "Emulated users (default: 200 for backends, 16 for server).")
     Integer users;
@@ -74,10 +75,13 @@ public final class BenchCommand implements Callable<Integer> {
         if (out == null) {
             out = Path.of("runs/bench");
         }
+        if (what.equals("soak")) {
+            return soak();
+        }
         boolean server = switch (what) {
             case "backends" -> false;
             case "server" -> true;
-            default -> throw new org.rubis.client.input.ConfigException("bench " + what + ": expected 'bench backends', 'bench server', 'bench accuracy', 'bench scale' or 'bench rate'");
+            default -> throw new org.rubis.client.input.ConfigException("bench " + what + ": expected 'bench backends', 'bench server', 'bench accuracy', 'bench scale', 'bench rate' or 'bench soak'");
         };
         List<String> items = list != null ? list : server ? List.of("event", "prefork") : List.of("legacy", "pooled", "dedicated", "netty");
         int n = users != null ? users : server ? 16 : 200;
@@ -114,6 +118,41 @@ public final class BenchCommand implements Callable<Integer> {
         rows.forEach(pw::println);
         pw.flush();
         return 0;
+    }
+
+    /**
+     * A long run at many users; then the trend of heap (its per-minute floor), open file
+     * descriptors and threads from client-health.csv after the warm-up.
+     */
+    private int soak() throws Exception {
+        int n = users != null ? users : 4000;
+        String d = spec.commandLine().getParseResult().hasMatchedOption("--duration") ? duration : "30m";
+        String backend = list != null && !list.isEmpty() ? list.get(0) : "netty";
+        double scale = thinkScale != null ? thinkScale : 1.0;
+        Path dir = out.resolve("soak-" + backend);
+        PrintWriter pw = spec.commandLine().getOut();
+        List<String> cmd = new ArrayList<>(List.of(org.rubis.client.process.EmbeddedServerProcess.javaExecutable(), "-jar",
+                org.rubis.client.process.ChildJvm.selfJar(), "run", "--users", String.valueOf(n), "--duration", d, "--ramp-up", rampUp,
+                "--ramp-down", "0", "--think-scale", String.valueOf(scale), "--seed", "1", "--out", dir.toString(), "--no-progress",
+                "--backend", backend));
+        pw.println("soak: " + String.join(" ", cmd.subList(3, cmd.size())));
+        pw.flush();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        int status = p.waitFor();
+        SummaryFile s = SummaryFile.read(dir);
+        if (s == null || !Files.isRegularFile(RunFiles.clientHealth(dir))) {
+            pw.println("soak failed (exit " + status + "), see " + dir);
+            pw.flush();
+            return 2;
+        }
+        double skip = SoakTrend.seconds(rampUp) + 60; // judge after the ramp and a minute of warm-up
+        List<SoakTrend.Series> trend = SoakTrend.read(RunFiles.clientHealth(dir), skip);
+        pw.println();
+        pw.println(String.format(Locale.ROOT, "%d users, %s, backend %s: %d requests, %.1f req/s, status %s (exit %d); judged from %.0f s on",
+                n, d, backend, s.requests(), s.throughputRps(), s.status(), status, skip));
+        trend.forEach(t -> pw.println(t.line()));
+        pw.flush();
+        return trend.stream().allMatch(SoakTrend.Series::flat) && status == 0 ? 0 : 1;
     }
 
     private static String backendRow(String backend, SummaryFile s) {

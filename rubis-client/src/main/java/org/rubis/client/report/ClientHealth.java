@@ -178,10 +178,11 @@ public final class ClientHealth implements AutoCloseable {
             lastServer = srv;
             lastServerCpu = serverCpu;
             try {
-                samples.write(String.format(Locale.ROOT, "%d,%.3f,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%s%n", System.currentTimeMillis(), cores, heap,
+                long fds = os instanceof com.sun.management.UnixOperatingSystemMXBean u ? u.getOpenFileDescriptorCount() : -1;
+                samples.write(String.format(Locale.ROOT, "%d,%.3f,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%s,%d%n", System.currentTimeMillis(), cores, heap,
                         memory.getHeapMemoryUsage().getMax(), threads.getThreadCount(), activeSessions.getAsLong(), requests.getAsLong(),
                         num(hi.busyCores()), num(other), num(hi.stealCores()), host.procsRunning() < 0 ? "" : String.valueOf(host.procsRunning()),
-                        num(host.load1()), num(serverCores)));
+                        num(host.load1()), num(serverCores), fds));
                 samples.flush();
             } catch (IOException ignored) {
                 // best effort

@@ -14,7 +14,7 @@ import org.rubis.client.config.ExecutionModel;
  * @param invalid         the run did not measure what it claims (out of memory, unreachable target...)
  * @param arrivals        the arrival process in words
  * @param startEpochNs    the run's start (epoch ns)
- * @param runSeconds      length of the measured phase
+ * @param runSeconds      seconds of the measured phase actually run (less than planned when stopped early)
  * @param logged          request records written
  * @param lost            records lost (log writer failure)
  * @param shard           which part of the workload this process ran, and from which instant

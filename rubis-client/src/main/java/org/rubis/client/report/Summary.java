@@ -55,8 +55,18 @@ public final class Summary {
         this.dir = result.dir();
         String stopReason = result.stopReason();
         boolean invalid = result.invalid();
-        boolean complete = result.complete();
-        String status = invalid ? "invalid" : complete ? "complete" : "partial";
+        LatencyCell overall = stats.overall();
+        LatencyCell run = stats.phaseTotal(Phase.RUN);
+        long served = overall.count() - overall.errors();
+        boolean died = stopReason != null && stopReason.startsWith("target died");
+        // A run in which no request succeeded measured nothing, whatever else it says.
+        boolean failed = !died && overall.count() > 0 && served == 0;
+        if (failed) {
+            stopReason = "no request succeeded (" + overall.count() + " requests, all errors)"
+                    + (stopReason == null || stopReason.equals("complete") ? "" : "; " + stopReason);
+        }
+        boolean complete = result.complete() && !failed;
+        String status = died ? "target-died" : invalid ? "invalid" : failed ? "failed" : complete ? "complete" : "partial";
         root.put("status", status);
         root.put("partial", !complete);
         root.put("stop_reason", stopReason == null ? "complete" : stopReason);
@@ -95,21 +105,25 @@ public final class Summary {
         phases.put(Phase.RUN.label(), config.runMs());
         phases.put(Phase.DOWN.label(), config.downRampMs());
 
-        LatencyCell overall = stats.overall();
-        LatencyCell run = stats.phaseTotal(Phase.RUN);
         root.put("requests", overall.count());
+        root.put("requests_served", served);
         root.put("errors", overall.errors());
         ObjectNode byClass = root.putObject("errors_by_class");
         stats.errorsByClass().forEach(byClass::put);
         root.put("requests_logged", result.logged());
         root.put("records_lost", result.lost());
-        root.put("throughput_rps", round(run.count() / Math.max(1e-9, result.runSeconds()), 3));
+        // Served requests (a reply that is not an error) per second of the run phase actually run.
+        root.put("throughput_rps", round((run.count() - run.errors()) / Math.max(1e-9, result.runSeconds()), 3));
+        root.put("attempted_rps", round(run.count() / Math.max(1e-9, result.runSeconds()), 3));
+        root.put("run_seconds", round(result.runSeconds(), 3));
 
         Map<String, Long> ends = stats.sessionEnds();
         long completed = ends.getOrDefault("end_of_session", 0L) + ends.getOrDefault("max_transitions", 0L);
         root.put("sessions_started", result.sessionsStarted());
         root.put("sessions_completed", completed);
         root.put("sessions_aborted_at_end", ends.getOrDefault("run_ended", 0L));
+        // Every session that began has one line in sessions.csv: the end reasons sum to sessions_started.
+        root.put("sessions_logged", ends.entrySet().stream().filter(e -> !e.getKey().equals("dropped")).mapToLong(Map.Entry::getValue).sum());
         root.put("sessions_delayed_by_cap", result.sessionsDelayed());
         root.put("sessions_dropped_by_cap", result.sessionsDropped());
         root.put("peak_active_sessions", result.peakActive());
@@ -174,7 +188,8 @@ public final class Summary {
         Histogram judged = stats.runLateness().getTotalCount() > 0 ? stats.runLateness() : late;
         double p99Late = judged.getTotalCount() == 0 ? 0 : judged.getValueAtPercentile(99) / 1e6;
         h.put("cpu_mean_cores", round(health.meanCpuCores(), 3));
-        h.put("cpu_peak_cores", round(health.peakCpuCores(), 3));
+        // The peak comes from the per-second samples; a run too short (or out of heap) for one has none.
+        h.put("cpu_peak_cores", health.peakCpuCores() < health.meanCpuCores() ? -1 : round(health.peakCpuCores(), 3));
         h.put("cpu_seconds", round(health.cpuSeconds(), 3));
         h.put("cores", health.cores());
         h.put("cpu_us_per_request", overall.count() == 0 ? 0 : round(health.cpuSeconds() * 1e6 / overall.count(), 1));
@@ -210,7 +225,7 @@ public final class Summary {
         var causes = h.putArray("causes");
         verdict.causes().forEach(c -> causes.add(c.name()));
         h.put("accuracy_measured", accuracy != null);
-        h.put("verdict", verdict.text());
+        h.put("verdict", invalid || failed || died ? "INVALID: the run did not measure the target (" + stopReason + ")" : verdict.text());
         root.set("jvm", jvm());
         Path serverStats = RunFiles.serverStats(dir);
         if (Files.isRegularFile(serverStats)) {
@@ -376,8 +391,9 @@ public final class Summary {
         }
         JsonNode h = root.get("client_health");
         b.append("\nClient health\n");
-        line(b, "CPU", String.format(Locale.ROOT, "%.2f cores mean, %.2f peak (of %d); run phase %.2f cores, %.1f us CPU per request",
-                h.get("cpu_mean_cores").asDouble(), h.get("cpu_peak_cores").asDouble(), h.get("cores").asInt(), h.get("run_cpu_cores").asDouble(),
+        line(b, "CPU", String.format(Locale.ROOT, "%.2f cores mean, %s peak (of %d); run phase %.2f cores, %.1f us CPU per request",
+                h.get("cpu_mean_cores").asDouble(), h.get("cpu_peak_cores").asDouble() < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f",
+                        h.get("cpu_peak_cores").asDouble()), h.get("cores").asInt(), h.get("run_cpu_cores").asDouble(),
                 h.get("run_cpu_us_per_request").asDouble()));
         line(b, "GC", h.get("gc_count").asLong() + " collections, " + h.get("gc_pauses").asLong() + " pauses totalling "
                 + h.get("gc_pause_total_ms").asLong() + " ms, longest " + h.get("gc_max_pause_ms").asLong() + " ms");

@@ -36,7 +36,7 @@ class ImageFetcherTest {
             return 100;
         }).fetchAfter(broken);
         assertEquals(1, broken.images);
-        assertEquals("image-connect-refused", broken.error, "counted as the request's error");
+        assertEquals("image-refused", broken.error, "counted as the request's error");
         assertEquals(PAGE, broken.body, "the page itself arrived and stays usable");
 
         Reply failedPage = new Reply();

@@ -1,0 +1,107 @@
+package org.rubis.client.backend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.io.TempDir;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ConfigLoader;
+import org.rubis.server.FaultyServer;
+import org.rubis.server.RubisServer;
+
+/**
+ * Every backend against every fault of the fault-injecting server: the same fault gets the same
+ * class of the one taxonomy ({@link ErrorClass}), whichever backend met it, and never an exception
+ * name. The server's own fault log is the independent truth that the fault happened.
+ */
+class ErrorClassMatrixTest {
+
+    @TempDir Path tmp;
+
+    static Stream<Arguments> matrix() {
+        List<Arguments> a = new ArrayList<>();
+        for (String backend : List.of("legacy", "pooled", "dedicated", "netty")) {
+            a.add(Arguments.of(backend, "hang", "read-timeout", 0));
+            a.add(Arguments.of(backend, "reset", "reset", 0));
+            a.add(Arguments.of(backend, "truncate", "truncated-body", 0));
+            a.add(Arguments.of(backend, "status=503", "http-503", 503));
+            a.add(Arguments.of(backend, "status=404", "http-404", 404));
+            a.add(Arguments.of(backend, "status=500", "http-500", 500));
+            // HttpClient 5 skips unparseable lines up to the close: it cannot tell garbage from a silent close (known gap).
+            a.add(Arguments.of(backend, "garbage", backend.equals("pooled") || backend.equals("dedicated") ? "closed-before-any-byte" : "not-http", 0));
+            a.add(Arguments.of(backend, "large=20", "", 200));
+            a.add(Arguments.of(backend, "delay=50", "", 200));
+        }
+        return a.stream();
+    }
+
+    @ParameterizedTest(name = "{0} x {1} -> {2}")
+    @MethodSource("matrix")
+    void eachFaultHasOneClassOnEveryBackend(String backend, String fault, String expected, int status) throws Exception {
+        try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, fault, tmp)) {
+            Reply r = once(backend, "http://127.0.0.1:" + server.port(), fault.equals("hang") ? 700 : 10_000);
+            assertEquals(expected, classOf(r), backend + " x " + fault);
+            assertEquals(status, r.status, "status column");
+            assertTrue(ErrorClass.isKnownLabel(expected) || expected.isEmpty());
+            if (fault.startsWith("large")) {
+                assertEquals(20L << 20, r.bytes, "the whole large body is read and counted");
+            }
+            if (!expected.isEmpty() && !expected.startsWith("http-")) {
+                assertTrue(r.failed(), "a transport failure has no page");
+            }
+            String kind = "\"" + fault.split("=")[0] + "\"";
+            for (int i = 0; i < 100 && !server.truth().statsJson().contains(kind); i++) {
+                Thread.sleep(20); // the server counts the fault after its reply
+            }
+            assertTrue(server.truth().statsJson().contains(kind), "the server's own log has the fault: " + server.truth().statsJson());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}: refused, https against http")
+    @MethodSource("backends")
+    void refusedAndTlsFailure(String backend) throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        assertEquals("refused", once(backend, "http://127.0.0.1:" + port).error);
+        try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "delay=0:0.0", tmp)) {
+            assertEquals("tls-failure", once(backend, "https://127.0.0.1:" + server.port()).error);
+        }
+    }
+
+    static Stream<String> backends() {
+        return Stream.of("legacy", "pooled", "dedicated", "netty");
+    }
+
+    /** What the engine logs: the transport class, else http-<status>. */
+    private static String classOf(Reply r) {
+        return !r.error.isEmpty() ? r.error : r.status >= 400 ? ErrorClass.http(r.status) : "";
+    }
+
+    private static Reply once(String backend, String base) throws Exception {
+        return once(backend, base, 700);
+    }
+
+    private static Reply once(String backend, String base, int timeoutMs) throws Exception {
+        ClientConfig c = ConfigLoader.load((Path) null, Map.of("client_backend", backend, "client_request_timeout_ms", String.valueOf(timeoutMs),
+                "client_connect_timeout_ms", "700"));
+        try (Backend b = Backends.create(c.execution(), base)) {
+            Reply r = new Reply();
+            Backend.Session s = b.startSession();
+            b.execute(s, "/PHP/index.html", r);
+            b.endSession(s);
+            return r;
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package org.rubis.client.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.rubis.client.backend.ErrorClass;
+import org.rubis.client.config.ConfigLoader;
+import org.rubis.server.FaultyServer;
+import org.rubis.server.RubisServer;
+
+/**
+ * Whole runs against the fault-injecting server, one per backend: the run ends on time, each
+ * request is logged once with a class of the taxonomy, requests.csv parses, and the summary's
+ * status and counts agree with the logs and with the server's own fault counts; a run in which
+ * every reply is an error does not end {@code complete}, and a target that dies mid-run ends
+ * {@code target-died}, with throughput counting only served requests.
+ */
+class FaultRunTest {
+
+    @TempDir Path tmp;
+
+    private static final PrintStream QUIET = new PrintStream(java.io.OutputStream.nullOutputStream());
+
+    private JsonNode run(String backend, String spec, Path dir, String durationMs) throws Exception {
+        try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, spec, dir.resolve("truth"))) {
+            Map<String, String> p = new HashMap<>(Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", backend,
+                    "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0",
+                    "workload_session_run_time_in_ms", durationMs, "workload_think_scale", "0.005", "client_progress", "no",
+                    "client_request_timeout_ms", "1000"));
+            p.put("client_connect_timeout_ms", "1000");
+            long t0 = System.nanoTime();
+            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, QUIET);
+            JsonNode s = engine.run().json();
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            assertTrue(ms < Long.parseLong(durationMs) + 15_000, "the run ends on time: " + ms + " ms");
+            return s;
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    void mixedFaultsAreEachLoggedOnceWithTheirClass(String backend) throws Exception {
+        Path dir = tmp.resolve(backend);
+        JsonNode s = run(backend, "reset:0.1,truncate:0.1,status=503:0.1,garbage:0.05,delay=20:0.1", dir, "2500");
+        List<String> lines = Files.readAllLines(dir.resolve("requests.csv"));
+        List<String> header = List.of(lines.get(0).split(","));
+        int errorCol = header.indexOf("error");
+        int statusCol = header.indexOf("status");
+        Map<String, Long> classes = new HashMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",", -1);
+            assertEquals(header.size(), f.length, "a parseable line: " + line);
+            String error = f[errorCol];
+            if (!error.isEmpty()) {
+                assertTrue(ErrorClass.isKnownLabel(error), "a class of the taxonomy: " + error);
+                classes.merge(error, 1L, Long::sum);
+            }
+            if (error.startsWith("http-")) {
+                assertEquals(error.substring(5), f[statusCol], "the status column keeps the status");
+            }
+        }
+        long requests = lines.size() - 1;
+        assertTrue(requests > 20, "requests: " + requests);
+        assertEquals(requests, s.get("requests").asLong(), "each request logged once, all in the summary");
+        JsonNode byClass = s.get("errors_by_class");
+        classes.forEach((k, v) -> assertEquals(v, byClass.path(k).asLong(), k));
+        assertEquals("complete", s.get("status").asText(), s.toString());
+        JsonNode truth = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("faults");
+        // The server's own fault counts are the truth for the classes the client must name.
+        assertEquals(truth.path("reset").asLong(), classes.getOrDefault("reset", 0L), "reset vs the server: " + classes + " " + truth);
+        assertEquals(truth.path("truncate").asLong(), classes.getOrDefault("truncated-body", 0L), "truncate: " + classes + " " + truth);
+        assertEquals(truth.path("status").asLong(), classes.getOrDefault("http-503", 0L), "503: " + classes + " " + truth);
+        long served = requests - s.get("errors").asLong();
+        assertEquals(served, s.get("requests_served").asLong());
+        assertEquals(s.get("sessions_started").asLong(), s.get("sessions_logged").asLong(), "every session that began is in sessions.csv");
+        assertEquals(s.get("sessions_started").asLong(), Files.readAllLines(dir.resolve("sessions.csv")).size() - 1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"legacy", "netty"})
+    void everyReplyAnErrorIsAFailedRun(String backend) throws Exception {
+        JsonNode s = run(backend, "status=503", tmp.resolve(backend), "1500");
+        assertEquals("failed", s.get("status").asText(), s.get("stop_reason").asText());
+        assertTrue(s.get("stop_reason").asText().startsWith("no request succeeded"), s.get("stop_reason").asText());
+        assertEquals(0.0, s.get("throughput_rps").asDouble(), "nothing was served");
+        assertTrue(s.get("attempted_rps").asDouble() > 0);
+        assertTrue(s.get("client_health").get("verdict").asText().startsWith("INVALID"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"pooled", "netty"})
+    void aTargetThatDiesIsNotComplete(String backend) throws Exception {
+        JsonNode s = run(backend, "die@1", tmp.resolve(backend), "4000");
+        assertEquals("target-died", s.get("status").asText(), s.get("stop_reason").asText());
+        assertNotEquals("complete", s.get("stop_reason").asText());
+        long refused = s.get("errors_by_class").path("refused").asLong();
+        assertTrue(refused >= 1, s.get("errors_by_class").toString());
+        double served = s.get("requests_served").asDouble();
+        assertTrue(s.get("throughput_rps").asDouble() <= served / s.get("run_seconds").asDouble() * 1.01,
+                "throughput counts served requests only: " + s);
+        assertTrue(s.get("attempted_rps").asDouble() > s.get("throughput_rps").asDouble(), "the refused ones are not served");
+        assertTrue(s.get("run_seconds").asDouble() < 3.9, "divided by the time actually run: " + s.get("run_seconds"));
+    }
+}

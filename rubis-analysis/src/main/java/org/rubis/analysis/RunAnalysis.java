@@ -103,6 +103,8 @@ public final class RunAnalysis {
     public final Moments sessionInterArrival = new Moments();
     public final List<long[]> gcPauses = new ArrayList<>(); // {end epoch ms, duration ms}
     public final List<String> notes = new ArrayList<>();
+    /** Per file: {malformed lines skipped, first such line number}; in analysis.json as bad_lines. */
+    public final Map<String, long[]> badLines = new TreeMap<>();
     public long t0Ns = Long.MAX_VALUE;
     public long tEndNs;
     public long requests;
@@ -164,7 +166,9 @@ public final class RunAnalysis {
         a.readRequests(d, sessions);
         a.readGc(d);
         if (d.hasServer()) {
-            a.server = compare(d);
+            a.server = compare(d, a);
+        } else if (Files.isDirectory(d.dir().resolve("server"))) {
+            a.notes.add("server/requests.csv is missing: no comparison with the server's log");
         }
         a.wire(d);
         if (a.summary == null) {
@@ -183,22 +187,23 @@ public final class RunAnalysis {
         List<long[]> intervals = new ArrayList<>();
         List<Long> starts = new ArrayList<>();
         CsvStream s = new CsvStream(d.sessions());
-        s.forEach(org.rubis.format.Columns.SESSIONS_REQUIRED, row -> {
+        s.forEach(org.rubis.format.Columns.SESSIONS_REQUIRED, RunDirectory.SESSION_NUMERIC, row -> {
             String reason = row.get("end_reason");
+            long start = row.getLong("start_epoch_ns");
+            long end = row.getLong("end_epoch_ns");
             sessionEnds.merge(reason, 1L, Long::sum);
             if (reason.equals("dropped")) {
                 return;
             }
             sessions++;
-            long start = row.getLong("start_epoch_ns");
-            long end = row.getLong("end_epoch_ns");
             starts.add(start);
             intervals.add(new long[] {start, Math.max(start, end)});
             SessionState st = states.computeIfAbsent(row.getLong("session_id"), k -> new SessionState());
-            st.expected = row.getInt("requests");
+            st.expected = (int) Math.min(Integer.MAX_VALUE, row.getLong("requests"));
         });
-        if (s.truncated()) {
-            notes.add("sessions.csv ends with an incomplete line (the run was killed): it was skipped");
+        account("sessions.csv", s);
+        if (s.empty()) {
+            notes.add("no session statistics");
         }
         long[] sorted = starts.stream().mapToLong(Long::longValue).sorted().toArray();
         for (int i = 1; i < sorted.length; i++) {
@@ -217,7 +222,7 @@ public final class RunAnalysis {
             lastSend[0] = t;
         });
         CsvStream csv = new CsvStream(d.requests());
-        csv.forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, row -> {
+        csv.forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, RunDirectory.REQUEST_NUMERIC, row -> {
             requests++;
             String phase = row.get("phase");
             String state = row.get("state");
@@ -277,9 +282,7 @@ public final class RunAnalysis {
         });
         sends.finish();
         lateSendsOutsideWindow = sends.late();
-        if (csv.truncated()) {
-            notes.add("requests.csv ends with an incomplete line (the run was killed): it was skipped");
-        }
+        account("requests.csv", csv);
         for (SessionState st : sessions.values()) {
             if (st.seen > 0) {
                 connectionsPerSession.merge(st.connections.size(), 1L, Long::sum);
@@ -325,10 +328,21 @@ public final class RunAnalysis {
 
     private void readGc(RunDirectory d) {
         if (!Files.isRegularFile(d.gc())) {
+            notes.add("client-gc.csv is missing: no GC pauses shown");
             return;
         }
-        new CsvStream(d.gc()).forEach(List.of("end_epoch_ms", "duration_ms"), row ->
+        CsvStream gc = new CsvStream(d.gc());
+        gc.forEach(List.of("end_epoch_ms", "duration_ms"), RunDirectory.GC_NUMERIC, row ->
                 gcPauses.add(new long[] {row.getLong("end_epoch_ms"), row.getLong("duration_ms")}));
+        account("client-gc.csv", gc);
+    }
+
+    /** Notes and bad-line counts of one file read. */
+    private void account(String name, CsvStream csv) {
+        notes.addAll(csv.notes(name));
+        if (csv.badLines() > 0) {
+            badLines.put(name, new long[] {csv.badLines(), csv.firstBadLine()});
+        }
     }
 
     /**
@@ -336,16 +350,16 @@ public final class RunAnalysis {
      * so the k-th request the client sent on a connection is the k-th the server served on it. The
      * two files are read in step (both are in completion order), so memory stays bounded.
      */
-    static ServerComparison compare(RunDirectory d) {
+    static ServerComparison compare(RunDirectory d, RunAnalysis a) {
         ServerComparison c = new ServerComparison();
         Map<String, ArrayDeque<Object[]>> pending = new HashMap<>();
         java.util.Set<String> serverConns = new java.util.HashSet<>();
         CsvStream serverCsv = new CsvStream(d.serverRequests());
         double[] sums = new double[2];
-        try (CsvStream.Cursor server = serverCsv.open(org.rubis.format.Columns.SERVER_REQUESTS)) {
+        try (CsvStream.Cursor server = serverCsv.open(org.rubis.format.Columns.SERVER_REQUESTS, RunDirectory.SERVER_REQUEST_NUMERIC)) {
             long[] lastServerCompletion = {Long.MIN_VALUE};
             boolean[] serverDone = {false};
-            new CsvStream(d.requests()).forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, row -> {
+            new CsvStream(d.requests()).forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, RunDirectory.REQUEST_NUMERIC, row -> {
                 String conn = row.get("connection_id");
                 long clientDone = row.getLong("send_epoch_ns") + row.getLong("response_ns");
                 while (!serverDone[0] && lastServerCompletion[0] <= clientDone + 2_000_000_000L) {
@@ -391,6 +405,10 @@ public final class RunAnalysis {
         }
         for (ArrayDeque<Object[]> q : pending.values()) {
             c.serverOnly += q.size();
+        }
+        a.account("server/requests.csv", serverCsv);
+        if (serverCsv.empty()) {
+            return null;
         }
         c.serverConnections = serverConns.size();
         c.clientMeanMs = c.matched == 0 ? 0 : sums[0] / c.matched / 1e6;

@@ -110,21 +110,67 @@ class RunAnalysisTest {
         String m = assertThrows(AnalysisException.class, () -> RunAnalysis.of(new RunDirectory(other))).getMessage();
         assertTrue(m.startsWith(other.resolve("requests.csv") + ":1: the header lacks column session_id"), m);
 
+    }
+
+    /** Issue 13: an unterminated quote at line 101 stopped the reading; now it is skipped, counted and reported. */
+    @Test
+    void garbledLinesAreSkippedCountedAndReportedWhileTheRestIsAnalysed() throws Exception {
         SyntheticRun r = new SyntheticRun();
-        for (int i = 0; i < 5; i++) {
-            r.request(i, 0, "Home", "/PHP/index.html", "run", i, i, 1000, "", "c", true);
+        for (int i = 0; i < 1051; i++) {
+            r.request(i, 0, "Home", "/PHP/index.html", "run", i * 1000L, i * 1000L, 1000, "", "c" + i, true);
         }
-        Path corrupt = r.write(tmp.resolve("corrupt"));
-        java.util.List<String> lines = new java.util.ArrayList<>(Files.readAllLines(corrupt.resolve("requests.csv")));
-        lines.set(3, lines.get(3).substring(0, 40));
-        Files.write(corrupt.resolve("requests.csv"), lines);
-        m = assertThrows(AnalysisException.class, () -> RunAnalysis.of(new RunDirectory(corrupt))).getMessage();
-        assertTrue(m.matches(".*requests\\.csv:4: \\d+ fields, expected 18 .*"), m);
-        lines.set(2, lines.get(2).replaceFirst(",run,\\d+,", ",run,soon,"));
-        lines.remove(3);
-        Files.write(corrupt.resolve("requests.csv"), lines);
-        m = assertThrows(AnalysisException.class, () -> RunAnalysis.of(new RunDirectory(corrupt))).getMessage();
-        assertTrue(m.endsWith("requests.csv:3: column intended_send_epoch_ns = \"soon\" is not a whole number"), m);
+        Path dir = r.write(tmp.resolve("garbled"));
+        java.util.List<String> lines = new java.util.ArrayList<>(Files.readAllLines(dir.resolve("requests.csv")));
+        lines.set(100, lines.get(100).replace("/PHP/index.html", "\"/PHP/index.html")); // line 101: an unterminated quote
+        lines.set(200, lines.get(200).substring(0, 40));                                   // line 201: too few fields
+        lines.set(300, lines.get(300).replaceFirst(",run,\\d+,", ",run,soon,"));         // line 301: not a number
+        Files.write(dir.resolve("requests.csv"), lines);
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
+        assertEquals(1048, a.requests, "every good line is analysed");
+        assertEquals(3, a.badLines.get("requests.csv")[0]);
+        assertEquals(101, a.badLines.get("requests.csv")[1]);
+        assertTrue(a.notes.contains("requests.csv: 3 malformed lines skipped (first at line 101); the other lines were analysed"), a.notes.toString());
+        new org.rubis.analysis.report.HtmlReport(a).write(dir.resolve("report.html"));
+        com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("analysis.json").toFile());
+        assertEquals(3, j.path("bad_lines").path("requests.csv").path("count").asLong());
+        assertEquals(101, j.path("bad_lines").path("requests.csv").path("first_line").asLong());
+    }
+
+    /** A kill -9 can leave auxiliary files empty or absent: each is a note, never a refusal. */
+    @Test
+    void emptyOrMissingAuxiliaryFilesAreNotes() throws Exception {
+        SyntheticRun r = new SyntheticRun();
+        for (int i = 0; i < 10; i++) {
+            r.request(i, 0, "Home", "/PHP/index.html", "run", i * 1000L, i * 1000L, 1000, "", "c" + i, true);
+        }
+        Path dir = r.write(tmp.resolve("aux"));
+        Files.writeString(dir.resolve("sessions.csv"), "");
+        Files.writeString(dir.resolve("client-gc.csv"), "");
+        Files.writeString(dir.resolve("client-health.csv"), "");
+        Files.createDirectories(dir.resolve("server"));
+        Files.writeString(dir.resolve("server/requests.csv"), "");
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
+        assertEquals(10, a.requests);
+        for (String f : new String[] {"sessions.csv is empty", "client-gc.csv is empty", "server/requests.csv is empty"}) {
+            assertTrue(a.notes.stream().anyMatch(n -> n.startsWith(f)), f + " in " + a.notes);
+        }
+        assertEquals(null, a.server);
+        new org.rubis.analysis.report.HtmlReport(a).write(dir.resolve("report.html"));
+        Path copy = Files.createDirectories(tmp.resolve("aux2"));
+        try (var files = Files.list(dir)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                Files.copy(f, copy.resolve(f.getFileName()));
+            }
+        }
+        new org.rubis.analysis.report.CompareReport(java.util.List.of(a, RunAnalysis.of(new RunDirectory(copy)))).write(tmp.resolve("cmp/compare.html"));
+        assertTrue(Files.isRegularFile(tmp.resolve("cmp/compare.html")));
+        Files.delete(dir.resolve("client-gc.csv"));
+        Files.delete(dir.resolve("sessions.csv"));
+        Files.delete(dir.resolve("server/requests.csv"));
+        RunAnalysis b = RunAnalysis.of(new RunDirectory(dir));
+        assertTrue(b.notes.stream().anyMatch(n -> n.startsWith("client-gc.csv is missing")), b.notes.toString());
+        assertTrue(b.notes.stream().anyMatch(n -> n.startsWith("sessions.csv is missing")), b.notes.toString());
+        assertTrue(b.notes.stream().anyMatch(n -> n.startsWith("server/requests.csv is missing")), b.notes.toString());
     }
 
     @Test

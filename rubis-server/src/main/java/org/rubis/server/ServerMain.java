@@ -65,6 +65,13 @@ public final class ServerMain implements Callable<Integer> {
     Path tlsKeystore;
     @Option(names = "--tls-password", paramLabel = "PASSWORD", description = "Keystore password (default: the packaged certificate's).")
     String tlsPassword;
+    @Option(names = "--exit-with-parent", description = "Stop (logs flushed) when the parent process exits or closes this process's standard input; the client's embedded server uses it.")
+    boolean exitWithParent;
+    @Option(names = "--faults", paramLabel = "SPEC", showDefaultValue = CommandLine.Help.Visibility.NEVER, description = "Inject faults: kind[=param][:fraction][@start[-end]],... with kind one of "
+            + "hang, delay=MS, reset, truncate, idle-close=MS, status=CODE, garbage, large=MB, stop-accepting, die. "
+            + "Examples: reset:0.1 (10 % of the requests), delay=3000:0.5@10-20 (half the requests from 10 s to 20 s), stop-accepting@5-15, die@30. "
+            + "requests.csv names the fault of each request; see docs/FAULTS.md.")
+    String faults;
     @Option(names = "--demand", paramLabel = "INTERACTION=us", showDefaultValue = CommandLine.Help.Visibility.NEVER, description = "Extra CPU work for one interaction, e.g. --demand ViewItem=500.")
     Map<String, Integer> demand = new LinkedHashMap<>();
 
@@ -102,7 +109,12 @@ public final class ServerMain implements Callable<Integer> {
         org.rubis.server.http.Tls tlsConfig = tls ? org.rubis.server.http.Tls.load(tlsKeystore, tlsPassword, tlsResumption.equals("on")) : null;
         ServerSettings settings = new ServerSettings(host, port, keepAliveMs, maxKeepAliveRequests, workers, maxWorkers, minSpare,
                 spawnDelayMs, backlog, eventThreads, tlsConfig);
-        RubisServer server = new RubisServer(m, settings, DataPolicy.load(properties, size, seed), out, dbFile, d);
+        org.rubis.server.fault.FaultSpec faultSpec = org.rubis.server.fault.FaultSpec.parse(faults);
+        RubisServer server = new RubisServer(m, settings, DataPolicy.load(properties, size, seed), out, dbFile, d, faultSpec);
+        server.faults().onDie(() -> {
+            server.truth().close(); // the logs say which request the server died on
+            Runtime.getRuntime().halt(137); // like SIGKILL: no orderly shutdown of connections
+        });
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
@@ -121,8 +133,14 @@ public final class ServerMain implements Callable<Integer> {
         }
         System.out.println(READY + (tls ? "https://" : "http://") + host + ":" + bound + "/PHP/ (model " + m.name().toLowerCase(Locale.ROOT)
                 + ", " + server.items() + " items, populated in " + server.populateMs() + " ms"
-                + (out == null ? "" : ", logs in " + out) + ")");
+                + (out == null ? "" : ", logs in " + out) + (faultSpec.isEmpty() ? "" : ", faults " + faultSpec) + ")");
         System.out.flush();
+        if (exitWithParent) {
+            ParentWatch.start(() -> {
+                System.out.println("rubis-server: parent process gone; stopping");
+                System.exit(0); // runs the shutdown hook: the server stops and its logs are flushed
+            });
+        }
         stopped.await();
         return 0;
     }

@@ -1,5 +1,6 @@
 package org.rubis.analysis.io;
 
+import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -15,6 +16,12 @@ import org.rubis.analysis.AnalysisException;
  */
 public final class RunDirectory {
 
+
+    /** Columns read as whole numbers: a line where one is not is skipped and counted. */
+    public static final List<String> REQUEST_NUMERIC = List.of("session_id", "intended_send_epoch_ns", "send_epoch_ns", "response_ns");
+    public static final List<String> SESSION_NUMERIC = List.of("session_id", "start_epoch_ns", "end_epoch_ns", "requests");
+    public static final List<String> SERVER_REQUEST_NUMERIC = List.of("completion_epoch_ns", "service_ns");
+    public static final List<String> GC_NUMERIC = List.of("end_epoch_ms", "duration_ms");
 
     private final Path dir;
     private final JsonNode summary;

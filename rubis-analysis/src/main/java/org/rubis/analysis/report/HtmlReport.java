@@ -70,6 +70,8 @@ public final class HtmlReport {
             notes.add(n);
             html.append("<div class=note>").append(esc(n)).append("</div>\n");
         }
+        com.fasterxml.jackson.databind.node.ObjectNode bad = json.putObject("bad_lines");
+        a.badLines.forEach((file, v) -> bad.putObject(file).put("count", v[0]).put("first_line", v[1]));
         JsonNode h = a.health();
         if (h != null && h.path("saturated").asBoolean()) {
             html.append("<div class=warn><b>The client was the bottleneck.</b> ").append(esc(h.path("verdict").asText())).append("</div>\n");

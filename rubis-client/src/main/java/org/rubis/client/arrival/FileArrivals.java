@@ -43,6 +43,10 @@ public final class FileArrivals implements SessionArrivals {
                     throw new ConfigException(file + ":" + n + ": " + s + " is negative or not finite; expected an inter-arrival time >= 0 ms");
                 }
                 sumMs += ms;
+                if (!org.rubis.client.config.Limits.durationFits(sumMs)) {
+                    throw new ConfigException(file + ":" + n + ": " + abbreviate(s) + " ms brings the arrivals past 30 days; expected inter-arrival times"
+                            + " in milliseconds that sum to at most 30 days");
+                }
                 offsets.add(Math.round(sumMs * 1e6));
             }
         } catch (IOException e) {

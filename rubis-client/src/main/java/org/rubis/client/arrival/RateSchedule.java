@@ -64,6 +64,11 @@ public final class RateSchedule implements SessionArrivals {
                 if (!(start >= 0) || !(rate >= 0) || Double.isInfinite(start) || Double.isInfinite(rate)) {
                     throw new ConfigException(file + ":" + n + ": start and rate must be finite and >= 0");
                 }
+                if (!org.rubis.client.config.Limits.durationFits(start * 1000) || rate != 0 && (rate < org.rubis.client.config.Limits.MIN_RATE
+                        || rate > org.rubis.client.config.Limits.MAX_RATE)) {
+                    throw new ConfigException(file + ":" + n + ": \"" + s + "\" is out of range; expected a start from 0 to 30 days (2592000 s)"
+                            + " and a rate of 0 or from 1e-06 to 1000000 per second");
+                }
                 if (start <= last) {
                     throw new ConfigException(file + ":" + n + ": start " + f[0] + " s is not after the previous line's " + last + " s; lines must be in increasing start order");
                 }

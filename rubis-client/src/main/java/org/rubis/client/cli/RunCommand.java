@@ -221,6 +221,9 @@ public final class RunCommand implements Callable<Integer> {
             if (v < 0 || Double.isNaN(v) || Double.isInfinite(v)) {
                 throw new NumberFormatException();
             }
+            if (!org.rubis.client.config.Limits.durationFits(v * factor)) {
+                throw new ConfigException(option + " " + text + ": longer than the maximum of 30 days; expected e.g. 60s, 2m, 500ms or 1h");
+            }
             return Math.round(v * factor);
         } catch (NumberFormatException e) {
             throw new ConfigException(option + " " + text + ": not a duration; expected e.g. 60s, 2m, 500ms or 1h");

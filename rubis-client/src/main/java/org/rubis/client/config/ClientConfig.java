@@ -84,7 +84,7 @@ public record ClientConfig(
     }
 
     /** The embedded target, started in its own JVM. */
-    public record EmbeddedServer(ServerModel model, double size, int keepAliveMs, String javaOptions, boolean tls, boolean tlsResumption) {}
+    public record EmbeddedServer(ServerModel model, double size, int keepAliveMs, String javaOptions, boolean tls, boolean tlsResumption, String faults) {}
 
     public boolean embedded() {
         return "embedded".equals(target);

@@ -79,7 +79,8 @@ public final class ConfigLoader {
         m.put("server_model", "embedded server: event|prefork (default event)");
         m.put("server_size", "embedded server: data scale factor (default 0.05)");
         m.put("server_keepalive_timeout_ms", "embedded server: keep-alive idle timeout (default 5000)");
-        m.put("server_java_options", "embedded server: extra JVM options (default -Xmx1g)");
+        m.put("server_java_options", "embedded server: extra JVM options, heap/GC/tuning flags only (default -Xmx1g)");
+        m.put("server_faults", "embedded server: faults to inject, e.g. reset:0.1,delay=2000:0.2 (default none; see docs/FAULTS.md)");
         return m;
     }
 
@@ -185,6 +186,7 @@ public final class ConfigLoader {
             throw new ConfigException(src.displayName() + ": workload_number_of_columns = " + columns
                     + ": this client knows the 27 RUBiS interactions; expected 27");
         }
+        warnings.addAll(Limits.check(s, table));
         TransitionMode mode = s.choice("workload_transition_mode", TransitionMode.COMPATIBLE, TransitionMode.class);
         List<TransitionTable.ColumnSum> deviations = table.columnSumDeviations();
         if (!deviations.isEmpty()) {
@@ -263,9 +265,11 @@ public final class ConfigLoader {
                 s.choice("server_model", ServerModel.EVENT, ServerModel.class),
                 s.doubleValue("server_size", 0.05, 0.0001, "scale factor"),
                 s.intValue("server_keepalive_timeout_ms", 5000, 0, "milliseconds"),
-                s.string("server_java_options", "-Xmx1g"),
+                JvmOptions.parse(s.string("server_java_options", "-Xmx1g"),
+                        s.entry("server_java_options").map(s::where).orElse("server_java_options")).text(),
                 s.yesNo("server_tls", false),
-                s.yesNo("server_tls_resumption", true));
+                s.yesNo("server_tls_resumption", true),
+                ServerFaults.check(s));
     }
 
     private static int percent(Settings s, String key, int def) {
@@ -292,6 +296,10 @@ public final class ConfigLoader {
             java.net.URI u = new java.net.URI(target);
             if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
                 throw new java.net.URISyntaxException(target, "not an http(s) URL with a host");
+            }
+            if (u.getPort() == 0 || u.getPort() > 65535) {
+                throw new ConfigException(s.where(s.entry("client_target").orElseThrow()) + " = \"" + target + "\": port " + u.getPort()
+                        + " is out of range; expected a TCP port from 1 to 65535");
             }
             String t = target;
             while (t.endsWith("/")) {

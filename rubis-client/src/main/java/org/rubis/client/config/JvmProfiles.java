@@ -27,12 +27,18 @@ public final class JvmProfiles {
     public static JvmProfiles load(Path userFile) {
         Map<String, String> m = new LinkedHashMap<>();
         Source packaged = Source.classpath(FILE);
-        PropertiesFile.read(packaged).entries().forEach((k, e) -> m.put(k, e.value()));
+        PropertiesFile.read(packaged).entries().forEach((k, e) -> m.put(k, checked(packaged, e)));
         if (userFile == null) {
             return new JvmProfiles(m, List.of(packaged.displayName()));
         }
-        PropertiesFile.read(Source.file(userFile)).entries().forEach((k, e) -> m.put(k, e.value()));
+        Source user = Source.file(userFile);
+        PropertiesFile.read(user).entries().forEach((k, e) -> m.put(k, checked(user, e)));
         return new JvmProfiles(m, List.of(packaged.displayName(), userFile.toString()));
+    }
+
+    /** The profile's flags once they pass {@link JvmOptions}: an error names file:line and the flag. */
+    private static String checked(Source src, PropertiesFile.Entry e) {
+        return JvmOptions.parse(e.value(), src.displayName() + ":" + e.line() + ": profile " + e.key()).text();
     }
 
     /** The flags of {@code name}, split on white space. */

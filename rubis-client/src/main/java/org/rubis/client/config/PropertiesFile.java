@@ -19,15 +19,18 @@ public final class PropertiesFile {
 
     private final Source source;
     private final Map<String, Entry> entries;
+    private final List<String> duplicates;
 
-    private PropertiesFile(Source source, Map<String, Entry> entries) {
+    private PropertiesFile(Source source, Map<String, Entry> entries, List<String> duplicates) {
         this.source = source;
         this.entries = Collections.unmodifiableMap(entries);
+        this.duplicates = List.copyOf(duplicates);
     }
 
     public static PropertiesFile read(Source source) {
         List<String> lines = source.readLines();
         Map<String, Entry> entries = new LinkedHashMap<>();
+        List<String> duplicates = new java.util.ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             int lineNo = i + 1;
             String line = lines.get(i).strip();
@@ -47,9 +50,13 @@ public final class PropertiesFile {
             if (key.isEmpty()) {
                 throw new ConfigException(source.displayName() + ":" + lineNo + ": a value without a key; expected key = value");
             }
-            entries.put(key, new Entry(key, value, lineNo));
+            Entry previous = entries.put(key, new Entry(key, value, lineNo));
+            if (previous != null) {
+                duplicates.add(source.displayName() + ":" + lineNo + ": " + key + " is set again (first at line " + previous.line()
+                        + "); the last value, \"" + value + "\", wins");
+            }
         }
-        return new PropertiesFile(source, entries);
+        return new PropertiesFile(source, entries, duplicates);
     }
 
     private static int separatorIndex(String text) {
@@ -75,6 +82,11 @@ public final class PropertiesFile {
 
     public Source source() {
         return source;
+    }
+
+    /** One warning per key set twice, naming both lines. */
+    public List<String> duplicates() {
+        return duplicates;
     }
 
     public Map<String, Entry> entries() {

@@ -168,13 +168,19 @@ public final class Settings {
         if (name == null) {
             throw missing(key, "the path of the file");
         }
-        Source s = file.source().resolve(name);
-        if (e.isPresent() && e.get().line() == 0) {
-            // A command-line path is relative to the working directory, else to the properties file.
-            Source cwd = Source.file(java.nio.file.Path.of(name));
-            if (cwd.exists() || !s.exists()) {
-                s = cwd;
+        Source s;
+        try {
+            s = file.source().resolve(name);
+            if (e.isPresent() && e.get().line() == 0) {
+                // A command-line path is relative to the working directory, else to the properties file.
+                Source cwd = Source.file(java.nio.file.Path.of(name));
+                if (cwd.exists() || !s.exists()) {
+                    s = cwd;
+                }
             }
+        } catch (java.nio.file.InvalidPathException x) {
+            String at = e.map(this::where).orElse(file.source().displayName() + ": " + key + " (default)");
+            throw new ConfigException(at + ": not a valid path (" + x.getReason() + "); expected the path of a file");
         }
         if (!s.exists()) {
             String at = e.map(this::where).orElse(file.source().displayName() + ": " + key + " (default)");

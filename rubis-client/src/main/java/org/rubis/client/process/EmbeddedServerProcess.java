@@ -58,18 +58,18 @@ public final class EmbeddedServerProcess implements AutoCloseable {
 
         List<String> cmd = new ArrayList<>();
         cmd.add(javaExecutable());
-        for (String opt : c.server().javaOptions().trim().split("\\s+")) {
-            if (!opt.isEmpty()) {
-                cmd.add(opt);
-            }
-        }
+        cmd.addAll(org.rubis.client.config.JvmOptions.parse(c.server().javaOptions(), "server_java_options").flags());
         cmd.addAll(quietJdkFlags());
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("org.rubis.server.ServerMain");
+        cmd.add("--exit-with-parent"); // a kill -9 of this client must not leave the server running
         cmd.addAll(List.of("--port", "0", "--model", c.server().model().label(), "--out", dir.toString(),
                 "--size", String.valueOf(c.server().size()), "--keepalive-ms", String.valueOf(c.server().keepAliveMs()),
                 "-p", props.toString()));
+        if (!c.server().faults().isEmpty()) {
+            cmd.addAll(List.of("--faults", c.server().faults()));
+        }
         if (c.server().tls()) {
             cmd.addAll(List.of("--tls", "--tls-resumption", c.server().tlsResumption() ? "on" : "off"));
         }

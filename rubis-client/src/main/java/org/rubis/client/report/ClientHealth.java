@@ -61,6 +61,8 @@ public final class ClientHealth implements AutoCloseable {
         this.gcLog = Files.newBufferedWriter(RunFiles.clientGc(dir), StandardCharsets.UTF_8);
         samples.write(Columns.header(Columns.CLIENT_HEALTH) + "\n");
         gcLog.write(Columns.header(Columns.CLIENT_GC) + "\n");
+        samples.flush(); // headers on disk at once: a kill -9'd run leaves files the analysis can read
+        gcLog.flush();
         this.activeSessions = activeSessions;
         this.requests = requests;
         long c = 0;
@@ -99,6 +101,7 @@ public final class ClientHealth implements AutoCloseable {
             try {
                 gcLog.write(endEpoch + "," + ms + "," + info.getGcName().replace(',', ' ') + "," + info.getGcAction().replace(',', ' ') + ","
                         + info.getGcCause().replace(',', ' ') + "\n");
+                gcLog.flush(); // a pause is rare; a killed run keeps every one
             } catch (IOException ignored) {
                 // best effort
             }

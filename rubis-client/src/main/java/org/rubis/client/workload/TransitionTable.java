@@ -16,6 +16,10 @@ import org.rubis.client.input.Source;
  */
 public final class TransitionTable {
 
+    /** Longest waiting time of a state: 30 days, the bound of every duration (config.Limits). */
+    static final long MAX_WAIT_MS = 30L * 24 * 3600 * 1000;
+
+
     /** Tolerance of the column-sum check, as specified: report columns off by more than this. */
     public static final double SUM_TOLERANCE = 0.001;
 
@@ -126,14 +130,15 @@ public final class TransitionTable {
             names.add(cells[0].strip());
             for (int c = 0; c < columns; c++) {
                 prob[r][c] = number(cells[c + 1], where, i + 1, c + 2, "a probability");
-                if (prob[r][c] < 0 || prob[r][c] > 1) {
+                if (!(prob[r][c] >= 0 && prob[r][c] <= 1)) { // NaN too
                     throw new ConfigException(where + ":" + (i + 1) + ": column " + (c + 2) + " = " + cells[c + 1].strip()
                             + " is not a probability; expected a number in [0, 1]");
                 }
             }
             double w = number(cells[columns + 1], where, i + 1, columns + 2, "a waiting time in ms");
-            if (w < 0) {
-                throw new ConfigException(where + ":" + (i + 1) + ": waiting time " + cells[columns + 1].strip() + " is negative; expected milliseconds >= 0");
+            if (!(w >= 0 && w <= MAX_WAIT_MS)) { // NaN and infinity too
+                throw new ConfigException(where + ":" + (i + 1) + ": column " + (columns + 2) + ": waiting time " + cells[columns + 1].strip()
+                        + " is not a number of milliseconds from 0 to 30 days");
             }
             wait[r] = Math.round(w);
         }

@@ -33,6 +33,10 @@ import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.rubis.server.app.Response;
+import org.rubis.server.fault.FaultInjector;
+import org.rubis.server.fault.FaultKind;
+import org.rubis.server.fault.FaultReplies;
+import org.rubis.server.fault.FaultRule;
 import org.rubis.server.app.RubisApp;
 import org.rubis.server.truth.GroundTruth;
 
@@ -41,19 +45,36 @@ import org.rubis.server.truth.GroundTruth;
  * application runs on the loop that read the request. Keep-alive idle connections are closed by
  * an idle timer.
  */
-public final class EventServer implements RubisHttpServer {
+public final class EventServer implements RubisHttpServer, FaultInjector.Listener {
 
     private final RubisApp app;
     private final GroundTruth truth;
     private final ServerSettings settings;
+    private final FaultInjector faults;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel serverChannel;
 
     public EventServer(RubisApp app, GroundTruth truth, ServerSettings settings) {
+        this(app, truth, settings, FaultInjector.none());
+    }
+
+    public EventServer(RubisApp app, GroundTruth truth, ServerSettings settings, FaultInjector faults) {
         this.app = app;
         this.truth = truth;
         this.settings = settings;
+        this.faults = faults;
+    }
+
+    @Override
+    public void stopAccepting() {
+        truth.fault(FaultKind.STOP_ACCEPTING.specName());
+        serverChannel.config().setAutoRead(false); // connections wait in the kernel's backlog
+    }
+
+    @Override
+    public void resumeAccepting() {
+        serverChannel.config().setAutoRead(true);
     }
 
     @Override
@@ -92,6 +113,7 @@ public final class EventServer implements RubisHttpServer {
                     }
                 });
         serverChannel = b.bind(new InetSocketAddress(settings.host(), settings.port())).sync().channel();
+        faults.start(this);
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
 
@@ -100,6 +122,7 @@ public final class EventServer implements RubisHttpServer {
         GroundTruth.Conn record;
         long arrivalNano;
         boolean awaitingRequest = true;
+        boolean answerPending; // a delayed or never-coming answer: not an idle connection
         String closedBy = "client";
 
         @Override
@@ -120,7 +143,7 @@ public final class EventServer implements RubisHttpServer {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-            if (evt instanceof IdleStateEvent) {
+            if (evt instanceof IdleStateEvent && !answerPending) {
                 closedBy = "idle-timeout";
                 ctx.close();
                 return;
@@ -154,13 +177,69 @@ public final class EventServer implements RubisHttpServer {
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             long arrival = conn.arrivalNano;
             String uri = req.uri();
-            boolean keepAlive = HttpUtil.isKeepAlive(req) && req.decoderResult().isSuccess();
+            boolean decoded = req.decoderResult().isSuccess();
+            boolean keepAlive = HttpUtil.isKeepAlive(req) && decoded;
             boolean admin = Exchange.isAdmin(uri);
             if (admin) {
                 truth.admin(conn.record);
             }
-            Response r = req.decoderResult().isSuccess()
-                    ? Exchange.respond(app, truth, uri)
+            FaultRule fault = admin ? null : faults.next();
+            if (fault == null) {
+                answer(ctx, arrival, uri, keepAlive, decoded, admin, null);
+                return;
+            }
+            String name = fault.kind().specName();
+            switch (fault.kind()) {
+                case HANG -> {
+                    conn.answerPending = true;
+                    truth.served(conn.record, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, 0, uri, false, name);
+                }
+                case DELAY -> {
+                    conn.answerPending = true;
+                    ctx.executor().schedule(() -> {
+                        conn.answerPending = false;
+                        if (ctx.channel().isActive()) {
+                            answer(ctx, arrival, uri, keepAlive, decoded, false, fault);
+                        }
+                    }, fault.param(), TimeUnit.MILLISECONDS);
+                }
+                case RESET, TRUNCATE -> {
+                    byte[] head = FaultReplies.head(200, FaultReplies.PARTIAL.length, true, "rubis-server/event");
+                    int half = FaultReplies.PARTIAL.length / 2;
+                    ByteBuf out = Unpooled.wrappedBuffer(head, java.util.Arrays.copyOf(FaultReplies.PARTIAL, half));
+                    raw(ctx).writeAndFlush(out).addListener((ChannelFutureListener) f -> {
+                        truth.served(conn.record, arrival, System.nanoTime(), FaultReplies.INTERACTION, 200, half, uri, false, name);
+                        conn.closedBy = "fault-" + name;
+                        if (fault.kind() == FaultKind.RESET) {
+                            f.channel().config().setOption(ChannelOption.SO_LINGER, 0); // close with RST
+                        }
+                        f.channel().close();
+                    });
+                }
+                case GARBAGE -> raw(ctx).writeAndFlush(Unpooled.wrappedBuffer(FaultReplies.GARBAGE)).addListener((ChannelFutureListener) f -> {
+                    truth.served(conn.record, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, FaultReplies.GARBAGE.length, uri, false, name);
+                    conn.closedBy = "fault-garbage";
+                    f.channel().close();
+                });
+                case DIE -> {
+                    truth.served(conn.record, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, 0, uri, false, name);
+                    faults.die();
+                }
+                default -> answer(ctx, arrival, uri, keepAlive, decoded, false, fault); // status, large, idle-close
+            }
+        }
+
+        /** Outbound from the connection handler: raw bytes that skip the HTTP encoder (but not TLS). */
+        private ChannelHandlerContext raw(ChannelHandlerContext ctx) {
+            return ctx.pipeline().context("conn");
+        }
+
+        /** The answer: the application's, or the status/large/idle-close fault's. */
+        private void answer(ChannelHandlerContext ctx, long arrival, String uri, boolean keepAlive, boolean decoded, boolean admin, FaultRule fault) {
+            FaultKind kind = fault == null ? null : fault.kind();
+            Response r = kind == FaultKind.STATUS ? new Response((int) fault.param(), "text/html", FaultReplies.statusBody((int) fault.param()), FaultReplies.INTERACTION)
+                    : kind == FaultKind.LARGE ? new Response(200, "text/html", FaultReplies.large(fault.param()), FaultReplies.INTERACTION)
+                    : decoded ? Exchange.respond(app, truth, uri)
                     : new Response(400, "text/plain", "bad request\n".getBytes(), "BadRequest");
             int served = conn.record.requests() + (admin ? 0 : 1);
             if (settings.maxKeepAliveRequests() > 0 && served >= settings.maxKeepAliveRequests()) {
@@ -174,15 +253,21 @@ public final class EventServer implements RubisHttpServer {
             resp.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
             boolean close = !keepAlive;
             String path = uri;
+            String faultName = fault == null ? "" : fault.kind().specName();
             ctx.writeAndFlush(resp).addListener((ChannelFutureListener) f -> {
                 long done = System.nanoTime();
                 if (!admin) {
-                    truth.served(conn.record, arrival, done, r.interaction(), r.status(), r.body().length, path, Exchange.isErrorPage(r));
+                    truth.served(conn.record, arrival, done, r.interaction(), r.status(), r.body().length, path, Exchange.isErrorPage(r), faultName);
                 }
                 conn.awaitingRequest = true;
                 if (close) {
                     conn.closedBy = "server";
                     f.channel().close();
+                } else if (kind == FaultKind.IDLE_CLOSE) {
+                    f.channel().eventLoop().schedule(() -> {
+                        conn.closedBy = "fault-idle-close";
+                        f.channel().close();
+                    }, fault.param(), TimeUnit.MILLISECONDS);
                 }
             });
         }
@@ -196,6 +281,7 @@ public final class EventServer implements RubisHttpServer {
 
     @Override
     public void close() {
+        faults.close();
         if (serverChannel != null) {
             serverChannel.close().awaitUninterruptibly();
         }

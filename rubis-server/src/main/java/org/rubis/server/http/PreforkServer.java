@@ -15,6 +15,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rubis.server.app.Response;
+import org.rubis.server.fault.FaultInjector;
+import org.rubis.server.fault.FaultKind;
+import org.rubis.server.fault.FaultReplies;
+import org.rubis.server.fault.FaultRule;
 import org.rubis.server.app.RubisApp;
 import org.rubis.server.truth.GroundTruth;
 
@@ -25,7 +29,7 @@ import org.rubis.server.truth.GroundTruth;
  * {@code spawnDelayMs}, when fewer than {@code minSpareWorkers} are idle, it spawns 1, 2, 4, ...
  * (at most 32) workers per round, as Apache does.
  */
-public final class PreforkServer implements RubisHttpServer {
+public final class PreforkServer implements RubisHttpServer, FaultInjector.Listener {
 
     private final RubisApp app;
     private final GroundTruth truth;
@@ -37,10 +41,30 @@ public final class PreforkServer implements RubisHttpServer {
     private ServerSocket server;
     private Thread supervisor;
 
+    private final FaultInjector faults;
+    private volatile boolean paused;
+
     public PreforkServer(RubisApp app, GroundTruth truth, ServerSettings settings) {
+        this(app, truth, settings, FaultInjector.none());
+    }
+
+    public PreforkServer(RubisApp app, GroundTruth truth, ServerSettings settings, FaultInjector faults) {
         this.app = app;
         this.truth = truth;
         this.settings = settings;
+        this.faults = faults;
+    }
+
+    /** Workers take no new connection from the listener until resumed (they wait in the backlog). */
+    @Override
+    public void stopAccepting() {
+        truth.fault(FaultKind.STOP_ACCEPTING.specName());
+        paused = true;
+    }
+
+    @Override
+    public void resumeAccepting() {
+        paused = false;
     }
 
     /** Workers in the pool now. */
@@ -57,6 +81,7 @@ public final class PreforkServer implements RubisHttpServer {
         supervisor = new Thread(this::supervise, "prefork-supervisor");
         supervisor.setDaemon(true);
         supervisor.start();
+        faults.start(this);
         return server.getLocalPort();
     }
 
@@ -91,11 +116,19 @@ public final class PreforkServer implements RubisHttpServer {
         while (running) {
             Socket s;
             try {
+                while (paused && running) {
+                    Thread.sleep(10); // stop-accepting fault: the listener's backlog holds new connections
+                }
                 s = server.accept();
+                while (paused && running) {
+                    Thread.sleep(10); // accepted just as the window began: held unanswered like the backlog's
+                }
             } catch (IOException e) {
                 if (running) {
                     continue;
                 }
+                return;
+            } catch (InterruptedException e) {
                 return;
             }
             idle.decrementAndGet();
@@ -156,7 +189,50 @@ public final class PreforkServer implements RubisHttpServer {
                 if (admin) {
                     truth.admin(conn);
                 }
-                Response r = Exchange.respond(app, truth, req.uri);
+                FaultRule fault = admin ? null : faults.next();
+                FaultKind kind = fault == null ? null : fault.kind();
+                String faultName = fault == null ? "" : kind.specName();
+                if (kind == FaultKind.HANG) {
+                    truth.served(conn, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, 0, req.uri, false, faultName);
+                    s.setSoTimeout(0);
+                    while (in.read() >= 0) {
+                        // never answer; wait for the client to give up
+                    }
+                    break;
+                }
+                if (kind == FaultKind.RESET || kind == FaultKind.TRUNCATE || kind == FaultKind.GARBAGE) {
+                    int half = FaultReplies.PARTIAL.length / 2;
+                    if (kind == FaultKind.GARBAGE) {
+                        out.write(FaultReplies.GARBAGE);
+                    } else {
+                        out.write(FaultReplies.head(200, FaultReplies.PARTIAL.length, true, "rubis-server/prefork"));
+                        out.write(FaultReplies.PARTIAL, 0, half);
+                    }
+                    out.flush();
+                    truth.served(conn, arrival, System.nanoTime(), FaultReplies.INTERACTION, kind == FaultKind.GARBAGE ? 0 : 200,
+                            kind == FaultKind.GARBAGE ? FaultReplies.GARBAGE.length : half, req.uri, false, faultName);
+                    if (kind == FaultKind.RESET) {
+                        raw.setSoLinger(true, 0); // close with RST
+                    }
+                    closedBy = "fault-" + faultName;
+                    break;
+                }
+                if (kind == FaultKind.DIE) {
+                    truth.served(conn, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, 0, req.uri, false, faultName);
+                    faults.die();
+                    break;
+                }
+                if (kind == FaultKind.DELAY) {
+                    try {
+                        Thread.sleep(fault.param());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+                Response r = kind == FaultKind.STATUS ? new Response((int) fault.param(), "text/html", FaultReplies.statusBody((int) fault.param()), FaultReplies.INTERACTION)
+                        : kind == FaultKind.LARGE ? new Response(200, "text/html", FaultReplies.large(fault.param()), FaultReplies.INTERACTION)
+                        : Exchange.respond(app, truth, req.uri);
                 boolean keepAlive = req.keepAlive
                         && (settings.maxKeepAliveRequests() <= 0 || conn.requests() + 1 < settings.maxKeepAliveRequests());
                 String head = "HTTP/1.1 " + r.status() + (r.status() == 200 ? " OK" : r.status() == 404 ? " Not Found" : " Error") + "\r\n"
@@ -167,7 +243,16 @@ public final class PreforkServer implements RubisHttpServer {
                 out.flush();
                 long done = System.nanoTime();
                 if (!admin) {
-                    truth.served(conn, arrival, done, r.interaction(), r.status(), r.body().length, req.uri, Exchange.isErrorPage(r));
+                    truth.served(conn, arrival, done, r.interaction(), r.status(), r.body().length, req.uri, Exchange.isErrorPage(r), faultName);
+                }
+                if (keepAlive && kind == FaultKind.IDLE_CLOSE) {
+                    try {
+                        Thread.sleep(fault.param());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    closedBy = "fault-idle-close";
+                    break;
                 }
                 if (!keepAlive) {
                     closedBy = "server";
@@ -249,6 +334,7 @@ public final class PreforkServer implements RubisHttpServer {
     @Override
     public void close() {
         running = false;
+        faults.close();
         try {
             if (server != null) {
                 server.close();

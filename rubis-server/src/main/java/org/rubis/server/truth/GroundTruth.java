@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class GroundTruth implements AutoCloseable {
 
-    public static final String REQUESTS_HEADER = "connection_id,arrival_epoch_ns,completion_epoch_ns,service_ns,interaction,status,bytes,path";
+    public static final String REQUESTS_HEADER = "connection_id,arrival_epoch_ns,completion_epoch_ns,service_ns,interaction,status,bytes,path,fault";
     public static final String CONNECTIONS_HEADER = "connection_id,open_epoch_ns,close_epoch_ns,requests,closed_by,tls";
 
     /** State of one open connection. */
@@ -71,6 +71,7 @@ public final class GroundTruth implements AutoCloseable {
     private final Map<String, Conn> open = new ConcurrentHashMap<>();
     private final Map<Integer, AtomicLong> perConnection = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> perInteraction = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> faults = new ConcurrentHashMap<>();
     private final long startNano = System.nanoTime();
     private volatile boolean closed;
     private static final String[] POISON = new String[0];
@@ -140,6 +141,18 @@ public final class GroundTruth implements AutoCloseable {
 
     /** Records one served request; arrival and completion are {@link System#nanoTime()} readings. */
     public void served(Conn c, long arrivalNano, long completionNano, String interaction, int status, int bytes, String path, boolean errorPage) {
+        served(c, arrivalNano, completionNano, interaction, status, bytes, path, errorPage, "");
+    }
+
+    /**
+     * Records one request; {@code fault} names the fault injected on it ({@code ""}: none), so the
+     * log says which request was answered wrongly on purpose.
+     */
+    public void served(Conn c, long arrivalNano, long completionNano, String interaction, int status, int bytes, String path, boolean errorPage,
+                       String fault) {
+        if (!fault.isEmpty()) {
+            fault(fault);
+        }
         c.requests.incrementAndGet();
         requests.incrementAndGet();
         if (errorPage) {
@@ -147,7 +160,12 @@ public final class GroundTruth implements AutoCloseable {
         }
         perInteraction.computeIfAbsent(interaction, k -> new AtomicLong()).incrementAndGet();
         enqueue(new String[] {"R", c.id, Long.toString(clock.epochNs(arrivalNano)), Long.toString(clock.epochNs(completionNano)),
-                Long.toString(completionNano - arrivalNano), interaction, Integer.toString(status), Integer.toString(bytes), path});
+                Long.toString(completionNano - arrivalNano), interaction, Integer.toString(status), Integer.toString(bytes), path, fault});
+    }
+
+    /** Counts one injected fault (per request, or server-wide such as stop-accepting), for stats.json. */
+    public void fault(String kind) {
+        faults.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
     }
 
     private void enqueue(String[] rec) {
@@ -236,6 +254,12 @@ public final class GroundTruth implements AutoCloseable {
         b.append("}},\n  \"by_interaction\": {");
         first = true;
         for (var e : new TreeMap<>(perInteraction).entrySet()) {
+            b.append(first ? "" : ", ").append('"').append(e.getKey()).append("\": ").append(e.getValue().get());
+            first = false;
+        }
+        b.append("},\n  \"faults\": {");
+        first = true;
+        for (var e : new TreeMap<>(faults).entrySet()) {
             b.append(first ? "" : ", ").append('"').append(e.getKey()).append("\": ").append(e.getValue().get());
             first = false;
         }

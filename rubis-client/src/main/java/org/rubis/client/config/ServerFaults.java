@@ -1,0 +1,20 @@
+package org.rubis.client.config;
+
+import org.rubis.client.input.ConfigException;
+import org.rubis.server.fault.FaultSpec;
+
+/** The {@code server_faults} key: a fault spec for the embedded server, checked at load. */
+final class ServerFaults {
+
+    private ServerFaults() {}
+
+    /** The spec text ("" for none); a malformed spec is a one-line error naming the key. */
+    static String check(Settings s) {
+        String text = s.string("server_faults", "");
+        try {
+            return FaultSpec.parse(text).toString();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(s.where(s.entry("server_faults").orElseThrow()) + ": " + e.getMessage());
+        }
+    }
+}

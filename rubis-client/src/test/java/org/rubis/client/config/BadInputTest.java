@@ -1,0 +1,146 @@
+package org.rubis.client.config;
+
+import org.rubis.client.input.ConfigException;
+import org.rubis.client.input.Source;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rubis.client.TestFiles;
+import org.rubis.client.arrival.FileArrivals;
+import org.rubis.client.arrival.RateSchedule;
+import org.rubis.client.cli.RunCommandAccess;
+import org.rubis.client.workload.TransitionTable;
+
+/** Issue 13's bad input that was accepted: each is now a one-line error or a warning. */
+class BadInputTest {
+
+    @TempDir Path tmp;
+
+    static final String BASE = """
+            workload_transition_table = t.txt
+            workload_number_of_clients_per_node = 3
+            workload_session_run_time_in_ms = 1000
+            database_number_of_users = 100
+            """;
+
+    @BeforeEach
+    void copyData() throws Exception {
+        for (String f : new String[] {"ebay_regions.txt", "ebay_simple_categories.txt"}) {
+            Files.copy(TestFiles.propertiesDir().resolve(f), tmp.resolve(f));
+        }
+        Files.copy(TestFiles.propertiesDir().resolve("default_transitions.txt"), tmp.resolve("t.txt"));
+    }
+
+    private ClientConfig load(String content, Map<String, String> overrides) {
+        return ConfigLoader.load(TestFiles.write(tmp, "rubis.properties", content), overrides);
+    }
+
+    private String error(String content, Map<String, String> overrides) {
+        String m = assertThrows(ConfigException.class, () -> load(content, overrides)).getMessage();
+        assertEquals(-1, m.indexOf('\n'), "one line: " + m);
+        return m;
+    }
+
+    private void editTable(int lineNo, String from, String to) throws Exception {
+        List<String> lines = new ArrayList<>(Files.readAllLines(tmp.resolve("t.txt"), StandardCharsets.ISO_8859_1));
+        lines.set(lineNo - 1, lines.get(lineNo - 1).replaceFirst(from, to));
+        Files.write(tmp.resolve("t.txt"), lines, StandardCharsets.ISO_8859_1);
+    }
+
+    @Test
+    void aNaNNegativeOrInfiniteCellNamesFileLineAndColumn() throws Exception {
+        for (String bad : List.of("NaN", "-0.1", "Infinity")) {
+            Files.copy(TestFiles.propertiesDir().resolve("default_transitions.txt"), tmp.resolve("t.txt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            editTable(7, "\t0\t", "\t" + bad + "\t");
+            String m = assertThrows(ConfigException.class, () -> TransitionTable.parse(Source.file(tmp.resolve("t.txt")), 27, 29)).getMessage();
+            assertTrue(m.matches(".*t\\.txt:7: column \\d+ = " + java.util.regex.Pattern.quote(bad) + " is not a probability.*"), m);
+        }
+        Files.copy(TestFiles.propertiesDir().resolve("default_transitions.txt"), tmp.resolve("t.txt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        List<String> lines = new ArrayList<>(Files.readAllLines(tmp.resolve("t.txt"), StandardCharsets.ISO_8859_1));
+        String[] cells = lines.get(6).split("\t", -1);
+        cells[28] = "NaN"; // the waiting time
+        lines.set(6, String.join("\t", cells));
+        Files.write(tmp.resolve("t.txt"), lines, StandardCharsets.ISO_8859_1);
+        String m = assertThrows(ConfigException.class, () -> TransitionTable.parse(Source.file(tmp.resolve("t.txt")), 27, 29)).getMessage();
+        assertTrue(m.contains("t.txt:7: column 29: waiting time NaN"), m);
+    }
+
+    @Test
+    void aDuplicatedKeyIsWarnedWithBothLines() {
+        ClientConfig c = load(BASE + "workload_session_run_time_in_ms = 2000\n", Map.of());
+        assertTrue(c.warnings().stream().anyMatch(w -> w.endsWith("rubis.properties:5: workload_session_run_time_in_ms is set again (first at line 3);"
+                + " the last value, \"2000\", wins")), c.warnings().toString());
+        assertEquals(2000, c.runMs());
+    }
+
+    @Test
+    void aMissingNumberOfClientsIsWarned() {
+        ClientConfig c = load(BASE.replace("workload_number_of_clients_per_node = 3\n", ""), Map.of());
+        assertTrue(c.warnings().stream().anyMatch(w -> w.contains("workload_number_of_clients_per_node is not set: 1 emulated user")),
+                c.warnings().toString());
+        assertTrue(load(BASE, Map.of()).warnings().stream().noneMatch(w -> w.contains("clients_per_node")));
+    }
+
+    @Test
+    void anEndOfSessionRowThatNeverEndsSessionsIsWarned() throws Exception {
+        List<String> lines = new ArrayList<>(Files.readAllLines(tmp.resolve("t.txt"), StandardCharsets.ISO_8859_1));
+        String[] cells = lines.get(32).split("\t", -1);
+        assertTrue(cells[0].startsWith("End of Session"));
+        String[] back = lines.get(31).split("\t", -1);
+        for (int c = 1; c <= 27; c++) {
+            back[c] = String.valueOf(Double.parseDouble(back[c]) + Double.parseDouble(cells[c])); // keep the columns summing to 1
+            cells[c] = "0";
+        }
+        lines.set(31, String.join("\t", back));
+        lines.set(32, String.join("\t", cells));
+        Files.write(tmp.resolve("t.txt"), lines, StandardCharsets.ISO_8859_1);
+        ClientConfig c = load(BASE, Map.of());
+        assertTrue(c.warnings().stream().anyMatch(w -> w.contains("the End of Session row is all zero")), c.warnings().toString());
+    }
+
+    @Test
+    void durationsCountsAndRatesAreBoundedAtLoad() {
+        String m = error(BASE.replace("= 1000", "= 9223372036854775807"), Map.of());
+        assertTrue(m.endsWith("rubis.properties:3: workload_session_run_time_in_ms = \"9223372036854775807\": longer than the maximum of 30 days"
+                + " (2592000000 ms); expected a duration in milliseconds up to that"), m);
+        assertTrue(error(BASE, Map.of("workload_up_ramp_time_in_ms", "99999999999999999999999")).startsWith("command line: workload_up_ramp_time_in_ms"));
+        assertTrue(error(BASE, Map.of("workload_number_of_clients_per_node", "5000000")).contains("more than the maximum of 1000000"));
+        assertTrue(error(BASE, Map.of("workload_session_rate", "1e-300")).contains("workload_session_rate = \"1e-300\": out of range"));
+        assertTrue(load(BASE, Map.of("workload_session_run_time_in_ms", String.valueOf(Limits.MAX_DURATION_MS))).runMs() == Limits.MAX_DURATION_MS);
+        String d = assertThrows(ConfigException.class, () -> RunCommandAccess.millis("--duration", "99999999999999h")).getMessage();
+        assertEquals("--duration 99999999999999h: longer than the maximum of 30 days; expected e.g. 60s, 2m, 500ms or 1h", d);
+        assertEquals(3_600_000L, RunCommandAccess.millis("--duration", "1h"));
+    }
+
+    @Test
+    void arrivalFilesAndSchedulesAreBounded() {
+        Path ia = TestFiles.write(tmp, "ia.txt", "100\n1e300\n");
+        String m = assertThrows(ConfigException.class, () -> new FileArrivals(ia)).getMessage();
+        assertTrue(m.startsWith(ia + ":2: 1e300 ms brings the arrivals past 30 days"), m);
+        Path sched = TestFiles.write(tmp, "s.txt", "0 10\n5 1e-300\n");
+        m = assertThrows(ConfigException.class, () -> new RateSchedule(sched, true, 1)).getMessage();
+        assertTrue(m.startsWith(sched + ":2: \"5 1e-300\" is out of range"), m);
+        Path late = TestFiles.write(tmp, "late.txt", "0 10\n1e12 5\n");
+        assertTrue(assertThrows(ConfigException.class, () -> new RateSchedule(late, true, 1)).getMessage().startsWith(late + ":2:"));
+    }
+
+    @Test
+    void theTargetUrlIsValidatedAtLoad() {
+        assertTrue(error(BASE, Map.of("client_target", "http://127.0.0.1:99999"))
+                .equals("command line: client_target = \"http://127.0.0.1:99999\": port 99999 is out of range; expected a TCP port from 1 to 65535"));
+        for (String bad : List.of("ftp://127.0.0.1:21", "http://:8080", "127.0.0.1:8080", "http//x")) {
+            assertTrue(error(BASE, Map.of("client_target", bad)).contains("not a target"), bad);
+        }
+        assertEquals("http://127.0.0.1:8080", load(BASE, Map.of("client_target", "http://127.0.0.1:8080/")).target());
+    }
+}

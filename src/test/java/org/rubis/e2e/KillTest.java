@@ -1,0 +1,60 @@
+package org.rubis.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code kill -9} of the client: the embedded server ends with it, and every log has its header. */
+class KillTest {
+
+    @TempDir Path work;
+
+    @Test
+    void theEmbeddedServerEndsWhenTheClientIsKilledAndTheLogsStayReadable() throws Exception {
+        Path out = work.resolve("k");
+        Process p = Cli.client(work, "run", "--users", "5", "--ramp-up", "0", "--duration", "120s", "--ramp-down", "0", "--think-scale", "0.05",
+                "--out", "k", "--no-progress", "-Dserver_size=0.02").redirectErrorStream(true).redirectOutput(work.resolve("k.log").toFile()).start();
+        ProcessHandle server = null;
+        int clientLogged = 0;
+        Path requests = out.resolve("requests.csv");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline && (server == null || !Files.exists(requests) || Files.readAllLines(requests).size() < 20)) {
+            server = p.toHandle().children().filter(h -> h.info().commandLine().orElse("").contains("org.rubis.server.ServerMain"))
+                    .findFirst().orElse(null);
+            Thread.sleep(200);
+        }
+        try {
+            assertTrue(server != null && Files.readAllLines(requests).size() >= 20, "the run started: " + Files.readString(work.resolve("k.log")));
+            clientLogged = Files.readAllLines(requests).size() - 1;
+            p.destroyForcibly(); // SIGKILL: no shutdown hook runs in the client
+            assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+            CompletableFuture<ProcessHandle> gone = server.onExit();
+            gone.get(15, TimeUnit.SECONDS); // throws TimeoutException if the server outlives its parent
+            assertFalse(server.isAlive(), "the embedded server exited");
+        } finally {
+            if (server != null && server.isAlive()) {
+                server.destroyForcibly();
+            }
+        }
+        RunDir d = new RunDir(out);
+        List<Map<String, String>> served = d.csv("server/requests.csv");
+        assertTrue(served.size() >= clientLogged, "the server's log was flushed: it served " + served.size()
+                + " requests, the client had logged " + clientLogged + " answers before the kill");
+        assertTrue(d.json("server/stats.json").get("requests").asLong() >= served.size(), "stats.json written at the server's exit");
+        assertTrue(Files.readString(out.resolve("server/server.log")).contains("parent process gone"));
+        for (String f : List.of("requests.csv", "sessions.csv", "client-gc.csv", "client-health.csv")) {
+            String text = Files.readString(out.resolve(f));
+            assertTrue(text.contains(",") && text.indexOf('\n') > 0, f + " has its header after kill -9: \"" + text + "\"");
+        }
+        assertEquals("end_epoch_ms,duration_ms,gc,action,cause", Files.readAllLines(out.resolve("client-gc.csv")).get(0));
+    }
+}

@@ -56,7 +56,7 @@ public final class StandaloneServer implements AutoCloseable {
         cmd.add("-cp");
         cmd.add(ChildJvm.selfJar());
         cmd.add("org.rubis.server.ServerMain");
-        cmd.addAll(List.of("--port", "0", "--out", dir.toString()));
+        cmd.addAll(List.of("--port", "0", "--out", dir.toString(), "--exit-with-parent"));
         cmd.addAll(flags);
         if (dbFile != null) {
             cmd.addAll(List.of("--db-file", dbFile.toAbsolutePath().toString()));

@@ -56,7 +56,7 @@ final class ClosedVersusOpen implements Experiment {
 
     @Override
     public Finding run(Lab lab) throws Exception {
-        List<Double> loads = lab.pick(List.of(0.5, 2.0), List.of(0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0));
+        List<Double> loads = lab.pick(List.of(0.5, 2.0), List.of(0.25, 0.5, 1.0, 2.0, 3.0));
         String duration = lab.pick("8s", "20s");
         List<double[]> closed = new ArrayList<>(); // {target, offered, achieved, users, seconds}
         List<double[]> open = new ArrayList<>();
@@ -119,7 +119,8 @@ final class ClosedVersusOpen implements Experiment {
         double closedMaxOffered = closed.stream().mapToDouble(p -> p[1]).max().orElse(0);
         // A closed population sends only after a reply: in a window of T seconds it can have sent at most N requests more than were
         // answered (each user's last one, still outstanding at the end). 10 % is left for the noise of the capacity estimate.
-        boolean closedCapped = closed.stream().allMatch(p -> p[1] <= 1.1 * capacity + p[3] / p[4]);
+        double cap = capacity;
+        boolean closedCapped = closed.stream().allMatch(p -> p[1] <= 1.1 * cap + p[3] / p[4]);
         boolean openPast = openTop[1] >= 1.5 * capacity && openTop[2] <= 0.8 * openTop[1];
         String measured = String.format(Locale.ROOT, "capacity %.1f requests/s; at a target of %.0f/s the closed population offered %.1f/s "
                         + "(achieved %.1f), open arrivals offered %.1f/s (achieved %.1f)", capacity, closedTop[0], closedTop[1], closedTop[2],

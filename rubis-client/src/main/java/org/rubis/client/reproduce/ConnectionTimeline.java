@@ -58,11 +58,13 @@ final class ConnectionTimeline {
         return opened - closed;
     }
 
-    /** The largest number open at once (exact: evaluated at every open). */
-    int maxOpen() {
-        int max = 0;
+    /** The largest number open at once between {@code from} and {@code to} (epoch ns; exact: evaluated at every open). */
+    int maxOpen(long from, long to) {
+        int max = openAt(from);
         for (long t : opens) {
-            max = Math.max(max, openAt(t));
+            if (t >= from && t <= to) {
+                max = Math.max(max, openAt(t));
+            }
         }
         return max;
     }

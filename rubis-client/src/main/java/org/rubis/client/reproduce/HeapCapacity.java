@@ -56,8 +56,8 @@ final class HeapCapacity implements Experiment {
     @Override
     public Finding run(Lab lab) throws Exception {
         List<String> profiles = lab.pick(List.of("paper-default"), List.of("paper-default", "paper-tuned"));
-        List<String> executions = List.of("platform", "netty");
-        String steps = lab.pick("100", "1000,2500,5000,7500");
+        List<String> executions = lab.pick(List.of("platform", "netty"), List.of("platform", "netty"));
+        String steps = lab.pick("100", "1000,3000,6000");
         Path dir = lab.out().resolve(name());
         CategoryChart c = Plots.bars("Largest N sustained by one client JVM", "JVM profile", "emulated users");
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
@@ -72,8 +72,8 @@ final class HeapCapacity implements Experiment {
                 Path out = dir.resolve(profile + "-" + exec);
                 Files.createDirectories(out);
                 StringWriter text = new StringWriter();
-                List<String> args = List.of("--jvm-profile", profile, "--execution", exec, "--users", steps, "--ramp-up", lab.pick("1s", "10s"),
-                        "--duration", lab.pick("3s", "15s"), "--out", out.toString());
+                List<String> args = List.of("--jvm-profile", profile, "--execution", exec, "--users", steps, "--ramp-up", lab.pick("1s", "5s"),
+                        "--duration", lab.pick("3s", "10s"), "--out", out.toString());
                 lab.say("  capacity " + String.join(" ", args));
                 int status = new CommandLine(new CapacityCommand()).setOut(new PrintWriter(text, true)).setErr(new PrintWriter(text, true))
                         .execute(args.toArray(String[]::new));
@@ -117,7 +117,7 @@ final class HeapCapacity implements Experiment {
         Verdict v;
         if (lab.quick()) {
             v = Verdict.of(defaultBest > 0);
-            why = "quick scale stays far below the heap limit; it checks that the capacity search runs (full scale searches up to 7,500 users)";
+            why = "quick scale stays far below the heap limit; it checks that the capacity search runs (full scale searches up to 6,000 users)";
         } else if (heapLimited && larger) {
             v = Verdict.REPRODUCED;
             why = "the 64 MB heap stopped the client (out of memory) while the larger heap sustained at least as many users";

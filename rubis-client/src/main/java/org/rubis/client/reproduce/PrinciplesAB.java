@@ -47,8 +47,8 @@ final class PrinciplesAB implements Experiment {
 
     @Override
     public Finding run(Lab lab) throws Exception {
-        List<Integer> ns = lab.pick(List.of(5, 50), List.of(5, 10, 25, 50, 100, 200));
-        String duration = lab.pick("6s", "30s");
+        List<Integer> ns = lab.pick(List.of(5, 50), List.of(5, 25, 100, 200));
+        String duration = lab.pick("6s", "20s");
         List<double[]> closed = new ArrayList<>(); // {N, CoV, achieved / (N/Z)}
         List<double[]> hybrid = new ArrayList<>();
         List<Path> runs = new ArrayList<>();
@@ -106,9 +106,11 @@ final class PrinciplesAB implements Experiment {
                 : "the closed workload's CoV is not near 1 at the largest N")
                 + (hybridNear1 ? " and open session arrivals give a CoV near 1 at every N, as Principle B expects"
                         : "; the open arrivals' CoV is off 1 at some N")
-                + (cLo[1] < 0.9 ? String.format(Locale.ROOT, "; at N=%d the closed CoV is %.2f, below 1 as for a synchronised workload", (int) cLo[0], cLo[1])
-                        : String.format(Locale.ROOT, "; RUBiS's exponential think times keep even N=%d near 1 (%.2f): its closed stream is not synchronised",
-                                (int) cLo[0], cLo[1]));
+                + (cLo[1] < 0.8 ? String.format(Locale.ROOT, "; at N=%d the closed CoV is %.2f, below 1 as for a synchronised workload", (int) cLo[0], cLo[1])
+                        : cLo[1] <= 1.25 ? String.format(Locale.ROOT, "; RUBiS's exponential think times keep even N=%d near 1 (%.2f): its closed "
+                                + "stream is not synchronised", (int) cLo[0], cLo[1])
+                        : String.format(Locale.ROOT, "; at N=%d the CoV is %.2f, above 1: slow responses bunch the requests (see the runs' response "
+                                + "times)", (int) cLo[0], cLo[1]));
         ObjectNode data = JsonNodeFactory.instance.objectNode();
         data.put("think_scale_at_5_users", SCALE_AT_5);
         data.set("points", rows);

@@ -2,6 +2,7 @@ package org.rubis.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -86,6 +87,13 @@ public final class RunAnalysis {
     public final JsonNode summary;
     public final Map<String, Map<String, Latency>> byPhaseState = new LinkedHashMap<>();
     public final Map<String, Latency> byPhase = new LinkedHashMap<>();
+    /**
+     * Response time from the intended send instant (the schedule) to the last byte, per phase: the
+     * coordinated-omission-corrected figure (wrk2, HdrHistogram's expected-interval recording). It
+     * differs from {@link #byPhase} (the service time, from the actual send) by the send lateness.
+     */
+    public final Map<String, Latency> byPhaseFromIntended = new LinkedHashMap<>();
+    public final Latency overallFromIntended = new Latency();
     public final Map<String, Latency> byState = new TreeMap<>();
     public final Latency overall = new Latency();
     public final Latency lateness = new Latency();
@@ -118,6 +126,15 @@ public final class RunAnalysis {
     public ServerComparison server;
     /** The wire check, when the run directory holds a capture (RUN_DIR/capture.pcap); else null. */
     public WireCheck wire;
+    /**
+     * Whose clock the response times come from: "client", or "wire" when the run published wire-derived
+     * times (summary.json response_time_clock, run --published-times wire): each request's time is then the
+     * wire's from wire.csv (a request with none on the wire, e.g. a failed connect, keeps the client's).
+     */
+    public String clock = "client";
+    /** The client's own times by phase, kept beside the published ones when those are the wire's. */
+    public final Map<String, Latency> clientByPhase = new LinkedHashMap<>();
+    private Map<String, Long> wireTimes;
 
     /** Client-reported versus server-measured times, request by request. */
     public static final class ServerComparison {
@@ -144,6 +161,7 @@ public final class RunAnalysis {
         for (String p : PHASES) {
             byPhaseState.put(p, new TreeMap<>());
             byPhase.put(p, new Latency());
+            byPhaseFromIntended.put(p, new Latency());
         }
     }
 
@@ -163,6 +181,7 @@ public final class RunAnalysis {
         RunAnalysis a = new RunAnalysis(d);
         Map<Long, SessionState> sessions = new HashMap<>();
         a.readSessions(d, sessions);
+        a.readWireTimes(d);
         a.readRequests(d, sessions);
         a.readGc(d);
         if (d.hasServer()) {
@@ -177,6 +196,26 @@ public final class RunAnalysis {
             a.notes.add("the run was stopped early (" + a.summary.path("stop_reason").asText() + "); the logs are complete up to then");
         }
         return a;
+    }
+
+    private void readWireTimes(RunDirectory d) {
+        Path csv = d.dir().resolve(WireCheck.CSV);
+        if (summary == null || !summary.path("response_time_clock").asText("").startsWith("wire")) {
+            return;
+        }
+        if (!Files.isRegularFile(csv)) {
+            notes.add("the run published wire times but " + csv.getFileName() + " is missing: the client's times are shown");
+            return;
+        }
+        Map<String, Long> m = new HashMap<>();
+        new CsvStream(csv).forEach(List.of("connection_id", "client_send_epoch_ns", "wire_response_ns", "match"), row -> {
+            String w = row.get("wire_response_ns");
+            if ("matched".equals(row.get("match")) && !w.isEmpty()) {
+                m.put(row.get("connection_id") + " " + row.get("client_send_epoch_ns"), Long.parseLong(w));
+            }
+        });
+        wireTimes = m;
+        clock = "wire";
     }
 
     private void readSessions(RunDirectory d, Map<Long, SessionState> states) {
@@ -230,8 +269,11 @@ public final class RunAnalysis {
             boolean failed = !error.isEmpty();
             long send = row.getLong("send_epoch_ns");
             long intended = row.getLong("intended_send_epoch_ns");
-            long resp = row.getLong("response_ns");
-            long done = send + resp;
+            long clientResp = row.getLong("response_ns");
+            clientByPhase.computeIfAbsent(phase, k -> new Latency()).add(clientResp, failed);
+            Long onWire = wireTimes == null ? null : wireTimes.get(row.get("connection_id") + " " + send);
+            long resp = onWire != null ? onWire : clientResp;
+            long done = send + clientResp;
             if (backend.isEmpty()) {
                 backend = row.get("backend");
             }
@@ -241,6 +283,9 @@ public final class RunAnalysis {
             byState.computeIfAbsent(state, k -> new Latency()).add(resp, failed);
             overall.add(resp, failed);
             lateness.add(Math.max(0, send - intended), false);
+            long fromIntended = Math.max(0, send - intended) + resp;
+            byPhaseFromIntended.computeIfAbsent(phase, k -> new Latency()).add(fromIntended, failed);
+            overallFromIntended.add(fromIntended, failed);
             if (failed) {
                 errorsByClass.merge(error, 1L, Long::sum);
             }

@@ -27,7 +27,7 @@ final class WireCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         w.notes.forEach(n -> out.println("note: " + n));
         out.printf(Locale.ROOT, "wire: %d requests on %d connections (%s); client: %d requests on %d connections%s%n",
-                w.capture.requests.size(), w.wireConnections(), w.complete() ? "capture complete" : "capture INCOMPLETE",
+                w.wireRequests(), w.wireConnections(), w.complete() ? "capture complete" : "capture INCOMPLETE",
                 w.clientRequests, w.clientDistinctConnections,
                 w.serverConnections >= 0 ? "; server: " + w.serverRequests + " requests on " + w.serverConnections + " connections" : "");
         out.printf(Locale.ROOT, "matched %d, client only %d, wire only %d%n", w.matched, w.clientOnly, w.wireOnly);
@@ -35,6 +35,16 @@ final class WireCommand implements Callable<Integer> {
         w.groups.forEach((name, g) -> out.printf(Locale.ROOT, "  %-22s %7d %11.1f %6.1f %6.1f %6.1f | %13.1f %6.1f %6.1f %6.1f%n", name,
                 g.response.count(), g.ttfb.meanUs(), g.ttfb.percentileUs(50), g.ttfb.percentileUs(99), g.ttfb.maxUs(),
                 g.response.meanUs(), g.response.percentileUs(50), g.response.percentileUs(99), g.response.maxUs()));
+        if (w.probe.response.count() > 0) {
+            WireCheck.Group g = w.probe;
+            out.printf(Locale.ROOT, "  %-22s %7d %11.1f %6.1f %6.1f %6.1f | %13.1f %6.1f %6.1f %6.1f%n", "probe (floor)",
+                    g.response.count(), g.ttfb.meanUs(), g.ttfb.percentileUs(50), g.ttfb.percentileUs(99), g.ttfb.maxUs(),
+                    g.response.meanUs(), g.response.percentileUs(50), g.response.percentileUs(99), g.response.maxUs());
+            out.printf(Locale.ROOT, "floor of this host (probe response p50): %.1f us; overhead above it (p50): %s%n", w.floorUs(),
+                    w.groups.entrySet().stream().filter(e -> e.getKey().endsWith("reused") && e.getValue().response.count() > 0)
+                            .map(e -> String.format(Locale.ROOT, "%s %.1f us", e.getKey(), e.getValue().response.percentileUs(50) - w.floorUs()))
+                            .collect(java.util.stream.Collectors.joining(", ")));
+        }
         out.println("per request: " + dir.resolve(WireCheck.CSV));
         return 0;
     }

@@ -77,6 +77,24 @@ class RunAnalysisTest {
     }
 
     @Test
+    void responseTimeFromTheIntendedSendAddsTheSendLateness() throws Exception {
+        // A stalled client: 100 requests of 1 ms, the last 10 sent 200 ms after their intended instant.
+        // Service time p99 stays 1 ms; from the schedule, the users waited 201 ms (coordinated omission).
+        SyntheticRun r = new SyntheticRun();
+        for (int i = 0; i < 100; i++) {
+            long intended = i * 1_000_000_000L;
+            long late = i >= 90 ? 200_000_000L : 0;
+            r.request(i, 0, "Home", "/PHP/index.html", "run", intended, intended + late, 1_000_000, "", "c" + i, true);
+        }
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(r.write(tmp.resolve("co"))));
+        assertEquals(1.0, a.byPhase.get("run").percentileMs(99), 0.01);
+        assertEquals(201.0, a.byPhaseFromIntended.get("run").percentileMs(99), 0.3);
+        assertEquals(1.0, a.byPhaseFromIntended.get("run").percentileMs(50), 0.01);
+        assertEquals(1.0 + 20.0, a.byPhaseFromIntended.get("run").meanMs(), 1e-6);
+        assertEquals(100, a.overallFromIntended.count());
+    }
+
+    @Test
     void aSharedConnectionIsCountedOnce() throws Exception {
         // Three sessions of four requests; connection A carries sessions 1 and 2 and half of 3.
         SyntheticRun r = new SyntheticRun();

@@ -20,6 +20,19 @@ public final class RunFiles {
     /** The server's ground truth, one line per request (inside {@link #SERVER_DIR}). */
     public static final String SERVER_REQUESTS = "requests.csv";
     public static final String SERVER_STATS = "stats.json";
+    /** run --capture: the packet capture (libpcap's own format). */
+    public static final String CAPTURE_PCAP = "capture.pcap";
+    /** run --capture: packets written and kernel/interface drops of the capture. */
+    public static final String CAPTURE_STATS = "capture-stats.json";
+    /** The wire check: one line per request seen on the wire (written by the wire check). */
+    public static final String WIRE_CSV = "wire.csv";
+    /** run --probe: the reference probe's requests, one line each. */
+    public static final String PROBE_CSV = "probe.csv";
+    /**
+     * The query that marks the reference probe's requests ({@code GET /PHP/index.html?rubis_probe=1}), so that
+     * the server's log and the wire can tell them from the workload's.
+     */
+    public static final String PROBE_QUERY = "rubis_probe=1";
 
     private RunFiles() {}
 
@@ -53,6 +66,10 @@ public final class RunFiles {
 
     public static Path serverRequests(Path run) {
         return serverDir(run).resolve(SERVER_REQUESTS);
+    }
+
+    public static Path probe(Path run) {
+        return run.resolve(PROBE_CSV);
     }
 
     public static Path serverStats(Path run) {

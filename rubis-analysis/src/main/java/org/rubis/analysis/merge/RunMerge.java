@@ -56,6 +56,26 @@ public final class RunMerge {
         return new RunMerge(set, out).run();
     }
 
+    /**
+     * The local runner's layout ({@code run --shards N}): the shards are {@code out/shard-I} and the
+     * shared embedded server's logs {@code out/server/}; merges into {@code out} beside them. Anything
+     * else in {@code out} is refused as by {@link #merge}.
+     */
+    public static Result mergeInPlace(List<Path> dirs, Path out) {
+        ShardSet set = ShardSet.of(dirs);
+        try (Stream<Path> s = Files.list(out)) {
+            List<Path> inside = dirs.stream().map(d -> d.toAbsolutePath().normalize()).toList();
+            Path server = out.resolve("server").toAbsolutePath().normalize();
+            Path other = s.map(p -> p.toAbsolutePath().normalize()).filter(p -> !inside.contains(p) && !p.equals(server)).findAny().orElse(null);
+            if (other != null) {
+                throw new AnalysisException(out + ": holds " + other.getFileName() + " besides the shards; choose a new directory (merge never overwrites a run)");
+            }
+        } catch (IOException e) {
+            throw new AnalysisException(out + ": not a readable directory: " + e.getMessage());
+        }
+        return new RunMerge(set, out).run();
+    }
+
     private static void checkOut(List<Path> dirs, Path out) {
         Path o = out.toAbsolutePath().normalize();
         for (Path d : dirs) {

@@ -59,12 +59,12 @@ public final class CompareReport {
         for (RunAnalysis a : runs) {
             Latency l = measured(a);
             int maxConc = a.concurrentConnections.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-            rows.add(new String[] {a.name, a.backend, load(a), String.valueOf(l.count()), HtmlReport.fmt(a.throughput()), HtmlReport.fmt(l.percentileMs(50)),
+            rows.add(new String[] {a.name, a.backend + (a.clock.equals("wire") ? " (wire clock)" : ""), load(a), String.valueOf(l.count()), HtmlReport.fmt(a.throughput()), HtmlReport.fmt(l.percentileMs(50)),
                     HtmlReport.fmt(l.meanMs()), HtmlReport.fmt(l.percentileMs(95)), HtmlReport.fmt(l.percentileMs(99)), String.valueOf(l.errors()),
                     String.valueOf(a.distinctConnections), String.valueOf(maxConc), HtmlReport.fmt(a.sessionInterArrival.cov()),
                     ratio(l.percentileMs(50), base.percentileMs(50)), ratio(l.meanMs(), base.meanMs()), ratio(l.percentileMs(95), base.percentileMs(95))});
             ObjectNode o = arr.addObject();
-            o.put("run", a.name).put("backend", a.backend).put("load", load(a)).put("requests", l.count()).put("throughput_rps", HtmlReport.r3(a.throughput()))
+            o.put("run", a.name).put("backend", a.backend).put("clock", a.clock).put("load", load(a)).put("requests", l.count()).put("throughput_rps", HtmlReport.r3(a.throughput()))
              .put("median_ms", HtmlReport.r3(l.percentileMs(50))).put("mean_ms", HtmlReport.r3(l.meanMs()))
              .put("p95_ms", HtmlReport.r3(l.percentileMs(95))).put("p99_ms", HtmlReport.r3(l.percentileMs(99))).put("errors", l.errors())
              .put("distinct_connections", a.distinctConnections).put("max_concurrent_connections", maxConc)

@@ -98,7 +98,16 @@ public final class HtmlReport {
 
     private void responseTime() {
         html.append("<h2 id=response-time>Response time</h2>\n");
-        html.append("<p>Send to last byte of the reply, in ms. Only the <b>run</b> phase is the measurement; the ramps are shown for context.</p>\n");
+        if (a.clock.equals("wire")) {
+            html.append("<p><b>Clock: the wire</b> (packet capture): first request packet to last response packet, in ms; their error is the "
+                    + "capture's, not the client's")
+                .append(a.wire != null && a.wire.captureStats != null ? " (capture drops: kernel " + a.wire.captureStats.path("kernel_drops").asLong()
+                    + ", interface " + a.wire.captureStats.path("interface_drops").asLong() + ")" : "")
+                .append(". The client's own times follow the table. Only the <b>run</b> phase is the measurement.</p>\n");
+        } else {
+            html.append("<p>Send to last byte of the reply, in ms (clock: the client). Only the <b>run</b> phase is the measurement; the ramps are shown for context.</p>\n");
+        }
+        json.put("response_time_clock", a.clock);
         ObjectNode rt = json.putObject("response_time_ms");
         List<String[]> rows = new ArrayList<>();
         for (String p : RunAnalysis.PHASES) {
@@ -111,6 +120,34 @@ public final class HtmlReport {
         rows.add(latencyRow("overall", a.overall));
         latencyJson(rt.putObject("overall"), a.overall);
         table(LAT_HEAD, rows);
+        if (a.clock.equals("wire")) {
+            html.append("<h3>The client's own times (beside the wire's)</h3>\n");
+            ObjectNode ct = json.putObject("response_time_ms_client");
+            List<String[]> clientRows = new ArrayList<>();
+            a.clientByPhase.forEach((p, l) -> {
+                clientRows.add(latencyRow(p, l));
+                latencyJson(ct.putObject(p), l);
+            });
+            table(LAT_HEAD, clientRows);
+        }
+
+        html.append("<h3>From the intended send instant</h3>\n<p>The same requests timed from when the schedule (think time or arrival) "
+                + "said each should be sent, not from when it was: the response time a user would see, corrected for coordinated "
+                + "omission (a late client sends late and hides the wait). The table above is the service time. They differ by the send "
+                + "lateness.</p>\n");
+        ObjectNode fi = json.putObject("response_time_from_intended_ms");
+        rows = new ArrayList<>();
+        for (String p : RunAnalysis.PHASES) {
+            Latency l = a.byPhaseFromIntended.get(p);
+            if (l.count() > 0) {
+                rows.add(latencyRow(p, l));
+                latencyJson(fi.putObject(p), l);
+            }
+        }
+        rows.add(latencyRow("overall", a.overallFromIntended));
+        latencyJson(fi.putObject("overall"), a.overallFromIntended);
+        table(LAT_HEAD, rows);
+
         String phase = a.byPhase.get("run").count() > 0 ? "run" : "overall";
         html.append("<h3>Per state (").append(phase).append(" phase)</h3>\n");
         Map<String, Latency> states = phase.equals("run") ? a.byPhaseState.get("run") : a.byState;
@@ -317,7 +354,8 @@ public final class HtmlReport {
                 + " / " + fmt(a.lateness.maxMs())});
         table(new String[] {"measure", "value"}, rows);
         if (h != null) {
-            boolean bad = h.path("saturated").asBoolean();
+            // Any cause named (client, host or server) is a warning; "saturated" alone is the client's.
+            boolean bad = h.path("saturated").asBoolean() || !h.path("causes").isEmpty();
             html.append("<div class=").append(bad ? "warn" : "ok").append(">").append(esc(h.path("verdict").asText())).append("</div>\n");
             o.put("verdict", h.path("verdict").asText());
             o.put("saturated", bad);

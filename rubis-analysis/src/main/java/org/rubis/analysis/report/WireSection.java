@@ -35,7 +35,7 @@ final class WireSection {
         String drops = w.captureStats == null ? "unknown"
                 : w.captureStats.path("kernel_drops").asText() + " kernel, " + w.captureStats.path("interface_drops").asText() + " interface";
         r.table(new String[] {"wire requests", "client requests", "matched", "client only", "wire only", "server matched", "retransmissions",
-                "capture drops"}, List.<String[]>of(new String[] {String.valueOf(w.capture.requests.size()), String.valueOf(w.clientRequests),
+                "capture drops"}, List.<String[]>of(new String[] {String.valueOf(w.wireRequests()), String.valueOf(w.clientRequests),
                 String.valueOf(w.matched), String.valueOf(w.clientOnly), String.valueOf(w.wireOnly),
                 w.serverRequests < 0 ? "-" : w.serverMatched + " of " + w.serverRequests, String.valueOf(w.capture.retransmissions()), drops}));
         r.table(new String[] {"connections", "wire", "client", "server"}, List.<String[]>of(

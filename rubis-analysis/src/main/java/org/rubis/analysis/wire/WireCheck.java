@@ -82,6 +82,15 @@ public final class WireCheck {
     /** capture-stats.json as written by the client, or null. */
     public JsonNode captureStats;
     public final List<String> notes = new ArrayList<>();
+    /**
+     * The reference probe (probe.csv, run --probe): its client-minus-wire, past its warm-up, is the floor
+     * of this host; its requests and connection are kept out of every other figure.
+     */
+    public final Group probe = new Group();
+    public long probeRequests;
+    public long probeMatched;
+    private final Set<String> probeConnections = new HashSet<>();
+    private final Set<WireRequest> probeSet = new HashSet<>();
 
     private WireCheck(WireCapture capture) {
         this.capture = capture;
@@ -108,6 +117,7 @@ public final class WireCheck {
             w.notes.add("the capture misses packets (" + w.capture.gaps() + " holes in TCP sequence numbers): those requests' wire times may be wrong");
         }
         Map<String, List<ClientLine>> client = w.readClient(dir);
+        Map<String, List<ClientLine>> probeLines = w.readProbe(dir.dir().resolve(org.rubis.format.RunFiles.PROBE_CSV));
         Map<String, List<ServerLine>> server = dir.hasServer() ? w.readServer(dir) : null;
         Map<WireRequest, Long> serviceByWire = new HashMap<>();
         Map<String, List<WireRequest>> wireByClient = new LinkedHashMap<>();
@@ -115,6 +125,10 @@ public final class WireCheck {
             wireByClient.computeIfAbsent(r.connection.client, k -> new ArrayList<>()).add(r);
         }
         for (Map.Entry<String, List<WireRequest>> e : wireByClient.entrySet()) {
+            if (w.probeConnections.contains(e.getKey())) {
+                w.joinProbe(probeLines.get(e.getKey()), e.getValue());
+                continue;
+            }
             List<ClientLine> lines = client.getOrDefault(e.getKey(), List.of());
             w.join(lines, e.getValue());
             if (server != null) {
@@ -191,6 +205,63 @@ public final class WireCheck {
         return out;
     }
 
+    /** probe.csv lines by connection, in completion order (warm-up lines flagged in {@code backend}). */
+    private Map<String, List<ClientLine>> readProbe(Path p) {
+        Map<String, List<ClientLine>> out = new HashMap<>();
+        if (!Files.isRegularFile(p)) {
+            return out;
+        }
+        new CsvStream(p).forEach(List.of("send_epoch_ns", "connection_id", "path", "status", "ttfb_ns", "response_ns", "warmup"), row -> {
+            ClientLine c = new ClientLine();
+            c.connection = row.get("connection_id");
+            c.send = row.getLong("send_epoch_ns");
+            c.ttfb = row.getLong("ttfb_ns");
+            c.response = row.getLong("response_ns");
+            c.path = row.get("path");
+            c.status = row.getInt("status");
+            c.backend = Boolean.parseBoolean(row.get("warmup")) ? "warmup" : "probe";
+            if (!c.connection.isEmpty()) {
+                probeConnections.add(c.connection);
+                out.computeIfAbsent(c.connection, k -> new ArrayList<>()).add(c);
+            }
+            if (!"warmup".equals(c.backend)) {
+                probeRequests++;
+            }
+        });
+        for (List<ClientLine> l : out.values()) {
+            l.sort(Comparator.comparingLong(c -> c.send + c.response));
+        }
+        return out;
+    }
+
+    /** The probe's own connection: its lines paired with its wire requests in order; warm-up excluded from the floor. */
+    private void joinProbe(List<ClientLine> lines, List<WireRequest> wire) {
+        probeSet.addAll(wire);
+        int j = 0;
+        for (ClientLine c : lines) {
+            while (j < wire.size() && !samePath(wire.get(j), c.path)) {
+                j++;
+            }
+            if (j == wire.size()) {
+                break;
+            }
+            WireRequest r = wire.get(j++);
+            c.wire = r;
+            if (!"warmup".equals(c.backend)) {
+                probeMatched++;
+                if (r.answered() && c.status != 0) {
+                    probe.ttfb.add(c.ttfb - r.ttfbNs());
+                    probe.response.add(c.response - r.responseNs());
+                }
+            }
+        }
+    }
+
+    /** True for a server log path or request of the reference probe. */
+    static boolean isProbePath(String path) {
+        return path.contains(org.rubis.format.RunFiles.PROBE_QUERY);
+    }
+
     private Map<String, List<ServerLine>> readServer(RunDirectory dir) {
         Map<String, List<ServerLine>> out = new HashMap<>();
         long[] n = {0};
@@ -199,6 +270,9 @@ public final class WireCheck {
             s.arrival = row.getLong("arrival_epoch_ns");
             s.service = row.getLong("service_ns");
             s.path = row.get("path");
+            if (isProbePath(s.path)) {
+                return;
+            }
             n[0]++;
             out.computeIfAbsent(row.get("connection_id"), k -> new ArrayList<>()).add(s);
         });
@@ -212,9 +286,13 @@ public final class WireCheck {
     private void countServerConnections(RunDirectory dir) {
         Path p = dir.dir().resolve("server").resolve("connections.csv");
         if (Files.isRegularFile(p)) {
-            CsvStream csv = new CsvStream(p);
-            csv.forEach(List.of("connection_id"), row -> { });
-            serverConnections = csv.rows();
+            long[] n = {0};
+            new CsvStream(p).forEach(List.of("connection_id"), row -> {
+                if (!probeConnections.contains(row.get("connection_id"))) {
+                    n[0]++;
+                }
+            });
+            serverConnections = n[0];
         }
     }
 
@@ -324,7 +402,7 @@ public final class WireCheck {
                     b.append(r.index == 0).append(",,,,,,,");
                 }
                 Long s = service.get(r);
-                b.append(s == null ? "" : s).append(',').append(c != null ? "matched" : "wire-only").append('\n');
+                b.append(s == null ? "" : s).append(',').append(c != null ? "matched" : probeSet.contains(r) ? "probe" : "wire-only").append('\n');
                 w.append(b);
             }
             for (ClientLine c : unmatched) {
@@ -354,14 +432,24 @@ public final class WireCheck {
         return '"' + s.replace("\"", "\"\"") + '"';
     }
 
-    /** Connections opened on the wire (SYN seen, or already open when the capture began). */
+    /** Connections opened on the wire (SYN seen, or already open when the capture began), the probe's excepted. */
     public int wireConnections() {
-        return capture.connections.size();
+        return (int) capture.connections.stream().filter(c -> !probeConnections.contains(c.client)).count();
     }
 
-    /** Connections that carried at least one request. */
+    /** Connections that carried at least one request, the probe's excepted. */
     public long wireConnectionsWithRequests() {
-        return capture.connections.stream().filter(c -> !c.requests.isEmpty()).count();
+        return capture.connections.stream().filter(c -> !c.requests.isEmpty() && !probeConnections.contains(c.client)).count();
+    }
+
+    /** Requests on the wire, the probe's excepted. */
+    public long wireRequests() {
+        return capture.requests.size() - probeSet.size();
+    }
+
+    /** The floor of this host: the probe's response-time client-minus-wire p50 (us), or NaN without a probe. */
+    public double floorUs() {
+        return probe.response.count() == 0 ? Double.NaN : probe.response.percentileUs(50);
     }
 
     /** Closes by kind (fin-client, fin-server, rst-client, rst-server, open). */
@@ -380,7 +468,7 @@ public final class WireCheck {
         o.put("packets", capture.read.records());
         o.put("truncated", capture.read.truncated());
         o.put("timestamp_resolution_ns", capture.read.nanosecond() ? 1 : 1000);
-        o.put("wire_requests", capture.requests.size());
+        o.put("wire_requests", wireRequests());
         o.put("client_requests", clientRequests);
         o.put("matched", matched);
         o.put("client_only", clientOnly);
@@ -415,6 +503,25 @@ public final class WireCheck {
             stats(n.putObject("ttfb"), group.ttfb);
             stats(n.putObject("response"), group.response);
         });
+        if (!probeConnections.isEmpty()) {
+            ObjectNode p = o.putObject("probe");
+            p.put("requests", probeRequests);
+            p.put("matched", probeMatched);
+            p.put("connections", probeConnections.size());
+            ObjectNode pd = p.putObject("client_minus_wire_us");
+            stats(pd.putObject("ttfb"), probe.ttfb);
+            stats(pd.putObject("response"), probe.response);
+            if (probe.response.count() > 0) {
+                double floor = floorUs();
+                o.put("floor_us", r1(floor));
+                ObjectNode above = o.putObject("overhead_above_floor_p50_us");
+                groups.forEach((name, group) -> {
+                    if (group.response.count() > 0) {
+                        above.put(name, r1(group.response.percentileUs(50) - floor));
+                    }
+                });
+            }
+        }
         var notesArray = o.putArray("notes");
         notes.forEach(notesArray::add);
     }

@@ -15,10 +15,11 @@ public final class Backends {
         ClientTls tls = new ClientTls(e.tlsResumption());
         return switch (e.backend()) {
             case LEGACY -> new LegacyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls);
-            case POOLED -> new PooledBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.poolMax(), e.downloadImages(), tls);
-            case DEDICATED -> new DedicatedBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls);
+            case POOLED -> new PooledBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.poolMax(), e.downloadImages(), tls, e.httpStaleCheckMs());
+            case DEDICATED -> new DedicatedBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls, e.sourceAddresses(),
+                    e.httpStaleCheckMs());
             case NETTY -> new NettyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(),
-                    ClientTls.isHttps(base) ? tls : null);
+                    ClientTls.isHttps(base) ? tls : null, e.busyPoll(), e.sourceAddresses());
         };
     }
 

@@ -1,36 +1,103 @@
 package org.rubis.client.backend;
 
+import java.net.InetAddress;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.BasicHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.DefaultHttpClientConnectionOperator;
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
+import org.apache.hc.client5.http.impl.routing.DefaultRoutePlanner;
+import org.apache.hc.client5.http.io.HttpClientConnectionOperator;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.config.Http1Config;
+import org.apache.hc.core5.http.config.RegistryBuilder;
+import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
 
 /**
  * One persistent connection per user session (httperf's model and the paper's fix): opened at
  * the session's first request, closed when the session ends. When the server closes it during a
  * think time, the next request reconnects and is logged as a new connection.
+ *
+ * <p>All sessions share one HttpClient; each session's own small connection manager, handed to the
+ * client as the request's user token ({@link SessionConnections}), holds its one connection. An
+ * idle user costs its manager and its connection (with 2 KB I/O buffers), not a whole client.
  */
 public final class DedicatedBackend implements Backend {
 
+    /** I/O buffer of each connection: a page is read in several reads rather than kept in 8 KB per idle user. */
+    static final int BUFFER_BYTES = 2048;
+    private static final String SOURCE_ADDRESS = "rubis.source-address";
+
     private final HttpClient5Exchange exchange;
-    private final int connectTimeoutMs;
-    private final int requestTimeoutMs;
+    private final HttpClientConnectionOperator operator;
+    private final ManagedHttpClientConnectionFactory connections;
+    private final org.apache.hc.client5.http.config.ConnectionConfig connectionConfig;
+    private final org.apache.hc.core5.http.io.SocketConfig socketConfig;
+    private final CloseableHttpClient client;
+    private final SourceAddresses sources;
     private final boolean downloadImages;
 
-    /** The session's own connection manager (it holds at most one connection) and client. */
-    private record Dedicated(BasicHttpClientConnectionManager manager, CloseableHttpClient client, ImageFetcher images) implements Session {}
+    /** A session's own connection manager (its state token) and source address. */
+    private static final class Dedicated implements Session {
+        final BasicHttpClientConnectionManager manager;
+        final InetAddress source;
+        ImageFetcher images;
 
-    private final ClientTls tls;
+        Dedicated(BasicHttpClientConnectionManager manager, InetAddress source) {
+            this.manager = manager;
+            this.source = source;
+        }
+
+        HttpClientContext context() {
+            HttpClientContext c = HttpClientContext.create();
+            c.setUserToken(manager);
+            if (source != null) {
+                c.setAttribute(SOURCE_ADDRESS, source);
+            }
+            return c;
+        }
+    }
 
     public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages) {
-        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, new ClientTls(true));
+        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, new ClientTls(true), 1, 0);
     }
 
     public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls) {
-        this.tls = tls;
-        this.exchange = new HttpClient5Exchange(base);
-        this.connectTimeoutMs = connectTimeoutMs;
-        this.requestTimeoutMs = requestTimeoutMs;
+        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, 1, 0);
+    }
+
+    /**
+     * @param sourceAddresses loopback source addresses to spread connections over (1 = the OS chooses)
+     * @param staleCheckMs    HttpClient's stale check before reusing a connection idle this long; 0 = none
+     */
+    public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, int sourceAddresses,
+            int staleCheckMs) {
+        this.exchange = new HttpClient5Exchange(base, staleCheckMs);
         this.downloadImages = downloadImages;
+        this.sources = new SourceAddresses(sourceAddresses, java.net.URI.create(base).getHost());
+        this.operator = new DefaultHttpClientConnectionOperator(null, null,
+                RegistryBuilder.<TlsSocketStrategy>create().register("https", tls.httpClientStrategy()).build());
+        this.connections = ManagedHttpClientConnectionFactory.builder()
+                .http1Config(Http1Config.custom().setBufferSize(BUFFER_BYTES).setChunkSizeHint(BUFFER_BYTES).build())
+                .build();
+        this.connectionConfig = exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs);
+        this.socketConfig = HttpClient5Exchange.socketConfig(requestTimeoutMs);
+        this.client = sources.count() > 1 ? withSourceAddresses(requestTimeoutMs)
+                : HttpClient5Exchange.client(new SessionConnections(), requestTimeoutMs);
+    }
+
+    /** The same client, with a route planner that binds each session's connection to its source address. */
+    private static CloseableHttpClient withSourceAddresses(int requestTimeoutMs) {
+        return HttpClient5Exchange.builder(new SessionConnections(), requestTimeoutMs)
+                .setRoutePlanner(new DefaultRoutePlanner(null) {
+                    @Override
+                    protected InetAddress determineLocalAddress(HttpHost firstHop, HttpContext context) {
+                        return context.getAttribute(SOURCE_ADDRESS) instanceof InetAddress a ? a : null;
+                    }
+                })
+                .build();
     }
 
     @Override
@@ -40,33 +107,32 @@ public final class DedicatedBackend implements Backend {
 
     @Override
     public Session startSession() {
-        BasicHttpClientConnectionManager m = BasicHttpClientConnectionManager.create(
-                org.apache.hc.core5.http.config.RegistryBuilder.<org.apache.hc.client5.http.ssl.TlsSocketStrategy>create()
-                        .register("https", tls.httpClientStrategy()).build());
-        m.setConnectionConfig(HttpClient5Exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs));
-        m.setSocketConfig(HttpClient5Exchange.socketConfig(requestTimeoutMs));
-        CloseableHttpClient c = HttpClient5Exchange.client(m, requestTimeoutMs);
-        return new Dedicated(m, c, downloadImages ? new ImageFetcher(p -> exchange.fetch(c, p)) : null);
+        BasicHttpClientConnectionManager m = new BasicHttpClientConnectionManager(operator, connections);
+        m.setConnectionConfig(connectionConfig);
+        m.setSocketConfig(socketConfig);
+        Dedicated d = new Dedicated(m, sources.next());
+        if (downloadImages) {
+            d.images = new ImageFetcher(p -> exchange.fetch(client, p, d.context()));
+        }
+        return d;
     }
 
     @Override
     public void execute(Session session, String path, Reply out) {
         Dedicated d = (Dedicated) session;
-        exchange.execute(d.client(), path, out);
-        if (d.images() != null) {
-            d.images().fetchAfter(out);
+        exchange.execute(client, path, out, d::context);
+        if (d.images != null) {
+            d.images.fetchAfter(out);
         }
     }
 
     @Override
     public void endSession(Session session) {
-        Dedicated d = (Dedicated) session;
-        d.client().close(CloseMode.IMMEDIATE);
-        d.manager().close(CloseMode.IMMEDIATE);
+        ((Dedicated) session).manager.close(CloseMode.IMMEDIATE);
     }
 
     @Override
     public void close() {
-        // sessions close their own connections
+        client.close(CloseMode.IMMEDIATE);
     }
 }

@@ -30,20 +30,30 @@ final class HttpClient5Exchange {
     private final HttpHost host;
     private final RequestHeaders headers;
     private final ReplyBuffers buffers = new ReplyBuffers();
+    private final int staleCheckMs;
 
-    HttpClient5Exchange(String base) {
+    /**
+     * @param staleCheckMs 0: no stale check (default); otherwise a connection idle this long is
+     *                     checked before reuse ({@code client_http_stale_check_ms})
+     */
+    HttpClient5Exchange(String base, int staleCheckMs) {
         java.net.URI u = java.net.URI.create(base);
         this.host = new HttpHost(u.getScheme(), u.getHost(), u.getPort());
         this.headers = new RequestHeaders(base);
+        this.staleCheckMs = staleCheckMs;
     }
 
-    static ConnectionConfig connectionConfig(int connectTimeoutMs, int requestTimeoutMs) {
+    /**
+     * No stale check by default: HttpClient's check is a blocking read of up to 1 ms after the send
+     * instant on every connection idle longer than the threshold (after every think time), which
+     * the response time would include. A connection the server closed during a think time is
+     * handled by {@link StaleConnectionRetry} instead, outside the retried request's window.
+     */
+    ConnectionConfig connectionConfig(int connectTimeoutMs, int requestTimeoutMs) {
         return ConnectionConfig.custom()
                 .setConnectTimeout(connectTimeoutMs, TimeUnit.MILLISECONDS)
                 .setSocketTimeout(requestTimeoutMs, TimeUnit.MILLISECONDS)
-                // A connection idle this long is checked before reuse: one the server closed during
-                // a think time is replaced by a new one (logged as a new connection).
-                .setValidateAfterInactivity(TimeValue.ofMilliseconds(200))
+                .setValidateAfterInactivity(staleCheckMs > 0 ? TimeValue.ofMilliseconds(staleCheckMs) : TimeValue.NEG_ONE_MILLISECOND)
                 .build();
     }
 
@@ -52,6 +62,10 @@ final class HttpClient5Exchange {
     }
 
     static CloseableHttpClient client(HttpClientConnectionManager cm, int requestTimeoutMs) {
+        return builder(cm, requestTimeoutMs).build();
+    }
+
+    static org.apache.hc.client5.http.impl.classic.HttpClientBuilder builder(HttpClientConnectionManager cm, int requestTimeoutMs) {
         return HttpClients.custom()
                 .setConnectionManager(cm)
                 .setDefaultRequestConfig(RequestConfig.custom()
@@ -66,8 +80,7 @@ final class HttpClient5Exchange {
                 .disableCookieManagement()
                 .disableAuthCaching()
                 .disableConnectionState()
-                .setUserAgent(RequestHeaders.USER_AGENT)
-                .build();
+                .setUserAgent(RequestHeaders.USER_AGENT);
     }
 
     /** A GET with the headers every backend sends, in their order. */
@@ -78,9 +91,26 @@ final class HttpClient5Exchange {
     }
 
     void execute(CloseableHttpClient client, String path, Reply out) {
+        execute(client, path, out, HttpClientContext::create);
+    }
+
+    /**
+     * As {@link #execute(CloseableHttpClient, String, Reply)} with the caller's contexts (a session's
+     * connection token): one fresh context per attempt, so a retry does not see the failed one's endpoint.
+     */
+    void execute(CloseableHttpClient client, String path, Reply out, java.util.function.Supplier<HttpClientContext> contexts) {
         out.reset();
+        while (!attempt(client, path, out, contexts.get())) {
+            StaleConnectionRetry.restart(out);
+        }
+    }
+
+    /**
+     * One attempt; false when it failed in a way {@link StaleConnectionRetry} retries (no response
+     * byte on a reused connection).
+     */
+    private boolean attempt(CloseableHttpClient client, String path, Reply out, HttpClientContext context) {
         boolean connected = false;
-        HttpClientContext context = HttpClientContext.create();
         HttpGet get = get(path);
         out.sent();
         try (ClassicHttpResponse resp = client.executeOpen(host, get, context)) {
@@ -100,13 +130,28 @@ final class HttpClient5Exchange {
                 out.newConnection = ed.getRequestCount() == 1;
             }
         } catch (IOException | RuntimeException e) {
-            out.fail(ErrorClass.of(e, connected));
+            String error = ErrorClass.of(e, connected);
+            EndpointDetails ed = context.getEndpointDetails();
+            boolean reused = ed != null && ed.getRequestCount() > 1;
+            if (StaleConnectionRetry.applies(out, reused, connected, error)) {
+                return false;
+            }
+            out.fail(error);
+            if (ed != null && out.retries > 0) {
+                out.connectionId = id(ed.getLocalAddress());
+                out.newConnection = true;
+            }
         }
+        return true;
     }
 
     /** Fetches one path and returns the bytes read (images). */
     long fetch(CloseableHttpClient client, String path) throws IOException {
-        try (ClassicHttpResponse resp = client.executeOpen(host, get(path), HttpClientContext.create())) {
+        return fetch(client, path, HttpClientContext.create());
+    }
+
+    long fetch(CloseableHttpClient client, String path, HttpClientContext context) throws IOException {
+        try (ClassicHttpResponse resp = client.executeOpen(host, get(path), context)) {
             HttpEntity e = resp.getEntity();
             return e == null ? 0 : e.getContent().transferTo(java.io.OutputStream.nullOutputStream());
         }

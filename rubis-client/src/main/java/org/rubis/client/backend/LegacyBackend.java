@@ -48,6 +48,11 @@ public final class LegacyBackend implements Backend {
     private final int readTimeoutMs;
     private final ImageFetcher images;
     private final ReplyBuffers buffers = new ReplyBuffers();
+    /** The local address of this client's connections to the target, for sockets the JDK has closed already. */
+    private volatile String localAddress;
+    /** The JDK's connection objects seen before: one seen again but not marked cached was reopened (a retry). */
+    private final java.util.Set<Object> seen = java.util.Collections.newSetFromMap(
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>()));
 
     private final ClientTls tls;
     private final RequestHeaders headers;
@@ -123,7 +128,7 @@ public final class LegacyBackend implements Backend {
         return c;
     }
 
-    private static void identify(HttpURLConnection c, Reply out) {
+    private void identify(HttpURLConnection c, Reply out) {
         if (HTTP == null) {
             return;
         }
@@ -134,18 +139,46 @@ public final class LegacyBackend implements Backend {
             }
             Socket s = (Socket) SERVER_SOCKET.get(client);
             if (s != null) {
-                // A socket closed meanwhile (server idle timeout) reports the wildcard address; on loopback the
-                // local address is the remote one, so the id still matches the server's log.
-                java.net.InetAddress local = s.getLocalAddress();
-                if (local.isAnyLocalAddress() && s.getInetAddress() != null && s.getInetAddress().isLoopbackAddress()) {
-                    local = s.getInetAddress();
-                }
-                out.connectionId = local.getHostAddress() + ":" + s.getLocalPort();
+                out.connectionId = localAddress(s) + ":" + s.getLocalPort(); // the port survives close()
             }
             out.newConnection = !CACHED.getBoolean(client);
+            if (!seen.add(client) && out.newConnection) {
+                // A connection object taken from the JDK's cache but no longer marked cached: the JDK
+                // resent the request on a new socket after the cached one failed without a response
+                // (its own StaleConnectionRetry). Its window includes the failed attempt (an immediate
+                // EOF or reset), since the JDK does it inside getInputStream().
+                out.retries = 1;
+            }
         } catch (ReflectiveOperationException | RuntimeException e) {
             // leave the id empty
         }
+    }
+
+    /**
+     * The socket's local address. A socket the JDK closed when the response said {@code Connection:
+     * close} (Apache's 100th keep-alive request) reports the wildcard address, which breaks the join
+     * with the server's log; every connection to the target leaves from the same address (the
+     * route's source), so the one seen on an open socket, or the route's source found once by
+     * connecting a UDP socket (which sends nothing), names it.
+     */
+    private String localAddress(Socket s) {
+        java.net.InetAddress local = s.getLocalAddress();
+        if (!local.isAnyLocalAddress()) {
+            String a = local.getHostAddress();
+            localAddress = a;
+            return a;
+        }
+        String known = localAddress;
+        if (known == null && s.getInetAddress() != null) {
+            try (java.net.DatagramSocket probe = new java.net.DatagramSocket()) {
+                probe.connect(s.getInetAddress(), s.getPort());
+                known = probe.getLocalAddress().getHostAddress();
+                localAddress = known;
+            } catch (IOException | RuntimeException e) {
+                known = local.getHostAddress();
+            }
+        }
+        return known == null ? local.getHostAddress() : known;
     }
 
     @Override

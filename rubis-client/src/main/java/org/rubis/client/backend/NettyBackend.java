@@ -45,17 +45,32 @@ public final class NettyBackend implements Backend {
     private static final AttributeKey<Conn> CONN = AttributeKey.valueOf("rubis-conn");
 
     private final EventLoopGroup group;
+    private final boolean busyPoll;
     private final Bootstrap bootstrap;
     private final InetSocketAddress target;
     private final RequestHeaders headers;
     private final int requestTimeoutMs;
     private final boolean downloadImages;
+    private final SourceAddresses sources;
 
     /**
      * @param tls null for http; for https the TLS policy (session resumption or not)
      */
     public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls) {
+        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, false, 1);
+    }
+
+    /**
+     * @param busyPoll        one epoll event loop that busy-waits (epoll_wait with no timeout, in a loop) instead of
+     *                        blocking: it burns a whole core so that a reply is seen as soon as it arrives, as httperf
+     *                        does; one loop only, so the other cores stay for the server. Without epoll: ignored, with
+     *                        a one-line message.
+     * @param sourceAddresses loopback source addresses to spread connections over (1 = the OS chooses)
+     */
+    public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, boolean busyPoll,
+            int sourceAddresses) {
         URI u = URI.create(base);
+        this.sources = new SourceAddresses(sourceAddresses, u.getHost());
         boolean https = ClientTls.isHttps(base);
         this.target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? (https ? 443 : 80) : u.getPort());
         ClientTls t = https ? (tls != null ? tls : new ClientTls(true)) : null;
@@ -64,7 +79,15 @@ public final class NettyBackend implements Backend {
         this.downloadImages = downloadImages;
         boolean epoll = Epoll.isAvailable();
         int threads = Runtime.getRuntime().availableProcessors();
-        this.group = epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
+        if (busyPoll && !epoll) {
+            System.err.println("warning: --busy-poll needs Netty's epoll transport (Linux x86_64/aarch64), unavailable here ("
+                    + Epoll.unavailabilityCause() + "); the event loops block as usual");
+        }
+        this.busyPoll = busyPoll && epoll;
+        this.group = this.busyPoll
+                ? new io.netty.channel.MultiThreadIoEventLoopGroup(1, io.netty.channel.epoll.EpollIoHandler.newFactory(0,
+                        () -> (selectSupplier, hasTasks) -> io.netty.channel.SelectStrategy.BUSY_WAIT))
+                : epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
         this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
@@ -77,7 +100,7 @@ public final class NettyBackend implements Backend {
                             ch.pipeline().addLast("tls", new io.netty.handler.ssl.SslHandler(t.clientEngine(target.getHostString(), target.getPort())));
                         }
                         ch.pipeline()
-                          .addLast("stamp", new FirstByteStamp())
+                          .addLast("stamp", new ReadStamp())
                           .addLast("codec", new HttpClientCodec(4096, 16_384, 16_384))
                           .addLast("aggregate", new HttpObjectAggregator(16 << 20))
                           .addLast("reply", new ResponseHandler());
@@ -97,7 +120,7 @@ public final class NettyBackend implements Backend {
 
     @Override
     public Session startSession() {
-        return new Conn(group.next());
+        return new Conn(group.next(), sources.next());
     }
 
     @Override
@@ -153,33 +176,44 @@ public final class NettyBackend implements Backend {
     /** One session's connection and its request in flight; touched only on its event loop. */
     private final class Conn implements Session {
         final EventLoop loop;
+        final InetSocketAddress source;
         Channel ch;
         Reply out;
         Runnable onReply;
         boolean awaiting;
         boolean newConnection;
+        String path;
         long firstByte;
+        long lastRead;
         ScheduledFuture<?> timeout;
         ArrayDeque<String> images;
 
-        Conn(EventLoop loop) {
+        Conn(EventLoop loop, java.net.InetAddress source) {
             this.loop = loop;
+            this.source = source == null ? null : new InetSocketAddress(source, 0);
         }
 
         void send(String path, Reply reply, Runnable whenDone) {
             out = reply;
             onReply = whenDone;
             reply.reset();
+            this.path = path;
+            transmit(ch != null && ch.isActive());
+        }
+
+        /** Sends the request in {@link #path} on the open connection, or on a new one. */
+        private void transmit(boolean reuse) {
             DefaultFullHttpRequest req = request(path);
+            Reply reply = out;
             reply.sent();
             awaiting = true;
-            if (ch != null && ch.isActive()) {
+            if (reuse) {
                 newConnection = false;
                 write(req);
                 return;
             }
             newConnection = true;
-            ChannelFuture cf = bootstrap.clone(loop).connect(target);
+            ChannelFuture cf = source == null ? bootstrap.clone(loop).connect(target) : bootstrap.clone(loop).connect(target, source);
             cf.addListener(f -> {
                 if (!f.isSuccess()) {
                     fail(ErrorClass.of(f.cause(), false));
@@ -191,8 +225,40 @@ public final class NettyBackend implements Backend {
             });
         }
 
+        /**
+         * The request failed; resent once on a new connection when {@link StaleConnectionRetry} says
+         * so (a reused connection closed by the server before any response byte), else failed.
+         */
+        private void failOrRetry(String error) {
+            if (awaiting && images == null && StaleConnectionRetry.applies(out, !newConnection, firstByte != 0, error)) {
+                if (timeout != null) {
+                    timeout.cancel(false);
+                }
+                Channel old = ch;
+                ch = null;
+                if (old != null) {
+                    old.close();
+                }
+                StaleConnectionRetry.restart(out);
+                transmit(false);
+                return;
+            }
+            fail(error);
+        }
+
         void write(DefaultFullHttpRequest req) {
             firstByte = 0;
+            lastRead = 0;
+            // On the channel's event loop (sessions run there): the request is encoded and written to the
+            // socket within this call, right after the send mark; the timeout is armed after the write.
+            ch.writeAndFlush(req).addListener(f -> {
+                if (!f.isSuccess() && awaiting) {
+                    failOrRetry(ErrorClass.of(f.cause(), true));
+                }
+            });
+            if (!awaiting) {
+                return; // the write failed at once
+            }
             timeout = loop.schedule(() -> {
                 if (awaiting) {
                     Channel c = ch;
@@ -202,11 +268,6 @@ public final class NettyBackend implements Backend {
                     }
                 }
             }, requestTimeoutMs, TimeUnit.MILLISECONDS);
-            ch.writeAndFlush(req).addListener(f -> {
-                if (!f.isSuccess() && awaiting) {
-                    fail(ErrorClass.of(f.cause(), true));
-                }
-            });
         }
 
         void fail(String error) {
@@ -224,7 +285,8 @@ public final class NettyBackend implements Backend {
         }
 
         void onResponse(FullHttpResponse resp) {
-            long now = System.nanoTime();
+            // The last read of the response's bytes, stamped before decoding (ReadStamp); now is the fallback.
+            long now = lastRead != 0 ? lastRead : System.nanoTime();
             if (images != null) {
                 onImage(resp);
                 return;
@@ -281,7 +343,7 @@ public final class NettyBackend implements Backend {
                 done();
                 return;
             }
-            fail("connection-reset");
+            failOrRetry("connection-reset");
         }
 
         void done() {
@@ -306,13 +368,22 @@ public final class NettyBackend implements Backend {
         }
     }
 
-    /** Notes when the first bytes of a response arrive (time to first byte). */
-    private static final class FirstByteStamp extends ChannelInboundHandlerAdapter {
+    /**
+     * Stamps each read of response bytes before the codec decodes it: the first read is the time to
+     * first byte, the last one (the read that completes the response) its end.
+     */
+    private static final class ReadStamp extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            Conn c = ctx.channel().attr(CONN).get();
-            if (c != null && c.firstByte == 0 && msg instanceof ByteBuf) {
-                c.firstByte = System.nanoTime();
+            if (msg instanceof ByteBuf) {
+                long now = System.nanoTime();
+                Conn c = ctx.channel().attr(CONN).get();
+                if (c != null) {
+                    if (c.firstByte == 0) {
+                        c.firstByte = now;
+                    }
+                    c.lastRead = now;
+                }
             }
             ctx.fireChannelRead(msg);
         }

@@ -23,12 +23,18 @@ public final class PooledBackend implements Backend {
     }
 
     public PooledBackend(String base, int connectTimeoutMs, int requestTimeoutMs, int poolMax, boolean downloadImages, ClientTls tls) {
-        this.exchange = new HttpClient5Exchange(base);
+        this(base, connectTimeoutMs, requestTimeoutMs, poolMax, downloadImages, tls, 0);
+    }
+
+    /** @param staleCheckMs HttpClient's stale check before reusing a connection idle this long; 0 = none */
+    public PooledBackend(String base, int connectTimeoutMs, int requestTimeoutMs, int poolMax, boolean downloadImages, ClientTls tls,
+            int staleCheckMs) {
+        this.exchange = new HttpClient5Exchange(base, staleCheckMs);
         this.pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setTlsSocketStrategy(tls.httpClientStrategy())
                 .setMaxConnTotal(poolMax)
                 .setMaxConnPerRoute(poolMax)
-                .setDefaultConnectionConfig(HttpClient5Exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs))
+                .setDefaultConnectionConfig(exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs))
                 .setDefaultSocketConfig(HttpClient5Exchange.socketConfig(requestTimeoutMs))
                 .build();
         this.client = HttpClient5Exchange.client(pool, requestTimeoutMs);

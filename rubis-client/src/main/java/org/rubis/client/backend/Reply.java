@@ -28,6 +28,12 @@ public final class Reply {
     /** Images fetched for this page (when enabled) and their total bytes. */
     public int images;
     public long imageBytes;
+    /**
+     * Attempts retried before this reply: 1 when the first attempt, on a reused connection, got no
+     * response byte (the server closed the idle connection as the request left) and the request was
+     * sent again on a new connection ({@link StaleConnectionRetry}).
+     */
+    public int retries;
 
     public void reset() {
         sendNano = 0;
@@ -41,6 +47,7 @@ public final class Reply {
         error = "";
         images = 0;
         imageBytes = 0;
+        retries = 0;
     }
 
     public boolean failed() {

@@ -22,6 +22,7 @@ final class Choices {
         add(cl, CapPolicy.class);
         add(cl, Interarrival.class);
         add(cl, ServerModel.class);
+        add(cl, org.rubis.client.config.PublishedTimes.class);
         add(cl, ThreadModel.class);
         add(cl, TransitionMode.class);
     }

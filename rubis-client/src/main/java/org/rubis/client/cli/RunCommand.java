@@ -60,6 +60,11 @@ public final class RunCommand implements Callable<Integer> {
     String rampUp;
     @Option(names = "--ramp-down", paramLabel = "TIME", description = "Down-ramp length.")
     String rampDown;
+    @Option(names = "--ramp-mode", paramLabel = "MODE",
+            description = "Closed mode: stationary (users start uniformly over the up ramp, the run phase is steady) or original (every user first waits a slowed-down think time): ${COMPLETION-CANDIDATES}.")
+    org.rubis.client.config.RampMode rampMode;
+    @Option(names = "--source-addresses", paramLabel = "N", description = "dedicated/netty on loopback: spread connections over N source addresses 127.0.0.1..N.")
+    Integer sourceAddresses;
     @Option(names = "--think-scale", paramLabel = "X", description = "Multiply every think time by X (0 = no think time).")
     Double thinkScale;
     @Option(names = "--seed", paramLabel = "S", description = "Run seed (same seed, same sessions; default: a random seed, printed in the summary).")
@@ -82,6 +87,16 @@ public final class RunCommand implements Callable<Integer> {
     ThreadModel threads;
     @Option(names = "--server-model", paramLabel = "MODEL", description = "Embedded server model: ${COMPLETION-CANDIDATES}.")
     ServerModel serverModel;
+    @Option(names = "--capture", description = "Capture the run's packets (libpcap; root or cap_net_raw) and check every request against the wire: "
+            + "capture.pcap, wire.csv and a wire check section in the summary.")
+    boolean capture;
+    @Option(names = "--probe", description = "A reference probe on its own connection (plain NIO, 5 requests/s): with --capture, its error is this host's floor.")
+    boolean probe;
+    @Option(names = "--published-times", paramLabel = "CLOCK", description = "With --capture: whose times the summary's response-time table shows: "
+            + "${COMPLETION-CANDIDATES} (the client's are kept beside the wire's).")
+    org.rubis.client.config.PublishedTimes publishedTimes;
+    @Option(names = "--busy-poll", description = "netty backend: one epoll event loop that busy-waits (a whole core) instead of blocking, as httperf does.")
+    boolean busyPoll;
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: runs/<timestamp>).")
     Path out;
     @Option(names = "--no-progress", description = "No progress line.")
@@ -93,6 +108,16 @@ public final class RunCommand implements Callable<Integer> {
     Path jvmProfiles;
     @Option(names = "--java", paramLabel = "PATH", description = "The java executable of the child JVM (with --jvm-profile; default: this one).")
     Path javaPath;
+    @Option(names = "--shard", paramLabel = "I/N",
+            description = "Run shard I (0-based) of N of the workload (docs/SHARDING.md); needs --start-at, --seed and a --target URL. "
+                    + "Default: JOB_COMPLETION_INDEX/RUBIS_SHARD_COUNT from the environment.")
+    String shard;
+    @Option(names = "--start-at", paramLabel = "INSTANT",
+            description = "When the run begins (the same on every shard): ISO-8601 (2026-11-22T06:00:00Z) or epoch ms. Default: RUBIS_START_AT, else now.")
+    String startAt;
+    @Option(names = "--shards", paramLabel = "N",
+            description = "Split the run over N client JVMs on this host (one shared embedded server) and merge them into the run directory.")
+    Integer shards;
     @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -115,6 +140,8 @@ public final class RunCommand implements Callable<Integer> {
         put(named, "workload_up_ramp_time_in_ms", millis("--ramp-up", rampUp));
         put(named, "workload_down_ramp_time_in_ms", millis("--ramp-down", rampDown));
         put(named, "workload_think_scale", thinkScale);
+        put(named, "workload_ramp_mode", rampMode);
+        put(named, "client_source_addresses", sourceAddresses);
         put(named, "client_seed", seed);
         put(named, "workload_maximum_number_of_transitions", maxTransitions);
         put(named, "workload_transition_mode", transitionMode);
@@ -137,9 +164,23 @@ public final class RunCommand implements Callable<Integer> {
         if (noProgress) {
             named.put("client_progress", "no");
         }
+        if (capture) {
+            named.put("client_capture", "yes");
+        }
+        if (probe) {
+            named.put("client_probe", "yes");
+        }
+        if (busyPoll) {
+            named.put("client_busy_poll", "yes");
+        }
+        put(named, "client_published_times", publishedTimes);
         ClientConfig c = config.load(named);
         Path dir = c.outDir() != null ? c.outDir()
                 : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        if (shards != null) {
+            return localShards(c, dir);
+        }
+        org.rubis.client.config.ShardPlan plan = org.rubis.client.config.ShardPlan.resolve(shard, startAt, System.getenv(), c, java.time.Instant.now());
         if (jvmProfile != null || javaPath != null) {
             // The run itself happens in a child JVM with the profile's flags; this process only waits.
             String name = jvmProfile == null ? "default" : jvmProfile;
@@ -157,7 +198,8 @@ public final class RunCommand implements Callable<Integer> {
         PrintStream stdout = System.out;
         // Configuration warnings are stated once, in the summary's Warnings section (and summary.json).
         Summary.jvmWarnings(c.users(), c.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
-        RunEngine engine = new RunEngine(c, dir, stdout);
+        RunEngine engine = new RunEngine(c, plan, dir, stdout);
+        MeasurementObservers.register(engine, c, stdout);
         Thread hook = new Thread(() -> {
             engine.requestStop("interrupted (SIGINT/SIGTERM)");
             try {
@@ -189,6 +231,22 @@ public final class RunCommand implements Callable<Integer> {
             return status.equals("invalid") ? 2 : 130;
         }
         return 0;
+    }
+
+    /** {@code run --shards N}: the children get the user's arguments with the shard wiring in place of these. */
+    private int localShards(ClientConfig c, Path dir) throws Exception {
+        if (shard != null) {
+            throw new ConfigException("--shards " + shards + " starts its own shards; leave out --shard");
+        }
+        java.time.Instant start = startAt == null ? null : org.rubis.client.config.ShardPlan.resolve(null, startAt, Map.of(), c, java.time.Instant.now()).startAt();
+        String name = jvmProfile == null ? "default" : jvmProfile;
+        List<String> flags = org.rubis.client.config.JvmProfiles.load(jvmProfiles).flags(name);
+        String exe = org.rubis.client.process.ChildJvm.java(javaPath);
+        List<String> original = spec.commandLine().getParseResult().originalArgs();
+        original = original.subList(original.indexOf("run") + 1, original.size());
+        List<String> args = org.rubis.client.process.ChildJvm.runArgs(original,
+                List.of("--shards", "--out", "--target", "--seed", "--start-at", "--jvm-profile", "--jvm-profiles", "--java"));
+        return new org.rubis.client.shard.LocalShards(c, shards, dir, System.out).run(exe, flags, name, args, start);
     }
 
     private static void put(Map<String, String> m, String key, Object v) {

@@ -20,12 +20,15 @@ import org.rubis.client.workload.WorkloadModel;
  * @param runMs            the measured phase
  * @param downRampMs       cool-down length; think times multiplied by {@code downRampFactor}
  * @param thinkScale       extra think-time multiplier (tests, Principle-A experiments)
+ * @param rampMode         how closed-mode users enter the run (stationary, or the original's)
  * @param seed             the run seed; every session's randomness derives from it
  * @param arrival          hybrid-mode arrival settings
  * @param execution        backend, threads, timeouts
  * @param server           embedded-server settings
  * @param outDir           run directory, or null for a new one under runs/
  * @param warnings         non-fatal findings (unknown keys, ignored commands, column sums)
+ * @param measurement      packet capture, reference probe and which clock the published times come from
+ * @param configSha256     hash of the effective settings (docs/SHARDING.md): equal on every shard of one run
  */
 public record ClientConfig(
         String source,
@@ -41,6 +44,7 @@ public record ClientConfig(
         long downRampMs,
         double downRampFactor,
         double thinkScale,
+        RampMode rampMode,
         long seed,
         boolean seedGiven,
         Arrivals arrivals,
@@ -50,7 +54,22 @@ public record ClientConfig(
         Path outDir,
         boolean progress,
         List<String> warnings,
-        Map<String, String> resolved) {
+        Map<String, String> resolved,
+        Measurement measurement,
+        String configSha256) {
+
+    /**
+     * How the run checks its own measurement (docs/WIRE.md).
+     *
+     * @param capture        capture the run's packets and run the wire check at the end
+     * @param probe          the same-run reference probe (one extra connection, plain NIO)
+     * @param probeRate      probe requests per second
+     * @param probeBusyPoll  the probe polls a non-blocking socket instead of blocking in read
+     * @param publishedTimes whose clock the summary's response-time table comes from
+     */
+    public record Measurement(boolean capture, boolean probe, double probeRate, boolean probeBusyPoll, PublishedTimes publishedTimes) {
+        public static final Measurement NONE = new Measurement(false, false, 5, false, PublishedTimes.CLIENT);
+    }
 
     /** Hybrid arrivals: exactly one of rate, file or schedule drives session starts. */
     public record ArrivalSettings(
@@ -66,6 +85,10 @@ public record ClientConfig(
      *
      * @param httpKeepAlive      legacy backend: the JDK's {@code http.keepAlive}, or null for the JDK's default
      * @param httpMaxConnections legacy backend: the JDK's {@code http.maxConnections}, or null for the JDK's default
+     * @param busyPoll           netty backend: epoll event loops busy-wait instead of blocking (one loop, a whole core)
+     * @param sourceAddresses    dedicated and netty backends: loopback source addresses to spread connections over (1 = the OS chooses)
+     * @param httpStaleCheckMs   pooled/dedicated: HttpClient's stale check on a connection idle this long, 0 = off
+     *                           (the check blocks up to 1 ms inside the measured window)
      */
     public record Execution(
             BackendKind backend,
@@ -76,7 +99,10 @@ public record ClientConfig(
             int poolMax,
             boolean tlsResumption,
             Boolean httpKeepAlive,
-            Integer httpMaxConnections) {
+            Integer httpMaxConnections,
+            boolean busyPoll,
+            int sourceAddresses,
+            int httpStaleCheckMs) {
 
         public ExecutionModel model() {
             return ExecutionModel.of(backend, threads);

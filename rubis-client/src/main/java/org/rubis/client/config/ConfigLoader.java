@@ -60,12 +60,21 @@ public final class ConfigLoader {
         m.put("client_download_images", "yes|no: also fetch <IMG SRC> of each page (default no)");
         m.put("client_output_dir", "run directory (default: a new directory under runs/)");
         m.put("client_progress", "yes|no: progress line every few seconds (default yes)");
+        m.put("client_capture", "yes|no: capture the run's packets (libpcap) and check every request against the wire (default no)");
+        m.put("client_probe", "yes|no: a reference probe on its own connection measures this host's floor (default no)");
+        m.put("client_probe_rate", "reference probe: requests per second (default 5)");
+        m.put("client_probe_busy_poll", "yes|no: the probe busy-polls a non-blocking socket instead of blocking (default no)");
+        m.put("client_published_times", "client|wire: whose clock the summary's response times come from (wire needs client_capture; default client)");
+        m.put("client_busy_poll", "yes|no: netty backend: epoll event loop busy-waits (a whole core) instead of blocking (default no)");
         m.put("workload_transition_mode", "compatible|normalize (default compatible)");
         m.put("workload_think_scale", "multiplies every think time (default 1.0)");
+        m.put("workload_ramp_mode", "closed: stationary = users start uniformly over the up ramp, first request after a stationary think time; original = the original's (default stationary)");
+        m.put("client_source_addresses", "dedicated/netty on loopback: spread connections over 127.0.0.1..127.0.0.N (default 1: the OS chooses)");
         m.put("workload_one_based_ids", "yes: draw category/region ids 1..n; no: the original's 0..n-1 (default no)");
         m.put("workload_sessions_per_user", "closed: sessions each user runs, then stops; 0 = until the end of the run (default 0)");
         m.put("client_http_keepalive", "legacy backend: the JDK's http.keepAlive (default: the JDK's, true)");
         m.put("client_http_max_connections", "legacy backend: the JDK's http.maxConnections, idle connections kept per destination (default: the JDK's, 5)");
+        m.put("client_http_stale_check_ms", "pooled/dedicated: check a connection idle this long before reuse, a blocking read of up to 1 ms inside the response time; 0 = off (default 0)");
         m.put("workload_arrivals", "closed|hybrid (default closed)");
         m.put("workload_session_rate", "hybrid: sessions per second (default 10)");
         m.put("workload_interarrival_distribution", "hybrid with a rate: exponential|deterministic (default exponential)");
@@ -124,21 +133,36 @@ public final class ConfigLoader {
         resolved.put("arrivals", arrivals.label());
         resolved.put("users (closed)", String.valueOf(users));
         resolved.put("phases (ms)", "up ramp " + phases.up + " x" + fmt(phases.upF) + ", run " + phases.run + ", down ramp " + phases.down
-                + " x" + fmt(phases.downF));
+                + " x" + fmt(phases.downF) + ", ramp mode " + s.choice("workload_ramp_mode", RampMode.STATIONARY, RampMode.class));
         resolved.put("regions / categories", model.data().regions().size() + " / " + model.data().categories().size());
         resolved.put("database users", String.valueOf(model.policy().users()));
         resolved.put("backend", execution.backend() + " (" + execution.model() + ")");
         resolved.put("seed", seedGiven ? String.valueOf(seed) : seed + " (random)");
 
+        ClientConfig.Measurement measurement = measurement(s);
+        long sessionsPerUser = s.longValue("workload_sessions_per_user", 0L, 0, "sessions");
+        boolean progress = s.yesNo("client_progress", true);
         return new ClientConfig(src.displayName(), target, model, w.regionsFile(), w.categoriesFile(),
                 users,
-                s.longValue("workload_sessions_per_user", 0L, 0, "sessions"),
+                sessionsPerUser,
                 phases.up, phases.upF, phases.run, phases.down, phases.downF,
                 thinkScale,
+                s.choice("workload_ramp_mode", RampMode.STATIONARY, RampMode.class),
                 seed, seedGiven, arrivals, arrival, execution, server,
                 out == null ? null : Path.of(out),
-                s.yesNo("client_progress", true),
-                List.copyOf(warnings), resolved);
+                progress,
+                List.copyOf(warnings), resolved, measurement, s.sha256());
+    }
+
+    private static ClientConfig.Measurement measurement(Settings s) {
+        boolean capture = s.yesNo("client_capture", false);
+        PublishedTimes published = s.choice("client_published_times", PublishedTimes.CLIENT, PublishedTimes.class);
+        if (published == PublishedTimes.WIRE && !capture) {
+            throw new ConfigException(s.where(s.entry("client_published_times").orElseThrow())
+                    + " = \"wire\": wire times need the capture; add --capture (client_capture = yes) or publish client times");
+        }
+        return new ClientConfig.Measurement(capture, s.yesNo("client_probe", false), s.doubleValue("client_probe_rate", 5.0, 0.1, "requests per second"),
+                s.yesNo("client_probe_busy_poll", false), published);
     }
 
     /** Unknown keys, and the original's commands, which are never run. */
@@ -257,7 +281,10 @@ public final class ConfigLoader {
                 s.intValue("client_pool_max", 100, 1, "connections"),
                 s.yesNo("client_tls_resumption", true),
                 s.string("client_http_keepalive", null) == null ? null : s.yesNo("client_http_keepalive", true),
-                s.string("client_http_max_connections", null) == null ? null : s.intValue("client_http_max_connections", 5, 1, "connections"));
+                s.string("client_http_max_connections", null) == null ? null : s.intValue("client_http_max_connections", 5, 1, "connections"),
+                s.yesNo("client_busy_poll", false),
+                s.intValue("client_source_addresses", 1, 1, "loopback source addresses"),
+                s.intValue("client_http_stale_check_ms", 0, 0, "milliseconds"));
     }
 
     private static ClientConfig.EmbeddedServer server(Settings s) {

@@ -17,6 +17,8 @@ public final class Settings {
 
     private final PropertiesFile file;
     private final Map<String, PropertiesFile.Entry> overrides;
+    /** Every setting read, with its effective value (default included): the canonical form of {@link #sha256}. */
+    private final Map<String, String> effective = new java.util.TreeMap<>();
 
     public Settings(PropertiesFile file, Map<String, String> overrides) {
         this.file = file;
@@ -64,13 +66,56 @@ public final class Settings {
     }
 
     public String string(String key, String def, String... aliases) {
-        return entry(keys(key, aliases)).map(PropertiesFile.Entry::value).filter(v -> !v.isEmpty()).orElse(def);
+        return note(key, entry(keys(key, aliases)).map(PropertiesFile.Entry::value).filter(v -> !v.isEmpty()).orElse(def));
+    }
+
+    private <T> T note(String key, T value) {
+        effective.put(key, String.valueOf(value));
+        return value;
+    }
+
+    /**
+     * SHA-256 (lowercase hex) of the settings read so far, as UTF-8 lines {@code key=value\n} sorted
+     * by key, a file-valued setting standing for the SHA-256 of the file's bytes (docs/SHARDING.md):
+     * equal on every shard of one run, whatever path the files are mounted at. The settings that do
+     * not change what is sent (output directory, progress) are left out.
+     */
+    public String sha256() {
+        StringBuilder b = new StringBuilder();
+        effective.forEach((k, v) -> {
+            if (!k.equals("client_output_dir") && !k.equals("client_progress")) {
+                b.append(k).append('=').append(v).append('\n');
+            }
+        });
+        return hex(b.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    static String hex(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    /** The bytes of a configured file, for {@link #sha256} (ISO-8859-1 maps every char back to its byte). */
+    private static String fileHash(Source s) {
+        StringBuilder b = new StringBuilder();
+        try (java.io.BufferedReader r = s.open()) {
+            char[] buf = new char[8192];
+            for (int n; (n = r.read(buf)) > 0; ) {
+                b.append(buf, 0, n);
+            }
+        } catch (java.io.IOException e) {
+            throw new ConfigException(s.displayName() + ": cannot read: " + e.getMessage());
+        }
+        return "sha256:" + hex(b.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
     }
 
     public String requiredString(String key, String example, String... aliases) {
-        return entry(keys(key, aliases)).filter(e -> !e.value().isEmpty())
+        return note(key, entry(keys(key, aliases)).filter(e -> !e.value().isEmpty())
                 .map(PropertiesFile.Entry::value)
-                .orElseThrow(() -> missing(key, example));
+                .orElseThrow(() -> missing(key, example)));
     }
 
     public long longValue(String key, Long def, long min, String unit, String... aliases) {
@@ -79,7 +124,7 @@ public final class Settings {
             if (def == null) {
                 throw missing(key, "a whole number of " + unit);
             }
-            return def;
+            return note(key, def);
         }
         long v;
         try {
@@ -90,7 +135,7 @@ public final class Settings {
         if (v < min) {
             throw bad(e.get(), v < 0 ? "negative" : "too small", "at least " + min + " " + unit);
         }
-        return v;
+        return note(key, v);
     }
 
     public int intValue(String key, Integer def, int min, String unit, String... aliases) {
@@ -107,7 +152,7 @@ public final class Settings {
             if (def == null) {
                 throw missing(key, "a number (" + unit + ")");
             }
-            return def;
+            return note(key, def);
         }
         double v;
         try {
@@ -118,19 +163,19 @@ public final class Settings {
         if (!Double.isFinite(v) || v < min) {
             throw bad(e.get(), v < 0 ? "negative" : "out of range", "a finite number of at least " + min + " (" + unit + ")");
         }
-        return v;
+        return note(key, v);
     }
 
     public boolean yesNo(String key, boolean def, String... aliases) {
         Optional<PropertiesFile.Entry> e = entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
         if (e.isEmpty()) {
-            return def;
+            return note(key, def);
         }
-        return switch (e.get().value().toLowerCase(Locale.ROOT)) {
+        return note(key, switch (e.get().value().toLowerCase(Locale.ROOT)) {
             case "yes", "true", "on", "1" -> true;
             case "no", "false", "off", "0" -> false;
             default -> throw bad(e.get(), "not a yes/no value", "yes or no");
-        };
+        });
     }
 
     public <E extends Enum<E>> E choice(String key, E def, Class<E> type, String... aliases) {
@@ -139,12 +184,12 @@ public final class Settings {
             if (def == null) {
                 throw missing(key, choices(type));
             }
-            return def;
+            return note(key, def);
         }
         String v = e.get().value().toUpperCase(Locale.ROOT).replace('-', '_');
         for (E c : type.getEnumConstants()) {
             if (c.name().equals(v)) {
-                return c;
+                return note(key, c);
             }
         }
         throw bad(e.get(), "unknown value", "one of " + choices(type));
@@ -187,6 +232,7 @@ public final class Settings {
             throw new ConfigException(at + " = \"" + name + "\": file not found (looked for " + s.displayName()
                     + "); relative paths are resolved against the properties file's directory");
         }
+        effective.put(key, fileHash(s));
         return s;
     }
 

@@ -3,11 +3,16 @@ package org.rubis.client.engine;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ShardPlan;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.SessionRandom;
 import org.rubis.client.workload.UserSession;
 
-/** Closed mode: N emulated users, each running sessions back to back until the end or its session count. */
+/**
+ * Closed mode: N emulated users, each running sessions back to back until the end or its session
+ * count. A shard runs the users it owns ({@link ShardPlan#owns}); user numbers, session ids and
+ * random streams stay global.
+ */
 final class ClosedDispatch {
 
     /** Session ids are emulated user * this + session number of that user. */
@@ -18,8 +23,10 @@ final class ClosedDispatch {
     private final StopSignal stop;
     private final RunCounters counters;
     private final RequestGenerator generator;
+    private final ShardPlan shard;
 
-    ClosedDispatch(ClientConfig config, RunClock clock, StopSignal stop, RunCounters counters, RequestGenerator generator) {
+    ClosedDispatch(ClientConfig config, ShardPlan shard, RunClock clock, StopSignal stop, RunCounters counters, RequestGenerator generator) {
+        this.shard = shard;
         this.config = config;
         this.clock = clock;
         this.stop = stop;
@@ -29,16 +36,23 @@ final class ClosedDispatch {
 
     /** Starts every user; the latch opens when all have finished. */
     CountDownLatch start(SessionExecutor executor) {
-        CountDownLatch done = new CountDownLatch(config.users());
+        int owned = 0;
+        for (int u = 0; u < config.users(); u++) {
+            owned += shard.owns(u) ? 1 : 0;
+        }
+        CountDownLatch done = new CountDownLatch(owned);
         for (int u = 0; u < config.users() && !stop.stopped(); u++) {
+            if (!shard.owns(u)) {
+                continue;
+            }
             int user = u;
             try {
                 executor.start("user-" + u, u, firstArrival(u), k -> nextSession(user, k), done::countDown);
-                counters.usersStarted = u + 1;
+                counters.usersStarted++;
             } catch (OutOfMemoryError e) {
                 HeapReserve.release();
                 stop.stop("could not create the thread of emulated user " + (u + 1) + " of " + config.users() + ": " + e.getMessage()
-                        + "; " + u + " users were running", true);
+                        + "; " + counters.usersStarted + " users were running", true);
                 break;
             }
         }
@@ -55,12 +69,20 @@ final class ClosedDispatch {
     }
 
     /**
-     * Think times apply from the first request: each closed-mode user arrives after one think time
-     * of its own (scaled by the up-ramp factor), not all at once (the original's start-up burst).
+     * Think times apply from the first request, never all users at once (the original's start-up
+     * burst). Original ramp mode: every user arrives at the start and sends after one think time
+     * of its own, scaled by the up-ramp factor. Stationary mode: user u arrives at (u + 1/2)/N of
+     * the up ramp and sends after a think time from there ({@link RunClock#thinkEnd}), so the whole
+     * population is thinking or working when the run phase starts.
      */
     private long firstArrival(int user) {
         SplittableRandom r = new SplittableRandom(SessionRandom.mix(config.seed() ^ SessionRandom.mix(user + 1L)));
-        return clock.startNano() + clock.scaleThink(config.workload().thinkTime().nanos(0, r), clock.startNano());
+        long think = config.workload().thinkTime().nanos(0, r);
+        if (!clock.stationary()) {
+            return clock.startNano() + clock.scaleThink(think, clock.startNano());
+        }
+        long arrive = clock.startNano() + (long) ((clock.upEndNano() - clock.startNano()) * ((user + 0.5) / config.users()));
+        return clock.thinkEnd(think, arrive);
     }
 
     /** Session ids are deterministic: exposed for tests and analysis. */

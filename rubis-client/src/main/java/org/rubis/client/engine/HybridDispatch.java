@@ -11,13 +11,16 @@ import org.rubis.client.arrival.SessionArrivals;
 import org.rubis.client.config.CapPolicy;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.Interarrival;
+import org.rubis.client.config.ShardPlan;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.SessionRandom;
 import org.rubis.client.workload.UserSession;
 
 /**
  * Hybrid mode: sessions start at their scheduled instants, against the clock, never after
- * completions; an optional cap delays or drops arrivals while too many sessions run.
+ * completions; an optional cap delays or drops arrivals while too many sessions run. A shard walks
+ * the whole global arrival sequence and starts the arrivals it owns ({@link ShardPlan#owns}), with
+ * its share of the cap ({@link ShardPlan#capShare}).
  */
 final class HybridDispatch {
 
@@ -28,9 +31,10 @@ final class HybridDispatch {
     private final Recorder recorder;
     private final RequestGenerator generator;
     private final SessionArrivals arrivals;
+    private final ShardPlan shard;
 
     /** Bad arrival files fail here, before anything is started. */
-    HybridDispatch(ClientConfig config, RunClock clock, StopSignal stop, RunCounters counters, Recorder recorder, RequestGenerator generator,
+    HybridDispatch(ClientConfig config, ShardPlan shard, RunClock clock, StopSignal stop, RunCounters counters, Recorder recorder, RequestGenerator generator,
                    SessionArrivals arrivals) {
         this.config = config;
         this.clock = clock;
@@ -39,6 +43,7 @@ final class HybridDispatch {
         this.recorder = recorder;
         this.generator = generator;
         this.arrivals = arrivals;
+        this.shard = shard;
     }
 
     /** The arrival process the configuration names. */
@@ -79,7 +84,7 @@ final class HybridDispatch {
     }
 
     private void dispatch(SessionExecutor executor) throws InterruptedException {
-        int cap = config.arrival().maxConcurrentSessions();
+        int cap = shard.capShare(config.arrival().maxConcurrentSessions());
         Semaphore permits = cap > 0 ? new Semaphore(cap) : null;
         boolean drop = config.arrival().capPolicy() == CapPolicy.DROP;
         Runnable release = () -> {
@@ -88,11 +93,13 @@ final class HybridDispatch {
                 permits.release();
             }
         };
-        for (long id = 0; !stop.stopped(); id++) {
-            long offset = arrivals.next();
-            if (offset < 0) {
+        OwnedArrivals owned = new OwnedArrivals(arrivals, shard);
+        while (!stop.stopped()) {
+            if (!owned.advance()) {
                 break;
             }
+            long id = owned.id();
+            long offset = owned.offset();
             long intended = clock.startNano() + offset;
             if (!stop.awaitUntil(intended, clock.endNano())) {
                 break;

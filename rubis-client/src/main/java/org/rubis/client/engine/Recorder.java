@@ -41,12 +41,19 @@ final class Recorder {
         watch.observe(error);
         log.add(new RequestRecord(s.id(), s.nickname(), index, s.pendingState().label(), s.lastPath(), clock.phase(sendNano).label(),
                 clock.epochNs(intendedNano), clock.epochNs(sendNano), reply.ttfbNs, reply.responseNs, reply.bytes, reply.status, error,
-                reply.connectionId, reply.newConnection, backend, reply.images, reply.imageBytes));
+                reply.connectionId, reply.newConnection, backend, reply.images, reply.imageBytes, reply.retries));
     }
 
     void session(UserSession s, int emulatedUser, long intendedStartNano, long startNano, long endNano) {
         log.add(new SessionRecord(s.id(), emulatedUser, s.nickname(), clock.epochNs(intendedStartNano), clock.epochNs(startNano),
                 clock.epochNs(endNano), s.requests(), s.errors(), s.endReason().name().toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    /** A think time of {@code ns} starting at {@code fromNano} (the stationarity check's Z). */
+    void think(long fromNano, long ns) {
+        if (clock.phase(fromNano) == org.rubis.format.Phase.RUN) {
+            stats.runThink(ns);
+        }
     }
 
     void dropped(long sessionId, long intendedNano) {

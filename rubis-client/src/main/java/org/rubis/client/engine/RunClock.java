@@ -5,37 +5,96 @@ import org.rubis.format.Phase;
 
 /**
  * The run's time line in {@link System#nanoTime()} units: up ramp, run (the measurement) and down
- * ramp, each with its think-time factor; plus the epoch anchor for log timestamps.
+ * ramp, each with its think-time factor; plus the epoch anchor for log timestamps. The wall clock
+ * is read once, together with {@code nanoTime} (the anchor); a given start instant (a shard's
+ * {@code --start-at}) becomes t = 0 through that anchor, so shards share one wall-clock time line
+ * and a late wake-up shows as send lateness, not as a shifted schedule (docs/SHARDING.md).
  */
 public final class RunClock {
 
+    private final long anchorNano;
+    private final long anchorEpochNs;
     private final long startNano;
-    private final long startEpochNs;
     private final long upEnd;
     private final long runEnd;
     private final long end;
     private final double upFactor;
     private final double downFactor;
     private final double thinkScale;
+    private final boolean stationary;
 
     public RunClock(ClientConfig c) {
+        this(c, null);
+    }
+
+    /** t = 0 at {@code startAt} (null: now). */
+    public RunClock(ClientConfig c, java.time.Instant startAt) {
         java.time.Instant now = java.time.Instant.now();
-        this.startNano = System.nanoTime();
-        this.startEpochNs = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        this.anchorNano = System.nanoTime();
+        this.anchorEpochNs = epochNs(now);
+        this.startNano = startAt == null ? anchorNano : anchorNano + (epochNs(startAt) - anchorEpochNs);
         this.upEnd = startNano + c.upRampMs() * 1_000_000L;
         this.runEnd = upEnd + c.runMs() * 1_000_000L;
         this.end = runEnd + c.downRampMs() * 1_000_000L;
         this.upFactor = c.upRampFactor();
         this.downFactor = c.downRampFactor();
         this.thinkScale = c.thinkScale();
+        this.stationary = c.rampMode() == org.rubis.client.config.RampMode.STATIONARY;
+    }
+
+    /** A think time as the run phase has it (think-scale, no ramp factor): the Z of Little's law. */
+    public long runPhaseThink(long thinkNs) {
+        return (long) (thinkNs * thinkScale);
+    }
+
+    public long upEndNano() { return upEnd; }
+    public long runEndNano() { return runEnd; }
+    public boolean stationary() { return stationary; }
+
+    /**
+     * The instant a think time of {@code thinkNs} (unscaled) started at {@code from} ends.
+     * Original ramp mode: the think time times the factor of the phase it starts in (so a user
+     * thinking across the start of the run phase keeps the up ramp's slowdown). Stationary mode:
+     * a ramp slows the clock of thinking users down by its factor, only while it lasts, so a think
+     * time crossing into the run phase ends as if the run phase had always been there (for the
+     * memoryless TPC-W think time the remainder has the stationary distribution).
+     */
+    public long thinkEnd(long thinkNs, long from) {
+        if (!stationary) {
+            return from + scaleThink(thinkNs, from);
+        }
+        double t = thinkNs * thinkScale;
+        long at = from;
+        if (at < upEnd) {
+            double need = t * upFactor;
+            if (at + need <= upEnd) {
+                return at + (long) need;
+            }
+            t -= (upEnd - at) / upFactor; // upFactor > 0 here: need > 0
+            at = upEnd;
+        }
+        if (at < runEnd) {
+            if (at + t <= runEnd) {
+                return at + (long) t;
+            }
+            t -= runEnd - at;
+            at = runEnd;
+        }
+        return at + (long) (t * downFactor);
     }
 
     public long startNano() { return startNano; }
     public long endNano() { return end; }
-    public long startEpochNs() { return startEpochNs; }
+    public long startEpochNs() { return epochNs(startNano); }
+    /** The wall clock read together with the {@code nanoTime} origin. */
+    public long anchorEpochNs() { return anchorEpochNs; }
 
     public long epochNs(long nano) {
-        return startEpochNs + (nano - startNano);
+        return anchorEpochNs + (nano - anchorNano);
+    }
+
+    static long epochNs(java.time.Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
     /** The phase of an instant (after the end: the down ramp). */

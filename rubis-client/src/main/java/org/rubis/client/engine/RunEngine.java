@@ -14,6 +14,7 @@ import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ShardPlan;
 import org.rubis.client.log.RunLog;
 import org.rubis.client.report.ClientHealth;
 import org.rubis.client.report.RunStats;
@@ -31,6 +32,7 @@ public final class RunEngine {
     public static final long SESSIONS_PER_USER = ClosedDispatch.SESSIONS_PER_USER;
 
     private final ClientConfig config;
+    private final ShardPlan shard;
     private final Path dir;
     private final PrintStream out;
     private final StopSignal stop = new StopSignal();
@@ -40,7 +42,13 @@ public final class RunEngine {
     private Summary summary;
 
     public RunEngine(ClientConfig config, Path dir, PrintStream out) {
+        this(config, ShardPlan.SINGLE, dir, out);
+    }
+
+    /** A shard of a sharded run, or a run starting at a given instant (docs/SHARDING.md). */
+    public RunEngine(ClientConfig config, ShardPlan shard, Path dir, PrintStream out) {
         this.config = config;
+        this.shard = shard;
         this.dir = dir;
         this.out = out;
     }
@@ -120,9 +128,21 @@ public final class RunEngine {
         }
     }
 
+    private boolean loopbackTarget() {
+        if (config.embedded()) {
+            return true;
+        }
+        try {
+            return java.net.InetAddress.getByName(java.net.URI.create(config.target()).getHost()).isLoopbackAddress();
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     private Summary runGuarded() throws IOException {
         SessionArrivals arrivals = config.arrivals() == Arrivals.HYBRID ? HybridDispatch.arrivals(config) : null; // bad files fail first
         String arrivalsText = arrivals != null ? arrivals.describe() : config.users() + " emulated users, sessions back to back";
+        org.rubis.client.process.ResourcePlan.of(config).check(config.embedded(), config.execution().sourceAddresses(), loopbackTarget());
         Files.createDirectories(dir);
         Target target = Target.start(config, dir, out);
         RunFinisher finisher = new RunFinisher(config, dir, out, stop, counters);
@@ -132,7 +152,12 @@ public final class RunEngine {
         finisher.add("request log", log);
         ClientHealth health = new ClientHealth(dir, counters.active::now, stats::liveRequests);
         finisher.add("client health", health);
-        RunClock clock = new RunClock(config);
+        if (target.serverPid() > 0) {
+            health.watchServer(target.serverPid());
+        }
+        RunClock clock = new RunClock(config, shard.startAt());
+        long runStartEpochNs = clock.anchorEpochNs();
+        stats.runPhase(clock.epochNs(clock.upEndNano()), clock.runSeconds());
         Backend backend = null;
         try {
             backend = Backends.create(config.execution(), target.base());
@@ -145,17 +170,29 @@ public final class RunEngine {
             for (RunObserver o : observers) {
                 o.beforeRun(target.base(), dir);
             }
+            if (shard.startAt() != null) {
+                out.println(String.format(Locale.ROOT, "waiting until %s (%.1f s)", shard.startAt(), (clock.startNano() - System.nanoTime()) / 1e9));
+                stop.awaitUntil(clock.startNano(), Long.MAX_VALUE);
+                long now = System.nanoTime();
+                if (!stop.stopped() && now >= clock.endNano()) {
+                    stop.stop(String.format(Locale.ROOT, "this process was ready %.1f s after the start instant %s, after the end of the run: nothing "
+                            + "was measured; give a start instant further ahead", (now - clock.startNano()) / 1e9, shard.startAt()), true);
+                }
+            }
+            runStartEpochNs = clock.epochNs(System.nanoTime());
             if (config.progress()) {
                 finisher.add("progress", new Progress(out, clock, stats, counters.active));
             }
             out.println(String.format(Locale.ROOT, "Run: %s arrivals, backend %s (%s), seed %d, %d s up ramp + %d s run + %d s down ramp -> %s",
                     config.arrivals().label(), backend.name(), config.execution().model().label(), config.seed(), config.upRampMs() / 1000,
                     config.runMs() / 1000, config.downRampMs() / 1000, dir));
-            HybridDispatch hybrid = arrivals == null ? null : new HybridDispatch(config, clock, stop, counters, recorder, generator, arrivals);
-            CountDownLatch done = hybrid == null
-                    ? new ClosedDispatch(config, clock, stop, counters, generator).start(executor)
-                    : hybrid.start(executor);
-            awaitEnd(clock, health, done, hybrid);
+            if (!stop.stopped()) { // else Ctrl-C while waiting for the start instant: nothing is sent
+                HybridDispatch hybrid = arrivals == null ? null : new HybridDispatch(config, shard, clock, stop, counters, recorder, generator, arrivals);
+                CountDownLatch done = hybrid == null
+                        ? new ClosedDispatch(config, shard, clock, stop, counters, generator).start(executor)
+                        : hybrid.start(executor);
+                awaitEnd(clock, health, done, hybrid);
+            }
             stop.stop("complete", false);
             executor.drain(System.nanoTime()
                     + TimeUnit.MILLISECONDS.toNanos(config.execution().requestTimeoutMs() + config.execution().connectTimeoutMs() + 2000L));
@@ -173,8 +210,8 @@ public final class RunEngine {
         } finally {
             finisher.cleanup();
         }
-        summary = finisher.summary(clock, stats, health, log, backend == null ? config.execution().backend().label() : backend.name(),
-                arrivalsText);
+        summary = finisher.summary(clock, shard, runStartEpochNs, stats, health, log, backend == null ? config.execution().backend().label() : backend.name(),
+                arrivalsText, observers);
         return summary;
     }
 
@@ -188,7 +225,11 @@ public final class RunEngine {
             if (done.getCount() == 0 && (hybrid == null || hybrid.allEnded())) {
                 break;
             }
-            stop.awaitUntil(Math.min(clock.endNano(), System.nanoTime() + 20_000_000L), Long.MAX_VALUE);
+            // Wake at the next phase boundary (marked exactly for the run-phase CPU) or every 250 ms to see whether all
+            // users have finished: 4 wake-ups a second instead of 50 (part of the idle cost at low rates).
+            long now = System.nanoTime();
+            long boundary = now < clock.upEndNano() ? clock.upEndNano() : now < clock.runEndNano() ? clock.runEndNano() : clock.endNano();
+            stop.awaitUntil(Math.min(boundary, now + 250_000_000L), Long.MAX_VALUE);
         }
         markPhases(clock, health);
         health.markRunEnd();

@@ -58,15 +58,23 @@ final class RunFinisher {
     }
 
     /** Builds and writes the summary (after {@link #cleanup}: logs are flushed and closed). */
-    Summary summary(RunClock clock, RunStats stats, ClientHealth health, RunLog log, String backendName, String arrivalsText) throws IOException {
+    Summary summary(RunClock clock, org.rubis.client.config.ShardPlan shard, long runStartEpochNs, RunStats stats, ClientHealth health, RunLog log,
+            String backendName, String arrivalsText, java.util.List<RunObserver> observers) throws IOException {
         if (log.statsIncomplete()) {
             stop.stop("the statistics ran out of heap (the request log is complete)", true);
         }
         try {
             RunResult result = new RunResult(dir, backendName, config.execution().model(), stop.reason(), stop.invalid(), arrivalsText,
                     counters.sessionsStarted.get(), counters.sessionsDelayed.get(), counters.sessionsDropped.get(), counters.usersStarted,
-                    counters.active.peak(), log.written(), log.lost(), clock.startEpochNs(), clock.runSeconds());
+                    counters.active.peak(), log.written(), log.lost(), clock.startEpochNs(), clock.runSeconds(),
+                    shard, clock.anchorEpochNs(), runStartEpochNs);
             Summary summary = new Summary(config, result, stats, health);
+            for (RunObserver o : observers) {
+                org.rubis.client.report.SummarySection section = o.summarySection(dir);
+                if (section != null) {
+                    summary.add(section);
+                }
+            }
             summary.write();
             return summary;
         } catch (OutOfMemoryError | RuntimeException e) {

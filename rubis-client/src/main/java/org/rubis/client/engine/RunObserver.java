@@ -13,4 +13,13 @@ public interface RunObserver {
 
     /** The run is over: sessions have ended (or their grace ran out); backend, logs and target are still open. */
     default void afterRun(Path runDir) throws Exception {}
+
+    /**
+     * After the logs are flushed and closed (and the embedded server stopped, its log complete): the
+     * observer's part of the summary (e.g. the wire check), or null. A failure here is reported in the
+     * section, never fatal to the run.
+     */
+    default org.rubis.client.report.SummarySection summarySection(Path runDir) {
+        return null;
+    }
 }

@@ -29,6 +29,11 @@ final class Target implements AutoCloseable {
         return new Target(server.baseUrl(), server, out);
     }
 
+    /** The embedded server's process id, or -1 for an external target. */
+    long serverPid() {
+        return server == null ? -1 : server.pid();
+    }
+
     /** Base URL such as {@code http://127.0.0.1:8080}. */
     String base() {
         return base;

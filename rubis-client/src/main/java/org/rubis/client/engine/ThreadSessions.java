@@ -73,6 +73,7 @@ final class ThreadSessions implements SessionExecutor {
         boolean finished = false;
         try {
             while (true) {
+                TestStall.beforeSend();
                 backend.execute(bs, step.path(), reply); // marks reply.sendNano right before the network call
                 if (!step.replied(reply)) {
                     break;

@@ -22,31 +22,62 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Benchmarks. 'bench backends': the same closed workload with each connection backend; prints client CPU per request "
                 + "and connections used. 'bench server': the browse mix against each server model with no think time; prints requests/s "
-                + "and mean service time."})
+                + "and mean service time. 'bench accuracy': each backend (and netty with --busy-poll) with the packet capture and the reference "
+                + "probe on; prints client minus wire, the host's floor, the overhead above it, retries and CPU (defaults: 300 users, TPC-W think "
+                + "time, 60 s). "
+                + "'bench scale': --users (default 18000) users with their own connections and TPC-W think time in one "
+                + "client JVM with --heap (default 512m), with netty and with virtual threads; prints users reached, connect errors, run-phase "
+                + "p99 send lateness, heap per user and CPU. 'bench rate': client CPU per request at the highest rate, a static 2 KB page "
+                + "on lighttpd (client and server pinned to one core each), beside wrk and httperf when installed."})
 public final class BenchCommand implements Callable<Integer> {
 
-    @picocli.CommandLine.Parameters(index = "0", paramLabel = "backends|server", description = "What to benchmark.")
+    @picocli.CommandLine.Parameters(index = "0", paramLabel = "backends|server|accuracy|scale|rate", description = "What to benchmark.")
     String what;
     @Option(names = "--users", description = "Emulated users (default: 200 for backends, 16 for server).")
     Integer users;
-    @Option(names = "--duration", defaultValue = "30s", description = "Run phase of each measurement (default ${DEFAULT-VALUE}).")
+    @Option(names = "--duration", description = "Run phase of each measurement (default 30s; accuracy 60s).")
     String duration;
-    @Option(names = "--ramp-up", defaultValue = "5s", description = "Warm-up before each measurement (default ${DEFAULT-VALUE}).")
+    @Option(names = "--ramp-up", description = "Warm-up before each measurement (default 5s; accuracy 10s).")
     String rampUp;
-    @Option(names = "--think-scale", description = "Think-time scale (default: 0.1 for backends, 0 for server).")
+    @Option(names = "--think-scale", description = "Think-time scale (default: 0.1 for backends, 0 for server, 1 (TPC-W) for accuracy).")
     Double thinkScale;
-    @Option(names = "--list", split = ",", description = "Backends (default legacy,pooled,dedicated,netty) or server models (default event,prefork).")
+    @Option(names = "--list", split = ",", description = "Backends (default legacy,pooled,dedicated,netty; accuracy adds netty+busy-poll) or server "
+            + "models (default event,prefork).")
     List<String> list;
-    @Option(names = "--out", defaultValue = "runs/bench", description = "Directory for the runs (default ${DEFAULT-VALUE}).")
+    @Option(names = "--out", description = "Directory for the runs (default runs/bench; accuracy runs/bench-accuracy).")
     Path out;
+    @Option(names = "--heap", defaultValue = "512m", description = "bench scale: the client JVM's -Xmx (default ${DEFAULT-VALUE}).")
+    String heap;
     @Spec CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
+        if ("rate".equals(what)) {
+            return new RateBench(spec.commandLine().getOut()).run(users != null ? users : 64, duration != null ? duration : "20s",
+                    (out != null ? out : Path.of("runs/bench")).resolve("rate"));
+        }
+        if ("scale".equals(what)) {
+            return new ScaleBench(spec.commandLine().getOut()).run(users != null ? users : 18_000, rampUp != null ? rampUp : "30s",
+                    duration != null ? duration : "30s", heap, list != null ? list : List.of("netty", "virtual"), out != null ? out : Path.of("runs/bench"));
+        }
+        if (what.equals("accuracy")) {
+            return AccuracyBench.run(spec.commandLine().getOut(), list != null ? list : AccuracyBench.BACKENDS, users != null ? users : 300,
+                    duration != null ? duration : "60s", rampUp != null ? rampUp : "10s", thinkScale != null ? thinkScale : 1.0,
+                    out != null ? out : Path.of("runs/bench-accuracy"));
+        }
+        if (duration == null) {
+            duration = "30s";
+        }
+        if (rampUp == null) {
+            rampUp = "5s";
+        }
+        if (out == null) {
+            out = Path.of("runs/bench");
+        }
         boolean server = switch (what) {
             case "backends" -> false;
             case "server" -> true;
-            default -> throw new org.rubis.client.input.ConfigException("bench " + what + ": expected 'bench backends' or 'bench server'");
+            default -> throw new org.rubis.client.input.ConfigException("bench " + what + ": expected 'bench backends', 'bench server', 'bench accuracy', 'bench scale' or 'bench rate'");
         };
         List<String> items = list != null ? list : server ? List.of("event", "prefork") : List.of("legacy", "pooled", "dedicated", "netty");
         int n = users != null ? users : server ? 16 : 200;

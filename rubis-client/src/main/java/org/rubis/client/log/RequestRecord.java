@@ -22,7 +22,8 @@ public record RequestRecord(
         boolean newConnection,
         String backend,
         int images,
-        long imageBytes) {
+        long imageBytes,
+        int retries) {
 
 
     /** Actual minus intended send instant. */
@@ -40,6 +41,6 @@ public record RequestRecord(
         b.append(',').append(phase).append(',').append(intendedSendEpochNs).append(',').append(sendEpochNs).append(',')
          .append(ttfbNs).append(',').append(responseNs).append(',').append(bytes).append(',').append(status).append(',')
          .append(error).append(',').append(connectionId).append(',').append(newConnection).append(',').append(backend).append(',')
-         .append(images).append(',').append(imageBytes).append('\n');
+         .append(images).append(',').append(imageBytes).append(',').append(retries).append('\n');
     }
 }

@@ -55,6 +55,17 @@ public final class ClientHealth implements AutoCloseable {
     private volatile long runStartNano;
     private volatile long runEndNano;
     private long endNano;
+    /** The embedded server's process (its CPU is the SERVER's evidence); null for an external target. */
+    private volatile ProcessHandle server;
+    private final WakeupProbe wakeups = new WakeupProbe();
+    // Host and server figures, summed over the samples of the run (written by the sampler only).
+    private volatile int hostSamples;
+    private volatile double hostOtherSum;
+    private volatile double hostStealSum;
+    private volatile double procsRunningSum;
+    private volatile double peakHostOther;
+    private volatile int serverSamples;
+    private volatile double serverCpuSum;
 
     public ClientHealth(Path dir, LongSupplier activeSessions, LongSupplier requests) throws IOException {
         this.samples = Files.newBufferedWriter(RunFiles.clientHealth(dir), StandardCharsets.UTF_8);
@@ -108,9 +119,21 @@ public final class ClientHealth implements AutoCloseable {
         }
     }
 
+    /** Also samples the embedded server's CPU (its process id). */
+    public void watchServer(long pid) {
+        server = ProcessHandle.of(pid).orElse(null);
+    }
+
+    private static long cpuNs(ProcessHandle p) {
+        return p == null ? -1 : p.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+    }
+
     private void sample() {
         long lastCpu = startCpuNs;
         long lastNano = startNano;
+        HostStat.Sample lastHost = HostStat.sample();
+        ProcessHandle lastServer = server;
+        long lastServerCpu = cpuNs(lastServer);
         while (running) {
             try {
                 Thread.sleep(1000);
@@ -119,20 +142,88 @@ public final class ClientHealth implements AutoCloseable {
             }
             long cpu = os.getProcessCpuTime();
             long now = System.nanoTime();
-            double cores = (cpu - lastCpu) / (double) Math.max(1, now - lastNano);
+            long dt = now - lastNano;
+            double cores = (cpu - lastCpu) / (double) Math.max(1, dt);
             lastCpu = cpu;
             lastNano = now;
             peakCpuCores = Math.max(peakCpuCores, cores);
             long heap = memory.getHeapMemoryUsage().getUsed();
             peakHeapBytes = Math.max(peakHeapBytes, heap);
+            HostStat.Sample host = HostStat.sample();
+            HostStat.Interval hi = HostStat.between(lastHost, host, this.cores());
+            lastHost = host;
+            double other = Double.NaN;
+            if (!Double.isNaN(hi.busyCores())) {
+                other = Math.max(0, hi.busyCores() - cores);
+                hostSamples++;
+                hostOtherSum += other;
+                hostStealSum += hi.stealCores();
+                procsRunningSum += Math.max(0, host.procsRunning());
+                peakHostOther = Math.max(peakHostOther, other);
+            }
+            ProcessHandle srv = server;
+            long serverCpu = cpuNs(srv);
+            double serverCores = Double.NaN;
+            if (srv != null && srv == lastServer && serverCpu >= 0 && lastServerCpu >= 0) {
+                serverCores = (serverCpu - lastServerCpu) / (double) Math.max(1, dt);
+                serverSamples++;
+                serverCpuSum += serverCores;
+                // the server's CPU is not the client's neighbours': take it out of "other processes"
+                if (!Double.isNaN(other)) {
+                    double corrected = Math.max(0, other - serverCores);
+                    hostOtherSum += corrected - other;
+                    other = corrected;
+                }
+            }
+            lastServer = srv;
+            lastServerCpu = serverCpu;
             try {
-                samples.write(String.format(Locale.ROOT, "%d,%.3f,%d,%d,%d,%d,%d%n", System.currentTimeMillis(), cores, heap,
-                        memory.getHeapMemoryUsage().getMax(), threads.getThreadCount(), activeSessions.getAsLong(), requests.getAsLong()));
+                samples.write(String.format(Locale.ROOT, "%d,%.3f,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%s%n", System.currentTimeMillis(), cores, heap,
+                        memory.getHeapMemoryUsage().getMax(), threads.getThreadCount(), activeSessions.getAsLong(), requests.getAsLong(),
+                        num(hi.busyCores()), num(other), num(hi.stealCores()), host.procsRunning() < 0 ? "" : String.valueOf(host.procsRunning()),
+                        num(host.load1()), num(serverCores)));
                 samples.flush();
             } catch (IOException ignored) {
                 // best effort
             }
         }
+    }
+
+    private static String num(double v) {
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    /** Mean cores used by processes other than the client (and the embedded server); NaN when unknown. */
+    public double hostOtherCpuCores() {
+        return hostSamples == 0 ? Double.NaN : hostOtherSum / hostSamples;
+    }
+
+    public double peakHostOtherCpuCores() {
+        return hostSamples == 0 ? Double.NaN : peakHostOther;
+    }
+
+    /** Mean cores stolen by the hypervisor; NaN when unknown. */
+    public double hostStealCores() {
+        return hostSamples == 0 ? Double.NaN : hostStealSum / hostSamples;
+    }
+
+    /** Mean runnable threads on the whole machine ({@code procs_running}); NaN when unknown. */
+    public double procsRunningMean() {
+        return hostSamples == 0 ? Double.NaN : procsRunningSum / hostSamples;
+    }
+
+    /** Mean cores used by the embedded server; NaN when there is none or it was not sampled. */
+    public double serverCpuCores() {
+        return serverSamples == 0 ? Double.NaN : serverCpuSum / serverSamples;
+    }
+
+    /** p99 lateness of an idle thread's wake-ups in the client process, ms: the machine's scheduling delay. */
+    public double wakeupLateP99Ms() {
+        return wakeups.p99Ms();
+    }
+
+    public boolean watchesServer() {
+        return server != null;
     }
 
     /** Stops sampling; the figures below then cover the run. */
@@ -143,6 +234,7 @@ public final class ClientHealth implements AutoCloseable {
         }
         running = false;
         sampler.interrupt();
+        wakeups.close();
         endCpuNs = os.getProcessCpuTime();
         endNano = System.nanoTime();
         for (NotificationEmitter e : emitters) {

@@ -17,6 +17,9 @@ import org.rubis.client.config.ExecutionModel;
  * @param runSeconds      length of the measured phase
  * @param logged          request records written
  * @param lost            records lost (log writer failure)
+ * @param shard           which part of the workload this process ran, and from which instant
+ * @param anchorEpochNs   the wall clock read together with the run's nanoTime origin
+ * @param runStartEpochNs when the run began on this process's anchored clock (after the wait for the start instant)
  */
 public record RunResult(
         Path dir,
@@ -33,7 +36,10 @@ public record RunResult(
         long logged,
         long lost,
         long startEpochNs,
-        double runSeconds) {
+        double runSeconds,
+        org.rubis.client.config.ShardPlan shard,
+        long anchorEpochNs,
+        long runStartEpochNs) {
 
     public boolean complete() {
         return "complete".equals(stopReason);

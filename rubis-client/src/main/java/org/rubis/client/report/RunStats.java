@@ -21,6 +21,8 @@ public final class RunStats {
 
     private final Map<Phase, LatencyCell[]> cells = new java.util.EnumMap<>(Phase.class);
     private final Histogram lateness = LatencyCell.newHistogram();
+    /** Per phase: intended send instant to last byte (coordinated omission corrected); derived, not logged. */
+    private final Map<Phase, LatencyCell> fromIntended = new java.util.EnumMap<>(Phase.class);
     private final Histogram runLateness = LatencyCell.newHistogram();
     private final Histogram sessionStartLateness = LatencyCell.newHistogram();
     /** Distinct connection ids are tracked up to this many (a long dedicated run opens one per session). */
@@ -30,12 +32,19 @@ public final class RunStats {
     private final Map<String, Long> errorsByClass = new LinkedHashMap<>();
     private final Map<String, Long> sessionEnds = new LinkedHashMap<>();
     private long newConnections;
+    private long retried;
     private long imageRequests;
     private long sessionTimeSumNs;
     private long sessionsEnded;
     private long requestsWithoutConnectionId;
     private long maxLatenessNs;
     final AtomicLong liveRequests = new AtomicLong();
+    private final java.util.concurrent.atomic.LongAdder runThinkNs = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder runThinks = new java.util.concurrent.atomic.LongAdder();
+    /** Run-phase requests per window of {@link #WINDOW_NS}, by send instant (the stationarity check). */
+    private long[] runWindows = new long[0];
+    private long runStartEpochNs;
+    public static final long WINDOW_NS = 5_000_000_000L;
     final AtomicLong liveErrors = new AtomicLong();
 
     public RunStats() {
@@ -45,6 +54,7 @@ public final class RunStats {
                 row[i] = new LatencyCell();
             }
             cells.put(p, row);
+            fromIntended.put(p, new LatencyCell());
         }
     }
 
@@ -57,9 +67,16 @@ public final class RunStats {
             row[state].record(r.responseNs(), r.isError());
         }
         long late = Math.max(0, r.latenessNs());
+        if (phase != null) {
+            fromIntended.get(phase).record(late + r.responseNs(), r.isError());
+        }
         lateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
         if (phase == Phase.RUN) {
             runLateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
+            long w = (r.sendEpochNs() - runStartEpochNs) / WINDOW_NS;
+            if (w >= 0 && w < runWindows.length) {
+                runWindows[(int) w]++;
+            }
         }
         maxLatenessNs = Math.max(maxLatenessNs, late);
         if (r.isError()) {
@@ -67,6 +84,9 @@ public final class RunStats {
         }
         if (r.newConnection()) {
             newConnections++;
+        }
+        if (r.retries() > 0) {
+            retried++;
         }
         if (r.connectionId().isEmpty()) {
             requestsWithoutConnectionId++;
@@ -88,6 +108,27 @@ public final class RunStats {
                 sessionsEnded++;
             }
         }
+    }
+
+    /** The run phase's time line, before the first request: whole windows of it are counted. */
+    public synchronized void runPhase(long startEpochNs, double seconds) {
+        this.runStartEpochNs = startEpochNs;
+        this.runWindows = new long[(int) Math.floor(seconds * 1e9 / WINDOW_NS)];
+    }
+
+    /** Called by emulated users: a think time that started in the run phase. */
+    public void runThink(long ns) {
+        runThinkNs.add(ns);
+        runThinks.increment();
+    }
+
+    public double meanRunThinkSeconds() {
+        long n = runThinks.sum();
+        return n == 0 ? 0 : runThinkNs.sum() / 1e9 / n;
+    }
+
+    public synchronized long[] runWindows() {
+        return runWindows.clone();
     }
 
     /** Called by emulated users: cheap live counters for the progress line. */
@@ -128,6 +169,22 @@ public final class RunStats {
         return t;
     }
 
+    /**
+     * Response times of one phase measured from the intended send instant (the schedule), as wrk2
+     * does: what a user would have waited, including the client's own lateness in sending.
+     */
+    public synchronized LatencyCell fromIntended(Phase phase) {
+        LatencyCell t = new LatencyCell();
+        t.add(fromIntended.get(phase));
+        return t;
+    }
+
+    public synchronized LatencyCell overallFromIntended() {
+        LatencyCell t = new LatencyCell();
+        fromIntended.values().forEach(t::add);
+        return t;
+    }
+
     public synchronized LatencyCell overall() {
         LatencyCell t = new LatencyCell();
         for (Phase p : Phase.values()) {
@@ -145,6 +202,8 @@ public final class RunStats {
     public synchronized int distinctConnections() { return connections.size(); }
     public synchronized boolean connectionsCapped() { return connectionsCapped; }
     public synchronized long newConnections() { return newConnections; }
+    /** Requests resent once on a new connection after a reused one gave no response byte. */
+    public synchronized long retried() { return retried; }
     public synchronized long imageRequests() { return imageRequests; }
     public synchronized long requestsWithoutConnectionId() { return requestsWithoutConnectionId; }
     public synchronized Map<String, Long> errorsByClass() { return new LinkedHashMap<>(errorsByClass); }

@@ -30,20 +30,27 @@ import org.rubis.client.workload.Interaction;
 public final class Summary {
 
     /** p99 send lateness above this means the client could not keep its own schedule. */
-    public static final double LATENESS_LIMIT_MS = 5.0;
-    /** Mean CPU above this fraction of the cores means the client competed for the CPU. */
-    public static final double CPU_LIMIT = 0.8;
+    public static final double LATENESS_LIMIT_MS = Verdict.LATENESS_LIMIT_MS;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final ClientConfig config;
     private final Path dir;
     private final ObjectNode root = JSON.createObjectNode();
-    private final List<String> verdicts = new ArrayList<>();
     private final List<String> extraWarnings = new ArrayList<>();
-    private final String text;
+    private String text;
+    private final StringBuilder sectionsText = new StringBuilder();
 
     public Summary(ClientConfig config, RunResult result, RunStats stats, ClientHealth health) {
+        this(config, result, stats, health, null);
+    }
+
+    /**
+     * @param accuracy the capture's client-minus-wire error when the run had a packet capture (the
+     *                 wire check of {@code run --capture}), else null: the verdict then says accuracy
+     *                 was not measured
+     */
+    public Summary(ClientConfig config, RunResult result, RunStats stats, ClientHealth health, Verdict.Accuracy accuracy) {
         this.config = config;
         this.dir = result.dir();
         String stopReason = result.stopReason();
@@ -58,6 +65,21 @@ public final class Summary {
         root.put("properties", config.source());
         root.put("target", config.target());
         root.put("seed", config.seed());
+        root.put("config_sha256", config.configSha256());
+        org.rubis.client.config.ShardPlan plan = result.shard();
+        if (plan.shard()) {
+            ObjectNode sh = root.putObject("shard");
+            sh.put("index", plan.index());
+            sh.put("count", plan.count());
+            sh.put("start_at", plan.startAt().toString());
+            sh.put("start_at_epoch_ns", plan.startAt().getEpochSecond() * 1_000_000_000L + plan.startAt().getNano());
+            if (plan.host() != null) {
+                sh.put("host", plan.host());
+            }
+        }
+        ObjectNode clock = root.putObject("clock");
+        clock.put("anchor_epoch_ns", result.anchorEpochNs());
+        clock.put("run_start_epoch_ns", result.runStartEpochNs());
         root.put("backend", result.backend());
         root.put("threads", result.execution() == ExecutionModel.EVENT_LOOPS ? "event-loop" : config.execution().threads().label());
         root.put("execution", result.execution().label());
@@ -93,9 +115,30 @@ public final class Summary {
         root.put("peak_active_sessions", result.peakActive());
         root.put("mean_session_s", round(stats.meanSessionSeconds(), 3));
         root.put("connections_opened", stats.newConnections());
+        root.put("retried_requests", stats.retried());
         root.put("distinct_connections", stats.distinctConnections());
         root.put("requests_without_connection_id", stats.requestsWithoutConnectionId());
         root.put("image_requests", stats.imageRequests());
+
+        Stationarity st = Stationarity.of(config.arrivals() == org.rubis.client.config.Arrivals.CLOSED ? result.usersStarted() : 0,
+                stats.runWindows(), RunStats.WINDOW_NS / 1e9, run.meanMs() / 1e3, stats.meanRunThinkSeconds());
+        ObjectNode sj = root.putObject("stationarity");
+        sj.put("steady", st.steady());
+        if (!Double.isNaN(st.littleRatio())) {
+            sj.put("little_ratio", round(st.littleRatio(), 4));
+        }
+        sj.put("mean_think_s", round(stats.meanRunThinkSeconds(), 4));
+        sj.put("trend_rps_per_s", round(st.slopePerS(), 4));
+        sj.put("trend_ci95_low", round(st.slopeLow(), 4));
+        sj.put("trend_ci95_high", round(st.slopeHigh(), 4));
+        sj.put("first_half_rps", round(st.firstHalfRps(), 3));
+        sj.put("second_half_rps", round(st.secondHalfRps(), 3));
+        sj.put("windows", st.windows());
+        sj.put("ramp_mode", config.rampMode().label());
+        sj.put("text", st.describe());
+        if (st.warning() != null) {
+            extraWarnings.add(st.warning());
+        }
 
         ObjectNode rt = root.putObject("response_time_ms");
         for (Phase p : Phase.values()) {
@@ -116,6 +159,13 @@ public final class Summary {
                 cell(allStates.putObject(i.label()), c);
             }
         }
+
+        // The same requests from the intended send instant (coordinated omission corrected).
+        ObjectNode fi = root.putObject("response_time_from_intended_ms");
+        for (Phase p : Phase.values()) {
+            cell(fi.putObject(p.label()), stats.fromIntended(p));
+        }
+        cell(fi.putObject("overall"), stats.overallFromIntended());
 
         // Client health and the verdict.
         ObjectNode h = root.putObject("client_health");
@@ -147,21 +197,20 @@ public final class Summary {
         if (config.arrivals() == org.rubis.client.config.Arrivals.HYBRID) {
             percentiles(h.putObject("session_start_lateness_ms"), stats.sessionStartLateness());
         }
-        if (p99Late > LATENESS_LIMIT_MS) {
-            verdicts.add(String.format(Locale.ROOT, "the client could not keep its schedule: p99 send lateness %.1f ms in the run phase (> %.0f ms)",
-                    p99Late, LATENESS_LIMIT_MS));
-        }
-        if (health.meanCpuCores() > CPU_LIMIT * health.cores()) {
-            verdicts.add(String.format(Locale.ROOT, "the client used %.2f of %d cores on average", health.meanCpuCores(), health.cores()));
-        }
-        if (health.maxGcPauseMs() > 50) {
-            verdicts.add("client GC pauses up to " + health.maxGcPauseMs() + " ms inflated some response times");
-        }
-        boolean saturated = !verdicts.isEmpty();
-        h.put("saturated", saturated);
-        h.put("verdict", saturated
-                ? "SUSPECT: " + String.join("; ", verdicts) + ". The client may have been the bottleneck: its response times are inflated."
-                : "OK: the client kept its schedule (run-phase p99 send lateness " + round(p99Late, 3) + " ms) and was not CPU-bound.");
+        putKnown(h, "host_other_cpu_cores", health.hostOtherCpuCores(), 3);
+        putKnown(h, "host_other_cpu_peak_cores", health.peakHostOtherCpuCores(), 3);
+        putKnown(h, "host_steal_cores", health.hostStealCores(), 3);
+        putKnown(h, "host_procs_running_mean", health.procsRunningMean(), 2);
+        putKnown(h, "server_cpu_cores", health.serverCpuCores(), 3);
+        putKnown(h, "wakeup_late_p99_ms", health.wakeupLateP99Ms(), 3);
+        Verdict verdict = Verdict.of(new Verdict.Evidence(health.cores(), health.meanCpuCores(), health.maxGcPauseMs(), p99Late,
+                health.wakeupLateP99Ms(), health.hostOtherCpuCores(), health.hostStealCores(), health.procsRunningMean(), health.serverCpuCores(),
+                health.watchesServer()), accuracy);
+        h.put("saturated", verdict.causes().contains(Verdict.Cause.CLIENT));
+        var causes = h.putArray("causes");
+        verdict.causes().forEach(c -> causes.add(c.name()));
+        h.put("accuracy_measured", accuracy != null);
+        h.put("verdict", verdict.text());
         root.set("jvm", jvm());
         Path serverStats = RunFiles.serverStats(dir);
         if (Files.isRegularFile(serverStats)) {
@@ -174,11 +223,43 @@ public final class Summary {
         var w = root.putArray("warnings");
         config.warnings().forEach(w::add);
         jvmWarnings(config.users(), config.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w::add);
+        if (plan.count() > 1) {
+            int cap = config.arrival().maxConcurrentSessions();
+            if (config.arrivals() == org.rubis.client.config.Arrivals.HYBRID && cap > 0) {
+                w.add("shard " + plan.index() + " of " + plan.count() + " applied " + plan.capShare(cap) + " of the cap of " + cap
+                        + " concurrent sessions: delays and drops by the cap are this shard's, not those of one process");
+            }
+            if (config.execution().backend() == org.rubis.client.config.BackendKind.LEGACY
+                    || config.execution().backend() == org.rubis.client.config.BackendKind.POOLED) {
+                w.add("the " + result.backend() + " backend shares connections among the users of one process: over " + plan.count()
+                        + " shards the connection counts are not those of one process (dedicated and netty are unaffected)");
+            }
+        }
         w.forEach(x -> { if (!config.warnings().contains(x.asText())) { extraWarnings.add(x.asText()); } });
         this.text = renderText(stats, late);
     }
 
-    private static ObjectNode cell(ObjectNode n, LatencyCell c) {
+    /**
+     * Adds a section built after the logs closed (the wire check): its object, its text block, the
+     * accuracy verdict it measured and, when it publishes other times, those times in place of the
+     * client's, which are kept as {@code response_time_ms_client}.
+     */
+    public void add(SummarySection section) {
+        root.set(section.key(), section.json());
+        if (section.accuracyVerdict() != null) {
+            root.put("accuracy_verdict", section.accuracyVerdict());
+        }
+        JsonNode published = section.publishedResponseTimes();
+        if (published != null) {
+            root.set("response_time_ms_client", root.get("response_time_ms"));
+            root.set("response_time_ms", published);
+            root.put("response_time_clock", section.publishedClock());
+            this.text = renderText(null, null);
+        }
+        sectionsText.append('\n').append(section.text());
+    }
+
+    static ObjectNode cell(ObjectNode n, LatencyCell c) {
         n.put("count", c.count());
         n.put("errors", c.errors());
         n.put("mean", round(c.meanMs(), 3));
@@ -251,11 +332,15 @@ public final class Summary {
         line(b, "backend", root.get("backend").asText() + ", " + root.get("execution").asText() + "; seed " + root.get("seed").asText());
         line(b, "requests", root.get("requests").asLong() + " (" + root.get("errors").asLong() + " errors" + errorClasses() + ")");
         line(b, "throughput (run phase)", root.get("throughput_rps").asDouble() + " requests/s");
+        JsonNode stj = root.get("stationarity");
+        line(b, "run phase steady", (stj.get("steady").asBoolean() ? "yes: " : "NO: ") + stj.get("text").asText());
         line(b, "sessions", root.get("sessions_started").asLong() + " started, " + root.get("sessions_completed").asLong() + " completed, "
                 + root.get("sessions_aborted_at_end").asLong() + " cut by the end of the run; mean session " + root.get("mean_session_s").asDouble() + " s"
                 + (root.get("sessions_dropped_by_cap").asLong() > 0 ? "; " + root.get("sessions_dropped_by_cap").asLong() + " dropped by the cap" : "")
                 + (root.get("sessions_delayed_by_cap").asLong() > 0 ? "; " + root.get("sessions_delayed_by_cap").asLong() + " delayed by the cap" : ""));
-        line(b, "connections (client)", root.get("connections_opened").asLong() + " opened, " + root.get("distinct_connections").asLong() + " distinct");
+        line(b, "connections (client)", root.get("connections_opened").asLong() + " opened, " + root.get("distinct_connections").asLong() + " distinct"
+                + (root.path("retried_requests").asLong() > 0 ? "; " + root.path("retried_requests").asLong()
+                        + " requests resent on a new connection (no response on a reused one)" : ""));
         if (root.has("server") && root.get("server").isObject()) {
             JsonNode s = root.get("server");
             line(b, "server ground truth", s.path("requests").asLong() + " requests, " + s.path("connections_accepted").asLong()
@@ -269,11 +354,25 @@ public final class Summary {
                 continue;
             }
             Phase phase = Phase.parse(p);
-            b.append('\n').append(phase == null ? "Overall" : phase.title()).append(" - response time in ms\n");
+            b.append('\n').append(phase == null ? "Overall" : phase.title()).append(" - response time in ms")
+             .append(root.has("response_time_clock") ? " (clock: " + root.get("response_time_clock").asText() + ")" : "").append('\n');
             b.append(String.format(Locale.ROOT, "  %-26s %8s %6s %9s %9s %9s %9s %9s %9s %9s%n", "state", "count", "errors", "mean", "min", "max",
                     "p50", "p90", "p99", "p99.9"));
             ph.get("states").fields().forEachRemaining(e -> row(b, e.getKey(), e.getValue()));
             row(b, "TOTAL", ph);
+        }
+        JsonNode fromIntended = root.get("response_time_from_intended_ms");
+        if (fromIntended != null) {
+            b.append("\nResponse time from the intended send instant in ms (the schedule; corrected for coordinated omission;"
+                    + " the tables above are service times, from the actual send)\n");
+            b.append(String.format(Locale.ROOT, "  %-26s %8s %6s %9s %9s %9s %9s %9s %9s %9s%n", "phase", "count", "errors", "mean", "min", "max",
+                    "p50", "p90", "p99", "p99.9"));
+            for (String p : new String[] {Phase.UP.label(), Phase.RUN.label(), Phase.DOWN.label(), "overall"}) {
+                JsonNode ph = fromIntended.get(p);
+                if (ph != null && ph.get("count").asLong() > 0) {
+                    row(b, p, ph);
+                }
+            }
         }
         JsonNode h = root.get("client_health");
         b.append("\nClient health\n");
@@ -312,6 +411,15 @@ public final class Summary {
         b.append(String.format(Locale.ROOT, "%-24s %s%n", k + ":", v));
     }
 
+    /** A figure that may be unknown (NaN): null in the JSON. */
+    private static void putKnown(ObjectNode n, String key, double v, int digits) {
+        if (Double.isNaN(v)) {
+            n.putNull(key);
+        } else {
+            n.put(key, round(v, digits));
+        }
+    }
+
     private static double round(double v, int digits) {
         double f = Math.pow(10, digits);
         return Math.round(v * f) / f;
@@ -336,18 +444,23 @@ public final class Summary {
 
     public void write() throws IOException {
         Files.writeString(dir.resolve("summary.json"), JSON.writeValueAsString(root), StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("summary.txt"), text, StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("summary.txt"), text(), StandardCharsets.UTF_8);
     }
 
     public String text() {
-        return text;
+        if (sectionsText.isEmpty()) {
+            return text;
+        }
+        String accuracy = root.has("accuracy_verdict") ? "\nAccuracy: " + root.get("accuracy_verdict").asText() + "\n" : "";
+        return text + sectionsText + accuracy;
     }
 
     public JsonNode json() {
         return root;
     }
 
+    /** True when the verdict names the client as a cause. */
     public boolean saturated() {
-        return !verdicts.isEmpty();
+        return root.path("client_health").path("saturated").asBoolean();
     }
 }

@@ -163,4 +163,20 @@ class ConfigLoaderTest {
         String m = error(ORIGINAL, Map.of());
         assertTrue(m.contains("ebay_simple_categories.txt:2: \"Toys and no count\" is not a category line; expected Name (number of items)"), m);
     }
+
+    @Test
+    void measurementOptionsLoadAndWireTimesNeedTheCapture() {
+        ClientConfig c = ConfigLoader.load(file(ORIGINAL), Map.of("client_capture", "yes", "client_probe", "yes", "client_published_times", "wire",
+                "client_busy_poll", "yes"));
+        assertTrue(c.measurement().capture() && c.measurement().probe() && c.execution().busyPoll());
+        assertEquals(PublishedTimes.WIRE, c.measurement().publishedTimes());
+        assertEquals(5.0, c.measurement().probeRate());
+        ClientConfig d = ConfigLoader.load(file(ORIGINAL), Map.of());
+        assertTrue(!d.measurement().capture() && !d.measurement().probe() && !d.execution().busyPoll());
+        assertEquals(PublishedTimes.CLIENT, d.measurement().publishedTimes());
+        String m = error(ORIGINAL, Map.of("client_published_times", "wire"));
+        assertTrue(m.contains("client_published_times") && m.contains("--capture"), m);
+        String bad = error(ORIGINAL, Map.of("client_published_times", "server"));
+        assertTrue(bad.contains("client|wire"), bad);
+    }
 }

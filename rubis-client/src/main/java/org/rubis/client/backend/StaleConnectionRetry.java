@@ -1,0 +1,41 @@
+package org.rubis.client.backend;
+
+/**
+ * The one retry every backend makes, as browsers do: an idempotent request (all of ours are GETs)
+ * that got no response byte on a reused connection is sent once more, on a new connection. Servers
+ * close idle keep-alive connections (lighttpd and the embedded server after 5 s, while TPC-W think
+ * times average 7 s), so a request can leave just as the server's FIN does; that is neither a
+ * server error nor something to hide. The retried request is measured from its own send instant
+ * (the failed attempt is outside its window), and logged with {@code retries=1} and
+ * {@code new_connection=true}.
+ *
+ * <p>A timeout is never retried (the server may be working on the request), nor a failure on a
+ * connection opened for this request, nor one after a response byte arrived. The pooled backend's
+ * pool may hand the resent request another idle connection the server has closed as well: each
+ * such failure discards that connection and the request goes again (the {@code retries} column
+ * counts every resend), at most {@link #MAX_RETRIES} times; the other backends resend on a new
+ * connection, so at most once.
+ */
+final class StaleConnectionRetry {
+
+    /** Bound on resends of one request (a pool full of connections the server closed). */
+    static final int MAX_RETRIES = 10;
+
+    private StaleConnectionRetry() {}
+
+    /** Whether a failed first attempt should be sent again on a new connection. */
+    static boolean applies(Reply out, boolean reusedConnection, boolean responseByteSeen, String errorClass) {
+        return out.retries < MAX_RETRIES && reusedConnection && !responseByteSeen
+                && !errorClass.endsWith("-timeout") && !errorClass.startsWith("connect-") && !"interrupted".equals(errorClass);
+    }
+
+    /**
+     * Forgets the failed attempt and counts the retry; the caller then re-marks the send instant
+     * ({@link Reply#sent()}) right before sending again.
+     */
+    static void restart(Reply out) {
+        int retries = out.retries + 1;
+        out.reset();
+        out.retries = retries;
+    }
+}

@@ -1,0 +1,73 @@
+package org.rubis.client.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.client.engine.RunEngine;
+import org.rubis.client.engine.RunObserver;
+import org.rubis.client.probe.ReferenceProbe;
+import org.rubis.client.report.SummarySection;
+import org.rubis.client.wire.CaptureObserver;
+
+/**
+ * Registers the run's self-checks (--capture, --probe) as one observer so that their order holds:
+ * the capture starts before the probe's first request and stops after its last.
+ */
+final class MeasurementObservers implements RunObserver {
+
+    private final CaptureObserver capture;
+    private final ReferenceProbe probe;
+    private boolean stopped;
+
+    private MeasurementObservers(CaptureObserver capture, ReferenceProbe probe) {
+        this.capture = capture;
+        this.probe = probe;
+    }
+
+    static void register(RunEngine engine, ClientConfig c, PrintStream out) {
+        ClientConfig.Measurement m = c.measurement();
+        if (m.capture() || m.probe()) {
+            engine.observe(new MeasurementObservers(m.capture() ? new CaptureObserver(out, m.publishedTimes()) : null,
+                    m.probe() ? new ReferenceProbe(m.probeRate(), m.probeBusyPoll(), out) : null));
+        }
+    }
+
+    @Override
+    public void beforeRun(String baseUrl, Path runDir) throws Exception {
+        if (capture != null) {
+            capture.beforeRun(baseUrl, runDir);
+        }
+        if (probe != null) {
+            probe.beforeRun(baseUrl, runDir);
+        }
+    }
+
+    @Override
+    public void afterRun(Path runDir) throws Exception {
+        stopped = true;
+        try {
+            if (probe != null) {
+                probe.afterRun(runDir);
+            }
+        } finally {
+            if (capture != null) {
+                capture.afterRun(runDir);
+            }
+        }
+    }
+
+    @Override
+    public SummarySection summarySection(Path runDir) {
+        if (!stopped) { // the run ended by an error or Ctrl-C before afterRun: stop the probe and capture now
+            try {
+                afterRun(runDir);
+            } catch (Exception ignored) {
+                // the sections below say what is missing
+            }
+        }
+        if (capture != null) {
+            return capture.summarySection(runDir);
+        }
+        return probe.summarySection(runDir);
+    }
+}

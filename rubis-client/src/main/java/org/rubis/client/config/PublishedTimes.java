@@ -1,0 +1,24 @@
+package org.rubis.client.config;
+
+import java.util.Locale;
+
+/**
+ * Whose clock the published response times come from ({@code client_published_times},
+ * {@code --published-times}): the client's own, or the packet capture's (the wire), whose error is
+ * then that of the capture rather than of the client.
+ */
+public enum PublishedTimes {
+    /** The client's own timestamps (the default). */
+    CLIENT,
+    /** The capture's per-request times: first request packet to last response packet. */
+    WIRE;
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public String toString() {
+        return label();
+    }
+}

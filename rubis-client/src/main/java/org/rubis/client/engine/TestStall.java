@@ -1,0 +1,24 @@
+package org.rubis.client.engine;
+
+/**
+ * A test hook: the JVM system property {@code rubis.test.client_stall_ms} (never a configuration
+ * key) makes every user thread wait that long before each request, a client slowed on purpose,
+ * so that tests can check that the verdict then blames the client. Zero (the default) costs one
+ * branch on a constant.
+ */
+final class TestStall {
+
+    private static final long STALL_MS = Long.getLong("rubis.test.client_stall_ms", 0L);
+
+    private TestStall() {}
+
+    static void beforeSend() {
+        if (STALL_MS > 0) {
+            try {
+                Thread.sleep(STALL_MS); // a user thread held up inside the client, as by a lock or a busy loop
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

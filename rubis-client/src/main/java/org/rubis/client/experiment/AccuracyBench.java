@@ -1,0 +1,97 @@
+package org.rubis.client.experiment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.rubis.client.process.ChildJvm;
+import org.rubis.client.process.EmbeddedServerProcess;
+import org.rubis.format.RunFiles;
+
+/**
+ * {@code bench accuracy}: each backend in its own client JVM against the embedded server (its own JVM),
+ * with the packet capture and the reference probe on; per backend, how far the client is from the wire
+ * on reused connections, the host's floor (the probe), our overhead above it, retries and CPU, with the
+ * host's load average before the run. The table goes to stdout and to OUT/accuracy.txt.
+ */
+final class AccuracyBench {
+
+    /** Backends measured by default; "netty+busy-poll" is netty with --busy-poll. */
+    static final List<String> BACKENDS = List.of("legacy", "pooled", "dedicated", "netty", "netty+busy-poll");
+
+    private AccuracyBench() {}
+
+    static int run(PrintWriter pw, List<String> backends, int users, String duration, String rampUp, double thinkScale, Path out) throws Exception {
+        Files.createDirectories(out);
+        List<String> rows = new ArrayList<>();
+        for (String item : backends) {
+            String backend = item.endsWith("+busy-poll") ? item.substring(0, item.length() - "+busy-poll".length()) : item;
+            Path dir = out.resolve(item);
+            List<String> cmd = new ArrayList<>(List.of(EmbeddedServerProcess.javaExecutable(), "-jar", ChildJvm.selfJar(), "run",
+                    "--users", String.valueOf(users), "--duration", duration, "--ramp-up", rampUp, "--ramp-down", "0",
+                    "--think-scale", String.valueOf(thinkScale), "--seed", "1", "--backend", backend, "--capture", "--probe",
+                    "--out", dir.toString(), "--no-progress"));
+            if (!backend.equals(item)) {
+                cmd.add("--busy-poll");
+            }
+            String load = loadAverage();
+            pw.println("measuring " + item + " (load average " + load + "): " + String.join(" ", cmd.subList(3, cmd.size())));
+            pw.flush();
+            Files.createDirectories(dir);
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(RunFiles.CLIENT_LOG).toFile()).start();
+            int status = p.waitFor();
+            rows.add(row(item, dir, status, load));
+        }
+        List<String> table = new ArrayList<>();
+        table.add("client minus wire on reused connections (us), floor = the reference probe's client minus wire p50 on the same host and run");
+        table.add(String.format(Locale.ROOT, "%-16s %8s | %8s %8s %8s | %8s %8s %8s | %7s %9s | %7s %6s %7s | %-16s %s", "backend", "requests",
+                "ttfb mn", "p50", "p99", "resp mn", "p50", "p99", "floor", "above p50", "retries", "CPU", "drops", "load avg", "check"));
+        table.addAll(rows);
+        String text = String.join("\n", table) + "\n";
+        pw.println();
+        pw.print(text);
+        pw.flush();
+        Files.writeString(out.resolve("accuracy.txt"), text, StandardCharsets.UTF_8);
+        pw.println("table written to " + out.resolve("accuracy.txt"));
+        return 0;
+    }
+
+    private static String row(String item, Path dir, int status, String load) throws IOException {
+        Path summary = RunFiles.summaryJson(dir);
+        if (!Files.isRegularFile(summary)) {
+            return String.format(Locale.ROOT, "%-16s failed (exit %d), see %s", item, status, dir.resolve(RunFiles.CLIENT_LOG));
+        }
+        JsonNode s = new ObjectMapper().readTree(summary.toFile());
+        JsonNode w = s.path("wire_check");
+        if (!w.has("client_minus_wire_us")) {
+            return String.format(Locale.ROOT, "%-16s no wire check: %s", item, w.path("reason").asText("(none in summary.json)"));
+        }
+        JsonNode reused = w.path("client_minus_wire_us").path("reused");
+        JsonNode t = reused.path("ttfb");
+        JsonNode r = reused.path("response");
+        double floor = w.path("floor_us").asDouble(Double.NaN);
+        double above = r.path("p50").asDouble() - floor;
+        String retries = s.has("retries") ? s.get("retries").asText() : "n/a";
+        long drops = w.path("capture").path("kernel_drops").asLong(0) + w.path("capture").path("interface_drops").asLong(0);
+        return String.format(Locale.ROOT, "%-16s %8d | %8.1f %8.1f %8.1f | %8.1f %8.1f %8.1f | %7.1f %9.1f | %7s %6.2f %7d | %-16s %s", item,
+                r.path("count").asLong(), t.path("mean").asDouble(), t.path("p50").asDouble(), t.path("p99").asDouble(), r.path("mean").asDouble(),
+                r.path("p50").asDouble(), r.path("p99").asDouble(), floor, above, retries, s.path("client_health").path("run_cpu_cores").asDouble(),
+                drops, load, w.path("status").asText());
+    }
+
+    /** The 1, 5 and 15 minute load averages (/proc/loadavg), or "?" elsewhere. */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+}

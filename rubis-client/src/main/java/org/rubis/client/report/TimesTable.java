@@ -1,0 +1,46 @@
+package org.rubis.client.report;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.EnumMap;
+import java.util.Map;
+import org.rubis.client.workload.Interaction;
+import org.rubis.format.Phase;
+
+/**
+ * A response-time table per phase and state built from times that did not come through the run's
+ * live statistics (the wire's per-request times), in the shape of summary.json's {@code response_time_ms}.
+ */
+public final class TimesTable {
+
+    private final Map<Phase, Map<Interaction, LatencyCell>> cells = new EnumMap<>(Phase.class);
+
+    public void add(Phase phase, Interaction state, long ns, boolean error) {
+        cells.computeIfAbsent(phase, p -> new EnumMap<>(Interaction.class)).computeIfAbsent(state, s -> new LatencyCell()).record(ns, error);
+    }
+
+    public ObjectNode toJson() {
+        ObjectNode rt = JsonNodeFactory.instance.objectNode();
+        Map<Interaction, LatencyCell> byState = new EnumMap<>(Interaction.class);
+        LatencyCell all = new LatencyCell();
+        for (Phase p : Phase.values()) {
+            LatencyCell total = new LatencyCell();
+            Map<Interaction, LatencyCell> m = cells.getOrDefault(p, Map.of());
+            m.values().forEach(total::add);
+            ObjectNode ph = Summary.cell(rt.putObject(p.label()), total);
+            ObjectNode states = ph.putObject("states");
+            for (Interaction i : Interaction.values()) {
+                LatencyCell c = m.get(i);
+                if (c != null && c.count() > 0) {
+                    Summary.cell(states.putObject(i.label()), c);
+                    byState.computeIfAbsent(i, k -> new LatencyCell()).add(c);
+                }
+            }
+            all.add(total);
+        }
+        ObjectNode o = Summary.cell(rt.putObject("overall"), all);
+        ObjectNode states = o.putObject("states");
+        byState.forEach((i, c) -> Summary.cell(states.putObject(i.label()), c));
+        return rt;
+    }
+}

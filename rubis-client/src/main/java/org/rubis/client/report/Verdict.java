@@ -1,0 +1,182 @@
+package org.rubis.client.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Whether the run's numbers can be trusted, and if not, whom to blame: the CLIENT (its own CPU,
+ * GC pauses, the lateness of its own threads), the HOST (other processes' CPU, the run queue,
+ * steal time) or the SERVER (its own load, known for the embedded server only). Looking at the
+ * client's send lateness alone blamed the client for a busy machine: lateness with an idle client
+ * and busy neighbours is the host's doing.
+ *
+ * <p>Accuracy (how far the client's times are from the wire) is only known with a packet capture:
+ * then the verdict is the measured client-minus-wire error ({@link Accuracy}); without one it says
+ * so and gives the indicators.
+ */
+public final class Verdict {
+
+    /** The three causes a verdict can name. */
+    public enum Cause { CLIENT, HOST, SERVER }
+
+    /** Send lateness p99 (ms, run phase) above which the schedule was not kept. */
+    static final double LATENESS_LIMIT_MS = 5.0;
+    /** Share of the cores the client may use before it is called CPU-bound. */
+    static final double CLIENT_CPU_LIMIT = 0.8;
+    /** A stop-the-world GC pause above this inflates response times visibly. */
+    static final long GC_PAUSE_LIMIT_MS = 50;
+    /** Other processes using this share of the cores (mean) delay the client's threads. */
+    static final double HOST_OTHER_CPU_LIMIT = 0.25;
+    /** Steal above this share of the cores: the hypervisor takes the CPU away. */
+    static final double STEAL_LIMIT = 0.05;
+    /** The embedded server using this share of the cores is loaded (and shares the client's machine). */
+    static final double SERVER_CPU_LIMIT = 0.5;
+    /**
+     * Client minus wire, reused connections, above which the client's own times are called
+     * inaccurate: the issue's goal (mean 50 us, p99 300 us above the wire) plus the floor any client
+     * pays on this kind of virtual machine (about 150 us, see docs/BENCHMARKS.md), so that only the
+     * client's own overhead fails it.
+     */
+    public static final double ACCURACY_MEAN_LIMIT_US = 200;
+    public static final double ACCURACY_P99_LIMIT_US = 450;
+
+    /** What the run observed. NaN (or a negative count) means unknown. */
+    public record Evidence(
+            int cores,
+            double clientCpuCores,
+            long gcMaxPauseMs,
+            double p99LatenessMs,
+            double wakeupLateP99Ms,
+            double hostOtherCpuCores,
+            double hostStealCores,
+            double procsRunningMean,
+            double serverCpuCores,
+            boolean embeddedServer) {}
+
+    /** The capture's client-minus-wire error on reused connections, in microseconds (from the wire check). */
+    public record Accuracy(double meanUs, double p99Us, long requests) {}
+
+    private final List<Cause> causes;
+    private final String text;
+
+    private Verdict(List<Cause> causes, String text) {
+        this.causes = List.copyOf(causes);
+        this.text = text;
+    }
+
+    /** The causes named (empty: nothing found). */
+    public List<Cause> causes() {
+        return causes;
+    }
+
+    public boolean suspect() {
+        return !causes.isEmpty();
+    }
+
+    /** One paragraph: status, each cause with its evidence, and the accuracy statement. */
+    public String text() {
+        return text;
+    }
+
+    /**
+     * @param accuracy null without a capture (accuracy then was not measured)
+     */
+    public static Verdict of(Evidence e, Accuracy accuracy) {
+        List<Cause> causes = new ArrayList<>();
+        List<String> findings = new ArrayList<>();
+        boolean late = e.p99LatenessMs > LATENESS_LIMIT_MS;
+        // Lateness the scheduler explains: an idle thread of ours woke that late too.
+        boolean hostExplainsLateness = !Double.isNaN(e.wakeupLateP99Ms) && e.p99LatenessMs <= 2 * e.wakeupLateP99Ms + 1;
+
+        // HOST: other processes, the run queue, the hypervisor.
+        List<String> host = new ArrayList<>();
+        if (e.hostOtherCpuCores >= HOST_OTHER_CPU_LIMIT * e.cores) {
+            host.add(f("other processes used %.2f of %d cores", e.hostOtherCpuCores, e.cores));
+        }
+        if (e.procsRunningMean > e.cores + 1) {
+            host.add(f("%.1f runnable threads on %d cores on average (procs_running)", e.procsRunningMean, e.cores));
+        }
+        if (e.hostStealCores >= STEAL_LIMIT * e.cores) {
+            host.add(f("the hypervisor stole %.2f cores", e.hostStealCores));
+        }
+        if (e.wakeupLateP99Ms > LATENESS_LIMIT_MS) {
+            host.add(f("an idle client thread woke up to %.1f ms late (p99)", e.wakeupLateP99Ms));
+        }
+        boolean hostBusy = !host.isEmpty();
+
+        // CLIENT: its own CPU, GC, and lateness it cannot blame on the host.
+        List<String> client = new ArrayList<>();
+        if (e.clientCpuCores > CLIENT_CPU_LIMIT * e.cores) {
+            client.add(f("it used %.2f of %d cores", e.clientCpuCores, e.cores));
+        }
+        if (e.gcMaxPauseMs > GC_PAUSE_LIMIT_MS) {
+            client.add("GC pauses up to " + e.gcMaxPauseMs + " ms");
+        }
+        if (late && !(hostBusy && hostExplainsLateness)) {
+            client.add(f("p99 send lateness %.1f ms in the run phase (> %.0f ms)", e.p99LatenessMs, LATENESS_LIMIT_MS));
+        }
+        boolean accurate = accuracy == null || accuracy.meanUs <= ACCURACY_MEAN_LIMIT_US && accuracy.p99Us <= ACCURACY_P99_LIMIT_US;
+        if (!accurate) {
+            client.add(f("its times were %.0f us (mean) above the wire", accuracy.meanUs));
+        }
+        if (!client.isEmpty()) {
+            causes.add(Cause.CLIENT);
+            findings.add("CLIENT: " + String.join(", ", client));
+        }
+        if (hostBusy) {
+            if (late && client.isEmpty()) {
+                host.add(f("the client's own CPU was %.2f cores and its idle threads woke as late, so its p99 send lateness of %.1f ms is the host's",
+                        e.clientCpuCores, e.p99LatenessMs));
+            }
+            causes.add(Cause.HOST);
+            findings.add("HOST: " + String.join(", ", host));
+        }
+
+        // SERVER: only the embedded one is known.
+        String server;
+        if (!e.embeddedServer) {
+            server = "server load unknown (not the embedded server)";
+        } else if (e.serverCpuCores >= SERVER_CPU_LIMIT * e.cores) {
+            causes.add(Cause.SERVER);
+            findings.add(f("SERVER: the embedded server used %.2f of %d cores of this machine", e.serverCpuCores, e.cores));
+            server = null;
+        } else {
+            server = Double.isNaN(e.serverCpuCores) ? "embedded server CPU unknown" : f("embedded server %.2f cores", e.serverCpuCores);
+        }
+
+        StringBuilder b = new StringBuilder(causes.isEmpty() ? "OK" : "SUSPECT");
+        b.append(": ");
+        if (findings.isEmpty()) {
+            b.append(f("no cause found: client %.2f cores, GC max %d ms, run-phase p99 send lateness %.3f ms; host %s, p99 wake-up delay %.1f ms",
+                    e.clientCpuCores, e.gcMaxPauseMs, e.p99LatenessMs, hostText(e), e.wakeupLateP99Ms));
+        } else {
+            b.append(String.join("; ", findings));
+            if (!causes.contains(Cause.CLIENT)) {
+                b.append(f("; the client itself was fine (%.2f cores, GC max %d ms)", e.clientCpuCores, e.gcMaxPauseMs));
+            }
+        }
+        if (server != null) {
+            b.append("; ").append(server);
+        }
+        b.append(". ");
+        if (accuracy == null) {
+            b.append("Accuracy not measured (no packet capture): the figures above are indicators only.");
+        } else {
+            b.append(f("Accuracy measured on the wire: client minus wire %.0f us mean, %.0f us p99 on %d reused-connection requests (%s: limits %.0f / %.0f us).",
+                    accuracy.meanUs, accuracy.p99Us, accuracy.requests, accurate ? "within" : "OUTSIDE", ACCURACY_MEAN_LIMIT_US, ACCURACY_P99_LIMIT_US));
+        }
+        return new Verdict(causes, b.toString());
+    }
+
+    private static String hostText(Evidence e) {
+        if (Double.isNaN(e.hostOtherCpuCores)) {
+            return "figures unavailable (no /proc)";
+        }
+        return f("other processes %.2f cores, %.1f runnable threads, steal %.2f cores", e.hostOtherCpuCores, e.procsRunningMean, e.hostStealCores);
+    }
+
+    private static String f(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+}

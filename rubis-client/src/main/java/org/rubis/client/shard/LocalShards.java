@@ -1,0 +1,248 @@
+package org.rubis.client.shard;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.merge.RunMerge;
+import org.rubis.client.config.Arrivals;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.client.input.ConfigException;
+import org.rubis.client.process.ChildJvm;
+import org.rubis.client.process.EmbeddedServerProcess;
+
+/**
+ * {@code run --shards N}: the sharded run of docs/SHARDING.md on one host, for a machine too big
+ * for one client JVM and for the tests. Starts one embedded server for all shards (so its log is
+ * the ground truth of the whole run), forks N client JVMs with {@code --shard I/N} and a common
+ * start instant, waits for them, and merges their directories into the run directory with
+ * {@code rubis-analysis merge}'s code. Ctrl-C stops every shard cleanly and still merges what they
+ * wrote.
+ */
+public final class LocalShards {
+
+    /**
+     * How far ahead the common start instant is: 3 client JVMs starting at once on 2 cores under a
+     * load of 30 (class loading, configuration, backend) took up to 19 s to reach their wait; on a
+     * quiet host about 1 s. Pass --start-at to choose.
+     */
+    static Duration lead(int shards) {
+        return Duration.ofSeconds(10 + 2L * shards);
+    }
+
+    private final ClientConfig config;
+    private final int count;
+    private final Path dir;
+    private final PrintStream out;
+    private final List<Process> children = new ArrayList<>();
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile boolean interrupted;
+
+    /**
+     * @param config the loaded configuration (validated by the parent before any child starts)
+     * @param count  N, the number of shards
+     * @param dir    the run directory: shards in {@code dir/shard-I}, the merged run in {@code dir}
+     */
+    public LocalShards(ClientConfig config, int count, Path dir, PrintStream out) {
+        if (count < 1) {
+            throw new ConfigException("--shards " + count + ": expected at least 1 shard");
+        }
+        if (config.arrivals() == Arrivals.CLOSED && count > config.users()) {
+            throw new ConfigException("--shards " + count + " leaves shards without users (" + config.users() + " users): use at most " + config.users()
+                    + " shards");
+        }
+        this.config = config;
+        this.count = count;
+        this.dir = dir;
+        this.out = out;
+    }
+
+    /**
+     * Runs the shards and merges them; returns the exit status (0 when every shard completed).
+     *
+     * @param java     the java executable of the children
+     * @param flags    JVM flags of every child (a JVM profile's)
+     * @param profile  the profile's name, recorded in each child's summary
+     * @param runArgs  the arguments of {@code run} every shard gets (the user's, without --shards,
+     *                 --out, --target, --seed, --start-at and the child-JVM options)
+     * @param startAt  the common start instant, or null for a few seconds ahead ({@link #lead})
+     */
+    public int run(String java, List<String> flags, String profile, List<String> runArgs, Instant startAt) throws IOException, InterruptedException {
+        checkEmpty(dir);
+        Files.createDirectories(dir);
+        EmbeddedServerProcess server = null;
+        String target = config.target();
+        if (config.embedded()) {
+            out.println("Starting one embedded RUBiS server for " + count + " shards (" + config.server().model() + " model)...");
+            server = EmbeddedServerProcess.start(config, config.regionsFile(), config.categoriesFile(), dir.resolve("server"));
+            target = server.baseUrl();
+            out.println("Embedded server ready at " + target + "/PHP/ (pid " + server.pid() + ")");
+        }
+        Thread hook = new Thread(this::stopAll, "shards-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        List<Path> shardDirs = new ArrayList<>();
+        int status;
+        try {
+            Instant start = startAt != null ? startAt : Instant.now().plus(lead(count)).truncatedTo(ChronoUnit.MILLIS);
+            out.println("Starting " + count + " shards at " + start + " (seed " + config.seed() + ", target " + target + ")");
+            for (int i = 0; i < count; i++) {
+                Path sd = dir.resolve("shard-" + i);
+                Files.createDirectories(sd);
+                shardDirs.add(sd);
+                List<String> args = new ArrayList<>(runArgs);
+                args.addAll(List.of("--shard", i + "/" + count, "--start-at", start.toString(), "--target", target,
+                        "--seed", String.valueOf(config.seed())));
+                if (!args.contains("--no-progress")) {
+                    args.add("--no-progress");
+                }
+                List<String> cmd = ChildJvm.command(java, profile, flags, sd, args);
+                synchronized (children) {
+                    if (interrupted) {
+                        break;
+                    }
+                    children.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(sd.resolve("console.txt").toFile()).start());
+                }
+            }
+            status = await();
+        } finally {
+            stopAll();
+            if (server != null) {
+                out.println("Stopping the embedded server...");
+                server.close();
+            }
+        }
+        try {
+            return merge(shardDirs, status);
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it waits for us
+            }
+        }
+    }
+
+    /** Waits for every shard; the first that fails stops the others (their runs would not add up to the workload). */
+    private int await() throws InterruptedException {
+        int status = 0;
+        List<Process> left = new ArrayList<>(children);
+        while (!left.isEmpty()) {
+            for (Process p : List.copyOf(left)) {
+                if (!p.isAlive()) {
+                    left.remove(p);
+                    int s = p.exitValue();
+                    if (s != 0 && status == 0) {
+                        status = s;
+                        int i = children.indexOf(p);
+                        if (!interrupted) {
+                            System.err.println("error: shard " + i + " ended with status " + s + ": "
+                                    + lastLine(dir.resolve("shard-" + i).resolve("console.txt")) + " (stopping the other shards)");
+                            stopAll();
+                        }
+                    }
+                }
+            }
+            if (!left.isEmpty()) {
+                left.get(0).waitFor(100, TimeUnit.MILLISECONDS);
+            }
+        }
+        return interrupted && status == 0 ? 130 : status;
+    }
+
+    /** SIGTERM to every running shard (each stops its run cleanly and writes its summary), then wait for them. */
+    private void stopAll() {
+        boolean hook = Thread.currentThread().getName().equals("shards-stop");
+        if (hook) {
+            interrupted = true;
+        }
+        List<Process> list;
+        synchronized (children) {
+            list = List.copyOf(children);
+        }
+        for (Process p : list) {
+            if (p.isAlive()) {
+                p.destroy();
+            }
+        }
+        for (Process p : list) {
+            try {
+                if (!p.waitFor(90, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (hook) {
+            // Ctrl-C: the main thread merges what the shards wrote; the JVM exits when it is done.
+            try {
+                finished.await(120, TimeUnit.SECONDS);
+            } catch (InterruptedException ignored) {
+                // exiting anyway
+            }
+        }
+    }
+
+    private int merge(List<Path> shardDirs, int status) {
+        List<Path> missing = shardDirs.stream().filter(d -> !Files.isRegularFile(d.resolve("summary.json"))).toList();
+        if (shardDirs.size() < count || !missing.isEmpty()) {
+            System.err.println("error: not merged: " + (shardDirs.size() < count ? "not every shard was started" : "no summary.json in " + missing)
+                    + "; each shard's output is in its console.txt");
+            return status == 0 ? 1 : status;
+        }
+        RunMerge.Result r;
+        try {
+            r = RunMerge.mergeInPlace(shardDirs, dir);
+        } catch (AnalysisException e) {
+            throw new ConfigException("merging the shards: " + e.getMessage());
+        }
+        out.println();
+        try {
+            out.print(Files.readString(dir.resolve("summary.txt"), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            out.println("(summary.txt unreadable: " + e.getMessage() + ")");
+        }
+        out.println();
+        r.warnings().forEach(w -> System.err.println("warning: " + w));
+        out.println("Merged " + count + " shards into " + dir + " (requests.csv, sessions.csv, summary.json); each shard's run is in " + dir.resolve("shard-I"));
+        String merged = r.summary().path("status").asText();
+        if (status == 0 && !merged.equals("complete")) {
+            System.err.println("error: the run did not complete: " + r.summary().path("stop_reason").asText());
+            return merged.equals("invalid") ? 2 : 130;
+        }
+        return status;
+    }
+
+    private static void checkEmpty(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> s = Files.list(dir)) {
+                if (s.findAny().isPresent()) {
+                    throw new ConfigException("--out " + dir + ": not empty; run --shards writes the shards and the merged run there, choose a new directory");
+                }
+            }
+        } else if (Files.exists(dir)) {
+            throw new ConfigException("--out " + dir + ": not a directory");
+        }
+    }
+
+    private static String lastLine(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
+            return lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1) + " (full output: " + log + ")";
+        } catch (IOException e) {
+            return "(no output: " + e.getMessage() + ")";
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package org.rubis.client.wire;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.RunDirectory;
+import org.rubis.analysis.wire.DiffStats;
+import org.rubis.analysis.wire.WireCheck;
+import org.rubis.client.config.PublishedTimes;
+import org.rubis.client.report.SummarySection;
+
+/**
+ * The summary's "wire check" section (summary.json {@code wire_check}): the join of the run's requests
+ * with the capture (rubis-analysis' {@link WireCheck}, the same code as {@code rubis-analysis wire}), the
+ * client-minus-wire error split by new and reused connections, the three connection counts, the
+ * capture's drops, the reference probe's floor, and the accuracy verdict measured from them.
+ *
+ * <p>The verdict: OK when the mean client-minus-wire of the response time over all matched requests is at
+ * most {@link #ABSOLUTE_LIMIT_US} or {@link #RELATIVE_LIMIT} of the wire's median response time, whichever is
+ * larger (docs/WIRE.md says why); INCOMPLETE when the capture lost anything, since unchecked requests
+ * cannot be vouched for.
+ */
+public final class WireCheckSection implements SummarySection {
+
+    /** The error a load generator can reach (httperf's 10 to 40 us in the paper, issue 12's goal). */
+    public static final double ABSOLUTE_LIMIT_US = 50;
+    /** Beyond this fraction of the wire's median, the client's error would change comparisons between systems. */
+    public static final double RELATIVE_LIMIT = 0.10;
+
+    private final ObjectNode json;
+    private final String text;
+    private final String verdict;
+    private final JsonNode published;
+
+    private WireCheckSection(ObjectNode json, String text, String verdict, JsonNode published) {
+        this.json = json;
+        this.text = text;
+        this.verdict = verdict;
+        this.published = published;
+    }
+
+    /** The capture did not run: say so and why (accuracy then not measured by the wire). */
+    public static WireCheckSection notRun(String why) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("status", "not run");
+        o.put("reason", why);
+        return new WireCheckSection(o, "Wire check\n  not run: " + why + "\n", null, null);
+    }
+
+    /** Runs the wire check on RUN_DIR/capture.pcap now that requests.csv (and the server's log) are complete. */
+    public static WireCheckSection check(Path runDir, CaptureStats stats, PublishedTimes publishedTimes) {
+        WireCheck w;
+        try {
+            w = WireCheck.run(new RunDirectory(runDir), null);
+        } catch (AnalysisException | java.io.UncheckedIOException e) {
+            return notRun("the wire check failed: " + e.getMessage());
+        }
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        boolean complete = w.complete() && stats.complete();
+        o.put("status", complete ? "complete" : "incomplete");
+        w.toJson(o);
+        double wireMedianUs = wireMedianUs(runDir);
+        double limit = Math.max(ABSOLUTE_LIMIT_US, RELATIVE_LIMIT * wireMedianUs);
+        WireCheck.Group all = w.groups.get("all");
+        String verdict;
+        if (all == null || all.response.count() == 0) {
+            verdict = "NOT MEASURED: no request was matched to the wire";
+        } else if (!complete) {
+            verdict = String.format(Locale.ROOT, "INCOMPLETE: the capture lost packets (%d kernel, %d interface drops%s); client minus wire mean %.1f us "
+                    + "over the requests it holds", stats.kernelDrops(), stats.interfaceDrops(), w.capture.gaps() > 0 ? ", " + w.capture.gaps()
+                    + " sequence holes" : "", all.response.meanUs());
+        } else {
+            boolean ok = all.response.meanUs() <= limit;
+            verdict = String.format(Locale.ROOT, "%s: the client's response times are %.1f us above the wire on average (p50 %.1f, p99 %.1f us); "
+                    + "limit %.0f us (the larger of %.0f us and %.0f%% of the wire's median %.1f us)", ok ? "OK" : "INACCURATE", all.response.meanUs(),
+                    all.response.percentileUs(50), all.response.percentileUs(99), limit, ABSOLUTE_LIMIT_US, RELATIVE_LIMIT * 100, wireMedianUs);
+        }
+        ObjectNode acc = o.putObject("accuracy");
+        acc.put("verdict", verdict);
+        acc.put("limit_us", Math.round(limit * 10) / 10.0);
+        acc.put("wire_median_response_us", Math.round(wireMedianUs * 10) / 10.0);
+        JsonNode published = null;
+        if (publishedTimes == PublishedTimes.WIRE) {
+            published = WireTimes.table(runDir);
+            o.put("published_times", "wire");
+        }
+        return new WireCheckSection(o, render(w, stats, complete, verdict, publishedTimes), verdict, published);
+    }
+
+    private static double wireMedianUs(Path runDir) {
+        DiffStats d = new DiffStats();
+        WireTimes.forEachMatched(runDir, (line, wireNs) -> d.add(wireNs));
+        return d.count() == 0 ? 0 : d.percentileUs(50);
+    }
+
+    private static String render(WireCheck w, CaptureStats stats, boolean complete, String verdict, PublishedTimes publishedTimes) {
+        StringBuilder b = new StringBuilder();
+        b.append("Wire check (capture on ").append(stats.interfaceName()).append(", ").append(stats.packetsWritten()).append(" packets, drops: kernel ")
+         .append(stats.kernelDrops()).append(", interface ").append(stats.interfaceDrops()).append(complete ? "" : "; INCOMPLETE").append(")\n");
+        b.append(String.format(Locale.ROOT, "  requests: wire %d, client %d%s; matched %d, client only %d, wire only %d%n", w.wireRequests(),
+                w.clientRequests, w.serverRequests >= 0 ? ", server " + w.serverRequests : "", w.matched, w.clientOnly, w.wireOnly));
+        b.append(String.format(Locale.ROOT, "  connections: wire %d, client %d%s%n", w.wireConnections(), w.clientDistinctConnections,
+                w.serverConnections >= 0 ? ", server " + w.serverConnections : ""));
+        b.append("  client minus wire (us)      count | TTFB mean     p50     p99     max | response mean     p50     p99     max\n");
+        for (Map.Entry<String, WireCheck.Group> e : w.groups.entrySet()) {
+            row(b, e.getKey(), e.getValue());
+        }
+        if (w.probe.response.count() > 0) {
+            row(b, "probe (floor)", w.probe);
+            double floor = w.floorUs();
+            b.append(String.format(Locale.ROOT, "  floor of this host (probe p50): %.1f us; overhead above the floor (response p50):", floor));
+            w.groups.forEach((name, g) -> {
+                if (name.endsWith("reused") && g.response.count() > 0) {
+                    b.append(String.format(Locale.ROOT, " %s %.1f us;", name, g.response.percentileUs(50) - floor));
+                }
+            });
+            b.append('\n');
+        }
+        if (publishedTimes == PublishedTimes.WIRE) {
+            b.append("  published response times: the wire's (capture timestamps; their error is the capture's, ").append(stats.kernelDrops()
+                    + stats.interfaceDrops()).append(" packets dropped); the client's are in response_time_ms_client\n");
+        }
+        w.notes.forEach(n -> b.append("  note: ").append(n).append('\n'));
+        b.append("  accuracy: ").append(verdict).append('\n');
+        return b.toString();
+    }
+
+    private static void row(StringBuilder b, String name, WireCheck.Group g) {
+        DiffStats t = g.ttfb;
+        DiffStats r = g.response;
+        b.append(String.format(Locale.ROOT, "  %-26s %7d | %9.1f %7.1f %7.1f %7.1f | %13.1f %7.1f %7.1f %7.1f%n", name, r.count(), t.meanUs(),
+                t.percentileUs(50), t.percentileUs(99), t.maxUs(), r.meanUs(), r.percentileUs(50), r.percentileUs(99), r.maxUs()));
+    }
+
+    @Override
+    public String key() {
+        return "wire_check";
+    }
+
+    @Override
+    public JsonNode json() {
+        return json;
+    }
+
+    @Override
+    public String text() {
+        return text;
+    }
+
+    @Override
+    public String accuracyVerdict() {
+        return verdict;
+    }
+
+    @Override
+    public JsonNode publishedResponseTimes() {
+        return published;
+    }
+
+    @Override
+    public String publishedClock() {
+        return published == null ? null : "wire (packet capture: first request packet to last response packet)";
+    }
+}

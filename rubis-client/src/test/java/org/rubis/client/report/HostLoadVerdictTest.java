@@ -1,0 +1,57 @@
+package org.rubis.client.report;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rubis.format.Columns;
+
+/**
+ * A busy host made for real: CPU-burning processes beside an idle client. The client's health
+ * sampler must see their CPU in /proc/stat (client-health.csv's host columns) and the verdict
+ * built from what it measured must blame the HOST, not the client.
+ */
+class HostLoadVerdictTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void otherProcessesBurningCpuMakeTheVerdictBlameTheHost() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/stat")), "needs Linux /proc");
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<Process> burners = new ArrayList<>();
+        ClientHealth health = null;
+        try {
+            for (int i = 0; i < cores + 1; i++) {
+                // bounded: the loop ends by itself after 20 s even if this test is killed
+                burners.add(new ProcessBuilder("sh", "-c", "end=$(($(date +%s)+20)); while [ $(date +%s) -lt $end ]; do :; done").start());
+            }
+            health = new ClientHealth(dir, () -> 0, () -> 0);
+            Thread.sleep(3500);
+        } finally {
+            if (health != null) {
+                health.close();
+            }
+            for (Process p : burners) {
+                p.destroyForcibly();
+                p.waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+        List<String> lines = Files.readAllLines(dir.resolve("client-health.csv"));
+        assertTrue(lines.get(0).equals(Columns.header(Columns.CLIENT_HEALTH)), lines.get(0));
+        assertTrue(lines.size() >= 3, "at least two samples: " + lines);
+        assertTrue(health.hostOtherCpuCores() >= 0.25 * cores, "other processes' CPU seen: " + health.hostOtherCpuCores());
+        Verdict v = Verdict.of(new Verdict.Evidence(cores, health.meanCpuCores(), health.maxGcPauseMs(), 0.5, health.wakeupLateP99Ms(),
+                health.hostOtherCpuCores(), health.hostStealCores(), health.procsRunningMean(), health.serverCpuCores(), false), null);
+        assertTrue(v.causes().contains(Verdict.Cause.HOST), v.text());
+        assertFalse(v.causes().contains(Verdict.Cause.CLIENT), v.text());
+    }
+}

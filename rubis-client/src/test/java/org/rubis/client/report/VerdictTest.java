@@ -1,0 +1,87 @@
+package org.rubis.client.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.rubis.client.report.Verdict.Cause;
+import org.rubis.client.report.Verdict.Evidence;
+
+/** The verdict's rules: each cause is named from its own evidence, and only then. */
+class VerdictTest {
+
+    /** An idle 2-core host, a quiet client, an external server. */
+    private static Evidence quiet() {
+        return new Evidence(2, 0.05, 3, 0.4, 0.3, 0.02, 0.0, 1.2, Double.NaN, false);
+    }
+
+    @Test
+    void aQuietRunIsOkAndSaysAccuracyWasNotMeasured() {
+        Verdict v = Verdict.of(quiet(), null);
+        assertEquals(List.of(), v.causes());
+        assertTrue(v.text().startsWith("OK: no cause found"), v.text());
+        assertTrue(v.text().contains("Accuracy not measured (no packet capture)"), v.text());
+        assertTrue(v.text().contains("server load unknown"), v.text());
+    }
+
+    @Test
+    void lateSendsOnABusyHostWithAnIdleClientBlameTheHostNotTheClient() {
+        // The measured case from the issue: other processes load the machine, the client uses 0.05 cores.
+        Evidence e = new Evidence(2, 0.05, 3, 12.0, 9.0, 1.6, 0.0, 7.5, Double.NaN, false);
+        Verdict v = Verdict.of(e, null);
+        assertEquals(List.of(Cause.HOST), v.causes());
+        assertTrue(v.text().contains("HOST: other processes used 1.60 of 2 cores"), v.text());
+        assertTrue(v.text().contains("the client itself was fine"), v.text());
+    }
+
+    @Test
+    void lateSendsTheSchedulerDoesNotExplainBlameTheClient() {
+        // Idle threads wake within 0.3 ms, yet sends are 200 ms late: the client held its own threads up.
+        Evidence e = new Evidence(2, 0.1, 3, 200.0, 0.3, 0.05, 0.0, 1.0, Double.NaN, false);
+        Verdict v = Verdict.of(e, null);
+        assertEquals(List.of(Cause.CLIENT), v.causes());
+        assertTrue(v.text().contains("CLIENT: p99 send lateness 200.0 ms"), v.text());
+    }
+
+    @Test
+    void bothAreNamedWhenTheHostIsBusyAndTheClientLaterStill() {
+        Evidence e = new Evidence(2, 0.1, 3, 200.0, 8.0, 1.5, 0.0, 6.0, Double.NaN, false);
+        assertEquals(List.of(Cause.CLIENT, Cause.HOST), Verdict.of(e, null).causes());
+    }
+
+    @Test
+    void clientCpuAndGcPausesAreTheClients() {
+        assertEquals(List.of(Cause.CLIENT), Verdict.of(new Evidence(2, 1.8, 3, 0.4, 0.3, 0.0, 0.0, 2.0, Double.NaN, false), null).causes());
+        Verdict gc = Verdict.of(new Evidence(2, 0.1, 120, 0.4, 0.3, 0.0, 0.0, 1.0, Double.NaN, false), null);
+        assertEquals(List.of(Cause.CLIENT), gc.causes());
+        assertTrue(gc.text().contains("GC pauses up to 120 ms"), gc.text());
+    }
+
+    @Test
+    void stealAndTheRunQueueAreTheHosts() {
+        assertEquals(List.of(Cause.HOST), Verdict.of(new Evidence(2, 0.1, 3, 0.4, 0.3, 0.0, 0.3, 1.0, Double.NaN, false), null).causes());
+        assertEquals(List.of(Cause.HOST), Verdict.of(new Evidence(2, 0.1, 3, 0.4, 0.3, 0.1, 0.0, 5.0, Double.NaN, false), null).causes());
+    }
+
+    @Test
+    void aBusyEmbeddedServerIsTheServers() {
+        Verdict v = Verdict.of(new Evidence(2, 0.1, 3, 0.4, 0.3, 0.0, 0.0, 1.5, 1.4, true), null);
+        assertEquals(List.of(Cause.SERVER), v.causes());
+        assertTrue(v.text().contains("SERVER: the embedded server used 1.40 of 2 cores"), v.text());
+        Verdict idle = Verdict.of(new Evidence(2, 0.1, 3, 0.4, 0.3, 0.0, 0.0, 1.5, 0.2, true), null);
+        assertFalse(idle.suspect());
+        assertTrue(idle.text().contains("embedded server 0.20 cores"), idle.text());
+    }
+
+    @Test
+    void withACaptureTheAccuracyIsTheMeasuredClientMinusWire() {
+        Verdict ok = Verdict.of(quiet(), new Verdict.Accuracy(120, 300, 1500));
+        assertTrue(ok.text().contains("Accuracy measured on the wire: client minus wire 120 us mean, 300 us p99 on 1500"), ok.text());
+        assertTrue(ok.text().contains("(within: limits"), ok.text());
+        Verdict stale = Verdict.of(quiet(), new Verdict.Accuracy(1100, 1900, 1500));
+        assertTrue(stale.text().contains("(OUTSIDE: limits"), stale.text());
+        assertEquals(List.of(Cause.CLIENT), stale.causes(), "an inaccurate client (e.g. HttpClient's stale check) is the client's");
+    }
+}

@@ -1,0 +1,148 @@
+package org.rubis.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * run --capture --probe --published-times wire against the embedded server: the run's own wire check
+ * (summary.json wire_check) must find wire, client and server agreeing on every request and connection;
+ * the reference probe's numbers must be present and plausible and stay out of the run's figures; the
+ * published response times (summary and report) must be the wire's, computed here from wire.csv.
+ * The capture needs root or cap_net_raw and libpcap (CI runs as root with libpcap0.8); without them the
+ * probe is still checked and the wire part is skipped.
+ */
+class CapturedRunTest {
+
+    @TempDir Path work;
+
+    @Test
+    void capturedRunWithProbeAgreesWithTheWireAndPublishesWireTimes() throws Exception {
+        Path out = work.resolve("run");
+        Cli.Result r = Cli.run(work, 180, "run", "--users", "10", "--ramp-up", "1s", "--duration", "6s", "--ramp-down", "0", "--think-scale",
+                "0.03", "--backend", "dedicated", "--seed", "11", "--capture", "--probe", "--published-times", "wire", "--out", out.toString(),
+                "--no-progress");
+        assertEquals(0, r.status(), r.out() + r.err());
+        RunDir run = new RunDir(out);
+        JsonNode s = run.json("summary.json");
+        List<Map<String, String>> requests = run.csv("requests.csv");
+        assertTrue(requests.size() > 50, "requests: " + requests.size());
+
+        // The probe: present, plausible, and not in the run's own figures.
+        List<Map<String, String>> probe = run.csv("probe.csv").stream().filter(l -> l.get("warmup").equals("false")).toList();
+        assertTrue(probe.size() >= 10, "probe requests after warm-up: " + probe.size());
+        for (Map<String, String> p : probe) {
+            assertEquals("200", p.get("status"), p.toString());
+            long ttfb = Long.parseLong(p.get("ttfb_ns"));
+            long resp = Long.parseLong(p.get("response_ns"));
+            assertTrue(ttfb > 0 && resp >= ttfb, p.toString());
+            assertTrue(p.get("path").contains("rubis_probe=1"));
+        }
+        long[] probeResp = probe.stream().mapToLong(p -> Long.parseLong(p.get("response_ns"))).sorted().toArray();
+        double runMeanMs = s.path("response_time_ms_client").path("overall").path("mean").asDouble(s.path("response_time_ms").path("overall").path("mean").asDouble());
+        assertTrue(probeResp[probeResp.length / 2] / 1e6 < runMeanMs, "probe median " + probeResp[probeResp.length / 2] + " ns vs run mean " + runMeanMs + " ms");
+        assertTrue(requests.stream().noneMatch(l -> l.get("path").contains("rubis_probe")), "probe requests in requests.csv");
+        assertEquals(requests.size(), s.path("requests").asLong(), "the summary counts the run's requests only");
+        String probeConn = probe.get(0).get("connection_id");
+        List<Map<String, String>> server = run.csv("server/requests.csv");
+        assertTrue(server.stream().anyMatch(l -> l.get("path").contains("rubis_probe=1") && l.get("connection_id").equals(probeConn)),
+                "the server logged the probe on its own connection");
+
+        JsonNode w = s.path("wire_check");
+        Assumptions.assumeFalse(w.path("status").asText().equals("not run") && w.path("reason").asText().matches(".*(permission|libpcap).*"),
+                "packet capture unavailable here: " + w.path("reason").asText());
+        assertEquals("complete", w.path("status").asText(), w.toString());
+        assertEquals(0, w.path("capture").path("kernel_drops").asLong(-1));
+        assertEquals(0, w.path("capture").path("interface_drops").asLong(-1));
+        long client = requests.size();
+        assertEquals(client, w.path("client_requests").asLong());
+        assertEquals(client, w.path("wire_requests").asLong(), "wire requests (the probe's excepted)");
+        assertEquals(client, w.path("server_requests").asLong(), "server requests (the probe's excepted)");
+        assertEquals(client, w.path("matched").asLong(), "every client line matched");
+        assertEquals(0, w.path("client_only").asLong());
+        assertEquals(0, w.path("wire_only").asLong());
+        // Connections: the client's, the wire's and the server's, by address:port, the probe's apart.
+        Set<String> clientConns = requests.stream().map(l -> l.get("connection_id")).collect(Collectors.toSet());
+        Set<String> wireConns = run.csv("wire-connections.csv").stream().filter(l -> !l.get("requests").equals("0")).map(l -> l.get("client"))
+                .filter(c -> !c.equals(probeConn)).collect(Collectors.toSet());
+        Set<String> serverConns = server.stream().map(l -> l.get("connection_id")).filter(c -> !c.equals(probeConn)).collect(Collectors.toSet());
+        assertEquals(clientConns, wireConns, "connections: client vs wire");
+        assertEquals(serverConns, wireConns, "connections: server vs wire");
+        assertEquals(clientConns.size(), w.path("connections").path("wire_with_requests").asLong());
+        // The error statistics, all and split by new/reused connections, and the floor from the probe.
+        for (String g : List.of("all", "new", "reused")) {
+            for (String k : List.of("ttfb", "response")) {
+                JsonNode st = w.path("client_minus_wire_us").path(g).path(k);
+                for (String f : List.of("count", "mean", "p50", "p99", "max")) {
+                    assertTrue(st.has(f), g + "." + k + "." + f + " in " + w);
+                }
+            }
+        }
+        assertEquals(probe.size(), w.path("probe").path("matched").asLong(), "every probe request on the wire");
+        assertTrue(w.has("floor_us") && w.path("overhead_above_floor_p50_us").has("reused"), w.toString());
+        assertTrue(s.path("accuracy_verdict").asText().matches("(OK|INACCURATE): .*"), s.path("accuracy_verdict").asText());
+        assertTrue(Files.readString(out.resolve("summary.txt")).contains("Wire check"));
+
+        // Published times: the wire's, per request from wire.csv.
+        assertTrue(s.path("response_time_clock").asText().startsWith("wire"));
+        assertTrue(s.has("response_time_ms_client"));
+        List<Map<String, String>> wire = run.csv("wire.csv").stream().filter(l -> l.get("match").equals("matched")).toList();
+        assertEquals(client, wire.size());
+        long[] ns = wire.stream().mapToLong(l -> Long.parseLong(l.get("wire_response_ns"))).toArray();
+        double meanMs = java.util.Arrays.stream(ns).average().orElseThrow() / 1e6;
+        double maxMs = java.util.Arrays.stream(ns).max().orElseThrow() / 1e6;
+        JsonNode overall = s.path("response_time_ms").path("overall");
+        assertEquals(client, overall.path("count").asLong());
+        assertEquals(Math.round(meanMs * 1000) / 1000.0, overall.path("mean").asDouble(), 1e-9, "summary mean = wire.csv mean");
+        assertEquals(Math.round(maxMs * 1000) / 1000.0, overall.path("max").asDouble(), 1e-9, "summary max = wire.csv max");
+
+        Cli.Result report = Cli.analysis(work, "report", out.toString());
+        assertEquals(0, report.status(), report.err());
+        JsonNode a = run.json("analysis.json");
+        assertEquals("wire", a.path("response_time_clock").asText());
+        JsonNode ro = a.path("response_time_ms").path("overall");
+        assertEquals(client, ro.path("count").asLong());
+        assertEquals(Math.round(meanMs * 1000) / 1000.0, ro.path("mean").asDouble(), 1e-9, "report mean = wire.csv mean");
+        assertEquals(Math.round(maxMs * 1000) / 1000.0, ro.path("max").asDouble(), 1e-9, "report max = wire.csv max");
+        long[] sorted = ns.clone();
+        java.util.Arrays.sort(sorted);
+        double medianMs = sorted[(int) Math.ceil(0.5 * sorted.length) - 1] / 1e6;
+        assertEquals(medianMs, ro.path("median").asDouble(), medianMs * 0.002 + 0.001, "report median = wire.csv median (HdrHistogram, 3 digits)");
+        assertTrue(a.has("response_time_ms_client"));
+        assertFalse(Files.readString(out.resolve("report.html")).isEmpty());
+    }
+
+    /** No libpcap (simulated by pointing pcap4j at a library that does not exist): one line, the run goes on, the summary says so. */
+    @Test
+    void withoutLibpcapTheRunGoesOnAndSaysSo() throws Exception {
+        Path out = work.resolve("nolib");
+        Path log = work.resolve("nolib.txt");
+        Process p = new ProcessBuilder(Cli.java(), "-Dorg.pcap4j.core.pcapLibName=/nonexistent/libpcap.so", "-jar", Cli.clientJar().toString(), "run",
+                "--users", "3", "--ramp-up", "0", "--duration", "2s", "--ramp-down", "0", "--think-scale", "0.03", "--seed", "2", "--capture",
+                "--out", out.toString(), "--no-progress").directory(work.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        String text = Files.readString(log);
+        assertEquals(0, p.exitValue(), text);
+        List<String> warnings = text.lines().filter(l -> l.contains("capture") && l.startsWith("warning:")).toList();
+        assertEquals(1, warnings.size(), text);
+        assertTrue(warnings.get(0).contains("libpcap") && warnings.get(0).contains("without capture"), warnings.get(0));
+        assertFalse(text.contains("\tat "), "no stack trace: " + text);
+        JsonNode s = new RunDir(out).json("summary.json");
+        assertEquals("complete", s.path("status").asText());
+        assertEquals("not run", s.path("wire_check").path("status").asText());
+        assertTrue(s.path("wire_check").path("reason").asText().contains("libpcap"));
+        assertFalse(Files.exists(out.resolve("capture.pcap")));
+    }
+}

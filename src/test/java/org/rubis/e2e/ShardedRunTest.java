@@ -1,0 +1,125 @@
+package org.rubis.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 16, docs/SHARDING.md: the same seeded closed workload (the read-only browsing mix, so that
+ * the server's pages do not depend on how sessions interleave) as one process and as three local
+ * shards (run --shards 3, one shared embedded server) gives the same sessions, with the same state
+ * sequences, within the run-end cut; the merged run adds the shards up, and the shared server's own
+ * log (the ground truth) saw every request of every shard.
+ */
+class ShardedRunTest {
+
+    @TempDir Path work;
+
+    static String[] args(String out, String... more) {
+        List<String> a = new ArrayList<>(List.of("run", "--users", "30", "--ramp-up", "1s", "--duration", "8s", "--ramp-down", "1s",
+                "--think-scale", "0.03", "--max-transitions", "15", "--backend", "dedicated", "--seed", "1616", "--out", out, "--no-progress",
+                "-Dserver_size=0.02", "-Dserver_java_options=-Xmx512m",
+                // Read-only: a session's states depend on the pages it gets (a "Sorry" page goes back, a page without an
+                // item id cannot lead to ViewItem), and with writes the pages depend on how sessions interleave.
+                "-Dworkload_transition_table=browse_only_transitions.txt"));
+        a.addAll(List.of(more));
+        return a.toArray(String[]::new);
+    }
+
+    static final Set<String> COMPLETED = Set.of("end_of_session", "max_transitions");
+
+    /** Session id -> its states in order (an error marked with !), for the sessions that completed. */
+    static Map<Long, List<String>> completedWalks(RunDir d) throws Exception {
+        Set<Long> completed = new HashSet<>();
+        for (Map<String, String> r : d.csv("sessions.csv")) {
+            if (COMPLETED.contains(r.get("end_reason"))) {
+                completed.add(Long.parseLong(r.get("session_id")));
+            }
+        }
+        Map<Long, List<String>> w = new HashMap<>();
+        for (Map<String, String> r : d.csv("requests.csv")) {
+            long id = Long.parseLong(r.get("session_id"));
+            if (completed.contains(id)) {
+                w.computeIfAbsent(id, k -> new ArrayList<>()).add(r.get("state") + (r.get("error").isEmpty() ? "" : "!"));
+            }
+        }
+        return w;
+    }
+
+    @Test
+    void threeLocalShardsRunTheSessionsOfOneProcessAndMergeIntoTheirSum() throws Exception {
+        Cli.Result one = Cli.run(work, 180, args("single"));
+        assertEquals(0, one.status(), one.out() + one.err());
+        Cli.Result three = Cli.run(work, 240, args("sharded", "--shards", "3"));
+        assertEquals(0, three.status(), three.out() + three.err());
+        RunDir single = new RunDir(work.resolve("single"));
+        RunDir merged = new RunDir(work.resolve("sharded"));
+
+        // The same sessions, state by state, where both runs completed them.
+        Map<Long, List<String>> a = completedWalks(single);
+        Map<Long, List<String>> b = completedWalks(merged);
+        Set<Long> both = new HashSet<>(a.keySet());
+        both.retainAll(b.keySet());
+        assertTrue(both.size() >= 20, "sessions completed in both runs: " + both.size() + " (single " + a.size() + ", sharded " + b.size() + ")");
+        long requests = 0;
+        for (long id : both) {
+            assertEquals(a.get(id), b.get(id), "session " + id);
+            requests += a.get(id).size();
+        }
+        assertTrue(requests >= 100, "requests compared: " + requests);
+
+        // Each shard ran exactly its users (u mod 3), with global user numbers and session ids.
+        JsonNode ms = merged.json("summary.json");
+        long shardRequests = 0;
+        long shardRows = 0;
+        long shardSessionRows = 0;
+        Map<String, Long> sums = new HashMap<>();
+        List<String> summed = List.of("requests", "errors", "users_started", "sessions_completed", "sessions_aborted_at_end", "connections_opened");
+        for (int i = 0; i < 3; i++) {
+            RunDir s = new RunDir(work.resolve("sharded").resolve("shard-" + i));
+            JsonNode ss = s.json("summary.json");
+            assertEquals(i, ss.get("shard").get("index").asInt());
+            assertEquals(3, ss.get("shard").get("count").asInt());
+            assertEquals(ms.get("config_sha256").asText(), ss.get("config_sha256").asText());
+            assertEquals("complete", ss.get("status").asText(), "shard " + i);
+            assertEquals(10, ss.get("users_started").asInt(), "30 users over 3 shards");
+            for (Map<String, String> r : s.csv("sessions.csv")) {
+                long user = Long.parseLong(r.get("emulated_user"));
+                assertEquals(i, user % 3, "shard " + i + " ran user " + user);
+                assertEquals(user, Long.parseLong(r.get("session_id")) / 1_000_000L, "session ids are global");
+                shardSessionRows++;
+            }
+            shardRows += s.csv("requests.csv").size();
+            shardRequests += ss.get("requests").asLong();
+            for (String k : summed) {
+                sums.merge(k, ss.get(k).asLong(), Long::sum);
+            }
+        }
+        // The merged summary is the sum of the shards'.
+        assertEquals(3, ms.get("merged").get("shard_count").asInt());
+        for (String k : summed) {
+            assertEquals(sums.get(k), ms.get(k).asLong(), k + ": merged = sum of the shards'");
+        }
+        assertEquals(30, ms.get("users_started").asInt());
+        assertEquals(shardRequests, shardRows, "every shard logged every request it counted");
+        assertEquals(shardRows, merged.csv("requests.csv").size());
+        assertEquals(shardSessionRows, merged.csv("sessions.csv").size());
+        assertEquals(shardSessionRows, ms.get("sessions_started").asLong() + ms.get("sessions_dropped_by_cap").asLong());
+
+        // One embedded server for all shards: its own log counted every request the three shards sent.
+        if (ms.get("errors").asLong() == 0) {
+            assertEquals(shardRows, merged.csv("server/requests.csv").size(), "the shared server's log = the shards' requests");
+        }
+        assertTrue(three.out().contains("merged from 3 shards"), three.out());
+    }
+}

@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
 @Command(name = "rubis-client", mixinStandardHelpOptions = true, version = "rubis-client 0.1.0",
         description = "A trustworthy RUBiS workload generator.",
         subcommands = {ValidateCommand.class, RunCommand.class, org.rubis.client.experiment.BenchCommand.class,
-                org.rubis.client.experiment.CapacityCommand.class, org.rubis.client.experiment.AccuracyCommand.class})
+                org.rubis.client.experiment.CapacityCommand.class, org.rubis.client.experiment.AccuracyCommand.class,
+                org.rubis.client.reproduce.ReproduceCommand.class})
 public final class RubisClientMain {
 
     public static void main(String[] args) {

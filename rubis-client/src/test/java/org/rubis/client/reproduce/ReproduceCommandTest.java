@@ -1,0 +1,59 @@
+package org.rubis.client.reproduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rubis.client.cli.RubisClientMain;
+
+/** Mistakes on the reproduce command line are one line each, before any run starts. */
+class ReproduceCommandTest {
+
+    @TempDir Path work;
+
+    private static String[] run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = RubisClientMain.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new String[] {String.valueOf(status), out.toString(), err.toString()};
+    }
+
+    @Test
+    void unknownExperimentNamesTheChoices() {
+        String[] r = run("reproduce", "conection-sharing", "--out", work.resolve("a").toString());
+        assertEquals("1", r[0]);
+        assertEquals(1, r[2].strip().lines().count(), r[2]);
+        assertTrue(r[2].contains("no such experiment") && r[2].contains("connection-sharing"), r[2]);
+        assertTrue(!Files.exists(work.resolve("a")), "nothing written");
+    }
+
+    @Test
+    void targetMustBeAnHttpUrl() {
+        String[] r = run("reproduce", "all", "--target", "ftp://x", "--out", work.resolve("b").toString());
+        assertEquals("1", r[0]);
+        assertEquals(1, r[2].strip().lines().count(), r[2]);
+        assertTrue(r[2].startsWith("error: --target ftp://x"), r[2]);
+    }
+
+    @Test
+    void aNonEmptyOutputDirectoryIsRefused() throws Exception {
+        Files.writeString(work.resolve("old.txt"), "a previous reproduction");
+        String[] r = run("reproduce", "tls", "--out", work.toString());
+        assertEquals("1", r[0]);
+        assertTrue(r[2].contains("not empty"), r[2]);
+    }
+
+    @Test
+    void everyExperimentHasANameTitleSourceAndPublishedFigure() {
+        assertEquals(8, Experiments.all().size());
+        for (Experiment e : Experiments.all()) {
+            assertTrue(e.name().matches("[a-z-]+") && !e.title().isBlank() && !e.source().isBlank() && e.published().length() > 40, e.name());
+        }
+        assertEquals(8, Experiments.all().stream().map(Experiment::name).distinct().count());
+    }
+}

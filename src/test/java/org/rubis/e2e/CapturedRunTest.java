@@ -93,6 +93,10 @@ class CapturedRunTest {
         assertEquals(probe.size(), w.path("probe").path("matched").asLong(), "every probe request on the wire");
         assertTrue(w.has("floor_us") && w.path("overhead_above_floor_p50_us").has("reused"), w.toString());
         assertTrue(s.path("accuracy_verdict").asText().matches("(OK|INACCURATE): .*"), s.path("accuracy_verdict").asText());
+        // The run's verdict takes the measured error as its accuracy evidence, not "not measured".
+        assertTrue(s.path("client_health").path("accuracy_measured").asBoolean(), s.path("client_health").toString());
+        assertTrue(s.path("client_health").path("verdict").asText().contains("Accuracy measured on the wire"),
+                s.path("client_health").path("verdict").asText());
         assertTrue(Files.readString(out.resolve("summary.txt")).contains("Wire check"));
 
         // Published times: the wire's, per request from wire.csv.

@@ -69,13 +69,18 @@ final class RunFinisher {
                     counters.active.peak(), log.written(), log.lost(), clock.startEpochNs(),
                     clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()),
                     shard, clock.anchorEpochNs(), runStartEpochNs);
-            Summary summary = new Summary(config, result, stats, health);
+            // Sections first: a wire check's measured error is the verdict's accuracy evidence.
+            java.util.List<org.rubis.client.report.SummarySection> sections = new java.util.ArrayList<>();
+            org.rubis.client.report.Verdict.Accuracy accuracy = null;
             for (RunObserver o : observers) {
                 org.rubis.client.report.SummarySection section = o.summarySection(dir);
                 if (section != null) {
-                    summary.add(section);
+                    sections.add(section);
+                    accuracy = accuracy != null ? accuracy : section.accuracy();
                 }
             }
+            Summary summary = new Summary(config, result, stats, health, accuracy);
+            sections.forEach(summary::add);
             summary.write();
             return summary;
         } catch (OutOfMemoryError | RuntimeException e) {

@@ -17,6 +17,14 @@ public interface SummarySection {
     /** The block appended to summary.txt (ends with a newline). */
     String text();
 
+    /**
+     * The client-minus-wire error this section measured (reused connections), for the run's verdict
+     * ({@link Verdict}), or null when it measured none or its measurement is incomplete.
+     */
+    default Verdict.Accuracy accuracy() {
+        return null;
+    }
+
     /** The run's accuracy verdict when this section measured it, else null. */
     default String accuracyVerdict() {
         return null;

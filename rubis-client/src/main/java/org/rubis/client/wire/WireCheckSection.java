@@ -12,6 +12,7 @@ import org.rubis.analysis.wire.DiffStats;
 import org.rubis.analysis.wire.WireCheck;
 import org.rubis.client.config.PublishedTimes;
 import org.rubis.client.report.SummarySection;
+import org.rubis.client.report.Verdict;
 
 /**
  * The summary's "wire check" section (summary.json {@code wire_check}): the join of the run's requests
@@ -25,6 +26,9 @@ import org.rubis.client.report.SummarySection;
  * cannot be vouched for.
  */
 public final class WireCheckSection implements SummarySection {
+
+    /** The measured error handed to the run verdict (set once, at construction). */
+    private Verdict.Accuracy accuracy;
 
     /** The error a load generator can reach (httperf's 10 to 40 us in the paper, issue 12's goal). */
     public static final double ABSOLUTE_LIMIT_US = 50;
@@ -88,7 +92,13 @@ public final class WireCheckSection implements SummarySection {
             published = WireTimes.table(runDir);
             o.put("published_times", "wire");
         }
-        return new WireCheckSection(o, render(w, stats, complete, verdict, publishedTimes), verdict, published);
+        WireCheck.Group reused = w.groups.get("reused");
+        WireCheck.Group measured = reused != null && reused.response.count() > 0 ? reused : all;
+        Verdict.Accuracy accuracy = !complete || measured == null || measured.response.count() == 0 ? null
+                : new Verdict.Accuracy(measured.response.meanUs(), measured.response.percentileUs(99), measured.response.count());
+        WireCheckSection section = new WireCheckSection(o, render(w, stats, complete, verdict, publishedTimes), verdict, published);
+        section.accuracy = accuracy;
+        return section;
     }
 
     private static double wireMedianUs(Path runDir) {
@@ -149,6 +159,11 @@ public final class WireCheckSection implements SummarySection {
     @Override
     public String text() {
         return text;
+    }
+
+    @Override
+    public Verdict.Accuracy accuracy() {
+        return accuracy;
     }
 
     @Override

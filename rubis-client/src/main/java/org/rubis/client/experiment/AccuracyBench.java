@@ -77,7 +77,7 @@ final class AccuracyBench {
         JsonNode r = reused.path("response");
         double floor = w.path("floor_us").asDouble(Double.NaN);
         double above = r.path("p50").asDouble() - floor;
-        String retries = s.has("retries") ? s.get("retries").asText() : "n/a";
+        String retries = s.has("retried_requests") ? s.get("retried_requests").asText() : "n/a";
         long drops = w.path("capture").path("kernel_drops").asLong(0) + w.path("capture").path("interface_drops").asLong(0);
         return String.format(Locale.ROOT, "%-16s %8d | %8.1f %8.1f %8.1f | %8.1f %8.1f %8.1f | %7.1f %9.1f | %7s %6.2f %7d | %-16s %s", item,
                 r.path("count").asLong(), t.path("mean").asDouble(), t.path("p50").asDouble(), t.path("p99").asDouble(), r.path("mean").asDouble(),

@@ -135,6 +135,11 @@ public final class EmbeddedServerProcess implements AutoCloseable {
     /** Stops the server (SIGTERM), waiting for it to flush its logs. */
     @Override
     public void close() {
+        stop(process);
+    }
+
+    /** SIGTERM, then up to 30 s for the server to flush its logs and write stats.json, then SIGKILL. */
+    static void stop(Process process) {
         if (!process.isAlive()) {
             return;
         }

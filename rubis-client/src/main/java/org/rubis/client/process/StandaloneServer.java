@@ -104,18 +104,6 @@ public final class StandaloneServer implements AutoCloseable {
     /** Stops the server (SIGTERM), waiting for it to flush its logs and write stats.json. */
     @Override
     public void close() {
-        if (!process.isAlive()) {
-            return;
-        }
-        process.destroy();
-        try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        EmbeddedServerProcess.stop(process);
     }
 }

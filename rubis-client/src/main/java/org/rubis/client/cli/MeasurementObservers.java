@@ -42,6 +42,12 @@ final class MeasurementObservers implements RunObserver {
         }
     }
 
+    /** The probe's path is warmed like the backends' (the capture sends nothing). */
+    @Override
+    public org.rubis.client.warmup.WarmupLoad warmupLoad(String stubBase) {
+        return probe == null ? null : probe.warmupLoad(stubBase);
+    }
+
     @Override
     public void afterRun(Path runDir) throws Exception {
         stopped = true;

@@ -58,6 +58,7 @@ public final class PackagedDefaults implements IDefaultValueProvider {
             d.put("--threads", c.execution().threads().label());
             d.put("--server-model", c.server().model().label());
             d.put("--tls-resumption", c.execution().tlsResumption() ? "on" : "off");
+            d.put("--jit-warmup", c.measurement().jitWarmup().label());
             defaults = d;
         }
         return d;

@@ -95,6 +95,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--published-times", paramLabel = "CLOCK", description = "With --capture: whose times the summary's response-time table shows: "
             + "${COMPLETION-CANDIDATES} (the client's are kept beside the wire's).")
     org.rubis.client.config.PublishedTimes publishedTimes;
+    @Option(names = "--jit-warmup", paramLabel = "auto|off|N",
+            description = "Before the run, warm the client's request path up against a loopback stub (never the target): auto = until the JIT is quiet "
+                    + "(at most 20,000 requests or 5 s), off = none (the measured requests start interpreted: the JVM pitfall), N = N requests.")
+    String jitWarmup;
     @Option(names = "--busy-poll", description = "netty backend: one epoll event loop that busy-waits (a whole core) instead of blocking, as httperf does.")
     boolean busyPoll;
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: runs/<timestamp>).")
@@ -174,6 +178,12 @@ public final class RunCommand implements Callable<Integer> {
             named.put("client_busy_poll", "yes");
         }
         put(named, "client_published_times", publishedTimes);
+        if (jitWarmup != null) {
+            if (org.rubis.client.config.JitWarmupPolicy.parse(jitWarmup) == null) {
+                throw new ConfigException("--jit-warmup " + jitWarmup + ": expected " + org.rubis.client.config.JitWarmupPolicy.EXPECTED);
+            }
+            named.put("client_jit_warmup", jitWarmup);
+        }
         ClientConfig c = config.load(named);
         Path dir = c.outDir() != null ? c.outDir()
                 : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));

@@ -59,16 +59,18 @@ public record ClientConfig(
         String configSha256) {
 
     /**
-     * How the run checks its own measurement (docs/WIRE.md).
+     * How the run checks (docs/WIRE.md) and protects its own measurement.
      *
      * @param capture        capture the run's packets and run the wire check at the end
      * @param probe          the same-run reference probe (one extra connection, plain NIO)
      * @param probeRate      probe requests per second
      * @param probeBusyPoll  the probe polls a non-blocking socket instead of blocking in read
      * @param publishedTimes whose clock the summary's response-time table comes from
+     * @param jitWarmup      the JIT warm-up of the client's request path before the measurement (docs/ARCHITECTURE.md)
      */
-    public record Measurement(boolean capture, boolean probe, double probeRate, boolean probeBusyPoll, PublishedTimes publishedTimes) {
-        public static final Measurement NONE = new Measurement(false, false, 5, false, PublishedTimes.CLIENT);
+    public record Measurement(boolean capture, boolean probe, double probeRate, boolean probeBusyPoll, PublishedTimes publishedTimes,
+            JitWarmupPolicy jitWarmup) {
+        public static final Measurement NONE = new Measurement(false, false, 5, false, PublishedTimes.CLIENT, JitWarmupPolicy.AUTO);
     }
 
     /** Hybrid arrivals: exactly one of rate, file or schedule drives session starts. */

@@ -23,6 +23,9 @@ import org.rubis.client.workload.WorkloadModel;
  */
 public final class ConfigLoader {
 
+    /** Environment variable giving the default of {@code client_jit_warmup} (the test suite sets it to off). */
+    public static final String JIT_WARMUP_ENV = "RUBIS_JIT_WARMUP";
+
     /** The packaged default configuration. */
     public static final String DEFAULT_PROPERTIES = "rubis.properties";
 
@@ -65,6 +68,9 @@ public final class ConfigLoader {
         m.put("client_probe_rate", "reference probe: requests per second (default 5)");
         m.put("client_probe_busy_poll", "yes|no: the probe busy-polls a non-blocking socket instead of blocking (default no)");
         m.put("client_published_times", "client|wire: whose clock the summary's response times come from (wire needs client_capture; default client)");
+        m.put("client_jit_warmup", "auto|off|N: warm the client's request path up against a loopback stub before the run, until the JIT is quiet "
+                + "(auto), not at all (off: the measured requests start interpreted), or N requests (default auto; the environment variable "
+                + JIT_WARMUP_ENV + " sets the default)");
         m.put("client_busy_poll", "yes|no: netty backend: epoll event loop busy-waits (a whole core) instead of blocking (default no)");
         m.put("workload_transition_mode", "compatible|normalize (default compatible)");
         m.put("workload_think_scale", "multiplies every think time (default 1.0)");
@@ -162,7 +168,20 @@ public final class ConfigLoader {
                     + " = \"wire\": wire times need the capture; add --capture (client_capture = yes) or publish client times");
         }
         return new ClientConfig.Measurement(capture, s.yesNo("client_probe", false), s.doubleValue("client_probe_rate", 5.0, 0.1, "requests per second"),
-                s.yesNo("client_probe_busy_poll", false), published);
+                s.yesNo("client_probe_busy_poll", false), published, jitWarmup(s, System.getenv(JIT_WARMUP_ENV)));
+    }
+
+    /** {@code client_jit_warmup}, else the environment's default, else auto. */
+    static JitWarmupPolicy jitWarmup(Settings s, String environmentDefault) {
+        java.util.Optional<PropertiesFile.Entry> e = s.entry("client_jit_warmup").filter(x -> !x.value().isEmpty());
+        String envText = environmentDefault == null || environmentDefault.isBlank() ? null : environmentDefault;
+        String text = s.string("client_jit_warmup", envText == null ? "auto" : envText);
+        JitWarmupPolicy p = JitWarmupPolicy.parse(text);
+        if (p == null) {
+            String where = e.isPresent() ? s.where(e.get()) + " = \"" + text + "\"" : "environment variable " + JIT_WARMUP_ENV + " = \"" + text + "\"";
+            throw new ConfigException(where + ": not a warm-up setting; expected " + JitWarmupPolicy.EXPECTED);
+        }
+        return p;
     }
 
     /** Unknown keys, and the original's commands, which are never run. */

@@ -19,6 +19,9 @@ import org.rubis.client.log.RunLog;
 import org.rubis.client.report.ClientHealth;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
+import org.rubis.client.warmup.JitWarmup;
+import org.rubis.client.warmup.WarmupLoad;
+import org.rubis.client.warmup.WarmupReport;
 import org.rubis.client.workload.RequestGenerator;
 
 /**
@@ -40,6 +43,7 @@ public final class RunEngine {
     private final RunCounters counters = new RunCounters();
     private final List<RunObserver> observers = new ArrayList<>();
     private Summary summary;
+    private java.net.InetAddress warmupStubAddress = java.net.InetAddress.getLoopbackAddress();
 
     public RunEngine(ClientConfig config, Path dir, PrintStream out) {
         this(config, ShardPlan.SINGLE, dir, out);
@@ -56,6 +60,12 @@ public final class RunEngine {
     /** Adds a hook around the measurement (packet capture...); call before {@link #run}. */
     public RunEngine observe(RunObserver observer) {
         observers.add(observer);
+        return this;
+    }
+
+    /** Tests: where the JIT warm-up's stub listens (an address that cannot be bound makes the warm-up fail). */
+    RunEngine warmupStubAddress(java.net.InetAddress address) {
+        this.warmupStubAddress = address;
         return this;
     }
 
@@ -147,6 +157,7 @@ public final class RunEngine {
         Target target = Target.start(config, dir, out);
         RunFinisher finisher = new RunFinisher(config, dir, out, stop, counters);
         finisher.add("embedded server", target);
+        WarmupReport warmup = warmUp();
         RunStats stats = new RunStats();
         RunLog log = new RunLog(dir, stats::accept, stats::accept);
         finisher.add("request log", log);
@@ -215,8 +226,26 @@ public final class RunEngine {
             finisher.cleanup();
         }
         summary = finisher.summary(clock, shard, runStartEpochNs, stats, health, log, backend == null ? config.execution().backend().label() : backend.name(),
-                arrivalsText, observers);
+                arrivalsText, observers, warmup);
         return summary;
+    }
+
+    /**
+     * The JIT warm-up (docs/ARCHITECTURE.md): before the health log, the clock and any request of the
+     * run, so that neither its time nor its CPU is part of the run; ends before a shard's start instant.
+     */
+    private WarmupReport warmUp() {
+        long deadline = Long.MAX_VALUE;
+        if (shard.startAt() != null) {
+            long left = java.time.Duration.between(java.time.Instant.now(), shard.startAt()).toNanos() - TimeUnit.SECONDS.toNanos(1);
+            deadline = System.nanoTime() + Math.max(0, left);
+        }
+        List<WarmupLoad.Factory> loads = new ArrayList<>();
+        for (RunObserver o : observers) {
+            loads.add(o::warmupLoad);
+        }
+        return new JitWarmup(config.execution(), config.workload(), config.measurement().jitWarmup(), out).bindAddress(warmupStubAddress)
+                .run(loads, deadline);
     }
 
     /**

@@ -59,7 +59,8 @@ final class RunFinisher {
 
     /** Builds and writes the summary (after {@link #cleanup}: logs are flushed and closed). */
     Summary summary(RunClock clock, org.rubis.client.config.ShardPlan shard, long runStartEpochNs, RunStats stats, ClientHealth health, RunLog log,
-            String backendName, String arrivalsText, java.util.List<RunObserver> observers) throws IOException {
+            String backendName, String arrivalsText, java.util.List<RunObserver> observers, org.rubis.client.report.SummarySection warmup)
+            throws IOException {
         if (log.statsIncomplete()) {
             stop.stop("the statistics ran out of heap (the request log is complete)", true);
         }
@@ -72,6 +73,9 @@ final class RunFinisher {
             // Sections first: a wire check's measured error is the verdict's accuracy evidence.
             java.util.List<org.rubis.client.report.SummarySection> sections = new java.util.ArrayList<>();
             org.rubis.client.report.Verdict.Accuracy accuracy = null;
+            if (warmup != null) {
+                sections.add(warmup); // the JIT warm-up (measures no accuracy)
+            }
             for (RunObserver o : observers) {
                 org.rubis.client.report.SummarySection section = o.summarySection(dir);
                 if (section != null) {

@@ -11,6 +11,15 @@ public interface RunObserver {
     /** The target is up at {@code baseUrl}; no request has been sent yet. */
     default void beforeRun(String baseUrl, Path runDir) throws Exception {}
 
+    /**
+     * Before {@link #beforeRun}, during the JIT warm-up: this hook's own request path aimed at the
+     * warm-up's loopback stub at {@code stubBase} (never at the target), so that it starts compiled
+     * too, or null when the hook sends no requests. Closed before the measurement.
+     */
+    default org.rubis.client.warmup.WarmupLoad warmupLoad(String stubBase) throws Exception {
+        return null;
+    }
+
     /** The run is over: sessions have ended (or their grace ran out); backend, logs and target are still open. */
     default void afterRun(Path runDir) throws Exception {}
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Writer;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -19,6 +20,7 @@ import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 import org.rubis.client.engine.RunObserver;
 import org.rubis.client.report.SummarySection;
+import org.rubis.client.warmup.WarmupLoad;
 import org.rubis.format.Columns;
 import org.rubis.format.RunFiles;
 
@@ -65,19 +67,11 @@ public final class ReferenceProbe implements RunObserver {
 
     @Override
     public void beforeRun(String baseUrl, Path runDir) throws IOException {
-        URI u = URI.create(baseUrl);
-        if (!"http".equals(u.getScheme())) {
+        if (!aim(baseUrl)) {
             failure = "the probe speaks plain HTTP only; " + baseUrl + " is not http://";
             out.println("warning: probe: " + failure + "; the run goes on without it");
             return;
         }
-        target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? 80 : u.getPort());
-        String host = u.getPort() < 0 ? u.getHost() : u.getHost() + ":" + u.getPort();
-        request = ("GET " + PATH + " HTTP/1.1\r\nUser-Agent: rubis-client/0.1 (reference probe)\r\nAccept: */*\r\nHost: " + host
-                + "\r\nConnection: keep-alive\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
-        Instant now = Instant.now();
-        nanoAnchor = System.nanoTime();
-        epochAnchorNs = now.getEpochSecond() * 1_000_000_000L + now.getNano();
         csv = Files.newBufferedWriter(RunFiles.probe(runDir), StandardCharsets.UTF_8);
         csv.write(Columns.header(Columns.PROBE));
         csv.write('\n');
@@ -89,6 +83,56 @@ public final class ReferenceProbe implements RunObserver {
         thread.start();
         out.println(String.format(Locale.ROOT, "Reference probe: %s%s at %.1f/s on its own connection (%s) -> %s", PATH,
                 busyPoll ? " busy-polled" : " blocking", rate, connectionId, RunFiles.probe(runDir)));
+    }
+
+    /** Sets the target, the request bytes and the clock anchors; false when the base URL is not plain http. */
+    private boolean aim(String baseUrl) {
+        URI u = URI.create(baseUrl);
+        if (!"http".equals(u.getScheme())) {
+            return false;
+        }
+        target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? 80 : u.getPort());
+        String host = u.getPort() < 0 ? u.getHost() : u.getHost() + ":" + u.getPort();
+        request = ("GET " + PATH + " HTTP/1.1\r\nUser-Agent: rubis-client/0.1 (reference probe)\r\nAccept: */*\r\nHost: " + host
+                + "\r\nConnection: keep-alive\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        Instant now = Instant.now();
+        nanoAnchor = System.nanoTime();
+        epochAnchorNs = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        return true;
+    }
+
+    /**
+     * The JIT warm-up of the probe (it is the floor, so it must start as compiled as the backends): a
+     * second probe with the same mode aimed at the warm-up's stub, its lines written nowhere, driven
+     * through the same exchange as the measured requests. Never touches the target or probe.csv.
+     */
+    @Override
+    public WarmupLoad warmupLoad(String stubBase) {
+        ReferenceProbe p = new ReferenceProbe(rate, busyPoll, out);
+        if (!p.aim(stubBase)) {
+            return null;
+        }
+        p.csv = new BufferedWriter(Writer.nullWriter());
+        return new WarmupLoad() {
+            @Override
+            public String name() {
+                return "reference probe";
+            }
+
+            @Override
+            public void once() throws IOException {
+                long before = p.errors;
+                p.exchange(false);
+                if (p.errors != before) {
+                    throw new IOException("the stub's reply failed");
+                }
+            }
+
+            @Override
+            public void close() {
+                p.close();
+            }
+        };
     }
 
     private void loop() {

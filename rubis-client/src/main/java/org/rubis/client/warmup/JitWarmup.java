@@ -80,6 +80,11 @@ public final class JitWarmup {
         this.out = out;
     }
 
+    /** How many warm-up stubs this JVM has started (tests: a run with the warm-up off starts none). */
+    public static int stubsStarted() {
+        return StubServer.startedCount();
+    }
+
     /** Where the stub listens (loopback; tests give an address that cannot be bound). */
     public JitWarmup bindAddress(InetAddress address) {
         this.bind = address;

@@ -38,6 +38,14 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void badJitWarmupIsOneLine() {
+        Result r = run("run", "--jit-warmup", "fast");
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("error: --jit-warmup fast: expected auto, off or a number of requests"), r.err());
+        assertTrue(r.status() != 0);
+    }
+
+    @Test
     void unknownSubcommandIsOneLine() {
         Result r = run("rn");
         assertEquals(2, r.status());

@@ -1,0 +1,116 @@
+package org.rubis.client.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rubis.client.config.ConfigLoader;
+import org.rubis.client.probe.ReferenceProbe;
+import org.rubis.client.warmup.JitWarmup;
+import org.rubis.server.FaultyServer;
+import org.rubis.server.RubisServer;
+
+/**
+ * The JIT warm-up runs against its own loopback stub, never against the target: with the warm-up on,
+ * the target's own log and connection accounting hold exactly the run's and the probe's requests and
+ * connections (one per netty session, plus the probe's), and the summary records the warm-up; with it
+ * off no stub starts; a warm-up that cannot start its stub is skipped with a warning, and the run
+ * still completes.
+ */
+class JitWarmupRunTest {
+
+    @TempDir Path tmp;
+
+    private record Run(JsonNode summary, String out, Path dir, Path truth) {}
+
+    private Run run(String backend, String warmup, InetAddress stubAddress, boolean probe) throws Exception {
+        Path dir = tmp.resolve(backend + "-" + warmup);
+        Path truth = dir.resolve("truth");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "", truth)) {
+            Map<String, String> p = new HashMap<>(Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", backend,
+                    "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0",
+                    "workload_session_run_time_in_ms", "1500", "workload_think_scale", "0.005", "client_progress", "no", "client_seed", "7"));
+            p.put("client_jit_warmup", warmup);
+            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, out);
+            if (stubAddress != null) {
+                engine.warmupStubAddress(stubAddress);
+            }
+            if (probe) {
+                engine.observe(new ReferenceProbe(20, false, out));
+            }
+            JsonNode s = engine.run().json();
+            return new Run(s, bytes.toString(StandardCharsets.UTF_8), dir, truth);
+        }
+    }
+
+    private static List<String[]> rows(Path csv) throws Exception {
+        return Files.readAllLines(csv).stream().skip(1).map(l -> l.split(",", -1)).toList();
+    }
+
+    @Test
+    void theTargetSeesNoWarmupRequestOrConnection() throws Exception {
+        int stubs = JitWarmup.stubsStarted();
+        Run r = run("netty", "1500", null, true);
+        JsonNode w = r.summary().get("jit_warmup");
+        assertEquals("complete", r.summary().get("status").asText(), r.out());
+        assertEquals("count", w.get("status").asText(), w.toString());
+        assertTrue(w.get("requests").asLong() >= 1500, w.toString());
+        assertTrue(w.get("other_requests").get("reference_probe").asLong() > 0, "the probe's path is warmed too: " + w);
+        assertEquals(stubs + 1, JitWarmup.stubsStarted(), "one stub");
+        assertTrue(r.out().contains("JIT warm-up: " + w.get("requests").asLong() + " requests in "), r.out());
+        assertTrue(Files.readString(r.dir().resolve("summary.txt")).contains("JIT warm-up (1500)"));
+
+        // The server's own log: every request it served is one of the run's or the probe's.
+        List<String[]> server = rows(r.truth().resolve("requests.csv"));
+        long client = rows(r.dir().resolve("requests.csv")).size();
+        long probe = rows(r.dir().resolve("probe.csv")).size();
+        assertTrue(client > 10, "requests: " + client);
+        assertEquals(client + probe, server.size(), "server requests = run + probe, no warm-up request");
+        // Its connection accounting: one connection per netty session, plus the probe's.
+        Set<String> probeConns = rows(r.dir().resolve("probe.csv")).stream().map(f -> f[1]).collect(Collectors.toSet());
+        JsonNode stats = new ObjectMapper().readTree(r.truth().resolve("stats.json").toFile());
+        assertEquals(r.summary().get("sessions_started").asLong() + probeConns.size(), stats.get("connections_accepted").asLong(),
+                "connections = sessions + the probe's: " + stats);
+    }
+
+    @Test
+    void offStartsNoStubAndRecordsZero() throws Exception {
+        int stubs = JitWarmup.stubsStarted();
+        Run r = run("pooled", "off", null, false);
+        JsonNode w = r.summary().get("jit_warmup");
+        assertEquals("off", w.get("status").asText(), w.toString());
+        assertEquals(0, w.get("requests").asLong());
+        assertEquals(stubs, JitWarmup.stubsStarted(), "no stub started");
+        assertTrue(r.out().contains("JIT warm-up: off"), r.out());
+        assertEquals("complete", r.summary().get("status").asText());
+    }
+
+    @Test
+    void aStubThatCannotBindSkipsTheWarmupNotTheRun() throws Exception {
+        // 192.0.2.1 (TEST-NET-1) is no address of this host: binding fails.
+        Run r = run("legacy", "auto", InetAddress.getByName("192.0.2.1"), false);
+        JsonNode w = r.summary().get("jit_warmup");
+        assertEquals("skipped", w.get("status").asText(), w.toString());
+        assertTrue(w.get("reason").asText().startsWith("the loopback stub could not start"), w.toString());
+        assertTrue(r.out().contains("warning: JIT warm-up skipped: the loopback stub could not start"), r.out());
+        assertEquals("complete", r.summary().get("status").asText(), r.summary().get("stop_reason").asText());
+        assertTrue(r.summary().get("requests").asLong() > 10);
+        assertTrue(Files.readString(r.dir().resolve("summary.txt")).contains("skipped: the loopback stub could not start"));
+    }
+}

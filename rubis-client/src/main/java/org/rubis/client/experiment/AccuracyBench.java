@@ -28,18 +28,22 @@ final class AccuracyBench {
     private AccuracyBench() {}
 
     static int run(PrintWriter pw, List<String> backends, int users, String duration, String rampUp, double thinkScale, Path out) throws Exception {
+        for (String item : backends) { // every item checked before the first run
+            String[] parts = item.split("\\+");
+            checkBackend(item, parts[0]);
+            modifiers(item, parts);
+        }
         Files.createDirectories(out);
         List<String> rows = new ArrayList<>();
         for (String item : backends) {
-            String backend = item.endsWith("+busy-poll") ? item.substring(0, item.length() - "+busy-poll".length()) : item;
+            String[] parts = item.split("\\+");
+            String backend = parts[0];
             Path dir = out.resolve(item);
             List<String> cmd = new ArrayList<>(List.of(EmbeddedServerProcess.javaExecutable(), "-jar", ChildJvm.selfJar(), "run",
                     "--users", String.valueOf(users), "--duration", duration, "--ramp-up", rampUp, "--ramp-down", "0",
                     "--think-scale", String.valueOf(thinkScale), "--seed", "1", "--backend", backend, "--capture", "--probe",
                     "--out", dir.toString(), "--no-progress"));
-            if (!backend.equals(item)) {
-                cmd.add("--busy-poll");
-            }
+            cmd.addAll(modifiers(item, parts));
             String load = loadAverage();
             pw.println("measuring " + item + " (load average " + load + "): " + String.join(" ", cmd.subList(3, cmd.size())));
             pw.flush();
@@ -50,8 +54,8 @@ final class AccuracyBench {
         }
         List<String> table = new ArrayList<>();
         table.add("client minus wire on reused connections (us), floor = the reference probe's client minus wire p50 on the same host and run");
-        table.add(String.format(Locale.ROOT, "%-16s %8s | %8s %8s %8s | %8s %8s %8s | %7s %9s | %7s %6s %7s | %-16s %s", "backend", "requests",
-                "ttfb mn", "p50", "p99", "resp mn", "p50", "p99", "floor", "above p50", "retries", "CPU", "drops", "load avg", "check"));
+        table.add(String.format(Locale.ROOT, "%-24s %8s | %8s %8s %8s | %8s %8s %8s | %7s %9s | %7s %6s %7s | %7s | %-16s %s", "backend", "requests",
+                "ttfb mn", "p50", "p99", "resp mn", "p50", "p99", "floor", "above p50", "retries", "CPU", "drops", "warm-up", "load avg", "check"));
         table.addAll(rows);
         String text = String.join("\n", table) + "\n";
         pw.println();
@@ -62,15 +66,45 @@ final class AccuracyBench {
         return 0;
     }
 
+    /**
+     * The options of an item's modifiers: {@code +busy-poll} (netty's busy-polling loop) and
+     * {@code +no-warmup} (the JIT warm-up off, the pitfall); without {@code +no-warmup} the run warms up
+     * (auto), whatever the environment's default.
+     */
+    static List<String> modifiers(String item, String[] parts) {
+        List<String> args = new ArrayList<>();
+        boolean warm = true;
+        for (int i = 1; i < parts.length; i++) {
+            switch (parts[i]) {
+                case "busy-poll" -> args.add("--busy-poll");
+                case "no-warmup" -> warm = false;
+                default -> throw new org.rubis.client.input.ConfigException("bench accuracy --list " + item + ": unknown modifier +" + parts[i]
+                        + "; expected BACKEND, BACKEND+busy-poll, BACKEND+no-warmup (e.g. netty,netty+no-warmup)");
+            }
+        }
+        args.addAll(List.of("--jit-warmup", warm ? "auto" : "off"));
+        return args;
+    }
+
+    private static void checkBackend(String item, String backend) {
+        for (org.rubis.client.config.BackendKind k : org.rubis.client.config.BackendKind.values()) {
+            if (k.label().equals(backend)) {
+                return;
+            }
+        }
+        throw new org.rubis.client.input.ConfigException("bench accuracy --list " + item + ": unknown backend " + backend
+                + "; expected legacy, pooled, dedicated or netty, optionally +busy-poll and/or +no-warmup");
+    }
+
     private static String row(String item, Path dir, int status, String load) throws IOException {
         Path summary = RunFiles.summaryJson(dir);
         if (!Files.isRegularFile(summary)) {
-            return String.format(Locale.ROOT, "%-16s failed (exit %d), see %s", item, status, dir.resolve(RunFiles.CLIENT_LOG));
+            return String.format(Locale.ROOT, "%-24s failed (exit %d), see %s", item, status, dir.resolve(RunFiles.CLIENT_LOG));
         }
         JsonNode s = new ObjectMapper().readTree(summary.toFile());
         JsonNode w = s.path("wire_check");
         if (!w.has("client_minus_wire_us")) {
-            return String.format(Locale.ROOT, "%-16s no wire check: %s", item, w.path("reason").asText("(none in summary.json)"));
+            return String.format(Locale.ROOT, "%-24s no wire check: %s", item, w.path("reason").asText("(none in summary.json)"));
         }
         JsonNode reused = w.path("client_minus_wire_us").path("reused");
         JsonNode t = reused.path("ttfb");
@@ -79,10 +113,13 @@ final class AccuracyBench {
         double above = r.path("p50").asDouble() - floor;
         String retries = s.has("retried_requests") ? s.get("retried_requests").asText() : "n/a";
         long drops = w.path("capture").path("kernel_drops").asLong(0) + w.path("capture").path("interface_drops").asLong(0);
-        return String.format(Locale.ROOT, "%-16s %8d | %8.1f %8.1f %8.1f | %8.1f %8.1f %8.1f | %7.1f %9.1f | %7s %6.2f %7d | %-16s %s", item,
+        JsonNode jit = s.path("jit_warmup");
+        String warmup = !jit.has("status") ? "n/a" : jit.get("status").asText().equals("off") || jit.get("status").asText().equals("skipped")
+                ? jit.get("status").asText() : String.valueOf(jit.path("requests").asLong());
+        return String.format(Locale.ROOT, "%-24s %8d | %8.1f %8.1f %8.1f | %8.1f %8.1f %8.1f | %7.1f %9.1f | %7s %6.2f %7d | %7s | %-16s %s", item,
                 r.path("count").asLong(), t.path("mean").asDouble(), t.path("p50").asDouble(), t.path("p99").asDouble(), r.path("mean").asDouble(),
                 r.path("p50").asDouble(), r.path("p99").asDouble(), floor, above, retries, s.path("client_health").path("run_cpu_cores").asDouble(),
-                drops, load, w.path("status").asText());
+                drops, warmup, load, w.path("status").asText());
     }
 
     /** The 1, 5 and 15 minute load averages (/proc/loadavg), or "?" elsewhere. */

@@ -42,8 +42,8 @@ public final class BenchCommand implements Callable<Integer> {
     String rampUp;
     @Option(names = "--think-scale", description = "Think-time scale (default: 0.1 for backends, 0 for server, 1 (TPC-W) for accuracy).")
     Double thinkScale;
-    @Option(names = "--list", split = ",", description = "Backends (default legacy,pooled,dedicated,netty; accuracy adds netty+busy-poll) or server "
-            + "models (default event,prefork).")
+    @Option(names = "--list", split = ",", description = "Backends (default legacy,pooled,dedicated,netty; accuracy adds netty+busy-poll; "
+            + "accuracy takes BACKEND+no-warmup for a run without the JIT warm-up, e.g. netty,netty+no-warmup) or server models (default event,prefork).")
     List<String> list;
     @Option(names = "--out", description = "Directory for the runs (default runs/bench; accuracy runs/bench-accuracy).")
     Path out;

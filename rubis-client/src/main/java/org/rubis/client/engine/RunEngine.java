@@ -245,7 +245,7 @@ public final class RunEngine {
             loads.add(o::warmupLoad);
         }
         return new JitWarmup(config.execution(), config.workload(), config.measurement().jitWarmup(), out).bindAddress(warmupStubAddress)
-                .run(loads, deadline);
+                .cancelledBy(stop::stopped).run(loads, deadline);
     }
 
     /**

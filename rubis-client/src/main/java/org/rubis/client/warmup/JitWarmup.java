@@ -66,6 +66,7 @@ public final class JitWarmup {
     private final JitWarmupPolicy policy;
     private final PrintStream out;
     private InetAddress bind = InetAddress.getLoopbackAddress();
+    private java.util.function.BooleanSupplier cancelled = () -> false;
 
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
@@ -83,6 +84,12 @@ public final class JitWarmup {
     /** How many warm-up stubs this JVM has started (tests: a run with the warm-up off starts none). */
     public static int stubsStarted() {
         return StubServer.startedCount();
+    }
+
+    /** The run was stopped (Ctrl-C) during the warm-up: it ends at once. */
+    public JitWarmup cancelledBy(java.util.function.BooleanSupplier cancelled) {
+        this.cancelled = cancelled;
+        return this;
     }
 
     /** Where the stub listens (loopback; tests give an address that cannot be bound). */
@@ -214,7 +221,7 @@ public final class JitWarmup {
             if (n >= cap) {
                 return count ? WarmupReport.Outcome.COUNT : WarmupReport.Outcome.CAP;
             }
-            if (now - end >= 0) {
+            if (now - end >= 0 || cancelled.getAsBoolean()) {
                 return WarmupReport.Outcome.CAP;
             }
             if (!count) {

@@ -31,7 +31,7 @@ public record WarmupReport(JitWarmupPolicy setting, Outcome outcome, String back
     public enum Outcome {
         /** Compilation was quiet after the minimum of requests. */
         QUIET("compilation quiet"),
-        /** The cap (requests, seconds, or the run's start instant) came first. */
+        /** The cap (requests, seconds, the run's start instant, or a stop of the run) came first. */
         CAP("cap reached"),
         /** The configured number of requests was sent. */
         COUNT("count reached"),

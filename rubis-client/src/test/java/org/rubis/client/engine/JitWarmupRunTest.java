@@ -80,7 +80,7 @@ class JitWarmupRunTest {
         List<String[]> server = rows(r.truth().resolve("requests.csv"));
         long client = rows(r.dir().resolve("requests.csv")).size();
         long probe = rows(r.dir().resolve("probe.csv")).size();
-        assertTrue(client > 10, "requests: " + client);
+        assertTrue(client > 0, "requests: " + client);
         assertEquals(client + probe, server.size(), "server requests = run + probe, no warm-up request");
         // Its connection accounting: one connection per netty session, plus the probe's.
         Set<String> probeConns = rows(r.dir().resolve("probe.csv")).stream().map(f -> f[1]).collect(Collectors.toSet());
@@ -110,7 +110,7 @@ class JitWarmupRunTest {
         assertTrue(w.get("reason").asText().startsWith("the loopback stub could not start"), w.toString());
         assertTrue(r.out().contains("warning: JIT warm-up skipped: the loopback stub could not start"), r.out());
         assertEquals("complete", r.summary().get("status").asText(), r.summary().get("stop_reason").asText());
-        assertTrue(r.summary().get("requests").asLong() > 10);
+        assertTrue(r.summary().get("requests").asLong() > 0, "the run sent requests: " + r.summary().get("requests"));
         assertTrue(Files.readString(r.dir().resolve("summary.txt")).contains("skipped: the loopback stub could not start"));
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.config.JvmProfiles;
 import org.rubis.client.process.ChildJvm;
-import org.rubis.client.process.StandaloneServer;
+import org.rubis.client.process.EmbeddedServerProcess;
 import org.rubis.client.report.SummaryFile;
 
 /**
@@ -33,7 +33,7 @@ public final class Lab {
     private final JvmProfiles profiles;
     private boolean captureUnavailableSaid;
     private Path dbTemplate;
-    private volatile StandaloneServer current;
+    private volatile EmbeddedServerProcess current;
 
     /**
      * @param out    the reproduction directory
@@ -49,7 +49,7 @@ public final class Lab {
         this.profiles = JvmProfiles.load(null);
         // Ctrl-C: stop the server of the run in progress too (the client child is stopped by its own hook).
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            StandaloneServer s = current;
+            EmbeddedServerProcess s = current;
             if (s != null) {
                 s.close();
             }
@@ -64,7 +64,7 @@ public final class Lab {
     private Path database(Path runServerDir) throws IOException {
         if (dbTemplate == null) {
             Path dir = out.resolve(".database");
-            try (StandaloneServer s = StandaloneServer.start(List.of(), dir, dir.resolve("rubis"))) {
+            try (EmbeddedServerProcess s = EmbeddedServerProcess.start(List.of(), dir, dir.resolve("rubis"))) {
                 current = s;
             } finally {
                 current = null;
@@ -107,14 +107,14 @@ public final class Lab {
     public ClientRun run(String experiment, String label, ClientSpec spec) throws IOException, InterruptedException {
         Path dir = out.resolve(experiment).resolve(label);
         Files.createDirectories(dir);
-        StandaloneServer server = null;
+        EmbeddedServerProcess server = null;
         String base = target;
         double cpuBefore = Double.NaN;
         double cpuAfter = Double.NaN;
         long t0 = System.nanoTime();
         try {
             if (target == null) {
-                server = StandaloneServer.start(spec.serverFlags(), dir.resolve("server"), database(dir.resolve("server")));
+                server = EmbeddedServerProcess.start(spec.serverFlags(), dir.resolve("server"), database(dir.resolve("server")));
                 current = server;
                 base = server.baseUrl();
             }

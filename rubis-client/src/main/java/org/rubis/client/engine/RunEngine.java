@@ -44,6 +44,7 @@ public final class RunEngine {
     private final List<RunObserver> observers = new ArrayList<>();
     private Summary summary;
     private java.net.InetAddress warmupStubAddress = java.net.InetAddress.getLoopbackAddress();
+    private volatile org.rubis.client.log.EpochAnchor anchor;
 
     public RunEngine(ClientConfig config, Path dir, PrintStream out) {
         this(config, ShardPlan.SINGLE, dir, out);
@@ -67,6 +68,11 @@ public final class RunEngine {
     RunEngine warmupStubAddress(java.net.InetAddress address) {
         this.warmupStubAddress = address;
         return this;
+    }
+
+    /** The run clock's epoch anchor and its uncertainty, once the run has begun (else null). */
+    public org.rubis.client.log.EpochAnchor anchor() {
+        return anchor;
     }
 
     /** Asks the run to stop (Ctrl-C); {@link #awaitFinished} waits for logs and summary. */
@@ -167,6 +173,7 @@ public final class RunEngine {
             health.watchServer(target.serverPid());
         }
         RunClock clock = new RunClock(config, shard.startAt());
+        this.anchor = clock.anchor();
         long runStartEpochNs = clock.anchorEpochNs();
         stats.runPhase(clock.epochNs(clock.upEndNano()), clock.runSeconds());
         Backend backend = null;

@@ -119,7 +119,7 @@ public final class RunCommand implements Callable<Integer> {
             description = "Split the run over N client JVMs on this host (one shared embedded server) and merge them into the run directory.")
     Integer shards;
     @Option(names = "--heap-per-user", hidden = true,
-            description = "Closed runs: class histograms (full GC) with the users thinking, 2 s into the down ramp, and after the sessions end; "
+            description = "Closed runs: class histograms (full GC) with the users thinking (2 s into the down ramp) and after the sessions end; "
                     + "the summary gets heap_per_user (used by bench scale).")
     boolean heapPerUser;
     @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -205,7 +205,7 @@ public final class RunCommand implements Callable<Integer> {
         RunEngine engine = new RunEngine(c, plan, dir, stdout);
         MeasurementObservers.register(engine, c, stdout);
         if (heapPerUser) {
-            engine.observe(new org.rubis.client.experiment.HeapPerUser(c.users(), c.upRampMs() + c.runMs() + 2_000));
+            engine.observe(new org.rubis.client.experiment.HeapPerUser(c.users()));
         }
         Thread hook = new Thread(() -> {
             engine.requestStop("interrupted (SIGINT/SIGTERM)");

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import javax.management.ObjectName;
+import org.rubis.client.engine.RunClock;
 import org.rubis.client.engine.RunObserver;
 import org.rubis.client.report.SummarySection;
 import org.rubis.format.RunFiles;
@@ -25,8 +26,9 @@ import org.rubis.format.RunFiles;
  * with the whole population connected and thinking, minus the live heap of the same JVM once the
  * sessions have ended, divided by the users. Both figures come from a class histogram taken in this
  * JVM (the HotSpot diagnostic command runs a full GC first), so only what survives a full GC counts,
- * and the per-class difference says what each user still holds. The users' histogram is taken a
- * fixed delay after the first request (bench scale: 2 s into the down ramp), outside the measured phase.
+ * and the per-class difference says what each user still holds. The users' histogram is taken 2 s
+ * into the down ramp, outside the measured phase. G1's filler arrays (unused space the histogram
+ * lists as objects) are left out.
  */
 public final class HeapPerUser implements RunObserver {
 
@@ -34,20 +36,30 @@ public final class HeapPerUser implements RunObserver {
     record Row(String name, long instances, long bytes) {}
 
     private final int users;
-    private final long atUsersMs;
+    private volatile long atNano;
     private volatile Thread timer;
     private volatile Long before;
     private volatile Long withUsers;
     private volatile Long afterSessions;
     private volatile String error;
 
-    /**
-     * @param users the users connected at the measurement (a closed run's population)
-     * @param atUsersMs when to take the users' histogram, in ms after the first request
-     */
-    public HeapPerUser(int users, long atUsersMs) {
+    /** @param users the users connected at the measurement (a closed run's population) */
+    public HeapPerUser(int users) {
         this.users = users;
-        this.atUsersMs = atUsersMs;
+    }
+
+    /**
+     * When the users' histogram is taken (System.nanoTime()): 2 s into the down ramp (half-way into
+     * a shorter one), outside the measured phase; with no down ramp, 1 s before the end of the run.
+     */
+    static long usersInstant(long upEndNano, long runEndNano, long endNano) {
+        long second = 1_000_000_000L;
+        return endNano > runEndNano ? runEndNano + Math.min(2 * second, (endNano - runEndNano) / 2) : Math.max(upEndNano, runEndNano - second);
+    }
+
+    @Override
+    public void clock(RunClock clock) {
+        atNano = usersInstant(clock.upEndNano(), clock.runEndNano(), clock.endNano());
     }
 
     @Override
@@ -55,7 +67,10 @@ public final class HeapPerUser implements RunObserver {
         before = histogram(RunFiles.heapHistogramBefore(runDir));
         Thread t = Thread.ofPlatform().daemon().name("rubis-heap-per-user").unstarted(() -> {
             try {
-                Thread.sleep(atUsersMs);
+                long left = atNano - System.nanoTime();
+                if (left > 0) {
+                    Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+                }
                 withUsers = histogram(RunFiles.heapHistogramUsers(runDir));
             } catch (InterruptedException e) {
                 // the run ended before the population was measured
@@ -111,7 +126,7 @@ public final class HeapPerUser implements RunObserver {
             j.put("live_bytes_before_run", before);
         }
         if (u == null || a == null) {
-            String why = error != null ? error : u == null ? "the run ended before the users' histogram (" + atUsersMs + " ms after the start)"
+            String why = error != null ? error : u == null ? "the run ended before the users' histogram was due"
                     : "no histogram after the sessions ended";
             j.put("not_measured", why);
             text.append("  not measured: ").append(why).append('\n');
@@ -148,6 +163,9 @@ public final class HeapPerUser implements RunObserver {
     static List<Row> perUser(Map<String, Row> with, Map<String, Row> after, int limit) {
         List<Row> diff = new ArrayList<>();
         for (Row r : with.values()) {
+            if (filler(r.name())) {
+                continue;
+            }
             Row b = after.get(r.name());
             diff.add(new Row(r.name(), r.instances() - (b == null ? 0 : b.instances()), r.bytes() - (b == null ? 0 : b.bytes())));
         }
@@ -194,14 +212,13 @@ public final class HeapPerUser implements RunObserver {
         return total(text);
     }
 
-    /** The {@code Total} line's bytes of {@code GC.class_histogram}'s output. */
+    /** The bytes of a histogram's objects, G1's filler arrays (free space it lists as objects) left out. */
     static long total(String histogram) {
-        int at = histogram.lastIndexOf("\nTotal");
-        if (at < 0) {
-            throw new IllegalStateException("class histogram: no Total line in the diagnostic command's output");
-        }
-        String[] f = histogram.substring(at + 1).trim().split("\\s+");
-        return Long.parseLong(f[2]);
+        return parse(histogram).values().stream().filter(r -> !filler(r.name())).mapToLong(Row::bytes).sum();
+    }
+
+    static boolean filler(String className) {
+        return className.startsWith("[Ljdk.internal.vm.Filler") || className.startsWith("jdk.internal.vm.Filler");
     }
 
     /** Rows of {@code GC.class_histogram}'s output: {@code "   1:   instances   bytes  class (module)"}. */

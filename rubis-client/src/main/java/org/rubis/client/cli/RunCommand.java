@@ -202,6 +202,9 @@ public final class RunCommand implements Callable<Integer> {
         PrintStream stdout = System.out;
         // Configuration warnings are stated once, in the summary's Warnings section (and summary.json).
         Summary.jvmWarnings(c.users(), c.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
+        if (heapPerUser && (c.arrivals() != org.rubis.client.config.Arrivals.CLOSED || c.users() <= 0)) {
+            throw new ConfigException("--heap-per-user: closed runs only (--users N), the population it divides by");
+        }
         RunEngine engine = new RunEngine(c, plan, dir, stdout);
         MeasurementObservers.register(engine, c, stdout);
         if (heapPerUser) {

@@ -117,6 +117,10 @@ public final class HeapPerUser implements RunObserver {
 
     @Override
     public SummarySection summarySection(Path runDir) {
+        Thread t = timer;
+        if (t != null) {
+            t.interrupt(); // the run ended without afterRun (an error, Ctrl-C): no histogram while the JVM winds down
+        }
         ObjectNode j = JsonNodeFactory.instance.objectNode();
         StringBuilder text = new StringBuilder("Heap per idle user (live heap after a full GC):\n");
         Long u = withUsers;

@@ -33,6 +33,12 @@ public final class RunFiles {
      * the server's log and the wire can tell them from the workload's.
      */
     public static final String PROBE_QUERY = "rubis_probe=1";
+    /** run --heap-per-user: the client's class histogram before the first request. */
+    public static final String HEAP_HISTOGRAM_BEFORE = "heap-histogram-before.txt";
+    /** run --heap-per-user: the client's class histogram with every user connected and thinking. */
+    public static final String HEAP_HISTOGRAM_USERS = "heap-histogram-users.txt";
+    /** run --heap-per-user: the client's class histogram once the sessions have ended. */
+    public static final String HEAP_HISTOGRAM_IDLE = "heap-histogram-after.txt";
 
     private RunFiles() {}
 
@@ -74,5 +80,17 @@ public final class RunFiles {
 
     public static Path serverStats(Path run) {
         return serverDir(run).resolve(SERVER_STATS);
+    }
+
+    public static Path heapHistogramBefore(Path run) {
+        return run.resolve(HEAP_HISTOGRAM_BEFORE);
+    }
+
+    public static Path heapHistogramUsers(Path run) {
+        return run.resolve(HEAP_HISTOGRAM_USERS);
+    }
+
+    public static Path heapHistogramIdle(Path run) {
+        return run.resolve(HEAP_HISTOGRAM_IDLE);
     }
 }

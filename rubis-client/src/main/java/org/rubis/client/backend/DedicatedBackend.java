@@ -22,12 +22,16 @@ import org.apache.hc.core5.io.CloseMode;
  *
  * <p>All sessions share one HttpClient; each session's own small connection manager, handed to the
  * client as the request's user token ({@link SessionConnections}), holds its one connection. An
- * idle user costs its manager and its connection (with 2 KB I/O buffers), not a whole client.
+ * idle user costs its manager and its connection (with 1 KB I/O buffers), not a whole client.
  */
 public final class DedicatedBackend implements Backend {
 
-    /** I/O buffer of each connection: a page is read in several reads rather than kept in 8 KB per idle user. */
-    static final int BUFFER_BYTES = 2048;
+    /**
+     * I/O buffer size of each connection. HttpClient keeps three of this size per connection (input,
+     * line and output buffers), so it is most of an idle user's heap: 1 KB holds a request and a
+     * response's head, and body reads larger than 512 bytes bypass the input buffer anyway.
+     */
+    static final int BUFFER_BYTES = 1024;
     private static final String SOURCE_ADDRESS = "rubis.source-address";
 
     private final HttpClient5Exchange exchange;

@@ -18,7 +18,11 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.buffer.CompositeByteBuf;
-import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpRequestEncoder;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponse;
@@ -51,6 +55,7 @@ public final class NettyBackend implements Backend {
     private final InetSocketAddress target;
     private final RequestHeaders headers;
     private final int requestTimeoutMs;
+    private final int connectTimeoutMs;
     private final boolean downloadImages;
     private final boolean busyPoll;
     private final SourceAddresses sources;
@@ -79,6 +84,7 @@ public final class NettyBackend implements Backend {
         ClientTls t = https ? (tls != null ? tls : new ClientTls(true)) : null;
         this.headers = new RequestHeaders(base);
         this.requestTimeoutMs = requestTimeoutMs;
+        this.connectTimeoutMs = connectTimeoutMs;
         this.downloadImages = downloadImages;
         boolean epoll = Epoll.isAvailable();
         int threads = Runtime.getRuntime().availableProcessors();
@@ -95,17 +101,24 @@ public final class NettyBackend implements Backend {
                 .group(group)
                 .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMs)
+                // Memory per idle connection (thousands of thinking users): the connect timeout is our own timer, dropped once
+                // connected (Netty's stays referenced by the channel after it is cancelled), and one shared receive-buffer
+                // allocator with a fixed size (the adaptive one keeps an allocator and a size calculator per channel). The
+                // buffers themselves are pooled and held only during a read.
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 0)
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(8192))
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (t != null) {
                             ch.pipeline().addLast("tls", new io.netty.handler.ssl.SslHandler(t.clientEngine(target.getHostString(), target.getPort())));
                         }
+                        // A decoder and an encoder rather than HttpClientCodec: only GETs are sent, so the codec's per-connection
+                        // queue of request methods (for HEAD and CONNECT replies) and its wrapper contexts are not needed.
                         ch.pipeline()
-                          .addLast("stamp", new ReadStamp())
-                          .addLast("codec", new HttpClientCodec(4096, 16_384, 16_384))
-                          .addLast("reply", new ResponseHandler()); // no aggregator: bodies of any size, images only counted
+                          .addLast("decoder", new StampingDecoder())
+                          .addLast("encoder", new HttpRequestEncoder())
+                          .addLast("reply", REPLY); // no aggregator: bodies of any size, images only counted
                     }
                 });
     }
@@ -229,9 +242,23 @@ public final class NettyBackend implements Backend {
             }
             newConnection = true;
             ChannelFuture cf = source == null ? bootstrap.clone(loop).connect(target) : bootstrap.clone(loop).connect(target, source);
+            if (connectTimeoutMs > 0 && !cf.isDone()) {
+                timeout = loop.schedule(() -> {
+                    timeout = null;
+                    if (awaiting && !cf.isDone()) {
+                        fail(ErrorClass.CONNECT_TIMEOUT.label());
+                        cf.channel().close();
+                    }
+                }, connectTimeoutMs, TimeUnit.MILLISECONDS);
+            }
             cf.addListener(f -> {
+                cancelTimeout();
                 if (!f.isSuccess()) {
                     fail(ErrorClass.of(f.cause(), false).label());
+                    return;
+                }
+                if (!awaiting) { // the connect timed out (already failed) or the run aborted the request
+                    cf.channel().close();
                     return;
                 }
                 ch = cf.channel();
@@ -246,9 +273,7 @@ public final class NettyBackend implements Backend {
          */
         private void failOrRetry(String error) {
             if (awaiting && images == null && StaleConnectionRetry.applies(out, !newConnection, firstByte != 0, error)) {
-                if (timeout != null) {
-                    timeout.cancel(false);
-                }
+                cancelTimeout();
                 Channel old = ch;
                 ch = null;
                 if (old != null) {
@@ -278,6 +303,7 @@ public final class NettyBackend implements Backend {
                 return; // the write failed at once
             }
             timeout = loop.schedule(() -> {
+                timeout = null;
                 if (awaiting) {
                     Channel c = ch;
                     fail(ErrorClass.READ_TIMEOUT.label());
@@ -294,9 +320,7 @@ public final class NettyBackend implements Backend {
             }
             awaiting = false;
             images = null;
-            if (timeout != null) {
-                timeout.cancel(false);
-            }
+            cancelTimeout();
             out.fail(error);
             out.newConnection = newConnection;
             done();
@@ -373,7 +397,7 @@ public final class NettyBackend implements Backend {
                 return;
             }
             awaiting = false;
-            timeout.cancel(false);
+            cancelTimeout();
             long send = out.sendNano;
             out.status = resp.status().code();
             out.bytes = received;
@@ -401,7 +425,7 @@ public final class NettyBackend implements Backend {
         }
 
         void onImage(HttpResponse resp) {
-            timeout.cancel(false);
+            cancelTimeout();
             out.images++;
             out.imageBytes += received;
             String nextImage = images.poll();
@@ -452,10 +476,17 @@ public final class NettyBackend implements Backend {
             }
         }
 
-        void close() {
-            if (timeout != null && awaiting) {
-                timeout.cancel(false);
+        /** Cancels the pending timeout and drops it, so that a thinking user keeps no spent timer. */
+        void cancelTimeout() {
+            ScheduledFuture<?> t = timeout;
+            if (t != null) {
+                timeout = null;
+                t.cancel(false);
             }
+        }
+
+        void close() {
+            cancelTimeout();
             awaiting = false;
             images = null;
             onReply = null;
@@ -469,13 +500,20 @@ public final class NettyBackend implements Backend {
         }
     }
 
+    /** One for every connection: the handler keeps no state of its own. */
+    private static final ResponseHandler REPLY = new ResponseHandler();
+
     /**
-     * Stamps each read of response bytes before the codec decodes it: the first read is the time to
-     * first byte, the last one (the read that completes the response) its end.
+     * The response decoder, which first stamps each read of response bytes: the first read is the
+     * time to first byte, the last one (the read that completes the response) its end.
      */
-    private static final class ReadStamp extends ChannelInboundHandlerAdapter {
+    private static final class StampingDecoder extends HttpResponseDecoder {
+        StampingDecoder() {
+            super(new HttpDecoderConfig().setMaxInitialLineLength(4096).setMaxHeaderSize(16_384).setMaxChunkSize(16_384));
+        }
+
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
             if (msg instanceof ByteBuf) {
                 long now = System.nanoTime();
                 Conn c = ctx.channel().attr(CONN).get();
@@ -486,10 +524,11 @@ public final class NettyBackend implements Backend {
                     c.lastRead = now;
                 }
             }
-            ctx.fireChannelRead(msg);
+            super.channelRead(ctx, msg);
         }
     }
 
+    @ChannelHandler.Sharable
     private static final class ResponseHandler extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {

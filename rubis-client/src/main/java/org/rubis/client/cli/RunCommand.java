@@ -122,6 +122,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--shards", paramLabel = "N",
             description = "Split the run over N client JVMs on this host (one shared embedded server) and merge them into the run directory.")
     Integer shards;
+    @Option(names = "--heap-per-user", hidden = true,
+            description = "Closed runs: class histograms (full GC) with the users thinking (2 s into the down ramp) and after the sessions end; "
+                    + "the summary gets heap_per_user (used by bench scale).")
+    boolean heapPerUser;
     @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -208,8 +212,14 @@ public final class RunCommand implements Callable<Integer> {
         PrintStream stdout = System.out;
         // Configuration warnings are stated once, in the summary's Warnings section (and summary.json).
         Summary.jvmWarnings(c.users(), c.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
+        if (heapPerUser && (c.arrivals() != org.rubis.client.config.Arrivals.CLOSED || c.users() <= 0)) {
+            throw new ConfigException("--heap-per-user: closed runs only (--users N), the population it divides by");
+        }
         RunEngine engine = new RunEngine(c, plan, dir, stdout);
         MeasurementObservers.register(engine, c, stdout);
+        if (heapPerUser) {
+            engine.observe(new org.rubis.client.experiment.HeapPerUser(c.users()));
+        }
         Thread hook = new Thread(() -> {
             engine.requestStop("interrupted (SIGINT/SIGTERM)");
             try {

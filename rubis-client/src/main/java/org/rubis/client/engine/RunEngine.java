@@ -186,6 +186,7 @@ public final class RunEngine {
             finisher.add("sessions", executor);
             RequestGenerator generator = new RequestGenerator(config.workload());
             for (RunObserver o : observers) {
+                o.clock(clock);
                 o.beforeRun(target.base(), dir);
             }
             if (shard.startAt() != null) {

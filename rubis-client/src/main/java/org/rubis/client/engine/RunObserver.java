@@ -8,6 +8,9 @@ import java.nio.file.Path;
  */
 public interface RunObserver {
 
+    /** The run's clock (when each phase ends), given just before {@link #beforeRun}. */
+    default void clock(RunClock clock) {}
+
     /** The target is up at {@code baseUrl}; no request has been sent yet. */
     default void beforeRun(String baseUrl, Path runDir) throws Exception {}
 

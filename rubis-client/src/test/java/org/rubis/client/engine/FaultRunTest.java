@@ -82,6 +82,8 @@ class FaultRunTest {
         assertEquals(truth.path("reset").asLong(), classes.getOrDefault("reset", 0L), "reset vs the server: " + classes + " " + truth);
         assertEquals(truth.path("truncate").asLong(), classes.getOrDefault("truncated-body", 0L), "truncate: " + classes + " " + truth);
         assertEquals(truth.path("status").asLong(), classes.getOrDefault("http-503", 0L), "503: " + classes + " " + truth);
+        assertTrue(truth.path("garbage").asLong() > 0, "the server sent non-HTTP bytes: " + truth);
+        assertEquals(truth.path("garbage").asLong(), classes.getOrDefault("not-http", 0L), "garbage: " + classes + " " + truth);
         long served = requests - s.get("errors").asLong();
         assertEquals(served, s.get("requests_served").asLong());
         assertEquals(s.get("sessions_started").asLong(), s.get("sessions_logged").asLong(), "every session that began is in sessions.csv");

@@ -40,6 +40,8 @@ public final class RunEngine {
     private final RunCounters counters = new RunCounters();
     private final List<RunObserver> observers = new ArrayList<>();
     private Summary summary;
+    /** How long the run waits for requests in flight after the stop; -1: request + connect timeout + 2 s. */
+    private long endWaitMs = -1;
 
     public RunEngine(ClientConfig config, Path dir, PrintStream out) {
         this(config, ShardPlan.SINGLE, dir, out);
@@ -51,6 +53,12 @@ public final class RunEngine {
         this.shard = shard;
         this.dir = dir;
         this.out = out;
+    }
+
+    /** Tests: a shorter end-of-run wait than the timeouts imply, to see what happens to the sessions it gives up on. */
+    RunEngine endWaitMs(long ms) {
+        this.endWaitMs = ms;
+        return this;
     }
 
     /** Adds a hook around the measurement (packet capture...); call before {@link #run}. */
@@ -198,8 +206,9 @@ public final class RunEngine {
             if (early) {
                 backend.abortInFlight();     // hung requests end now, logged as aborted
             }
-            executor.drain(System.nanoTime()
-                    + TimeUnit.MILLISECONDS.toNanos(config.execution().requestTimeoutMs() + config.execution().connectTimeoutMs() + 2000L));
+            executor.drain(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(endWaitMs >= 0 ? endWaitMs
+                    : config.execution().requestTimeoutMs() + config.execution().connectTimeoutMs() + 2000L));
+            giveUpStuckSessions(backend);
             for (RunObserver o : observers) {
                 o.afterRun(dir);
             }
@@ -212,11 +221,23 @@ public final class RunEngine {
         } catch (Exception e) {
             stop.stop("run hook failed: " + e, true);
         } finally {
+            giveUpStuckSessions(backend);
             finisher.cleanup();
         }
         summary = finisher.summary(clock, shard, runStartEpochNs, stats, health, log, backend == null ? config.execution().backend().label() : backend.name(),
                 arrivalsText, observers);
         return summary;
+    }
+
+    /**
+     * Sessions still in a request when the end-of-run wait ran out (a request slower than its
+     * timeouts, image fetches, a pool lease then a response) get their sessions.csv line now, end
+     * reason {@code stuck}, before the logs close; their requests are then aborted.
+     */
+    private void giveUpStuckSessions(Backend backend) {
+        if (counters.active.giveUp() > 0 && backend != null) {
+            backend.abortInFlight();
+        }
     }
 
     /**

@@ -55,6 +55,6 @@ class KillTest {
             String text = Files.readString(out.resolve(f));
             assertTrue(text.contains(",") && text.indexOf('\n') > 0, f + " has its header after kill -9: \"" + text + "\"");
         }
-        assertEquals("end_epoch_ms,duration_ms,gc,action,cause", Files.readAllLines(out.resolve("client-gc.csv")).get(0));
+        assertEquals("end_epoch_ms,duration_ms,gc,action,cause,heap_after_bytes", Files.readAllLines(out.resolve("client-gc.csv")).get(0));
     }
 }

@@ -37,8 +37,12 @@ public final class Columns {
             "active_sessions", "requests", "host_cpu_cores", "host_other_cpu_cores", "host_steal_cores", "procs_running", "load1",
             "server_cpu_cores", "open_fds");
 
-    /** client-gc.csv: one line per collection. */
-    public static final List<String> CLIENT_GC = List.of("end_epoch_ms", "duration_ms", "gc", "action", "cause");
+    /**
+     * client-gc.csv: one line per collection; {@code heap_after_bytes} is the used heap (all heap
+     * pools) when the collection ended, i.e. what survived it: the figure a leak shows in. It came
+     * later: older runs lack it.
+     */
+    public static final List<String> CLIENT_GC = List.of("end_epoch_ms", "duration_ms", "gc", "action", "cause", "heap_after_bytes");
 
     /** server/requests.csv: the embedded server's ground truth, one line per request. */
     public static final List<String> SERVER_REQUESTS = List.of("connection_id", "arrival_epoch_ns", "completion_epoch_ns", "service_ns",

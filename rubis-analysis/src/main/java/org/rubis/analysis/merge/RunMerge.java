@@ -240,6 +240,7 @@ public final class RunMerge {
         root.put("sessions_started", st.sessionsStarted());
         root.put("sessions_completed", st.sessionsCompleted());
         root.put("sessions_aborted_at_end", st.sessionEnds.getOrDefault("run_ended", 0L));
+        root.put("sessions_stuck_at_end", st.sessionEnds.getOrDefault("stuck", 0L));
         root.put("sessions_delayed_by_cap", sum("sessions_delayed_by_cap"));
         root.put("sessions_dropped_by_cap", st.sessionEnds.getOrDefault("dropped", 0L));
         root.put("peak_active_sessions", sum("peak_active_sessions"));

@@ -176,4 +176,29 @@ class WireCaptureTest {
         assertTrue(e.getMessage().contains("no such capture file"), e.getMessage());
         assertFalse(e.getMessage().contains("\n"));
     }
+
+    @Test
+    void aRecordClaimingAHugeLengthIsACutFileNotAnAllocation() throws Exception {
+        java.nio.ByteBuffer r = java.nio.ByteBuffer.allocate(16 + 100).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        r.putInt(1_700_000_000).putInt(0).putInt(Integer.MAX_VALUE).putInt(Integer.MAX_VALUE); // 2 GiB claimed, 100 bytes follow
+        byte[] head = new PcapBuilder(65535).bytes();
+        byte[] file = Arrays.copyOf(head, head.length + r.capacity());
+        System.arraycopy(r.array(), 0, file, head.length, r.capacity());
+        WireCapture w = WireCapture.read(Files.write(tmp.resolve("huge.pcap"), file));
+        assertTrue(w.read.truncated(), "read as a file cut inside a record");
+        assertEquals(0, w.read.records());
+    }
+
+    @Test
+    void packetsYearsApartAreReadWithoutAnEntryForEverySecondBetween() throws Exception {
+        long years = 80L * 365 * 86_400 * 1_000_000_000L; // a bad clock or a corrupt timestamp
+        PcapBuilder p = new PcapBuilder(65535);
+        new Conversation(p, C, 40000, S, 8080, 1000, 5000).handshake(0).fromClient(1 * MS, request("/a"))
+                .fromServer(years, responseHead(200, 5) + "hello");
+        WireCapture w = WireCapture.read(p.write(tmp.resolve("years.pcap")));
+        assertEquals(1, w.requests.size());
+        assertEquals(years - 1 * MS, w.requests.get(0).responseNs());
+        assertEquals(1, w.maxOpenConnections);
+        assertTrue(w.openConnectionsPerSecond.size() < 10, "sparse: " + w.openConnectionsPerSecond.size() + " entries");
+    }
 }

@@ -83,9 +83,7 @@ public final class DedicatedBackend implements Backend {
         this.sources = new SourceAddresses(sourceAddresses, java.net.URI.create(base).getHost());
         this.operator = new DefaultHttpClientConnectionOperator(null, null,
                 RegistryBuilder.<TlsSocketStrategy>create().register("https", tls.httpClientStrategy()).build());
-        this.connections = ManagedHttpClientConnectionFactory.builder()
-                .http1Config(Http1Config.custom().setBufferSize(BUFFER_BYTES).setChunkSizeHint(BUFFER_BYTES).build())
-                .build();
+        this.connections = HttpClient5Exchange.connections(Http1Config.custom().setBufferSize(BUFFER_BYTES).setChunkSizeHint(BUFFER_BYTES).build());
         this.connectionConfig = exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs);
         this.socketConfig = HttpClient5Exchange.socketConfig(requestTimeoutMs);
         this.client = sources.count() > 1 ? withSourceAddresses(requestTimeoutMs)

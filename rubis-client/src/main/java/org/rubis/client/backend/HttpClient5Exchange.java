@@ -59,6 +59,19 @@ final class HttpClient5Exchange {
                 .build();
     }
 
+    /**
+     * Connections whose response parser is strict: HttpClient's default (lenient) parser skips lines
+     * that are not a status line, up to a limit, so a server that answers a few lines of non-HTTP
+     * bytes and closes looked like a close before any byte; the strict one fails on the first such
+     * line, which {@link ErrorClass} names {@code not-http}, as the legacy and netty backends do.
+     */
+    static org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory connections(org.apache.hc.core5.http.config.Http1Config h1) {
+        return org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory.builder()
+                .http1Config(h1)
+                .responseParserFactory(new org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory(h1))
+                .build();
+    }
+
     static SocketConfig socketConfig(int requestTimeoutMs) {
         return SocketConfig.custom().setTcpNoDelay(true).setSoTimeout(Timeout.ofMilliseconds(requestTimeoutMs)).build();
     }

@@ -32,6 +32,7 @@ public final class PooledBackend implements Backend {
         this.exchange = new HttpClient5Exchange(base, staleCheckMs);
         this.pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setTlsSocketStrategy(tls.httpClientStrategy())
+                .setConnectionFactory(HttpClient5Exchange.connections(org.apache.hc.core5.http.config.Http1Config.DEFAULT))
                 .setMaxConnTotal(poolMax)
                 .setMaxConnPerRoute(poolMax)
                 .setDefaultConnectionConfig(exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs))

@@ -25,7 +25,8 @@ final class StaleConnectionRetry {
 
     /** Whether a failed first attempt should be sent again on a new connection. */
     static boolean applies(Reply out, boolean reusedConnection, boolean responseByteSeen, String errorClass) {
-        return out.retries < MAX_RETRIES && reusedConnection && !responseByteSeen
+        // not-http: bytes did arrive (just not a status line), whatever the backend's own flag says
+        return out.retries < MAX_RETRIES && reusedConnection && !responseByteSeen && !ErrorClass.NOT_HTTP.label().equals(errorClass)
                 && !errorClass.endsWith("-timeout") && !errorClass.startsWith("connect-") && !"interrupted".equals(errorClass)
                 && !"aborted".equals(errorClass);
     }

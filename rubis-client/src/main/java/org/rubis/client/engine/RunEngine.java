@@ -45,6 +45,8 @@ public final class RunEngine {
     private Summary summary;
     private java.net.InetAddress warmupStubAddress = java.net.InetAddress.getLoopbackAddress();
     private volatile org.rubis.client.log.EpochAnchor anchor;
+    /** How long the run waits for requests in flight after the stop; -1: request + connect timeout + 2 s. */
+    private long endWaitMs = -1;
 
     public RunEngine(ClientConfig config, Path dir, PrintStream out) {
         this(config, ShardPlan.SINGLE, dir, out);
@@ -56,6 +58,12 @@ public final class RunEngine {
         this.shard = shard;
         this.dir = dir;
         this.out = out;
+    }
+
+    /** Tests: a shorter end-of-run wait than the timeouts imply, to see what happens to the sessions it gives up on. */
+    RunEngine endWaitMs(long ms) {
+        this.endWaitMs = ms;
+        return this;
     }
 
     /** Adds a hook around the measurement (packet capture...); call before {@link #run}. */
@@ -217,8 +225,9 @@ public final class RunEngine {
             if (early) {
                 backend.abortInFlight();     // hung requests end now, logged as aborted
             }
-            executor.drain(System.nanoTime()
-                    + TimeUnit.MILLISECONDS.toNanos(config.execution().requestTimeoutMs() + config.execution().connectTimeoutMs() + 2000L));
+            executor.drain(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(endWaitMs >= 0 ? endWaitMs
+                    : config.execution().requestTimeoutMs() + config.execution().connectTimeoutMs() + 2000L));
+            giveUpStuckSessions(backend);
             for (RunObserver o : observers) {
                 o.afterRun(dir);
             }
@@ -231,6 +240,7 @@ public final class RunEngine {
         } catch (Exception e) {
             stop.stop("run hook failed: " + e, true);
         } finally {
+            giveUpStuckSessions(backend);
             finisher.cleanup();
         }
         summary = finisher.summary(clock, shard, runStartEpochNs, stats, health, log, backend == null ? config.execution().backend().label() : backend.name(),
@@ -254,6 +264,17 @@ public final class RunEngine {
         }
         return new JitWarmup(config.execution(), config.workload(), config.measurement().jitWarmup(), out).bindAddress(warmupStubAddress)
                 .cancelledBy(stop::stopped).run(loads, deadline);
+    }
+
+    /**
+     * Sessions still in a request when the end-of-run wait ran out (a request slower than its
+     * timeouts, image fetches, a pool lease then a response) get their sessions.csv line now, end
+     * reason {@code stuck}, before the logs close; their requests are then aborted.
+     */
+    private void giveUpStuckSessions(Backend backend) {
+        if (counters.active.giveUp() > 0 && backend != null) {
+            backend.abortInFlight();
+        }
     }
 
     /**

@@ -25,6 +25,8 @@ final class SessionStep {
     private long lastDone;
     private int index;
     private boolean started;
+    /** Logged (ended, given up or abandoned): guards the one sessions.csv line against a late reply. */
+    private boolean closed;
     private String path;
 
     SessionStep(SessionContext ctx, UserSession s, int emulatedUser, long intendedStartNano) {
@@ -49,7 +51,7 @@ final class SessionStep {
         started = true;
         startNano = System.nanoTime();
         lastDone = startNano;
-        ctx.active().increment();
+        ctx.active().increment(this);
         path = s.nextPath();
     }
 
@@ -61,9 +63,12 @@ final class SessionStep {
     /**
      * A reply is complete: the session takes its next state, the request is recorded, and when
      * the session goes on, the next request's path and intended instant (done + think) are set.
-     * Returns false when the session has ended.
+     * Returns false when the session has ended (or the run gave up on it: the late reply is not logged).
      */
-    boolean replied(Reply reply) {
+    synchronized boolean replied(Reply reply) {
+        if (closed) {
+            return false;
+        }
         long send = reply.sendNano;
         long done = send + reply.responseNs;
         lastDone = done;
@@ -84,11 +89,12 @@ final class SessionStep {
      * Ends a started session: records it and returns the intended start of the user's next session
      * (after the final think time), or {@link #ABORTED} when the run ended during it.
      */
-    long end(boolean aborted) {
-        if (!started) {
+    synchronized long end(boolean aborted) {
+        if (!started || closed) {
             return ABORTED;
         }
-        ctx.active().decrement();
+        closed = true;
+        ctx.active().decrement(this);
         if (aborted) {
             s.abort();
         }
@@ -101,10 +107,27 @@ final class SessionStep {
         return ctx.clock().thinkEnd(think, lastDone);
     }
 
+    /**
+     * The run gives up waiting for this session (still in a request at the end of the end-of-run
+     * wait): it is logged now, end reason {@code stuck}; its reply, should one still come, is not.
+     * False when it had ended already.
+     */
+    synchronized boolean giveUp() {
+        if (!started || closed) {
+            return false;
+        }
+        closed = true;
+        ctx.active().decrement(this);
+        s.stuck();
+        ctx.recorder().session(s, emulatedUser, intendedStart, startNano, lastDone);
+        return true;
+    }
+
     /** A session that failed with an exception: no longer active, not recorded. */
-    void abandon() {
-        if (started) {
-            ctx.active().decrement();
+    synchronized void abandon() {
+        if (started && !closed) {
+            closed = true;
+            ctx.active().decrement(this);
             started = false;
         }
     }

@@ -47,7 +47,8 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> list;
     @Option(names = "--out", description = "Directory for the runs (default runs/bench; accuracy runs/bench-accuracy).")
     Path out;
-    @Option(names = "--heap", defaultValue = "512m", description = "bench scale: the client JVM's -Xmx (default ${DEFAULT-VALUE}).")
+    @Option(names = "--heap", description = "bench scale and soak: the client JVM's -Xmx (default 512m for scale, 1g for soak, so that "
+            + "collections happen and the heap after them can be judged).")
     String heap;
     @Spec CommandSpec spec;
 
@@ -59,7 +60,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if ("scale".equals(what)) {
             return new ScaleBench(spec.commandLine().getOut()).run(users != null ? users : 18_000, rampUp != null ? rampUp : "30s",
-                    duration != null ? duration : "30s", heap, list != null ? list : List.of("netty", "virtual"), out != null ? out : Path.of("runs/bench"));
+                    duration != null ? duration : "30s", heap != null ? heap : "512m", list != null ? list : List.of("netty", "virtual"), out != null ? out : Path.of("runs/bench"));
         }
         if (what.equals("accuracy")) {
             return AccuracyBench.run(spec.commandLine().getOut(), list != null ? list : AccuracyBench.BACKENDS, users != null ? users : 300,
@@ -121,23 +122,28 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * A long run at many users; then the trend of heap (its per-minute floor), open file
-     * descriptors and threads from client-health.csv after the warm-up.
+     * A long run at many users in a child JVM with a bounded heap (so that collections happen); then
+     * the trend of the heap after collections (client-gc.csv), open file descriptors and threads
+     * (client-health.csv) after the warm-up, and the figures per 5 minutes.
      */
     private int soak() throws Exception {
         int n = users != null ? users : 4000;
         String d = spec.commandLine().getParseResult().hasMatchedOption("--duration") ? duration : "30m";
         String backend = list != null && !list.isEmpty() ? list.get(0) : "netty";
         double scale = thinkScale != null ? thinkScale : 1.0;
+        String xmx = heap != null ? heap : "1g";
+        if (!xmx.matches("[0-9]{1,6}[kKmMgG]?")) {
+            throw new org.rubis.client.input.ConfigException("bench soak --heap " + xmx + ": expected a size such as 1g or 768m");
+        }
         Path dir = out.resolve("soak-" + backend);
+        Files.createDirectories(dir);
         PrintWriter pw = spec.commandLine().getOut();
-        List<String> cmd = new ArrayList<>(List.of(org.rubis.client.process.EmbeddedServerProcess.javaExecutable(), "-jar",
-                org.rubis.client.process.ChildJvm.selfJar(), "run", "--users", String.valueOf(n), "--duration", d, "--ramp-up", rampUp,
-                "--ramp-down", "0", "--think-scale", String.valueOf(scale), "--seed", "1", "--out", dir.toString(), "--no-progress",
-                "--backend", backend));
-        pw.println("soak: " + String.join(" ", cmd.subList(3, cmd.size())));
+        List<String> cmd = org.rubis.client.process.ChildJvm.command(org.rubis.client.process.EmbeddedServerProcess.javaExecutable(), "soak",
+                List.of("-Xmx" + xmx), dir, List.of("--users", String.valueOf(n), "--duration", d, "--ramp-up", rampUp, "--ramp-down", "0",
+                        "--think-scale", String.valueOf(scale), "--seed", "1", "--no-progress", "--backend", backend));
+        pw.println("soak: " + String.join(" ", cmd.subList(1, cmd.size())));
         pw.flush();
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("client.out").toFile()).start();
         int status = p.waitFor();
         SummaryFile s = SummaryFile.read(dir);
         if (s == null || !Files.isRegularFile(RunFiles.clientHealth(dir))) {
@@ -146,13 +152,15 @@ public final class BenchCommand implements Callable<Integer> {
             return 2;
         }
         double skip = SoakTrend.seconds(rampUp) + 60; // judge after the ramp and a minute of warm-up
-        List<SoakTrend.Series> trend = SoakTrend.read(RunFiles.clientHealth(dir), skip);
+        SoakTrend.Trend trend = SoakTrend.read(dir, skip);
         pw.println();
-        pw.println(String.format(Locale.ROOT, "%d users, %s, backend %s: %d requests, %.1f req/s, status %s (exit %d); judged from %.0f s on",
-                n, d, backend, s.requests(), s.throughputRps(), s.status(), status, skip));
-        trend.forEach(t -> pw.println(t.line()));
+        pw.println(String.format(Locale.ROOT, "%d users, %s, backend %s, -Xmx%s: %d requests, %.1f req/s, status %s (exit %d); judged from %.0f s on",
+                n, d, backend, xmx, s.requests(), s.throughputRps(), s.status(), status, skip));
+        trend.windows(5, skip).forEach(pw::println);
+        pw.println("heap judged on the " + trend.heapSource());
+        trend.series().forEach(t -> pw.println(t.line()));
         pw.flush();
-        return trend.stream().allMatch(SoakTrend.Series::flat) && status == 0 ? 0 : 1;
+        return trend.flat() && status == 0 ? 0 : 1;
     }
 
     private static String backendRow(String backend, SummaryFile s) {

@@ -4,33 +4,35 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.rubis.format.RunFiles;
 
 /**
- * Reads a soak run's client-health.csv and says whether heap, file descriptors and threads stay
- * flat: a least-squares slope over the run after its warm-up, and the drift it implies over the
- * measured span compared with the mean. Heap is judged on its floor (the lowest sample of each
- * minute, i.e. after collections), since the raw heap saw-tooths with every GC.
+ * Reads a soak run's client-health.csv and client-gc.csv and says whether heap, file descriptors
+ * and threads stay flat. The heap is judged on the used heap after collections (client-gc.csv's
+ * {@code heap_after_bytes}, the lowest of each minute), since the raw heap saw-tooths with every
+ * collection and only what survives collections shows a leak; fds and threads on the median of each
+ * minute. A series is GROWING when its least-squares drift over the judged span exceeds both a
+ * tolerance (5 % of its mean, or an absolute floor) and three standard errors of that drift, so
+ * noise around a flat level is not mistaken for growth.
  */
 final class SoakTrend {
 
     /** Growth over the span above this fraction of the mean (and above the absolute floor) is "growing". */
     static final double FLAT_FRACTION = 0.05;
+    /** The drift must also exceed this many standard errors of itself to count as growth. */
+    static final double SIGNIFICANCE = 3;
 
+    /** One figure over time: {@code t} in seconds from the first health sample, one point per minute. */
     record Series(String name, String unit, double[] t, double[] v, double absoluteFloor) {
         double slopePerMinute() {
             int n = t.length;
             if (n < 2) {
                 return 0;
             }
-            double mt = 0, mv = 0;
-            for (int i = 0; i < n; i++) {
-                mt += t[i];
-                mv += v[i];
-            }
-            mt /= n;
-            mv /= n;
+            double mt = average(t), mv = average(v);
             double num = 0, den = 0;
             for (int i = 0; i < n; i++) {
                 num += (t[i] - mt) * (v[i] - mv);
@@ -39,63 +41,171 @@ final class SoakTrend {
             return den == 0 ? 0 : num / den * 60;
         }
 
-        double mean() {
-            double s = 0;
-            for (double x : v) {
-                s += x;
+        /** The standard error of the slope (per minute), from the residuals around the fitted line. */
+        double slopeErrorPerMinute() {
+            int n = t.length;
+            if (n < 3) {
+                return 0;
             }
-            return v.length == 0 ? 0 : s / v.length;
+            double mt = average(t), mv = average(v), b = slopePerMinute() / 60;
+            double den = 0, ss = 0;
+            for (int i = 0; i < n; i++) {
+                den += (t[i] - mt) * (t[i] - mt);
+                double r = v[i] - (mv + b * (t[i] - mt));
+                ss += r * r;
+            }
+            return den == 0 ? 0 : Math.sqrt(ss / (n - 2) / den) * 60;
+        }
+
+        double mean() {
+            return average(v);
         }
 
         double spanMinutes() {
             return t.length < 2 ? 0 : (t[t.length - 1] - t[0]) / 60;
         }
 
+        /** The growth the fitted line implies over the judged span (a falling figure is no leak). */
+        double drift() {
+            return slopePerMinute() * spanMinutes();
+        }
+
+        double tolerance() {
+            return Math.max(absoluteFloor, FLAT_FRACTION * Math.abs(mean()));
+        }
+
         boolean flat() {
-            double drift = slopePerMinute() * spanMinutes(); // a falling count is no leak
-            return drift <= Math.max(absoluteFloor, FLAT_FRACTION * Math.abs(mean()));
+            double drift = drift();
+            return drift <= tolerance() || drift <= SIGNIFICANCE * slopeErrorPerMinute() * spanMinutes();
         }
 
         String line() {
-            return String.format(Locale.ROOT, "%-8s mean %12.1f %-4s slope %+10.2f %s/min over %.1f min: %s", name, mean(), unit,
-                    slopePerMinute(), unit, spanMinutes(), flat() ? "FLAT" : "GROWING");
+            return String.format(Locale.ROOT, "%-8s mean %10.1f %-4s slope %+9.2f ± %.2f %s/min over %.1f min (%d points): %s", name, mean(),
+                    unit, slopePerMinute(), slopeErrorPerMinute(), unit, spanMinutes(), t.length, flat() ? "FLAT" : "GROWING");
         }
     }
 
-    /** The series of the samples from {@code skipSeconds} after the first one on. */
-    static List<Series> read(Path healthCsv, double skipSeconds) throws IOException {
-        List<String> lines = Files.readAllLines(healthCsv);
+    /** The judged series of one soak run directory, and where its heap figure came from. */
+    record Trend(List<Series> series, String heapSource, List<double[]> rows, List<double[]> heapAfter) {
+        boolean flat() {
+            return series.stream().allMatch(Series::flat);
+        }
+
+        /**
+         * One line per window of {@code minutes}: heap after GC (lowest, highest), fds and threads
+         * (highest), over the whole run (the warm-up included, marked).
+         */
+        List<String> windows(int minutes, double skipSeconds) {
+            List<String> out = new ArrayList<>();
+            out.add(String.format(Locale.ROOT, "%-13s %17s %17s %8s %8s", "window (min)", "heap after GC MiB", "heap used max MiB", "fds max",
+                    "threads"));
+            double end = rows.isEmpty() ? 0 : rows.get(rows.size() - 1)[0];
+            for (int w = 0; w * minutes * 60 <= end; w++) {
+                double from = w * minutes * 60.0, to = from + minutes * 60.0;
+                double hMin = Double.NaN, hMax = Double.NaN, used = Double.NaN, fds = Double.NaN, thr = Double.NaN;
+                for (double[] h : heapAfter) {
+                    if (h[0] >= from && h[0] < to) {
+                        hMin = Double.isNaN(hMin) ? h[1] : Math.min(hMin, h[1]);
+                        hMax = Double.isNaN(hMax) ? h[1] : Math.max(hMax, h[1]);
+                    }
+                }
+                for (double[] r : rows) {
+                    if (r[0] >= from && r[0] < to) {
+                        used = Double.isNaN(used) ? r[1] : Math.max(used, r[1]);
+                        thr = Double.isNaN(thr) ? r[2] : Math.max(thr, r[2]);
+                        fds = Double.isNaN(fds) ? r[3] : Math.max(fds, r[3]);
+                    }
+                }
+                String heap = Double.isNaN(hMin) ? "-" : String.format(Locale.ROOT, "%.0f-%.0f", hMin, hMax);
+                out.add(String.format(Locale.ROOT, "%-13s %17s %17.0f %8.0f %8.0f", w * minutes + "-" + (w + 1) * minutes
+                        + (from < skipSeconds ? "*" : ""), heap, used, fds, thr));
+            }
+            out.add("(* includes the ramp and warm-up, not judged)");
+            return out;
+        }
+    }
+
+    /** The series of the run in {@code dir} from {@code skipSeconds} after its first health sample on. */
+    static Trend read(Path dir, double skipSeconds) throws IOException {
+        List<String> lines = Files.readAllLines(RunFiles.clientHealth(dir));
         List<String> head = List.of(lines.get(0).split(","));
         int ep = head.indexOf("epoch_ms"), heap = head.indexOf("heap_used_bytes"), thr = head.indexOf("threads"), fd = head.indexOf("open_fds");
-        List<double[]> rows = new ArrayList<>();
+        List<double[]> rows = new ArrayList<>(); // {s, heap used MiB, threads, fds}
         long first = -1;
         for (String l : lines.subList(1, lines.size())) {
-            String[] f = l.split(",");
+            String[] f = l.split(",", -1);
             if (f.length != head.size()) {
-                continue;
+                continue; // a torn last line of a killed run
             }
             long e = Long.parseLong(f[ep]);
             first = first < 0 ? e : first;
-            double s = (e - first) / 1000.0;
-            if (s >= skipSeconds) {
-                rows.add(new double[] {s, Double.parseDouble(f[heap]) / (1 << 20), Double.parseDouble(f[thr]), fd < 0 ? -1 : Double.parseDouble(f[fd])});
+            rows.add(new double[] {(e - first) / 1000.0, Double.parseDouble(f[heap]) / (1 << 20), Double.parseDouble(f[thr]),
+                    fd < 0 || f[fd].isEmpty() ? -1 : Double.parseDouble(f[fd])});
+        }
+        List<double[]> after = heapAfter(RunFiles.clientGc(dir), first);
+        List<double[]> judgedRows = rows.stream().filter(r -> r[0] >= skipSeconds).toList();
+        List<double[]> judgedAfter = after.stream().filter(r -> r[0] >= skipSeconds).toList();
+        Series heapSeries;
+        String source;
+        if (perMinute(judgedAfter, 1, true).size() >= 3) {
+            heapSeries = series("heap", "MiB", perMinute(judgedAfter, 1, true), 16);
+            source = "used heap after each collection (client-gc.csv), lowest of each minute";
+        } else {
+            heapSeries = series("heap", "MiB", perMinute(judgedRows, 1, true), 16);
+            source = "lowest heap sample of each minute (client-health.csv): too few collections recorded their heap-after";
+        }
+        return new Trend(List.of(heapSeries, series("fds", "", perMinute(judgedRows, 3, false), 20),
+                series("threads", "", perMinute(judgedRows, 2, false), 10)), source, rows, after);
+    }
+
+    /** {s, heap after MiB} for each collection in client-gc.csv, or none when the column is absent (older runs). */
+    private static List<double[]> heapAfter(Path gcCsv, long firstEpochMs) throws IOException {
+        List<double[]> out = new ArrayList<>();
+        if (!Files.isRegularFile(gcCsv) || firstEpochMs < 0) {
+            return out;
+        }
+        List<String> lines = Files.readAllLines(gcCsv);
+        if (lines.isEmpty()) {
+            return out;
+        }
+        List<String> head = List.of(lines.get(0).split(","));
+        int ep = head.indexOf("end_epoch_ms"), after = head.indexOf("heap_after_bytes");
+        if (ep < 0 || after < 0) {
+            return out;
+        }
+        for (String l : lines.subList(1, lines.size())) {
+            String[] f = l.split(",", -1);
+            if (f.length == head.size()) {
+                out.add(new double[] {(Long.parseLong(f[ep]) - firstEpochMs) / 1000.0, Double.parseDouble(f[after]) / (1 << 20)});
             }
         }
-        // Heap floor: the minimum of each minute.
-        List<double[]> floor = new ArrayList<>();
-        for (double[] r : rows) {
-            int minute = (int) (r[0] / 60);
-            if (floor.isEmpty() || (int) (floor.get(floor.size() - 1)[0] / 60) != minute) {
-                floor.add(new double[] {minute * 60 + 30, r[1]});
-            } else {
-                double[] last = floor.get(floor.size() - 1);
-                last[1] = Math.min(last[1], r[1]);
+        out.sort(java.util.Comparator.comparingDouble(r -> r[0])); // concurrent cycles may end after a later pause
+        return out;
+    }
+
+    /** One point per minute at its middle: the minimum ({@code min}) or the median of column {@code col}. */
+    static List<double[]> perMinute(List<double[]> rows, int col, boolean min) {
+        List<double[]> out = new ArrayList<>();
+        int i = 0;
+        while (i < rows.size()) {
+            int minute = (int) Math.floor(rows.get(i)[0] / 60);
+            int j = i;
+            while (j < rows.size() && (int) Math.floor(rows.get(j)[0] / 60) == minute) {
+                j++;
             }
+            double[] vs = rows.subList(i, j).stream().mapToDouble(r -> r[col]).sorted().toArray();
+            out.add(new double[] {minute * 60 + 30, min ? vs[0] : vs[vs.length / 2]});
+            i = j;
         }
-        return List.of(
-                new Series("heap", "MiB", col(floor, 0), col(floor, 1), 16),
-                new Series("fds", "", col(rows, 0), col(rows, 3), 20),
-                new Series("threads", "", col(rows, 0), col(rows, 2), 10));
+        return out;
+    }
+
+    private static Series series(String name, String unit, List<double[]> points, double floor) {
+        return new Series(name, unit, points.stream().mapToDouble(p -> p[0]).toArray(), points.stream().mapToDouble(p -> p[1]).toArray(), floor);
+    }
+
+    private static double average(double[] a) {
+        return a.length == 0 ? 0 : Arrays.stream(a).sum() / a.length;
     }
 
     /** "90", "90s", "2m", "500ms", "1h" in seconds (the run command has validated it already). */
@@ -107,9 +217,5 @@ final class SoakTrend {
         char u = t.charAt(t.length() - 1);
         double f = u == 'h' ? 3600 : u == 'm' ? 60 : 1;
         return Double.parseDouble(Character.isDigit(u) ? t : t.substring(0, t.length() - 1)) * f;
-    }
-
-    private static double[] col(List<double[]> rows, int i) {
-        return rows.stream().mapToDouble(r -> r[i]).toArray();
     }
 }

@@ -38,6 +38,10 @@ public final class ClientHealth implements AutoCloseable {
     private final LongSupplier requests;
     private final List<NotificationEmitter> emitters = new ArrayList<>();
     private final NotificationListener gcListener = this::onGc;
+    /** Names of the heap's memory pools: a collection's heap-after is their sum (the rest is metaspace, code). */
+    private final java.util.Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+            .filter(p -> p.getType() == java.lang.management.MemoryType.HEAP).map(java.lang.management.MemoryPoolMXBean::getName)
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
     private final long startNano = System.nanoTime();
     private final long startCpuNs = os.getProcessCpuTime();
     private final long startEpochMs = System.currentTimeMillis();
@@ -108,10 +112,16 @@ public final class ClientHealth implements AutoCloseable {
             maxGcPauseMs = Math.max(maxGcPauseMs, ms);
         }
         long endEpoch = startEpochMs + info.getGcInfo().getEndTime();
+        long heapAfter = 0;
+        for (var e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+            if (heapPools.contains(e.getKey())) {
+                heapAfter += Math.max(0, e.getValue().getUsed());
+            }
+        }
         synchronized (gcLog) {
             try {
                 gcLog.write(endEpoch + "," + ms + "," + info.getGcName().replace(',', ' ') + "," + info.getGcAction().replace(',', ' ') + ","
-                        + info.getGcCause().replace(',', ' ') + "\n");
+                        + info.getGcCause().replace(',', ' ') + "," + heapAfter + "\n");
                 gcLog.flush(); // a pause is rare; a killed run keeps every one
             } catch (IOException ignored) {
                 // best effort

@@ -60,9 +60,11 @@ public final class Summary {
         long served = overall.count() - overall.errors();
         boolean died = stopReason != null && stopReason.startsWith("target died");
         // A run in which no request succeeded measured nothing, whatever else it says.
-        boolean failed = !died && overall.count() > 0 && served == 0;
+        // (Sessions that began but none of whose requests finished, e.g. all stuck in a request at the end, count too.)
+        boolean failed = !died && served == 0 && (overall.count() > 0 || result.sessionsStarted() > 0);
         if (failed) {
-            stopReason = "no request succeeded (" + overall.count() + " requests, all errors)"
+            stopReason = "no request succeeded (" + (overall.count() > 0 ? overall.count() + " requests, all errors"
+                    : "none finished; " + result.sessionsStarted() + " sessions began") + ")"
                     + (stopReason == null || stopReason.equals("complete") ? "" : "; " + stopReason);
         }
         boolean complete = result.complete() && !failed;
@@ -123,6 +125,7 @@ public final class Summary {
         root.put("sessions_started", result.sessionsStarted());
         root.put("sessions_completed", completed);
         root.put("sessions_aborted_at_end", ends.getOrDefault("run_ended", 0L));
+        root.put("sessions_stuck_at_end", ends.getOrDefault("stuck", 0L));
         // Every session that began has one line in sessions.csv: the end reasons sum to sessions_started.
         root.put("sessions_logged", ends.entrySet().stream().filter(e -> !e.getKey().equals("dropped")).mapToLong(Map.Entry::getValue).sum());
         root.put("sessions_delayed_by_cap", result.sessionsDelayed());
@@ -351,7 +354,9 @@ public final class Summary {
         JsonNode stj = root.get("stationarity");
         line(b, "run phase steady", (stj.get("steady").asBoolean() ? "yes: " : "NO: ") + stj.get("text").asText());
         line(b, "sessions", root.get("sessions_started").asLong() + " started, " + root.get("sessions_completed").asLong() + " completed, "
-                + root.get("sessions_aborted_at_end").asLong() + " cut by the end of the run; mean session " + root.get("mean_session_s").asDouble() + " s"
+                + root.get("sessions_aborted_at_end").asLong() + " cut by the end of the run"
+                + (root.get("sessions_stuck_at_end").asLong() > 0 ? ", " + root.get("sessions_stuck_at_end").asLong()
+                        + " stuck in a request when the run stopped waiting" : "") + "; mean session " + root.get("mean_session_s").asDouble() + " s"
                 + (root.get("sessions_dropped_by_cap").asLong() > 0 ? "; " + root.get("sessions_dropped_by_cap").asLong() + " dropped by the cap" : "")
                 + (root.get("sessions_delayed_by_cap").asLong() > 0 ? "; " + root.get("sessions_delayed_by_cap").asLong() + " delayed by the cap" : ""));
         line(b, "connections (client)", root.get("connections_opened").asLong() + " opened, " + root.get("distinct_connections").asLong() + " distinct"

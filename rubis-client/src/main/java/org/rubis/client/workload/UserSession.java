@@ -16,7 +16,11 @@ import java.util.random.RandomGenerator;
 public final class UserSession implements RequestGenerator.Context {
 
     /** Why a session ended. */
-    public enum EndReason { END_OF_SESSION, MAX_TRANSITIONS, RUN_ENDED }
+    /**
+     * Why a session ended; {@code STUCK}: still in a request when the run gave up waiting for it
+     * (the end-of-run wait ran out), so its last request has no line.
+     */
+    public enum EndReason { END_OF_SESSION, MAX_TRANSITIONS, RUN_ENDED, STUCK }
 
     /** What the driver does after a reply. */
     public enum Next { REQUEST, END }
@@ -132,6 +136,13 @@ public final class UserSession implements RequestGenerator.Context {
             return Next.END;
         }
         return Next.REQUEST;
+    }
+
+    /** Marks the session as given up while a request was in flight (see {@link EndReason#STUCK}). */
+    public void stuck() {
+        if (endReason == null) {
+            endReason = EndReason.STUCK;
+        }
     }
 
     /** Marks the session as cut short by the end of the run. */

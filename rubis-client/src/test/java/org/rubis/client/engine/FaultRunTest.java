@@ -34,14 +34,18 @@ class FaultRunTest {
     private static final PrintStream QUIET = new PrintStream(java.io.OutputStream.nullOutputStream());
 
     private JsonNode run(String backend, String spec, Path dir, String durationMs) throws Exception {
+        return run(backend, spec, dir, durationMs, "1000", -1);
+    }
+
+    private JsonNode run(String backend, String spec, Path dir, String durationMs, String requestTimeoutMs, long endWaitMs) throws Exception {
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, spec, dir.resolve("truth"))) {
             Map<String, String> p = new HashMap<>(Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", backend,
                     "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0",
                     "workload_session_run_time_in_ms", durationMs, "workload_think_scale", "0.005", "client_progress", "no",
-                    "client_request_timeout_ms", "1000"));
+                    "client_request_timeout_ms", requestTimeoutMs));
             p.put("client_connect_timeout_ms", "1000");
             long t0 = System.nanoTime();
-            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, QUIET);
+            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, QUIET).endWaitMs(endWaitMs);
             JsonNode s = engine.run().json();
             long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             assertTrue(ms < Long.parseLong(durationMs) + 15_000, "the run ends on time: " + ms + " ms");
@@ -82,10 +86,33 @@ class FaultRunTest {
         assertEquals(truth.path("reset").asLong(), classes.getOrDefault("reset", 0L), "reset vs the server: " + classes + " " + truth);
         assertEquals(truth.path("truncate").asLong(), classes.getOrDefault("truncated-body", 0L), "truncate: " + classes + " " + truth);
         assertEquals(truth.path("status").asLong(), classes.getOrDefault("http-503", 0L), "503: " + classes + " " + truth);
+        assertTrue(truth.path("garbage").asLong() > 0, "the server sent non-HTTP bytes: " + truth);
+        assertEquals(truth.path("garbage").asLong(), classes.getOrDefault("not-http", 0L), "garbage: " + classes + " " + truth);
         long served = requests - s.get("errors").asLong();
         assertEquals(served, s.get("requests_served").asLong());
         assertEquals(s.get("sessions_started").asLong(), s.get("sessions_logged").asLong(), "every session that began is in sessions.csv");
         assertEquals(s.get("sessions_started").asLong(), Files.readAllLines(dir.resolve("sessions.csv")).size() - 1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    void aSessionStuckInARequestWhenTheRunStopsWaitingStillHasItsLine(String backend) throws Exception {
+        // The server accepts and never answers; the request timeout (5 s) outlasts the run (1.5 s) and the end-of-run
+        // wait (0.5 s here): every user's first session is still in its first request when the run gives up on it.
+        Path dir = tmp.resolve(backend);
+        JsonNode s = run(backend, "hang", dir, "1500", "5000", 500);
+        List<String> lines = Files.readAllLines(dir.resolve("sessions.csv"));
+        int reason = List.of(lines.get(0).split(",")).indexOf("end_reason");
+        long started = s.get("sessions_started").asLong();
+        assertEquals(4, started, "4 users, one session each: " + s);
+        assertEquals(started, lines.size() - 1, "one sessions.csv line per session started: " + lines);
+        for (String l : lines.subList(1, lines.size())) {
+            assertEquals("stuck", l.split(",", -1)[reason], l);
+        }
+        assertEquals(started, s.get("sessions_stuck_at_end").asLong());
+        assertEquals(started, s.get("sessions_logged").asLong());
+        assertEquals(1, Files.readAllLines(dir.resolve("requests.csv")).size(), "no request finished, none logged (nor a late one)");
+        assertNotEquals("complete", s.get("status").asText(), "no request succeeded");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -34,7 +34,15 @@ final class HostStat {
         // Parsed by hand from the bytes: sampled once a second, this code never gets compiled, and the
         // interpreter makes readAllLines/split cost a sizeable part of the idle client's CPU.
         try {
-            byte[] stat = Files.readAllBytes(STAT);
+            return parse(Files.readAllBytes(STAT), Files.readAllBytes(LOADAVG));
+        } catch (IOException | RuntimeException e) {
+            return Sample.NONE;
+        }
+    }
+
+    /** A sample from the text of {@code /proc/stat} and {@code /proc/loadavg}. */
+    static Sample parse(byte[] stat, byte[] la) {
+        try {
             int at = indexOf(stat, "cpu ", 0);
             if (at < 0) {
                 return Sample.NONE;
@@ -62,7 +70,6 @@ final class HostStat {
                 running = (int) nextNumber(stat, pos);
             }
             double load1 = Double.NaN;
-            byte[] la = Files.readAllBytes(LOADAVG);
             int sp = 0;
             while (sp < la.length && la[sp] != ' ' && la[sp] != '\n') {
                 sp++;
@@ -71,7 +78,7 @@ final class HostStat {
                 load1 = Double.parseDouble(new String(la, 0, sp, java.nio.charset.StandardCharsets.US_ASCII));
             }
             return new Sample(total, idle, steal, running, load1);
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return Sample.NONE;
         }
     }

@@ -99,6 +99,34 @@ class CapturedRunTest {
                 s.path("client_health").path("verdict").asText());
         assertTrue(Files.readString(out.resolve("summary.txt")).contains("Wire check"));
 
+        // Where the error goes: each matched request's client minus wire split into its send and receive sides
+        // (the client's anchored instants against the capture's), which add up to it exactly; the probe's rows too.
+        assertTrue(s.path("clock").path("anchor_bracket_ns").asLong(-1) >= 0, s.path("clock").toString());
+        assertTrue(w.path("anchor_bracket_ns").path("client").asLong(-1) >= 0 && w.path("anchor_bracket_ns").path("probe").asLong(-1) >= 0,
+                w.path("anchor_bracket_ns").toString());
+        List<Map<String, String>> wireRows = run.csv("wire.csv");
+        assertTrue(wireRows.get(0).containsKey("send_side_ns") && wireRows.get(0).containsKey("receive_side_ns"), wireRows.get(0).keySet().toString());
+        long split = 0;
+        for (Map<String, String> row : wireRows) {
+            if ((row.get("match").equals("matched") || row.get("match").equals("probe")) && !row.get("response_minus_wire_ns").isEmpty()) {
+                long send = Long.parseLong(row.get("send_side_ns"));
+                long receive = Long.parseLong(row.get("receive_side_ns"));
+                assertEquals(Long.parseLong(row.get("response_minus_wire_ns")), send + receive, row.toString());
+                assertEquals(Long.parseLong(row.get("wire_request_epoch_ns")) - Long.parseLong(row.get("client_send_epoch_ns")), send, row.toString());
+                split++;
+            }
+        }
+        assertTrue(split >= client, "split rows " + split);
+        assertTrue(wireRows.stream().filter(row -> row.get("match").equals("probe")).allMatch(row -> !row.get("client_send_epoch_ns").isEmpty()),
+                "the probe's rows carry probe.csv's client columns");
+        for (String g : List.of("reused", "dedicated/reused")) {
+            for (String k : List.of("send_side", "receive_side")) {
+                assertTrue(w.path("client_minus_wire_us").path(g).path(k).has("p50"), g + "." + k + " in " + w);
+            }
+        }
+        assertTrue(w.path("probe").path("client_minus_wire_us").path("send_side").has("p50"), w.path("probe").toString());
+        assertTrue(Files.readString(out.resolve("summary.txt")).contains("where the error goes"));
+
         // Published times: the wire's, per request from wire.csv.
         assertTrue(s.path("response_time_clock").asText().startsWith("wire"));
         assertTrue(s.has("response_time_ms_client"));

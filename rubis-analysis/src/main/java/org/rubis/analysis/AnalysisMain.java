@@ -1,6 +1,7 @@
 package org.rubis.analysis;
 
 import java.io.PrintWriter;
+import org.rubis.cli.OneLineErrors;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

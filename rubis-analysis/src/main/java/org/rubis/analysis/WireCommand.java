@@ -45,6 +45,12 @@ final class WireCommand implements Callable<Integer> {
                             .map(e -> String.format(Locale.ROOT, "%s %.1f us", e.getKey(), e.getValue().response.percentileUs(50) - w.floorUs()))
                             .collect(java.util.stream.Collectors.joining(", ")));
         }
+        w.splitLines().forEach(out::println);
+        org.rubis.analysis.wire.WireAccuracy acc = w.accuracy();
+        if (acc != null) {
+            out.printf(Locale.ROOT, "accuracy: %s: client minus wire mean %.1f us over %d requests; %s%n", acc.within() ? "OK" : "INACCURATE",
+                    acc.meanUs(), acc.requests(), acc.limitText());
+        }
         out.println("per request: " + dir.resolve(WireCheck.CSV));
         return 0;
     }

@@ -51,6 +51,17 @@ public final class Columns {
     public static final List<String> PROBE = List.of("send_epoch_ns", "connection_id", "path", "status", "ttfb_ns", "response_ns", "bytes",
             "warmup", "error");
 
+    /**
+     * wire.csv: one line per request seen on the packet capture (the wire check), then the client's lines
+     * the wire never saw. {@code send_side_ns} (first request packet minus the client's send mark) and
+     * {@code receive_side_ns} (the client's end mark minus the last response packet) split
+     * {@code response_minus_wire_ns} into its two sides; they came later (older files lack them).
+     */
+    public static final List<String> WIRE = List.of("connection_id", "wire_connection", "request_on_connection", "method", "path", "status",
+            "wire_request_epoch_ns", "wire_first_byte_epoch_ns", "wire_last_byte_epoch_ns", "wire_ttfb_ns", "wire_response_ns", "request_bytes",
+            "response_bytes", "retransmissions", "new_connection", "backend", "client_send_epoch_ns", "client_ttfb_ns", "client_response_ns",
+            "ttfb_minus_wire_ns", "response_minus_wire_ns", "server_service_ns", "match", "send_side_ns", "receive_side_ns");
+
     private Columns() {}
 
     /** The header line (without the newline). */

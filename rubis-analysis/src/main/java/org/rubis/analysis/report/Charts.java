@@ -3,6 +3,7 @@ package org.rubis.analysis.report;
 import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import org.HdrHistogram.Histogram;
@@ -15,28 +16,51 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** Plots with XChart, rendered to PNG and embedded in the report as data URIs. */
+/**
+ * The one XChart code path of the project: the analysis report's charts (PNG data URIs in the HTML)
+ * and the reproduction report's figures (PNG files beside reproduction.html) are built and rendered
+ * here, each in its own {@link Style}, so a fix to axes, series or rendering reaches both.
+ */
 public final class Charts {
 
-    static final int WIDTH = 900;
-    static final int HEIGHT = 380;
+    /**
+     * Size and look of a family of charts.
+     *
+     * @param width      pixels
+     * @param height     pixels
+     * @param markerSize marker diameter of marked series, pixels
+     * @param barsLegend where bar charts put their legend
+     */
+    public record Style(int width, int height, int markerSize, Styler.LegendPosition barsLegend) {}
+
+    /** The analysis report's charts: wide and low, small markers. */
+    public static final Style REPORT = new Style(900, 380, 3, Styler.LegendPosition.InsideNE);
 
     private Charts() {}
 
     static XYChart xy(String title, String x, String y) {
-        XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        return xy(REPORT, title, x, y);
+    }
+
+    static CategoryChart bars(String title, String x, String y) {
+        return bars(REPORT, title, x, y);
+    }
+
+    public static XYChart xy(Style style, String title, String x, String y) {
+        XYChart c = new XYChartBuilder().width(style.width()).height(style.height()).title(title).xAxisTitle(x).yAxisTitle(y).build();
         c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
-        c.getStyler().setMarkerSize(3);
+        c.getStyler().setMarkerSize(style.markerSize());
         c.getStyler().setChartBackgroundColor(Color.WHITE);
         c.getStyler().setPlotGridLinesColor(new Color(230, 230, 230));
         return c;
     }
 
-    static CategoryChart bars(String title, String x, String y) {
-        CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
-        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+    public static CategoryChart bars(Style style, String title, String x, String y) {
+        CategoryChart c = new CategoryChartBuilder().width(style.width()).height(style.height()).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        c.getStyler().setLegendPosition(style.barsLegend());
         c.getStyler().setChartBackgroundColor(Color.WHITE);
         return c;
     }
@@ -60,25 +84,40 @@ public final class Charts {
                 break;
             }
         }
-        XYSeries s = c.addSeries(name, xs, ys);
-        s.setMarker(SeriesMarkers.NONE);
+        add(c, name, xs, ys, SeriesMarkers.NONE);
     }
 
-    static void addLine(XYChart c, String name, List<? extends Number> x, List<? extends Number> y) {
-        if (x.isEmpty()) {
-            return;
-        }
-        XYSeries s = c.addSeries(name, x, y);
-        s.setMarker(SeriesMarkers.NONE);
+    /** A line without markers (time series, CDFs, reference lines); nothing when there are no points. */
+    public static void addLine(XYChart c, String name, List<? extends Number> x, List<? extends Number> y) {
+        add(c, name, x, y, SeriesMarkers.NONE);
     }
 
-    static void addPoints(XYChart c, String name, List<? extends Number> x, List<? extends Number> y) {
+    /** A line through circle markers (one point per run); nothing when there are no points. */
+    public static void addMarkedLine(XYChart c, String name, List<? extends Number> x, List<? extends Number> y) {
+        add(c, name, x, y, SeriesMarkers.CIRCLE);
+    }
+
+    /** Unconnected diamond markers (events such as GC pauses); nothing when there are no points. */
+    public static void addPoints(XYChart c, String name, List<? extends Number> x, List<? extends Number> y) {
+        XYSeries s = add(c, name, x, y, SeriesMarkers.DIAMOND);
+        if (s != null) {
+            s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        }
+    }
+
+    private static XYSeries add(XYChart c, String name, List<? extends Number> x, List<? extends Number> y, Marker marker) {
         if (x.isEmpty()) {
-            return;
+            return null;
         }
         XYSeries s = c.addSeries(name, x, y);
-        s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-        s.setMarker(SeriesMarkers.DIAMOND);
+        s.setMarker(marker);
+        return s;
+    }
+
+    /** Writes the chart as the PNG file {@code dir/base.png} and returns that file's name. */
+    public static String savePng(Chart<?, ?> chart, Path dir, String base) throws IOException {
+        BitmapEncoder.saveBitmap(chart, dir.resolve(base).toString(), BitmapEncoder.BitmapFormat.PNG);
+        return base + ".png";
     }
 
     /** The chart as a PNG data URI; charts with no series say so in text instead. */

@@ -25,7 +25,7 @@ final class WireSection {
             .append(HtmlReport.esc(w.capture.file.getFileName().toString()))
             .append("</code>) joined to the client's line (same connection, same order, same path). Client minus wire: the client's "
                     + "time minus the capture's, from the request's first packet to the response's first packet (TTFB) and last packet "
-                    + "(response time). Durations only: the two clocks are never compared. Per request in <code>wire.csv</code>.</p>\n");
+                    + "(response time): durations, exact whatever the clocks. Per request in <code>wire.csv</code>.</p>\n");
         html.append(w.complete() ? "<div class=ok>The capture is complete: no packet dropped, no hole in the TCP streams.</div>\n"
                 : "<div class=warn><b>The capture is incomplete</b> (packets dropped or missing): requests whose packets are missing "
                   + "cannot be checked.</div>\n");
@@ -51,6 +51,25 @@ final class WireSection {
         }
         html.append("<p>Client minus wire, microseconds (mean / p50 / p99 / max), by connection (new: the request opened it) and backend:</p>\n");
         r.table(new String[] {"requests", "count", "TTFB", "response time"}, rows);
+        Map<String, WireCheck.Group> split = w.splitGroups();
+        if (!split.isEmpty()) {
+            html.append("<p>Where the error goes, microseconds (mean / p50 / p99): the <b>send side</b> is the request's first packet on the "
+                    + "capture minus the client's send mark (our code before the write, the system call, loopback), the <b>receive side</b> the "
+                    + "client's end mark minus the response's last packet (thread wake-up, the read, decoding before the stamp). They compare "
+                    + "the client's anchored clock with the capture's, so each is uncertain by half the anchor's bracket (client ")
+                .append(bracket(w.anchors.clientNs())).append(", probe ").append(bracket(w.anchors.probeNs()))
+                .append("); their sum is the exact client minus wire.</p>\n");
+            List<String[]> splitRows = new ArrayList<>();
+            split.forEach((name, g) -> splitRows.add(new String[] {name, String.valueOf(g.send.count()), us3(g.send), us3(g.receive),
+                    HtmlReport.fmt(g.response.percentileUs(50))}));
+            r.table(new String[] {"requests", "count", "send side", "receive side", "total p50"}, splitRows);
+        }
+        org.rubis.analysis.wire.WireAccuracy acc = w.accuracy();
+        if (acc != null) {
+            html.append(acc.within() ? "<div class=ok>" : "<div class=warn>").append("Accuracy: ").append(acc.within() ? "OK" : "INACCURATE")
+                .append(": client minus wire mean ").append(HtmlReport.fmt(acc.meanUs())).append(" us over ").append(acc.requests())
+                .append(" requests; ").append(HtmlReport.esc(acc.limitText())).append(".</div>\n");
+        }
         XYChart chart = Charts.xy("Client minus wire, response time per request (CDF)", "client - wire (us)", "fraction of requests");
         for (String name : new String[] {"all", "new", "reused"}) {
             WireCheck.Group g = w.groups.get(name);
@@ -59,6 +78,14 @@ final class WireSection {
             }
         }
         r.img(chart, "wire-difference");
+    }
+
+    private static String bracket(long ns) {
+        return ns < 0 ? "unknown" : ns + " ns";
+    }
+
+    private static String us3(DiffStats d) {
+        return HtmlReport.fmt(d.meanUs()) + " / " + HtmlReport.fmt(d.percentileUs(50)) + " / " + HtmlReport.fmt(d.percentileUs(99));
     }
 
     private static String us(DiffStats d) {

@@ -24,19 +24,20 @@ import org.rubis.analysis.io.RunDirectory;
 /**
  * The wire check of a run: every request the capture saw joined to the client's line in requests.csv
  * (same connection, i.e. the client's local address:port, same order on it, same path) and, with the
- * embedded server, to the server's own line; then how far the client's durations are from the wire's.
- * Only durations are compared (client response_ns against last response packet minus first request
- * packet), never instants of different clocks. Writes wire.csv and wire-connections.csv.
+ * embedded server, to the server's own line; then how far the client's durations are from the wire's
+ * (client response_ns against last response packet minus first request packet: exact, whatever the
+ * clocks). That difference is then split into the time before the request's first packet (send side:
+ * the first request packet minus the client's send mark) and after the response's last packet (receive
+ * side: the client's end mark minus the last response packet), which compares the client's anchored
+ * epoch instants with the capture's timestamps: each side is as good as the anchors
+ * ({@link AnchorBrackets}), their sum is exact. Writes wire.csv and wire-connections.csv.
  */
 public final class WireCheck {
     public static final String CSV = "wire.csv";
     public static final String CONNECTIONS_CSV = "wire-connections.csv";
     public static final String CAPTURE_STATS = "capture-stats.json";
     public static final String DEFAULT_PCAP = "capture.pcap";
-    static final String HEADER = "connection_id,wire_connection,request_on_connection,method,path,status,wire_request_epoch_ns,"
-            + "wire_first_byte_epoch_ns,wire_last_byte_epoch_ns,wire_ttfb_ns,wire_response_ns,request_bytes,response_bytes,"
-            + "retransmissions,new_connection,backend,client_send_epoch_ns,client_ttfb_ns,client_response_ns,"
-            + "ttfb_minus_wire_ns,response_minus_wire_ns,server_service_ns,match";
+    static final String HEADER = org.rubis.format.Columns.header(org.rubis.format.Columns.WIRE);
     /** How far ahead a path is looked for when the next lines disagree (images, failed connects). */
     private static final int LOOKAHEAD = 64;
 
@@ -60,10 +61,34 @@ public final class WireCheck {
         String path;
     }
 
-    /** Client-minus-wire statistics of one group of requests (all, new or reused connections). */
+    /**
+     * Client-minus-wire statistics of one group of requests (all, new or reused connections), and the
+     * response's difference split into its send side and receive side (send + receive = response).
+     */
     public static final class Group {
         public final DiffStats ttfb = new DiffStats();
         public final DiffStats response = new DiffStats();
+        /** First request packet minus the client's send mark. */
+        public final DiffStats send = new DiffStats();
+        /** The client's end mark (send + response time) minus the last response packet. */
+        public final DiffStats receive = new DiffStats();
+
+        void add(ClientLine c, WireRequest r) {
+            ttfb.add(c.ttfb - r.ttfbNs());
+            response.add(c.response - r.responseNs());
+            send.add(sendSide(c, r));
+            receive.add(receiveSide(c, r));
+        }
+    }
+
+    /** The send side of a matched request: our send mark to its first packet on the capture. */
+    static long sendSide(ClientLine c, WireRequest r) {
+        return r.requestNs - c.send;
+    }
+
+    /** The receive side: the response's last packet on the capture to our end mark. */
+    static long receiveSide(ClientLine c, WireRequest r) {
+        return c.send + c.response - r.lastByteNs;
     }
 
     public final WireCapture capture;
@@ -89,8 +114,14 @@ public final class WireCheck {
     public final Group probe = new Group();
     public long probeRequests;
     public long probeMatched;
+    /** The wire's response times of the matched requests with a response (the accuracy limit's median). */
+    public final DiffStats wireResponse = new DiffStats();
+    /** The epoch anchors' uncertainty: the split's error bound. */
+    public AnchorBrackets anchors = AnchorBrackets.UNKNOWN;
     private final Set<String> probeConnections = new HashSet<>();
     private final Set<WireRequest> probeSet = new HashSet<>();
+    /** probe.csv's lines by connection (joined to their wire requests), for wire.csv's probe rows. */
+    private Map<String, List<ClientLine>> probeLines = Map.of();
 
     private WireCheck(WireCapture capture) {
         this.capture = capture;
@@ -101,13 +132,22 @@ public final class WireCheck {
         return dir.dir().resolve(DEFAULT_PCAP);
     }
 
-    /** Runs the check on {@code pcap} (null: RUN_DIR/capture.pcap) and writes wire.csv and wire-connections.csv into the run directory. */
+    /**
+     * Runs the check on {@code pcap} (null: RUN_DIR/capture.pcap) and writes wire.csv and wire-connections.csv into the run directory;
+     * the anchors' uncertainty comes from the run's summary.json.
+     */
     public static WireCheck run(RunDirectory dir, Path pcap) {
+        return run(dir, pcap, AnchorBrackets.fromSummary(dir.summary()));
+    }
+
+    /** As {@link #run(RunDirectory, Path)}, with the anchors' uncertainty given (the run itself, before summary.json exists). */
+    public static WireCheck run(RunDirectory dir, Path pcap, AnchorBrackets anchors) {
         Path file = pcap != null ? pcap : defaultPcap(dir);
         if (!Files.isRegularFile(file)) {
             throw new AnalysisException(file + ": no capture file; capture the run (run --capture) or pass one with --pcap FILE");
         }
         WireCheck w = new WireCheck(WireCapture.read(file));
+        w.anchors = anchors;
         w.readCaptureStats(dir.dir().resolve(CAPTURE_STATS));
         if (w.capture.read.truncated()) {
             w.notes.add(file.getFileName() + " is truncated (cut inside a packet record): analysed up to the cut, "
@@ -118,6 +158,7 @@ public final class WireCheck {
         }
         Map<String, List<ClientLine>> client = w.readClient(dir);
         Map<String, List<ClientLine>> probeLines = w.readProbe(dir.dir().resolve(org.rubis.format.RunFiles.PROBE_CSV));
+        w.probeLines = probeLines;
         Map<String, List<ServerLine>> server = dir.hasServer() ? w.readServer(dir) : null;
         Map<WireRequest, Long> serviceByWire = new HashMap<>();
         Map<String, List<WireRequest>> wireByClient = new LinkedHashMap<>();
@@ -145,6 +186,11 @@ public final class WireCheck {
         }
         if (w.clientOnly > 0) {
             w.notes.add(w.clientOnly + " client requests have no request on the wire (failed connects, or missing from the capture)");
+        }
+        long worst = Math.max(anchors.clientNs(), anchors.probeNs());
+        if (worst > AnchorBrackets.NOTE_ABOVE_NS) {
+            w.notes.add(String.format(java.util.Locale.ROOT, "the epoch anchors are uncertain by up to %.1f us (client %s, probe %s): each side of the "
+                    + "send/receive split may be off by half of that (their sum is exact)", worst / 1e3, ns(anchors.clientNs()), ns(anchors.probeNs())));
         }
         return w;
     }
@@ -234,6 +280,10 @@ public final class WireCheck {
         return out;
     }
 
+    private static String ns(long v) {
+        return v < 0 ? "unknown" : v + " ns";
+    }
+
     /** The probe's own connection: its lines paired with its wire requests in order; warm-up excluded from the floor. */
     private void joinProbe(List<ClientLine> lines, List<WireRequest> wire) {
         probeSet.addAll(wire);
@@ -250,8 +300,7 @@ public final class WireCheck {
             if (!"warmup".equals(c.backend)) {
                 probeMatched++;
                 if (r.answered() && c.status != 0) {
-                    probe.ttfb.add(c.ttfb - r.ttfbNs());
-                    probe.response.add(c.response - r.responseNs());
+                    probe.add(c, r);
                 }
             }
         }
@@ -339,16 +388,15 @@ public final class WireCheck {
         c.wire = r;
         matchedSet.add(r);
         matched++;
+        if (r.answered()) {
+            wireResponse.add(r.responseNs());
+        }
         if (!r.answered() || c.status == 0) {
             return;
         }
-        long dTtfb = c.ttfb - r.ttfbNs();
-        long dResponse = c.response - r.responseNs();
         String kind = c.newConnection ? "new" : "reused";
         for (String g : new String[] {"all", kind, c.backend + "/all", c.backend + "/" + kind}) {
-            Group group = groups.computeIfAbsent(g, k -> new Group());
-            group.ttfb.add(dTtfb);
-            group.response.add(dResponse);
+            groups.computeIfAbsent(g, k -> new Group()).add(c, r);
         }
     }
 
@@ -370,6 +418,14 @@ public final class WireCheck {
     private void write(Path out, Map<String, List<ClientLine>> client, Map<WireRequest, Long> service) throws IOException {
         Map<WireRequest, ClientLine> byWire = new HashMap<>();
         List<ClientLine> unmatched = new ArrayList<>();
+        Map<WireRequest, ClientLine> probeByWire = new HashMap<>();
+        for (List<ClientLine> l : probeLines.values()) {
+            for (ClientLine c : l) {
+                if (c.wire != null) {
+                    probeByWire.put(c.wire, c);
+                }
+            }
+        }
         for (List<ClientLine> l : client.values()) {
             for (ClientLine c : l) {
                 if (c.wire != null) {
@@ -386,6 +442,7 @@ public final class WireCheck {
             StringBuilder b = new StringBuilder(256);
             for (WireRequest r : capture.requests) {
                 ClientLine c = byWire.get(r);
+                ClientLine p = c == null ? probeByWire.get(r) : null;
                 b.setLength(0);
                 b.append(r.connection.client).append(',').append(r.connection.id).append(',').append(r.index).append(',')
                  .append(csv(r.method)).append(',').append(csv(r.path)).append(',').append(r.status).append(',')
@@ -393,23 +450,31 @@ public final class WireCheck {
                  .append(r.answered() ? r.lastByteNs : "").append(',').append(r.answered() ? r.ttfbNs() : "").append(',')
                  .append(r.answered() ? r.responseNs() : "").append(',').append(r.requestBytes).append(',').append(r.responseBytes)
                  .append(',').append(r.retransmissions).append(',');
-                if (c != null) {
-                    b.append(c.newConnection).append(',').append(c.backend).append(',').append(c.send).append(',').append(c.ttfb)
-                     .append(',').append(c.response).append(',');
-                    boolean both = r.answered() && c.status != 0;
-                    b.append(both ? c.ttfb - r.ttfbNs() : "").append(',').append(both ? c.response - r.responseNs() : "").append(',');
+                ClientLine line = c != null ? c : p;
+                boolean both = line != null && r.answered() && line.status != 0;
+                if (line != null) {
+                    b.append(c != null ? c.newConnection : r.index == 0).append(',').append(c != null ? c.backend : "warmup".equals(p.backend)
+                            ? "probe-warmup" : "probe").append(',').append(line.send).append(',').append(line.ttfb).append(',').append(line.response)
+                            .append(',');
+                    b.append(both ? line.ttfb - r.ttfbNs() : "").append(',').append(both ? line.response - r.responseNs() : "").append(',');
                 } else {
                     b.append(r.index == 0).append(",,,,,,,");
                 }
                 Long s = service.get(r);
-                b.append(s == null ? "" : s).append(',').append(c != null ? "matched" : probeSet.contains(r) ? "probe" : "wire-only").append('\n');
+                b.append(s == null ? "" : s).append(',').append(c != null ? "matched" : probeSet.contains(r) ? "probe" : "wire-only").append(',');
+                if (both) {
+                    b.append(sendSide(line, r)).append(',').append(receiveSide(line, r));
+                } else {
+                    b.append(',');
+                }
+                b.append('\n');
                 w.append(b);
             }
             for (ClientLine c : unmatched) {
                 b.setLength(0);
                 b.append(csv(c.connection)).append(",,,,").append(csv(c.path)).append(',').append(c.status).append(",,,,,,,,,")
                  .append(c.newConnection).append(',').append(c.backend).append(',').append(c.send).append(',').append(c.ttfb).append(',')
-                 .append(c.response).append(",,,,client-only\n");
+                 .append(c.response).append(",,,,client-only,,\n");
                 w.append(b);
             }
         }
@@ -498,19 +563,28 @@ public final class WireCheck {
             cs.put("interface", captureStats.path("interface").asText(""));
         }
         ObjectNode g = o.putObject("client_minus_wire_us");
-        groups.forEach((name, group) -> {
-            ObjectNode n = g.putObject(name);
-            stats(n.putObject("ttfb"), group.ttfb);
-            stats(n.putObject("response"), group.response);
-        });
+        groups.forEach((name, group) -> group(g.putObject(name), group));
+        ObjectNode anchor = o.putObject("anchor_bracket_ns");
+        putKnown(anchor, "client", anchors.clientNs());
+        putKnown(anchor, "probe", anchors.probeNs());
+        WireAccuracy a = accuracy();
+        if (a != null) {
+            ObjectNode acc = o.putObject("accuracy");
+            acc.put("within", a.within());
+            acc.put("limit_us", r1(a.limitUs()));
+            acc.put("wire_median_response_us", r1(a.wireMedianUs()));
+            acc.put("mean_us", r1(a.meanUs()));
+            acc.put("p99_us", r1(a.p99Us()));
+            acc.put("requests", a.requests());
+            acc.put("rule", String.format(java.util.Locale.ROOT, "mean client minus wire (all matched requests) <= max(%.0f us, %.0f %% of the wire's "
+                    + "median response time)", WireAccuracy.ABSOLUTE_LIMIT_US, WireAccuracy.RELATIVE_LIMIT * 100));
+        }
         if (!probeConnections.isEmpty()) {
             ObjectNode p = o.putObject("probe");
             p.put("requests", probeRequests);
             p.put("matched", probeMatched);
             p.put("connections", probeConnections.size());
-            ObjectNode pd = p.putObject("client_minus_wire_us");
-            stats(pd.putObject("ttfb"), probe.ttfb);
-            stats(pd.putObject("response"), probe.response);
+            group(p.putObject("client_minus_wire_us"), probe);
             if (probe.response.count() > 0) {
                 double floor = floorUs();
                 o.put("floor_us", r1(floor));
@@ -524,6 +598,79 @@ public final class WireCheck {
         }
         var notesArray = o.putArray("notes");
         notes.forEach(notesArray::add);
+    }
+
+    private static void group(ObjectNode n, Group group) {
+        stats(n.putObject("ttfb"), group.ttfb);
+        stats(n.putObject("response"), group.response);
+        stats(n.putObject("send_side"), group.send);
+        stats(n.putObject("receive_side"), group.receive);
+    }
+
+    private static void putKnown(ObjectNode n, String key, long v) {
+        if (v < 0) {
+            n.putNull(key);
+        } else {
+            n.put(key, v);
+        }
+    }
+
+    /**
+     * The run's accuracy by the one rule ({@link WireAccuracy}): every matched request with a response,
+     * against the wire's median; null when none was matched.
+     */
+    public WireAccuracy accuracy() {
+        Group all = groups.get("all");
+        if (all == null || all.response.count() == 0) {
+            return null;
+        }
+        return new WireAccuracy(all.response.meanUs(), all.response.percentileUs(50), all.response.percentileUs(99), all.response.count(),
+                wireResponse.count() == 0 ? 0 : wireResponse.percentileUs(50), all.send.percentileUs(50), all.receive.percentileUs(50));
+    }
+
+    /**
+     * The groups the send/receive split is shown for: each backend's reused connections (its steady state;
+     * a new connection's send side includes the connect) or, when none was reused, each backend's requests.
+     */
+    public Map<String, Group> splitGroups() {
+        Map<String, Group> m = new LinkedHashMap<>();
+        groups.forEach((name, g) -> {
+            if (name.endsWith("/reused") && g.response.count() > 0) {
+                m.put(name, g);
+            }
+        });
+        if (m.isEmpty()) {
+            groups.forEach((name, g) -> {
+                if (name.endsWith("/all") && g.response.count() > 0) {
+                    m.put(name, g);
+                }
+            });
+        }
+        if (probe.response.count() > 0) {
+            m.put("probe", probe);
+        }
+        return m;
+    }
+
+    /**
+     * "Where the error goes": the send/receive split as text lines (the summary's wire-check section and
+     * {@code rubis-analysis wire} print the same), with the anchors' uncertainty that bounds it.
+     */
+    public List<String> splitLines() {
+        List<String> out = new ArrayList<>();
+        Map<String, Group> m = splitGroups();
+        if (m.isEmpty()) {
+            return out;
+        }
+        out.add(String.format(java.util.Locale.ROOT, "where the error goes (us): send side = first request packet - send mark, receive side = end "
+                + "mark - last response packet; anchors uncertain by client %s, probe %s (each side within half of it, the sum exact)",
+                ns(anchors.clientNs()), ns(anchors.probeNs())));
+        out.add(String.format(java.util.Locale.ROOT, "  %-24s %7s | %9s %7s %7s | %12s %7s %7s | %8s", "requests", "count", "send mean", "p50",
+                "p99", "receive mean", "p50", "p99", "total p50"));
+        m.forEach((name, g) -> out.add(String.format(java.util.Locale.ROOT, "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f | %8.1f", name,
+                g.send.count(), g.send.meanUs(), g.send.percentileUs(50), g.send.percentileUs(99), g.receive.meanUs(), g.receive.percentileUs(50),
+                g.receive.percentileUs(99), g.response.percentileUs(50))));
+        return out;
     }
 
     private static void stats(ObjectNode n, DiffStats d) {

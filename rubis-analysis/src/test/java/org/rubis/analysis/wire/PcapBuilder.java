@@ -10,14 +10,15 @@ import java.nio.file.Path;
 
 /**
  * Writes classic pcap files of synthetic Ethernet/IPv4/TCP packets, the way libpcap does (little-endian,
- * nanosecond magic), so the analyser is tested against bytes whose every field the test chose.
+ * nanosecond magic), so the analyser is tested against bytes whose every field the test chose. Public, in the
+ * test-jar, for rubis-client's tests of the wire check's verdict.
  */
-final class PcapBuilder {
-    static final long T0 = 1_700_000_000_000_000_000L;
+public final class PcapBuilder {
+    public static final long T0 = 1_700_000_000_000_000_000L;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final int snap;
 
-    PcapBuilder(int snap) {
+    public PcapBuilder(int snap) {
         this.snap = snap;
         ByteBuffer h = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
         h.putInt(0xa1b23c4d).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(snap).putInt(1);
@@ -25,7 +26,7 @@ final class PcapBuilder {
     }
 
     /** One TCP/IPv4 packet at T0 + {@code atNs}; the payload is cut to the snap length like a real capture. */
-    PcapBuilder packet(long atNs, String src, int sport, String dst, int dport, long seq, long ack, int flags, byte[] payload) {
+    public PcapBuilder packet(long atNs, String src, int sport, String dst, int dport, long seq, long ack, int flags, byte[] payload) {
         int ipLen = 20 + 20 + payload.length;
         ByteBuffer f = ByteBuffer.allocate(14 + ipLen).order(ByteOrder.BIG_ENDIAN);
         f.put(new byte[6]).put(new byte[6]).putShort((short) 0x0800);
@@ -44,11 +45,11 @@ final class PcapBuilder {
         return this;
     }
 
-    byte[] bytes() {
+    public byte[] bytes() {
         return out.toByteArray();
     }
 
-    Path write(Path file) throws IOException {
+    public Path write(Path file) throws IOException {
         Files.write(file, bytes());
         return file;
     }
@@ -63,7 +64,7 @@ final class PcapBuilder {
     }
 
     /** A client (C) talking to a server (S) on one four-tuple, tracking both sequence numbers like a TCP stack. */
-    static final class Conversation {
+    public static final class Conversation {
         static final int FIN = 0x01, SYN = 0x02, RST = 0x04, PSH = 0x08, ACK = 0x10;
         final PcapBuilder pcap;
         final String client;
@@ -73,7 +74,7 @@ final class PcapBuilder {
         long cseq;
         long sseq;
 
-        Conversation(PcapBuilder pcap, String client, int clientPort, String server, int serverPort, long cisn, long sisn) {
+        public Conversation(PcapBuilder pcap, String client, int clientPort, String server, int serverPort, long cisn, long sisn) {
             this.pcap = pcap;
             this.client = client;
             this.clientPort = clientPort;
@@ -83,7 +84,7 @@ final class PcapBuilder {
             this.sseq = sisn;
         }
 
-        Conversation handshake(long at) {
+        public Conversation handshake(long at) {
             pcap.packet(at, client, clientPort, server, serverPort, cseq, 0, SYN, new byte[0]);
             cseq++;
             pcap.packet(at + 10_000, server, serverPort, client, clientPort, sseq, cseq, SYN | ACK, new byte[0]);
@@ -92,14 +93,14 @@ final class PcapBuilder {
             return this;
         }
 
-        Conversation fromClient(long at, String data) {
+        public Conversation fromClient(long at, String data) {
             byte[] b = text(data);
             pcap.packet(at, client, clientPort, server, serverPort, cseq, sseq, PSH | ACK, b);
             cseq += b.length;
             return this;
         }
 
-        Conversation fromServer(long at, String data) {
+        public Conversation fromServer(long at, String data) {
             byte[] b = text(data);
             pcap.packet(at, server, serverPort, client, clientPort, sseq, cseq, PSH | ACK, b);
             sseq += b.length;
@@ -107,24 +108,24 @@ final class PcapBuilder {
         }
 
         /** Sends again the client's last {@code length} bytes (a retransmission). */
-        Conversation clientRetransmit(long at, String data) {
+        public Conversation clientRetransmit(long at, String data) {
             byte[] b = text(data);
             pcap.packet(at, client, clientPort, server, serverPort, cseq - b.length, sseq, PSH | ACK, b);
             return this;
         }
 
-        Conversation serverRetransmit(long at, String data) {
+        public Conversation serverRetransmit(long at, String data) {
             byte[] b = text(data);
             pcap.packet(at, server, serverPort, client, clientPort, sseq - b.length, cseq, PSH | ACK, b);
             return this;
         }
 
-        Conversation ackFromClient(long at) {
+        public Conversation ackFromClient(long at) {
             pcap.packet(at, client, clientPort, server, serverPort, cseq, sseq, ACK, new byte[0]);
             return this;
         }
 
-        Conversation finFromServer(long at) {
+        public Conversation finFromServer(long at) {
             pcap.packet(at, server, serverPort, client, clientPort, sseq, cseq, FIN | ACK, new byte[0]);
             sseq++;
             pcap.packet(at + 5_000, client, clientPort, server, serverPort, cseq, sseq, FIN | ACK, new byte[0]);
@@ -133,7 +134,7 @@ final class PcapBuilder {
             return this;
         }
 
-        Conversation finFromClient(long at) {
+        public Conversation finFromClient(long at) {
             pcap.packet(at, client, clientPort, server, serverPort, cseq, sseq, FIN | ACK, new byte[0]);
             cseq++;
             pcap.packet(at + 5_000, server, serverPort, client, clientPort, sseq, cseq, FIN | ACK, new byte[0]);
@@ -142,21 +143,21 @@ final class PcapBuilder {
             return this;
         }
 
-        Conversation rstFromClient(long at) {
+        public Conversation rstFromClient(long at) {
             pcap.packet(at, client, clientPort, server, serverPort, cseq, 0, RST, new byte[0]);
             return this;
         }
     }
 
-    static String request(String path) {
+    public static String request(String path) {
         return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: rubis-client\r\nConnection: keep-alive\r\n\r\n";
     }
 
-    static String responseHead(int status, int length) {
+    public static String responseHead(int status, int length) {
         return "HTTP/1.1 " + status + " OK\r\nContent-Type: text/html\r\nContent-Length: " + length + "\r\n\r\n";
     }
 
-    static String body(int n, char c) {
+    public static String body(int n, char c) {
         return String.valueOf(c).repeat(n);
     }
 }

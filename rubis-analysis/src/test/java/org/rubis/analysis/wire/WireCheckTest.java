@@ -91,8 +91,8 @@ class WireCheckTest {
         assertEquals("50000", f[h.indexOf("response_minus_wire_ns")]);
         assertEquals("800000", f[h.indexOf("server_service_ns")]);
         assertEquals("1", f[h.indexOf("request_on_connection")]);
-        assertTrue(rows.stream().anyMatch(r -> r.contains("/images/1.jpg") && r.endsWith(",wire-only")));
-        assertTrue(rows.stream().anyMatch(r -> r.contains(",/z,") && r.endsWith(",client-only")));
+        assertTrue(rows.stream().anyMatch(r -> r.contains("/images/1.jpg") && r.contains(",wire-only,")));
+        assertTrue(rows.stream().anyMatch(r -> r.contains(",/z,") && r.contains(",client-only,")));
         assertEquals(4, Files.readAllLines(run.resolve("wire-connections.csv")).size());
 
         ObjectNode json = new ObjectMapper().createObjectNode();
@@ -178,5 +178,101 @@ class WireCheckTest {
         assertEquals(0, w.wireOnly);
         // /late: client 70.9 ms, wire 1 ms: the wait for the connection shows as client minus wire
         assertEquals(69_900, w.groups.get("reused").response.maxUs(), 1e-9);
+    }
+
+    /**
+     * The split of client minus wire into its send side (first request packet - send mark) and receive side
+     * (end mark - last response packet), per request and per group, for a backend and for the probe, whose
+     * wire.csv rows get their client columns from probe.csv. Client instants are on the capture's clock here.
+     */
+    @Test
+    void splitsClientMinusWireIntoSendAndReceiveSides() throws Exception {
+        long t0 = PcapBuilder.T0;
+        long us = 1_000;
+        PcapBuilder p = new PcapBuilder(256);
+        new Conversation(p, "127.0.0.1", 50010, "127.0.0.1", 8080, 1, 1).handshake(0)
+                .fromClient(MS, request("/a")).fromServer(2 * MS, responseHead(200, 1) + "a")
+                .fromClient(10 * MS, request("/b")).fromServer(11 * MS + 500 * us, responseHead(200, 1) + "b")
+                .fromClient(20 * MS, request("/c")).fromServer(21 * MS, responseHead(200, 2) + "c").fromServer(21 * MS + 400 * us, "c");
+        String probePath = "/PHP/index.html?" + org.rubis.format.RunFiles.PROBE_QUERY;
+        new Conversation(p, "127.0.0.1", 50011, "127.0.0.1", 8080, 7, 7).handshake(30 * MS)
+                .fromClient(31 * MS, request(probePath)).fromServer(31 * MS + 200 * us, responseHead(200, 1) + "p")
+                .fromClient(40 * MS, request(probePath)).fromServer(40 * MS + 300 * us, responseHead(200, 1) + "p");
+        Path run = Files.createDirectories(tmp.resolve("split"));
+        p.write(run.resolve("capture.pcap"));
+        // /a: sent 100 us before its first packet, ended 150 us after its last: 250 us above the wire
+        // /b: 30 us + 45 us; /c (response in two packets): 20 us + 60 us
+        Files.writeString(run.resolve("requests.csv"), HEADER
+                + line("/a", t0 + 900 * us, 1100 * us, 1250 * us, 200, "127.0.0.1:50010", true, "netty")
+                + line("/b", t0 + 9970 * us, 1530 * us, 1575 * us, 200, "127.0.0.1:50010", false, "netty")
+                + line("/c", t0 + 19_980 * us, 1030 * us, 1480 * us, 200, "127.0.0.1:50010", false, "netty"));
+        Files.writeString(run.resolve("probe.csv"), org.rubis.format.Columns.header(org.rubis.format.Columns.PROBE) + "\n"
+                + (t0 + 31 * MS - 10 * us) + ",127.0.0.1:50011," + probePath + ",200,210000,220000,80,true,\n"
+                + (t0 + 40 * MS - 7 * us) + ",127.0.0.1:50011," + probePath + ",200,310000,318000,80,false,\n");
+
+        WireCheck w = WireCheck.run(new RunDirectory(run), null, new AnchorBrackets(120, 6_000));
+        assertEquals(3, w.matched);
+        WireCheck.Group reused = w.groups.get("netty/reused");
+        assertEquals(2, reused.send.count());
+        assertEquals(25.0, reused.send.meanUs(), 1e-9, "(30 + 20) / 2");
+        assertEquals(52.5, reused.receive.meanUs(), 1e-9, "(45 + 60) / 2");
+        assertEquals(100.0, w.groups.get("netty/new").send.maxUs(), 1e-9);
+        assertEquals(150.0, w.groups.get("netty/new").receive.maxUs(), 1e-9);
+        assertEquals(1, w.probe.send.count(), "the probe's warm-up is left out");
+        assertEquals(7.0, w.probe.send.percentileUs(50), 1e-9);
+        assertEquals(11.0, w.probe.receive.percentileUs(50), 1e-9);
+
+        List<String> h = org.rubis.format.Columns.WIRE;
+        List<String> rows = Files.readAllLines(run.resolve("wire.csv"));
+        assertEquals(String.join(",", h), rows.get(0));
+        for (String row : rows.subList(1, rows.size())) {
+            String[] f = row.split(",", -1);
+            assertEquals(h.size(), f.length, row);
+            long send = Long.parseLong(f[h.indexOf("send_side_ns")]);
+            long receive = Long.parseLong(f[h.indexOf("receive_side_ns")]);
+            assertEquals(Long.parseLong(f[h.indexOf("response_minus_wire_ns")]), send + receive, "send + receive = client minus wire: " + row);
+            assertEquals(Long.parseLong(f[h.indexOf("wire_request_epoch_ns")]) - Long.parseLong(f[h.indexOf("client_send_epoch_ns")]), send, row);
+        }
+        String b = rows.stream().filter(r -> r.contains(",/b,")).findFirst().orElseThrow();
+        assertTrue(b.endsWith(",matched,30000,45000"), b);
+        List<String> probeRows = rows.stream().filter(r -> r.contains(",probe,") || r.contains(",probe-warmup,")).toList();
+        assertEquals(2, probeRows.size(), rows.toString());
+        String[] warm = probeRows.get(0).split(",", -1);
+        assertEquals("probe-warmup", warm[h.indexOf("backend")]);
+        assertEquals("true", warm[h.indexOf("new_connection")], "the probe's first request opened its connection");
+        String[] measured = probeRows.get(1).split(",", -1);
+        assertEquals("probe", measured[h.indexOf("match")]);
+        assertEquals("probe", measured[h.indexOf("backend")]);
+        assertEquals(String.valueOf(t0 + 40 * MS - 7 * us), measured[h.indexOf("client_send_epoch_ns")], "filled from probe.csv");
+        assertEquals("318000", measured[h.indexOf("client_response_ns")]);
+        assertEquals("18000", measured[h.indexOf("response_minus_wire_ns")]);
+        assertEquals("7000", measured[h.indexOf("send_side_ns")]);
+        assertEquals("11000", measured[h.indexOf("receive_side_ns")]);
+
+        ObjectNode json = new ObjectMapper().createObjectNode();
+        w.toJson(json);
+        JsonNode back = new ObjectMapper().readTree(json.toString());
+        assertEquals(25.0, back.path("client_minus_wire_us").path("netty/reused").path("send_side").path("mean").asDouble(), 1e-9);
+        assertEquals(60.0, back.path("client_minus_wire_us").path("netty/reused").path("receive_side").path("p99").asDouble(), 1e-9);
+        assertEquals(11.0, back.path("probe").path("client_minus_wire_us").path("receive_side").path("p50").asDouble(), 1e-9);
+        assertEquals(120, back.path("anchor_bracket_ns").path("client").asLong());
+        assertEquals(6000, back.path("anchor_bracket_ns").path("probe").asLong());
+        assertTrue(w.notes.stream().anyMatch(n -> n.contains("uncertain by up to 6.0 us")), "a note above 5 us: " + w.notes);
+        // the one accuracy rule: mean (250 + 75 + 80) / 3 = 135 us against max(50 us, 10 % of the wire median 1.4 ms) = 140 us
+        WireAccuracy a = w.accuracy();
+        assertEquals(135.0, a.meanUs(), 1e-9);
+        assertEquals(140.0, a.limitUs(), 1e-9);
+        assertTrue(a.within());
+        assertTrue(back.path("accuracy").path("within").asBoolean());
+        assertEquals(140.0, back.path("accuracy").path("limit_us").asDouble(), 1e-9);
+        List<String> lines = w.splitLines();
+        assertTrue(lines.stream().anyMatch(l -> l.trim().startsWith("netty/reused ")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.trim().startsWith("probe ")), lines.toString());
+
+        // Offline (rubis-analysis wire): the anchors come from the run's summary.json; a tight anchor gets no note.
+        Files.writeString(run.resolve("summary.json"), "{\"clock\": {\"anchor_bracket_ns\": 95}, \"wire_check\": {\"anchor_bracket_ns\": {\"probe\": 80}}}");
+        WireCheck offline = WireCheck.run(new RunDirectory(run), null);
+        assertEquals(new AnchorBrackets(95, 80), offline.anchors);
+        assertTrue(offline.notes.stream().noneMatch(n -> n.contains("uncertain")), offline.notes.toString());
     }
 }

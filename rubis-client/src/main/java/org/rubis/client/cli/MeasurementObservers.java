@@ -2,9 +2,11 @@ package org.rubis.client.cli;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import org.rubis.analysis.wire.AnchorBrackets;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.engine.RunEngine;
 import org.rubis.client.engine.RunObserver;
+import org.rubis.client.log.EpochAnchor;
 import org.rubis.client.probe.ReferenceProbe;
 import org.rubis.client.report.SummarySection;
 import org.rubis.client.wire.CaptureObserver;
@@ -27,9 +29,16 @@ final class MeasurementObservers implements RunObserver {
     static void register(RunEngine engine, ClientConfig c, PrintStream out) {
         ClientConfig.Measurement m = c.measurement();
         if (m.capture() || m.probe()) {
-            engine.observe(new MeasurementObservers(m.capture() ? new CaptureObserver(out, m.publishedTimes()) : null,
-                    m.probe() ? new ReferenceProbe(m.probeRate(), m.probeBusyPoll(), out) : null));
+            ReferenceProbe probe = m.probe() ? new ReferenceProbe(m.probeRate(), m.probeBusyPoll(), out) : null;
+            engine.observe(new MeasurementObservers(m.capture() ? new CaptureObserver(out, m.publishedTimes(), () -> anchors(engine, probe)) : null,
+                    probe));
         }
+    }
+
+    /** The run clock's and the probe's anchor uncertainty (-1 where unknown). */
+    private static AnchorBrackets anchors(RunEngine engine, ReferenceProbe probe) {
+        EpochAnchor a = engine.anchor();
+        return new AnchorBrackets(a == null ? -1 : a.bracketNs(), probe == null ? -1 : probe.anchorBracketNs());
     }
 
     @Override

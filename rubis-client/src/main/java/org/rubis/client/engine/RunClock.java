@@ -1,17 +1,20 @@
 package org.rubis.client.engine;
 
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.log.EpochAnchor;
 import org.rubis.format.Phase;
 
 /**
  * The run's time line in {@link System#nanoTime()} units: up ramp, run (the measurement) and down
  * ramp, each with its think-time factor; plus the epoch anchor for log timestamps. The wall clock
- * is read once, together with {@code nanoTime} (the anchor); a given start instant (a shard's
+ * is read once, bracketed by {@code nanoTime} ({@link EpochAnchor}: the tightest of several brackets,
+ * whose width is the anchor's uncertainty); a given start instant (a shard's
  * {@code --start-at}) becomes t = 0 through that anchor, so shards share one wall-clock time line
  * and a late wake-up shows as send lateness, not as a shifted schedule (docs/SHARDING.md).
  */
 public final class RunClock {
 
+    private final EpochAnchor anchor;
     private final long anchorNano;
     private final long anchorEpochNs;
     private final long startNano;
@@ -29,9 +32,9 @@ public final class RunClock {
 
     /** t = 0 at {@code startAt} (null: now). */
     public RunClock(ClientConfig c, java.time.Instant startAt) {
-        java.time.Instant now = java.time.Instant.now();
-        this.anchorNano = System.nanoTime();
-        this.anchorEpochNs = epochNs(now);
+        this.anchor = EpochAnchor.take();
+        this.anchorNano = anchor.nano();
+        this.anchorEpochNs = anchor.epochNs();
         this.startNano = startAt == null ? anchorNano : anchorNano + (epochNs(startAt) - anchorEpochNs);
         this.upEnd = startNano + c.upRampMs() * 1_000_000L;
         this.runEnd = upEnd + c.runMs() * 1_000_000L;
@@ -88,6 +91,8 @@ public final class RunClock {
     public long startEpochNs() { return epochNs(startNano); }
     /** The wall clock read together with the {@code nanoTime} origin. */
     public long anchorEpochNs() { return anchorEpochNs; }
+    /** The anchor and its uncertainty (the width of the nanoTime bracket around the wall-clock reading). */
+    public EpochAnchor anchor() { return anchor; }
 
     public long epochNs(long nano) {
         return anchorEpochNs + (nano - anchorNano);

@@ -41,6 +41,7 @@ public final class RunEngine {
     private final RunCounters counters = new RunCounters();
     private final List<RunObserver> observers = new ArrayList<>();
     private Summary summary;
+    private volatile org.rubis.client.log.EpochAnchor anchor;
 
     public RunEngine(ClientConfig config, Path dir, PrintStream out) {
         this(config, ShardPlan.SINGLE, dir, out);
@@ -58,6 +59,11 @@ public final class RunEngine {
     public RunEngine observe(RunObserver observer) {
         observers.add(observer);
         return this;
+    }
+
+    /** The run clock's epoch anchor and its uncertainty, once the run has begun (else null). */
+    public org.rubis.client.log.EpochAnchor anchor() {
+        return anchor;
     }
 
     /** Asks the run to stop (Ctrl-C); {@link #awaitFinished} waits for logs and summary. */
@@ -157,6 +163,7 @@ public final class RunEngine {
             health.watchServer(target.serverPid());
         }
         RunClock clock = new RunClock(config, shard.startAt()); // replaced after the fixed-cost window; the summary's if setup fails
+        this.anchor = clock.anchor();
         long runStartEpochNs = clock.anchorEpochNs();
         stats.runPhase(clock.epochNs(clock.upEndNano()), clock.runSeconds());
         Backend backend = null;
@@ -167,6 +174,7 @@ public final class RunEngine {
             // so that the summary prints it apart from the CPU per request. The run's clock starts after it.
             health.fixedCost(FixedCost.measure(calibrationWindowNs(), deadline -> stop.awaitUntil(deadline, Long.MAX_VALUE)));
             clock = new RunClock(config, shard.startAt());
+            this.anchor = clock.anchor();
             runStartEpochNs = clock.anchorEpochNs();
             stats.runPhase(clock.epochNs(clock.upEndNano()), clock.runSeconds());
             Recorder recorder = new Recorder(clock, log, stats, new TargetWatch(stop, target.base()), backend.name());

@@ -68,10 +68,10 @@ final class RunFinisher {
                     counters.active.begun(), counters.sessionsDelayed.get(), counters.sessionsDropped.get(), counters.usersStarted,
                     counters.active.peak(), log.written(), log.lost(), clock.startEpochNs(),
                     clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()),
-                    shard, clock.anchorEpochNs(), runStartEpochNs);
+                    shard, clock.anchorEpochNs(), runStartEpochNs, clock.anchor().bracketNs());
             // Sections first: a wire check's measured error is the verdict's accuracy evidence.
             java.util.List<org.rubis.client.report.SummarySection> sections = new java.util.ArrayList<>();
-            org.rubis.client.report.Verdict.Accuracy accuracy = null;
+            org.rubis.analysis.wire.WireAccuracy accuracy = null;
             for (RunObserver o : observers) {
                 org.rubis.client.report.SummarySection section = o.summarySection(dir);
                 if (section != null) {

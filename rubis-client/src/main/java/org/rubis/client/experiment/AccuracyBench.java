@@ -30,6 +30,7 @@ final class AccuracyBench {
     static int run(PrintWriter pw, List<String> backends, int users, String duration, String rampUp, double thinkScale, Path out) throws Exception {
         Files.createDirectories(out);
         List<String> rows = new ArrayList<>();
+        List<String> splits = new ArrayList<>();
         for (String item : backends) {
             String backend = item.endsWith("+busy-poll") ? item.substring(0, item.length() - "+busy-poll".length()) : item;
             Path dir = out.resolve(item);
@@ -47,12 +48,19 @@ final class AccuracyBench {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(RunFiles.CLIENT_LOG).toFile()).start();
             int status = p.waitFor();
             rows.add(row(item, dir, status, load));
+            splits.add(splitRow(item, dir));
         }
         List<String> table = new ArrayList<>();
         table.add("client minus wire on reused connections (us), floor = the reference probe's client minus wire p50 on the same host and run");
         table.add(String.format(Locale.ROOT, "%-16s %8s | %8s %8s %8s | %8s %8s %8s | %7s %9s | %7s %6s %7s | %-16s %s", "backend", "requests",
                 "ttfb mn", "p50", "p99", "resp mn", "p50", "p99", "floor", "above p50", "retries", "CPU", "drops", "load avg", "check"));
         table.addAll(rows);
+        table.add("");
+        table.add("where the error goes, reused connections, p50 (us): send = first request packet - send mark, receive = end mark - last response "
+                + "packet; each side within half the anchor's bracket (ns), their sum exact");
+        table.add(String.format(Locale.ROOT, "%-16s | %8s %8s %8s | %8s %8s %8s | %7s %7s", "backend", "total", "send", "receive", "probe",
+                "send", "receive", "anchor", "probe"));
+        table.addAll(splits);
         String text = String.join("\n", table) + "\n";
         pw.println();
         pw.print(text);
@@ -83,6 +91,24 @@ final class AccuracyBench {
                 r.path("count").asLong(), t.path("mean").asDouble(), t.path("p50").asDouble(), t.path("p99").asDouble(), r.path("mean").asDouble(),
                 r.path("p50").asDouble(), r.path("p99").asDouble(), floor, above, retries, s.path("client_health").path("run_cpu_cores").asDouble(),
                 drops, load, w.path("status").asText());
+    }
+
+    /** Send-side and receive-side p50 beside the total, for the backend (reused connections) and the run's probe. */
+    private static String splitRow(String item, Path dir) throws IOException {
+        Path summary = RunFiles.summaryJson(dir);
+        JsonNode w = Files.isRegularFile(summary) ? new ObjectMapper().readTree(summary.toFile()).path("wire_check") : null;
+        if (w == null || !w.has("client_minus_wire_us")) {
+            return String.format(Locale.ROOT, "%-16s | (no wire check)", item);
+        }
+        JsonNode b = w.path("client_minus_wire_us").path("reused");
+        JsonNode p = w.path("probe").path("client_minus_wire_us");
+        return String.format(Locale.ROOT, "%-16s | %8s %8s %8s | %8s %8s %8s | %7s %7s", item, p50(b.path("response")), p50(b.path("send_side")),
+                p50(b.path("receive_side")), p50(p.path("response")), p50(p.path("send_side")), p50(p.path("receive_side")),
+                w.path("anchor_bracket_ns").path("client").asText("-"), w.path("anchor_bracket_ns").path("probe").asText("-"));
+    }
+
+    private static String p50(JsonNode stats) {
+        return stats.has("p50") ? String.format(Locale.ROOT, "%.1f", stats.path("p50").asDouble()) : "-";
     }
 
     /** The 1, 5 and 15 minute load averages (/proc/loadavg), or "?" elsewhere. */

@@ -13,11 +13,11 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 import org.rubis.client.engine.RunObserver;
+import org.rubis.client.log.EpochAnchor;
 import org.rubis.client.report.SummarySection;
 import org.rubis.format.Columns;
 import org.rubis.format.RunFiles;
@@ -45,8 +45,7 @@ public final class ReferenceProbe implements RunObserver {
     private SocketChannel channel;
     private String connectionId = "";
     private BufferedWriter csv;
-    private long epochAnchorNs;
-    private long nanoAnchor;
+    private EpochAnchor anchor;
     private Thread thread;
     private volatile boolean stop;
     private String failure;
@@ -75,9 +74,7 @@ public final class ReferenceProbe implements RunObserver {
         String host = u.getPort() < 0 ? u.getHost() : u.getHost() + ":" + u.getPort();
         request = ("GET " + PATH + " HTTP/1.1\r\nUser-Agent: rubis-client/0.1 (reference probe)\r\nAccept: */*\r\nHost: " + host
                 + "\r\nConnection: keep-alive\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
-        Instant now = Instant.now();
-        nanoAnchor = System.nanoTime();
-        epochAnchorNs = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        anchor = EpochAnchor.take();
         csv = Files.newBufferedWriter(RunFiles.probe(runDir), StandardCharsets.UTF_8);
         csv.write(Columns.header(Columns.PROBE));
         csv.write('\n');
@@ -173,7 +170,7 @@ public final class ReferenceProbe implements RunObserver {
         if (!warmup) {
             record(response, !error.isEmpty() || status != 200);
         }
-        csv.write(epochAnchorNs + (send - nanoAnchor) + "," + connectionId + "," + PATH + "," + status + "," + ttfb + "," + response + ","
+        csv.write(anchor.epochNs(send) + "," + connectionId + "," + PATH + "," + status + "," + ttfb + "," + response + ","
                 + bytes + "," + warmup + "," + error + "\n");
     }
 
@@ -243,6 +240,15 @@ public final class ReferenceProbe implements RunObserver {
         csv.close();
     }
 
+    /**
+     * The uncertainty of the probe's own epoch anchor (ns, the nanoTime bracket around its wall-clock
+     * reading), or -1 before the probe started; the wire check's send/receive split of the probe is off
+     * by up to half of it.
+     */
+    public long anchorBracketNs() {
+        return anchor == null ? -1 : anchor.bracketNs();
+    }
+
     /** The probe's own figures (its times by its own clock); with a capture, the wire check gives its floor. */
     @Override
     public SummarySection summarySection(Path runDir) {
@@ -260,6 +266,7 @@ public final class ReferenceProbe implements RunObserver {
             o.put("rate_per_s", rate);
             o.put("mode", busyPoll ? "busy-poll" : "blocking");
             o.put("path", PATH);
+            o.put("anchor_bracket_ns", anchorBracketNs());
             o.put("response_p50_us", n == 0 ? 0 : v[(n - 1) / 2] / 1000.0);
             o.put("response_p99_us", n == 0 ? 0 : v[(int) Math.ceil(0.99 * n) - 1] / 1000.0);
             text = String.format(Locale.ROOT, "Reference probe%n  %d requests (%d errors) on its own connection, %s, %.1f/s; response p50 %.1f us, "

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.input.ConfigException;
@@ -15,11 +16,16 @@ import org.rubis.client.workload.DatabasePolicy;
 /**
  * The embedded RUBiS server in its own JVM (never inside the client's: it would share the CPU,
  * heap and GC whose effect we measure). Started from this jar's classpath on a free loopback port,
- * its logs written straight into the run directory's {@code server/}.
+ * its logs written straight into the run directory's {@code server/}: from a client configuration
+ * ({@code run}), or with server flags chosen by an experiment ({@code reproduce}: model, CPU demand,
+ * TLS, a pre-populated database), which then also reads the server's CPU time.
  */
 public final class EmbeddedServerProcess implements AutoCloseable {
 
     private static final String READY = "rubis-server ready: ";
+    /** Flags an experiment may pass; values are checked to be plain tokens (no shell, no JVM options). */
+    private static final Set<String> ALLOWED = Set.of("--model", "--demand-us", "--demand", "--tls", "--tls-resumption", "--size",
+            "--keepalive-ms", "--workers", "--max-workers", "--event-threads", "--backlog", "--max-keepalive-requests");
 
     private final Process process;
     private final String baseUrl;
@@ -34,6 +40,15 @@ public final class EmbeddedServerProcess implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    public int port() {
+        return java.net.URI.create(baseUrl).getPort();
+    }
+
+    /** CPU time the server process has used so far (user + system), in seconds; NaN when the OS does not say. */
+    public double cpuSeconds() {
+        return process.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).map(n -> n / 1e9).orElse(Double.NaN);
     }
 
     /** Starts the server and waits until it accepts requests. */
@@ -56,23 +71,51 @@ public final class EmbeddedServerProcess implements AutoCloseable {
         appendFile(b, "database_categories_file", categories, dir);
         Files.writeString(props, b.toString(), StandardCharsets.ISO_8859_1);
 
+        List<String> args = new ArrayList<>(List.of("--model", c.server().model().label(), "--size", String.valueOf(c.server().size()),
+                "--keepalive-ms", String.valueOf(c.server().keepAliveMs()), "-p", props.toString()));
+        if (!c.server().faults().isEmpty()) {
+            args.addAll(List.of("--faults", c.server().faults()));
+        }
+        if (c.server().tls()) {
+            args.addAll(List.of("--tls", "--tls-resumption", c.server().tlsResumption() ? "on" : "off"));
+        }
+        return launch(org.rubis.client.config.JvmOptions.parse(c.server().javaOptions(), "server_java_options").flags(), args, dir);
+    }
+
+    /**
+     * Starts the server with flags chosen by an experiment (1 GB heap), logs in {@code dir}; returns once it accepts requests.
+     *
+     * @param dbFile a file-backed database (H2 path without {@code .mv.db}; populated on first use, reused after), or null for memory
+     */
+    public static EmbeddedServerProcess start(List<String> flags, Path dir, Path dbFile) throws IOException {
+        for (String f : flags) {
+            if (f.startsWith("--") && !ALLOWED.contains(f)) {
+                throw new IllegalArgumentException("server flag not allowed here: " + f);
+            }
+            if (!f.matches("[A-Za-z0-9_.=:-]{1,64}")) {
+                throw new IllegalArgumentException("server argument is not a plain token: " + f);
+            }
+        }
+        Files.createDirectories(dir);
+        List<String> args = new ArrayList<>(flags);
+        if (dbFile != null) {
+            args.addAll(List.of("--db-file", dbFile.toAbsolutePath().toString()));
+        }
+        return launch(List.of("-Xmx1g"), args, dir);
+    }
+
+    /** Starts {@code ServerMain} with these JVM flags and server arguments on a free port, logs in {@code dir}, and waits until it is ready. */
+    private static EmbeddedServerProcess launch(List<String> jvmFlags, List<String> serverArgs, Path dir) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaExecutable());
-        cmd.addAll(org.rubis.client.config.JvmOptions.parse(c.server().javaOptions(), "server_java_options").flags());
+        cmd.addAll(jvmFlags);
         cmd.addAll(quietJdkFlags());
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("org.rubis.server.ServerMain");
         cmd.add("--exit-with-parent"); // a kill -9 of this client must not leave the server running
-        cmd.addAll(List.of("--port", "0", "--model", c.server().model().label(), "--out", dir.toString(),
-                "--size", String.valueOf(c.server().size()), "--keepalive-ms", String.valueOf(c.server().keepAliveMs()),
-                "-p", props.toString()));
-        if (!c.server().faults().isEmpty()) {
-            cmd.addAll(List.of("--faults", c.server().faults()));
-        }
-        if (c.server().tls()) {
-            cmd.addAll(List.of("--tls", "--tls-resumption", c.server().tlsResumption() ? "on" : "off"));
-        }
+        cmd.addAll(List.of("--port", "0", "--out", dir.toString()));
+        cmd.addAll(serverArgs);
         Path log = dir.resolve("server.log");
         Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -120,7 +163,7 @@ public final class EmbeddedServerProcess implements AutoCloseable {
     }
 
     /** Netty on JDK 24+ warns about Unsafe and native access unless told it may. */
-    static List<String> quietJdkFlags() {
+    private static List<String> quietJdkFlags() {
         List<String> flags = new ArrayList<>();
         int feature = Runtime.version().feature();
         if (feature >= 22) {
@@ -132,14 +175,14 @@ public final class EmbeddedServerProcess implements AutoCloseable {
         return flags;
     }
 
-    /** Stops the server (SIGTERM), waiting for it to flush its logs. */
+    /** Stops the server (SIGTERM), waiting for it to flush its logs and write stats.json. */
     @Override
     public void close() {
         stop(process);
     }
 
     /** SIGTERM, then up to 30 s for the server to flush its logs and write stats.json, then SIGKILL. */
-    static void stop(Process process) {
+    private static void stop(Process process) {
         if (!process.isAlive()) {
             return;
         }

@@ -20,6 +20,7 @@ import org.rubis.client.config.ExecutionModel;
  * @param shard           which part of the workload this process ran, and from which instant
  * @param anchorEpochNs   the wall clock read together with the run's nanoTime origin
  * @param runStartEpochNs when the run began on this process's anchored clock (after the wait for the start instant)
+ * @param anchorBracketNs the anchor's uncertainty: the nanoTime bracket around its wall-clock reading (ns)
  */
 public record RunResult(
         Path dir,
@@ -39,7 +40,8 @@ public record RunResult(
         double runSeconds,
         org.rubis.client.config.ShardPlan shard,
         long anchorEpochNs,
-        long runStartEpochNs) {
+        long runStartEpochNs,
+        long anchorBracketNs) {
 
     public boolean complete() {
         return "complete".equals(stopReason);

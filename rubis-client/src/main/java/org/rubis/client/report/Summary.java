@@ -50,7 +50,7 @@ public final class Summary {
      *                 wire check of {@code run --capture}), else null: the verdict then says accuracy
      *                 was not measured
      */
-    public Summary(ClientConfig config, RunResult result, RunStats stats, ClientHealth health, Verdict.Accuracy accuracy) {
+    public Summary(ClientConfig config, RunResult result, RunStats stats, ClientHealth health, org.rubis.analysis.wire.WireAccuracy accuracy) {
         this.config = config;
         this.dir = result.dir();
         String stopReason = result.stopReason();
@@ -89,6 +89,7 @@ public final class Summary {
         }
         ObjectNode clock = root.putObject("clock");
         clock.put("anchor_epoch_ns", result.anchorEpochNs());
+        clock.put("anchor_bracket_ns", result.anchorBracketNs());
         clock.put("run_start_epoch_ns", result.runStartEpochNs());
         root.put("backend", result.backend());
         root.put("threads", result.execution() == ExecutionModel.EVENT_LOOPS ? "event-loop" : config.execution().threads().label());

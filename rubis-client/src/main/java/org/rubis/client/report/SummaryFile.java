@@ -20,8 +20,11 @@ import org.rubis.format.RunFiles;
  * @param run          response time of the run phase (ms)
  * @param health       the client's own health in the run phase
  * @param server       the embedded server's connection accounting (zeros without an embedded server)
+ * @param wireCheckNotRun why a run with {@code --capture} was not checked against the wire (no privilege, no
+ *                     libpcap, ...), or null: not asked for, or checked
  */
-public record SummaryFile(String status, String stopReason, long requests, double throughputRps, Latency run, Health health, Server server) {
+public record SummaryFile(String status, String stopReason, long requests, double throughputRps, Latency run, Health health, Server server,
+                          String wireCheckNotRun) {
 
     /** Response time in ms. */
     public record Latency(double mean, double p99) {}
@@ -50,6 +53,7 @@ public record SummaryFile(String status, String stopReason, long requests, doubl
         JsonNode run = s.path("response_time_ms").path(Phase.RUN.label());
         JsonNode h = s.path("client_health");
         JsonNode srv = s.path("server");
+        JsonNode wire = s.path("wire_check");
         return new SummaryFile(s.path("status").asText(), s.path("stop_reason").asText(), s.path("requests").asLong(),
                 s.path("throughput_rps").asDouble(),
                 new Latency(run.path("mean").asDouble(), run.path("p99").asDouble()),
@@ -57,6 +61,7 @@ public record SummaryFile(String status, String stopReason, long requests, doubl
                         h.path("run_cpu_us_per_request").asDouble(), h.path("run_send_lateness_ms").path("p99").asDouble(),
                         h.path("peak_threads").asInt(), h.path("peak_heap_bytes").asLong(), h.path("fixed_cpu_cores").asDouble(-1),
                         h.path("fixed_cpu_cores_error").asDouble(-1), h.path("run_request_cpu_us").asDouble(-1)),
-                new Server(srv.path("connections_accepted").asLong(), srv.path("max_concurrent_connections").asLong()));
+                new Server(srv.path("connections_accepted").asLong(), srv.path("max_concurrent_connections").asLong()),
+                "not run".equals(wire.path("status").asText()) ? wire.path("reason").asText() : null);
     }
 }

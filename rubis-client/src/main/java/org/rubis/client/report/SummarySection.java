@@ -18,10 +18,10 @@ public interface SummarySection {
     String text();
 
     /**
-     * The client-minus-wire error this section measured (reused connections), for the run's verdict
-     * ({@link Verdict}), or null when it measured none or its measurement is incomplete.
+     * The client-minus-wire error this section measured, judged by the one accuracy rule, for the run's
+     * verdict ({@link Verdict}), or null when it measured none or its measurement is incomplete.
      */
-    default Verdict.Accuracy accuracy() {
+    default org.rubis.analysis.wire.WireAccuracy accuracy() {
         return null;
     }
 

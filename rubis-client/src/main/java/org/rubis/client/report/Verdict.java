@@ -3,6 +3,7 @@ package org.rubis.client.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.rubis.analysis.wire.WireAccuracy;
 
 /**
  * Whether the run's numbers can be trusted, and if not, whom to blame: the CLIENT (its own CPU,
@@ -12,8 +13,8 @@ import java.util.Locale;
  * and busy neighbours is the host's doing.
  *
  * <p>Accuracy (how far the client's times are from the wire) is only known with a packet capture:
- * then the verdict is the measured client-minus-wire error ({@link Accuracy}); without one it says
- * so and gives the indicators.
+ * then the verdict is the measured client-minus-wire error judged by the one rule the wire check's
+ * own line uses ({@link WireAccuracy}); without one it says so and gives the indicators.
  */
 public final class Verdict {
 
@@ -32,14 +33,6 @@ public final class Verdict {
     static final double STEAL_LIMIT = 0.05;
     /** The embedded server using this share of the cores is loaded (and shares the client's machine). */
     static final double SERVER_CPU_LIMIT = 0.5;
-    /**
-     * Client minus wire, reused connections, above which the client's own times are called
-     * inaccurate: the issue's goal (mean 50 us, p99 300 us above the wire) plus the floor any client
-     * pays on this kind of virtual machine (about 150 us, see docs/BENCHMARKS.md), so that only the
-     * client's own overhead fails it.
-     */
-    public static final double ACCURACY_MEAN_LIMIT_US = 200;
-    public static final double ACCURACY_P99_LIMIT_US = 450;
 
     /** What the run observed. NaN (or a negative count) means unknown. */
     public record Evidence(
@@ -54,8 +47,6 @@ public final class Verdict {
             double serverCpuCores,
             boolean embeddedServer) {}
 
-    /** The capture's client-minus-wire error on reused connections, in microseconds (from the wire check). */
-    public record Accuracy(double meanUs, double p99Us, long requests) {}
 
     private final List<Cause> causes;
     private final String text;
@@ -82,7 +73,7 @@ public final class Verdict {
     /**
      * @param accuracy null without a capture (accuracy then was not measured)
      */
-    public static Verdict of(Evidence e, Accuracy accuracy) {
+    public static Verdict of(Evidence e, WireAccuracy accuracy) {
         List<Cause> causes = new ArrayList<>();
         List<String> findings = new ArrayList<>();
         boolean late = e.p99LatenessMs > LATENESS_LIMIT_MS;
@@ -116,9 +107,10 @@ public final class Verdict {
         if (late && !(hostBusy && hostExplainsLateness)) {
             client.add(f("p99 send lateness %.1f ms in the run phase (> %.0f ms)", e.p99LatenessMs, LATENESS_LIMIT_MS));
         }
-        boolean accurate = accuracy == null || accuracy.meanUs <= ACCURACY_MEAN_LIMIT_US && accuracy.p99Us <= ACCURACY_P99_LIMIT_US;
+        boolean accurate = accuracy == null || accuracy.within();
         if (!accurate) {
-            client.add(f("its times were %.0f us (mean) above the wire", accuracy.meanUs));
+            client.add(f("its times were %.1f us (mean) above the wire, over the %s (%s)", accuracy.meanUs(), accuracy.limitText(),
+                    accuracy.splitText()));
         }
         if (!client.isEmpty()) {
             causes.add(Cause.CLIENT);
@@ -163,8 +155,8 @@ public final class Verdict {
         if (accuracy == null) {
             b.append("Accuracy not measured (no packet capture): the figures above are indicators only.");
         } else {
-            b.append(f("Accuracy measured on the wire: client minus wire %.0f us mean, %.0f us p99 on %d reused-connection requests (%s: limits %.0f / %.0f us).",
-                    accuracy.meanUs, accuracy.p99Us, accuracy.requests, accurate ? "within" : "OUTSIDE", ACCURACY_MEAN_LIMIT_US, ACCURACY_P99_LIMIT_US));
+            b.append(f("Accuracy measured on the wire: client minus wire %.1f us mean, %.1f us p99 on %d requests (%s the %s).", accuracy.meanUs(),
+                    accuracy.p99Us(), accuracy.requests(), accurate ? "within" : "OUTSIDE", accuracy.limitText()));
         }
         return new Verdict(causes, b.toString());
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.XYChart;
+import org.rubis.analysis.report.Charts;
 
 /**
  * Banga and Druschel (FINDINGS B.1, B.2): a closed population can never offer more load than the
@@ -99,18 +100,18 @@ final class ClosedVersusOpen implements Experiment {
                 capacity = Math.max(capacity, p[2]);
             }
         }
-        XYChart chart = Plots.xy("Offered versus achieved request rate", "offered request rate (requests/s)", "achieved request rate (requests/s)");
-        Plots.points(chart, "closed population", closed.stream().map(p -> p[1]).toList(), closed.stream().map(p -> p[2]).toList());
-        Plots.points(chart, "open (hybrid) arrivals", open.stream().map(p -> p[1]).toList(), open.stream().map(p -> p[2]).toList());
+        XYChart chart = Charts.xy(Figure.STYLE, "Offered versus achieved request rate", "offered request rate (requests/s)", "achieved request rate (requests/s)");
+        Charts.addMarkedLine(chart, "closed population", closed.stream().map(p -> p[1]).toList(), closed.stream().map(p -> p[2]).toList());
+        Charts.addMarkedLine(chart, "open (hybrid) arrivals", open.stream().map(p -> p[1]).toList(), open.stream().map(p -> p[2]).toList());
         double top = 0;
         for (List<double[]> l : List.of(closed, open)) {
             for (double[] p : l) {
                 top = Math.max(top, p[1]);
             }
         }
-        Plots.line(chart, "achieved = offered", List.of(0.0, top), List.of(0.0, top));
-        Plots.line(chart, String.format(Locale.ROOT, "measured capacity %.0f/s", capacity), List.of(0.0, top), List.of(capacity, capacity));
-        Figure fig = Plots.save(chart, lab.out(), "fig-closed-vs-open", "Each point is a run at a target rate from " + loads.get(0) + "x to "
+        Charts.addLine(chart, "achieved = offered", List.of(0.0, top), List.of(0.0, top));
+        Charts.addLine(chart, String.format(Locale.ROOT, "measured capacity %.0f/s", capacity), List.of(0.0, top), List.of(capacity, capacity));
+        Figure fig = Figure.save(chart, lab.out(), "fig-closed-vs-open", "Each point is a run at a target rate from " + loads.get(0) + "x to "
                 + loads.get(loads.size() - 1) + "x the server's nominal capacity (" + Math.round(NOMINAL_CAPACITY) + " requests/s). Closed points "
                 + "pile up at or below capacity on the x axis: the population cannot offer more. Open points move right past it while their "
                 + "achieved rate stays flat.");

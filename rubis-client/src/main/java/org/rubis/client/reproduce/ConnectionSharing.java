@@ -12,6 +12,7 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.style.Styler;
 import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.io.CsvStream;
+import org.rubis.analysis.report.Charts;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
 import org.rubis.analysis.wire.WireCheck;
@@ -68,20 +69,20 @@ final class ConnectionSharing implements Experiment {
         Side legacy = sides.get(0);
         Side dedicated = sides.get(1);
         String from = lab.ownServer() ? "server's connections.csv" : "client's log";
-        XYChart over = Plots.xy("Concurrent connections over time (" + n + " users)", "seconds since the first connection", "connections open");
-        XYChart per = Plots.xy("Requests per connection", "requests carried by a connection", "connections");
+        XYChart over = Charts.xy(Figure.STYLE, "Concurrent connections over time (" + n + " users)", "seconds since the first connection", "connections open");
+        XYChart per = Charts.xy(Figure.STYLE, "Requests per connection", "requests carried by a connection", "connections");
         per.getStyler().setXAxisLogarithmic(true);
         per.getStyler().setYAxisLogarithmic(true);
         per.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         for (Side s : sides) {
-            Plots.line(over, s.backend(), s.series().stream().map(p -> p[0]).toList(), s.series().stream().map(p -> p[1]).toList());
-            Plots.points(per, s.backend(), s.perConnection().keySet().stream().map(Integer::doubleValue).toList(),
+            Charts.addLine(over, s.backend(), s.series().stream().map(p -> p[0]).toList(), s.series().stream().map(p -> p[1]).toList());
+            Charts.addMarkedLine(per, s.backend(), s.perConnection().keySet().stream().map(Integer::doubleValue).toList(),
                     s.perConnection().values().stream().map(Long::doubleValue).toList());
         }
         List<Figure> figs = List.of(
-                Plots.save(over, lab.out(), "fig-connections-over-time", "Like Figs. 7 and 8: connections open at each instant (from the " + from
+                Figure.save(over, lab.out(), "fig-connections-over-time", "Like Figs. 7 and 8: connections open at each instant (from the " + from
                         + "). legacy shares a few; dedicated holds one per active session."),
-                Plots.save(per, lab.out(), "fig-requests-per-connection", "Like Figs. 10 and 11: how many connections carried how many requests "
+                Figure.save(per, lab.out(), "fig-requests-per-connection", "Like Figs. 10 and 11: how many connections carried how many requests "
                         + "(log-log). legacy's few connections carry hundreds of requests each."));
         String measured = String.format(Locale.ROOT, "%d users: legacy at most %d concurrent connections, %d in all, up to %d requests on one "
                         + "(mean %.1f); dedicated at most %d concurrent, %d in all, up to %d requests on one (mean %.1f)%s", n, legacy.maxOpen(),

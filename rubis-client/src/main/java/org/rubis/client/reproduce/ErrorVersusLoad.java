@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.knowm.xchart.XYChart;
 import org.rubis.analysis.RunAnalysis;
+import org.rubis.analysis.report.Charts;
 import org.rubis.analysis.wire.WireCheck;
 
 /**
@@ -93,12 +94,12 @@ final class ErrorVersusLoad implements Experiment {
                         .put("send_lateness_p99_ms", r.summary().health().runSendLatenessP99Ms()).put("run", lab.out().relativize(r.dir()).toString());
             }
         }
-        XYChart c = Plots.xy("Error of the mean response time vs emulated users", "emulated users N",
+        XYChart c = Charts.xy(Figure.STYLE, "Error of the mean response time vs emulated users", "emulated users N",
                 "client mean - " + reference + " mean (ms)");
         for (var e : points.entrySet()) {
-            Plots.points(c, e.getKey().label(), e.getValue().stream().map(p -> p[0]).toList(), e.getValue().stream().map(p -> p[1]).toList());
+            Charts.addMarkedLine(c, e.getKey().label(), e.getValue().stream().map(p -> p[0]).toList(), e.getValue().stream().map(p -> p[1]).toList());
         }
-        Figure fig = Plots.save(c, lab.out(), "fig-error-vs-load",
+        Figure fig = Figure.save(c, lab.out(), "fig-error-vs-load",
                 "Like the paper's Fig. 3: the client's error of the mean against N, one line per client. The published error grows with N for "
                         + "the slow JVM and stays flat for httperf.");
         double[] jitHi = last(points.get(VARIANTS.get(0)));

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.knowm.xchart.CategoryChart;
+import org.rubis.analysis.report.Charts;
 
 /**
  * Paper Table II (FINDINGS A.5): with a flash crowd of session arrivals, the two generators rank the
@@ -84,11 +85,11 @@ final class FlashCrowd implements Experiment {
                 means.put(server + "/" + backend, m);
             }
         }
-        CategoryChart c = Plots.bars("Mean response time without and with a flash crowd", "server model / backend", "mean response time (ms)");
+        CategoryChart c = Charts.bars(Figure.STYLE, "Mean response time without and with a flash crowd", "server model / backend", "mean response time (ms)");
         List<String> keys = new ArrayList<>(means.keySet());
         c.addSeries("non-bursty", keys, keys.stream().map(k -> means.get(k)[0]).toList());
         c.addSeries("bursty", keys, keys.stream().map(k -> means.get(k)[1]).toList());
-        Figure fig = Plots.save(c, lab.out(), "fig-flash-crowd", "Like Table II: mean response time per server model and backend, "
+        Figure fig = Figure.save(c, lab.out(), "fig-flash-crowd", "Like Table II: mean response time per server model and backend, "
                 + "non-bursty against bursty arrivals. dedicated plays httperf (a connection per session), legacy the original client.");
         StringBuilder measured = new StringBuilder();
         for (var e : means.entrySet()) {

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.knowm.xchart.CategoryChart;
+import org.rubis.analysis.report.Charts;
 import org.rubis.client.experiment.CapacityCommand;
 import org.rubis.client.report.SummaryFile;
 import picocli.CommandLine;
@@ -59,7 +60,7 @@ final class HeapCapacity implements Experiment {
         List<String> executions = lab.pick(List.of("platform", "netty"), List.of("platform", "netty"));
         String steps = lab.pick("100", "1000,3000,6000");
         Path dir = lab.out().resolve(name());
-        CategoryChart c = Plots.bars("Largest N sustained by one client JVM", "JVM profile", "emulated users");
+        CategoryChart c = Charts.bars(Figure.STYLE, "Largest N sustained by one client JVM", "JVM profile", "emulated users");
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
         List<Path> runs = new ArrayList<>();
         StringBuilder measured = new StringBuilder();
@@ -109,7 +110,7 @@ final class HeapCapacity implements Experiment {
             }
             c.addSeries(exec.equals("netty") ? "event loop (netty)" : "thread per user", profiles, ys);
         }
-        Figure fig = Plots.save(c, lab.out(), "fig-heap-capacity",
+        Figure fig = Figure.save(c, lab.out(), "fig-heap-capacity",
                 "Largest N each client JVM sustained (steps " + steps + ", TPC-W think time), per heap profile (paper-default: -Xmx64m serial GC; "
                         + "paper-tuned: -Xmx512m) and execution model. The paper's bars: 5,100 (64 MB) and 6,300 (512 MB).");
         boolean larger = profiles.size() < 2 || tunedBest >= defaultBest;

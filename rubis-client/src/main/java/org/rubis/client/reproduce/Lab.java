@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,19 +11,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.config.JvmProfiles;
 import org.rubis.client.process.ChildJvm;
-import org.rubis.client.process.StandaloneServer;
+import org.rubis.client.process.EmbeddedServerProcess;
 import org.rubis.client.report.SummaryFile;
-import org.rubis.client.wire.CaptureException;
-import org.rubis.client.wire.CaptureSpec;
-import org.rubis.client.wire.CaptureStats;
-import org.rubis.client.wire.PacketCapture;
 
 /**
  * Where the experiments run their clients. Each run is a child JVM ({@code rubis-client run} with
  * the spec's JVM profile) writing its own run directory under {@code OUT/EXPERIMENT/LABEL}; every
  * directory is kept. Without {@code --target}, each run gets a fresh {@code rubis-server} JVM of its
  * own (so its logs in {@code server/} hold that run only, and its CPU time is that run's), started
- * before the client on a known port so a packet capture can be wrapped around the client.
+ * before the client on a known port. A captured run is the client's own {@code run --capture}.
  */
 public final class Lab {
 
@@ -38,7 +33,7 @@ public final class Lab {
     private final JvmProfiles profiles;
     private boolean captureUnavailableSaid;
     private Path dbTemplate;
-    private volatile StandaloneServer current;
+    private volatile EmbeddedServerProcess current;
 
     /**
      * @param out    the reproduction directory
@@ -54,7 +49,7 @@ public final class Lab {
         this.profiles = JvmProfiles.load(null);
         // Ctrl-C: stop the server of the run in progress too (the client child is stopped by its own hook).
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            StandaloneServer s = current;
+            EmbeddedServerProcess s = current;
             if (s != null) {
                 s.close();
             }
@@ -69,7 +64,7 @@ public final class Lab {
     private Path database(Path runServerDir) throws IOException {
         if (dbTemplate == null) {
             Path dir = out.resolve(".database");
-            try (StandaloneServer s = StandaloneServer.start(List.of(), dir, dir.resolve("rubis"))) {
+            try (EmbeddedServerProcess s = EmbeddedServerProcess.start(List.of(), dir, dir.resolve("rubis"))) {
                 current = s;
             } finally {
                 current = null;
@@ -112,15 +107,14 @@ public final class Lab {
     public ClientRun run(String experiment, String label, ClientSpec spec) throws IOException, InterruptedException {
         Path dir = out.resolve(experiment).resolve(label);
         Files.createDirectories(dir);
-        StandaloneServer server = null;
+        EmbeddedServerProcess server = null;
         String base = target;
         double cpuBefore = Double.NaN;
         double cpuAfter = Double.NaN;
-        String note = null;
         long t0 = System.nanoTime();
         try {
             if (target == null) {
-                server = StandaloneServer.start(spec.serverFlags(), dir.resolve("server"), database(dir.resolve("server")));
+                server = EmbeddedServerProcess.start(spec.serverFlags(), dir.resolve("server"), database(dir.resolve("server")));
                 current = server;
                 base = server.baseUrl();
             }
@@ -128,20 +122,6 @@ public final class Lab {
             args.addAll(List.of("--target", base, "--no-progress"));
             List<String> cmd = ChildJvm.command(ChildJvm.java(null), spec.profile(), profiles.flags(spec.profile()), dir, args);
             Files.writeString(dir.resolve("command.txt"), String.join(" ", cmd) + "\n");
-            PacketCapture capture = null;
-            if (spec.capture()) {
-                URI u = URI.create(base);
-                int port = u.getPort() > 0 ? u.getPort() : "https".equals(u.getScheme()) ? 443 : 80;
-                try {
-                    capture = PacketCapture.start(CaptureSpec.forTarget(u.getHost(), port), dir.resolve("capture.pcap"));
-                } catch (CaptureException e) {
-                    note = "not captured: " + e.getMessage();
-                    if (!captureUnavailableSaid) {
-                        say("  packet capture unavailable (" + e.getMessage() + "); errors are measured against the server's log instead");
-                        captureUnavailableSaid = true;
-                    }
-                }
-            }
             if (server != null) {
                 cpuBefore = server.cpuSeconds();
             }
@@ -150,14 +130,6 @@ public final class Lab {
             } finally {
                 if (server != null) {
                     cpuAfter = server.cpuSeconds();
-                }
-                if (capture != null) {
-                    try {
-                        CaptureStats stats = capture.stop();
-                        stats.writeJson(dir.resolve("capture-stats.json"));
-                    } catch (CaptureException e) {
-                        note = "capture failed: " + e.getMessage();
-                    }
                 }
             }
         } finally {
@@ -168,6 +140,11 @@ public final class Lab {
             }
         }
         SummaryFile summary = SummaryFile.read(dir);
+        String note = summary == null || summary.wireCheckNotRun() == null ? null : "not captured: " + summary.wireCheckNotRun();
+        if (note != null && !captureUnavailableSaid) {
+            say("  packet capture unavailable (" + summary.wireCheckNotRun() + "); errors are measured against the server's log instead");
+            captureUnavailableSaid = true;
+        }
         JsonNode stats = null;
         Path statsFile = dir.resolve("server").resolve("stats.json");
         if (Files.isRegularFile(statsFile)) {

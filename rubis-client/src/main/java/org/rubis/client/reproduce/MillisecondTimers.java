@@ -9,6 +9,7 @@ import java.util.Locale;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.style.Styler;
 import org.rubis.analysis.io.CsvStream;
+import org.rubis.analysis.report.Charts;
 import org.rubis.format.RunFiles;
 
 /**
@@ -67,12 +68,12 @@ final class MillisecondTimers implements Experiment {
         long[] count = {nsv.length, Arrays.stream(nsv).filter(v -> v == 0).count(), Arrays.stream(msv).filter(v -> v == 0).count()};
         double zeroShare = (double) count[2] / count[0];
         double subMs = (double) Arrays.stream(nsv).filter(v -> v < 1_000_000L).count() / count[0];
-        XYChart c = Plots.xy("Response time CDF: nanosecond clock vs millisecond clock", "response time (ms)", "fraction of responses");
+        XYChart c = Charts.xy(Figure.STYLE, "Response time CDF: nanosecond clock vs millisecond clock", "response time (ms)", "fraction of responses");
         c.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
         cdf(c, "System.nanoTime (what we log)", nsv);
         cdf(c, "currentTimeMillis (what the original would report)", msv);
         c.getStyler().setXAxisMax(Math.max(3.0, nsv[(int) (0.95 * (nsv.length - 1))] / 1e6));
-        Figure fig = Plots.save(c, lab.out(), "fig-ms-timers",
+        Figure fig = Figure.save(c, lab.out(), "fig-ms-timers",
                 "CDF of the same requests' response times as each clock reports them (x cut at the 95th percentile). The millisecond clock's "
                         + "staircase starts with its share of 0 ms responses at x = 0.");
         String measured = String.format(Locale.ROOT, "%.1f %% of %d responses would read 0 ms on a millisecond clock (%.1f %% took under 1 ms); "
@@ -117,6 +118,6 @@ final class MillisecondTimers implements Experiment {
         }
         xs.add(sorted[sorted.length - 1] / 1e6);
         ys.add(1.0);
-        Plots.line(c, name, xs, ys);
+        Charts.addLine(c, name, xs, ys);
     }
 }

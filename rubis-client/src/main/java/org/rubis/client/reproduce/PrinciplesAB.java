@@ -10,6 +10,7 @@ import java.util.Locale;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.style.Styler;
 import org.rubis.analysis.RunAnalysis;
+import org.rubis.analysis.report.Charts;
 
 /**
  * Gunther, Mohan and Brady (FINDINGS C.2, C.3). Principle A: to emulate an open arrival stream with
@@ -77,23 +78,23 @@ final class PrinciplesAB implements Experiment {
                     .put("closed_rate", cAchieved).put("hybrid_cov", ha.requestInterArrival.cov()).put("hybrid_rate", hAchieved)
                     .put("closed_session_cov", ca.sessionInterArrival.cov()).put("hybrid_session_cov", ha.sessionInterArrival.cov());
         }
-        XYChart cov = Plots.xy("Request inter-arrival CoV with N/Z constant", "threads / emulated users N", "coefficient of variation");
+        XYChart cov = Charts.xy(Figure.STYLE, "Request inter-arrival CoV with N/Z constant", "threads / emulated users N", "coefficient of variation");
         cov.getStyler().setXAxisLogarithmic(true);
         cov.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
         cov.getStyler().setYAxisMin(0.0);
-        Plots.points(cov, "closed, Z scaled with N", closed.stream().map(p -> p[0]).toList(), closed.stream().map(p -> p[1]).toList());
-        Plots.points(cov, "hybrid (open sessions)", hybrid.stream().map(p -> p[0]).toList(), hybrid.stream().map(p -> p[1]).toList());
-        Plots.line(cov, "Poisson (CoV = 1)", List.of((double) ns.get(0), (double) ns.get(ns.size() - 1)), List.of(1.0, 1.0));
-        XYChart rate = Plots.xy("Principle A: request rate over N/Z", "threads / emulated users N", "request rate / (N/Z)");
+        Charts.addMarkedLine(cov, "closed, Z scaled with N", closed.stream().map(p -> p[0]).toList(), closed.stream().map(p -> p[1]).toList());
+        Charts.addMarkedLine(cov, "hybrid (open sessions)", hybrid.stream().map(p -> p[0]).toList(), hybrid.stream().map(p -> p[1]).toList());
+        Charts.addLine(cov, "Poisson (CoV = 1)", List.of((double) ns.get(0), (double) ns.get(ns.size() - 1)), List.of(1.0, 1.0));
+        XYChart rate = Charts.xy(Figure.STYLE, "Principle A: request rate over N/Z", "threads / emulated users N", "request rate / (N/Z)");
         rate.getStyler().setXAxisLogarithmic(true);
         rate.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
         rate.getStyler().setYAxisMin(0.0);
-        Plots.points(rate, "closed, Z scaled with N", closed.stream().map(p -> p[0]).toList(), closed.stream().map(p -> p[2]).toList());
-        Plots.points(rate, "hybrid (open sessions)", hybrid.stream().map(p -> p[0]).toList(), hybrid.stream().map(p -> p[2]).toList());
+        Charts.addMarkedLine(rate, "closed, Z scaled with N", closed.stream().map(p -> p[0]).toList(), closed.stream().map(p -> p[2]).toList());
+        Charts.addMarkedLine(rate, "hybrid (open sessions)", hybrid.stream().map(p -> p[0]).toList(), hybrid.stream().map(p -> p[2]).toList());
         List<Figure> figs = List.of(
-                Plots.save(cov, lab.out(), "fig-principle-b", "Principle B: the CoV of request inter-arrival times against N (log x). An open "
+                Figure.save(cov, lab.out(), "fig-principle-b", "Principle B: the CoV of request inter-arrival times against N (log x). An open "
                         + "stream sits near 1 (dashed line); the paper's closed JMeter runs settled near 1 from about 50 threads."),
-                Plots.save(rate, lab.out(), "fig-principle-a", "Principle A: the achieved request rate as a fraction of N/Z. With Z scaled with N "
+                Figure.save(rate, lab.out(), "fig-principle-a", "Principle A: the achieved request rate as a fraction of N/Z. With Z scaled with N "
                         + "the closed rate approaches N/Z (1.0) as the response time becomes small next to Z."));
         double[] cLo = closed.get(0);
         double[] cHi = closed.get(closed.size() - 1);

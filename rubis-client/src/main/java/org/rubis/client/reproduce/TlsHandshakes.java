@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.CategoryChart;
+import org.rubis.analysis.report.Charts;
 
 /**
  * Nou, Guitart and Torres (FINDINGS D): a full TLS handshake costs the server far more CPU than a
@@ -70,10 +71,10 @@ final class TlsHandshakes implements Experiment {
         }
         Side on = sides.get(0);
         Side off = sides.get(1);
-        CategoryChart c = Plots.bars("Server CPU per connection over HTTPS", "session resumption", "server CPU per connection (ms)");
+        CategoryChart c = Charts.bars(Figure.STYLE, "Server CPU per connection over HTTPS", "session resumption", "server CPU per connection (ms)");
         c.addSeries("server CPU per connection", List.of("on (resumed handshakes)", "off (full handshakes)"),
                 List.of(on.cpuMsPerConnection(), off.cpuMsPerConnection()));
-        Figure fig = Plots.save(c, lab.out(), "fig-tls", "Server process CPU time while the client ran, divided by the connections it accepted "
+        Figure fig = Figure.save(c, lab.out(), "fig-tls", "Server process CPU time while the client ran, divided by the connections it accepted "
                 + "(each carried a 2-request session). The paper: about 170 ms per full handshake, 2 ms per resumed one.");
         String measured = String.format(Locale.ROOT, "resumption on: %d connections, %d full and %d resumed handshakes, %.2f ms server CPU per "
                         + "connection; off: %d connections, %d full and %d resumed, %.2f ms per connection (%.1fx)", on.connections(), on.full(), on.resumed(),

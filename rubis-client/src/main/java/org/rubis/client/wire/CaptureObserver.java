@@ -18,13 +18,19 @@ public final class CaptureObserver implements RunObserver {
 
     private final PrintStream out;
     private final PublishedTimes published;
+    private final java.util.function.Supplier<org.rubis.analysis.wire.AnchorBrackets> anchors;
     private PacketCapture capture;
     private CaptureStats stats;
     private String failure;
 
-    public CaptureObserver(PrintStream out, PublishedTimes published) {
+    /**
+     * @param anchors the uncertainty of the run's and the probe's epoch anchors, asked for once the run is over
+     *                (it bounds the wire check's send/receive split)
+     */
+    public CaptureObserver(PrintStream out, PublishedTimes published, java.util.function.Supplier<org.rubis.analysis.wire.AnchorBrackets> anchors) {
         this.out = out;
         this.published = published;
+        this.anchors = anchors;
     }
 
     @Override
@@ -67,6 +73,6 @@ public final class CaptureObserver implements RunObserver {
         if (failure != null || stats == null) {
             return WireCheckSection.notRun(failure != null ? failure : "the capture did not start (the run stopped before its first request)");
         }
-        return WireCheckSection.check(runDir, stats, published);
+        return WireCheckSection.check(runDir, stats, published, anchors.get());
     }
 }

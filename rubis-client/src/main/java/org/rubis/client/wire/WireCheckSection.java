@@ -8,32 +8,27 @@ import java.util.Locale;
 import java.util.Map;
 import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.analysis.wire.AnchorBrackets;
 import org.rubis.analysis.wire.DiffStats;
+import org.rubis.analysis.wire.WireAccuracy;
 import org.rubis.analysis.wire.WireCheck;
 import org.rubis.client.config.PublishedTimes;
 import org.rubis.client.report.SummarySection;
-import org.rubis.client.report.Verdict;
 
 /**
  * The summary's "wire check" section (summary.json {@code wire_check}): the join of the run's requests
  * with the capture (rubis-analysis' {@link WireCheck}, the same code as {@code rubis-analysis wire}), the
- * client-minus-wire error split by new and reused connections, the three connection counts, the
- * capture's drops, the reference probe's floor, and the accuracy verdict measured from them.
+ * client-minus-wire error split by new and reused connections and into its send and receive sides, the
+ * three connection counts, the capture's drops, the reference probe's floor, and the accuracy verdict
+ * measured from them.
  *
- * <p>The verdict: OK when the mean client-minus-wire of the response time over all matched requests is at
- * most {@link #ABSOLUTE_LIMIT_US} or {@link #RELATIVE_LIMIT} of the wire's median response time, whichever is
- * larger (docs/WIRE.md says why); INCOMPLETE when the capture lost anything, since unchecked requests
- * cannot be vouched for.
+ * <p>The verdict: {@link WireAccuracy}'s rule (the one the run's verdict uses too; docs/WIRE.md says why);
+ * INCOMPLETE when the capture lost anything, since unchecked requests cannot be vouched for.
  */
 public final class WireCheckSection implements SummarySection {
 
     /** The measured error handed to the run verdict (set once, at construction). */
-    private Verdict.Accuracy accuracy;
-
-    /** The error a load generator can reach (httperf's 10 to 40 us in the paper, issue 12's goal). */
-    public static final double ABSOLUTE_LIMIT_US = 50;
-    /** Beyond this fraction of the wire's median, the client's error would change comparisons between systems. */
-    public static final double RELATIVE_LIMIT = 0.10;
+    private WireAccuracy accuracy;
 
     private final ObjectNode json;
     private final String text;
@@ -55,11 +50,15 @@ public final class WireCheckSection implements SummarySection {
         return new WireCheckSection(o, "Wire check\n  not run: " + why + "\n", null, null);
     }
 
-    /** Runs the wire check on RUN_DIR/capture.pcap now that requests.csv (and the server's log) are complete. */
-    public static WireCheckSection check(Path runDir, CaptureStats stats, PublishedTimes publishedTimes) {
+    /**
+     * Runs the wire check on RUN_DIR/capture.pcap now that requests.csv (and the server's log) are complete.
+     *
+     * @param anchors the uncertainty of the client's and the probe's epoch anchors (bounds the send/receive split)
+     */
+    public static WireCheckSection check(Path runDir, CaptureStats stats, PublishedTimes publishedTimes, AnchorBrackets anchors) {
         WireCheck w;
         try {
-            w = WireCheck.run(new RunDirectory(runDir), null);
+            w = WireCheck.run(new RunDirectory(runDir), null, anchors);
         } catch (AnalysisException | java.io.UncheckedIOException e) {
             return notRun("the wire check failed: " + e.getMessage());
         }
@@ -67,44 +66,33 @@ public final class WireCheckSection implements SummarySection {
         boolean complete = w.complete() && stats.complete();
         o.put("status", complete ? "complete" : "incomplete");
         w.toJson(o);
-        double wireMedianUs = wireMedianUs(runDir);
-        double limit = Math.max(ABSOLUTE_LIMIT_US, RELATIVE_LIMIT * wireMedianUs);
-        WireCheck.Group all = w.groups.get("all");
-        String verdict;
-        if (all == null || all.response.count() == 0) {
-            verdict = "NOT MEASURED: no request was matched to the wire";
-        } else if (!complete) {
-            verdict = String.format(Locale.ROOT, "INCOMPLETE: the capture lost packets (%d kernel, %d interface drops%s); client minus wire mean %.1f us "
-                    + "over the requests it holds", stats.kernelDrops(), stats.interfaceDrops(), w.capture.gaps() > 0 ? ", " + w.capture.gaps()
-                    + " sequence holes" : "", all.response.meanUs());
-        } else {
-            boolean ok = all.response.meanUs() <= limit;
-            verdict = String.format(Locale.ROOT, "%s: the client's response times are %.1f us above the wire on average (p50 %.1f, p99 %.1f us); "
-                    + "limit %.0f us (the larger of %.0f us and %.0f%% of the wire's median %.1f us)", ok ? "OK" : "INACCURATE", all.response.meanUs(),
-                    all.response.percentileUs(50), all.response.percentileUs(99), limit, ABSOLUTE_LIMIT_US, RELATIVE_LIMIT * 100, wireMedianUs);
-        }
-        ObjectNode acc = o.putObject("accuracy");
+        WireAccuracy measured = w.accuracy();
+        String verdict = verdict(measured, complete, stats, w.capture.gaps());
+        ObjectNode acc = o.has("accuracy") ? (ObjectNode) o.get("accuracy") : o.putObject("accuracy");
         acc.put("verdict", verdict);
-        acc.put("limit_us", Math.round(limit * 10) / 10.0);
-        acc.put("wire_median_response_us", Math.round(wireMedianUs * 10) / 10.0);
         JsonNode published = null;
         if (publishedTimes == PublishedTimes.WIRE) {
             published = WireTimes.table(runDir);
             o.put("published_times", "wire");
         }
-        WireCheck.Group reused = w.groups.get("reused");
-        WireCheck.Group measured = reused != null && reused.response.count() > 0 ? reused : all;
-        Verdict.Accuracy accuracy = !complete || measured == null || measured.response.count() == 0 ? null
-                : new Verdict.Accuracy(measured.response.meanUs(), measured.response.percentileUs(99), measured.response.count());
         WireCheckSection section = new WireCheckSection(o, render(w, stats, complete, verdict, publishedTimes), verdict, published);
-        section.accuracy = accuracy;
+        section.accuracy = complete ? measured : null;
         return section;
     }
 
-    private static double wireMedianUs(Path runDir) {
-        DiffStats d = new DiffStats();
-        WireTimes.forEachMatched(runDir, (line, wireNs) -> d.add(wireNs));
-        return d.count() == 0 ? 0 : d.percentileUs(50);
+    /** The summary's accuracy line: the one rule's answer ({@link WireAccuracy#within}) with the measured error beside its limit. */
+    static String verdict(WireAccuracy a, boolean complete, CaptureStats stats, long gaps) {
+        if (a == null) {
+            return "NOT MEASURED: no request was matched to the wire";
+        }
+        if (!complete) {
+            return String.format(Locale.ROOT, "INCOMPLETE: the capture lost packets (%d kernel, %d interface drops%s); client minus wire mean %.1f us "
+                    + "over the requests it holds", stats.kernelDrops(), stats.interfaceDrops(), gaps > 0 ? ", " + gaps + " sequence holes" : "",
+                    a.meanUs());
+        }
+        return String.format(Locale.ROOT, "%s: the client's response times are %.1f us above the wire on average over %d requests (p50 %.1f, "
+                + "p99 %.1f us; %s); %s", a.within() ? "OK" : "INACCURATE", a.meanUs(), a.requests(), a.p50Us(), a.p99Us(), a.splitText(),
+                a.limitText());
     }
 
     private static String render(WireCheck w, CaptureStats stats, boolean complete, String verdict, PublishedTimes publishedTimes) {
@@ -134,6 +122,7 @@ public final class WireCheckSection implements SummarySection {
             b.append("  published response times: the wire's (capture timestamps; their error is the capture's, ").append(stats.kernelDrops()
                     + stats.interfaceDrops()).append(" packets dropped); the client's are in response_time_ms_client\n");
         }
+        w.splitLines().forEach(l -> b.append("  ").append(l).append('\n'));
         w.notes.forEach(n -> b.append("  note: ").append(n).append('\n'));
         b.append("  accuracy: ").append(verdict).append('\n');
         return b.toString();
@@ -162,7 +151,7 @@ public final class WireCheckSection implements SummarySection {
     }
 
     @Override
-    public Verdict.Accuracy accuracy() {
+    public WireAccuracy accuracy() {
         return accuracy;
     }
 

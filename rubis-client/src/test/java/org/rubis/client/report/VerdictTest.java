@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.rubis.analysis.wire.WireAccuracy;
 import org.rubis.client.report.Verdict.Cause;
 import org.rubis.client.report.Verdict.Evidence;
 
@@ -77,11 +78,16 @@ class VerdictTest {
 
     @Test
     void withACaptureTheAccuracyIsTheMeasuredClientMinusWire() {
-        Verdict ok = Verdict.of(quiet(), new Verdict.Accuracy(120, 300, 1500));
-        assertTrue(ok.text().contains("Accuracy measured on the wire: client minus wire 120 us mean, 300 us p99 on 1500"), ok.text());
-        assertTrue(ok.text().contains("(within: limits"), ok.text());
-        Verdict stale = Verdict.of(quiet(), new Verdict.Accuracy(1100, 1900, 1500));
-        assertTrue(stale.text().contains("(OUTSIDE: limits"), stale.text());
+        // wire median 1.5 ms: limit max(50, 150) = 150 us
+        Verdict ok = Verdict.of(quiet(), new WireAccuracy(120, 110, 300, 1500, 1500, 40, 70));
+        assertTrue(ok.text().contains("Accuracy measured on the wire: client minus wire 120.0 us mean, 300.0 us p99 on 1500 requests"), ok.text());
+        assertTrue(ok.text().contains("(within the limit 150 us (the larger of 50 us and 10 % of the wire's median 1500.0 us))"), ok.text());
+        assertEquals(List.of(), ok.causes());
+        Verdict stale = Verdict.of(quiet(), new WireAccuracy(1100, 1000, 1900, 1500, 1500, 1050, 50));
+        assertTrue(stale.text().contains("(OUTSIDE the limit 150 us"), stale.text());
+        assertTrue(stale.text().contains("send side p50 1050.0 us, receive side p50 50.0 us"), "the verdict says where the time goes: " + stale.text());
         assertEquals(List.of(Cause.CLIENT), stale.causes(), "an inaccurate client (e.g. HttpClient's stale check) is the client's");
+        // a fast page: the absolute 50 us holds
+        assertEquals(List.of(Cause.CLIENT), Verdict.of(quiet(), new WireAccuracy(60, 60, 80, 100, 200, 30, 30)).causes());
     }
 }

@@ -1,4 +1,4 @@
-package org.rubis.server;
+package org.rubis.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -12,7 +12,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Turns picocli's parse errors into one line, {@code error: --opt: what was wrong, accepted: ...; see --help},
- * and exit status 2: a typo must not bury its cause under the whole usage text.
+ * and exit status 2: a typo must not bury its cause under the whole usage text. Shared by rubis-client,
+ * rubis-server and rubis-analysis so that their parse errors read alike; it lives in this picocli-only module
+ * because rubis-analysis must not depend on rubis-server, and rubis-format must not depend on picocli.
  */
 public final class OneLineErrors implements CommandLine.IParameterExceptionHandler {
 
@@ -72,7 +74,7 @@ public final class OneLineErrors implements CommandLine.IParameterExceptionHandl
     }
 
     /** What an argument accepts, from its candidates or its type. */
-    static String accepted(ArgSpec spec) {
+    private static String accepted(ArgSpec spec) {
         String base;
         if (spec.completionCandidates() != null) {
             List<String> c = new ArrayList<>();

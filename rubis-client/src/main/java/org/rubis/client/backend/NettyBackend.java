@@ -196,6 +196,32 @@ public final class NettyBackend implements Backend {
     }
 
     /** One session's connection and its request in flight; touched only on its event loop. */
+    /** A body copy buffer per event loop: a page's body is copied once, into its String (not first into a temporary array). */
+    private static final io.netty.util.concurrent.FastThreadLocal<byte[]> SCRATCH = new io.netty.util.concurrent.FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[16 * 1024];
+        }
+    };
+
+    /** The readable bytes as ISO-8859-1 text, as {@code ByteBuf.toString(ISO_8859_1)} without its temporary array per call. */
+    static String latin1(ByteBuf b) {
+        int n = b.readableBytes();
+        if (n == 0) {
+            return "";
+        }
+        byte[] a = SCRATCH.get();
+        if (a.length < n) {
+            if (n > 1 << 20) {
+                return b.toString(StandardCharsets.ISO_8859_1); // a huge page: no event-loop buffer that large kept
+            }
+            a = new byte[Math.max(n, 2 * a.length)];
+            SCRATCH.set(a);
+        }
+        b.getBytes(b.readerIndex(), a, 0, n);
+        return new String(a, 0, n, StandardCharsets.ISO_8859_1);
+    }
+
     private final class Conn implements Session {
         final EventLoop loop;
         final InetSocketAddress source;
@@ -401,7 +427,7 @@ public final class NettyBackend implements Backend {
             long send = out.sendNano;
             out.status = resp.status().code();
             out.bytes = received;
-            out.body = body == null ? "" : body.toString(StandardCharsets.ISO_8859_1);
+            out.body = body == null ? "" : latin1(body);
             releaseBody();
             out.ttfbNs = (firstByte == 0 ? now : firstByte) - send;
             out.responseNs = now - send;

@@ -17,6 +17,7 @@ import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ShardPlan;
 import org.rubis.client.log.RunLog;
 import org.rubis.client.report.ClientHealth;
+import org.rubis.client.report.FixedCost;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
 import org.rubis.client.warmup.JitWarmup;
@@ -180,7 +181,7 @@ public final class RunEngine {
         if (target.serverPid() > 0) {
             health.watchServer(target.serverPid());
         }
-        RunClock clock = new RunClock(config, shard.startAt());
+        RunClock clock = new RunClock(config, shard.startAt()); // replaced after the fixed-cost window; the summary's if setup fails
         this.anchor = clock.anchor();
         long runStartEpochNs = clock.anchorEpochNs();
         stats.runPhase(clock.epochNs(clock.upEndNano()), clock.runSeconds());
@@ -188,6 +189,13 @@ public final class RunEngine {
         try {
             backend = Backends.create(config.execution(), target.base());
             finisher.add("backend", backend);
+            // The fixed cost: the client idle (samplers, log writer, backend up; no request) before t = 0,
+            // so that the summary prints it apart from the CPU per request. The run's clock starts after it.
+            health.fixedCost(FixedCost.measure(calibrationWindowNs(), deadline -> stop.awaitUntil(deadline, Long.MAX_VALUE)));
+            clock = new RunClock(config, shard.startAt());
+            this.anchor = clock.anchor();
+            runStartEpochNs = clock.anchorEpochNs();
+            stats.runPhase(clock.epochNs(clock.upEndNano()), clock.runSeconds());
             Recorder recorder = new Recorder(clock, log, stats, new TargetWatch(stop, target.base()), backend.name());
             SessionContext ctx = new SessionContext(clock, stop, backend, recorder, counters.active);
             SessionExecutor executor = SessionExecutor.of(ctx, config.execution().threads(), this::onUserFailed);
@@ -246,6 +254,15 @@ public final class RunEngine {
         summary = finisher.summary(clock, shard, runStartEpochNs, stats, health, log, backend == null ? config.execution().backend().label() : backend.name(),
                 arrivalsText, observers, warmup);
         return summary;
+    }
+
+    /** One second of idleness; a shard with a start instant only has until a second before it. */
+    private long calibrationWindowNs() {
+        if (shard.startAt() == null) {
+            return FixedCost.WINDOW_NS;
+        }
+        long left = RunClock.epochNs(shard.startAt()) - RunClock.epochNs(java.time.Instant.now()) - 1_000_000_000L;
+        return Math.max(0, Math.min(FixedCost.WINDOW_NS, left));
     }
 
     /**

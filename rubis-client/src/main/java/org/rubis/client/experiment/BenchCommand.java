@@ -114,8 +114,8 @@ public final class BenchCommand implements Callable<Integer> {
         pw.println();
         pw.println(server
                 ? String.format(Locale.ROOT, "%-10s %10s %12s %12s %12s %10s", "model", "req/s", "service ms", "client ms", "p99 ms", "conns max")
-                : String.format(Locale.ROOT, "%-10s %9s %9s %11s %12s %11s %9s %9s %9s %10s", "backend", "requests", "req/s", "run CPU s",
-                        "CPU us/req", "conns (srv)", "max conc", "mean ms", "p99 ms", "late p99"));
+                : String.format(Locale.ROOT, "%-10s %9s %9s %11s %12s %11s %11s %9s %9s %9s %10s", "backend", "requests", "req/s", "run CPU s",
+                        "CPU us/req", "fixed cores", "conns (srv)", "max conc", "mean ms", "p99 ms", "late p99"));
         rows.forEach(pw::println);
         pw.flush();
         return 0;
@@ -164,8 +164,13 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private static String backendRow(String backend, SummaryFile s) {
-        return String.format(Locale.ROOT, "%-10s %9d %9.1f %11.2f %12.1f %11d %9d %9.3f %9.3f %10.3f", backend, s.requests(),
-                s.throughputRps(), s.health().runCpuSeconds(), s.health().runCpuUsPerRequest(),
+        // CPU per request without the fixed cost (the idle client's cores, printed beside it): at low rates the ratio
+        // of CPU to requests is mostly the fixed cost.
+        SummaryFile.Health h = s.health();
+        return String.format(Locale.ROOT, "%-10s %9d %9.1f %11.2f %12s %11s %11d %9d %9.3f %9.3f %10.3f", backend, s.requests(),
+                s.throughputRps(), h.runCpuSeconds(), h.runRequestCpuUs() < 0 ? String.format(Locale.ROOT, "%.1f gross", h.runCpuUsPerRequest())
+                        : String.format(Locale.ROOT, "%.1f", h.runRequestCpuUs()),
+                h.fixedCpuCores() < 0 ? "n/a" : String.format(Locale.ROOT, "%.4f", h.fixedCpuCores()),
                 s.server().connectionsAccepted(), s.server().maxConcurrentConnections(), s.run().mean(),
                 s.run().p99(), s.health().runSendLatenessP99Ms());
     }

@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.LongSupplier;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
@@ -59,9 +58,12 @@ public final class ClientHealth implements AutoCloseable {
     private volatile long runStartNano;
     private volatile long runEndNano;
     private long endNano;
+    private volatile FixedCost fixedCost = FixedCost.NOT_MEASURED;
     /** The embedded server's process (its CPU is the SERVER's evidence); null for an external target. */
     private volatile ProcessHandle server;
     private final WakeupProbe wakeups = new WakeupProbe();
+    /** Probe ticks per health sample: one sample a second. */
+    private static final int TICKS_PER_SAMPLE = (int) (1_000_000_000L / WakeupProbe.PERIOD_NS);
     // Host and server figures, summed over the samples of the run (written by the sampler only).
     private volatile int hostSamples;
     private volatile double hostOtherSum;
@@ -135,7 +137,11 @@ public final class ClientHealth implements AutoCloseable {
     }
 
     private static long cpuNs(ProcessHandle p) {
-        return p == null ? -1 : p.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+        if (p == null) {
+            return -1;
+        }
+        long ns = ProcCpu.processNs(p.pid()); // one small read instead of ProcessHandle.info()'s several (and a user lookup)
+        return ns >= 0 ? ns : p.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
     }
 
     private void sample() {
@@ -144,12 +150,21 @@ public final class ClientHealth implements AutoCloseable {
         HostStat.Sample lastHost = HostStat.sample();
         ProcessHandle lastServer = server;
         long lastServerCpu = cpuNs(lastServer);
+        int tick = 0;
         while (running) {
+            // One timer thread for the wake-up probe (every 100 ms) and the health sample (every 10th tick):
+            // each wake-up is part of the client's fixed cost.
+            long t0 = System.nanoTime();
             try {
-                Thread.sleep(1000);
+                Thread.sleep(WakeupProbe.PERIOD_NS / 1_000_000);
             } catch (InterruptedException e) {
                 return;
             }
+            wakeups.record(System.nanoTime() - t0);
+            if (++tick < TICKS_PER_SAMPLE) {
+                continue;
+            }
+            tick = 0;
             long cpu = os.getProcessCpuTime();
             long now = System.nanoTime();
             long dt = now - lastNano;
@@ -189,10 +204,27 @@ public final class ClientHealth implements AutoCloseable {
             lastServerCpu = serverCpu;
             try {
                 long fds = os instanceof com.sun.management.UnixOperatingSystemMXBean u ? u.getOpenFileDescriptorCount() : -1;
-                samples.write(String.format(Locale.ROOT, "%d,%.3f,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%s,%d%n", System.currentTimeMillis(), cores, heap,
-                        memory.getHeapMemoryUsage().getMax(), threads.getThreadCount(), activeSessions.getAsLong(), requests.getAsLong(),
-                        num(hi.busyCores()), num(other), num(hi.stealCores()), host.procsRunning() < 0 ? "" : String.valueOf(host.procsRunning()),
-                        num(host.load1()), num(serverCores), fds));
+                // By hand, not String.format: sampled once a second, this code runs interpreted, where a Formatter is dear.
+                StringBuilder b = new StringBuilder(128);
+                b.append(System.currentTimeMillis()).append(',');
+                fixed3(b, cores);
+                b.append(',').append(heap).append(',').append(memory.getHeapMemoryUsage().getMax()).append(',').append(threads.getThreadCount())
+                        .append(',').append(activeSessions.getAsLong()).append(',').append(requests.getAsLong()).append(',');
+                fixed3(b, hi.busyCores());
+                b.append(',');
+                fixed3(b, other);
+                b.append(',');
+                fixed3(b, hi.stealCores());
+                b.append(',');
+                if (host.procsRunning() >= 0) {
+                    b.append(host.procsRunning());
+                }
+                b.append(',');
+                fixed3(b, host.load1());
+                b.append(',');
+                fixed3(b, serverCores);
+                b.append(',').append(fds).append('\n');
+                samples.append(b);
                 samples.flush();
             } catch (IOException ignored) {
                 // best effort
@@ -200,8 +232,17 @@ public final class ClientHealth implements AutoCloseable {
         }
     }
 
-    private static String num(double v) {
-        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.3f", v);
+    /** {@code v} with three decimals as {@code %.3f} prints it (nothing for NaN). */
+    static void fixed3(StringBuilder b, double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return;
+        }
+        long m = Math.round(Math.abs(v) * 1000);
+        if (v < 0 && m != 0) {
+            b.append('-');
+        }
+        long frac = m % 1000;
+        b.append(m / 1000).append('.').append(frac < 100 ? (frac < 10 ? "00" : "0") : "").append(frac);
     }
 
     /** Mean cores used by processes other than the client (and the embedded server); NaN when unknown. */
@@ -245,7 +286,6 @@ public final class ClientHealth implements AutoCloseable {
         }
         running = false;
         sampler.interrupt();
-        wakeups.close();
         endCpuNs = os.getProcessCpuTime();
         endNano = System.nanoTime();
         for (NotificationEmitter e : emitters) {
@@ -293,6 +333,29 @@ public final class ClientHealth implements AutoCloseable {
         }
         long end = runEndCpuNs >= 0 ? runEndCpuNs : (endCpuNs >= 0 ? endCpuNs : os.getProcessCpuTime());
         return (end - runStartCpuNs) / 1e9;
+    }
+
+    /** Seconds of the run phase (-1 if it was not reached). */
+    public double runSeconds() {
+        if (runStartCpuNs < 0) {
+            return -1;
+        }
+        long endNanoTime = runEndCpuNs >= 0 ? runEndNano : (endCpuNs >= 0 ? endNano : System.nanoTime());
+        return (endNanoTime - runStartNano) / 1e9;
+    }
+
+    /** Seconds from the start of sampling to its end (or now). */
+    public double seconds() {
+        return ((endCpuNs >= 0 ? endNano : System.nanoTime()) - startNano) / 1e9;
+    }
+
+    /** The fixed cost measured before the first request (see {@link FixedCost}). */
+    public void fixedCost(FixedCost f) {
+        fixedCost = f;
+    }
+
+    public FixedCost fixedCost() {
+        return fixedCost;
     }
 
     /** Mean cores used during the run phase. */

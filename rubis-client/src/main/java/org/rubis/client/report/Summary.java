@@ -201,6 +201,17 @@ public final class Summary {
         h.put("run_cpu_seconds", round(health.runCpuSeconds(), 3));
         h.put("run_cpu_cores", round(health.runCpuCores(), 3));
         h.put("run_cpu_us_per_request", run.count() == 0 || health.runCpuSeconds() < 0 ? 0 : round(health.runCpuSeconds() * 1e6 / run.count(), 1));
+        // The fixed cost (what the idle client burns per second) and the CPU of a request once it is
+        // taken out: at low rates the ratios above are mostly the fixed cost spread over few requests.
+        FixedCost fixed = health.fixedCost();
+        h.put("fixed_cpu_cores", fixed.measured() ? round(fixed.cores(), 4) : -1);
+        h.put("fixed_cpu_cores_error", fixed.measured() ? round(fixed.errorCores(), 4) : -1);
+        h.put("fixed_cpu_window_s", round(fixed.windowNs() / 1e9, 3));
+        h.put("fixed_cpu_window_start_epoch_ms", fixed.startEpochMs());
+        h.put("fixed_cpu_window_end_epoch_ms", fixed.endEpochMs());
+        h.put("fixed_cpu_method", fixed.measured() ? FixedCost.METHOD : "not measured");
+        h.put("request_cpu_us", round(fixed.perRequestUs(health.cpuSeconds(), health.seconds(), overall.count()), 1));
+        h.put("run_request_cpu_us", round(fixed.perRequestUs(health.runCpuSeconds(), health.runSeconds(), run.count()), 1));
         h.put("gc_count", health.gcCount());
         h.put("gc_time_ms", health.gcTimeMs());
         h.put("gc_pauses", health.gcPauses());
@@ -397,10 +408,10 @@ public final class Summary {
         }
         JsonNode h = root.get("client_health");
         b.append("\nClient health\n");
-        line(b, "CPU", String.format(Locale.ROOT, "%.2f cores mean, %s peak (of %d); run phase %.2f cores, %.1f us CPU per request",
+        line(b, "CPU", String.format(Locale.ROOT, "%.2f cores mean, %s peak (of %d); run phase %.2f cores",
                 h.get("cpu_mean_cores").asDouble(), h.get("cpu_peak_cores").asDouble() < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f",
-                        h.get("cpu_peak_cores").asDouble()), h.get("cores").asInt(), h.get("run_cpu_cores").asDouble(),
-                h.get("run_cpu_us_per_request").asDouble()));
+                        h.get("cpu_peak_cores").asDouble()), h.get("cores").asInt(), h.get("run_cpu_cores").asDouble()));
+        line(b, "CPU cost", cpuCost(h));
         line(b, "GC", h.get("gc_count").asLong() + " collections, " + h.get("gc_pauses").asLong() + " pauses totalling "
                 + h.get("gc_pause_total_ms").asLong() + " ms, longest " + h.get("gc_max_pause_ms").asLong() + " ms");
         line(b, "threads / heap", h.get("peak_threads").asInt() + " peak threads; heap peak " + h.get("peak_heap_bytes").asLong() / (1 << 20)
@@ -484,5 +495,18 @@ public final class Summary {
     /** True when the verdict names the client as a cause. */
     public boolean saturated() {
         return root.path("client_health").path("saturated").asBoolean();
+    }
+
+    /** Fixed and per-request CPU apart (the gross ratio includes the fixed cost: misleading at low rates). */
+    private static String cpuCost(JsonNode h) {
+        double fixed = h.path("fixed_cpu_cores").asDouble(-1);
+        double gross = h.get("run_cpu_us_per_request").asDouble();
+        if (fixed < 0) {
+            return String.format(Locale.ROOT, "fixed cost not measured; %.1f us CPU per run-phase request (fixed cost included)", gross);
+        }
+        double perRequest = h.path("run_request_cpu_us").asDouble(-1);
+        return String.format(Locale.ROOT, "fixed %.4f +- %.4f cores (idle %.1f s before the first request) + %s us per request in the run phase"
+                + " (%.1f us with the fixed cost spread over the requests)", fixed, h.path("fixed_cpu_cores_error").asDouble(),
+                h.path("fixed_cpu_window_s").asDouble(), perRequest < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", perRequest), gross);
     }
 }

@@ -29,8 +29,13 @@ public record SummaryFile(String status, String stopReason, long requests, doubl
     /** Response time in ms. */
     public record Latency(double mean, double p99) {}
 
+    /**
+     * @param runCpuUsPerRequest run-phase CPU over run-phase requests (the fixed cost included)
+     * @param fixedCpuCores      the idle client's CPU (-1 when not measured)
+     * @param runRequestCpuUs    run-phase CPU per request with the fixed cost taken out (-1 when not measured)
+     */
     public record Health(int cores, double runCpuSeconds, double runCpuCores, double runCpuUsPerRequest, double runSendLatenessP99Ms,
-                         int peakThreads, long peakHeapBytes) {}
+                         int peakThreads, long peakHeapBytes, double fixedCpuCores, double fixedCpuCoresError, double runRequestCpuUs) {}
 
     public record Server(long connectionsAccepted, long maxConcurrentConnections) {}
 
@@ -54,7 +59,8 @@ public record SummaryFile(String status, String stopReason, long requests, doubl
                 new Latency(run.path("mean").asDouble(), run.path("p99").asDouble()),
                 new Health(h.path("cores").asInt(), h.path("run_cpu_seconds").asDouble(), h.path("run_cpu_cores").asDouble(),
                         h.path("run_cpu_us_per_request").asDouble(), h.path("run_send_lateness_ms").path("p99").asDouble(),
-                        h.path("peak_threads").asInt(), h.path("peak_heap_bytes").asLong()),
+                        h.path("peak_threads").asInt(), h.path("peak_heap_bytes").asLong(), h.path("fixed_cpu_cores").asDouble(-1),
+                        h.path("fixed_cpu_cores_error").asDouble(-1), h.path("run_request_cpu_us").asDouble(-1)),
                 new Server(srv.path("connections_accepted").asLong(), srv.path("max_concurrent_connections").asLong()),
                 "not run".equals(wire.path("status").asText()) ? wire.path("reason").asText() : null);
     }

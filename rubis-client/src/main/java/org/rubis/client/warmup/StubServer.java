@@ -219,6 +219,9 @@ final class StubServer implements AutoCloseable {
     /** The pages the stub serves: shaped like the embedded server's (header with images, item table, page links). */
     static final class Pages {
 
+        // begin/end mirror rubis-server's app/Html page frame on purpose: the client never depends on the
+        // server module (it runs in its own JVM), and the warm-up only needs pages of the same shape.
+
         /** A small JPEG-sized body for images (only counted by the client). */
         static final byte[] IMAGE = new byte[2048];
 

@@ -226,6 +226,9 @@ public final class NettyBackend implements Backend {
         final EventLoop loop;
         final InetSocketAddress source;
         Channel ch;
+        /** The channel {@link #connectionId} names. */
+        Channel idOf;
+        String connectionId;
         Reply out;
         Runnable onReply;
         boolean awaiting;
@@ -432,8 +435,12 @@ public final class NettyBackend implements Backend {
             out.ttfbNs = (firstByte == 0 ? now : firstByte) - send;
             out.responseNs = now - send;
             out.newConnection = newConnection;
-            InetSocketAddress local = (InetSocketAddress) ch.localAddress();
-            out.connectionId = local.getAddress().getHostAddress() + ":" + local.getPort();
+            if (idOf != ch) { // named once per connection, not per reply (its local address never changes)
+                InetSocketAddress local = (InetSocketAddress) ch.localAddress();
+                idOf = ch;
+                connectionId = local.getAddress().getHostAddress() + ":" + local.getPort();
+            }
+            out.connectionId = connectionId;
             if (!HttpUtil.isKeepAlive(resp)) {
                 ch.close();
                 ch = null;

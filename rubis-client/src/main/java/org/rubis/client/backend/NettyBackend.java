@@ -391,15 +391,25 @@ public final class NettyBackend implements Backend {
             }
         }
 
-        /** The decoder found no HTTP reply in the bytes. */
-        void onGarbage() {
+        /**
+         * Drops the reply being read; true when it was an image's (the page's reply stands, the
+         * session goes on), false when the page's own reply must now fail.
+         */
+        private boolean dropReplyInProgress() {
             head = null;
             releaseBody();
-            if (images != null) {
-                images = null;
-                awaiting = false;
-                done();
-            } else {
+            if (images == null) {
+                return false;
+            }
+            images = null;
+            awaiting = false;
+            done();
+            return true;
+        }
+
+        /** The decoder found no HTTP reply in the bytes. */
+        void onGarbage() {
+            if (!dropReplyInProgress()) {
                 fail(ErrorClass.NOT_HTTP.label());
             }
             if (ch != null) {
@@ -468,12 +478,7 @@ public final class NettyBackend implements Backend {
         void onInactive() {
             ch = null;
             boolean partial = head != null || firstByte != 0;
-            head = null;
-            releaseBody();
-            if (images != null) {
-                images = null;
-                awaiting = false;
-                done();
+            if (dropReplyInProgress()) {
                 return;
             }
             Throwable c = cause;

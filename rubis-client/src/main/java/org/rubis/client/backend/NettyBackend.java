@@ -121,6 +121,12 @@ public final class NettyBackend implements Backend {
                           .addLast("reply", REPLY); // no aggregator: bodies of any size, images only counted
                     }
                 });
+        if (epoll) {
+            // With source addresses a socket is bound before connect; bind(address, 0) then makes Linux scan the port range for
+            // a port free on every address, TIME_WAIT included: 3 to 6 ms of kernel CPU per connect after a large run
+            // (docs/BENCHMARKS.md, virtual threads at 18,000 users). With this option the port is chosen at connect.
+            bootstrap.option(io.netty.channel.epoll.EpollChannelOption.IP_BIND_ADDRESS_NO_PORT, true);
+        }
     }
 
     @Override

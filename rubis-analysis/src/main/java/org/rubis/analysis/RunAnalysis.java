@@ -190,7 +190,7 @@ public final class RunAnalysis {
         a.readGc(d);
         if (d.hasServer()) {
             a.server = compare(d, a);
-        } else if (Files.isDirectory(d.dir().resolve("server"))) {
+        } else if (Files.isDirectory(org.rubis.format.RunFiles.serverDir(d.dir()))) {
             a.notes.add("server/requests.csv is missing: no comparison with the server's log");
         }
         a.wire(d);

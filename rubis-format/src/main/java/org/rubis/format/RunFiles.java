@@ -19,6 +19,8 @@ public final class RunFiles {
     public static final String SERVER_DIR = "server";
     /** The server's ground truth, one line per request (inside {@link #SERVER_DIR}). */
     public static final String SERVER_REQUESTS = "requests.csv";
+    /** The server's connections, one line each (inside {@link #SERVER_DIR}). */
+    public static final String SERVER_CONNECTIONS = "connections.csv";
     public static final String SERVER_STATS = "stats.json";
     /** run --capture: the packet capture (libpcap's own format). */
     public static final String CAPTURE_PCAP = "capture.pcap";
@@ -72,6 +74,10 @@ public final class RunFiles {
 
     public static Path serverRequests(Path run) {
         return serverDir(run).resolve(SERVER_REQUESTS);
+    }
+
+    public static Path serverConnections(Path run) {
+        return serverDir(run).resolve(SERVER_CONNECTIONS);
     }
 
     public static Path probe(Path run) {

@@ -21,6 +21,7 @@ import java.util.stream.Stream;
 import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.RunFiles;
 
 /**
  * {@code rubis-analysis merge}: turns the run directories of N shards (docs/SHARDING.md) into one
@@ -121,7 +122,7 @@ public final class RunMerge {
         optional(RunDirectory::gc, List.of("end_epoch_ms"), r -> r.getLong("end_epoch_ms"), "client-gc.csv");
         if (list.stream().allMatch(s -> s.dir().hasServer())) {
             optional(d -> d.serverRequests(), org.rubis.format.Columns.SERVER_REQUESTS, r -> r.getLong("completion_epoch_ns"), "server/requests.csv");
-            optional(d -> d.dir().resolve("server").resolve("connections.csv"), List.of("close_epoch_ns"), r -> r.getLong("close_epoch_ns"),
+            optional(d -> RunFiles.serverConnections(d.dir()), List.of("close_epoch_ns"), r -> r.getLong("close_epoch_ns"),
                     "server/connections.csv");
             if (list.size() > 1) {
                 warnings.add("each shard ran its own embedded server: server/ merges " + list.size() + " servers' logs (one row per request, "

@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.RunFiles;
 
 /**
  * The wire check of a run: every request the capture saw joined to the client's line in requests.csv
@@ -333,7 +334,7 @@ public final class WireCheck {
     }
 
     private void countServerConnections(RunDirectory dir) {
-        Path p = dir.dir().resolve("server").resolve("connections.csv");
+        Path p = RunFiles.serverConnections(dir.dir());
         if (Files.isRegularFile(p)) {
             long[] n = {0};
             new CsvStream(p).forEach(List.of("connection_id"), row -> {

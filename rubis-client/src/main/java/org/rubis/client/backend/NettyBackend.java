@@ -396,9 +396,7 @@ public final class NettyBackend implements Backend {
             head = null;
             releaseBody();
             if (images != null) {
-                images = null;
-                awaiting = false;
-                done();
+                endImages();
             } else {
                 fail(ErrorClass.NOT_HTTP.label());
             }
@@ -459,6 +457,11 @@ public final class NettyBackend implements Backend {
                 write(request(nextImage));
                 return;
             }
+            endImages();
+        }
+
+        /** The page's images are over (all fetched, or given up): the page's reply is complete. */
+        private void endImages() {
             images = null;
             awaiting = false;
             done();
@@ -471,9 +474,7 @@ public final class NettyBackend implements Backend {
             head = null;
             releaseBody();
             if (images != null) {
-                images = null;
-                awaiting = false;
-                done();
+                endImages();
                 return;
             }
             Throwable c = cause;

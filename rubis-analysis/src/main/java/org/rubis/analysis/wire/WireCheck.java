@@ -20,7 +20,6 @@ import java.util.TreeMap;
 import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
-import org.rubis.format.RunFiles;
 
 /**
  * The wire check of a run: every request the capture saw joined to the client's line in requests.csv
@@ -54,7 +53,7 @@ public final class WireCheck {
         int status;
         WireRequest wire;
 
-        /** The columns requests.csv and probe.csv share (the same names, the same meaning). */
+        /** The columns requests.csv and probe.csv share (both name them alike). */
         static ClientLine of(CsvStream.Row row) {
             ClientLine c = new ClientLine();
             c.connection = row.get("connection_id");
@@ -334,7 +333,7 @@ public final class WireCheck {
     }
 
     private void countServerConnections(RunDirectory dir) {
-        Path p = RunFiles.serverConnections(dir.dir());
+        Path p = org.rubis.format.RunFiles.serverConnections(dir.dir());
         if (Files.isRegularFile(p)) {
             long[] n = {0};
             new CsvStream(p).forEach(List.of("connection_id"), row -> {

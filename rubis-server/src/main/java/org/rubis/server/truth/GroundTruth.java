@@ -12,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.rubis.format.RunFiles;
 
 /**
  * The server's own account of what it served: one record per request and per connection, written
@@ -83,8 +82,8 @@ public final class GroundTruth implements AutoCloseable {
         this.model = model;
         if (dir != null) {
             Files.createDirectories(dir);
-            BufferedWriter req = Files.newBufferedWriter(dir.resolve(RunFiles.SERVER_REQUESTS), StandardCharsets.UTF_8);
-            BufferedWriter con = Files.newBufferedWriter(dir.resolve(RunFiles.SERVER_CONNECTIONS), StandardCharsets.UTF_8);
+            BufferedWriter req = Files.newBufferedWriter(dir.resolve(org.rubis.format.RunFiles.SERVER_REQUESTS), StandardCharsets.UTF_8);
+            BufferedWriter con = Files.newBufferedWriter(dir.resolve(org.rubis.format.RunFiles.SERVER_CONNECTIONS), StandardCharsets.UTF_8);
             req.write(REQUESTS_HEADER);
             req.newLine();
             con.write(CONNECTIONS_HEADER);
@@ -299,7 +298,7 @@ public final class GroundTruth implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             try {
-                Files.writeString(dir.resolve(RunFiles.SERVER_STATS), stats);
+                Files.writeString(dir.resolve(org.rubis.format.RunFiles.SERVER_STATS), stats);
             } catch (IOException e) {
                 System.err.println("rubis-server: cannot write stats.json: " + e.getMessage());
             }

@@ -199,15 +199,4 @@ final class SoakTrend {
     private static double average(double[] a) {
         return a.length == 0 ? 0 : Arrays.stream(a).sum() / a.length;
     }
-
-    /** "90", "90s", "2m", "500ms", "1h" in seconds (the run command has validated it already). */
-    static double seconds(String d) {
-        String t = d.trim().toLowerCase(Locale.ROOT);
-        if (t.endsWith("ms")) {
-            return Double.parseDouble(t.substring(0, t.length() - 2)) / 1000;
-        }
-        char u = t.charAt(t.length() - 1);
-        double f = u == 'h' ? 3600 : u == 'm' ? 60 : 1;
-        return Double.parseDouble(Character.isDigit(u) ? t : t.substring(0, t.length() - 1)) * f;
-    }
 }

@@ -115,12 +115,4 @@ class SoakTrendTest {
         assertTrue(grows.series().get(1).flat() && grows.series().get(2).flat());
         assertFalse(grows.flat());
     }
-
-    @Test
-    void durations() {
-        assertEquals(90, SoakTrend.seconds("90"));
-        assertEquals(120, SoakTrend.seconds("2m"));
-        assertEquals(0.5, SoakTrend.seconds("500ms"));
-        assertEquals(3600, SoakTrend.seconds("1h"));
-    }
 }

@@ -13,8 +13,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
 /**
  * Turns picocli's parse errors into one line, {@code error: --opt: what was wrong, accepted: ...; see --help},
  * and exit status 2: a typo must not bury its cause under the whole usage text. Shared by rubis-client,
- * rubis-server and rubis-analysis so that their parse errors read alike; it lives in this picocli-only module
- * because rubis-analysis must not depend on rubis-server, and rubis-format must not depend on picocli.
+ * rubis-server and rubis-analysis so that their parse errors read alike. It lives in rubis-format because that
+ * is the one module all three programs depend on (they all write or read the run directory); a module of its
+ * own for one class would be a module no program needs.
  */
 public final class OneLineErrors implements CommandLine.IParameterExceptionHandler {
 

@@ -272,6 +272,13 @@ class RunMergeTest {
         assertEquals(1, c.status());
         assertTrue(c.err().startsWith("error: " + full + ": exists and is not empty; choose a new directory for --out"), c.err());
 
+        // --out naming one of the shards is refused before anything is written (that shard is not empty either,
+        // but this is the mistake to name)
+        Cli same = cli(args(dirs, dirs.get(1)));
+        assertEquals(1, same.status(), same.out() + same.err());
+        assertTrue(same.err().startsWith("error: " + dirs.get(1) + ": --out is one of the shard directories; choose a new directory"),
+                same.err());
+
         Path merged = tmp.resolve("m");
         assertEquals(0, cli(args(dirs, merged)).status());
         assertOneLineError(List.of(merged), merged + ": this is already a merged run");

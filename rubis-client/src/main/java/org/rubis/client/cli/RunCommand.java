@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.rubis.client.config.Durations;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.CapPolicy;
@@ -275,36 +276,8 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** "90", "90s", "2m", "500ms", "1h" to milliseconds. */
+    /** "90", "90s", "2m", "500ms", "1h" to milliseconds; null stays null (the option was not given). */
     static Long millis(String option, String text) {
-        if (text == null) {
-            return null;
-        }
-        String t = text.strip().toLowerCase(Locale.ROOT);
-        double factor = 1000;
-        if (t.endsWith("ms")) {
-            factor = 1;
-            t = t.substring(0, t.length() - 2);
-        } else if (t.endsWith("s")) {
-            t = t.substring(0, t.length() - 1);
-        } else if (t.endsWith("m")) {
-            factor = 60_000;
-            t = t.substring(0, t.length() - 1);
-        } else if (t.endsWith("h")) {
-            factor = 3_600_000;
-            t = t.substring(0, t.length() - 1);
-        }
-        try {
-            double v = Double.parseDouble(t.strip());
-            if (v < 0 || Double.isNaN(v) || Double.isInfinite(v)) {
-                throw new NumberFormatException();
-            }
-            if (!org.rubis.client.config.Limits.durationFits(v * factor)) {
-                throw new ConfigException(option + " " + text + ": longer than the maximum of 30 days; expected e.g. 60s, 2m, 500ms or 1h");
-            }
-            return Math.round(v * factor);
-        } catch (NumberFormatException e) {
-            throw new ConfigException(option + " " + text + ": not a duration; expected e.g. 60s, 2m, 500ms or 1h");
-        }
+        return text == null ? null : Durations.millis(option, text);
     }
 }

@@ -1,5 +1,6 @@
 package org.rubis.client.experiment;
 
+import org.rubis.client.config.Durations;
 import org.rubis.client.report.SummaryFile;
 import org.rubis.format.RunFiles;
 import java.io.PrintWriter;
@@ -151,7 +152,7 @@ public final class BenchCommand implements Callable<Integer> {
             pw.flush();
             return 2;
         }
-        double skip = SoakTrend.seconds(rampUp) + 60; // judge after the ramp and a minute of warm-up
+        double skip = Durations.millis("--ramp-up", rampUp) / 1000.0 + 60; // judge after the ramp and a minute of warm-up
         SoakTrend.Trend trend = SoakTrend.read(dir, skip);
         pw.println();
         pw.println(String.format(Locale.ROOT, "%d users, %s, backend %s, -Xmx%s: %d requests, %.1f req/s, status %s (exit %d); judged from %.0f s on",

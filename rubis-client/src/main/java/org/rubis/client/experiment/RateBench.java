@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.rubis.client.config.Durations;
 import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.EmbeddedServerProcess;
 import org.rubis.client.report.SummaryFile;
@@ -127,7 +128,7 @@ final class RateBench {
             return String.format(Locale.ROOT, "%-26s not installed (apt-get install -y httperf)", "httperf");
         }
         // Each of the connections sends its calls back to back; enough calls to last about the duration at wrk's rate.
-        long seconds = ScaleBench.millis(duration) / 1000;
+        long seconds = Durations.millis("--duration", duration) / 1000;
         long calls = Math.max(1000, 100_000 * seconds / Math.max(1, users));
         String text = capture(List.of(taskset.toString(), "-c", core, httperf.toString(), "--server", "127.0.0.1", "--port", String.valueOf(port),
                 "--uri", "/page.html", "--num-conns", String.valueOf(users), "--num-calls", String.valueOf(calls), "--rate", "1000",

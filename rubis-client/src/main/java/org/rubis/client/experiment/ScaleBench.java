@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.rubis.client.config.Durations;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.EmbeddedServerProcess;
@@ -47,8 +48,8 @@ final class ScaleBench {
         plan.check(true, sources, true);
         out.printf(Locale.ROOT, "plan: %d users, open-file limit %d per process (client and server each need about %d), %d ephemeral ports per "
                 + "source address -> %d loopback source address(es)%n", users, plan.fdLimit(), plan.filesNeeded(), plan.ports(), sources);
-        millis(rampUp); // bad times fail here, with one line, before any JVM starts
-        millis(duration);
+        Durations.millis("--ramp-up", rampUp); // bad times fail here, with one line, before any JVM starts
+        Durations.millis("--duration", duration);
         List<String> rows = new ArrayList<>();
         List<String> details = new ArrayList<>();
         for (String model : models) {
@@ -106,23 +107,5 @@ final class ScaleBench {
         details.forEach(out::println);
         out.flush();
         return 0;
-    }
-
-    static long millis(String t) {
-        String s = t.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (s.endsWith("ms")) {
-                return Long.parseLong(s.substring(0, s.length() - 2));
-            }
-            if (s.endsWith("s")) {
-                return Long.parseLong(s.substring(0, s.length() - 1)) * 1000;
-            }
-            if (s.endsWith("m")) {
-                return Long.parseLong(s.substring(0, s.length() - 1)) * 60_000;
-            }
-            return Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            throw new ConfigException("bench scale: '" + t + "' is not a time; expected e.g. 30s, 2m, 500ms");
-        }
     }
 }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.rubis.analysis.io.CsvStream;
 import org.rubis.format.RunFiles;
 
 /**
@@ -127,20 +128,18 @@ final class SoakTrend {
 
     /** The series of the run in {@code dir} from {@code skipSeconds} after its first health sample on. */
     static Trend read(Path dir, double skipSeconds) throws IOException {
-        List<String> lines = Files.readAllLines(RunFiles.clientHealth(dir));
-        List<String> head = List.of(lines.get(0).split(","));
-        int ep = head.indexOf("epoch_ms"), heap = head.indexOf("heap_used_bytes"), thr = head.indexOf("threads"), fd = head.indexOf("open_fds");
         List<double[]> rows = new ArrayList<>(); // {s, heap used MiB, threads, fds}
         long first = -1;
-        for (String l : lines.subList(1, lines.size())) {
-            String[] f = l.split(",", -1);
-            if (f.length != head.size()) {
-                continue; // a torn last line of a killed run
+        try (CsvStream.Cursor c = new CsvStream(RunFiles.clientHealth(dir)).open(List.of("epoch_ms", "heap_used_bytes", "threads"),
+                List.of("epoch_ms", "heap_used_bytes", "threads"))) {
+            boolean fds = c.header().contains("open_fds"); // came later: older runs lack it
+            for (CsvStream.Row r; (r = c.next()) != null; ) { // a torn last line of a killed run is skipped
+                long e = r.getLong("epoch_ms");
+                first = first < 0 ? e : first;
+                String fd = fds ? r.get("open_fds") : "";
+                rows.add(new double[] {(e - first) / 1000.0, r.getLong("heap_used_bytes") / (double) (1 << 20), r.getLong("threads"),
+                        fd.isEmpty() ? -1 : Double.parseDouble(fd)});
             }
-            long e = Long.parseLong(f[ep]);
-            first = first < 0 ? e : first;
-            rows.add(new double[] {(e - first) / 1000.0, Double.parseDouble(f[heap]) / (1 << 20), Double.parseDouble(f[thr]),
-                    fd < 0 || f[fd].isEmpty() ? -1 : Double.parseDouble(f[fd])});
         }
         List<double[]> after = heapAfter(RunFiles.clientGc(dir), first);
         List<double[]> judgedRows = rows.stream().filter(r -> r[0] >= skipSeconds).toList();
@@ -164,19 +163,12 @@ final class SoakTrend {
         if (!Files.isRegularFile(gcCsv) || firstEpochMs < 0) {
             return out;
         }
-        List<String> lines = Files.readAllLines(gcCsv);
-        if (lines.isEmpty()) {
-            return out;
-        }
-        List<String> head = List.of(lines.get(0).split(","));
-        int ep = head.indexOf("end_epoch_ms"), after = head.indexOf("heap_after_bytes");
-        if (ep < 0 || after < 0) {
-            return out;
-        }
-        for (String l : lines.subList(1, lines.size())) {
-            String[] f = l.split(",", -1);
-            if (f.length == head.size()) {
-                out.add(new double[] {(Long.parseLong(f[ep]) - firstEpochMs) / 1000.0, Double.parseDouble(f[after]) / (1 << 20)});
+        try (CsvStream.Cursor c = new CsvStream(gcCsv).open(List.of("end_epoch_ms"), List.of("end_epoch_ms"))) {
+            if (!c.header().contains("heap_after_bytes")) {
+                return out;
+            }
+            for (CsvStream.Row r; (r = c.next()) != null; ) {
+                out.add(new double[] {(r.getLong("end_epoch_ms") - firstEpochMs) / 1000.0, r.getDouble("heap_after_bytes") / (1 << 20)});
             }
         }
         out.sort(java.util.Comparator.comparingDouble(r -> r[0])); // concurrent cycles may end after a later pause
@@ -206,16 +198,5 @@ final class SoakTrend {
 
     private static double average(double[] a) {
         return a.length == 0 ? 0 : Arrays.stream(a).sum() / a.length;
-    }
-
-    /** "90", "90s", "2m", "500ms", "1h" in seconds (the run command has validated it already). */
-    static double seconds(String d) {
-        String t = d.trim().toLowerCase(Locale.ROOT);
-        if (t.endsWith("ms")) {
-            return Double.parseDouble(t.substring(0, t.length() - 2)) / 1000;
-        }
-        char u = t.charAt(t.length() - 1);
-        double f = u == 'h' ? 3600 : u == 'm' ? 60 : 1;
-        return Double.parseDouble(Character.isDigit(u) ? t : t.substring(0, t.length() - 1)) * f;
     }
 }

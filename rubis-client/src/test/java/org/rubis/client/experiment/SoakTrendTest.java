@@ -85,9 +85,11 @@ class SoakTrendTest {
                         .append('\n');
             }
         }
+        health.append(t0 + 20 * 60 * 1000L).append(",0.5,9999"); // the torn last line of a killed run: skipped, not read as 9999 bytes
         Files.writeString(dir.resolve("client-health.csv"), health);
         Files.writeString(dir.resolve("client-gc.csv"), gc);
         SoakTrend.Trend t = SoakTrend.read(dir, 60);
+        assertEquals(20 * 60, t.rows().size());
         assertTrue(t.heapSource().contains("after each collection"), t.heapSource());
         SoakTrend.Series heap = t.series().get(0);
         assertEquals(120, heap.mean(), 1e-6);
@@ -112,13 +114,5 @@ class SoakTrendTest {
         assertFalse(grows.series().get(0).flat(), grows.series().get(0).line());
         assertTrue(grows.series().get(1).flat() && grows.series().get(2).flat());
         assertFalse(grows.flat());
-    }
-
-    @Test
-    void durations() {
-        assertEquals(90, SoakTrend.seconds("90"));
-        assertEquals(120, SoakTrend.seconds("2m"));
-        assertEquals(0.5, SoakTrend.seconds("500ms"));
-        assertEquals(3600, SoakTrend.seconds("1h"));
     }
 }

@@ -51,6 +51,10 @@ class JvmProfileTest {
         List<Map<String, String>> rows = d.csv("requests.csv"); // every line complete
         assertEquals(rows.size(), s.get("requests_logged").asLong(), "the summary counts what the log holds");
         assertTrue(r.err().contains("the run did not complete: ") && r.err().contains("out of memory"), r.err());
-        assertTrue(d.json("server/stats.json").get("requests").asLong() >= rows.size(), "the embedded server was stopped cleanly");
+        // The server wrote its accounting on the way out, and it holds every request the client got a reply to (a
+        // request the out-of-memory client failed before sending is in its log but never reached the server).
+        long answered = rows.stream().filter(row -> row.get("error").isEmpty()).count();
+        assertTrue(answered > 0, "some requests were answered before the heap ran out");
+        assertTrue(d.json("server/stats.json").get("requests").asLong() >= answered, "the embedded server was stopped cleanly");
     }
 }

@@ -1,7 +1,7 @@
 package org.rubis.analysis;
 
 import java.io.PrintWriter;
-import org.rubis.cli.OneLineErrors;
+import org.rubis.format.OneLineErrors;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

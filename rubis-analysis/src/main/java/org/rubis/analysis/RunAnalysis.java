@@ -107,6 +107,10 @@ public final class RunAnalysis {
     public final TreeMap<Long, Integer> concurrentConnections = new TreeMap<>();
     public final TreeMap<Long, Integer> activeSessions = new TreeMap<>();
     public final Map<String, Long> sessionEnds = new TreeMap<>();
+    /**
+     * Gaps between consecutive request sends of the run phase only: a ramp changes the rate on purpose,
+     * and a rate that changes within the window inflates the CoV that Principle B judges.
+     */
     public final Moments requestInterArrival = new Moments();
     public final Moments sessionInterArrival = new Moments();
     public final List<long[]> gcPauses = new ArrayList<>(); // {end epoch ms, duration ms}
@@ -186,7 +190,7 @@ public final class RunAnalysis {
         a.readGc(d);
         if (d.hasServer()) {
             a.server = compare(d, a);
-        } else if (Files.isDirectory(d.dir().resolve("server"))) {
+        } else if (Files.isDirectory(org.rubis.format.RunFiles.serverDir(d.dir()))) {
             a.notes.add("server/requests.csv is missing: no comparison with the server's log");
         }
         a.wire(d);
@@ -292,7 +296,9 @@ public final class RunAnalysis {
             t0Ns = Math.min(t0Ns, send);
             tEndNs = Math.max(tEndNs, done);
             timeline.computeIfAbsent(send / 1_000_000_000L, k -> new Bin()).add(resp, failed);
-            sends.add(send);
+            if (org.rubis.format.Phase.RUN.label().equals(phase)) {
+                sends.add(send); // the measurement phase only: ramps change the rate on purpose
+            }
             String connId = row.get("connection_id");
             long sid = row.getLong("session_id");
             if (connId.isEmpty()) {

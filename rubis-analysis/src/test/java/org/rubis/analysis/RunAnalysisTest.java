@@ -54,6 +54,27 @@ class RunAnalysisTest {
     }
 
     @Test
+    void requestInterArrivalsAreThoseOfTheRunPhaseOnly() throws Exception {
+        // A ramp with irregular gaps, then a run phase sending every 100 ms, then a down ramp: only the
+        // run phase's regular gaps may reach the request CoV (0), not the ramps' (which would make it > 0).
+        SyntheticRun r = new SyntheticRun();
+        SplittableRandom rnd = new SplittableRandom(3);
+        long t = 0;
+        int id = 0;
+        for (String phase : new String[] {"up", "run", "down"}) {
+            for (int i = 0; i < 50; i++, id++) {
+                t += phase.equals("run") ? 100_000_000L : 1 + rnd.nextLong(400_000_000L);
+                r.request(id, 0, "Home", "/PHP/index.html", phase, t, t, 1_000_000, "", "127.0.0.1:" + (10000 + id), true);
+                r.session(id, t, t + 1_000_000, 1, "end_of_session");
+            }
+        }
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(r.write(tmp.resolve("phases"))));
+        assertEquals(49, a.requestInterArrival.count());
+        assertEquals(0.0, a.requestInterArrival.cov(), 1e-9);
+        assertEquals(100.0, a.requestInterArrival.mean() / 1e6, 1e-9);
+    }
+
+    @Test
     void percentilesMatchADirectComputation() throws Exception {
         SplittableRandom rnd = new SplittableRandom(5);
         SyntheticRun r = new SyntheticRun();

@@ -20,6 +20,8 @@ public final class RunFiles {
     /** The server's ground truth, one line per request (inside {@link #SERVER_DIR}). */
     public static final String SERVER_REQUESTS = "requests.csv";
     public static final String SERVER_STATS = "stats.json";
+    /** The server's connection accounting, one line per connection (inside {@link #SERVER_DIR}). */
+    public static final String SERVER_CONNECTIONS = "connections.csv";
     /** run --capture: the packet capture (libpcap's own format). */
     public static final String CAPTURE_PCAP = "capture.pcap";
     /** run --capture: packets written and kernel/interface drops of the capture. */
@@ -76,6 +78,10 @@ public final class RunFiles {
 
     public static Path probe(Path run) {
         return run.resolve(PROBE_CSV);
+    }
+
+    public static Path serverConnections(Path run) {
+        return serverDir(run).resolve(SERVER_CONNECTIONS);
     }
 
     public static Path serverStats(Path run) {

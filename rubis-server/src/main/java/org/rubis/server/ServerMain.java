@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.rubis.cli.OneLineErrors;
+import org.rubis.format.OneLineErrors;
 import org.rubis.server.data.DataPolicy;
 import org.rubis.server.http.ServerSettings;
 import picocli.CommandLine;

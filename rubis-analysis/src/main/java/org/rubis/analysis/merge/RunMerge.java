@@ -65,7 +65,7 @@ public final class RunMerge {
         ShardSet set = ShardSet.of(dirs);
         try (Stream<Path> s = Files.list(out)) {
             List<Path> inside = dirs.stream().map(d -> d.toAbsolutePath().normalize()).toList();
-            Path server = out.resolve("server").toAbsolutePath().normalize();
+            Path server = org.rubis.format.RunFiles.serverDir(out).toAbsolutePath().normalize();
             Path other = s.map(p -> p.toAbsolutePath().normalize()).filter(p -> !inside.contains(p) && !p.equals(server)).findAny().orElse(null);
             if (other != null) {
                 throw new AnalysisException(out + ": holds " + other.getFileName() + " besides the shards; choose a new directory (merge never overwrites a run)");
@@ -121,7 +121,7 @@ public final class RunMerge {
         optional(RunDirectory::gc, List.of("end_epoch_ms"), r -> r.getLong("end_epoch_ms"), "client-gc.csv");
         if (list.stream().allMatch(s -> s.dir().hasServer())) {
             optional(d -> d.serverRequests(), org.rubis.format.Columns.SERVER_REQUESTS, r -> r.getLong("completion_epoch_ns"), "server/requests.csv");
-            optional(d -> d.dir().resolve("server").resolve("connections.csv"), List.of("close_epoch_ns"), r -> r.getLong("close_epoch_ns"),
+            optional(d -> org.rubis.format.RunFiles.serverConnections(d.dir()), List.of("close_epoch_ns"), r -> r.getLong("close_epoch_ns"),
                     "server/connections.csv");
             if (list.size() > 1) {
                 warnings.add("each shard ran its own embedded server: server/ merges " + list.size() + " servers' logs (one row per request, "
@@ -185,7 +185,7 @@ public final class RunMerge {
                         Files.copy(src, target.resolve(name), StandardCopyOption.REPLACE_EXISTING);
                     }
                 }
-                Path stats = s.dir().dir().resolve("server").resolve("stats.json");
+                Path stats = org.rubis.format.RunFiles.serverStats(s.dir().dir());
                 if (Files.isRegularFile(stats)) {
                     Files.copy(stats, target.resolve("server-stats.json"), StandardCopyOption.REPLACE_EXISTING);
                 }

@@ -52,6 +52,18 @@ public final class WireCheck {
         String backend;
         int status;
         WireRequest wire;
+
+        /** The columns requests.csv and probe.csv share (both name them alike). */
+        static ClientLine of(CsvStream.Row row) {
+            ClientLine c = new ClientLine();
+            c.connection = row.get("connection_id");
+            c.send = row.getLong("send_epoch_ns");
+            c.ttfb = row.getLong("ttfb_ns");
+            c.response = row.getLong("response_ns");
+            c.path = row.get("path");
+            c.status = row.getInt("status");
+            return c;
+        }
     }
 
     /** A line of server/requests.csv. */
@@ -223,15 +235,9 @@ public final class WireCheck {
         Set<String> ids = new HashSet<>();
         CsvStream csv = new CsvStream(dir.requests());
         csv.forEach(List.of("path", "send_epoch_ns", "ttfb_ns", "response_ns", "status", "connection_id", "new_connection", "backend"), row -> {
-            ClientLine c = new ClientLine();
-            c.connection = row.get("connection_id");
-            c.send = row.getLong("send_epoch_ns");
-            c.ttfb = row.getLong("ttfb_ns");
-            c.response = row.getLong("response_ns");
-            c.path = row.get("path");
+            ClientLine c = ClientLine.of(row);
             c.newConnection = Boolean.parseBoolean(row.get("new_connection"));
             c.backend = row.get("backend");
-            c.status = row.getInt("status");
             clientRequests++;
             if (c.newConnection) {
                 clientConnectionsOpened++;
@@ -258,13 +264,7 @@ public final class WireCheck {
             return out;
         }
         new CsvStream(p).forEach(List.of("send_epoch_ns", "connection_id", "path", "status", "ttfb_ns", "response_ns", "warmup"), row -> {
-            ClientLine c = new ClientLine();
-            c.connection = row.get("connection_id");
-            c.send = row.getLong("send_epoch_ns");
-            c.ttfb = row.getLong("ttfb_ns");
-            c.response = row.getLong("response_ns");
-            c.path = row.get("path");
-            c.status = row.getInt("status");
+            ClientLine c = ClientLine.of(row);
             c.backend = Boolean.parseBoolean(row.get("warmup")) ? "warmup" : "probe";
             if (!c.connection.isEmpty()) {
                 probeConnections.add(c.connection);
@@ -333,7 +333,7 @@ public final class WireCheck {
     }
 
     private void countServerConnections(RunDirectory dir) {
-        Path p = dir.dir().resolve("server").resolve("connections.csv");
+        Path p = org.rubis.format.RunFiles.serverConnections(dir.dir());
         if (Files.isRegularFile(p)) {
             long[] n = {0};
             new CsvStream(p).forEach(List.of("connection_id"), row -> {

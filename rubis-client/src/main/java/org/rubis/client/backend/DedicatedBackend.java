@@ -81,7 +81,8 @@ public final class DedicatedBackend implements Backend {
         this.exchange = new HttpClient5Exchange(base, staleCheckMs);
         this.downloadImages = downloadImages;
         this.sources = new SourceAddresses(sourceAddresses, java.net.URI.create(base).getHost());
-        this.operator = new DefaultHttpClientConnectionOperator(null, null,
+        // sockets that pick their own source port when bound to a source address (SourcePortSockets: the kernel's search is slow)
+        this.operator = new DefaultHttpClientConnectionOperator(new SourcePortSockets(), null, null,
                 RegistryBuilder.<TlsSocketStrategy>create().register("https", tls.httpClientStrategy()).build());
         this.connections = HttpClient5Exchange.connections(Http1Config.custom().setBufferSize(BUFFER_BYTES).setChunkSizeHint(BUFFER_BYTES).build());
         this.connectionConfig = exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs);

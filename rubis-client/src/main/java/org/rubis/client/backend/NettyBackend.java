@@ -121,6 +121,12 @@ public final class NettyBackend implements Backend {
                           .addLast("reply", REPLY); // no aggregator: bodies of any size, images only counted
                     }
                 });
+        if (epoll) {
+            // With source addresses a socket is bound before connect; bind(address, 0) then makes Linux scan the port range for
+            // a port free on every address, TIME_WAIT included: 3 to 6 ms of kernel CPU per connect after a large run
+            // (docs/BENCHMARKS.md, virtual threads at 18,000 users). With this option the port is chosen at connect.
+            bootstrap.option(io.netty.channel.epoll.EpollChannelOption.IP_BIND_ADDRESS_NO_PORT, true);
+        }
     }
 
     @Override
@@ -226,6 +232,9 @@ public final class NettyBackend implements Backend {
         final EventLoop loop;
         final InetSocketAddress source;
         Channel ch;
+        /** The channel {@link #connectionId} names. */
+        Channel idOf;
+        String connectionId;
         Reply out;
         Runnable onReply;
         boolean awaiting;
@@ -391,15 +400,25 @@ public final class NettyBackend implements Backend {
             }
         }
 
-        /** The decoder found no HTTP reply in the bytes. */
-        void onGarbage() {
+        /**
+         * Drops the reply being read; true when it was an image's (the page's reply stands, the
+         * session goes on), false when the page's own reply must now fail.
+         */
+        private boolean dropReplyInProgress() {
             head = null;
             releaseBody();
-            if (images != null) {
-                images = null;
-                awaiting = false;
-                done();
-            } else {
+            if (images == null) {
+                return false;
+            }
+            images = null;
+            awaiting = false;
+            done();
+            return true;
+        }
+
+        /** The decoder found no HTTP reply in the bytes. */
+        void onGarbage() {
+            if (!dropReplyInProgress()) {
                 fail(ErrorClass.NOT_HTTP.label());
             }
             if (ch != null) {
@@ -432,8 +451,12 @@ public final class NettyBackend implements Backend {
             out.ttfbNs = (firstByte == 0 ? now : firstByte) - send;
             out.responseNs = now - send;
             out.newConnection = newConnection;
-            InetSocketAddress local = (InetSocketAddress) ch.localAddress();
-            out.connectionId = local.getAddress().getHostAddress() + ":" + local.getPort();
+            if (idOf != ch) { // named once per connection, not per reply (its local address never changes)
+                InetSocketAddress local = (InetSocketAddress) ch.localAddress();
+                idOf = ch;
+                connectionId = local.getAddress().getHostAddress() + ":" + local.getPort();
+            }
+            out.connectionId = connectionId;
             if (!HttpUtil.isKeepAlive(resp)) {
                 ch.close();
                 ch = null;
@@ -468,12 +491,7 @@ public final class NettyBackend implements Backend {
         void onInactive() {
             ch = null;
             boolean partial = head != null || firstByte != 0;
-            head = null;
-            releaseBody();
-            if (images != null) {
-                images = null;
-                awaiting = false;
-                done();
+            if (dropReplyInProgress()) {
                 return;
             }
             Throwable c = cause;

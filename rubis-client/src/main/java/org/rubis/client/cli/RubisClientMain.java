@@ -19,7 +19,7 @@ public final class RubisClientMain {
 
     /** Runs a command line; returns the exit status (used by tests as well). */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = org.rubis.cli.OneLineErrors.install(new CommandLine(new RubisClientMain()));
+        CommandLine cl = org.rubis.format.OneLineErrors.install(new CommandLine(new RubisClientMain()));
         Choices.register(cl);
         cl.setHelpFactory(DefineLabel::help);
         cl.setOut(out);

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.rubis.client.arrival.SessionArrivals;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
+import org.rubis.client.backend.ClientTls;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ShardPlan;
@@ -172,7 +173,7 @@ public final class RunEngine {
         Target target = Target.start(config, dir, out);
         RunFinisher finisher = new RunFinisher(config, dir, out, stop, counters);
         finisher.add("embedded server", target);
-        WarmupReport warmup = warmUp();
+        WarmupReport warmup = warmUp(target.base());
         RunStats stats = new RunStats();
         RunLog log = new RunLog(dir, stats::accept, stats::accept);
         finisher.add("request log", log);
@@ -268,8 +269,9 @@ public final class RunEngine {
     /**
      * The JIT warm-up (docs/ARCHITECTURE.md): before the health log, the clock and any request of the
      * run, so that neither its time nor its CPU is part of the run; ends before a shard's start instant.
+     * Over TLS when the target is HTTPS, with the run's resumption (the client's, and the embedded server's).
      */
-    private WarmupReport warmUp() {
+    private WarmupReport warmUp(String targetBase) {
         long deadline = Long.MAX_VALUE;
         if (shard.startAt() != null) {
             long left = java.time.Duration.between(java.time.Instant.now(), shard.startAt()).toNanos() - TimeUnit.SECONDS.toNanos(1);
@@ -279,8 +281,12 @@ public final class RunEngine {
         for (RunObserver o : observers) {
             loads.add(o::warmupLoad);
         }
-        return new JitWarmup(config.execution(), config.workload(), config.measurement().jitWarmup(), out).bindAddress(warmupStubAddress)
-                .cancelledBy(stop::stopped).run(loads, deadline);
+        JitWarmup warmup = new JitWarmup(config.execution(), config.workload(), config.measurement().jitWarmup(), out).bindAddress(warmupStubAddress)
+                .cancelledBy(stop::stopped);
+        if (ClientTls.isHttps(targetBase)) {
+            warmup.overTls(config.execution().tlsResumption() && (!config.embedded() || config.server().tlsResumption()));
+        }
+        return warmup.run(loads, deadline);
     }
 
     /**

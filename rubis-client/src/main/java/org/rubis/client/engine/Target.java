@@ -24,7 +24,7 @@ final class Target implements AutoCloseable {
             return new Target(config.target(), null, out);
         }
         out.println("Starting the embedded RUBiS server (" + config.server().model() + " model) in its own JVM...");
-        EmbeddedServerProcess server = EmbeddedServerProcess.start(config, config.regionsFile(), config.categoriesFile(), dir.resolve("server"));
+        EmbeddedServerProcess server = EmbeddedServerProcess.start(config, config.regionsFile(), config.categoriesFile(), org.rubis.format.RunFiles.serverDir(dir));
         out.println("Embedded server ready at " + server.baseUrl() + "/PHP/ (pid " + server.pid() + ")");
         return new Target(server.baseUrl(), server, out);
     }

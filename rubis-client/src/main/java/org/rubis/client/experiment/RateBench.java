@@ -56,9 +56,10 @@ final class RateBench {
         Path conf = dir.resolve("lighttpd.conf").toAbsolutePath();
         Files.writeString(conf, "server.document-root = \"" + root + "\"\nserver.port = " + port + "\nserver.bind = \"127.0.0.1\"\n"
                 + "server.modules = ( \"mod_rewrite\" )\nurl.rewrite-once = ( \"^/.*\" => \"/page.html\" )\n"
-                + "server.max-keep-alive-requests = 0\nserver.max-keep-alive-idle = 600\nserver.max-connections = 4096\n"
+                + "server.max-keep-alive-requests = 1000000\nserver.max-keep-alive-idle = 600\nserver.max-connections = 4096\n"
                 + "server.errorlog = \"" + dir.toAbsolutePath().resolve("lighttpd-error.log") + "\"\n", StandardCharsets.ISO_8859_1);
-        // max-keep-alive-requests = 0 means unlimited in lighttpd 1.4
+        // lighttpd 1.4: max-keep-alive-requests = 0 DISABLES keep-alive (every reply says Connection: close);
+        // a large count keeps each connection for the whole run, as wrk and the client expect
         Process server = new ProcessBuilder(taskset.toString(), "-c", serverCore, lighttpd.toString(), "-D", "-f", conf.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("lighttpd.out").toFile()).start();
         List<String> rows = new ArrayList<>();

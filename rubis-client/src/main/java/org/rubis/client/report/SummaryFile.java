@@ -33,14 +33,32 @@ public record SummaryFile(String status, String stopReason, long requests, doubl
      * @param runCpuUsPerRequest run-phase CPU over run-phase requests (the fixed cost included)
      * @param fixedCpuCores      the idle client's CPU (-1 when not measured)
      * @param runRequestCpuUs    run-phase CPU per request with the fixed cost taken out (-1 when not measured)
+     * @param gcPauseTotalMs     the client's GC pauses over the whole run
+     * @param maxHeapBytes       the client JVM's maximum heap
+     * @param elapsedMs          the run's phases (up ramp, run, down ramp) together
      */
     public record Health(int cores, double runCpuSeconds, double runCpuCores, double runCpuUsPerRequest, double runSendLatenessP99Ms,
-                         int peakThreads, long peakHeapBytes, double fixedCpuCores, double fixedCpuCoresError, double runRequestCpuUs) {}
+                         int peakThreads, long peakHeapBytes, double fixedCpuCores, double fixedCpuCoresError, double runRequestCpuUs,
+                         long gcPauseTotalMs, long maxHeapBytes, long elapsedMs) {
+
+        /** Share of the run the client's GC held its threads stopped (0 when unknown). */
+        public double gcPauseShare() {
+            return elapsedMs > 0 ? (double) gcPauseTotalMs / elapsedMs : 0;
+        }
+    }
 
     public record Server(long connectionsAccepted, long maxConcurrentConnections) {}
 
     public boolean complete() {
         return "complete".equals(status);
+    }
+
+    private static long elapsedMs(JsonNode phases) {
+        long sum = 0;
+        for (JsonNode v : phases) {
+            sum += v.asLong();
+        }
+        return sum;
     }
 
     /** The summary of a run directory, or null when the run wrote none (its JVM died). */
@@ -60,7 +78,8 @@ public record SummaryFile(String status, String stopReason, long requests, doubl
                 new Health(h.path("cores").asInt(), h.path("run_cpu_seconds").asDouble(), h.path("run_cpu_cores").asDouble(),
                         h.path("run_cpu_us_per_request").asDouble(), h.path("run_send_lateness_ms").path("p99").asDouble(),
                         h.path("peak_threads").asInt(), h.path("peak_heap_bytes").asLong(), h.path("fixed_cpu_cores").asDouble(-1),
-                        h.path("fixed_cpu_cores_error").asDouble(-1), h.path("run_request_cpu_us").asDouble(-1)),
+                        h.path("fixed_cpu_cores_error").asDouble(-1), h.path("run_request_cpu_us").asDouble(-1),
+                        h.path("gc_pause_total_ms").asLong(), h.path("max_heap_bytes").asLong(), elapsedMs(s.path("phases_ms"))),
                 new Server(srv.path("connections_accepted").asLong(), srv.path("max_concurrent_connections").asLong()),
                 "not run".equals(wire.path("status").asText()) ? wire.path("reason").asText() : null);
     }

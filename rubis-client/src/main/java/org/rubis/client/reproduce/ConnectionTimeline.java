@@ -27,7 +27,7 @@ final class ConnectionTimeline {
 
     /** Reads RUN_DIR/server/connections.csv; connections that carried no request (probes) are left out. */
     static ConnectionTimeline read(Path runDir) {
-        Path f = runDir.resolve("server").resolve("connections.csv");
+        Path f = org.rubis.format.RunFiles.serverConnections(runDir);
         List<long[]> spans = new ArrayList<>();
         Map<Integer, Long> perConn = new TreeMap<>();
         if (Files.isRegularFile(f)) {

@@ -52,7 +52,7 @@ final class ErrorVersusLoad implements Experiment {
 
     @Override
     public Finding run(Lab lab) throws Exception {
-        List<Integer> ns = lab.pick(List.of(20, 150), List.of(50, 200, 500, 1000));
+        List<Integer> ns = lab.pick(List.of(20, 150), List.of(50, 200, 500, 1000, 2000));
         String think = lab.pick("0.1", "0.25");
         Map<Variant, List<double[]>> points = new LinkedHashMap<>(); // {N, error ms, client cpu cores}
         List<Path> runs = new ArrayList<>();
@@ -113,9 +113,10 @@ final class ErrorVersusLoad implements Experiment {
                         + "JIT %.3f ms, event loop %.3f ms at N=%d", reference, slowLo[1], (int) slowLo[0], slowHi[1], (int) slowHi[0], slowHi[2],
                 jitHi[1], loopHi[1], (int) jitHi[0]);
         boolean fastFlat = Math.max(jitHi[1], loopHi[1]) < Math.max(0.5, slowHi[1] / 2);
-        String why = (grows ? "the interpreter-only client's error grows with N" : "the interpreter-only client's error did not grow with N")
-                + (slowWorst ? " and is the largest at the highest N, as the slow libgcj client's was"
-                        : ", but it is not the largest at the highest N")
+        String why = (grows ? "the interpreter-only client's error grows with N" + (slowWorst ? " and" : ", but")
+                : String.format(Locale.ROOT, "the interpreter-only client's error did not grow with N (at N=%d it used %.2f cores; libgcj's "
+                        + "grew as the client neared saturation, 60 %% CPU)%s", (int) slowHi[0], slowHi[2], slowWorst ? "; it" : ", and it"))
+                + (slowWorst ? " is the largest at the highest N, as the slow libgcj client's was" : " is not the largest at the highest N")
                 + (fastFlat ? "; the JIT and event-loop clients' errors stay small, as httperf's did"
                         : String.format(Locale.ROOT, "; the JIT and event-loop clients' errors are not small either (%.1f and %.1f ms at N=%d, from "
                                 + "%.1f ms at N=%d for the JIT): the machine, not the client's design, limited them (see each run's client-health "

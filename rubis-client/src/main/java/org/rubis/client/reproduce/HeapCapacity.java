@@ -95,8 +95,10 @@ final class HeapCapacity implements Experiment {
                         }
                     }
                 }
-                boolean memory = stop.toLowerCase(Locale.ROOT).contains("memory") || stop.contains("died");
-                heapLimited |= memory;
+                boolean memory = stop.toLowerCase(Locale.ROOT).contains("memory") || stop.contains("died") || stop.contains("heap full");
+                if (profile.equals("paper-default")) {
+                    heapLimited |= memory; // the finding: the 64 MB heap is what stops the client
+                }
                 if (profile.equals("paper-default")) {
                     defaultBest = Math.max(defaultBest, largest);
                 } else {
@@ -121,7 +123,8 @@ final class HeapCapacity implements Experiment {
             why = "quick scale stays far below the heap limit; it checks that the capacity search runs (full scale searches up to 6,000 users)";
         } else if (heapLimited && larger) {
             v = Verdict.REPRODUCED;
-            why = "the 64 MB heap stopped the client (out of memory) while the larger heap sustained at least as many users";
+            why = "the 64 MB heap stopped the client (out of memory, or a full heap whose collections stopped it for much of the run, as "
+                    + "today's JVM reaches before the paper's OutOfMemoryError) while the larger heap sustained at least as many users";
         } else {
             v = Verdict.NOT_REPRODUCED;
             why = "on this machine the client stopped for CPU or lateness before any heap ran out: the limit moved from memory to the "

@@ -24,6 +24,8 @@ final class PrinciplesAB implements Experiment {
     /** Think-scale at N = 5: Z = 7 s x 0.02 = 0.14 s, so N/Z is about 36 requests/s at every N. */
     private static final double SCALE_AT_5 = 0.02;
     private static final int SESSION_LENGTH = 10;
+    /** N from which the paper's JMeter runs' CoV settled near 1 ("from about 50 threads"). */
+    static final int SETTLED_FROM = 50;
 
     @Override
     public String name() {
@@ -59,10 +61,15 @@ final class PrinciplesAB implements Experiment {
             double z = 7 * scale;
             double rate = n / z;
             ClientSpec base = ClientSpec.of("--think-scale", String.format(Locale.ROOT, "%.4f", scale), "--max-transitions",
-                    String.valueOf(SESSION_LENGTH), "--backend", "dedicated", "--duration", duration, "--ramp-up", "0", "--ramp-down", "0", "--seed", "1");
-            ClientRun c = lab.run(name(), "closed-" + n, base.with("--users", String.valueOf(n)));
+                    String.valueOf(SESSION_LENGTH), "--backend", "dedicated", "--duration", duration, "--ramp-down", "0", "--seed", "1");
+            ClientRun c = lab.run(name(), "closed-" + n, base.with("--users", String.valueOf(n), "--ramp-up", "0"));
+            // Open sessions of SESSION_LENGTH requests last about SESSION_LENGTH x Z: started empty, their
+            // population (and request rate) grows for that long. An up ramp of that length with no slowdown
+            // lets it fill before the measured phase, as a closed population of N is full from the start.
+            long fillMs = Math.round(SESSION_LENGTH * z * 1000);
             ClientRun h = lab.run(name(), "hybrid-" + n, base.with("--arrivals", "hybrid", "--session-rate",
-                    String.format(Locale.ROOT, "%.3f", rate / SESSION_LENGTH)));
+                    String.format(Locale.ROOT, "%.3f", rate / SESSION_LENGTH), "--ramp-up", fillMs + "ms",
+                    "-Dworkload_up_ramp_slowdown_factor=1"));
             runs.add(c.dir());
             runs.add(h.dir());
             if (!c.ok() || !h.ok()) {
@@ -98,23 +105,36 @@ final class PrinciplesAB implements Experiment {
                         + "the closed rate approaches N/Z (1.0) as the response time becomes small next to Z."));
         double[] cLo = closed.get(0);
         double[] cHi = closed.get(closed.size() - 1);
-        boolean hybridNear1 = hybrid.stream().allMatch(p -> p[1] >= 0.8 && p[1] <= 1.25);
-        boolean closedNear1AtHighN = cHi[1] >= 0.8 && cHi[1] <= 1.25;
-        String measured = String.format(Locale.ROOT, "request inter-arrival CoV: closed %.2f at N=%d, %.2f at N=%d; hybrid %s; closed rate "
-                        + "%.2f of N/Z at N=%d", cLo[1], (int) cLo[0], cHi[1], (int) cHi[0],
-                String.join(", ", hybrid.stream().map(p -> String.format(Locale.ROOT, "%.2f", p[1])).toList()), cHi[2], (int) cHi[0]);
-        String why = (closedNear1AtHighN ? "with Z scaled to keep N/Z constant, the closed workload's CoV is near 1 at the largest N"
-                : "the closed workload's CoV is not near 1 at the largest N")
-                + (hybridNear1 ? " and open session arrivals give a CoV near 1 at every N, as Principle B expects"
-                        : "; the open arrivals' CoV is off 1 at some N")
+        double[] hLo = hybrid.get(0);
+        // The paper's claim: the CoV settles near 1 from about 50 threads. Below that, few live open
+        // sessions make a bursty stream (their number varies), and a closed one may be synchronised.
+        boolean closedNear1 = nearOneFrom(closed, SETTLED_FROM);
+        boolean hybridNear1 = nearOneFrom(hybrid, SETTLED_FROM);
+        String measured = String.format(Locale.ROOT, "request inter-arrival CoV: closed %s; hybrid %s (N=%s); closed rate %.2f of N/Z at N=%d",
+                covs(closed), covs(hybrid), String.join(", ", closed.stream().map(p -> String.valueOf((int) p[0])).toList()), cHi[2], (int) cHi[0]);
+        String why = String.format(Locale.ROOT, "with Z scaled to keep N/Z constant, from N=%d on the closed workload's CoV is %s and the open "
+                        + "session arrivals' %s, as Principle B expects once the stream is made of many users", SETTLED_FROM,
+                closedNear1 ? "near 1" : "not near 1", hybridNear1 ? "near 1" : "not near 1")
+                + (hLo[1] > 1.25 ? String.format(Locale.ROOT, "; at N=%d the open CoV is %.2f: a few live sessions, whose number varies, bunch "
+                        + "the requests", (int) hLo[0], hLo[1]) : "")
                 + (cLo[1] < 0.8 ? String.format(Locale.ROOT, "; at N=%d the closed CoV is %.2f, below 1 as for a synchronised workload", (int) cLo[0], cLo[1])
                         : cLo[1] <= 1.25 ? String.format(Locale.ROOT, "; RUBiS's exponential think times keep even N=%d near 1 (%.2f): its closed "
                                 + "stream is not synchronised", (int) cLo[0], cLo[1])
-                        : String.format(Locale.ROOT, "; at N=%d the CoV is %.2f, above 1: slow responses bunch the requests (see the runs' response "
-                                + "times)", (int) cLo[0], cLo[1]));
+                        : String.format(Locale.ROOT, "; at N=%d the closed CoV is %.2f, above 1: slow responses bunch the requests (see the runs' "
+                                + "response times)", (int) cLo[0], cLo[1]));
         ObjectNode data = JsonNodeFactory.instance.objectNode();
         data.put("think_scale_at_5_users", SCALE_AT_5);
         data.set("points", rows);
-        return Finding.of(this, measured, Verdict.of(hybridNear1 && closedNear1AtHighN), why, figs, data, runs);
+        return Finding.of(this, measured, Verdict.of(hybridNear1 && closedNear1), why, figs, data, runs);
+    }
+
+    /** Every point {N, CoV, ...} with N >= from has a CoV within 0.8..1.25 (and there is at least one). */
+    static boolean nearOneFrom(List<double[]> points, int from) {
+        List<double[]> settled = points.stream().filter(p -> p[0] >= from).toList();
+        return !settled.isEmpty() && settled.stream().allMatch(p -> p[1] >= 0.8 && p[1] <= 1.25);
+    }
+
+    private static String covs(List<double[]> points) {
+        return String.join(", ", points.stream().map(p -> String.format(Locale.ROOT, "%.2f", p[1])).toList());
     }
 }

@@ -23,6 +23,7 @@ import org.rubis.client.report.Summary;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
 import org.rubis.client.workload.WorkloadModel;
+import org.rubis.server.http.Tls;
 
 /**
  * The JIT warm-up before a measurement. At TPC-W think times (7 s mean) a run calls the request path
@@ -39,6 +40,12 @@ import org.rubis.client.workload.WorkloadModel;
  * {@value #CAP_SECONDS} s, or the run's start instant). Compiled code belongs to classes, not
  * instances, so the run's own backend instance starts compiled. The run's target never sees a
  * warm-up request; a warm-up that cannot run is reported and skipped, never fatal.
+ *
+ * <p>When the target is HTTPS ({@link #overTls}), the stub speaks TLS and the warm-up's backend is made
+ * for {@code https://} with the run's TLS settings, so that the TLS code the run will use (SSLEngine
+ * wrap/unwrap under netty's SslHandler, SSLSocket records under HttpClient 5's TLS socket strategy or
+ * the JDK's HttpsURLConnection, and the handshakes, resumed ones included when resumption is on) is
+ * compiled as well; its own SSL contexts, so the run's session cache holds nothing of the stub's.
  */
 public final class JitWarmup {
 
@@ -67,6 +74,8 @@ public final class JitWarmup {
     private final PrintStream out;
     private InetAddress bind = InetAddress.getLoopbackAddress();
     private java.util.function.BooleanSupplier cancelled = () -> false;
+    private boolean tls;
+    private boolean stubResumption;
 
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
@@ -99,6 +108,17 @@ public final class JitWarmup {
     }
 
     /**
+     * The run's target is HTTPS: warm up over TLS. {@code stubResumption}: whether the stub lets
+     * returning clients resume (the run's: on when the client resumes and, for the embedded target,
+     * its server allows it), so that the warm-up makes the same kinds of handshakes as the run.
+     */
+    public JitWarmup overTls(boolean stubResumption) {
+        this.tls = true;
+        this.stubResumption = stubResumption;
+        return this;
+    }
+
+    /**
      * Warms up, prints one line and returns the report; never throws for a warm-up that cannot run.
      *
      * @param loads        other paths to warm (the reference probe's), each created against the stub
@@ -122,7 +142,7 @@ public final class JitWarmup {
         long t0 = System.nanoTime();
         StubServer stub;
         try {
-            stub = StubServer.start(bind);
+            stub = StubServer.start(bind, tls ? Tls.load(null, null, stubResumption) : null);
         } catch (IOException | RuntimeException e) {
             return WarmupReport.skipped(policy, name, 0, 0, "the loopback stub could not start (" + e.getMessage() + ")");
         }
@@ -173,7 +193,8 @@ public final class JitWarmup {
             }
             Map<String, Long> counts = new LinkedHashMap<>();
             others.forEach((k, v) -> counts.put(k, v.get()));
-            return new WarmupReport(policy, outcome, backend.name(), requests.get(), errors.get(), counts, seconds, compiled, "");
+            WarmupReport.Handshakes handshakes = stub.tls() ? new WarmupReport.Handshakes(stub.fullHandshakes(), stub.resumedHandshakes()) : null;
+            return new WarmupReport(policy, outcome, backend.name(), requests.get(), errors.get(), counts, seconds, compiled, "", handshakes);
         } catch (RuntimeException e) {
             stop = true;
             finish(threads, flowsDone);

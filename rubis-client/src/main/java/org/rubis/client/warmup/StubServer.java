@@ -13,6 +13,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLSocket;
+import org.rubis.server.http.Tls;
 
 /**
  * A throw-away HTTP/1.1 server on loopback that answers every GET with a RUBiS-like page, for the JIT
@@ -25,6 +27,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * output), keep-alive, and a {@code Connection: close} on every {@value #KEEP_ALIVE_REQUESTS}th reply
  * of a connection (Apache's MaxKeepAliveRequests), so that both framings and the reconnect path are
  * compiled with the branches a run will take instead of being deoptimised on their first use.
+ *
+ * <p>When the run's target is HTTPS, the stub speaks TLS with the embedded server's packaged loopback
+ * key ({@link Tls}): each accepted socket is layered with an SSL socket from {@link Tls#context()}, as
+ * the embedded prefork server does, so that with resumption off every connection gets a fresh context
+ * (full handshakes only) and with it on returning clients resume. It counts its handshakes by kind,
+ * with the server's own rule ({@link Tls#handshakeKind}).
  */
 final class StubServer implements AutoCloseable {
 
@@ -36,20 +44,29 @@ final class StubServer implements AutoCloseable {
     private final Thread acceptor;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final AtomicLong served = new AtomicLong();
+    private final Tls tls;
+    private final AtomicLong fullHandshakes = new AtomicLong();
+    private final AtomicLong resumedHandshakes = new AtomicLong();
     private final byte[] page;
     private final byte[] staticPage;
     private volatile boolean closed;
 
-    private StubServer(ServerSocket socket) {
+    private StubServer(ServerSocket socket, Tls tls) {
         this.socket = socket;
+        this.tls = tls;
         this.page = Pages.scriptPage().getBytes(StandardCharsets.ISO_8859_1);
         this.staticPage = Pages.staticPage().getBytes(StandardCharsets.ISO_8859_1);
         this.acceptor = new Thread(this::accept, "rubis-warmup-stub");
         this.acceptor.setDaemon(true);
     }
 
-    /** Binds an ephemeral port on {@code address} (loopback in every run) and starts answering. */
+    /** Binds an ephemeral port on {@code address} (loopback in every run) and starts answering plain HTTP. */
     static StubServer start(InetAddress address) throws IOException {
+        return start(address, null);
+    }
+
+    /** As {@link #start(InetAddress)}, over TLS with {@code tls} (null: plain HTTP). */
+    static StubServer start(InetAddress address, Tls tls) throws IOException {
         ServerSocket s = new ServerSocket();
         try {
             s.setReuseAddress(true);
@@ -58,7 +75,7 @@ final class StubServer implements AutoCloseable {
             s.close();
             throw e;
         }
-        StubServer stub = new StubServer(s);
+        StubServer stub = new StubServer(s, tls);
         STARTED.incrementAndGet();
         stub.acceptor.start();
         return stub;
@@ -69,11 +86,25 @@ final class StubServer implements AutoCloseable {
         return STARTED.get();
     }
 
-    /** The base URL, e.g. {@code http://127.0.0.1:41234}. */
+    /** The base URL, e.g. {@code http://127.0.0.1:41234}, or {@code https://...} over TLS. */
     String base() {
         InetAddress a = socket.getInetAddress();
         String host = a.getHostAddress().contains(":") ? "[" + a.getHostAddress() + "]" : a.getHostAddress();
-        return "http://" + host + ":" + socket.getLocalPort();
+        return (tls != null ? "https://" : "http://") + host + ":" + socket.getLocalPort();
+    }
+
+    boolean tls() {
+        return tls != null;
+    }
+
+    /** Completed TLS handshakes that were full (0 over plain HTTP). */
+    long fullHandshakes() {
+        return fullHandshakes.get();
+    }
+
+    /** Completed TLS handshakes that resumed a session (0 over plain HTTP, or with resumption off). */
+    long resumedHandshakes() {
+        return resumedHandshakes.get();
     }
 
     long served() {
@@ -95,9 +126,20 @@ final class StubServer implements AutoCloseable {
         }
     }
 
-    private void serve(Socket c) {
-        try (c) {
-            c.setTcpNoDelay(true);
+    private void serve(Socket raw) {
+        long openedMillis = System.currentTimeMillis();
+        try (raw) {
+            raw.setTcpNoDelay(true);
+            Socket c = raw;
+            if (tls != null) {
+                raw.setSoTimeout(30_000); // a handshake that never comes does not hold the thread past the warm-up
+                SSLSocket ssl = (SSLSocket) tls.context().getSocketFactory().createSocket(raw, null, true);
+                ssl.setUseClientMode(false);
+                ssl.startHandshake();
+                (Tls.handshakeKind(ssl.getSession(), openedMillis).equals("resumed") ? resumedHandshakes : fullHandshakes).incrementAndGet();
+                raw.setSoTimeout(0);
+                c = ssl;
+            }
             InputStream in = new BufferedInputStream(c.getInputStream(), 8192);
             OutputStream out = c.getOutputStream();
             for (int n = 1; !closed; n++) {
@@ -116,7 +158,7 @@ final class StubServer implements AutoCloseable {
         } catch (IOException e) {
             // the client went away, or the stub is closing
         } finally {
-            open.remove(c);
+            open.remove(raw);
         }
     }
 
@@ -219,8 +261,9 @@ final class StubServer implements AutoCloseable {
     /** The pages the stub serves: shaped like the embedded server's (header with images, item table, page links). */
     static final class Pages {
 
-        // begin/end mirror rubis-server's app/Html page frame on purpose: the client never depends on the
-        // server module (it runs in its own JVM), and the warm-up only needs pages of the same shape.
+        // begin/end mirror rubis-server's app/Html page frame on purpose: the client never runs the server's
+        // application code (it runs in its own JVM; the stub borrows only its TLS key), and the warm-up only
+        // needs pages of the same shape.
 
         /** A small JPEG-sized body for images (only counted by the client). */
         static final byte[] IMAGE = new byte[2048];

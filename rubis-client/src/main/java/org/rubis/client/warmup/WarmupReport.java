@@ -23,9 +23,13 @@ import org.rubis.client.report.SummarySection;
  * @param seconds        wall time of the warm-up
  * @param compilationMs  JIT compilation time spent during it (-1 when the JVM does not report it)
  * @param reason         why it was skipped ("" otherwise)
+ * @param tls            the stub's TLS handshakes when the warm-up ran over TLS (an HTTPS target), else null
  */
 public record WarmupReport(JitWarmupPolicy setting, Outcome outcome, String backend, long requests, long errors, Map<String, Long> others,
-        double seconds, long compilationMs, String reason) implements SummarySection {
+        double seconds, long compilationMs, String reason, Handshakes tls) implements SummarySection {
+
+    /** TLS handshakes the stub completed, by kind (the embedded server's rule), so a reader sees which kinds were warmed. */
+    public record Handshakes(long full, long resumed) {}
 
     /** How the warm-up ended. */
     public enum Outcome {
@@ -56,11 +60,11 @@ public record WarmupReport(JitWarmupPolicy setting, Outcome outcome, String back
     }
 
     static WarmupReport off(JitWarmupPolicy setting, String backend) {
-        return new WarmupReport(setting, Outcome.OFF, backend, 0, 0, Map.of(), 0, 0, "");
+        return new WarmupReport(setting, Outcome.OFF, backend, 0, 0, Map.of(), 0, 0, "", null);
     }
 
     static WarmupReport skipped(JitWarmupPolicy setting, String backend, long requests, double seconds, String reason) {
-        return new WarmupReport(setting, Outcome.SKIPPED, backend, requests, 0, Map.of(), seconds, -1, reason);
+        return new WarmupReport(setting, Outcome.SKIPPED, backend, requests, 0, Map.of(), seconds, -1, reason, null);
     }
 
     /** The one console line. */
@@ -68,8 +72,14 @@ public record WarmupReport(JitWarmupPolicy setting, Outcome outcome, String back
         return switch (outcome) {
             case OFF -> "JIT warm-up: off (the first measured requests run interpreted: the JVM pitfall, kept on purpose)";
             case SKIPPED -> "warning: JIT warm-up skipped: " + reason + "; the run goes on without it (its first requests may run interpreted)";
-            default -> String.format(Locale.ROOT, "JIT warm-up: %d requests in %.1f s (%s)%s, %s", requests, seconds, backend, othersText(), outcome.text());
+            default -> String.format(Locale.ROOT, "JIT warm-up: %d requests%s in %.1f s (%s)%s, %s", requests, tlsText(), seconds, backend, othersText(),
+                    outcome.text());
         };
+    }
+
+    /** " over TLS (N full + M resumed handshakes)", or "" over plain HTTP. */
+    private String tlsText() {
+        return tls == null ? "" : " over TLS (" + tls.full() + " full + " + tls.resumed() + " resumed handshakes)";
     }
 
     private String othersText() {
@@ -98,6 +108,11 @@ public record WarmupReport(JitWarmupPolicy setting, Outcome outcome, String back
         if (!reason.isEmpty()) {
             o.put("reason", reason);
         }
+        if (tls != null) {
+            ObjectNode t = o.putObject("tls");
+            t.put("full_handshakes", tls.full());
+            t.put("resumed_handshakes", tls.resumed());
+        }
         return o;
     }
 
@@ -106,8 +121,8 @@ public record WarmupReport(JitWarmupPolicy setting, Outcome outcome, String back
         String body = switch (outcome) {
             case OFF -> "off: the measured requests start in the interpreter (the JVM pitfall, kept on purpose)";
             case SKIPPED -> "skipped: " + reason;
-            default -> String.format(Locale.ROOT, "%d requests (%d errors) in %.1f s against a loopback stub (%s)%s; %s%s", requests, errors, seconds,
-                    backend, othersText(), outcome.text(), compilationMs >= 0 ? ", JIT compiled for " + compilationMs + " ms" : "");
+            default -> String.format(Locale.ROOT, "%d requests (%d errors)%s in %.1f s against a loopback stub (%s)%s; %s%s", requests, errors, tlsText(),
+                    seconds, backend, othersText(), outcome.text(), compilationMs >= 0 ? ", JIT compiled for " + compilationMs + " ms" : "");
         };
         return "JIT warm-up (" + setting.label() + ")\n  " + body + "\n";
     }

@@ -31,6 +31,8 @@ public final class UserSession implements RequestGenerator.Context {
     private final SessionRandom random;
     private final Navigator navigator;
     private final int userId;
+    /** Built once: the log names the user on every request. */
+    private final String nickname;
     private ReplyFacts reply = ReplyFacts.NONE;
     private int lastItemId = -1;
     private int requests;
@@ -48,11 +50,12 @@ public final class UserSession implements RequestGenerator.Context {
         this.random = new SessionRandom(runSeed, id);
         this.navigator = new Navigator(model.table(), model.sampler());
         this.userId = random.params.nextInt(Math.max(1, model.policy().users()));
+        this.nickname = "user" + (userId + 1);
     }
 
     public long id() { return id; }
     @Override public int userId() { return userId; }
-    public String nickname() { return "user" + (userId + 1); }
+    public String nickname() { return nickname; }
     public int requests() { return requests; }
     public int errors() { return errors; }
     public EndReason endReason() { return endReason; }

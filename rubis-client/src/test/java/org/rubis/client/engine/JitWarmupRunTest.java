@@ -23,6 +23,10 @@ import org.rubis.client.probe.ReferenceProbe;
 import org.rubis.client.warmup.JitWarmup;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
+import org.rubis.server.data.DataPolicy;
+import org.rubis.server.fault.FaultSpec;
+import org.rubis.server.http.ServerSettings;
+import org.rubis.server.http.Tls;
 
 /**
  * The JIT warm-up runs against its own loopback stub, never against the target: with the warm-up on,
@@ -38,15 +42,24 @@ class JitWarmupRunTest {
     private record Run(JsonNode summary, String out, Path dir, Path truth) {}
 
     private Run run(String backend, String warmup, InetAddress stubAddress, boolean probe) throws Exception {
-        Path dir = tmp.resolve(backend + "-" + warmup);
+        return run(backend, warmup, stubAddress, probe, null);
+    }
+
+    /** A run against an in-process server, over TLS with that resumption when {@code tlsResumption} is not null. */
+    private Run run(String backend, String warmup, InetAddress stubAddress, boolean probe, Boolean tlsResumption) throws Exception {
+        Path dir = tmp.resolve(backend + "-" + warmup + (tlsResumption == null ? "" : "-tls-" + tlsResumption));
         Path truth = dir.resolve("truth");
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "", truth)) {
-            Map<String, String> p = new HashMap<>(Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", backend,
+        try (RubisServer server = tlsResumption == null ? FaultyServer.start(RubisServer.Model.EVENT, "", truth) : tlsServer(tlsResumption, truth)) {
+            String scheme = tlsResumption == null ? "http" : "https";
+            Map<String, String> p = new HashMap<>(Map.of("client_target", scheme + "://127.0.0.1:" + server.port(), "client_backend", backend,
                     "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0",
                     "workload_session_run_time_in_ms", "1500", "workload_think_scale", "0.005", "client_progress", "no", "client_seed", "7"));
             p.put("client_jit_warmup", warmup);
+            if (tlsResumption != null) {
+                p.put("client_tls_resumption", tlsResumption ? "yes" : "no");
+            }
             RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, out);
             if (stubAddress != null) {
                 engine.warmupStubAddress(stubAddress);
@@ -57,6 +70,19 @@ class JitWarmupRunTest {
             JsonNode s = engine.run().json();
             return new Run(s, bytes.toString(StandardCharsets.UTF_8), dir, truth);
         }
+    }
+
+    /** The embedded event server with the packaged loopback key, as {@code run --tls} starts it (here in this JVM). */
+    private static RubisServer tlsServer(boolean resumption, Path truth) throws Exception {
+        ServerSettings settings = new ServerSettings("127.0.0.1", 0, 5000, 0, 8, 32, 2, 200, 128, 2, Tls.load(null, null, resumption));
+        RubisServer s = new RubisServer(RubisServer.Model.EVENT, settings, DataPolicy.load(null, 0.005, 1), truth, null, Map.of(), FaultSpec.none());
+        try {
+            s.start();
+        } catch (Exception e) {
+            s.close();
+            throw e;
+        }
+        return s;
     }
 
     private static List<String[]> rows(Path csv) throws Exception {
@@ -87,6 +113,47 @@ class JitWarmupRunTest {
         JsonNode stats = new ObjectMapper().readTree(r.truth().resolve("stats.json").toFile());
         assertEquals(r.summary().get("sessions_started").asLong() + probeConns.size(), stats.get("connections_accepted").asLong(),
                 "connections = sessions + the probe's: " + stats);
+    }
+
+    /**
+     * An HTTPS target: the warm-up runs over TLS against its stub, which counts its own handshakes
+     * (full ones, and resumed ones when resumption is on), while the target's accounting (requests,
+     * connections, full and resumed handshakes) holds the run's connections only.
+     */
+    @Test
+    void anHttpsTargetIsWarmedOverTlsAgainstTheStubOnly() throws Exception {
+        for (boolean resumption : new boolean[] {true, false}) {
+            Run r = run("netty", "1000", null, false, resumption);
+            String what = "resumption " + resumption + ": ";
+            JsonNode w = r.summary().get("jit_warmup");
+            assertEquals("complete", r.summary().get("status").asText(), r.out());
+            assertEquals("count", w.get("status").asText(), what + w);
+            assertTrue(w.get("requests").asLong() >= 1000, what + w);
+            assertEquals(0, w.get("errors").asLong(), what + w);
+            JsonNode h = w.get("tls");
+            assertTrue(h != null && h.get("full_handshakes").asLong() > 0, what + "the stub made full handshakes: " + w);
+            if (resumption) {
+                assertTrue(h.get("resumed_handshakes").asLong() > 0, what + "and resumed ones: " + w);
+            } else {
+                assertEquals(0, h.get("resumed_handshakes").asLong(), what + w);
+            }
+            assertTrue(r.out().contains("JIT warm-up: " + w.get("requests").asLong() + " requests over TLS (" + h.get("full_handshakes").asLong()
+                    + " full + "), r.out());
+            assertTrue(Files.readString(r.dir().resolve("summary.txt")).contains(" over TLS ("), what + "summary.txt");
+
+            // The target's own accounting: the run's requests and connections (one per netty session), no warm-up one.
+            long client = rows(r.dir().resolve("requests.csv")).size();
+            assertTrue(client > 0, "requests: " + client);
+            assertEquals(client, rows(r.truth().resolve("requests.csv")).size(), what + "server requests = the run's");
+            JsonNode stats = new ObjectMapper().readTree(r.truth().resolve("stats.json").toFile());
+            long sessions = r.summary().get("sessions_started").asLong();
+            assertEquals(sessions, stats.get("connections_accepted").asLong(), what + "connections = sessions: " + stats);
+            assertEquals(sessions, stats.get("tls_full_handshakes").asLong() + stats.get("tls_resumed_handshakes").asLong(),
+                    what + "one handshake per run connection: " + stats);
+            if (!resumption) {
+                assertEquals(0, stats.get("tls_resumed_handshakes").asLong(), what + stats);
+            }
+        }
     }
 
     @Test

@@ -82,8 +82,8 @@ public final class GroundTruth implements AutoCloseable {
         this.model = model;
         if (dir != null) {
             Files.createDirectories(dir);
-            BufferedWriter req = Files.newBufferedWriter(dir.resolve("requests.csv"), StandardCharsets.UTF_8);
-            BufferedWriter con = Files.newBufferedWriter(dir.resolve("connections.csv"), StandardCharsets.UTF_8);
+            BufferedWriter req = Files.newBufferedWriter(dir.resolve(org.rubis.format.RunFiles.SERVER_REQUESTS), StandardCharsets.UTF_8);
+            BufferedWriter con = Files.newBufferedWriter(dir.resolve(org.rubis.format.RunFiles.SERVER_CONNECTIONS), StandardCharsets.UTF_8);
             req.write(REQUESTS_HEADER);
             req.newLine();
             con.write(CONNECTIONS_HEADER);
@@ -298,7 +298,7 @@ public final class GroundTruth implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             try {
-                Files.writeString(dir.resolve("stats.json"), stats);
+                Files.writeString(dir.resolve(org.rubis.format.RunFiles.SERVER_STATS), stats);
             } catch (IOException e) {
                 System.err.println("rubis-server: cannot write stats.json: " + e.getMessage());
             }

@@ -1,4 +1,4 @@
-package org.rubis.cli;
+package org.rubis.format;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;

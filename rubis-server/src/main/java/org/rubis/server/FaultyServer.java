@@ -28,7 +28,12 @@ public final class FaultyServer {
      * @throws IllegalArgumentException when the spec is malformed (a one-line message)
      */
     public static RubisServer start(RubisServer.Model model, String spec, Path outDir) throws Exception {
-        ServerSettings settings = new ServerSettings("127.0.0.1", 0, 5000, 0, 8, 32, 2, 200, 128, 2, null);
+        return start(model, spec, outDir, null);
+    }
+
+    /** As {@link #start(RubisServer.Model, String, Path)}, over TLS when {@code tls} is not null. */
+    public static RubisServer start(RubisServer.Model model, String spec, Path outDir, org.rubis.server.http.Tls tls) throws Exception {
+        ServerSettings settings = new ServerSettings("127.0.0.1", 0, 5000, 0, 8, 32, 2, 200, 128, 2, tls);
         RubisServer s = new RubisServer(model, settings, DataPolicy.load(null, 0.005, 1), outDir, null, Map.of(), FaultSpec.parse(spec));
         try {
             s.start();

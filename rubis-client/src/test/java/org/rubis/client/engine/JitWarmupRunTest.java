@@ -23,9 +23,6 @@ import org.rubis.client.probe.ReferenceProbe;
 import org.rubis.client.warmup.JitWarmup;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
-import org.rubis.server.data.DataPolicy;
-import org.rubis.server.fault.FaultSpec;
-import org.rubis.server.http.ServerSettings;
 import org.rubis.server.http.Tls;
 
 /**
@@ -74,15 +71,7 @@ class JitWarmupRunTest {
 
     /** The embedded event server with the packaged loopback key, as {@code run --tls} starts it (here in this JVM). */
     private static RubisServer tlsServer(boolean resumption, Path truth) throws Exception {
-        ServerSettings settings = new ServerSettings("127.0.0.1", 0, 5000, 0, 8, 32, 2, 200, 128, 2, Tls.load(null, null, resumption));
-        RubisServer s = new RubisServer(RubisServer.Model.EVENT, settings, DataPolicy.load(null, 0.005, 1), truth, null, Map.of(), FaultSpec.none());
-        try {
-            s.start();
-        } catch (Exception e) {
-            s.close();
-            throw e;
-        }
-        return s;
+        return FaultyServer.start(RubisServer.Model.EVENT, "", truth, Tls.load(null, null, resumption));
     }
 
     private static List<String[]> rows(Path csv) throws Exception {

@@ -232,8 +232,7 @@ public final class NettyBackend implements Backend {
         final EventLoop loop;
         final InetSocketAddress source;
         Channel ch;
-        /** The channel {@link #connectionId} names. */
-        Channel idOf;
+        /** The channel's local address, named at the first reply on it (after the end mark; it never changes). */
         String connectionId;
         Reply out;
         Runnable onReply;
@@ -451,9 +450,8 @@ public final class NettyBackend implements Backend {
             out.ttfbNs = (firstByte == 0 ? now : firstByte) - send;
             out.responseNs = now - send;
             out.newConnection = newConnection;
-            if (idOf != ch) { // named once per connection, not per reply (its local address never changes)
+            if (newConnection || connectionId == null) {
                 InetSocketAddress local = (InetSocketAddress) ch.localAddress();
-                idOf = ch;
                 connectionId = local.getAddress().getHostAddress() + ":" + local.getPort();
             }
             out.connectionId = connectionId;

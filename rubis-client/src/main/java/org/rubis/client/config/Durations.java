@@ -32,10 +32,7 @@ public final class Durations {
             if (!t.strip().matches("[0-9]+(\\.[0-9]*)?|\\.[0-9]+")) {
                 throw new NumberFormatException();
             }
-            double v = Double.parseDouble(t.strip());
-            if (v < 0 || Double.isNaN(v) || Double.isInfinite(v)) {
-                throw new NumberFormatException();
-            }
+            double v = Double.parseDouble(t.strip()); // digits: never negative or NaN; too many of them fail the limit below
             if (!Limits.durationFits(v * factor)) {
                 throw new ConfigException(option + " " + text + ": longer than the maximum of 30 days; expected e.g. 60s, 2m, 500ms or 1h");
             }

@@ -2,40 +2,33 @@ package org.rubis.client.backend;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.buffer.CompositeByteBuf;
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpRequestEncoder;
-import io.netty.handler.codec.http.HttpResponseDecoder;
-import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.ReferenceCountUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.AttributeKey;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -53,13 +46,15 @@ public final class NettyBackend implements Backend {
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
     private final InetSocketAddress target;
-    private final RequestHeaders headers;
-    private final int requestTimeoutMs;
+    /** What follows the path in every request: the version and the headers every backend sends ({@link RequestHeaders}). */
+    private final byte[] requestTail;
+    private final long requestTimeoutNs;
     private final int connectTimeoutMs;
     private final boolean downloadImages;
     private final boolean busyPoll;
     private final SourceAddresses sources;
-    private final java.util.Set<Conn> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The requests in flight and their deadlines, one registry per event loop. */
+    private final ConcurrentHashMap<EventLoop, LoopDeadlines> deadlines = new ConcurrentHashMap<>();
 
     /**
      * @param tls null for http; for https the TLS policy (session resumption or not)
@@ -82,8 +77,8 @@ public final class NettyBackend implements Backend {
         boolean https = ClientTls.isHttps(base);
         this.target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? (https ? 443 : 80) : u.getPort());
         ClientTls t = https ? (tls != null ? tls : new ClientTls(true)) : null;
-        this.headers = new RequestHeaders(base);
-        this.requestTimeoutMs = requestTimeoutMs;
+        this.requestTail = requestTail(new RequestHeaders(base));
+        this.requestTimeoutNs = TimeUnit.MILLISECONDS.toNanos(requestTimeoutMs);
         this.connectTimeoutMs = connectTimeoutMs;
         this.downloadImages = downloadImages;
         boolean epoll = Epoll.isAvailable();
@@ -113,12 +108,9 @@ public final class NettyBackend implements Backend {
                         if (t != null) {
                             ch.pipeline().addLast("tls", new io.netty.handler.ssl.SslHandler(t.clientEngine(target.getHostString(), target.getPort())));
                         }
-                        // A decoder and an encoder rather than HttpClientCodec: only GETs are sent, so the codec's per-connection
-                        // queue of request methods (for HEAD and CONNECT replies) and its wrapper contexts are not needed.
-                        ch.pipeline()
-                          .addLast("decoder", new StampingDecoder())
-                          .addLast("encoder", new HttpRequestEncoder())
-                          .addLast("reply", REPLY); // no aggregator: bodies of any size, images only counted
+                        // No HTTP codec: requests are written as bytes (requestTail) and replies read by the connection's own
+                        // HttpReplyParser, so a connection has one handler, shared, and no decoder or encoder state.
+                        ch.pipeline().addLast("reply", REPLY);
                     }
                 });
         if (epoll) {
@@ -141,7 +133,8 @@ public final class NettyBackend implements Backend {
 
     @Override
     public Session startSession() {
-        return new Conn(group.next(), sources.next());
+        EventLoop loop = group.next();
+        return new Conn(loop, deadlines.computeIfAbsent(loop, LoopDeadlines::new), sources.next());
     }
 
     @Override
@@ -184,8 +177,8 @@ public final class NettyBackend implements Backend {
 
     @Override
     public void abortInFlight() {
-        for (Conn c : inFlight) {
-            c.loop.execute(c::abort);
+        for (LoopDeadlines d : deadlines.values()) {
+            d.loop().execute(d::abortAll);
         }
     }
 
@@ -194,14 +187,24 @@ public final class NettyBackend implements Backend {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
     }
 
-    /** The GET with the headers every backend sends, built before the send mark. */
-    private DefaultFullHttpRequest request(String path) {
-        DefaultFullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, path);
-        headers.forEach(req.headers()::add);
-        return req;
+    private static final byte[] GET = "GET ".getBytes(StandardCharsets.US_ASCII);
+
+    /** " HTTP/1.1", then each header of {@link RequestHeaders} in order, then the blank line: what HttpRequestEncoder wrote. */
+    static byte[] requestTail(RequestHeaders headers) {
+        StringBuilder b = new StringBuilder(" HTTP/1.1\r\n");
+        headers.forEach((name, value) -> b.append(name).append(": ").append(value).append("\r\n"));
+        return b.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** One session's connection and its request in flight; touched only on its event loop. */
+    /** The GET with the headers every backend sends, as bytes, built before the send mark. */
+    private ByteBuf request(String path) {
+        ByteBuf b = ByteBufAllocator.DEFAULT.buffer(GET.length + ByteBufUtil.utf8MaxBytes(path) + requestTail.length);
+        b.writeBytes(GET);
+        ByteBufUtil.writeUtf8(b, path);
+        b.writeBytes(requestTail);
+        return b;
+    }
+
     /** A body copy buffer per event loop: a page's body is copied once, into its String (not first into a temporary array). */
     private static final io.netty.util.concurrent.FastThreadLocal<byte[]> SCRATCH = new io.netty.util.concurrent.FastThreadLocal<>() {
         @Override
@@ -210,26 +213,35 @@ public final class NettyBackend implements Backend {
         }
     };
 
-    /** The readable bytes as ISO-8859-1 text, as {@code ByteBuf.toString(ISO_8859_1)} without its temporary array per call. */
+    /** The readable bytes as ISO-8859-1 text. */
     static String latin1(ByteBuf b) {
-        int n = b.readableBytes();
+        return latin1(b, b.readerIndex(), b.readableBytes());
+    }
+
+    /** {@code n} bytes from {@code at} as ISO-8859-1 text, as {@code ByteBuf.toString(ISO_8859_1)} without its temporary array per call. */
+    static String latin1(ByteBuf b, int at, int n) {
         if (n == 0) {
             return "";
+        }
+        if (b.hasArray()) {
+            return new String(b.array(), b.arrayOffset() + at, n, StandardCharsets.ISO_8859_1);
         }
         byte[] a = SCRATCH.get();
         if (a.length < n) {
             if (n > 1 << 20) {
-                return b.toString(StandardCharsets.ISO_8859_1); // a huge page: no event-loop buffer that large kept
+                return b.toString(at, n, StandardCharsets.ISO_8859_1); // a huge page: no event-loop buffer that large kept
             }
             a = new byte[Math.max(n, 2 * a.length)];
             SCRATCH.set(a);
         }
-        b.getBytes(b.readerIndex(), a, 0, n);
+        b.getBytes(at, a, 0, n);
         return new String(a, 0, n, StandardCharsets.ISO_8859_1);
     }
 
-    private final class Conn implements Session {
+    /** One session's connection and its request in flight; touched only on its event loop. */
+    private final class Conn extends HttpReplyParser implements Session, LoopDeadlines.Entry {
         final EventLoop loop;
+        final LoopDeadlines deadlines;
         final InetSocketAddress source;
         Channel ch;
         /** The channel's local address, named at the first reply on it (after the end mark; it never changes). */
@@ -241,17 +253,30 @@ public final class NettyBackend implements Backend {
         String path;
         long firstByte;
         long lastRead;
-        ScheduledFuture<?> timeout;
+        /** This request's slot in {@link #deadlines}, -1 when none is in flight. */
+        int slot = -1;
+        /** The connect's own timer, while connecting. */
+        ScheduledFuture<?> connectTimer;
         ArrayDeque<String> images;
-        /** The reply in progress: its head, body so far (pages only) and length. */
-        HttpResponse head;
+        /** The page being read: its body when it came in one piece, else its pieces so far. */
+        String text;
         CompositeByteBuf body;
-        long received;
         Throwable cause;
 
-        Conn(EventLoop loop, java.net.InetAddress source) {
+        Conn(EventLoop loop, LoopDeadlines deadlines, java.net.InetAddress source) {
             this.loop = loop;
+            this.deadlines = deadlines;
             this.source = source == null ? null : new InetSocketAddress(source, 0);
+        }
+
+        @Override
+        public int slot() {
+            return slot;
+        }
+
+        @Override
+        public void slot(int slot) {
+            this.slot = slot;
         }
 
         void send(String path, Reply reply, Runnable whenDone) {
@@ -264,11 +289,11 @@ public final class NettyBackend implements Backend {
 
         /** Sends the request in {@link #path} on the open connection, or on a new one. */
         private void transmit(boolean reuse) {
-            DefaultFullHttpRequest req = request(path);
+            ByteBuf req = request(path);
             Reply reply = out;
             reply.sent();
             awaiting = true;
-            inFlight.add(this);
+            deadlines.add(this);
             if (reuse) {
                 newConnection = false;
                 write(req);
@@ -277,8 +302,8 @@ public final class NettyBackend implements Backend {
             newConnection = true;
             ChannelFuture cf = source == null ? bootstrap.clone(loop).connect(target) : bootstrap.clone(loop).connect(target, source);
             if (connectTimeoutMs > 0 && !cf.isDone()) {
-                timeout = loop.schedule(() -> {
-                    timeout = null;
+                connectTimer = loop.schedule(() -> {
+                    connectTimer = null;
                     if (awaiting && !cf.isDone()) {
                         fail(ErrorClass.CONNECT_TIMEOUT.label());
                         cf.channel().close();
@@ -286,12 +311,14 @@ public final class NettyBackend implements Backend {
                 }, connectTimeoutMs, TimeUnit.MILLISECONDS);
             }
             cf.addListener(f -> {
-                cancelTimeout();
+                cancelConnectTimer();
                 if (!f.isSuccess()) {
+                    req.release();
                     fail(ErrorClass.of(f.cause(), false).label());
                     return;
                 }
                 if (!awaiting) { // the connect timed out (already failed) or the run aborted the request
+                    req.release();
                     cf.channel().close();
                     return;
                 }
@@ -307,15 +334,14 @@ public final class NettyBackend implements Backend {
          */
         private void failOrRetry(String error) {
             if (awaiting && images == null && StaleConnectionRetry.applies(out, !newConnection, firstByte != 0, error)) {
-                cancelTimeout();
+                deadlines.clearDeadline(this);
                 Channel old = ch;
                 ch = null;
                 if (old != null) {
                     old.close();
                 }
-                head = null;
                 cause = null;
-                releaseBody();
+                dropReply();
                 StaleConnectionRetry.restart(out);
                 transmit(false);
                 return;
@@ -323,29 +349,31 @@ public final class NettyBackend implements Backend {
             fail(error);
         }
 
-        void write(DefaultFullHttpRequest req) {
+        /**
+         * Writes the request: on the channel's event loop (sessions run there) it goes to the socket
+         * within this call, right after the send mark; its deadline is set after the write. A failed
+         * write reaches {@link ReplyHandler#exceptionCaught} (the void promise), then the close.
+         */
+        void write(ByteBuf req) {
             firstByte = 0;
             lastRead = 0;
-            // On the channel's event loop (sessions run there): the request is encoded and written to the
-            // socket within this call, right after the send mark; the timeout is armed after the write.
-            ch.writeAndFlush(req).addListener(f -> {
-                if (!f.isSuccess() && awaiting) {
-                    failOrRetry(ErrorClass.of(f.cause(), true, false).label());
-                }
-            });
-            if (!awaiting) {
-                return; // the write failed at once
+            resetParser();
+            ch.writeAndFlush(req, ch.voidPromise());
+            if (awaiting) {
+                deadlines.deadline(this, System.nanoTime() + requestTimeoutNs);
             }
-            timeout = loop.schedule(() -> {
-                timeout = null;
-                if (awaiting) {
-                    Channel c = ch;
-                    fail(ErrorClass.READ_TIMEOUT.label());
-                    if (c != null) {
-                        c.close();
-                    }
+        }
+
+        /** The request's deadline passed. */
+        @Override
+        public void expired() {
+            if (awaiting) {
+                Channel c = ch;
+                fail(ErrorClass.READ_TIMEOUT.label());
+                if (c != null) {
+                    c.close();
                 }
-            }, requestTimeoutMs, TimeUnit.MILLISECONDS);
+            }
         }
 
         void fail(String error) {
@@ -354,48 +382,45 @@ public final class NettyBackend implements Backend {
             }
             awaiting = false;
             images = null;
-            cancelTimeout();
+            cancelConnectTimer();
+            deadlines.clearDeadline(this);
             out.fail(error);
             out.newConnection = newConnection;
             done();
         }
 
-        /** The status line and headers of a reply. */
-        void onHead(HttpResponse resp) {
-            if (resp.decoderResult().isFailure()) {
-                onGarbage();
-                return;
-            }
-            head = resp;
-            received = 0;
-            releaseBody();
-            if (images == null && awaiting) {
-                body = ch.alloc().compositeBuffer(Integer.MAX_VALUE);
-            }
+        @Override
+        boolean reading() {
+            return ch != null;
+        }
+
+        @Override
+        void onHead() {
+            dropBody();
         }
 
         /** A piece of the body: kept for a page (the session reads it), only counted for an image. */
-        void onContent(HttpContent content) {
-            if (head == null) {
+        @Override
+        void onBody(ByteBuf in, int length, boolean whole) {
+            if (images != null || !awaiting || length == 0) {
                 return;
             }
-            if (content.decoderResult().isFailure()) {
-                onGarbage();
-                return;
-            }
-            ByteBuf b = content.content();
-            received += b.readableBytes();
-            if (body != null && b.isReadable()) {
-                body.addComponent(true, b.retain());
-            }
-            if (content instanceof LastHttpContent) {
-                HttpResponse h = head;
-                head = null;
-                if (images != null) {
-                    onImage(h);
-                } else {
-                    onResponse(h);
+            if (whole) {
+                text = latin1(in, in.readerIndex(), length);
+            } else {
+                if (body == null) {
+                    body = in.alloc().compositeBuffer(Integer.MAX_VALUE);
                 }
+                body.addComponent(true, in.retainedSlice(in.readerIndex(), length));
+            }
+        }
+
+        @Override
+        void onReplyEnd() {
+            if (images != null) {
+                onImage();
+            } else {
+                onResponse();
             }
         }
 
@@ -404,18 +429,24 @@ public final class NettyBackend implements Backend {
          * session goes on), false when the page's own reply must now fail.
          */
         private boolean dropReplyInProgress() {
-            head = null;
-            releaseBody();
+            dropReply();
             if (images == null) {
                 return false;
             }
             images = null;
             awaiting = false;
+            deadlines.clearDeadline(this);
             done();
             return true;
         }
 
-        /** The decoder found no HTTP reply in the bytes. */
+        private void dropReply() {
+            resetParser();
+            dropBody();
+        }
+
+        /** The bytes are not an HTTP reply. */
+        @Override
         void onGarbage() {
             if (!dropReplyInProgress()) {
                 fail(ErrorClass.NOT_HTTP.label());
@@ -426,27 +457,28 @@ public final class NettyBackend implements Backend {
             }
         }
 
-        void releaseBody() {
+        void dropBody() {
+            text = null;
             if (body != null) {
                 body.release();
                 body = null;
             }
         }
 
-        void onResponse(HttpResponse resp) {
-            // The last read of the response's bytes, stamped before decoding (ReadStamp); now is the fallback.
+        void onResponse() {
+            // The last read of the response's bytes, stamped before parsing (ReplyHandler); now is the fallback.
             long now = lastRead != 0 ? lastRead : System.nanoTime();
             if (!awaiting) {
-                releaseBody();
+                dropBody();
                 return;
             }
             awaiting = false;
-            cancelTimeout();
+            deadlines.clearDeadline(this);
             long send = out.sendNano;
-            out.status = resp.status().code();
+            out.status = status;
             out.bytes = received;
-            out.body = body == null ? "" : latin1(body);
-            releaseBody();
+            out.body = text != null ? text : body == null ? "" : latin1(body, body.readerIndex(), body.readableBytes());
+            dropBody();
             out.ttfbNs = (firstByte == 0 ? now : firstByte) - send;
             out.responseNs = now - send;
             out.newConnection = newConnection;
@@ -455,7 +487,7 @@ public final class NettyBackend implements Backend {
                 connectionId = local.getAddress().getHostAddress() + ":" + local.getPort();
             }
             out.connectionId = connectionId;
-            if (!HttpUtil.isKeepAlive(resp)) {
+            if (!keepAlive) {
                 ch.close();
                 ch = null;
             }
@@ -471,12 +503,12 @@ public final class NettyBackend implements Backend {
             done();
         }
 
-        void onImage(HttpResponse resp) {
-            cancelTimeout();
+        void onImage() {
+            deadlines.clearDeadline(this);
             out.images++;
             out.imageBytes += received;
             String nextImage = images.poll();
-            if (nextImage != null && ch != null && ch.isActive() && HttpUtil.isKeepAlive(resp)) {
+            if (nextImage != null && ch != null && ch.isActive() && keepAlive) {
                 write(request(nextImage));
                 return;
             }
@@ -485,10 +517,14 @@ public final class NettyBackend implements Backend {
             done();
         }
 
-        /** The connection closed: a reply in progress ends with the class of how it ended. */
+        /** The connection closed: a reply framed by the close is complete; one in progress ends with the class of how it ended. */
         void onInactive() {
+            if (endOfInput()) {
+                ch = null;
+                return;
+            }
             ch = null;
-            boolean partial = head != null || firstByte != 0;
+            boolean partial = inReply() || firstByte != 0;
             if (dropReplyInProgress()) {
                 return;
             }
@@ -499,7 +535,8 @@ public final class NettyBackend implements Backend {
         }
 
         /** The run stops: the request in flight ends now, as aborted, and its connection is closed. */
-        void abort() {
+        @Override
+        public void abort() {
             images = null;
             fail(ErrorClass.ABORTED.label());
             if (ch != null) {
@@ -510,7 +547,7 @@ public final class NettyBackend implements Backend {
         }
 
         void done() {
-            inFlight.remove(this);
+            deadlines.remove(this);
             Runnable r = onReply;
             onReply = null;
             if (r != null) {
@@ -518,23 +555,22 @@ public final class NettyBackend implements Backend {
             }
         }
 
-        /** Cancels the pending timeout and drops it, so that a thinking user keeps no spent timer. */
-        void cancelTimeout() {
-            ScheduledFuture<?> t = timeout;
+        /** Cancels the connect's timer and drops it. */
+        void cancelConnectTimer() {
+            ScheduledFuture<?> t = connectTimer;
             if (t != null) {
-                timeout = null;
+                connectTimer = null;
                 t.cancel(false);
             }
         }
 
         void close() {
-            cancelTimeout();
+            cancelConnectTimer();
             awaiting = false;
             images = null;
             onReply = null;
-            inFlight.remove(this);
-            head = null;
-            releaseBody();
+            deadlines.remove(this);
+            dropReply();
             if (ch != null) {
                 ch.close();
                 ch = null;
@@ -543,48 +579,27 @@ public final class NettyBackend implements Backend {
     }
 
     /** One for every connection: the handler keeps no state of its own. */
-    private static final ResponseHandler REPLY = new ResponseHandler();
+    private static final ReplyHandler REPLY = new ReplyHandler();
 
     /**
-     * The response decoder, which first stamps each read of response bytes: the first read is the
-     * time to first byte, the last one (the read that completes the response) its end.
+     * Stamps each read of response bytes, then parses it: the first read is the time to first
+     * byte, the read that completes the response its end. The stamp is taken before any parsing.
      */
-    private static final class StampingDecoder extends HttpResponseDecoder {
-        StampingDecoder() {
-            super(new HttpDecoderConfig().setMaxInitialLineLength(4096).setMaxHeaderSize(16_384).setMaxChunkSize(16_384));
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-            if (msg instanceof ByteBuf) {
-                long now = System.nanoTime();
-                Conn c = ctx.channel().attr(CONN).get();
-                if (c != null) {
-                    if (c.firstByte == 0) {
-                        c.firstByte = now;
-                    }
-                    c.lastRead = now;
-                }
-            }
-            super.channelRead(ctx, msg);
-        }
-    }
-
     @ChannelHandler.Sharable
-    private static final class ResponseHandler extends ChannelInboundHandlerAdapter {
+    private static final class ReplyHandler extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            long now = System.nanoTime();
             try {
                 Conn c = ctx.channel().attr(CONN).get();
-                if (c == null || c.ch != ctx.channel()) {
+                if (c == null || c.ch != ctx.channel() || !(msg instanceof ByteBuf b)) {
                     return;
                 }
-                if (msg instanceof HttpResponse r) {
-                    c.onHead(r);
+                if (c.firstByte == 0) {
+                    c.firstByte = now;
                 }
-                if (msg instanceof HttpContent h && c.ch == ctx.channel()) {
-                    c.onContent(h);
-                }
+                c.lastRead = now;
+                c.read(b, ctx.alloc());
             } finally {
                 ReferenceCountUtil.release(msg);
             }

@@ -82,13 +82,15 @@ final class EventLoopSessions implements SessionExecutor {
     }
 
     /** One session on its event loop: timer, send, reply, next timer. */
-    private final class Flow {
+    private final class Flow implements Runnable {
         final SessionStep step;
         final java.util.function.LongConsumer onEnd;
         final Backend backend = ctx.backend();
         final Backend.Session bs;
         final ScheduledExecutorService loop;
         final Reply reply = new Reply();
+        /** Built once: a method reference per request would be an allocation per request (the reply callback is {@link #run}). */
+        final Runnable onNext = this::next;
         boolean awaiting;
         boolean finished;
         Future<?> timer;
@@ -105,17 +107,30 @@ final class EventLoopSessions implements SessionExecutor {
             at(step.intended(), this::first);
         }
 
-        /** Runs {@code task} at {@code nano} on this session's loop; past the end of the run, ends the session. */
+        /**
+         * Runs {@code task} at {@code nano} on this session's loop; past the end of the run, ends the session.
+         * A step already due (no think time) is queued to run once the loop's current work is done, not timed:
+         * a timer per request was a scheduled task created and kept for nothing.
+         */
         void at(long nano, Runnable task) {
             long end = ctx.clock().endNano();
             if (nano >= end) {
                 timer = loop.schedule(() -> end(true), Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
                 return;
             }
-            timer = loop.schedule(task, Math.max(0, nano - System.nanoTime()), TimeUnit.NANOSECONDS);
+            long delay = nano - System.nanoTime();
+            if (delay <= 0) {
+                timer = null;
+                loop.execute(task);
+                return;
+            }
+            timer = loop.schedule(task, delay, TimeUnit.NANOSECONDS);
         }
 
         void first() {
+            if (finished) {
+                return;
+            }
             if (ctx.stop().stopped()) {
                 end(true);
                 return;
@@ -125,6 +140,9 @@ final class EventLoopSessions implements SessionExecutor {
         }
 
         void next() {
+            if (finished) {
+                return; // ended while this step was queued
+            }
             if (ctx.stop().stopped()) {
                 end(true);
                 return;
@@ -134,7 +152,13 @@ final class EventLoopSessions implements SessionExecutor {
 
         void send() {
             awaiting = true;
-            backend.send(bs, step.path(), reply, this::replied); // marks reply.sendNano right before the write
+            backend.send(bs, step.path(), reply, this); // marks reply.sendNano right before the write
+        }
+
+        /** The reply callback. */
+        @Override
+        public void run() {
+            replied();
         }
 
         void replied() {
@@ -146,7 +170,7 @@ final class EventLoopSessions implements SessionExecutor {
                 end(false);
                 return;
             }
-            at(step.intended(), this::next);
+            at(step.intended(), onNext);
         }
 
         void abortIfWaiting() {

@@ -61,7 +61,11 @@ public final class ReplyExtractor {
         if (at < 0) {
             return -1;
         }
-        int start = at + key.length();
+        return floatAt(html, at + key.length());
+    }
+
+    /** The number starting at {@code start} (up to the end of the value), or -1. */
+    static float floatAt(String html, int start) {
         int end = endOfValue(html, start);
         try {
             return Float.parseFloat(html.substring(start, end).strip());
@@ -71,7 +75,7 @@ public final class ReplyExtractor {
     }
 
     /** Digits from {@code start} up to the first of {@code " ? & >} (or any non-digit); -1 if none. */
-    private static long parseLong(String html, int start) {
+    static long parseLong(String html, int start) {
         int end = endOfValue(html, start);
         long v = 0;
         int digits = 0;

@@ -51,10 +51,10 @@ abstract class HttpReplyParser {
     abstract void onHead();
 
     /**
-     * {@code length} body bytes at {@code in.readerIndex()} (the parser skips them afterwards);
+     * {@code length} body bytes at {@code a[at]}, valid during the call only;
      * {@code whole}: they are the reply's entire body, in one piece.
      */
-    abstract void onBody(ByteBuf in, int length, boolean whole);
+    abstract void onBody(byte[] a, int at, int length, boolean whole);
 
     /** The reply is complete. The parser is ready for the next one before this is called. */
     abstract void onReplyEnd();
@@ -94,39 +94,64 @@ abstract class HttpReplyParser {
         return false;
     }
 
-    /** Reads the bytes of one read; the caller keeps ownership of {@code in}. */
+    /**
+     * Reads the bytes of one read; the caller keeps ownership of {@code in}. They are parsed from
+     * an array (the read's own, or one copy into an array of the thread): reading a direct buffer
+     * byte by byte checked the buffer at every byte.
+     */
     final void read(ByteBuf in, ByteBufAllocator alloc) {
-        if (pending != null) {
-            ByteBuf p = pending;
+        ByteBuf p = pending;
+        if (p != null) {
             pending = null;
             try {
                 p.writeBytes(in);
                 in.skipBytes(in.readableBytes());
-                parse(p, alloc);
+                parse(p.array(), p.arrayOffset() + p.readerIndex(), p.arrayOffset() + p.writerIndex(), alloc);
             } finally {
                 p.release();
             }
-        } else {
-            parse(in, alloc);
+            return;
         }
+        int n = in.readableBytes();
+        if (in.hasArray()) {
+            int off = in.arrayOffset() + in.readerIndex();
+            parse(in.array(), off, off + n, alloc);
+        } else {
+            byte[] a = READ_COPY.get();
+            if (a.length < n) {
+                a = new byte[Math.max(n, 2 * a.length)];
+                READ_COPY.set(a);
+            }
+            in.getBytes(in.readerIndex(), a, 0, n);
+            parse(a, 0, n, alloc);
+        }
+        in.skipBytes(n);
     }
 
-    private void parse(ByteBuf in, ByteBufAllocator alloc) {
-        while (in.isReadable() && reading()) {
+    /** The copy of a read from a direct buffer; reads are at most the receive buffer's size. */
+    private static final io.netty.util.concurrent.FastThreadLocal<byte[]> READ_COPY = new io.netty.util.concurrent.FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[16 * 1024];
+        }
+    };
+
+    private void parse(byte[] a, int pos, int end, ByteBufAllocator alloc) {
+        while (pos < end && reading()) {
             switch (state) {
                 case HEAD -> {
-                    if (!head(in, alloc)) {
+                    pos = head(a, pos, end, alloc);
+                    if (pos < 0) {
                         return;
                     }
                 }
                 case LENGTH, CHUNK_DATA -> {
-                    int n = (int) Math.min(remaining, in.readableBytes());
+                    int n = (int) Math.min(remaining, end - pos);
                     remaining -= n;
                     received += n;
                     boolean whole = state == LENGTH && remaining == 0 && received == n;
-                    int at = in.readerIndex();
-                    onBody(in, n, whole);
-                    in.readerIndex(at + n);
+                    onBody(a, pos, n, whole);
+                    pos += n;
                     if (remaining == 0) {
                         if (state == LENGTH) {
                             state = HEAD;
@@ -137,38 +162,45 @@ abstract class HttpReplyParser {
                     }
                 }
                 case UNTIL_CLOSE -> {
-                    int n = in.readableBytes();
+                    int n = end - pos;
                     received += n;
-                    int at = in.readerIndex();
-                    onBody(in, n, false);
-                    in.readerIndex(at + n);
+                    onBody(a, pos, n, false);
+                    pos = end;
                 }
                 default -> { // CHUNK_SIZE, CHUNK_END, TRAILER: one line each
-                    int lf = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) '\n');
+                    int lf = indexOfLf(a, pos, end);
                     if (lf < 0) {
-                        stash(in, alloc);
+                        stash(a, pos, end, alloc);
                         return;
                     }
-                    int s = in.readerIndex();
-                    int e = lf > s && in.getByte(lf - 1) == '\r' ? lf - 1 : lf;
-                    in.readerIndex(lf + 1);
-                    if (!line(in, s, e)) {
+                    int e = lf > pos && a[lf - 1] == '\r' ? lf - 1 : lf;
+                    if (!line(a, pos, e)) {
                         return;
                     }
+                    pos = lf + 1;
                 }
             }
         }
     }
 
+    private static int indexOfLf(byte[] a, int from, int end) {
+        for (int i = from; i < end; i++) {
+            if (a[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** A chunk-size line, the end of a chunk's data, or a trailer line; false when the reply was garbage. */
-    private boolean line(ByteBuf in, int s, int e) {
+    private boolean line(byte[] a, int s, int e) {
         if (state == CHUNK_SIZE) {
             long size = 0;
             int digits = 0;
             for (int i = s; i < e; i++) {
-                int d = Character.digit(in.getByte(i), 16);
+                int d = Character.digit(a[i], 16);
                 if (d < 0) {
-                    byte b = in.getByte(i);
+                    byte b = a[i];
                     if (b == ';' || b == ' ' || b == '\t') {
                         break; // chunk extensions
                     }
@@ -200,26 +232,23 @@ abstract class HttpReplyParser {
         return true;
     }
 
-    /** Parses a whole head at the reader index; false when it is not all there yet (kept) or was garbage. */
-    private boolean head(ByteBuf in, ByteBufAllocator alloc) {
-        int end = in.writerIndex();
-        int pos = in.readerIndex();
+    /** Parses a whole head at {@code pos}: the position after it, or -1 when it is not all there yet (kept) or was garbage. */
+    private int head(byte[] a, int pos, int end, ByteBufAllocator alloc) {
         while (pos < end) { // leading blank lines are skipped, as Netty's decoder does
-            byte b = in.getByte(pos);
+            byte b = a[pos];
             if (b != '\r' && b != '\n' && b != ' ' && b != '\t') {
                 break;
             }
             pos++;
         }
-        in.readerIndex(pos);
         if (pos == end) {
-            return false;
+            return end;
         }
         int start = pos;
         int check = Math.min(end - start, 7);
         for (int i = 0; i < check; i++) { // garbage is known from its first bytes, not only at its first line end
-            if (in.getByte(start + i) != "HTTP/1.".charAt(i)) {
-                return garbage();
+            if (a[start + i] != "HTTP/1.".charAt(i)) {
+                return garbageAt();
             }
         }
         int code = -1;
@@ -230,83 +259,89 @@ abstract class HttpReplyParser {
         boolean keep = false;
         boolean first = true;
         while (true) {
-            int lf = in.indexOf(pos, end, (byte) '\n');
+            int lf = indexOfLf(a, pos, end);
             if (lf < 0) {
                 if (end - start > MAX_HEAD) {
-                    return garbage();
+                    return garbageAt();
                 }
-                stash(in, alloc);
-                return false;
+                stash(a, start, end, alloc);
+                return -1;
             }
-            int e = lf > pos && in.getByte(lf - 1) == '\r' ? lf - 1 : lf;
+            int e = lf > pos && a[lf - 1] == '\r' ? lf - 1 : lf;
             if (first) {
                 // HTTP/1.x SP ddd [SP reason]
-                if (e - pos < 12 || in.getByte(pos + 8) != ' ') {
-                    return garbage();
+                if (e - pos < 12 || a[pos + 8] != ' ') {
+                    return garbageAt();
                 }
-                http11 = in.getByte(pos + 7) != '0';
+                http11 = a[pos + 7] != '0';
                 code = 0;
                 for (int i = pos + 9; i < pos + 12; i++) {
-                    byte d = in.getByte(i);
+                    byte d = a[i];
                     if (d < '0' || d > '9') {
-                        return garbage();
+                        return garbageAt();
                     }
                     code = code * 10 + (d - '0');
                 }
-                if (e > pos + 12 && in.getByte(pos + 12) != ' ') {
-                    return garbage();
+                if (e > pos + 12 && a[pos + 12] != ' ') {
+                    return garbageAt();
                 }
                 first = false;
             } else if (e == pos) {
-                in.readerIndex(lf + 1);
+                pos = lf + 1;
                 break;
             } else {
-                int colon = in.indexOf(pos, e, (byte) ':');
+                int colon = pos;
+                while (colon < e && a[colon] != ':') {
+                    colon++;
+                }
+                if (colon == e) {
+                    return garbageAt();
+                }
                 if (colon <= pos) {
-                    return garbage();
+                    return garbageAt();
                 }
                 int vs = colon + 1;
-                while (vs < e && (in.getByte(vs) == ' ' || in.getByte(vs) == '\t')) {
+                while (vs < e && (a[vs] == ' ' || a[vs] == '\t')) {
                     vs++;
                 }
                 int ve = e;
-                while (ve > vs && (in.getByte(ve - 1) == ' ' || in.getByte(ve - 1) == '\t')) {
+                while (ve > vs && (a[ve - 1] == ' ' || a[ve - 1] == '\t')) {
                     ve--;
                 }
                 int nameEnd = colon;
-                while (nameEnd > pos && (in.getByte(nameEnd - 1) == ' ' || in.getByte(nameEnd - 1) == '\t')) {
+                while (nameEnd > pos && (a[nameEnd - 1] == ' ' || a[nameEnd - 1] == '\t')) {
                     nameEnd--;
                 }
-                if (named(in, pos, nameEnd, CONTENT_LENGTH)) {
+                if (named(a, pos, nameEnd, CONTENT_LENGTH)) {
                     long v = 0;
                     if (ve == vs || ve - vs > 18) {
-                        return garbage();
+                        return garbageAt();
                     }
                     for (int i = vs; i < ve; i++) {
-                        byte d = in.getByte(i);
+                        byte d = a[i];
                         if (d < '0' || d > '9') {
-                            return garbage();
+                            return garbageAt();
                         }
                         v = v * 10 + (d - '0');
                     }
                     if (length >= 0 && length != v) {
-                        return garbage(); // two different lengths
+                        return garbageAt(); // two different lengths
                     }
                     length = v;
-                } else if (named(in, pos, nameEnd, TRANSFER_ENCODING)) {
-                    chunked |= contains(in, vs, ve, CHUNKED);
-                } else if (named(in, pos, nameEnd, CONNECTION)) {
-                    close |= contains(in, vs, ve, CLOSE);
-                    keep |= contains(in, vs, ve, KEEP_ALIVE);
+                } else if (named(a, pos, nameEnd, TRANSFER_ENCODING)) {
+                    chunked |= contains(a, vs, ve, CHUNKED);
+                } else if (named(a, pos, nameEnd, CONNECTION)) {
+                    close |= contains(a, vs, ve, CLOSE);
+                    keep |= contains(a, vs, ve, KEEP_ALIVE);
                 }
             }
             pos = lf + 1;
             if (pos - start > MAX_HEAD) {
-                return garbage();
+                return garbageAt();
             }
         }
         if (code >= 100 && code < 200 && code != 101) {
-            return true; // an interim reply: the real one follows
+            return pos; // an interim reply: the real one follows
         }
         status = code;
         keepAlive = !close && (http11 || keep);
@@ -323,7 +358,7 @@ abstract class HttpReplyParser {
         } else {
             state = UNTIL_CLOSE;
         }
-        return true;
+        return pos;
     }
 
     private boolean garbage() {
@@ -332,25 +367,31 @@ abstract class HttpReplyParser {
         return false;
     }
 
+    /** {@link #garbage()} for {@link #head}: no position to go on from. */
+    private int garbageAt() {
+        garbage();
+        return -1;
+    }
+
     /** Keeps the unread bytes for the next read. */
-    private void stash(ByteBuf in, ByteBufAllocator alloc) {
-        int n = in.readableBytes();
+    private void stash(byte[] a, int from, int end, ByteBufAllocator alloc) {
+        int n = end - from;
         if (n > MAX_HEAD) {
             garbage();
             return;
         }
         ByteBuf p = alloc.heapBuffer(Math.max(256, 2 * n));
-        p.writeBytes(in);
+        p.writeBytes(a, from, n);
         pending = p;
     }
 
     /** The header name in [s, e) is {@code lower}, ignoring case. */
-    private static boolean named(ByteBuf in, int s, int e, byte[] lower) {
+    private static boolean named(byte[] a, int s, int e, byte[] lower) {
         if (e - s != lower.length) {
             return false;
         }
         for (int i = 0; i < lower.length; i++) {
-            int b = in.getByte(s + i);
+            int b = a[s + i];
             if (b >= 'A' && b <= 'Z') {
                 b |= 0x20;
             }
@@ -362,11 +403,11 @@ abstract class HttpReplyParser {
     }
 
     /** The value in [s, e) contains {@code lower}, ignoring case. */
-    private static boolean contains(ByteBuf in, int s, int e, byte[] lower) {
+    private static boolean contains(byte[] a, int s, int e, byte[] lower) {
         outer:
         for (int i = s; i + lower.length <= e; i++) {
             for (int j = 0; j < lower.length; j++) {
-                int b = in.getByte(i + j);
+                int b = a[i + j];
                 if (b >= 'A' && b <= 'Z') {
                     b |= 0x20;
                 }

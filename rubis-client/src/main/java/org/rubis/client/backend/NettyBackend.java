@@ -4,7 +4,6 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
@@ -196,14 +195,46 @@ public final class NettyBackend implements Backend {
         return b.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The GET with the headers every backend sends, as bytes, built before the send mark. */
+    /**
+     * The GET with the headers every backend sends, as bytes, built before the send mark. An ASCII
+     * path (every generated one) is assembled in an array of the thread and copied into the buffer
+     * once: encoding it into the direct buffer byte by byte checked the buffer at every byte.
+     */
     private ByteBuf request(String path) {
+        int n = path.length();
+        int total = GET.length + n + requestTail.length;
+        byte[] a = REQUEST_SCRATCH.get();
+        if (total <= a.length) {
+            int k = GET.length;
+            for (int i = 0; i < n; i++) {
+                char c = path.charAt(i);
+                if (c >= 0x80) {
+                    k = -1;
+                    break;
+                }
+                a[k++] = (byte) c;
+            }
+            if (k >= 0) {
+                System.arraycopy(requestTail, 0, a, k, requestTail.length);
+                return ByteBufAllocator.DEFAULT.directBuffer(total).writeBytes(a, 0, total);
+            }
+        }
         ByteBuf b = ByteBufAllocator.DEFAULT.buffer(GET.length + ByteBufUtil.utf8MaxBytes(path) + requestTail.length);
         b.writeBytes(GET);
         ByteBufUtil.writeUtf8(b, path);
         b.writeBytes(requestTail);
         return b;
     }
+
+    /** Where a request is assembled: "GET " stays at its start. */
+    private static final io.netty.util.concurrent.FastThreadLocal<byte[]> REQUEST_SCRATCH = new io.netty.util.concurrent.FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            byte[] a = new byte[4096];
+            System.arraycopy(GET, 0, a, 0, GET.length);
+            return a;
+        }
+    };
 
     /** A body copy buffer per event loop: a page's body is copied once, into its String (not first into a temporary array). */
     private static final io.netty.util.concurrent.FastThreadLocal<byte[]> SCRATCH = new io.netty.util.concurrent.FastThreadLocal<>() {
@@ -260,7 +291,7 @@ public final class NettyBackend implements Backend {
         ArrayDeque<String> images;
         /** The page being read: its body when it came in one piece, else its pieces so far. */
         String text;
-        CompositeByteBuf body;
+        ByteBuf body;
         Throwable cause;
 
         Conn(EventLoop loop, LoopDeadlines deadlines, java.net.InetAddress source) {
@@ -401,17 +432,17 @@ public final class NettyBackend implements Backend {
 
         /** A piece of the body: kept for a page (the session reads it), only counted for an image. */
         @Override
-        void onBody(ByteBuf in, int length, boolean whole) {
+        void onBody(byte[] a, int at, int length, boolean whole) {
             if (images != null || !awaiting || length == 0) {
                 return;
             }
             if (whole) {
-                text = latin1(in, in.readerIndex(), length);
+                text = new String(a, at, length, StandardCharsets.ISO_8859_1);
             } else {
                 if (body == null) {
-                    body = in.alloc().compositeBuffer(Integer.MAX_VALUE);
+                    body = ch.alloc().heapBuffer(Math.max(length, 4096));
                 }
-                body.addComponent(true, in.retainedSlice(in.readerIndex(), length));
+                body.writeBytes(a, at, length);
             }
         }
 

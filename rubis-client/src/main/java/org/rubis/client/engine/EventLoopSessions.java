@@ -113,6 +113,11 @@ final class EventLoopSessions implements SessionExecutor {
          * a timer per request was a scheduled task created and kept for nothing.
          */
         void at(long nano, Runnable task) {
+            at(nano, task, false);
+        }
+
+        /** {@code inline}: a step already due runs now, in this call (after a reply that came from the network, never from a failure). */
+        void at(long nano, Runnable task, boolean inline) {
             long end = ctx.clock().endNano();
             if (nano >= end) {
                 timer = loop.schedule(() -> end(true), Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -121,7 +126,11 @@ final class EventLoopSessions implements SessionExecutor {
             long delay = nano - System.nanoTime();
             if (delay <= 0) {
                 timer = null;
-                loop.execute(task);
+                if (inline) {
+                    task.run();
+                } else {
+                    loop.execute(task);
+                }
                 return;
             }
             timer = loop.schedule(task, delay, TimeUnit.NANOSECONDS);
@@ -170,7 +179,9 @@ final class EventLoopSessions implements SessionExecutor {
                 end(false);
                 return;
             }
-            at(step.intended(), onNext);
+            // A reply read from the network ends a read, so the next request can leave at once without recursion; a failure
+            // may have been detected within the send (a connect that failed at once): its next step is queued.
+            at(step.intended(), onNext, !reply.failed());
         }
 
         void abortIfWaiting() {

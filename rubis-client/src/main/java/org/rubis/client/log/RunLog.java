@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -27,7 +27,14 @@ public final class RunLog implements AutoCloseable {
     private static final long GATHER_NS = 200_000_000L;
     private static final int BATCH = 8191;
 
-    private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    /**
+     * Lock-free: adding a record is one CAS, and wakes the writer only when it sleeps with nothing
+     * to do ({@link #writerIdle}). A blocking queue's locks and signalling were a tenth of the event
+     * loop's time at the highest request rate (docs/BENCHMARKS.md).
+     */
+    private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
+    /** The writer is parked until a record comes. */
+    private volatile boolean writerIdle;
     private final Writer requests;
     private final Writer sessions;
     private final Consumer<RequestRecord> requestSink;
@@ -58,37 +65,50 @@ public final class RunLog implements AutoCloseable {
 
     public void add(RequestRecord r) {
         if (!closed) {
-            queue.add(r);
+            enqueue(r);
         }
     }
 
     public void add(SessionRecord s) {
         if (!closed) {
-            queue.add(s);
+            enqueue(s);
+        }
+    }
+
+    private void enqueue(Object o) {
+        queue.offer(o);
+        if (writerIdle) {
+            LockSupport.unpark(writer);
         }
     }
 
     private void drain() {
-        List<Object> batch = new ArrayList<>(4096);
+        List<Object> batch = new ArrayList<>(BATCH + 1);
         StringBuilder req = new StringBuilder(1 << 16);
         StringBuilder ses = new StringBuilder(1 << 12);
         boolean stop = false;
         while (!stop) {
             batch.clear();
-            try {
-                if (queue.isEmpty()) {
-                    // Idle: no wake-up until a record comes. Then gather for up to 200 ms, so that one wake-up
-                    // (about 0.1 ms of CPU on a virtual machine) handles all the records of a low rate, not each.
-                    batch.add(queue.take());
-                    long due = System.nanoTime() + GATHER_NS;
-                    for (long left = GATHER_NS; left > 0 && !closed && queue.size() < BATCH; left = due - System.nanoTime()) {
-                        LockSupport.parkNanos(this, left);
-                    }
+            if (queue.isEmpty()) {
+                // Idle: no wake-up until a record comes. Then gather for up to 200 ms, so that one wake-up
+                // (about 0.1 ms of CPU on a virtual machine) handles all the records of a low rate, not each.
+                writerIdle = true;
+                while (queue.isEmpty()) {
+                    LockSupport.park(this);
                 }
-            } catch (InterruptedException e) {
-                // close() will drain what is left
+                writerIdle = false;
+                long due = System.nanoTime() + GATHER_NS;
+                for (long left = GATHER_NS; left > 0 && !closed; left = due - System.nanoTime()) {
+                    LockSupport.parkNanos(this, left);
+                }
             }
-            queue.drainTo(batch, lowMemory ? 63 : BATCH);
+            for (int max = lowMemory ? 63 : BATCH; batch.size() < max; ) {
+                Object o = queue.poll();
+                if (o == null) {
+                    break;
+                }
+                batch.add(o);
+            }
             for (Object o : batch) {
                 if (o == POISON) {
                     stop = true;

@@ -216,7 +216,7 @@ public final class NettyBackend implements Backend {
             }
             if (k >= 0) {
                 System.arraycopy(requestTail, 0, a, k, requestTail.length);
-                return ByteBufAllocator.DEFAULT.directBuffer(total).writeBytes(a, 0, total);
+                return reusable(total).writeBytes(a, 0, total);
             }
         }
         ByteBuf b = ByteBufAllocator.DEFAULT.buffer(GET.length + ByteBufUtil.utf8MaxBytes(path) + requestTail.length);
@@ -225,6 +225,41 @@ public final class NettyBackend implements Backend {
         b.writeBytes(requestTail);
         return b;
     }
+
+    /**
+     * A direct buffer of at least {@code size} bytes for a request, empty, that the write will
+     * release. The thread keeps one and hands it out again once the last write of it is done (only
+     * its own reference left): a request written at once, as on a reused connection, then costs no
+     * allocation; one still queued (or held through a connect) is left to its writer and replaced.
+     */
+    private static ByteBuf reusable(int size) {
+        ByteBuf[] held = REQUEST_BUFFER.get();
+        ByteBuf b = held[0];
+        if (b == null || b.refCnt() != 1 || b.capacity() < size) {
+            if (b != null) {
+                b.release();
+            }
+            b = ByteBufAllocator.DEFAULT.directBuffer(Math.max(size, 1024));
+            held[0] = b;
+        }
+        b.clear();
+        return b.retain(); // the write's reference; the thread keeps its own
+    }
+
+    private static final io.netty.util.concurrent.FastThreadLocal<ByteBuf[]> REQUEST_BUFFER = new io.netty.util.concurrent.FastThreadLocal<>() {
+        @Override
+        protected ByteBuf[] initialValue() {
+            return new ByteBuf[1];
+        }
+
+        @Override
+        protected void onRemoval(ByteBuf[] held) {
+            if (held[0] != null) { // the event loop's thread ends
+                held[0].release();
+                held[0] = null;
+            }
+        }
+    };
 
     /** Where a request is assembled: "GET " stays at its start. */
     private static final io.netty.util.concurrent.FastThreadLocal<byte[]> REQUEST_SCRATCH = new io.netty.util.concurrent.FastThreadLocal<>() {

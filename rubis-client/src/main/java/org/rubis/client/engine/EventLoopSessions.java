@@ -175,13 +175,14 @@ final class EventLoopSessions implements SessionExecutor {
             if (finished) {
                 return;
             }
+            boolean fromNetwork = !reply.failed(); // read before the step, which drops the page
             if (!step.replied(reply)) {
                 end(false);
                 return;
             }
             // A reply read from the network ends a read, so the next request can leave at once without recursion; a failure
             // may have been detected within the send (a connect that failed at once): its next step is queued.
-            at(step.intended(), onNext, !reply.failed());
+            at(step.intended(), onNext, fromNetwork);
         }
 
         void abortIfWaiting() {

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.Queue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
@@ -28,11 +28,13 @@ public final class RunLog implements AutoCloseable {
     private static final int BATCH = 8191;
 
     /**
-     * Lock-free: adding a record is one CAS, and wakes the writer only when it sleeps with nothing
-     * to do ({@link #writerIdle}). A blocking queue's locks and signalling were a tenth of the event
-     * loop's time at the highest request rate (docs/BENCHMARKS.md).
+     * Many producers, one consumer (the writer), unbounded, lock-free and array-based (Netty's
+     * copy of JCTools' queue): adding a record is one atomic increment and a store, with no node
+     * per record, and wakes the writer only when it sleeps with nothing to do ({@link #writerIdle}).
+     * A blocking queue's locks and signalling were a tenth of the event loop's time at the highest
+     * request rate, a linked lock-free queue still 9 % (docs/BENCHMARKS.md).
      */
-    private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
+    private final Queue<Object> queue = io.netty.util.internal.PlatformDependent.newMpscQueue();
     /** The writer is parked until a record comes. */
     private volatile boolean writerIdle;
     private final Writer requests;

@@ -576,6 +576,12 @@ public final class WireCheck {
             acc.put("mean_us", r1(a.meanUs()));
             acc.put("p99_us", r1(a.p99Us()));
             acc.put("requests", a.requests());
+            if (!Double.isNaN(a.aboveFloorMeanUs())) {
+                acc.put("floor_mean_us", r1(a.floorMeanUs()));
+                acc.put("reused_mean_us", r1(a.reusedMeanUs()));
+                acc.put("above_floor_mean_us", r1(a.aboveFloorMeanUs()));
+                acc.put("floor_explains", a.floorExplains());
+            }
             acc.put("rule", String.format(java.util.Locale.ROOT, "mean client minus wire (all matched requests) <= max(%.0f us, %.0f %% of the wire's "
                     + "median response time)", WireAccuracy.ABSOLUTE_LIMIT_US, WireAccuracy.RELATIVE_LIMIT * 100));
         }
@@ -624,8 +630,14 @@ public final class WireCheck {
         if (all == null || all.response.count() == 0) {
             return null;
         }
+        Group reused = groups.get("reused");
+        Group fresh = groups.get("new");
+        boolean anyReused = reused != null && reused.response.count() > 0;
+        boolean anyNew = fresh != null && fresh.response.count() > 0;
         return new WireAccuracy(all.response.meanUs(), all.response.percentileUs(50), all.response.percentileUs(99), all.response.count(),
-                wireResponse.count() == 0 ? 0 : wireResponse.percentileUs(50), all.send.percentileUs(50), all.receive.percentileUs(50));
+                wireResponse.count() == 0 ? 0 : wireResponse.percentileUs(50), all.send.percentileUs(50), all.receive.percentileUs(50),
+                anyReused ? reused.response.meanUs() : Double.NaN, anyNew ? fresh.response.count() : 0,
+                anyNew ? fresh.response.meanUs() : Double.NaN, probe.response.count() > 0 ? probe.response.meanUs() : Double.NaN);
     }
 
     /**

@@ -30,13 +30,23 @@ import java.util.Locale;
  * @param newRequests   requests that opened their connection (their client time includes the connect, the wire's does not)
  * @param newMeanUs     their mean client minus wire (NaN: none)
  * @param floorMeanUs   the reference probe's mean client minus wire in the same run (NaN: no probe)
+ * @param newBeforeSynMeanUs  of the new connections opened inside their request's window: mean send mark to SYN (NaN: none)
+ * @param newSynToRequestMeanUs  their mean SYN to first request packet (NaN: none)
  */
 public record WireAccuracy(double meanUs, double p50Us, double p99Us, long requests, double wireMedianUs, double sendP50Us,
-        double receiveP50Us, double reusedMeanUs, long newRequests, double newMeanUs, double floorMeanUs) {
+        double receiveP50Us, double reusedMeanUs, long newRequests, double newMeanUs, double floorMeanUs, double newBeforeSynMeanUs,
+        double newSynToRequestMeanUs) {
 
     /** Without the reused/new split and the floor (not measured). */
     public WireAccuracy(double meanUs, double p50Us, double p99Us, long requests, double wireMedianUs, double sendP50Us, double receiveP50Us) {
         this(meanUs, p50Us, p99Us, requests, wireMedianUs, sendP50Us, receiveP50Us, Double.NaN, 0, Double.NaN, Double.NaN);
+    }
+
+    /** Without the connect split of new connections. */
+    public WireAccuracy(double meanUs, double p50Us, double p99Us, long requests, double wireMedianUs, double sendP50Us, double receiveP50Us,
+            double reusedMeanUs, long newRequests, double newMeanUs, double floorMeanUs) {
+        this(meanUs, p50Us, p99Us, requests, wireMedianUs, sendP50Us, receiveP50Us, reusedMeanUs, newRequests, newMeanUs, floorMeanUs, Double.NaN,
+                Double.NaN);
     }
 
     /** The error a load generator can reach (httperf's 10 to 40 us in the paper; issue 12's goal). */
@@ -99,7 +109,10 @@ public record WireAccuracy(double meanUs, double p50Us, double p99Us, long reque
         if (newRequests == 0 || Double.isNaN(newMeanUs)) {
             return "";
         }
+        String split = Double.isNaN(newBeforeSynMeanUs) ? ""
+                : String.format(Locale.ROOT, " (mean: the client's own work from its send mark to the SYN %.1f us, the SYN to the request %.1f us)",
+                        newBeforeSynMeanUs, newSynToRequestMeanUs);
         return String.format(Locale.ROOT, "%d of %d requests opened their connection (%.1f us mean above the wire): their times include the connect, "
-                + "which the wire's request time starts after", newRequests, requests, newMeanUs);
+                + "which the wire's request time starts after%s", newRequests, requests, newMeanUs, split);
     }
 }

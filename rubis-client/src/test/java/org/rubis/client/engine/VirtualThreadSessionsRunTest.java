@@ -79,10 +79,14 @@ class VirtualThreadSessionsRunTest {
         return rows;
     }
 
-    /** One connection per session, every request logged once in a logged session, as the server saw them. */
+    /**
+     * One connection per session, every request logged once in a logged session, as the server saw them.
+     * A stop aborts the requests in flight (logged {@code aborted}): the server may or may not have served those.
+     */
     private static void sessionsKeepTheirConnectionAndEveryRequestIsLogged(Run r) {
         assertEquals("virtual", r.summary.get("threads").asText(), r.summary.toString());
-        assertEquals(0, r.summary.get("errors").asLong(), "no errors: " + r.summary.get("errors_by_class"));
+        long aborted = r.summary.path("errors_by_class").path("aborted").asLong();
+        assertEquals(aborted, r.summary.get("errors").asLong(), "no errors but requests aborted by a stop: " + r.summary.get("errors_by_class"));
 
         // sessions.csv: one line per session that began, as many as the summary counts
         Set<String> sessionIds = new HashSet<>();
@@ -95,29 +99,46 @@ class VirtualThreadSessionsRunTest {
 
         // every request the client logged belongs to a logged session, and each session's count is its requests.csv lines
         Map<String, Long> logged = new HashMap<>();
+        Map<String, Long> abortedBySession = new HashMap<>();
         Map<String, Set<String>> sessionsByConnection = new HashMap<>();
         Map<String, Set<String>> connectionsBySession = new HashMap<>();
         for (Map<String, String> q : r.requests) {
             String session = q.get("session_id");
             assertTrue(sessionIds.contains(session), "request of a session with no sessions.csv line: " + q);
             logged.merge(session, 1L, Long::sum);
+            if ("aborted".equals(q.get("error"))) {
+                abortedBySession.merge(session, 1L, Long::sum);
+                continue; // its connection may have no name (cut before the reply)
+            }
             sessionsByConnection.computeIfAbsent(q.get("connection_id"), k -> new HashSet<>()).add(session);
             connectionsBySession.computeIfAbsent(session, k -> new HashSet<>()).add(q.get("connection_id"));
         }
         requestsBySession.forEach((id, n) -> assertEquals(n, logged.getOrDefault(id, 0L), "session " + id + ": its requests.csv lines"));
 
         // the server's own accounting: it served exactly the logged requests, on one connection per session that sent any
-        assertEquals(r.serverRequests.size(), r.requests.size(), "the server served every request the client logged, and no other");
+        assertTrue(r.serverRequests.size() <= r.requests.size() && r.serverRequests.size() >= r.requests.size() - aborted,
+                "the server served every request the client logged, and no other: " + r.serverRequests.size() + " of " + r.requests.size());
         long sent = requestsBySession.values().stream().filter(n -> n > 0).count();
-        assertEquals(sent, r.serverConnections.size(), "server: one connection per session");
+        long answered = connectionsBySession.size(); // sessions with a request not aborted
+        assertTrue(r.serverConnections.size() >= answered && r.serverConnections.size() <= sent,
+                "server: one connection per session: " + r.serverConnections.size() + " connections, " + sent + " sessions");
+        if (aborted == 0) {
+            assertEquals(sent, r.serverConnections.size(), "server: one connection per session");
+        }
         long sessionsWithThinkTimes = 0;
         for (Map<String, String> c : r.serverConnections) {
             String id = c.get("connection_id");
             Set<String> owners = sessionsByConnection.get(id);
+            if (owners == null && aborted > 0) {
+                continue; // the connection of a session whose only request the stop aborted
+            }
             assertTrue(owners != null && owners.size() == 1, "connection " + id + " carried sessions " + owners);
             String session = owners.iterator().next();
             assertEquals(Set.of(id), connectionsBySession.get(session), "session " + session + " used one connection");
-            assertEquals(requestsBySession.get(session).longValue(), Long.parseLong(c.get("requests")), "connection " + id + ": all its session's requests");
+            long served = Long.parseLong(c.get("requests"));
+            long n = requestsBySession.get(session);
+            assertTrue(served <= n && served >= n - abortedBySession.getOrDefault(session, 0L),
+                    "connection " + id + ": all its session's requests: " + served + " of " + n);
             sessionsWithThinkTimes += requestsBySession.get(session) > 1 ? 1 : 0;
         }
         assertTrue(sessionsWithThinkTimes >= USERS / 2, "sessions kept their connection across think times: " + sessionsWithThinkTimes);

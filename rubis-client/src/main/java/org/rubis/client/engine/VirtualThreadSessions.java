@@ -136,10 +136,6 @@ final class VirtualThreadSessions implements SessionExecutor {
          * end of the run ends it at the end (as a thread per user sleeps to the end, then finds the run over).
          */
         void waitUntil(long nano) {
-            if (ctx.stop().stopped()) {
-                end(true);
-                return;
-            }
             long end = ctx.clock().endNano();
             Runnable task = nano >= end ? () -> fired(true) : () -> fired(false);
             long delay = Math.max(0, Math.min(nano, end) - System.nanoTime());
@@ -147,17 +143,19 @@ final class VirtualThreadSessions implements SessionExecutor {
                 if (finished) {
                     return;
                 }
-                waiting = true;
-                try {
-                    think = timer.schedule(task, delay, TimeUnit.NANOSECONDS);
-                } catch (java.util.concurrent.RejectedExecutionException e) {
-                    waiting = false; // the executor is closed: the run is over
-                    think = null;
+                // The stop is checked under the lock: a drain that visited this flow before it was waiting came after the
+                // stop, so the flag is seen here; a drain that visits it later finds it waiting and ends it.
+                if (!ctx.stop().stopped()) {
+                    try {
+                        think = timer.schedule(task, delay, TimeUnit.NANOSECONDS); // fired() takes this lock: it runs after this block
+                        waiting = true;
+                        return;
+                    } catch (java.util.concurrent.RejectedExecutionException e) {
+                        // the executor is closed: the run is over
+                    }
                 }
             }
-            if (think == null) {
-                end(true);
-            }
+            end(true);
         }
 
         /** On the timer thread: the think time is over; the request gets its own virtual thread. */

@@ -92,6 +92,14 @@ class CapturedRunTest {
         }
         assertEquals(probe.size(), w.path("probe").path("matched").asLong(), "every probe request on the wire");
         assertTrue(w.has("floor_us") && w.path("overhead_above_floor_p50_us").has("reused"), w.toString());
+        // Whom an inaccurate run blames follows the floor the probe measured in the same run, as the JSON says.
+        JsonNode acc = w.path("accuracy");
+        assertTrue(acc.has("floor_mean_us") && acc.has("reused_mean_us") && acc.has("floor_explains"), acc.toString());
+        assertEquals(acc.path("reused_mean_us").asDouble() - acc.path("floor_mean_us").asDouble(), acc.path("above_floor_mean_us").asDouble(), 0.11);
+        String runVerdict = s.path("client_health").path("verdict").asText();
+        assertEquals(acc.path("floor_explains").asBoolean(), runVerdict.contains("HOST: its floor"), runVerdict);
+        assertEquals(!acc.path("within").asBoolean() && !acc.path("floor_explains").asBoolean(), runVerdict.contains("above the wire, over the limit"),
+                runVerdict);
         assertTrue(s.path("accuracy_verdict").asText().matches("(OK|INACCURATE): .*"), s.path("accuracy_verdict").asText());
         // The run's verdict takes the measured error as its accuracy evidence, not "not measured".
         assertTrue(s.path("client_health").path("accuracy_measured").asBoolean(), s.path("client_health").toString());

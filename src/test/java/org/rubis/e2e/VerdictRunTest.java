@@ -93,4 +93,30 @@ class VerdictRunTest {
         List<String> health = Files.readAllLines(work.resolve("busy-host/client-health.csv"));
         assertTrue(health.get(0).contains("host_other_cpu_cores"), health.get(0));
     }
+
+    @Test
+    void httpClientsStaleCheckIsMeasuredOnTheWireAndBlamedOnTheClientNotTheHost() throws Exception {
+        // The stale check reads up to 1 ms before each reused connection's request, inside the response time: with the
+        // capture and the reference probe in the run, the client is further from the wire than the probe, by that read.
+        List<String> cmd = new ArrayList<>(List.of(Cli.java(), "-jar", Cli.clientJar().toString()));
+        cmd.addAll(args("stale-check"));
+        cmd.addAll(List.of("--backend", "dedicated", "--capture", "--probe", "-Dclient_http_stale_check_ms=1"));
+        Path log = work.resolve("stale-check.log");
+        Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(150, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("run did not finish: " + Files.readString(log));
+        }
+        assertEquals(0, p.exitValue(), Files.readString(log));
+        JsonNode s = JSON.readTree(work.resolve("stale-check/summary.json").toFile());
+        JsonNode w = s.path("wire_check");
+        org.junit.jupiter.api.Assumptions.assumeFalse(w.path("status").asText().equals("not run"),
+                "packet capture unavailable here: " + w.path("reason").asText());
+        JsonNode acc = w.path("accuracy");
+        String verdict = s.path("client_health").path("verdict").asText();
+        assertTrue(acc.path("above_floor_mean_us").asDouble() > acc.path("limit_us").asDouble(), acc.toString());
+        assertTrue(causes(s).contains("CLIENT"), verdict);
+        assertTrue(verdict.contains("above the wire, over the limit") && verdict.contains("the reference probe"), verdict);
+        assertTrue(!verdict.contains("HOST: its floor"), verdict);
+    }
 }

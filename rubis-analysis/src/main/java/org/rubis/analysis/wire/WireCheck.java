@@ -84,13 +84,35 @@ public final class WireCheck {
         public final DiffStats send = new DiffStats();
         /** The client's end mark (send + response time) minus the last response packet. */
         public final DiffStats receive = new DiffStats();
+        /**
+         * Requests that opened their connection inside their own window (its SYN on the capture at or after
+         * the send mark): the send mark to the SYN, the client's own work before it connects.
+         */
+        public final DiffStats beforeSyn = new DiffStats();
+        /** The same requests: the SYN to the first request packet (the handshake, and the client's wake-up when it completes). */
+        public final DiffStats synToRequest = new DiffStats();
 
         void add(ClientLine c, WireRequest r) {
             ttfb.add(c.ttfb - r.ttfbNs());
             response.add(c.response - r.responseNs());
             send.add(sendSide(c, r));
             receive.add(receiveSide(c, r));
+            long syn = synInWindow(c, r);
+            if (syn >= 0) {
+                beforeSyn.add(syn - c.send);
+                synToRequest.add(r.requestNs - syn);
+            }
         }
+    }
+
+    /**
+     * The SYN of a request that opened its connection inside its own window, or -1: the first request on
+     * a connection whose SYN the capture saw at or after the client's send mark (a connection opened
+     * ahead, e.g. by netty after the server closed the last one, is not in the request's window).
+     */
+    static long synInWindow(ClientLine c, WireRequest r) {
+        WireConnection conn = r.connection;
+        return r.index == 0 && conn.synSeen && conn.openNs >= c.send ? conn.openNs : -1;
     }
 
     /** The send side of a matched request: our send mark to its first packet on the capture. */
@@ -576,6 +598,12 @@ public final class WireCheck {
             acc.put("mean_us", r1(a.meanUs()));
             acc.put("p99_us", r1(a.p99Us()));
             acc.put("requests", a.requests());
+            if (!Double.isNaN(a.aboveFloorMeanUs())) {
+                acc.put("floor_mean_us", r1(a.floorMeanUs()));
+                acc.put("reused_mean_us", r1(a.reusedMeanUs()));
+                acc.put("above_floor_mean_us", r1(a.aboveFloorMeanUs()));
+                acc.put("floor_explains", a.floorExplains());
+            }
             acc.put("rule", String.format(java.util.Locale.ROOT, "mean client minus wire (all matched requests) <= max(%.0f us, %.0f %% of the wire's "
                     + "median response time)", WireAccuracy.ABSOLUTE_LIMIT_US, WireAccuracy.RELATIVE_LIMIT * 100));
         }
@@ -605,6 +633,10 @@ public final class WireCheck {
         stats(n.putObject("response"), group.response);
         stats(n.putObject("send_side"), group.send);
         stats(n.putObject("receive_side"), group.receive);
+        if (group.beforeSyn.count() > 0) {
+            stats(n.putObject("send_mark_to_syn"), group.beforeSyn);
+            stats(n.putObject("syn_to_request"), group.synToRequest);
+        }
     }
 
     private static void putKnown(ObjectNode n, String key, long v) {
@@ -624,8 +656,16 @@ public final class WireCheck {
         if (all == null || all.response.count() == 0) {
             return null;
         }
+        Group reused = groups.get("reused");
+        Group fresh = groups.get("new");
+        boolean anyReused = reused != null && reused.response.count() > 0;
+        boolean anyNew = fresh != null && fresh.response.count() > 0;
         return new WireAccuracy(all.response.meanUs(), all.response.percentileUs(50), all.response.percentileUs(99), all.response.count(),
-                wireResponse.count() == 0 ? 0 : wireResponse.percentileUs(50), all.send.percentileUs(50), all.receive.percentileUs(50));
+                wireResponse.count() == 0 ? 0 : wireResponse.percentileUs(50), all.send.percentileUs(50), all.receive.percentileUs(50),
+                anyReused ? reused.response.meanUs() : Double.NaN, anyNew ? fresh.response.count() : 0,
+                anyNew ? fresh.response.meanUs() : Double.NaN, probe.response.count() > 0 ? probe.response.meanUs() : Double.NaN,
+                anyNew && fresh.beforeSyn.count() > 0 ? fresh.beforeSyn.meanUs() : Double.NaN,
+                anyNew && fresh.beforeSyn.count() > 0 ? fresh.synToRequest.meanUs() : Double.NaN);
     }
 
     /**
@@ -670,6 +710,21 @@ public final class WireCheck {
         m.forEach((name, g) -> out.add(String.format(java.util.Locale.ROOT, "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f | %8.1f", name,
                 g.send.count(), g.send.meanUs(), g.send.percentileUs(50), g.send.percentileUs(99), g.receive.meanUs(), g.receive.percentileUs(50),
                 g.receive.percentileUs(99), g.response.percentileUs(50))));
+        Map<String, Group> opened = new LinkedHashMap<>();
+        groups.forEach((name, g) -> {
+            if (name.endsWith("/new") && g.beforeSyn.count() > 0) {
+                opened.put(name, g);
+            }
+        });
+        if (!opened.isEmpty()) {
+            out.add("  requests that opened their connection in their window: their send side = send mark - SYN (the client's own work "
+                    + "before it connects) + SYN - first request packet (handshake and wake-up)");
+            out.add(String.format(java.util.Locale.ROOT, "  %-24s %7s | %9s %7s %7s | %12s %7s %7s", "requests", "count", "to SYN mean", "p50", "p99",
+                    "SYN-req mean", "p50", "p99"));
+            opened.forEach((name, g) -> out.add(String.format(java.util.Locale.ROOT, "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f", name,
+                    g.beforeSyn.count(), g.beforeSyn.meanUs(), g.beforeSyn.percentileUs(50), g.beforeSyn.percentileUs(99), g.synToRequest.meanUs(),
+                    g.synToRequest.percentileUs(50), g.synToRequest.percentileUs(99))));
+        }
         return out;
     }
 

@@ -185,6 +185,47 @@ class WireCheckTest {
      * (end mark - last response packet), per request and per group, for a backend and for the probe, whose
      * wire.csv rows get their client columns from probe.csv. Client instants are on the capture's clock here.
      */
+    /**
+     * A request that opened its connection inside its window: its send side splits at the SYN into the
+     * client's own work before it connects and the handshake to the request. A connection opened before
+     * its first request's send mark (ahead of time) is not counted.
+     */
+    @Test
+    void aRequestThatOpenedItsConnectionSplitsItsSendSideAtTheSyn() throws Exception {
+        long t0 = PcapBuilder.T0;
+        long us = 1_000;
+        PcapBuilder p = new PcapBuilder(256);
+        // /a: send mark at 10 ms - 300 us, SYN at 10 ms, request packet at 10 ms + 80 us (handshake ends at + 20 us)
+        new Conversation(p, "127.0.0.1", 50020, "127.0.0.1", 8080, 1, 1).handshake(10 * MS)
+                .fromClient(10 * MS + 80 * us, request("/a")).fromServer(11 * MS, responseHead(200, 1) + "a")
+                .fromClient(20 * MS, request("/b")).fromServer(21 * MS, responseHead(200, 1) + "b");
+        // /c: its connection was opened at 30 ms, its send mark at 35 ms: the connect was not in its window
+        new Conversation(p, "127.0.0.1", 50021, "127.0.0.1", 8080, 5, 5).handshake(30 * MS)
+                .fromClient(35 * MS + 50 * us, request("/c")).fromServer(36 * MS, responseHead(200, 1) + "c");
+        Path run = Files.createDirectories(tmp.resolve("syn"));
+        p.write(run.resolve("capture.pcap"));
+        Files.writeString(run.resolve("requests.csv"), HEADER
+                + line("/a", t0 + 10 * MS - 300 * us, 1300 * us, 1350 * us, 200, "127.0.0.1:50020", true, "netty")
+                + line("/b", t0 + 20 * MS - 30 * us, 1030 * us, 1080 * us, 200, "127.0.0.1:50020", false, "netty")
+                + line("/c", t0 + 35 * MS, 1050 * us, 1100 * us, 200, "127.0.0.1:50021", true, "netty"));
+
+        WireCheck w = WireCheck.run(new RunDirectory(run), null, new AnchorBrackets(100, 100));
+        assertEquals(3, w.matched);
+        WireCheck.Group fresh = w.groups.get("netty/new");
+        assertEquals(2, fresh.send.count());
+        assertEquals(1, fresh.beforeSyn.count(), "only /a connected inside its window");
+        assertEquals(300.0, fresh.beforeSyn.meanUs(), 1e-9);
+        assertEquals(80.0, fresh.synToRequest.meanUs(), 1e-9);
+        assertEquals(0, w.groups.get("netty/reused").beforeSyn.count());
+        assertTrue(w.splitLines().stream().anyMatch(l -> l.contains("netty/new") && l.contains("300.0") && l.contains("80.0")), w.splitLines().toString());
+        WireAccuracy a = w.accuracy();
+        assertEquals(300.0, a.newBeforeSynMeanUs(), 1e-9);
+        assertTrue(a.newConnectionsText().contains("send mark to the SYN 300.0 us, the SYN to the request 80.0 us"), a.newConnectionsText());
+        ObjectNode json = new ObjectMapper().createObjectNode();
+        w.toJson(json);
+        assertEquals(300.0, json.path("client_minus_wire_us").path("new").path("send_mark_to_syn").path("p50").asDouble(), 1e-9, json.toString());
+    }
+
     @Test
     void splitsClientMinusWireIntoSendAndReceiveSides() throws Exception {
         long t0 = PcapBuilder.T0;

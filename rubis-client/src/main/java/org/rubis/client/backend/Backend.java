@@ -8,7 +8,9 @@ import java.util.concurrent.ScheduledExecutorService;
  * per session, one connection per session on an event loop); they are the switch that reproduces
  * the connection-sharing pitfall. Every backend builds its requests from {@link RequestHeaders}.
  *
- * <p>Blocking backends are driven by a thread per user through {@link #execute}; an event-loop
+ * <p>Blocking backends are driven through {@link #execute} by a platform thread per user, or by a
+ * virtual thread per request (a session's requests then run on different threads, one at a time,
+ * with the same {@link Session}); an event-loop
  * backend ({@link #eventLoops()} true) is driven through {@link #send} and {@link #loop}, with no
  * thread per user. Both are driven by the same session logic (the engine's SessionStep).
  */
@@ -21,7 +23,7 @@ public interface Backend extends AutoCloseable {
     interface Session {}
 
     /**
-     * Called when a session is created: on the user's thread for a blocking backend, before the
+     * Called when a session is created: on the thread of its first request for a blocking backend, before the
      * session's first timer for an event-loop backend.
      */
     Session startSession();

@@ -80,8 +80,9 @@ final class HttpClient5Exchange {
         return builder(cm, requestTimeoutMs).build();
     }
 
+    /** The client both backends use, with the send and reply marks of {@link HttpClient5Marks} installed. */
     static org.apache.hc.client5.http.impl.classic.HttpClientBuilder builder(HttpClientConnectionManager cm, int requestTimeoutMs) {
-        return HttpClients.custom()
+        return HttpClient5Marks.install(HttpClients.custom())
                 .setConnectionManager(cm)
                 .setDefaultRequestConfig(RequestConfig.custom()
                         .setConnectionRequestTimeout(Timeout.ofMilliseconds(requestTimeoutMs))
@@ -122,25 +123,32 @@ final class HttpClient5Exchange {
 
     /**
      * One attempt; false when it failed in a way {@link StaleConnectionRetry} retries (no response
-     * byte on a reused connection).
+     * byte on a reused connection). The send instant is marked before the call, then moved to where
+     * the request was written ({@link HttpClient5Marks}) once the attempt got that far.
      */
     private boolean attempt(CloseableHttpClient client, String path, Reply out, HttpClientContext context) {
         boolean connected = false;
         HttpGet get = get(path);
+        HttpClient5Marks marks = new HttpClient5Marks();
+        context.setAttribute(HttpClient5Marks.ATTRIBUTE, marks);
         inFlight.add(get);
         if (aborting) {
             get.cancel();
         }
         out.sent();
         try (ClassicHttpResponse resp = client.executeOpen(host, get, context)) {
-            out.ttfbNs = System.nanoTime() - out.sendNano;
+            long opened = System.nanoTime();
             connected = true;
+            if (!marks.applySend(out)) {
+                out.ttfbNs = opened - out.sendNano;
+            }
             HttpEntity e = resp.getEntity();
             if (e == null) {
                 out.responseNs = out.ttfbNs;
                 out.body = "";
             } else {
                 out.body = buffers.readAll(e.getContent(), out);
+                marks.applyEnd(out);
             }
             out.status = resp.getCode();
             EndpointDetails ed = context.getEndpointDetails();
@@ -159,6 +167,7 @@ final class HttpClient5Exchange {
             if (!aborting && StaleConnectionRetry.applies(out, reused, connected, error)) {
                 return false;
             }
+            marks.applySend(out);
             out.fail(error);
             if (ed != null && out.retries > 0) {
                 out.connectionId = id(ed.getLocalAddress());

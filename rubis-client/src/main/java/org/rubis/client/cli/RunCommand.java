@@ -84,7 +84,8 @@ public final class RunCommand implements Callable<Integer> {
     boolean tls;
     @Option(names = "--tls-resumption", paramLabel = "on|off", description = "on: new connections resume TLS sessions; off: every handshake is full.")
     String tlsResumption;
-    @Option(names = "--threads", paramLabel = "KIND", description = "Thread per emulated user with a blocking backend: ${COMPLETION-CANDIDATES} (netty uses its event loops).")
+    @Option(names = "--threads", paramLabel = "KIND", description = "Threads with a blocking backend: ${COMPLETION-CANDIDATES} (platform: a thread per emulated user; virtual: a "
+            + "virtual thread per request, think times on a timer; netty uses its event loops).")
     ThreadModel threads;
     @Option(names = "--server-model", paramLabel = "MODEL", description = "Embedded server model: ${COMPLETION-CANDIDATES}.")
     ServerModel serverModel;

@@ -3,9 +3,10 @@ package org.rubis.client.engine;
 import org.rubis.client.workload.UserSession;
 
 /**
- * The one way the engine starts sessions, whatever the execution model: a thread per user
- * (platform or virtual, {@link ThreadSessions}) or the backend's event loops
- * ({@link EventLoopSessions}). Both drive the same {@link SessionStep}.
+ * The one way the engine starts sessions, whatever the execution model: a platform thread per user
+ * ({@link ThreadSessions}), a virtual thread per request with think times on a timer
+ * ({@link VirtualThreadSessions}), or the backend's event loops ({@link EventLoopSessions}). All
+ * drive the same {@link SessionStep}.
  */
 interface SessionExecutor extends AutoCloseable {
 
@@ -32,7 +33,10 @@ interface SessionExecutor extends AutoCloseable {
     void close();
 
     static SessionExecutor of(SessionContext ctx, org.rubis.client.config.ThreadModel threads, FailureHandler failures) {
-        return ctx.backend().eventLoops() ? new EventLoopSessions(ctx, failures) : new ThreadSessions(ctx, threads, failures);
+        if (ctx.backend().eventLoops()) {
+            return new EventLoopSessions(ctx, failures);
+        }
+        return threads == org.rubis.client.config.ThreadModel.VIRTUAL ? new VirtualThreadSessions(ctx, failures) : new ThreadSessions(ctx, failures);
     }
 
     /** Where a user that failed with an exception is reported (the run is then invalid). */

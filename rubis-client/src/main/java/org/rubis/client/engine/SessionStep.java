@@ -6,8 +6,9 @@ import org.rubis.client.workload.UserSession;
 /**
  * The session loop's logic, once for every execution model: when the next request is meant to be
  * sent, which path it asks for, what a reply does (record it, choose the next state, think), and
- * how the session ends. It holds no thread and does no waiting: a thread per user drives it
- * synchronously ({@link ThreadSessions}), the event loops drive it from timers and reply callbacks
+ * how the session ends. It holds no thread and does no waiting: a platform thread per user drives it
+ * synchronously ({@link ThreadSessions}), a virtual thread per request between timer-driven think
+ * times ({@link VirtualThreadSessions}), the event loops from timers and reply callbacks
  * ({@link EventLoopSessions}). Records are built after the reply is complete, never between the
  * backend's send mark and the last byte.
  */

@@ -6,24 +6,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Reply;
-import org.rubis.client.config.ThreadModel;
 import org.rubis.client.workload.UserSession;
 
 /**
- * A platform or virtual thread per emulated user, driving {@link SessionStep} synchronously with a
- * blocking backend: wait for the intended instant, execute, take the reply, repeat.
+ * A platform thread per emulated user (the original's model, and the pitfall switch), driving
+ * {@link SessionStep} synchronously with a blocking backend: wait for the intended instant,
+ * execute, take the reply, repeat. Virtual threads have their own model ({@link VirtualThreadSessions}):
+ * a virtual thread parked through each think time would keep its stack for it.
  */
 final class ThreadSessions implements SessionExecutor {
 
     private final SessionContext ctx;
-    private final ThreadModel threads;
     private final FailureHandler failures;
     private final Queue<Thread> running = new ConcurrentLinkedQueue<>();
     private final AtomicLong startedCount = new AtomicLong();
 
-    ThreadSessions(SessionContext ctx, ThreadModel threads, FailureHandler failures) {
+    ThreadSessions(SessionContext ctx, FailureHandler failures) {
         this.ctx = ctx;
-        this.threads = threads;
         this.failures = failures;
     }
 
@@ -49,9 +48,7 @@ final class ThreadSessions implements SessionExecutor {
                 onFinished.run();
             }
         };
-        Thread t = threads == ThreadModel.VIRTUAL
-                ? Thread.ofVirtual().name(name).unstarted(user)
-                : Thread.ofPlatform().name(name).daemon(true).unstarted(user);
+        Thread t = Thread.ofPlatform().name(name).daemon(true).unstarted(user);
         t.start();
         running.add(t);
         if (startedCount.incrementAndGet() % 1024 == 0) {

@@ -61,9 +61,10 @@ final class AccuracyBench {
         table.addAll(rows);
         table.add("");
         table.add("where the error goes, reused connections, p50 (us): send = first request packet - send mark, receive = end mark - last response "
-                + "packet; each side within half the anchor's bracket (ns), their sum exact");
-        table.add(String.format(Locale.ROOT, "%-16s | %8s %8s %8s | %8s %8s %8s | %7s %7s", "backend", "total", "send", "receive", "probe",
-                "send", "receive", "anchor", "probe"));
+                + "packet; each side within half the anchor's bracket (ns), their sum exact; new connections opened in their request's window: "
+                + "send mark - SYN (the client's own work before it connects), SYN - first request packet");
+        table.add(String.format(Locale.ROOT, "%-16s | %8s %8s %8s | %8s %8s %8s | %7s %7s | %8s %8s", "backend", "total", "send", "receive", "probe",
+                "send", "receive", "anchor", "probe", "new: SYN", "SYN-req"));
         table.addAll(splits);
         String text = String.join("\n", table) + "\n";
         pw.println();
@@ -139,9 +140,11 @@ final class AccuracyBench {
         }
         JsonNode b = w.path("client_minus_wire_us").path("reused");
         JsonNode p = w.path("probe").path("client_minus_wire_us");
-        return String.format(Locale.ROOT, "%-16s | %8s %8s %8s | %8s %8s %8s | %7s %7s", item, p50(b.path("response")), p50(b.path("send_side")),
+        JsonNode n = w.path("client_minus_wire_us").path("new");
+        return String.format(Locale.ROOT, "%-16s | %8s %8s %8s | %8s %8s %8s | %7s %7s | %8s %8s", item, p50(b.path("response")), p50(b.path("send_side")),
                 p50(b.path("receive_side")), p50(p.path("response")), p50(p.path("send_side")), p50(p.path("receive_side")),
-                w.path("anchor_bracket_ns").path("client").asText("-"), w.path("anchor_bracket_ns").path("probe").asText("-"));
+                w.path("anchor_bracket_ns").path("client").asText("-"), w.path("anchor_bracket_ns").path("probe").asText("-"),
+                p50(n.path("send_mark_to_syn")), p50(n.path("syn_to_request")));
     }
 
     private static String p50(JsonNode stats) {

@@ -31,7 +31,7 @@ public final class CapacityCommand implements Callable<Integer> {
     Path profiles;
     @Option(names = "--java", paramLabel = "PATH", description = "java executable of the client JVMs.")
     Path java;
-    @Option(names = "--execution", defaultValue = "platform", description = "platform (thread per user), virtual (virtual thread per user) or netty (event loops).")
+    @Option(names = "--execution", defaultValue = "platform", description = "platform (thread per user), virtual (a virtual thread per request, think times on a timer) or netty (event loops).")
     String execution;
     @Option(names = "--users", split = ",", defaultValue = "500,1000,2000,4000,8000", description = "Steps of N (default ${DEFAULT-VALUE}).")
     List<Integer> steps;

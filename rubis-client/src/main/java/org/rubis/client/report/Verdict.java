@@ -14,7 +14,11 @@ import org.rubis.analysis.wire.WireAccuracy;
  *
  * <p>Accuracy (how far the client's times are from the wire) is only known with a packet capture:
  * then the verdict is the measured client-minus-wire error judged by the one rule the wire check's
- * own line uses ({@link WireAccuracy}); without one it says so and gives the indicators.
+ * own line uses ({@link WireAccuracy}); without one it says so and gives the indicators. A run whose
+ * error fails the rule names the CLIENT only when the client is further from the wire than the
+ * reference probe, a minimal client measured in the same run; when the probe is as far, the error
+ * is this host's floor and the verdict names the HOST (an idle VM whose wake-ups take a few hundred
+ * microseconds fails the rule with any client).
  */
 public final class Verdict {
 
@@ -108,19 +112,28 @@ public final class Verdict {
             client.add(f("p99 send lateness %.1f ms in the run phase (> %.0f ms)", e.p99LatenessMs, LATENESS_LIMIT_MS));
         }
         boolean accurate = accuracy == null || accuracy.within();
-        if (!accurate) {
-            client.add(f("its times were %.1f us (mean) above the wire, over the %s (%s)", accuracy.meanUs(), accuracy.limitText(),
-                    accuracy.splitText()));
+        // An inaccurate run is the client's doing only if it is further from the wire than a minimal client on
+        // this host (the reference probe, same run); otherwise it is the host's floor (and new connections' connects).
+        boolean floor = !accurate && accuracy.floorExplains();
+        if (!accurate && !floor) {
+            client.add(f("its times were %.1f us (mean) above the wire, over the %s (%s)%s", accuracy.meanUs(), accuracy.limitText(),
+                    accuracy.splitText(), accuracy.floorText().isEmpty() ? "; run with --probe to measure this host's floor beside it"
+                            : "; " + accuracy.floorText()));
         }
         if (!client.isEmpty()) {
             causes.add(Cause.CLIENT);
             findings.add("CLIENT: " + String.join(", ", client));
         }
-        if (hostBusy) {
-            if (late && client.isEmpty()) {
-                host.add(f("the client's own CPU was %.2f cores and its idle threads woke as late, so its p99 send lateness of %.1f ms is the host's",
-                        e.clientCpuCores, e.p99LatenessMs));
-            }
+        if (hostBusy && late && client.isEmpty()) {
+            host.add(f("the client's own CPU was %.2f cores and its idle threads woke as late, so its p99 send lateness of %.1f ms is the host's",
+                    e.clientCpuCores, e.p99LatenessMs));
+        }
+        if (floor) {
+            String connects = accuracy.newConnectionsText();
+            host.add(f("its floor: the run's times were %.1f us (mean) above the wire, over the %s, but %s, within that limit%s", accuracy.meanUs(),
+                    accuracy.limitText(), accuracy.floorText(), connects.isEmpty() ? "" : "; " + connects));
+        }
+        if (!host.isEmpty()) {
             causes.add(Cause.HOST);
             findings.add("HOST: " + String.join(", ", host));
         }

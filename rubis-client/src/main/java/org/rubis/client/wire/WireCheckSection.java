@@ -90,9 +90,11 @@ public final class WireCheckSection implements SummarySection {
                     + "over the requests it holds", stats.kernelDrops(), stats.interfaceDrops(), gaps > 0 ? ", " + gaps + " sequence holes" : "",
                     a.meanUs());
         }
+        String floor = a.within() || a.floorText().isEmpty() ? ""
+                : "; " + a.floorText() + (a.floorExplains() ? ", within the limit: this host's floor, not the client" : "");
         return String.format(Locale.ROOT, "%s: the client's response times are %.1f us above the wire on average over %d requests (p50 %.1f, "
-                + "p99 %.1f us; %s); %s", a.within() ? "OK" : "INACCURATE", a.meanUs(), a.requests(), a.p50Us(), a.p99Us(), a.splitText(),
-                a.limitText());
+                + "p99 %.1f us; %s); %s%s", a.within() ? "OK" : "INACCURATE", a.meanUs(), a.requests(), a.p50Us(), a.p99Us(), a.splitText(),
+                a.limitText(), floor);
     }
 
     private static String render(WireCheck w, CaptureStats stats, boolean complete, String verdict, PublishedTimes publishedTimes) {

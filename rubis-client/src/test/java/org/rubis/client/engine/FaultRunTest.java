@@ -39,11 +39,15 @@ class FaultRunTest {
 
     private JsonNode run(String backend, String spec, Path dir, String durationMs, String requestTimeoutMs, long endWaitMs) throws Exception {
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, spec, dir.resolve("truth"))) {
-            Map<String, String> p = new HashMap<>(Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", backend,
+            String[] model = backend.split("\\+"); // BACKEND or BACKEND+THREADS (dedicated+virtual)
+            Map<String, String> p = new HashMap<>(Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", model[0],
                     "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0",
                     "workload_session_run_time_in_ms", durationMs, "workload_think_scale", "0.005", "client_progress", "no",
                     "client_request_timeout_ms", requestTimeoutMs));
             p.put("client_connect_timeout_ms", "1000");
+            if (model.length > 1) {
+                p.put("client_threads", model[1]);
+            }
             long t0 = System.nanoTime();
             RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, QUIET).endWaitMs(endWaitMs);
             JsonNode s = engine.run().json();
@@ -54,7 +58,7 @@ class FaultRunTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "dedicated+virtual", "netty"})
     void mixedFaultsAreEachLoggedOnceWithTheirClass(String backend) throws Exception {
         Path dir = tmp.resolve(backend);
         JsonNode s = run(backend, "reset:0.1,truncate:0.1,status=503:0.1,garbage:0.05,delay=20:0.1", dir, "2500");
@@ -95,7 +99,7 @@ class FaultRunTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "dedicated+virtual", "netty"})
     void aSessionStuckInARequestWhenTheRunStopsWaitingStillHasItsLine(String backend) throws Exception {
         // The server accepts and never answers; the request timeout (5 s) outlasts the run (1.5 s) and the end-of-run
         // wait (0.5 s here): every user's first session is still in its first request when the run gives up on it.

@@ -90,4 +90,31 @@ class VerdictTest {
         // a fast page: the absolute 50 us holds
         assertEquals(List.of(Cause.CLIENT), Verdict.of(quiet(), new WireAccuracy(60, 60, 80, 100, 200, 30, 30)).causes());
     }
+
+    @Test
+    void anErrorTheReferenceProbeSharesIsTheHostsFloorNotTheClients() {
+        // The measured idle-host netty run (2026-11-24): 485.6 us mean over all requests, limit 66 us; the probe
+        // 321.6 us on its one connection, the client's reused connections 245.3 us; 748 of 1518 requests opened a connection.
+        WireAccuracy floor = new WireAccuracy(485.6, 314.5, 3768.6, 1518, 656.7, 145.5, 54.3, 245.3, 748, 730.0, 321.6);
+        Verdict v = Verdict.of(quiet(), floor);
+        assertEquals(List.of(Cause.HOST), v.causes(), v.text());
+        assertTrue(v.text().contains("HOST: its floor: the run's times were 485.6 us (mean) above the wire"), v.text());
+        assertTrue(v.text().contains("the reference probe (a minimal client on one connection) was 321.6 us (mean) above the wire"), v.text());
+        assertTrue(v.text().contains("748 of 1518 requests opened their connection"), v.text());
+        assertTrue(v.text().contains("the client itself was fine"), v.text());
+        assertTrue(v.text().contains("OUTSIDE the limit 66 us"), "the accuracy statement itself is unchanged: " + v.text());
+
+        // The same run with the client 100 us further from the wire than the probe on reused connections: the client's.
+        WireAccuracy own = new WireAccuracy(585.6, 414.5, 3868.6, 1518, 656.7, 245.5, 54.3, 421.6, 748, 730.0, 321.6);
+        Verdict c = Verdict.of(quiet(), own);
+        assertEquals(List.of(Cause.CLIENT), c.causes(), c.text());
+        assertTrue(c.text().contains("the client on reused connections 421.6 us (+100.0 us against it)"), c.text());
+
+        // Without a probe nothing separates the two: the client's, with the way to find out.
+        Verdict unknown = Verdict.of(quiet(), new WireAccuracy(485.6, 314.5, 3768.6, 1518, 656.7, 145.5, 54.3, 245.3, 748, 730.0, Double.NaN));
+        assertEquals(List.of(Cause.CLIENT), unknown.causes());
+        assertTrue(unknown.text().contains("run with --probe"), unknown.text());
+        // Within the rule, the floor changes nothing.
+        assertEquals(List.of(), Verdict.of(quiet(), new WireAccuracy(40, 35, 200, 1518, 656.7, 20, 20, 30, 748, 60, 321.6)).causes());
+    }
 }

@@ -1,0 +1,266 @@
+package org.rubis.client.engine;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
+import org.rubis.client.backend.Backend;
+import org.rubis.client.backend.Reply;
+import org.rubis.client.workload.UserSession;
+
+/**
+ * The virtual-thread model: a virtual thread per request, think times on one timer. A thinking
+ * user holds no thread, so no parked stack: a virtual thread parked for a whole think time keeps
+ * the stack chunk its last socket read filled (about 4 KB, allocated young), and at 18,000 users
+ * nearly every request left one for the next young collection to copy; those copies were the G1
+ * pauses that set the model's send lateness (docs/BENCHMARKS.md). Here the request's thread ends
+ * with the reply and its stack dies young.
+ *
+ * <p>A session's steps are those of {@link SessionStep}, as in the other models: at the intended
+ * instant the timer starts a virtual thread that sends (the backend marks the send instant right
+ * before the network call, as with a thread per user), takes the reply, and either sets the timer
+ * for the next intended instant or ends the session. The session's {@link Backend.Session} lives
+ * in its {@link Flow} across the think times, so each session keeps its own connection. A flow is
+ * either waiting on the timer or running a request, never both; the stop and the end-of-run wait
+ * end the waiting ones, requests in flight finish (or are given up on by the engine).
+ */
+final class VirtualThreadSessions implements SessionExecutor {
+
+    private final SessionContext ctx;
+    private final FailureHandler failures;
+    private final Set<Flow> flows = ConcurrentHashMap.newKeySet();
+    /** The think times: one platform thread that only starts virtual threads, so it is never held up by a request. */
+    private final ScheduledThreadPoolExecutor timer;
+
+    VirtualThreadSessions(SessionContext ctx, FailureHandler failures) {
+        this.ctx = ctx;
+        this.failures = failures;
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "rubis-think-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true); // a cancelled think time leaves no task behind in the queue
+    }
+
+    @Override
+    public void start(String name, int emulatedUser, long firstIntendedNano, Sessions sessions, Runnable onFinished) {
+        new User(name, emulatedUser, sessions, onFinished).next(0, firstIntendedNano);
+    }
+
+    @Override
+    public void drain(long graceNano) throws InterruptedException {
+        for (Flow f : flows) {
+            f.abortIfWaiting();
+        }
+        while (!flows.isEmpty() && System.nanoTime() < graceNano) {
+            Thread.sleep(10);
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow(); // think times left (none after the drain but those of stuck sessions) are dropped
+    }
+
+    /** A user's sessions, one after the other, each started by the previous one's end. */
+    private final class User {
+        final String name;
+        final int emulatedUser;
+        final Sessions sessions;
+        final Runnable onFinished;
+        /** Reused by the user's requests, one at a time (as a thread per user does). */
+        final Reply reply = new Reply();
+
+        User(String name, int emulatedUser, Sessions sessions, Runnable onFinished) {
+            this.name = name;
+            this.emulatedUser = emulatedUser;
+            this.sessions = sessions;
+            this.onFinished = onFinished;
+        }
+
+        /** Starts session {@code k}, meant to begin at {@code at}; with none (or the run over), the user is finished. */
+        void next(long k, long at) {
+            UserSession s;
+            try {
+                s = at == SessionStep.ABORTED ? null : sessions.next(k);
+            } catch (OutOfMemoryError | RuntimeException e) {
+                failed(e);
+                return;
+            }
+            if (s == null) {
+                onFinished.run();
+                return;
+            }
+            new Flow(this, new SessionStep(ctx, s, emulatedUser, at), n -> next(k + 1, n)).start();
+        }
+
+        void failed(Throwable e) {
+            try {
+                failures.failed(name, e);
+            } finally {
+                onFinished.run();
+            }
+        }
+    }
+
+    /** One session: waiting on the timer, or running one request on its own virtual thread. */
+    private final class Flow {
+        final User user;
+        final SessionStep step;
+        final LongConsumer onEnd;
+        final Backend backend = ctx.backend();
+        /** Created at the first request's instant, on its thread (as with a thread per user); kept until the session ends. */
+        Backend.Session bs;
+        /** Guarded by this: a think time is on the timer (no thread runs the session). */
+        boolean waiting;
+        /** Guarded by this: the session has been ended (or abandoned); nothing more runs. */
+        boolean finished;
+        Future<?> think;
+
+        Flow(User user, SessionStep step, LongConsumer onEnd) {
+            this.user = user;
+            this.step = step;
+            this.onEnd = onEnd;
+        }
+
+        void start() {
+            flows.add(this);
+            waitUntil(step.intended());
+        }
+
+        /**
+         * Sets the timer for {@code nano}. A stopped run ends the session now; an instant at or past the
+         * end of the run ends it at the end (as a thread per user sleeps to the end, then finds the run over).
+         */
+        void waitUntil(long nano) {
+            long end = ctx.clock().endNano();
+            Runnable task = nano >= end ? () -> fired(true) : () -> fired(false);
+            long delay = Math.max(0, Math.min(nano, end) - System.nanoTime());
+            synchronized (this) {
+                if (finished) {
+                    return;
+                }
+                // The stop is checked under the lock: a drain that visited this flow before it was waiting came after the
+                // stop, so the flag is seen here; a drain that visits it later finds it waiting and ends it.
+                if (!ctx.stop().stopped()) {
+                    try {
+                        think = timer.schedule(task, delay, TimeUnit.NANOSECONDS); // fired() takes this lock: it runs after this block
+                        waiting = true;
+                        return;
+                    } catch (java.util.concurrent.RejectedExecutionException e) {
+                        // the executor is closed: the run is over
+                    }
+                }
+            }
+            end(true);
+        }
+
+        /** On the timer thread: the think time is over; the request gets its own virtual thread. */
+        void fired(boolean runOver) {
+            synchronized (this) {
+                if (finished || !waiting) {
+                    return; // ended by the stop meanwhile
+                }
+                waiting = false;
+            }
+            if (runOver) {
+                end(true);
+                return;
+            }
+            try {
+                Thread.ofVirtual().name(user.name).start(this::request);
+            } catch (OutOfMemoryError | RuntimeException e) {
+                abandon(e);
+            }
+        }
+
+        /** On the request's virtual thread: send, take the reply, then wait for the next request or end. */
+        void request() {
+            try {
+                if (ctx.stop().stopped()) {
+                    end(true);
+                    return;
+                }
+                if (!step.started()) {
+                    step.begin();
+                    bs = backend.startSession();
+                }
+                TestStall.beforeSend();
+                Reply reply = user.reply;
+                backend.execute(bs, step.path(), reply); // marks reply.sendNano right before the network call
+                if (!step.replied(reply)) {
+                    end(false);
+                    return;
+                }
+                waitUntil(step.intended());
+            } catch (OutOfMemoryError | RuntimeException | LinkageError e) {
+                abandon(e);
+            }
+        }
+
+        /** Stop or end-of-run wait: a session waiting on the timer ends now; one in a request ends after its reply. */
+        void abortIfWaiting() {
+            synchronized (this) {
+                if (finished || !waiting) {
+                    return;
+                }
+                waiting = false;
+                if (think != null) {
+                    think.cancel(false);
+                }
+            }
+            end(true);
+        }
+
+        /** Logs the session and starts the user's next one (which finds the run over when it was aborted). */
+        void end(boolean aborted) {
+            synchronized (this) {
+                if (finished) {
+                    return;
+                }
+                finished = true;
+            }
+            long next;
+            try {
+                if (bs != null) {
+                    backend.endSession(bs);
+                }
+                next = step.end(aborted);
+            } catch (OutOfMemoryError | RuntimeException | LinkageError e) {
+                flows.remove(this);
+                step.abandon();
+                user.failed(e);
+                return;
+            }
+            try {
+                onEnd.accept(next); // the next session joins the flows before this one leaves: the drain never sees a gap
+            } finally {
+                flows.remove(this);
+            }
+        }
+
+        /** The session failed with an exception: it is not logged, its user ends, and the run is stopped as invalid. */
+        void abandon(Throwable e) {
+            synchronized (this) {
+                if (finished) {
+                    return;
+                }
+                finished = true;
+            }
+            try {
+                if (bs != null) {
+                    backend.endSession(bs);
+                }
+            } catch (OutOfMemoryError | RuntimeException | LinkageError ignored) {
+                // the failure being reported is e
+            } finally {
+                step.abandon();
+                flows.remove(this);
+                user.failed(e);
+            }
+        }
+    }
+}

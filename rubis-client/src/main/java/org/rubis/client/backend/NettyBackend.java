@@ -42,6 +42,15 @@ public final class NettyBackend implements Backend {
 
     private static final AttributeKey<Conn> CONN = AttributeKey.valueOf("rubis-conn");
 
+    static {
+        // Netty's default leak detection samples one pooled buffer in 128 and captures a stack trace for it (a
+        // Throwable), on the event loop: measurement code pays that at random. Off unless asked for with
+        // -Dio.netty.leakDetection.level (an allowed JVM option, docs/ARCHITECTURE.md), e.g. when hunting a leak.
+        if (System.getProperty("io.netty.leakDetection.level") == null && System.getProperty("io.netty.leakDetectionLevel") == null) {
+            io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
+        }
+    }
+
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
     private final InetSocketAddress target;

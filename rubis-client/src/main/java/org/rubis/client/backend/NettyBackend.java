@@ -1,6 +1,5 @@
 package org.rubis.client.backend;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
@@ -9,8 +8,9 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelConfig;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
@@ -18,7 +18,6 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
@@ -52,7 +51,10 @@ public final class NettyBackend implements Backend {
     }
 
     private final EventLoopGroup group;
-    private final Bootstrap bootstrap;
+    private final boolean epoll;
+    /** The TLS policy for https, or null. */
+    private final ClientTls tls;
+    private static final FixedRecvByteBufAllocator RECEIVE_BUFFERS = new FixedRecvByteBufAllocator(8192);
     private final InetSocketAddress target;
     /** What follows the path in every request: the version and the headers every backend sends ({@link RequestHeaders}). */
     private final byte[] requestTail;
@@ -100,32 +102,55 @@ public final class NettyBackend implements Backend {
                 ? new io.netty.channel.MultiThreadIoEventLoopGroup(1, io.netty.channel.epoll.EpollIoHandler.newFactory(0,
                         () -> (selectSupplier, hasTasks) -> io.netty.channel.SelectStrategy.BUSY_WAIT))
                 : epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
-        this.bootstrap = new Bootstrap()
-                .group(group)
-                .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
-                .option(ChannelOption.TCP_NODELAY, true)
-                // Memory per idle connection (thousands of thinking users): the connect timeout is our own timer, dropped once
-                // connected (Netty's stays referenced by the channel after it is cancelled), and one shared receive-buffer
-                // allocator with a fixed size (the adaptive one keeps an allocator and a size calculator per channel). The
-                // buffers themselves are pooled and held only during a read.
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 0)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(8192))
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        if (t != null) {
-                            ch.pipeline().addLast("tls", new io.netty.handler.ssl.SslHandler(t.clientEngine(target.getHostString(), target.getPort())));
-                        }
-                        // No HTTP codec: requests are written as bytes (requestTail) and replies read by the connection's own
-                        // HttpReplyParser, so a connection has one handler, shared, and no decoder or encoder state.
-                        ch.pipeline().addLast("reply", REPLY);
-                    }
-                });
+        this.epoll = epoll;
+        this.tls = t;
+    }
+
+    /**
+     * A new connection, its connect begun now, from the session's event loop. Not {@code Bootstrap.connect}: that
+     * builds the channel by reflection, copies the bootstrap's option and attribute maps, and defers the connect
+     * itself to a later task of the loop, all inside the request's window (the wire check measured 325 us p50 from
+     * the send mark to the SYN on an idle host). The options are the same:
+     * {@code TCP_NODELAY}; the connect timeout is our own timer, dropped once connected (Netty's stays referenced by the
+     * channel after it is cancelled); one shared receive-buffer allocator of a fixed size (the adaptive one keeps an
+     * allocator and a size calculator per channel; the buffers are pooled and held only during a read); on epoll
+     * {@code IP_BIND_ADDRESS_NO_PORT}: with source addresses a socket is bound before connect, and bind(address, 0) makes
+     * Linux scan the port range for a port free on every address, TIME_WAIT included (3 to 6 ms of kernel CPU per
+     * connect after a large run, docs/BENCHMARKS.md); with it the port is chosen at connect. No HTTP codec: requests
+     * are written as bytes ({@code requestTail}) and replies read by the connection's own {@link HttpReplyParser}, so
+     * a connection has one handler, shared (after TLS's, for https).
+     */
+    private ChannelFuture connect(EventLoop loop, InetSocketAddress source) {
+        Channel ch = epoll ? new EpollSocketChannel() : new NioSocketChannel();
+        ChannelConfig config = ch.config();
+        config.setOption(ChannelOption.TCP_NODELAY, true);
+        config.setConnectTimeoutMillis(0);
+        config.setRecvByteBufAllocator(RECEIVE_BUFFERS);
         if (epoll) {
-            // With source addresses a socket is bound before connect; bind(address, 0) then makes Linux scan the port range for
-            // a port free on every address, TIME_WAIT included: 3 to 6 ms of kernel CPU per connect after a large run
-            // (docs/BENCHMARKS.md, virtual threads at 18,000 users). With this option the port is chosen at connect.
-            bootstrap.option(io.netty.channel.epoll.EpollChannelOption.IP_BIND_ADDRESS_NO_PORT, true);
+            config.setOption(io.netty.channel.epoll.EpollChannelOption.IP_BIND_ADDRESS_NO_PORT, true);
+        }
+        if (tls != null) {
+            ch.pipeline().addLast("tls", new io.netty.handler.ssl.SslHandler(tls.clientEngine(target.getHostString(), target.getPort())));
+        }
+        ch.pipeline().addLast("reply", REPLY);
+        ChannelPromise connected = ch.newPromise();
+        ChannelFuture registered = loop.register(ch);
+        if (registered.isDone()) { // on the channel's own loop, registration is immediate
+            connectRegistered(registered, source, connected);
+        } else {
+            registered.addListener(f -> connectRegistered(registered, source, connected));
+        }
+        return connected;
+    }
+
+    private void connectRegistered(ChannelFuture registered, InetSocketAddress source, ChannelPromise connected) {
+        if (!registered.isSuccess()) {
+            connected.setFailure(registered.cause());
+            registered.channel().unsafe().closeForcibly();
+        } else if (source == null) {
+            registered.channel().connect(target, connected);
+        } else {
+            registered.channel().connect(target, source, connected);
         }
     }
 
@@ -375,7 +400,7 @@ public final class NettyBackend implements Backend {
                 return;
             }
             newConnection = true;
-            ChannelFuture cf = source == null ? bootstrap.clone(loop).connect(target) : bootstrap.clone(loop).connect(target, source);
+            ChannelFuture cf = connect(loop, source);
             if (connectTimeoutMs > 0 && !cf.isDone()) {
                 connectTimer = loop.schedule(() -> {
                     connectTimer = null;

@@ -355,6 +355,8 @@ public final class NettyBackend implements Backend {
         long lastRead;
         /** This request's slot in {@link #deadlines}, -1 when none is in flight. */
         int slot = -1;
+        /** The connect in progress for the request in flight, or null: a later completion of an earlier connect is closed. */
+        ChannelFuture connecting;
         /** The connect's own timer, while connecting. */
         ScheduledFuture<?> connectTimer;
         ArrayDeque<String> images;
@@ -400,7 +402,14 @@ public final class NettyBackend implements Backend {
                 return;
             }
             newConnection = true;
+            if (ch != null) { // a channel closed under us whose inactive event has not come yet: not this request's
+                Channel stale = ch;
+                ch = null;
+                dropReply();
+                stale.close();
+            }
             ChannelFuture cf = connect(loop, source);
+            connecting = cf;
             if (connectTimeoutMs > 0 && !cf.isDone()) {
                 connectTimer = loop.schedule(() -> {
                     connectTimer = null;
@@ -411,6 +420,12 @@ public final class NettyBackend implements Backend {
                 }, connectTimeoutMs, TimeUnit.MILLISECONDS);
             }
             cf.addListener(f -> {
+                if (connecting != cf) { // a connect of an earlier request, which has ended since: not this one's
+                    req.release();
+                    cf.channel().close();
+                    return;
+                }
+                connecting = null;
                 cancelConnectTimer();
                 if (!f.isSuccess()) {
                     req.release();
@@ -468,7 +483,11 @@ public final class NettyBackend implements Backend {
         @Override
         public void expired() {
             if (awaiting) {
+                // Detached first: failing may run the session's next step at once (a due step), whose request must
+                // not see this channel, nor get this channel's close as its own outcome (its inactive event comes later).
                 Channel c = ch;
+                ch = null;
+                dropReply();
                 fail(ErrorClass.READ_TIMEOUT.label());
                 if (c != null) {
                     c.close();

@@ -79,6 +79,9 @@ public final class RunLog implements AutoCloseable {
 
     private void enqueue(Object o) {
         queue.offer(o);
+        // The queue publishes some offers (when it grows a chunk) with a release store only: without this fence the
+        // read of writerIdle below could pass it, and a writer that just found the queue empty would sleep on a record.
+        java.lang.invoke.VarHandle.fullFence();
         if (writerIdle) {
             LockSupport.unpark(writer);
         }

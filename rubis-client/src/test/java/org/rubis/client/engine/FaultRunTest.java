@@ -38,11 +38,16 @@ class FaultRunTest {
     }
 
     private JsonNode run(String backend, String spec, Path dir, String durationMs, String requestTimeoutMs, long endWaitMs) throws Exception {
+        return run(backend, spec, dir, durationMs, requestTimeoutMs, endWaitMs, "0.005");
+    }
+
+    private JsonNode run(String backend, String spec, Path dir, String durationMs, String requestTimeoutMs, long endWaitMs, String thinkScale)
+            throws Exception {
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, spec, dir.resolve("truth"))) {
             String[] model = backend.split("\\+"); // BACKEND or BACKEND+THREADS (dedicated+virtual)
             Map<String, String> p = new HashMap<>(Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", model[0],
                     "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0",
-                    "workload_session_run_time_in_ms", durationMs, "workload_think_scale", "0.005", "client_progress", "no",
+                    "workload_session_run_time_in_ms", durationMs, "workload_think_scale", thinkScale, "client_progress", "no",
                     "client_request_timeout_ms", requestTimeoutMs));
             p.put("client_connect_timeout_ms", "1000");
             if (model.length > 1) {
@@ -96,6 +101,34 @@ class FaultRunTest {
         assertEquals(served, s.get("requests_served").asLong());
         assertEquals(s.get("sessions_started").asLong(), s.get("sessions_logged").asLong(), "every session that began is in sessions.csv");
         assertEquals(s.get("sessions_started").asLong(), Files.readAllLines(dir.resolve("sessions.csv")).size() - 1);
+    }
+
+    /**
+     * With no think time the next request is due the moment a request times out: it must neither reuse the
+     * timed-out connection nor take that connection's close as its own outcome (netty once failed it as
+     * truncated or closed before any byte). Only hangs are injected, so every error is a read timeout, one per hang.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"netty", "dedicated"})
+    void aRequestDueWhenTheLastOneTimedOutIsNotChargedWithItsClose(String backend) throws Exception {
+        Path dir = tmp.resolve("due-" + backend);
+        JsonNode s = run(backend, "hang:0.2", dir, "2500", "150", -1, "0");
+        List<String> lines = Files.readAllLines(dir.resolve("requests.csv"));
+        List<String> header = List.of(lines.get(0).split(","));
+        Map<String, Long> classes = new HashMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",", -1);
+            assertEquals(header.size(), f.length, "a parseable line: " + line);
+            classes.merge(f[header.indexOf("error")], 1L, Long::sum);
+            assertTrue(Long.parseLong(f[header.indexOf("response_ns")]) >= 0, "no negative response time: " + line);
+        }
+        long timeouts = classes.getOrDefault("read-timeout", 0L);
+        assertTrue(timeouts >= 3, "some requests hung: " + classes);
+        assertTrue(java.util.Set.of("", "read-timeout", "aborted").containsAll(classes.keySet()), "only read timeouts: " + classes);
+        JsonNode truth = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("faults");
+        // hangs still open when the run ended are aborted rather than timed out
+        assertTrue(timeouts <= truth.path("hang").asLong(), "timeouts " + timeouts + " vs the server's hangs " + truth);
+        assertEquals(lines.size() - 1, s.get("requests").asLong());
     }
 
     @ParameterizedTest(name = "{0}")

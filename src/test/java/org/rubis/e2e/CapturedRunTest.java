@@ -98,7 +98,7 @@ class CapturedRunTest {
         assertEquals(acc.path("reused_mean_us").asDouble() - acc.path("floor_mean_us").asDouble(), acc.path("above_floor_mean_us").asDouble(), 0.11);
         String runVerdict = s.path("client_health").path("verdict").asText();
         assertEquals(acc.path("floor_explains").asBoolean(), runVerdict.contains("HOST: its floor"), runVerdict);
-        assertEquals(!acc.path("within").asBoolean() && !acc.path("floor_explains").asBoolean(), runVerdict.contains("above the wire, over the limit"),
+        assertEquals(!acc.path("within").asBoolean() && !acc.path("floor_explains").asBoolean(), runVerdict.contains("its times were"),
                 runVerdict);
         assertTrue(s.path("accuracy_verdict").asText().matches("(OK|INACCURATE): .*"), s.path("accuracy_verdict").asText());
         // The run's verdict takes the measured error as its accuracy evidence, not "not measured".

@@ -70,7 +70,7 @@ public final class ServerMain implements Callable<Integer> {
     boolean exitWithParent;
     @Option(names = "--faults", paramLabel = "SPEC", showDefaultValue = CommandLine.Help.Visibility.NEVER, description = "Inject faults: kind[=param][:fraction][@start[-end]],... with kind one of "
             + "hang, delay=MS, reset, truncate, idle-close=MS, status=CODE, garbage, large=MB, stop-accepting, die. "
-            + "Examples: reset:0.1 (10 % of the requests), delay=3000:0.5@10-20 (half the requests from 10 s to 20 s), stop-accepting@5-15, die@30. "
+            + "Examples: reset:0.1 (10 %% of the requests), delay=3000:0.5@10-20 (half the requests from 10 s to 20 s), stop-accepting@5-15, die@30. "
             + "requests.csv names the fault of each request; see docs/FAULTS.md.")
     String faults;
     @Option(names = "--demand", paramLabel = "INTERACTION=us", showDefaultValue = CommandLine.Help.Visibility.NEVER, description = "Extra CPU work for one interaction, e.g. --demand ViewItem=500.")

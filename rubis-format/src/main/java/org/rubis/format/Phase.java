@@ -11,15 +11,20 @@ public enum Phase {
     RUN("Run (the measurement)"),
     DOWN("Down ramp");
 
+    private static final Phase[] VALUES = values();
+
     private final String title;
+    /** Made once: every request record carries it (it was a new lower-cased string per request). */
+    private final String label;
 
     Phase(String title) {
         this.title = title;
+        this.label = name().toLowerCase(Locale.ROOT);
     }
 
     /** The value in the files: {@code up}, {@code run}, {@code down}. */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return label;
     }
 
     /** The heading used in reports. */
@@ -34,7 +39,12 @@ public enum Phase {
 
     /** The phase a file names, or null when the value is not a phase. */
     public static Phase parse(String label) {
-        for (Phase p : values()) {
+        for (Phase p : VALUES) { // the log writer parses each record's phase: its own label instance, found by identity
+            if (p.label() == label) {
+                return p;
+            }
+        }
+        for (Phase p : VALUES) {
             if (p.label().equals(label)) {
                 return p;
             }

@@ -398,7 +398,7 @@ public final class NettyBackend implements Backend {
             deadlines.add(this);
             if (reuse) {
                 newConnection = false;
-                write(req);
+                write(req, reply.sendNano); // the mark was taken just now: no second clock read for the deadline
                 return;
             }
             newConnection = true;
@@ -470,12 +470,17 @@ public final class NettyBackend implements Backend {
          * write reaches {@link ReplyHandler#exceptionCaught} (the void promise), then the close.
          */
         void write(ByteBuf req) {
+            write(req, System.nanoTime());
+        }
+
+        /** {@code now}: an instant taken right before, from which the request's timeout counts. */
+        void write(ByteBuf req, long now) {
             firstByte = 0;
             lastRead = 0;
             resetParser();
             ch.writeAndFlush(req, ch.voidPromise());
             if (awaiting) {
-                deadlines.deadline(this, System.nanoTime() + requestTimeoutNs);
+                deadlines.deadline(this, now + requestTimeoutNs);
             }
         }
 

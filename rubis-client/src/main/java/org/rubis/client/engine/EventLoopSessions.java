@@ -113,17 +113,20 @@ final class EventLoopSessions implements SessionExecutor {
          * a timer per request was a scheduled task created and kept for nothing.
          */
         void at(long nano, Runnable task) {
-            at(nano, task, false);
+            at(nano, task, false, Long.MIN_VALUE);
         }
 
-        /** {@code inline}: a step already due runs now, in this call (after a reply that came from the network, never from a failure). */
-        void at(long nano, Runnable task, boolean inline) {
+        /**
+         * {@code inline}: a step already due runs now, in this call (after a reply that came from the network, never from a
+         * failure). {@code past}: an instant known to be past (the reply's end); a step due by then needs no clock read.
+         */
+        void at(long nano, Runnable task, boolean inline, long past) {
             long end = ctx.clock().endNano();
             if (nano >= end) {
                 timer = loop.schedule(() -> end(true), Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
                 return;
             }
-            long delay = nano - System.nanoTime();
+            long delay = nano <= past ? 0 : nano - System.nanoTime();
             if (delay <= 0) {
                 timer = null;
                 if (inline) {
@@ -182,7 +185,7 @@ final class EventLoopSessions implements SessionExecutor {
             }
             // A reply read from the network ends a read, so the next request can leave at once without recursion; a failure
             // may have been detected within the send (a connect that failed at once): its next step is queued.
-            at(step.intended(), onNext, fromNetwork);
+            at(step.intended(), onNext, fromNetwork, step.lastDone());
         }
 
         void abortIfWaiting() {

@@ -47,6 +47,11 @@ final class SessionStep {
         return started;
     }
 
+    /** The end of the last reply (a past instant once a reply has come). */
+    long lastDone() {
+        return lastDone;
+    }
+
     /** At the first request's instant: the session is now active; its first path is chosen. */
     void begin() {
         started = true;

@@ -27,7 +27,9 @@ final class TargetWatch {
     void observe(String error) {
         if (error.isEmpty() || error.equals("error-page") || error.startsWith("http-")) {
             successes.incrementAndGet();
-            failuresInRow.set(0);
+            if (failuresInRow.get() != 0) { // a volatile store is a fence: not once per request for nothing
+                failuresInRow.set(0);
+            }
             return;
         }
         if (!ErrorClass.isConnectFailure(error)) {

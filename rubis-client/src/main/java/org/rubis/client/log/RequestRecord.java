@@ -35,12 +35,12 @@ public record RequestRecord(
         return !error.isEmpty();
     }
 
-    void appendCsv(StringBuilder b) {
-        b.append(sessionId).append(',').append(user).append(',').append(requestIndex).append(',').append(state).append(',');
-        Csv.append(b, path);
-        b.append(',').append(phase).append(',').append(intendedSendEpochNs).append(',').append(sendEpochNs).append(',')
-         .append(ttfbNs).append(',').append(responseNs).append(',').append(bytes).append(',').append(status).append(',')
-         .append(error).append(',').append(connectionId).append(',').append(newConnection).append(',').append(backend).append(',')
-         .append(images).append(',').append(imageBytes).append(',').append(retries).append('\n');
+    void appendCsv(CsvLine b) {
+        b.append(sessionId).comma().append(user).comma().append(requestIndex).comma().append(state).comma();
+        b.field(path);
+        b.comma().append(phase).comma().append(intendedSendEpochNs).comma().append(sendEpochNs).comma()
+         .append(ttfbNs).comma().append(responseNs).comma().append(bytes).comma().append(status).comma()
+         .append(error).comma().append(connectionId).comma().append(newConnection).comma().append(backend).comma()
+         .append(images).comma().append(imageBytes).comma().append(retries).newline();
     }
 }

@@ -3,9 +3,9 @@ package org.rubis.client.log;
 import org.rubis.format.Columns;
 import org.rubis.format.RunFiles;
 import java.io.IOException;
-import java.io.Writer;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +37,8 @@ public final class RunLog implements AutoCloseable {
     private final Queue<Object> queue = io.netty.util.internal.PlatformDependent.newMpscQueue();
     /** The writer is parked until a record comes. */
     private volatile boolean writerIdle;
-    private final Writer requests;
-    private final Writer sessions;
+    private final OutputStream requests;
+    private final OutputStream sessions;
     private final Consumer<RequestRecord> requestSink;
     private final Consumer<SessionRecord> sessionSink;
     private final Thread writer;
@@ -48,17 +48,15 @@ public final class RunLog implements AutoCloseable {
     private volatile boolean lowMemory;
     private volatile long lost;
     private volatile boolean statsIncomplete;
-    private final char[] chunk = new char[8192]; // flushes copy through this: no allocation when the heap is full
 
     public RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink) throws IOException {
-        this.requests = Files.newBufferedWriter(RunFiles.requests(dir), StandardCharsets.UTF_8);
-        this.sessions = Files.newBufferedWriter(RunFiles.sessions(dir), StandardCharsets.UTF_8);
+        // Plain file streams: a batch is written from the formatter's bytes as it is, with no allocation (out of heap too).
+        this.requests = new FileOutputStream(RunFiles.requests(dir).toFile());
+        this.sessions = new FileOutputStream(RunFiles.sessions(dir).toFile());
         this.requestSink = requestSink;
         this.sessionSink = sessionSink;
-        requests.write(Columns.header(Columns.REQUESTS) + "\n");
-        sessions.write(Columns.header(Columns.SESSIONS) + "\n");
-        requests.flush();
-        sessions.flush();
+        requests.write((Columns.header(Columns.REQUESTS) + "\n").getBytes(StandardCharsets.UTF_8));
+        sessions.write((Columns.header(Columns.SESSIONS) + "\n").getBytes(StandardCharsets.UTF_8));
         this.writer = new Thread(this::drain, "run-log-writer");
         writer.setDaemon(true);
         writer.setPriority(Thread.NORM_PRIORITY + 1);
@@ -89,8 +87,8 @@ public final class RunLog implements AutoCloseable {
 
     private void drain() {
         List<Object> batch = new ArrayList<>(BATCH + 1);
-        StringBuilder req = new StringBuilder(1 << 16);
-        StringBuilder ses = new StringBuilder(1 << 12);
+        CsvLine req = new CsvLine(1 << 16);
+        CsvLine ses = new CsvLine(1 << 12);
         boolean stop = false;
         while (!stop) {
             batch.clear();
@@ -137,13 +135,13 @@ public final class RunLog implements AutoCloseable {
         }
     }
 
-    private void record(Object o, StringBuilder req, StringBuilder ses) {
+    private void record(Object o, CsvLine req, CsvLine ses) {
         if (o instanceof RequestRecord r) {
             int mark = req.length();
             try {
                 r.appendCsv(req);
             } catch (OutOfMemoryError e) {
-                req.setLength(mark); // never a partial line
+                req.truncate(mark); // never a partial line
                 throw e;
             }
             written++;
@@ -153,7 +151,7 @@ public final class RunLog implements AutoCloseable {
             try {
                 s.appendCsv(ses);
             } catch (OutOfMemoryError e) {
-                ses.setLength(mark);
+                ses.truncate(mark);
                 throw e;
             }
             feed(() -> sessionSink.accept(s));
@@ -185,26 +183,15 @@ public final class RunLog implements AutoCloseable {
         return lost;
     }
 
-    private void flush(StringBuilder req, StringBuilder ses) {
+    private void flush(CsvLine req, CsvLine ses) {
         try {
-            copy(req, requests);
-            copy(ses, sessions);
-            requests.flush();
-            sessions.flush();
+            req.writeTo(requests);
+            ses.writeTo(sessions);
         } catch (IOException e) {
             failure = e;
-            req.setLength(0);
-            ses.setLength(0);
+            req.truncate(0);
+            ses.truncate(0);
         }
-    }
-
-    private void copy(StringBuilder b, Writer w) throws IOException {
-        for (int i = 0; i < b.length(); i += chunk.length) {
-            int n = Math.min(chunk.length, b.length() - i);
-            b.getChars(i, i + n, chunk, 0);
-            w.write(chunk, 0, n);
-        }
-        b.setLength(0);
     }
 
     private static void safely(Runnable r) {

@@ -13,9 +13,9 @@ public record SessionRecord(
         String endReason) {
 
 
-    void appendCsv(StringBuilder b) {
-        b.append(sessionId).append(',').append(emulatedUser).append(',').append(user).append(',').append(intendedStartEpochNs).append(',')
-         .append(startEpochNs).append(',').append(endEpochNs).append(',').append(requests).append(',').append(errors).append(',')
-         .append(endReason).append('\n');
+    void appendCsv(CsvLine b) {
+        b.append(sessionId).comma().append(emulatedUser).comma().append(user).comma().append(intendedStartEpochNs).comma()
+         .append(startEpochNs).comma().append(endEpochNs).comma().append(requests).comma().append(errors).comma()
+         .append(endReason).newline();
     }
 }

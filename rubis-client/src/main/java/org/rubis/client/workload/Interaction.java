@@ -52,6 +52,11 @@ public enum Interaction {
     }
 
     public static Interaction byLabel(String label) {
+        for (Interaction i : VALUES) { // a record carries the label's own instance: found by identity, no string compared
+            if (i.label == label) {
+                return i;
+            }
+        }
         for (Interaction i : VALUES) {
             if (i.label.equals(label)) {
                 return i;

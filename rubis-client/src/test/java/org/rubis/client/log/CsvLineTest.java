@@ -1,0 +1,66 @@
+package org.rubis.client.log;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The byte formatter writes exactly what the JDK's own decimal and UTF-8 conversions write: the log's
+ * readers (and every run directory written before) expect that text.
+ */
+class CsvLineTest {
+
+    private static String formatted(long v) {
+        return new CsvLine(4).append(v).toString();
+    }
+
+    @Test
+    void numbersAreTheirJdkDecimalForm() {
+        long[] edges = {0, 1, -1, 9, 10, 99, 100, 101, 999_999_999_999_999_999L, 1_000_000_000_000_000_000L,
+            Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1, Integer.MAX_VALUE, Integer.MIN_VALUE};
+        for (long v : edges) {
+            assertEquals(Long.toString(v), formatted(v));
+        }
+        for (long p = 1; p > 0 && p < Long.MAX_VALUE / 10; p *= 10) {
+            for (long v : new long[] {p - 1, p, p + 1, -p, -(p - 1)}) {
+                assertEquals(Long.toString(v), formatted(v));
+            }
+        }
+        SplittableRandom random = new SplittableRandom(7);
+        for (int i = 0; i < 200_000; i++) {
+            long v = random.nextLong() >> random.nextInt(64);
+            assertEquals(Long.toString(v), formatted(v));
+        }
+    }
+
+    @Test
+    void textIsUtf8AndFieldsAreQuotedLikeRfc4180() throws IOException {
+        CsvLine line = new CsvLine(2);
+        line.append("/PHP/ViewItem.php?itemId=12").comma().field("/a,b").comma().field("say \"hi\"").comma()
+            .append("caf\u00e9 \u20ac \ud83d\ude00").comma().append((String) null).comma().append(true).newline();
+        String expected = "/PHP/ViewItem.php?itemId=12,\"/a,b\",\"say \"\"hi\"\"\",caf\u00e9 \u20ac \ud83d\ude00,null,true\n";
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        line.writeTo(out);
+        assertArrayEquals(expected.getBytes(StandardCharsets.UTF_8), out.toByteArray());
+        assertEquals(0, line.length(), "written lines leave the buffer");
+    }
+
+    @Test
+    void aRecordIsTheSameLineItAlwaysWas() {
+        RequestRecord r = new RequestRecord(42, "user7", 3, "ViewItem", "/PHP/ViewItem.php?itemId=5&x=a,b", "run",
+            1_700_000_000_123_456_789L, 1_700_000_000_123_999_000L, 81_234, 1_234_567, 2048, 200, "",
+            "127.0.0.1:40512", true, "netty", 0, 0, 1);
+        CsvLine line = new CsvLine(16);
+        r.appendCsv(line);
+        assertEquals("42,user7,3,ViewItem,\"/PHP/ViewItem.php?itemId=5&x=a,b\",run,1700000000123456789,1700000000123999000,"
+            + "81234,1234567,2048,200,,127.0.0.1:40512,true,netty,0,0,1\n", line.toString());
+        line.truncate(0);
+        new SessionRecord(42, 7, "user7", -5, 10, 20, 3, 1, "end_of_session").appendCsv(line);
+        assertEquals("42,7,user7,-5,10,20,3,1,end_of_session\n", line.toString());
+    }
+}

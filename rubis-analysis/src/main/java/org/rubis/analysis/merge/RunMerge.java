@@ -329,6 +329,7 @@ public final class RunMerge {
         List<ShardInfo> list = shards.shards();
         double cpuSeconds = 0;
         double runCpuSeconds = 0;
+        double runSystemCpuSeconds = 0; // -1 once a shard did not measure it
         double cpuMean = 0;
         double cpuPeak = 0;
         long cores = 0;
@@ -345,6 +346,8 @@ public final class RunMerge {
             JsonNode x = s.summary().path("client_health");
             cpuSeconds += x.path("cpu_seconds").asDouble();
             runCpuSeconds += Math.max(0, x.path("run_cpu_seconds").asDouble());
+            double sys = x.path("run_system_cpu_seconds").asDouble(-1);
+            runSystemCpuSeconds = runSystemCpuSeconds < 0 || sys < 0 ? -1 : runSystemCpuSeconds + sys;
             cpuMean += x.path("cpu_mean_cores").asDouble();
             cpuPeak += x.path("cpu_peak_cores").asDouble();
             cores += x.path("cores").asLong();
@@ -371,6 +374,8 @@ public final class RunMerge {
         h.put("cpu_us_per_request", n == 0 ? 0 : MergedStats.round(cpuSeconds * 1e6 / n, 1));
         h.put("run_cpu_seconds", MergedStats.round(runCpuSeconds, 3));
         h.put("run_cpu_us_per_request", runN == 0 ? 0 : MergedStats.round(runCpuSeconds * 1e6 / runN, 1));
+        h.put("run_system_cpu_seconds", MergedStats.round(runSystemCpuSeconds, 3));
+        h.put("run_system_cpu_us_per_request", runN == 0 || runSystemCpuSeconds < 0 ? -1 : MergedStats.round(runSystemCpuSeconds * 1e6 / runN, 1));
         h.put("gc_count", gcCount);
         h.put("gc_time_ms", gcTime);
         h.put("gc_pauses", gcPauses);

@@ -80,9 +80,11 @@ final class RateBench {
             server.waitFor(10, TimeUnit.SECONDS);
         }
         out.println();
-        out.println(String.format(Locale.ROOT, "%-26s %12s %14s %12s %14s", "client", "requests/s", "CPU us/request", "fixed cores", "gross us/req"));
+        out.println(String.format(Locale.ROOT, "%-26s %12s %14s %13s %12s %14s", "client", "requests/s", "CPU us/request", "kernel us/req", "fixed cores",
+                "gross us/req"));
         rows.forEach(out::println);
         out.println("CPU us/request: the client's CPU per request with its fixed cost (measured idle before the first request) taken out;");
+        out.println("kernel: the system CPU among it (system calls, the network stack; the part no client-side code can cut);");
         out.println("gross: all its run-phase CPU over its requests. wrk and httperf have no samplers: their whole CPU counts.");
         out.flush();
         return 0;
@@ -99,8 +101,9 @@ final class RateBench {
             return String.format(Locale.ROOT, "%-26s failed, see %s", "rubis-client netty", runDir.resolveSibling("netty.out"));
         }
         SummaryFile.Health h = s.health();
-        return String.format(Locale.ROOT, "%-26s %12.0f %14s %12s %14.1f", "rubis-client netty (log on)", s.throughputRps(),
+        return String.format(Locale.ROOT, "%-26s %12.0f %14s %13s %12s %14.1f", "rubis-client netty (log on)", s.throughputRps(),
                 h.runRequestCpuUs() < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", h.runRequestCpuUs()),
+                h.runSystemCpuUsPerRequest() < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", h.runSystemCpuUsPerRequest()),
                 h.fixedCpuCores() < 0 ? "n/a" : String.format(Locale.ROOT, "%.4f", h.fixedCpuCores()), h.runCpuUsPerRequest());
     }
 
@@ -119,7 +122,8 @@ final class RateBench {
             return String.format(Locale.ROOT, "%-26s no figures, see %s", "wrk", dir.resolve("wrk.out"));
         }
         double us = (Double.parseDouble(cpu.group(1)) + Double.parseDouble(cpu.group(2))) * 1e6 / Long.parseLong(total.group(1));
-        return String.format(Locale.ROOT, "%-26s %12.0f %14.1f %12s %14.1f", "wrk -t1", Double.parseDouble(rate.group(1)), us, "-", us);
+        double kernel = Double.parseDouble(cpu.group(2)) * 1e6 / Long.parseLong(total.group(1));
+        return String.format(Locale.ROOT, "%-26s %12.0f %14.1f %13.1f %12s %14.1f", "wrk -t1", Double.parseDouble(rate.group(1)), us, kernel, "-", us);
     }
 
     private String httperf(Path taskset, String core, int port, int users, String duration) throws Exception {
@@ -140,7 +144,9 @@ final class RateBench {
             return String.format(Locale.ROOT, "%-26s no figures: %s", "httperf", text.lines().reduce((a, b) -> b).orElse(""));
         }
         double us = (Double.parseDouble(cpu.group(1)) + Double.parseDouble(cpu.group(2))) * 1e6 / Long.parseLong(total.group(1));
-        return String.format(Locale.ROOT, "%-26s %12.0f %14.1f %12s %14.1f", "httperf --hog", Double.parseDouble(rate.group(1)), us, "-", us);
+        double kernel = Double.parseDouble(cpu.group(2)) * 1e6 / Long.parseLong(total.group(1));
+        return String.format(Locale.ROOT, "%-26s %12.0f %14.1f %13.1f %12s %14.1f", "httperf --hog", Double.parseDouble(rate.group(1)), us, kernel, "-",
+                us);
     }
 
     private static String capture(List<String> cmd, Path save) throws IOException, InterruptedException {

@@ -55,6 +55,9 @@ public final class ClientHealth implements AutoCloseable {
     private long endCpuNs = -1;
     private volatile long runStartCpuNs = -1;
     private volatile long runEndCpuNs = -1;
+    /** The process's kernel CPU at the run phase's start and end (/proc ticks; -1 without /proc). */
+    private volatile long runStartSystemNs = -1;
+    private volatile long runEndSystemNs = -1;
     private volatile long runStartNano;
     private volatile long runEndNano;
     private long endNano;
@@ -315,6 +318,7 @@ public final class ClientHealth implements AutoCloseable {
         if (runStartCpuNs < 0) {
             runStartNano = System.nanoTime();
             runStartCpuNs = os.getProcessCpuTime();
+            runStartSystemNs = ProcCpu.systemNs(ProcessHandle.current().pid());
         }
     }
 
@@ -323,6 +327,7 @@ public final class ClientHealth implements AutoCloseable {
         if (runStartCpuNs >= 0 && runEndCpuNs < 0) {
             runEndNano = System.nanoTime();
             runEndCpuNs = os.getProcessCpuTime();
+            runEndSystemNs = ProcCpu.systemNs(ProcessHandle.current().pid());
         }
     }
 
@@ -333,6 +338,18 @@ public final class ClientHealth implements AutoCloseable {
         }
         long end = runEndCpuNs >= 0 ? runEndCpuNs : (endCpuNs >= 0 ? endCpuNs : os.getProcessCpuTime());
         return (end - runStartCpuNs) / 1e9;
+    }
+
+    /**
+     * Kernel CPU seconds during the run phase (system calls, the network stack, page faults; -1 when the run
+     * phase did not end or /proc is missing): what a client spends in the kernel per request is the part no
+     * client-side code can cut, so a comparison with another load generator starts there.
+     */
+    public double runSystemCpuSeconds() {
+        if (runStartSystemNs < 0 || runEndSystemNs < 0) {
+            return -1;
+        }
+        return (runEndSystemNs - runStartSystemNs) / 1e9;
     }
 
     /** Seconds of the run phase (-1 if it was not reached). */

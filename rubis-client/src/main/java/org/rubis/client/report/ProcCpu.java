@@ -33,6 +33,17 @@ final class ProcCpu {
         }
     }
 
+    /** System (kernel) CPU of a process in ns (tick resolution), or -1. */
+    static long systemNs(long pid) {
+        try {
+            String s = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[12]) * NS_PER_TICK;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** One thread of this process: its name and CPU on the run queue so far, ns. */
     record ThreadCpu(String name, long ns) {}
 

@@ -201,6 +201,10 @@ public final class Summary {
         h.put("run_cpu_seconds", round(health.runCpuSeconds(), 3));
         h.put("run_cpu_cores", round(health.runCpuCores(), 3));
         h.put("run_cpu_us_per_request", run.count() == 0 || health.runCpuSeconds() < 0 ? 0 : round(health.runCpuSeconds() * 1e6 / run.count(), 1));
+        // Of that, the kernel's part (10 ms ticks of /proc: meaningful over seconds of a busy run phase, -1 when unknown).
+        h.put("run_system_cpu_seconds", round(health.runSystemCpuSeconds(), 3));
+        h.put("run_system_cpu_us_per_request", run.count() == 0 || health.runSystemCpuSeconds() < 0 ? -1
+                : round(health.runSystemCpuSeconds() * 1e6 / run.count(), 1));
         // The fixed cost (what the idle client burns per second) and the CPU of a request once it is
         // taken out: at low rates the ratios above are mostly the fixed cost spread over few requests.
         FixedCost fixed = health.fixedCost();
@@ -505,8 +509,10 @@ public final class Summary {
             return String.format(Locale.ROOT, "fixed cost not measured; %.1f us CPU per run-phase request (fixed cost included)", gross);
         }
         double perRequest = h.path("run_request_cpu_us").asDouble(-1);
+        double kernel = h.path("run_system_cpu_us_per_request").asDouble(-1);
         return String.format(Locale.ROOT, "fixed %.4f +- %.4f cores (idle %.1f s before the first request) + %s us per request in the run phase"
-                + " (%.1f us with the fixed cost spread over the requests)", fixed, h.path("fixed_cpu_cores_error").asDouble(),
-                h.path("fixed_cpu_window_s").asDouble(), perRequest < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", perRequest), gross);
+                + " (%.1f us with the fixed cost spread over the requests%s)", fixed, h.path("fixed_cpu_cores_error").asDouble(),
+                h.path("fixed_cpu_window_s").asDouble(), perRequest < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", perRequest), gross,
+                kernel < 0 ? "" : String.format(Locale.ROOT, ", %.1f of them in the kernel", kernel));
     }
 }

@@ -47,8 +47,13 @@ class FixedCostRunTest {
         assertTrue(perRequest >= 0, "CPU per request measured: " + h);
         assertTrue(perRequest <= h.get("run_cpu_us_per_request").asDouble(), "the fixed cost taken out never adds: " + h);
         assertTrue(h.get("request_cpu_us").asDouble() >= 0, h.toString());
+        // The kernel's part: measured (Linux), never more than the whole (its /proc ticks are 10 ms: two of slack).
+        double system = h.get("run_system_cpu_seconds").asDouble();
+        assertTrue(system >= 0 && system <= h.get("run_cpu_seconds").asDouble() + 0.02, "kernel CPU within the run's CPU: " + h);
+        assertTrue(h.get("run_system_cpu_us_per_request").asDouble() >= 0, h.toString());
         String text = Files.readString(dir.resolve("summary.txt"));
         assertTrue(text.contains("CPU cost:") && text.contains("fixed ") && text.contains("us per request"), text);
+        assertTrue(text.contains("of them in the kernel"), text);
 
         // The server's own log: requests arrived, none of them before the end of the idle window.
         long windowStartNs = h.get("fixed_cpu_window_start_epoch_ms").asLong() * 1_000_000L;

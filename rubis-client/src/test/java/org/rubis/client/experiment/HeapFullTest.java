@@ -13,7 +13,7 @@ import org.rubis.client.report.SummaryFile;
 class HeapFullTest {
 
     private static SummaryFile.Health health(long gcPauseMs, long peakMiB, long maxMiB, long elapsedMs) {
-        return new SummaryFile.Health(2, 8, 0.8, 1600, 111.5, 6009, peakMiB << 20, 0.002, 0.0007, 1606, gcPauseMs, maxMiB << 20, elapsedMs);
+        return new SummaryFile.Health(2, 8, 0.8, 1600, 111.5, 6009, peakMiB << 20, 0.002, 0.0007, 1606, gcPauseMs, maxMiB << 20, elapsedMs, -1);
     }
 
     @Test

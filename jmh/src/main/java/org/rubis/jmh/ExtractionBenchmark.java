@@ -12,6 +12,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.rubis.client.workload.ReplyFacts;
+import org.rubis.client.workload.WordSearch;
 
 /** The reply-text extraction the client does after every page (plain indexOf scans). */
 @BenchmarkMode(Mode.AverageTime)
@@ -51,8 +52,15 @@ public class ExtractionBenchmark {
         return facts.randomItemId(random);
     }
 
+    /** The original's check of every reply, as the JDK's substring search does it. */
     @Benchmark
-    public boolean errorCheck() {
+    public boolean errorCheckContains() {
         return page.contains("ERROR") || page.contains("Sorry");
+    }
+
+    /** The same check as the client does it: through a rare letter of each word ({@link WordSearch}). */
+    @Benchmark
+    public boolean errorCheckWordSearch() {
+        return WordSearch.contains(page, "ERROR", 3) || WordSearch.contains(page, "Sorry", 0);
     }
 }

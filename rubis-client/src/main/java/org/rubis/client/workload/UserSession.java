@@ -119,11 +119,11 @@ public final class UserSession implements RequestGenerator.Context {
             thinkNanos = model.thinkTime().nanos(Interaction.HOME.ordinal(), random.think);
         } else {
             reply = ReplyFacts.of(body);
-            if (body.contains("ERROR")) {
+            if (WordSearch.contains(body, "ERROR", 3)) { // through its 'O': docs in WordSearch
                 lastError = true;
                 errors++;
                 navigator.reset();
-            } else if (body.contains("Sorry")) {
+            } else if (WordSearch.contains(body, "Sorry", 0)) {
                 navigator.back();
             } else {
                 int row = navigator.next(random.transitions.nextDouble());

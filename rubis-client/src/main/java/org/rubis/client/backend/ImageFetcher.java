@@ -34,8 +34,16 @@ public final class ImageFetcher {
                 out.images++;
             }
         } catch (IOException | RuntimeException e) {
-            out.error = "image-" + ErrorClass.of(e, true).label();
+            out.error = error(ErrorClass.of(e, true).label());
         }
+    }
+
+    /**
+     * The request's error when one of its page's images failed with {@code errorClass}: one name for
+     * every backend (the event-driven one fetches images itself), docs/RUN-DIRECTORY.md.
+     */
+    public static String error(String errorClass) {
+        return "image-" + errorClass;
     }
 
     /** The site-relative {@code <IMG SRC="...">} paths of a page, in order. */

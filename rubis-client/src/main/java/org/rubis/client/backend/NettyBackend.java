@@ -484,19 +484,34 @@ public final class NettyBackend implements Backend {
             }
         }
 
-        /** The request's deadline passed. */
+        /**
+         * The request's deadline passed: the page's reply fails as a read timeout or, when an image of the page
+         * did not come, the image fetches end and the page's reply stands ({@link #imageFailed}).
+         */
         @Override
         public void expired() {
             if (awaiting) {
-                // Detached first: failing may run the session's next step at once (a due step), whose request must
-                // not see this channel, nor get this channel's close as its own outcome (its inactive event comes later).
-                Channel c = ch;
-                ch = null;
-                dropReply();
-                fail(ErrorClass.READ_TIMEOUT.label());
-                if (c != null) {
-                    c.close();
+                detachAndClose();
+                String timeout = ErrorClass.READ_TIMEOUT.label();
+                if (!imageFailed(timeout)) {
+                    fail(timeout);
                 }
+            }
+        }
+
+        /**
+         * Detaches the connection from the session and closes it, before the request ends: ending it may run the
+         * session's next step at once (a due step, with no think time), whose request must open a new connection,
+         * neither write on this one nor get this one's close as its own outcome (its inactive event comes later, to
+         * a channel no longer the session's). Closed here, not after that step, so that the close is outside the
+         * next request's window.
+         */
+        private void detachAndClose() {
+            Channel c = ch;
+            ch = null;
+            dropReply();
+            if (c != null) {
+                c.close();
             }
         }
 
@@ -549,17 +564,19 @@ public final class NettyBackend implements Backend {
         }
 
         /**
-         * Drops the reply being read; true when it was an image's (the page's reply stands, the
-         * session goes on), false when the page's own reply must now fail.
+         * One of the page's images failed with {@code error} (its reply dropped, its connection detached): as
+         * {@link ImageFetcher} does for the blocking backends, the image fetches end and the page's reply stands,
+         * with its status, bytes, times and the images fetched so far, and the error {@code image-<class>}; the
+         * session goes on. False when no image was being fetched: the page's own reply must then fail.
          */
-        private boolean dropReplyInProgress() {
-            dropReply();
+        private boolean imageFailed(String error) {
             if (images == null) {
                 return false;
             }
             images = null;
             awaiting = false;
             deadlines.clearDeadline(this);
+            out.error = ImageFetcher.error(error);
             done();
             return true;
         }
@@ -572,12 +589,10 @@ public final class NettyBackend implements Backend {
         /** The bytes are not an HTTP reply. */
         @Override
         void onGarbage() {
-            if (!dropReplyInProgress()) {
-                fail(ErrorClass.NOT_HTTP.label());
-            }
-            if (ch != null) {
-                ch.close();
-                ch = null;
+            detachAndClose();
+            String garbage = ErrorClass.NOT_HTTP.label();
+            if (!imageFailed(garbage)) {
+                fail(garbage);
             }
         }
 
@@ -649,13 +664,14 @@ public final class NettyBackend implements Backend {
             }
             ch = null;
             boolean partial = inReply() || firstByte != 0;
-            if (dropReplyInProgress()) {
-                return;
-            }
+            dropReply();
             Throwable c = cause;
             cause = null;
-            failOrRetry(c != null ? ErrorClass.of(c, true, partial).label()
-                    : partial ? ErrorClass.TRUNCATED_BODY.label() : ErrorClass.CLOSED_BEFORE_ANY_BYTE.label());
+            String error = c != null ? ErrorClass.of(c, true, partial).label()
+                    : partial ? ErrorClass.TRUNCATED_BODY.label() : ErrorClass.CLOSED_BEFORE_ANY_BYTE.label();
+            if (!imageFailed(error)) {
+                failOrRetry(error);
+            }
         }
 
         /** The run stops: the request in flight ends now, as aborted, and its connection is closed. */

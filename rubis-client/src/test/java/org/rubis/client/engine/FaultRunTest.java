@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.backend.ErrorClass;
 import org.rubis.client.config.ConfigLoader;
@@ -43,6 +44,11 @@ class FaultRunTest {
 
     private JsonNode run(String backend, String spec, Path dir, String durationMs, String requestTimeoutMs, long endWaitMs, String thinkScale)
             throws Exception {
+        return run(backend, spec, dir, durationMs, requestTimeoutMs, endWaitMs, thinkScale, Map.of());
+    }
+
+    private JsonNode run(String backend, String spec, Path dir, String durationMs, String requestTimeoutMs, long endWaitMs, String thinkScale,
+            Map<String, String> more) throws Exception {
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, spec, dir.resolve("truth"))) {
             String[] model = backend.split("\\+"); // BACKEND or BACKEND+THREADS (dedicated+virtual)
             Map<String, String> p = new HashMap<>(Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", model[0],
@@ -50,6 +56,7 @@ class FaultRunTest {
                     "workload_session_run_time_in_ms", durationMs, "workload_think_scale", thinkScale, "client_progress", "no",
                     "client_request_timeout_ms", requestTimeoutMs));
             p.put("client_connect_timeout_ms", "1000");
+            p.putAll(more);
             if (model.length > 1) {
                 p.put("client_threads", model[1]);
             }
@@ -129,6 +136,61 @@ class FaultRunTest {
         // hangs still open when the run ended are aborted rather than timed out
         assertTrue(timeouts <= truth.path("hang").asLong(), "timeouts " + timeouts + " vs the server's hangs " + truth);
         assertEquals(lines.size() - 1, s.get("requests").asLong());
+    }
+
+    /**
+     * With images on, an image that fails (no reply within the request timeout, or not HTTP) ends the image fetches,
+     * not the page: the page's line keeps its status, with the error {@code image-<class>}, and the session's next
+     * request, due at once (after a page that stands netty runs it inline, on the event loop), opens a new connection:
+     * neither written on the failed image's connection nor charged with its close. Netty once failed the page whose
+     * image timed out, and wrote the next request on the connection an image's garbage came on, then closed it under
+     * that request (which waited out its timeout).
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"netty,hang:0.2,read-timeout", "netty,garbage:0.2,not-http", "dedicated,hang:0.2,read-timeout", "dedicated,garbage:0.2,not-http"})
+    void anImageThatFailsEndsTheImagesNotThePageAndTheNextRequestOpensANewConnection(String backend, String spec, String error)
+            throws Exception {
+        Path dir = tmp.resolve("image-" + backend + "-" + error);
+        // 500 ms, not 150: the first requests of a JVM's first run can wait 200 ms and more for the cold in-process
+        // server on a loaded host, and would time out without any fault
+        JsonNode s = run(backend, spec, dir, "3000", "500", -1, "0", Map.of("client_download_images", "yes"));
+        List<String> lines = Files.readAllLines(dir.resolve("requests.csv"));
+        List<String> header = List.of(lines.get(0).split(","));
+        Map<String, Long> classes = new HashMap<>();
+        Map<String, String[]> byRequest = new HashMap<>();
+        long fetched = 0;
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",", -1);
+            classes.merge(f[header.indexOf("error")], 1L, Long::sum);
+            fetched += Long.parseLong(f[header.indexOf("images")]);
+            byRequest.put(f[header.indexOf("session_id")] + "/" + f[header.indexOf("request_index")], f);
+        }
+        String imageError = "image-" + error;
+        long images = classes.getOrDefault(imageError, 0L);
+        assertTrue(images >= 3, "some images failed: " + classes);
+        assertTrue(java.util.Set.of("", error, imageError, "aborted").containsAll(classes.keySet()), "only " + error + ": " + classes);
+        long followed = 0;
+        for (String[] f : byRequest.values()) {
+            if (f[header.indexOf("error")].equals(imageError)) {
+                assertEquals("200", f[header.indexOf("status")], "the page's own status: " + String.join(",", f));
+                String[] next = byRequest.get(f[header.indexOf("session_id")] + "/" + (Integer.parseInt(f[header.indexOf("request_index")]) + 1));
+                if (next != null && !next[header.indexOf("status")].equals("0")) { // a failed request may not name its connection
+                    followed++;
+                    assertEquals("true", next[header.indexOf("new_connection")], "after a failed image, a new connection: " + String.join(",", next));
+                }
+            }
+        }
+        assertTrue(followed >= 1, "a session went on to a reply after a failed image: " + classes);
+        JsonNode truth = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("faults");
+        String kind = spec.substring(0, spec.indexOf(':'));
+        // faults still open when the run ended are aborted rather than timed out
+        assertTrue(images + classes.getOrDefault(error, 0L) <= truth.path(kind).asLong(), classes + " vs the server's " + truth);
+        assertEquals(lines.size() - 1, s.get("requests").asLong());
+        // the server saw each logged page, the images fetched, and the failed image of each image-<class> line; a request
+        // aborted at the end may have reached it or not, and may have been in its images
+        long seen = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("requests").asLong();
+        long expected = lines.size() - 1 + fetched + images;
+        assertTrue(Math.abs(seen - expected) <= classes.getOrDefault("aborted", 0L), "server " + seen + " vs client " + expected + " " + classes);
     }
 
     @ParameterizedTest(name = "{0}")

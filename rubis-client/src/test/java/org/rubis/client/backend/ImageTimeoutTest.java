@@ -1,0 +1,130 @@
+package org.rubis.client.backend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * An image that never comes (the request timeout fires during the page's image fetches, {@code --images}) ends the
+ * image fetches, not the page: the page's reply is kept with its status, bytes and own times and the images fetched
+ * before, with the error {@code image-read-timeout}, in every backend alike. The session's next request, sent at once
+ * from the reply's callback (a due step with no think time: netty runs it inline, on the event loop), opens a new
+ * connection rather than the timed-out one (a request written on it would fail at its close and be resent: the
+ * resend shows), and the server sees the requests the client reported plus the hung images'.
+ */
+class ImageTimeoutTest {
+
+    private static final int TIMEOUT_MS = 400;
+    private static final String SHOWN = "/img/shown.jpg";
+    private static final String HUNG = "/img/hung.jpg";
+    private static final byte[] IMAGE = new byte[100];
+    private static final byte[] PAGE = ("<html><IMG SRC=\"" + SHOWN + "\"><IMG SRC=\"" + HUNG + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
+
+    private HttpServer server;
+    private ExecutorService handlers;
+    /** Released at the end: the hung image's handler waits for it, never answering. */
+    private final CountDownLatch release = new CountDownLatch(1);
+    /** Every request the server saw, as path@client port, in arrival order. */
+    private final Queue<String> seen = new ConcurrentLinkedQueue<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        handlers = Executors.newCachedThreadPool();
+        server.setExecutor(handlers);
+        server.createContext("/", ex -> {
+            String path = ex.getRequestURI().getPath();
+            seen.add(path + "@" + ex.getRemoteAddress().getPort());
+            if (path.equals(HUNG)) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return;
+            }
+            byte[] body = path.equals(SHOWN) ? IMAGE : PAGE;
+            ex.sendResponseHeaders(200, body.length);
+            try (OutputStream o = ex.getResponseBody()) {
+                o.write(body);
+            }
+        });
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        release.countDown();
+        server.stop(0);
+        handlers.shutdownNow();
+    }
+
+    private Backend backend(String name) {
+        String base = "http://127.0.0.1:" + server.getAddress().getPort();
+        return switch (name) {
+            case "legacy" -> new LegacyBackend(base, 2000, TIMEOUT_MS, true);
+            case "pooled" -> new PooledBackend(base, 2000, TIMEOUT_MS, 4, true);
+            case "dedicated" -> new DedicatedBackend(base, 2000, TIMEOUT_MS, true);
+            case "netty" -> new NettyBackend(base, 2000, TIMEOUT_MS, true, null);
+            default -> throw new IllegalArgumentException(name);
+        };
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    void anImageTimeoutKeepsThePageAndTheNextRequestOpensANewConnection(String name) throws Exception {
+        Reply first = new Reply();
+        Reply next = new Reply();
+        CountDownLatch done = new CountDownLatch(1);
+        try (Backend b = backend(name)) {
+            Backend.Session session = b.startSession();
+            b.send(session, "/page/1", first, () -> b.send(session, "/page/2", next, done::countDown));
+            assertTrue(done.await(10, TimeUnit.SECONDS), "both requests ended");
+            b.endSession(session);
+        }
+        for (Reply r : List.of(first, next)) {
+            assertEquals("image-read-timeout", r.error, "the image's failure, not the page's");
+            assertEquals(200, r.status, "the page's own status");
+            assertTrue(!r.failed(), "the page stands (the session goes on with it)");
+            assertEquals(PAGE.length, r.bytes, "the page's bytes");
+            assertEquals(1, r.images, "the image fetched before the hang");
+            assertEquals(IMAGE.length, r.imageBytes);
+            assertTrue(r.responseNs > 0 && r.responseNs < TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS),
+                    "the page's own time, not the image's wait: " + r.responseNs);
+        }
+        assertTrue(next.newConnection, "the next request opened a new connection");
+        assertEquals(0, next.retries, "at once: not first written on the timed-out connection, then resent when it closed");
+        List<String> requests = List.copyOf(seen);
+        assertEquals(6, requests.size(), "2 pages logged, their 2 images fetched, their 2 hung images: " + requests);
+        Map<String, Long> byPath = requests.stream().collect(Collectors.groupingBy(s -> s.substring(0, s.indexOf('@')), Collectors.counting()));
+        assertEquals(Map.of("/page/1", 1L, "/page/2", 1L, SHOWN, 2L, HUNG, 2L), byPath, requests.toString());
+        assertNotEquals(port(requests, HUNG, 0), port(requests, "/page/2", 0), "not on the timed-out image's connection: " + requests);
+        if (!next.connectionId.isEmpty()) {
+            assertTrue(next.connectionId.endsWith(":" + port(requests, "/page/2", 0)), "the client names the connection the server saw");
+        }
+    }
+
+    /** The client port of the {@code n}th request for {@code path}. */
+    private static String port(List<String> requests, String path, int n) {
+        return requests.stream().filter(s -> s.startsWith(path + "@")).skip(n).findFirst().orElseThrow().substring(path.length() + 1);
+    }
+}

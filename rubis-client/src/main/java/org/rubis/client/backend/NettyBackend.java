@@ -491,25 +491,41 @@ public final class NettyBackend implements Backend {
         @Override
         public void expired() {
             if (awaiting) {
-                detachAndClose();
-                String timeout = ErrorClass.READ_TIMEOUT.label();
-                if (!imageFailed(timeout)) {
-                    fail(timeout);
-                }
+                endOnFailure(ErrorClass.READ_TIMEOUT.label());
             }
         }
 
         /**
-         * Detaches the connection from the session and closes it, before the request ends: ending it may run the
-         * session's next step at once (a due step, with no think time), whose request must open a new connection,
-         * neither write on this one nor get this one's close as its own outcome (its inactive event comes later, to
-         * a channel no longer the session's). Closed here, not after that step, so that the close is outside the
-         * next request's window.
+         * The request in progress failed on this connection with {@code error}: the connection is detached at once,
+         * and closed before the session's next step when an image failed (the page stands and its next step may run
+         * inline: the close must not fall in the next request's window), after the failure's time stamp when the
+         * page itself failed (its time must not include the close; its next step is queued, never inline).
          */
-        private void detachAndClose() {
+        private void endOnFailure(String error) {
+            Channel c = detach();
+            if (images != null) {
+                close(c);
+                imageFailed(error);
+            } else {
+                fail(error);
+                close(c);
+            }
+        }
+
+        /**
+         * Detaches the connection from the session before the request ends: ending it may run the session's next
+         * step at once (a due step, with no think time), whose request must open a new connection, neither write on
+         * this one nor get this one's close as its own outcome (its inactive event comes later, to a channel no
+         * longer the session's). Returns the connection, for the caller to close ({@link #endOnFailure}).
+         */
+        private Channel detach() {
             Channel c = ch;
             ch = null;
             dropReply();
+            return c;
+        }
+
+        private static void close(Channel c) {
             if (c != null) {
                 c.close();
             }
@@ -589,11 +605,7 @@ public final class NettyBackend implements Backend {
         /** The bytes are not an HTTP reply. */
         @Override
         void onGarbage() {
-            detachAndClose();
-            String garbage = ErrorClass.NOT_HTTP.label();
-            if (!imageFailed(garbage)) {
-                fail(garbage);
-            }
+            endOnFailure(ErrorClass.NOT_HTTP.label());
         }
 
         void dropBody() {
@@ -650,6 +662,9 @@ public final class NettyBackend implements Backend {
             if (nextImage != null && ch != null && ch.isActive() && keepAlive) {
                 write(request(nextImage));
                 return;
+            }
+            if (!keepAlive) { // as after a page that closes: the next step (maybe inline, now) must not write on this connection
+                close(detach());
             }
             images = null;
             awaiting = false;

@@ -84,7 +84,7 @@ final class RateBench {
                 "gross us/req"));
         rows.forEach(out::println);
         out.println("CPU us/request: the client's CPU per request with its fixed cost (measured idle before the first request) taken out;");
-        out.println("kernel: the system CPU among it (system calls, the network stack; the part no client-side code can cut);");
+        out.println("kernel: its system CPU per request (system calls, the network stack: the part no client code can cut; fixed cost included);");
         out.println("gross: all its run-phase CPU over its requests. wrk and httperf have no samplers: their whole CPU counts.");
         out.flush();
         return 0;

@@ -11,7 +11,8 @@ import java.util.Arrays;
  * each number into chars, once more when the writer's encoder turns the chars into bytes. Here a
  * number is written as ASCII digits in place and the batch goes to the file as it is. Text fields
  * are ASCII in practice (state names, paths, addresses); any other character is encoded as UTF-8,
- * so the file is byte for byte what the {@code StringBuilder} and a UTF-8 writer produced.
+ * so the file is byte for byte what the {@code StringBuilder} and a UTF-8 writer produced, except for
+ * a lone surrogate (not text), written as {@code ?} where that writer failed the whole batch.
  */
 final class CsvLine {
 
@@ -40,13 +41,23 @@ final class CsvLine {
         len = mark;
     }
 
-    /** Writes the bytes out (no allocation: safe when the heap is exhausted) and empties the buffer. */
+    /** Writes the bytes out (no Java allocation: safe when the heap is exhausted) and empties the buffer. */
     void writeTo(OutputStream out) throws IOException {
-        if (len > 0) {
-            out.write(buf, 0, len);
-            len = 0;
+        try {
+            if (len > 0) {
+                out.write(buf, 0, len);
+            }
+        } catch (OutOfMemoryError e) {
+            // A FileOutputStream copies a write of more than 8 KB through a native buffer it allocates: when even
+            // that fails, slices of 8 KB go through its stack buffer.
+            for (int at = 0; at < len; at += SLICE) {
+                out.write(buf, at, Math.min(SLICE, len - at));
+            }
         }
+        len = 0;
     }
+
+    private static final int SLICE = 8192;
 
     CsvLine comma() {
         return ascii(',');

@@ -38,6 +38,9 @@ class ImageTimeoutTest {
     private static final String HUNG = "/img/hung.jpg";
     private static final byte[] IMAGE = new byte[100];
     private static final byte[] PAGE = ("<html><IMG SRC=\"" + SHOWN + "\"><IMG SRC=\"" + HUNG + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
+    private static final String CLOSING = "/img/closing.jpg";
+    /** A page whose only image is served with {@code Connection: close}. */
+    private static final byte[] CLOSING_PAGE = ("<html><IMG SRC=\"" + CLOSING + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
 
     private HttpServer server;
     private ExecutorService handlers;
@@ -62,7 +65,10 @@ class ImageTimeoutTest {
                 }
                 return;
             }
-            byte[] body = path.equals(SHOWN) ? IMAGE : PAGE;
+            if (path.equals(CLOSING)) {
+                ex.getResponseHeaders().set("Connection", "close");
+            }
+            byte[] body = path.equals(SHOWN) || path.equals(CLOSING) ? IMAGE : path.startsWith("/closing/") ? CLOSING_PAGE : PAGE;
             ex.sendResponseHeaders(200, body.length);
             try (OutputStream o = ex.getResponseBody()) {
                 o.write(body);
@@ -121,6 +127,34 @@ class ImageTimeoutTest {
         if (!next.connectionId.isEmpty()) {
             assertTrue(next.connectionId.endsWith(":" + port(requests, "/page/2", 0)), "the client names the connection the server saw");
         }
+    }
+
+    /**
+     * An image served with {@code Connection: close} ends its connection: the session's next request, due at once
+     * (netty sends it inline, before the server's close has arrived), opens a new connection; netty once wrote it on
+     * the closing one, where it failed before any byte and was resent.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    void anImageThatClosesItsConnectionLeavesTheNextRequestANewOne(String name) throws Exception {
+        Reply first = new Reply();
+        Reply next = new Reply();
+        CountDownLatch done = new CountDownLatch(1);
+        try (Backend b = backend(name)) {
+            Backend.Session session = b.startSession();
+            b.send(session, "/closing/1", first, () -> b.send(session, "/closing/2", next, done::countDown));
+            assertTrue(done.await(10, TimeUnit.SECONDS), "both requests ended");
+            b.endSession(session);
+        }
+        for (Reply r : List.of(first, next)) {
+            assertEquals("", r.error, "a closing image is no failure");
+            assertEquals(200, r.status);
+            assertEquals(1, r.images, "the image was fetched");
+        }
+        assertTrue(next.newConnection, "the next request opened a new connection");
+        assertEquals(0, next.retries, "at once: not first written on the closing connection, then resent");
+        List<String> requests = List.copyOf(seen);
+        assertEquals(4, requests.size(), "2 pages, 2 images, nothing resent: " + requests);
     }
 
     /** The client port of the {@code n}th request for {@code path}. */

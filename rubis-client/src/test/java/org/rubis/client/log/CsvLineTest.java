@@ -51,6 +51,11 @@ class CsvLineTest {
     }
 
     @Test
+    void aLoneSurrogateIsWrittenAsAQuestionMarkNotAFailedBatch() {
+        assertEquals("a?b", new CsvLine(4).append("a\ud800b").toString());
+    }
+
+    @Test
     void aRecordIsTheSameLineItAlwaysWas() {
         RequestRecord r = new RequestRecord(42, "user7", 3, "ViewItem", "/PHP/ViewItem.php?itemId=5&x=a,b", "run",
             1_700_000_000_123_456_789L, 1_700_000_000_123_999_000L, 81_234, 1_234_567, 2048, 200, "",

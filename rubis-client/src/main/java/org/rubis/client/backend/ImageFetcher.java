@@ -14,6 +14,16 @@ public final class ImageFetcher {
         long get(String path) throws IOException;
     }
 
+    /**
+     * An image fetch ended by the run's stop ({@link Backend#abortInFlight}): the page stands, with
+     * {@code image-aborted}, as in the event-driven backend.
+     */
+    public static final class Aborted extends IOException {
+        public Aborted() {
+            super("aborted by the run's stop");
+        }
+    }
+
     private final Fetch fetch;
 
     public ImageFetcher(Fetch fetch) {
@@ -33,6 +43,8 @@ public final class ImageFetcher {
                 out.imageBytes += fetch.get(src);
                 out.images++;
             }
+        } catch (Aborted e) {
+            out.error = error(ErrorClass.ABORTED.label());
         } catch (IOException | RuntimeException e) {
             out.error = error(ErrorClass.of(e, true).label());
         }

@@ -135,11 +135,34 @@ public final class LegacyBackend implements Backend {
         }
     }
 
+    /**
+     * One image: in the in-flight set like a page, so that a stop ends it at once (not after the request
+     * timeout); a 4xx/5xx image is read from its error stream and counted, as HttpClient 5 and netty count it.
+     */
     private long fetchImage(String path) throws IOException {
-        URL url = URI.create(base + path).toURL();
-        HttpURLConnection c = open(url);
-        try (InputStream in = c.getInputStream()) {
-            return in.transferTo(java.io.OutputStream.nullOutputStream());
+        if (aborting) {
+            throw new ImageFetcher.Aborted();
+        }
+        HttpURLConnection c = open(URI.create(base + path).toURL());
+        inFlight.add(c);
+        try {
+            if (aborting) { // the stop's disconnects ran before this one was in the set
+                throw new ImageFetcher.Aborted();
+            }
+            InputStream in = c.getResponseCode() >= 400 ? c.getErrorStream() : c.getInputStream();
+            if (in == null) {
+                return 0;
+            }
+            try (in) {
+                return in.transferTo(java.io.OutputStream.nullOutputStream());
+            }
+        } catch (IOException e) {
+            if (aborting) {
+                throw new ImageFetcher.Aborted();
+            }
+            throw e;
+        } finally {
+            inFlight.remove(c);
         }
     }
 

@@ -692,13 +692,8 @@ public final class NettyBackend implements Backend {
         /** The run stops: the request in flight ends now, as aborted, and its connection is closed. */
         @Override
         public void abort() {
-            images = null;
-            fail(ErrorClass.ABORTED.label());
-            if (ch != null) {
-                Channel c = ch;
-                ch = null;
-                c.close();
-            }
+            // as any failure: a page in its image fetches stands (image-aborted), like in the blocking backends
+            endOnFailure(ErrorClass.ABORTED.label());
         }
 
         void done() {

@@ -38,6 +38,9 @@ class ImageTimeoutTest {
     private static final String HUNG = "/img/hung.jpg";
     private static final byte[] IMAGE = new byte[100];
     private static final byte[] PAGE = ("<html><IMG SRC=\"" + SHOWN + "\"><IMG SRC=\"" + HUNG + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
+    private static final String MISSING = "/img/missing.jpg";
+    /** A page whose only image is answered 404 (with a body). */
+    private static final byte[] MISSING_PAGE = ("<html><IMG SRC=\"" + MISSING + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
     private static final String CLOSING = "/img/closing.jpg";
     /** A page whose only image is served with {@code Connection: close}. */
     private static final byte[] CLOSING_PAGE = ("<html><IMG SRC=\"" + CLOSING + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
@@ -68,7 +71,15 @@ class ImageTimeoutTest {
             if (path.equals(CLOSING)) {
                 ex.getResponseHeaders().set("Connection", "close");
             }
-            byte[] body = path.equals(SHOWN) || path.equals(CLOSING) ? IMAGE : path.startsWith("/closing/") ? CLOSING_PAGE : PAGE;
+            if (path.equals(MISSING)) {
+                ex.sendResponseHeaders(404, IMAGE.length);
+                try (OutputStream o = ex.getResponseBody()) {
+                    o.write(IMAGE);
+                }
+                return;
+            }
+            byte[] body = path.equals(SHOWN) || path.equals(CLOSING) ? IMAGE : path.startsWith("/closing/") ? CLOSING_PAGE
+                    : path.startsWith("/missing/") ? MISSING_PAGE : PAGE;
             ex.sendResponseHeaders(200, body.length);
             try (OutputStream o = ex.getResponseBody()) {
                 o.write(body);
@@ -127,6 +138,60 @@ class ImageTimeoutTest {
         if (!next.connectionId.isEmpty()) {
             assertTrue(next.connectionId.endsWith(":" + port(requests, "/page/2", 0)), "the client names the connection the server saw");
         }
+    }
+
+    /**
+     * A stop during the page's image fetches ends the hung image at once, not after the request timeout, and the
+     * page stands with {@code image-aborted}, in every backend (the blocking ones did not abort images, and netty
+     * failed the page as {@code aborted}).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    void aStopDuringTheImagesEndsThemAtOnceAndThePageStands(String name) throws Exception {
+        Reply page = new Reply();
+        CountDownLatch done = new CountDownLatch(1);
+        String base = "http://127.0.0.1:" + server.getAddress().getPort();
+        Backend b = switch (name) { // a request timeout far beyond the wait below: only the stop can end the hung image
+            case "legacy" -> new LegacyBackend(base, 2000, 60_000, true);
+            case "pooled" -> new PooledBackend(base, 2000, 60_000, 4, true);
+            case "dedicated" -> new DedicatedBackend(base, 2000, 60_000, true);
+            default -> new NettyBackend(base, 2000, 60_000, true, null);
+        };
+        try (b) {
+            Backend.Session session = b.startSession();
+            Thread sender = Thread.ofPlatform().start(() -> b.send(session, "/page/1", page, done::countDown)); // blocking backends block here
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (seen.stream().noneMatch(r -> r.startsWith(HUNG + "@")) && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(seen.stream().anyMatch(r -> r.startsWith(HUNG + "@")), "the hung image was requested: " + seen);
+            b.abortInFlight();
+            assertTrue(done.await(10, TimeUnit.SECONDS), "the stop ended the image fetch (the request timeout is 60 s)");
+            sender.join(10_000);
+            b.endSession(session);
+        }
+        assertEquals("image-aborted", page.error, "the image's end, not the page's");
+        assertEquals(200, page.status, "the page's own status");
+        assertEquals(PAGE.length, page.bytes);
+        assertEquals(1, page.images, "the image fetched before the hang");
+    }
+
+    /** A 404 image is an image fetched (its bytes counted) in every backend: legacy's JDK threw on it (image-io). */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    void anImageAnswered404IsCountedLikeAnyOther(String name) throws Exception {
+        Reply page = new Reply();
+        CountDownLatch done = new CountDownLatch(1);
+        try (Backend b = backend(name)) {
+            Backend.Session session = b.startSession();
+            b.send(session, "/missing/1", page, done::countDown);
+            assertTrue(done.await(10, TimeUnit.SECONDS), "the request ended");
+            b.endSession(session);
+        }
+        assertEquals("", page.error, "a 404 image is no failure of the page");
+        assertEquals(200, page.status);
+        assertEquals(1, page.images);
+        assertEquals(IMAGE.length, page.imageBytes, "its body counted");
     }
 
     /**

@@ -55,6 +55,7 @@ public final class LegacyBackend implements Backend {
             java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>()));
     private final java.util.Set<HttpURLConnection> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean aborting;
+    private final LegacyAbort abort = new LegacyAbort();
 
     private final ClientTls tls;
     private final RequestHeaders headers;
@@ -241,13 +242,16 @@ public final class LegacyBackend implements Backend {
         // the JDK's cache owns the connections
     }
 
-    /** Closes the sockets of the requests in flight (disconnect), which ends their blocking reads. */
+    /** Closes the sockets of the requests in flight, which ends their blocking reads ({@link LegacyAbort}: without a resend). */
     @Override
     public void abortInFlight() {
         aborting = true;
-        for (HttpURLConnection c : inFlight) {
-            c.disconnect();
-        }
+        abort.abort(inFlight);
+    }
+
+    /** Tests: the abort, to pause it where a preempted stopping thread would. */
+    LegacyAbort abort() {
+        return abort;
     }
 
     @Override

@@ -202,9 +202,14 @@ final class EventLoopSessions implements SessionExecutor {
                 return;
             }
             finished = true;
-            backend.endSession(bs);
-            flows.remove(this);
-            onEnd.accept(step.end(aborted));
+            try {
+                backend.endSession(bs);
+                // Logged, and the user's next session among the flows, before this one leaves: the drain waits for an
+                // empty set, then the log closes, so a session line added after the removal could come too late.
+                onEnd.accept(step.end(aborted));
+            } finally {
+                flows.remove(this);
+            }
         }
     }
 }

@@ -19,6 +19,13 @@ import java.util.function.Consumer;
  * statistics, and flushes within about 200 ms of a record (batched: an idle log wakes no one, a
  * slow one wakes up five times a second at most), so a killed run leaves parseable files.
  * {@link #close()} drains everything and is safe to call from a shutdown hook.
+ *
+ * <p>Adding is "offer, then look whether the log is closed", not the other way round: a producer
+ * that found the log open and was then held up before its offer put its record behind the writer's
+ * end marker, where nobody read it (a silent loss). Now a record offered before {@link #close()} has
+ * drained is written (by the writer, or by close from behind the marker); one offered later is
+ * counted in {@link #lost()}, never dropped unseen. The hot path reads one flag after its offer
+ * instead of one before it: no lock, no atomic added.
  */
 public final class RunLog implements AutoCloseable {
 
@@ -34,7 +41,7 @@ public final class RunLog implements AutoCloseable {
      * A blocking queue's locks and signalling were a tenth of the event loop's time at the highest
      * request rate, a linked lock-free queue still 9 % (docs/BENCHMARKS.md).
      */
-    private final Queue<Object> queue = io.netty.util.internal.PlatformDependent.newMpscQueue();
+    private final Queue<Object> queue;
     /** The writer is parked until a record comes. */
     private volatile boolean writerIdle;
     private final OutputStream requests;
@@ -43,6 +50,8 @@ public final class RunLog implements AutoCloseable {
     private final Consumer<SessionRecord> sessionSink;
     private final Thread writer;
     private volatile boolean closed;
+    /** Set by {@link #close()} once the writer has ended: records still offered after it drains are counted lost. */
+    private volatile boolean drained;
     private volatile IOException failure;
     private long written;
     private volatile boolean lowMemory;
@@ -50,6 +59,12 @@ public final class RunLog implements AutoCloseable {
     private volatile boolean statsIncomplete;
 
     public RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink) throws IOException {
+        this(dir, requestSink, sessionSink, io.netty.util.internal.PlatformDependent.newMpscQueue());
+    }
+
+    /** Tests: a queue that holds an offer, to force a producer's record behind the end marker. */
+    RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink, Queue<Object> queue) throws IOException {
+        this.queue = queue;
         // Plain file streams: a batch is written from the formatter's bytes as it is, with no allocation (out of heap too).
         this.requests = new FileOutputStream(RunFiles.requests(dir).toFile());
         this.sessions = new FileOutputStream(RunFiles.sessions(dir).toFile());
@@ -64,24 +79,33 @@ public final class RunLog implements AutoCloseable {
     }
 
     public void add(RequestRecord r) {
-        if (!closed) {
-            enqueue(r);
-        }
+        enqueue(r);
     }
 
     public void add(SessionRecord s) {
-        if (!closed) {
-            enqueue(s);
-        }
+        enqueue(s);
     }
 
     private void enqueue(Object o) {
         queue.offer(o);
         // The queue publishes some offers (when it grows a chunk) with a release store only: without this fence the
-        // read of writerIdle below could pass it, and a writer that just found the queue empty would sleep on a record.
+        // reads below could pass it, and a writer that just found the queue empty would sleep on a record, or a
+        // close that just drained would miss it while this producer missed the close.
         java.lang.invoke.VarHandle.fullFence();
         if (writerIdle) {
             LockSupport.unpark(writer);
+        }
+        if (drained) {
+            late();
+        }
+    }
+
+    /** After the close has drained: what is still queued was offered too late to be written. */
+    private synchronized void late() {
+        for (Object o = queue.poll(); o != null; o = queue.poll()) {
+            if (o != POISON) {
+                lost++;
+            }
         }
     }
 
@@ -206,6 +230,22 @@ public final class RunLog implements AutoCloseable {
         return written;
     }
 
+    /** Writes the records of producers that offered after the end marker, before the writer ended. */
+    private void drainBehindEnd() {
+        CsvLine req = new CsvLine(1 << 10);
+        CsvLine ses = new CsvLine(1 << 10);
+        for (Object o = queue.poll(); o != null; o = queue.poll()) {
+            if (o != POISON) {
+                try {
+                    record(o, req, ses);
+                } catch (OutOfMemoryError e) {
+                    lost++;
+                }
+            }
+        }
+        flush(req, ses);
+    }
+
     /** Drains the queue, flushes and closes both files. */
     @Override
     public synchronized void close() throws IOException {
@@ -219,6 +259,11 @@ public final class RunLog implements AutoCloseable {
             writer.join(30_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (!writer.isAlive()) { // the queue has one reader: this thread only once the writer has ended
+            drained = true;
+            java.lang.invoke.VarHandle.fullFence(); // pairs with enqueue's: this drain sees the record, or its producer sees drained
+            drainBehindEnd();
         }
         try (requests; sessions) {
             requests.flush();

@@ -31,11 +31,11 @@ import org.junit.jupiter.api.Test;
  * between a connection's "do not resend" mark and its close, the way a preempted thread would,
  * while the request it marked gets its response, and another request (held in the JDK's proxy
  * selection before it takes a connection) goes on. That request is one the abort does not track
- * (the JDK's keep-alive cache is the whole process's: an image fetch, another backend), so that
- * only the cache decides which connection it gets. With {@code disconnect()}'s two steps unguarded,
- * the first request's connection returns to the cache, the other request takes it and writes, and
- * the late close makes the JDK resend it on a new connection. The server's record of what it
- * received is the truth.
+ * (the JDK's keep-alive cache is the whole process's: another backend, a library in the same JVM),
+ * so that only the cache decides which connection it gets. With {@code disconnect()}'s two steps
+ * unguarded, the first request's connection returns to the cache, the other request takes it and
+ * writes, and the late close makes the JDK resend it on a new connection. The server's record of
+ * what it received is the truth.
  */
 class LegacyAbortTest {
 

@@ -106,18 +106,26 @@ class ImageTimeoutTest {
         };
     }
 
+    /**
+     * Page {@code prefix}1, then page {@code prefix}2 sent from its reply callback, in one session: a due step
+     * with no think time (netty runs it inline, on the event loop).
+     */
+    private void twoPages(String name, String prefix, Reply first, Reply next) throws Exception {
+        CountDownLatch done = new CountDownLatch(1);
+        try (Backend b = backend(name)) {
+            Backend.Session session = b.startSession();
+            b.send(session, prefix + "1", first, () -> b.send(session, prefix + "2", next, done::countDown));
+            assertTrue(done.await(10, TimeUnit.SECONDS), "both requests ended");
+            b.endSession(session);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
     void anImageTimeoutKeepsThePageAndTheNextRequestOpensANewConnection(String name) throws Exception {
         Reply first = new Reply();
         Reply next = new Reply();
-        CountDownLatch done = new CountDownLatch(1);
-        try (Backend b = backend(name)) {
-            Backend.Session session = b.startSession();
-            b.send(session, "/page/1", first, () -> b.send(session, "/page/2", next, done::countDown));
-            assertTrue(done.await(10, TimeUnit.SECONDS), "both requests ended");
-            b.endSession(session);
-        }
+        twoPages(name, "/page/", first, next);
         for (Reply r : List.of(first, next)) {
             assertEquals("image-read-timeout", r.error, "the image's failure, not the page's");
             assertEquals(200, r.status, "the page's own status");
@@ -204,13 +212,7 @@ class ImageTimeoutTest {
     void anImageThatClosesItsConnectionLeavesTheNextRequestANewOne(String name) throws Exception {
         Reply first = new Reply();
         Reply next = new Reply();
-        CountDownLatch done = new CountDownLatch(1);
-        try (Backend b = backend(name)) {
-            Backend.Session session = b.startSession();
-            b.send(session, "/closing/1", first, () -> b.send(session, "/closing/2", next, done::countDown));
-            assertTrue(done.await(10, TimeUnit.SECONDS), "both requests ended");
-            b.endSession(session);
-        }
+        twoPages(name, "/closing/", first, next);
         for (Reply r : List.of(first, next)) {
             assertEquals("", r.error, "a closing image is no failure");
             assertEquals(200, r.status);

@@ -23,24 +23,25 @@ final class ProcCpu {
 
     /** User + system CPU of a process in ns (tick resolution), or -1. */
     static long processNs(long pid) {
-        try {
-            String s = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
-            // after the name: state(3) ... utime(14) stime(15), i.e. index 11 and 12 here
-            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * NS_PER_TICK;
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
+        long[] t = userSystemTicks(pid);
+        return t == null ? -1 : (t[0] + t[1]) * NS_PER_TICK;
     }
 
     /** System (kernel) CPU of a process in ns (tick resolution), or -1. */
     static long systemNs(long pid) {
+        long[] t = userSystemTicks(pid);
+        return t == null ? -1 : t[1] * NS_PER_TICK;
+    }
+
+    /** utime and stime of {@code /proc/PID/stat}, or null. */
+    private static long[] userSystemTicks(long pid) {
         try {
             String s = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
             String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(f[12]) * NS_PER_TICK;
+            // after the name: state(3) ... utime(14) stime(15), i.e. index 11 and 12 here
+            return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12])};
         } catch (IOException | RuntimeException e) {
-            return -1;
+            return null;
         }
     }
 

@@ -402,19 +402,23 @@ public final class NettyBackend implements Backend {
                 return;
             }
             newConnection = true;
-            if (ch != null) { // a channel closed under us whose inactive event has not come yet: not this request's
-                Channel stale = ch;
-                ch = null;
-                dropReply();
-                stale.close();
-            }
+            close(detach()); // a channel closed under us whose inactive event has not come yet: not this request's
+            open(req);
+        }
+
+        /**
+         * Opens a new connection and writes {@code req} on it once connected: the page's request ({@link #transmit}) or,
+         * after a reply that closed the connection, the page's next image ({@link #fetchImage}). A connect that fails or
+         * times out during the images ends them, not the page ({@link #failRequest}).
+         */
+        private void open(ByteBuf req) {
             ChannelFuture cf = connect(loop, source);
             connecting = cf;
             if (connectTimeoutMs > 0 && !cf.isDone()) {
                 connectTimer = loop.schedule(() -> {
                     connectTimer = null;
                     if (awaiting && !cf.isDone()) {
-                        fail(ErrorClass.CONNECT_TIMEOUT.label());
+                        failRequest(ErrorClass.CONNECT_TIMEOUT.label());
                         cf.channel().close();
                     }
                 }, connectTimeoutMs, TimeUnit.MILLISECONDS);
@@ -429,7 +433,7 @@ public final class NettyBackend implements Backend {
                 cancelConnectTimer();
                 if (!f.isSuccess()) {
                     req.release();
-                    fail(ErrorClass.of(f.cause(), false).label());
+                    failRequest(ErrorClass.of(f.cause(), false).label());
                     return;
                 }
                 if (!awaiting) { // the connect timed out (already failed) or the run aborted the request
@@ -642,11 +646,11 @@ public final class NettyBackend implements Backend {
                 ch.close();
                 ch = null;
             }
-            if (downloadImages && ch != null) {
+            if (downloadImages) {
                 images = new ArrayDeque<>(ImageFetcher.paths(out.body));
                 if (!images.isEmpty()) {
                     awaiting = true;
-                    write(request(images.poll()));
+                    fetchImage(images.poll());
                     return;
                 }
                 images = null;
@@ -658,23 +662,47 @@ public final class NettyBackend implements Backend {
             deadlines.clearDeadline(this);
             out.images++;
             out.imageBytes += received;
-            String nextImage = images.poll();
-            if (nextImage != null && ch != null && ch.isActive() && keepAlive) {
-                write(request(nextImage));
-                return;
-            }
-            if (!keepAlive) { // as after a page that closes: the next step (maybe inline, now) must not write on this connection
+            if (!keepAlive) { // as after a page that closes: neither the next image nor the next step writes on this connection
                 close(detach());
+            }
+            String nextImage = images.poll();
+            if (nextImage != null) {
+                fetchImage(nextImage);
+                return;
             }
             images = null;
             awaiting = false;
             done();
         }
 
+        /**
+         * Requests one of the page's images: on the page's connection while it is open, else on a new one, as a browser
+         * and the blocking backends do when a reply (the page's or an image's) says {@code Connection: close}.
+         */
+        private void fetchImage(String imagePath) {
+            ByteBuf req = request(imagePath);
+            if (ch != null && ch.isActive()) {
+                write(req);
+                return;
+            }
+            close(detach()); // closed under us, its inactive event still to come: not this image's
+            open(req);
+        }
+
+        /** The request in progress failed before it was written: during the images they end (the page stands), else the page fails. */
+        private void failRequest(String error) {
+            if (!imageFailed(error)) {
+                fail(error);
+            }
+        }
+
         /** The connection closed: a reply framed by the close is complete; one in progress ends with the class of how it ended. */
         void onInactive() {
+            Channel closed = ch;
             if (endOfInput()) {
-                ch = null;
+                if (ch == closed) { // not a connection the reply's end opened since (for an image, or the next step's request)
+                    ch = null;
+                }
                 return;
             }
             ch = null;

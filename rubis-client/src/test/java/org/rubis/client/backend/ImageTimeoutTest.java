@@ -45,6 +45,10 @@ class ImageTimeoutTest {
     /** A page whose only image is served with {@code Connection: close}. */
     private static final byte[] CLOSING_PAGE = ("<html><IMG SRC=\"" + CLOSING + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
 
+    /** A page served with {@code Connection: close} whose first image closes its connection too. */
+    private static final byte[] CLOSE_CHAIN_PAGE = ("<html><IMG SRC=\"" + CLOSING + "\"><IMG SRC=\"" + SHOWN + "\"></html>")
+            .getBytes(StandardCharsets.ISO_8859_1);
+
     private HttpServer server;
     private ExecutorService handlers;
     /** Released at the end: the hung image's handler waits for it, never answering. */
@@ -68,7 +72,7 @@ class ImageTimeoutTest {
                 }
                 return;
             }
-            if (path.equals(CLOSING)) {
+            if (path.equals(CLOSING) || path.startsWith("/pageclose/")) {
                 ex.getResponseHeaders().set("Connection", "close");
             }
             if (path.equals(MISSING)) {
@@ -79,7 +83,7 @@ class ImageTimeoutTest {
                 return;
             }
             byte[] body = path.equals(SHOWN) || path.equals(CLOSING) ? IMAGE : path.startsWith("/closing/") ? CLOSING_PAGE
-                    : path.startsWith("/missing/") ? MISSING_PAGE : PAGE;
+                    : path.startsWith("/missing/") ? MISSING_PAGE : path.startsWith("/pageclose/") ? CLOSE_CHAIN_PAGE : PAGE;
             ex.sendResponseHeaders(200, body.length);
             try (OutputStream o = ex.getResponseBody()) {
                 o.write(body);
@@ -222,6 +226,38 @@ class ImageTimeoutTest {
         assertEquals(0, next.retries, "at once: not first written on the closing connection, then resent");
         List<String> requests = List.copyOf(seen);
         assertEquals(4, requests.size(), "2 pages, 2 images, nothing resent: " + requests);
+    }
+
+    /**
+     * A page served with {@code Connection: close} still has its images fetched, each on a new connection when the
+     * reply before it closed its own (the page's, then the first image's), as a browser does, and the next page reuses
+     * the last image's connection; netty used to skip the page's images after a closing page, and the images after a
+     * closing image, without an error.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    void imagesAfterAClosingReplyComeOnNewConnections(String name) throws Exception {
+        Reply first = new Reply();
+        Reply next = new Reply();
+        twoPages(name, "/pageclose/", first, next);
+        for (Reply r : List.of(first, next)) {
+            assertEquals("", r.error, "a closing reply is no failure");
+            assertEquals(200, r.status);
+            assertEquals(2, r.images, "both images fetched");
+            assertEquals(2 * IMAGE.length, r.imageBytes);
+        }
+        assertEquals(0, next.retries, "nothing written on a closing connection and resent");
+        List<String> requests = List.copyOf(seen);
+        assertEquals(6, requests.size(), "2 pages, 4 images, nothing resent: " + requests);
+        assertEquals(port(requests, SHOWN, 0), port(requests, "/pageclose/2", 0), "the next page reused the last image's open connection");
+        assertTrue(!next.newConnection, "and says so");
+        for (int n = 0; n < 2; n++) {
+            String page = port(requests, "/pageclose/" + (n + 1), 0);
+            String closing = port(requests, CLOSING, n);
+            String shown = port(requests, SHOWN, n);
+            assertEquals(3, java.util.Set.of(page, closing, shown).size(),
+                    "page, closing image and next image each on its own connection: " + requests);
+        }
     }
 
     /** The client port of the {@code n}th request for {@code path}. */

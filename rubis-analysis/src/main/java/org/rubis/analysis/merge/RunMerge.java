@@ -341,6 +341,9 @@ public final class RunMerge {
         long peakThreads = 0;
         long peakHeap = 0;
         List<String> suspects = new ArrayList<>();
+        // The CPU split by thread role: summed when every shard measured it, else left out.
+        java.util.Map<String, Double> byThread = new java.util.LinkedHashMap<>();
+        boolean byThreadEverywhere = true;
         ArrayNode per = JSON.createArrayNode();
         for (ShardInfo s : list) {
             JsonNode x = s.summary().path("client_health");
@@ -348,6 +351,12 @@ public final class RunMerge {
             runCpuSeconds += Math.max(0, x.path("run_cpu_seconds").asDouble());
             double sys = x.path("run_system_cpu_seconds").asDouble(-1);
             runSystemCpuSeconds = runSystemCpuSeconds < 0 || sys < 0 ? -1 : runSystemCpuSeconds + sys;
+            JsonNode roles = x.path("run_cpu_seconds_by_thread");
+            if (roles.isObject()) {
+                roles.fields().forEachRemaining(e -> byThread.merge(e.getKey(), e.getValue().asDouble(), Double::sum));
+            } else {
+                byThreadEverywhere = false;
+            }
             cpuMean += x.path("cpu_mean_cores").asDouble();
             cpuPeak += x.path("cpu_peak_cores").asDouble();
             cores += x.path("cores").asLong();
@@ -376,6 +385,14 @@ public final class RunMerge {
         h.put("run_cpu_us_per_request", runN == 0 ? 0 : MergedStats.round(runCpuSeconds * 1e6 / runN, 1));
         h.put("run_system_cpu_seconds", MergedStats.round(runSystemCpuSeconds, 3));
         h.put("run_system_cpu_us_per_request", runN == 0 || runSystemCpuSeconds < 0 ? -1 : MergedStats.round(runSystemCpuSeconds * 1e6 / runN, 1));
+        if (byThreadEverywhere && !byThread.isEmpty() && runN > 0) {
+            ObjectNode sec = h.putObject("run_cpu_seconds_by_thread");
+            ObjectNode perRequest = h.putObject("run_cpu_us_per_request_by_thread");
+            byThread.forEach((k, v) -> {
+                sec.put(k, MergedStats.round(v, 3));
+                perRequest.put(k, MergedStats.round(v * 1e6 / runN, 2));
+            });
+        }
         h.put("gc_count", gcCount);
         h.put("gc_time_ms", gcTime);
         h.put("gc_pauses", gcPauses);

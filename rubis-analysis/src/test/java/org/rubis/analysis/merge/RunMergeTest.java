@@ -128,6 +128,11 @@ class RunMergeTest {
         assertTrue(Math.abs(averaged - rp.get("p90").asDouble()) > 0.05 * rp.get("p90").asDouble(), "the test data tells merging from averaging");
         long homeRun = run.requests.stream().filter(r -> r.phase().equals("run") && r.state().equals("Home")).count();
         assertEquals(homeRun, rp.get("states").get("Home").get("count").asLong());
+        // The run phase's CPU by thread role: the shards' seconds summed, over all run-phase requests.
+        JsonNode byThread = m.get("client_health").get("run_cpu_seconds_by_thread");
+        assertEquals(0.5 * (1 + 2 + 3), byThread.get("event_loops").asDouble(), 1e-9);
+        assertEquals(0.1 * (1 + 2 + 3), byThread.get("log_writer").asDouble(), 1e-9);
+        assertEquals(0.5 * 6 * 1e6 / runTimes.length, m.get("client_health").get("run_cpu_us_per_request_by_thread").get("event_loops").asDouble(), 0.01);
 
         // Clock anchors and offsets.
         JsonNode mg = m.get("merged");

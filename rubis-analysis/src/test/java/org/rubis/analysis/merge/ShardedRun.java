@@ -163,6 +163,7 @@ final class ShardedRun {
          .put("run_cpu_seconds", 0.6 * (s + 1)).put("gc_count", 1).put("gc_pauses", 1).put("gc_pause_total_ms", s + 2)
          .put("gc_max_pause_ms", s + 2).put("peak_threads", 20 + s).put("peak_heap_bytes", 1_000_000L * (s + 1)).put("saturated", false)
          .put("verdict", "OK: the client kept its schedule");
+        h.putObject("run_cpu_seconds_by_thread").put("event_loops", 0.5 * (s + 1)).put("log_writer", 0.1 * (s + 1));
         ObjectNode shard = m.putObject("shard");
         shard.put("index", s).put("count", shards).put("start_at", Instant.ofEpochSecond(0, START_AT).toString()).put("start_at_epoch_ns", START_AT)
              .put("host", "rubis-client-" + s);

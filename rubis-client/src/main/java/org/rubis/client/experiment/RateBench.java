@@ -27,6 +27,8 @@ import org.rubis.client.report.SummaryFile;
 final class RateBench {
 
     private final PrintWriter out;
+    /** The client's run-phase CPU per request by thread role (summary.json), or null. */
+    private String clientByThread;
 
     RateBench(PrintWriter out) {
         this.out = out;
@@ -83,6 +85,9 @@ final class RateBench {
         out.println(String.format(Locale.ROOT, "%-26s %12s %14s %13s %12s %14s", "client", "requests/s", "CPU us/request", "kernel us/req", "fixed cores",
                 "gross us/req"));
         rows.forEach(out::println);
+        if (clientByThread != null) {
+            out.println("rubis-client netty, CPU by thread: " + clientByThread);
+        }
         out.println("CPU us/request: the client's CPU per request with its fixed cost (measured idle before the first request) taken out;");
         out.println("kernel: its system CPU per request (system calls, the network stack: the part no client code can cut; fixed cost included);");
         out.println("gross: all its run-phase CPU over its requests. wrk and httperf have no samplers: their whole CPU counts.");
@@ -101,6 +106,13 @@ final class RateBench {
             return String.format(Locale.ROOT, "%-26s failed, see %s", "rubis-client netty", runDir.resolveSibling("netty.out"));
         }
         SummaryFile.Health h = s.health();
+        try {
+            com.fasterxml.jackson.databind.JsonNode per = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(org.rubis.format.RunFiles.summaryJson(runDir).toFile()).path("client_health").path("run_cpu_us_per_request_by_thread");
+            clientByThread = per.isObject() ? org.rubis.client.report.Summary.byThread(per) : null;
+        } catch (IOException e) {
+            clientByThread = null;
+        }
         return String.format(Locale.ROOT, "%-26s %12.0f %14s %13s %12s %14.1f", "rubis-client netty (log on)", s.throughputRps(),
                 h.runRequestCpuUs() < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", h.runRequestCpuUs()),
                 h.runSystemCpuUsPerRequest() < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", h.runSystemCpuUsPerRequest()),

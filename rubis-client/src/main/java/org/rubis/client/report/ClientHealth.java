@@ -58,6 +58,7 @@ public final class ClientHealth implements AutoCloseable {
     /** The process's kernel CPU at the run phase's start and end (/proc ticks; -1 without /proc). */
     private volatile long runStartSystemNs = -1;
     private volatile long runEndSystemNs = -1;
+    private final RunThreadCpu runThreadCpu = new RunThreadCpu();
     private volatile long runStartNano;
     private volatile long runEndNano;
     private long endNano;
@@ -316,6 +317,7 @@ public final class ClientHealth implements AutoCloseable {
     /** Marks the start of the run (measured) phase: CPU per request is reported for it alone. */
     public void markRunStart() {
         if (runStartCpuNs < 0) {
+            runThreadCpu.markStart(threads.getThreadCount()); // before the process's reading: its own cost falls outside the phase
             runStartNano = System.nanoTime();
             runStartCpuNs = os.getProcessCpuTime();
             runStartSystemNs = ProcCpu.systemNs(ProcessHandle.current().pid());
@@ -328,7 +330,16 @@ public final class ClientHealth implements AutoCloseable {
             runEndNano = System.nanoTime();
             runEndCpuNs = os.getProcessCpuTime();
             runEndSystemNs = ProcCpu.systemNs(ProcessHandle.current().pid());
+            runThreadCpu.markEnd(); // after it, for the same reason
         }
+    }
+
+    /**
+     * The run phase's CPU seconds by thread role (per-thread schedstat), or empty when not measured: no /proc, more
+     * than {@value RunThreadCpu#MAX_THREADS} threads at the phase's start, or the phase did not end.
+     */
+    public java.util.Map<ThreadRole, Double> runCpuSecondsByRole() {
+        return runThreadCpu.seconds();
     }
 
     /** CPU seconds used during the run phase (-1 if it was not reached). */

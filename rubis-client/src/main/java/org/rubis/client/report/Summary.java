@@ -205,6 +205,24 @@ public final class Summary {
         h.put("run_system_cpu_seconds", round(health.runSystemCpuSeconds(), 3));
         h.put("run_system_cpu_us_per_request", run.count() == 0 || health.runSystemCpuSeconds() < 0 ? -1
                 : round(health.runSystemCpuSeconds() * 1e6 / run.count(), 1));
+        // Of the whole, each kind of thread's part (event loops or user threads, the log writer, the JIT, GC): absent when not measured.
+        Map<ThreadRole, Double> byRole = health.runCpuSecondsByRole();
+        if (!byRole.isEmpty() && run.count() > 0) {
+            ObjectNode sec = h.putObject("run_cpu_seconds_by_thread");
+            ObjectNode per = h.putObject("run_cpu_us_per_request_by_thread");
+            byRole.forEach((r, seconds) -> {
+                sec.put(r.key(), round(seconds, 3));
+                per.put(r.key(), round(seconds * 1e6 / run.count(), 2));
+            });
+            // Threads that ended before the phase's end (thread-per-user threads leaving at the end of a run with no down
+            // ramp, hybrid sessions' threads) are in the process's total only: their part is the remainder, when it is
+            // more than the process figure's 10 ms ticks can explain.
+            double rest = health.runCpuSeconds() - byRole.values().stream().mapToDouble(Double::doubleValue).sum();
+            if (rest > Math.max(ENDED_THREADS_MIN_SECONDS, 0.05 * health.runCpuSeconds())) {
+                sec.put(ENDED_THREADS, round(rest, 3));
+                per.put(ENDED_THREADS, round(rest * 1e6 / run.count(), 2));
+            }
+        }
         // The fixed cost (what the idle client burns per second) and the CPU of a request once it is
         // taken out: at low rates the ratios above are mostly the fixed cost spread over few requests.
         FixedCost fixed = health.fixedCost();
@@ -416,6 +434,9 @@ public final class Summary {
                 h.get("cpu_mean_cores").asDouble(), h.get("cpu_peak_cores").asDouble() < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f",
                         h.get("cpu_peak_cores").asDouble()), h.get("cores").asInt(), h.get("run_cpu_cores").asDouble()));
         line(b, "CPU cost", cpuCost(h));
+        if (h.has("run_cpu_us_per_request_by_thread")) {
+            line(b, "CPU by thread", byThread(h.get("run_cpu_us_per_request_by_thread")));
+        }
         line(b, "GC", h.get("gc_count").asLong() + " collections, " + h.get("gc_pauses").asLong() + " pauses totalling "
                 + h.get("gc_pause_total_ms").asLong() + " ms, longest " + h.get("gc_max_pause_ms").asLong() + " ms");
         line(b, "threads / heap", h.get("peak_threads").asInt() + " peak threads; heap peak " + h.get("peak_heap_bytes").asLong() / (1 << 20)
@@ -499,6 +520,27 @@ public final class Summary {
     /** True when the verdict names the client as a cause. */
     public boolean saturated() {
         return root.path("client_health").path("saturated").asBoolean();
+    }
+
+    /** The key of the remainder: CPU of threads that ended during the run phase (the process's total minus the roles'). */
+    static final String ENDED_THREADS = "ended_threads";
+    /** Two of the process CPU's 10 ms ticks: a smaller remainder is the figure's own error. */
+    private static final double ENDED_THREADS_MIN_SECONDS = 0.02;
+
+    /** The run phase's CPU per request by thread role, roles that did not run left out. */
+    public static String byThread(JsonNode per) {
+        StringBuilder b = new StringBuilder();
+        for (ThreadRole r : ThreadRole.values()) {
+            double us = per.path(r.key()).asDouble(0);
+            if (us > 0) {
+                b.append(b.isEmpty() ? "" : ", ").append(r.label()).append(' ').append(String.format(Locale.ROOT, "%.2f", us));
+            }
+        }
+        if (per.has(ENDED_THREADS)) {
+            b.append(b.isEmpty() ? "" : ", ").append("threads that ended before the phase's end ")
+                    .append(String.format(Locale.ROOT, "%.2f", per.get(ENDED_THREADS).asDouble()));
+        }
+        return (b.isEmpty() ? "none" : b) + " us per run-phase request";
     }
 
     /** Fixed and per-request CPU apart (the gross ratio includes the fixed cost: misleading at low rates). */

@@ -54,6 +54,23 @@ class FixedCostRunTest {
         String text = Files.readString(dir.resolve("summary.txt"));
         assertTrue(text.contains("CPU cost:") && text.contains("fixed ") && text.contains("us per request"), text);
         assertTrue(text.contains("of them in the kernel"), text);
+        // The split by thread role: the requests' own threads (event loops or user threads) and the log writer worked,
+        // and the parts add up to the process's run-phase CPU (its /proc ticks are 10 ms: slack of a few). The server
+        // runs in this JVM here (its event loops count too), so no role can be asserted idle.
+        JsonNode roles = h.get("run_cpu_seconds_by_thread");
+        assertTrue(roles != null && roles.isObject(), "split measured: " + h);
+        // Legacy's users are platform threads that leave at the run's end (no down ramp here): by the phase's end they are
+        // gone, and their CPU is the remainder.
+        String sending = backend.equals("netty") ? "event_loops" : "ended_threads";
+        assertTrue(roles.path(sending).asDouble() > 0, "the " + sending + " sent the requests: " + roles);
+        assertTrue(roles.get("log_writer").asDouble() > 0, "the log writer wrote them: " + roles);
+        double sum = 0;
+        for (JsonNode v : roles) {
+            sum += v.asDouble();
+        }
+        double process = h.get("run_cpu_seconds").asDouble();
+        assertTrue(Math.abs(sum - process) <= 0.05 + 0.1 * process, "the parts (" + sum + " s) make the process's run CPU (" + process + " s): " + h);
+        assertTrue(text.contains("CPU by thread:") && text.contains("log writer"), text);
 
         // The server's own log: requests arrived, none of them before the end of the idle window.
         long windowStartNs = h.get("fixed_cpu_window_start_epoch_ms").asLong() * 1_000_000L;

@@ -175,7 +175,8 @@ public final class RunEngine {
         finisher.add("embedded server", target);
         WarmupReport warmup = warmUp(target.base());
         RunStats stats = new RunStats();
-        RunLog log = new RunLog(dir, stats::accept, stats::accept);
+        RunLog log = new RunLog(dir, stats::accept, stats::accept, config.execution().model() == org.rubis.client.config.ExecutionModel.PLATFORM_THREADS
+                ? RunLog.Producers.MANY : RunLog.Producers.FEW);
         finisher.add("request log", log);
         ClientHealth health = new ClientHealth(dir, counters.active::now, stats::liveRequests);
         finisher.add("client health", health);

@@ -35,11 +35,12 @@ public final class RunLog implements AutoCloseable {
     private static final int BATCH = 8191;
 
     /**
-     * Many producers, one consumer (the writer), unbounded, lock-free and array-based (Netty's
-     * copy of JCTools' queue): adding a record is one atomic increment and a store, with no node
-     * per record, and wakes the writer only when it sleeps with nothing to do ({@link #writerIdle}).
-     * A blocking queue's locks and signalling were a tenth of the event loop's time at the highest
-     * request rate, a linked lock-free queue still 9 % (docs/BENCHMARKS.md).
+     * Many producers, one consumer (the writer), unbounded; for a few producer threads ({@link Producers#FEW})
+     * array-based (Netty's copy of JCTools' queue): adding a record is one atomic increment and a store, with no
+     * node per record, and wakes the writer only when it sleeps with nothing to do ({@link #writerIdle}). A
+     * blocking queue's locks and signalling were a tenth of the event loop's time at the highest request rate, a
+     * linked lock-free queue still 9 % (docs/BENCHMARKS.md); for thousands of platform threads the linked one
+     * ({@link Producers#MANY}).
      */
     private final Queue<Object> queue;
     /** The writer is parked until a record comes. */
@@ -58,8 +59,32 @@ public final class RunLog implements AutoCloseable {
     private volatile long lost;
     private volatile boolean statsIncomplete;
 
+    /**
+     * Who adds the records, which decides the queue between them and the writer.
+     */
+    public enum Producers {
+        /**
+         * A few threads, about one per core: event loops, or the carriers of virtual threads. The array queue: no node
+         * per record. A producer that grows it makes the others wait, spinning, until the new chunk is linked (and
+         * the writer waits, spinning, for a slot claimed but not yet filled): short while the producers have cores.
+         */
+        FEW,
+        /**
+         * Thousands of platform threads (thread per user or per session) on a few cores. A linked lock-free queue: an
+         * offer is one compare-and-set, and no producer or writer ever waits on another thread's half-done offer. With
+         * the array queue a producer descheduled in the middle of growing it left every other producer spinning on the
+         * cores it needed (thousands of users log their sessions in the same millisecond at the end of a run).
+         */
+        MANY
+    }
+
     public RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink) throws IOException {
-        this(dir, requestSink, sessionSink, io.netty.util.internal.PlatformDependent.newMpscQueue());
+        this(dir, requestSink, sessionSink, Producers.FEW);
+    }
+
+    public RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink, Producers producers) throws IOException {
+        this(dir, requestSink, sessionSink, producers == Producers.MANY ? new java.util.concurrent.ConcurrentLinkedQueue<>()
+                : io.netty.util.internal.PlatformDependent.newMpscQueue());
     }
 
     /** Tests: a queue that holds an offer, to force a producer's record behind the end marker. */

@@ -36,8 +36,6 @@ public final class RequestGenerator {
     public String path(Interaction state, Context c) {
         RandomGenerator r = c.random();
         int uid = c.userId() + 1;
-        String nick = "user" + uid;
-        String pwd = "password" + uid;
         ReplyFacts html = c.reply();
         return switch (state) {
             case HOME -> layout.page("index.html");
@@ -78,7 +76,7 @@ public final class RequestGenerator {
             }
             case VIEW_BID_HISTORY -> layout.script("ViewBidHistory") + "?itemId=" + c.itemId();
             case BUY_NOW_AUTH -> layout.script("BuyNowAuth") + "?itemId=" + c.itemId();
-            case BUY_NOW -> layout.script("BuyNow") + "?itemId=" + c.itemId() + "&nickname=" + nick + "&password=" + pwd;
+            case BUY_NOW -> layout.script("BuyNow") + "?itemId=" + c.itemId() + credentials("&", uid);
             case STORE_BUY_NOW -> {
                 int maxQty = Math.max(1, html.maxQty());
                 int qty = r.nextInt(maxQty) + 1;
@@ -87,7 +85,7 @@ public final class RequestGenerator {
             case PUT_BID_AUTH -> layout.script("PutBidAuth") + "?itemId=" + c.itemId();
             case PUT_BID -> {
                 int item = c.itemId();
-                yield item < 0 ? null : layout.script("PutBid") + "?itemId=" + item + "&nickname=" + nick + "&password=" + pwd;
+                yield item < 0 ? null : layout.script("PutBid") + "?itemId=" + item + credentials("&", uid);
             }
             case STORE_BID -> {
                 float minBid = html.minBid();
@@ -99,7 +97,7 @@ public final class RequestGenerator {
             }
             case PUT_COMMENT_AUTH -> layout.script("PutCommentAuth") + "?itemId=" + c.itemId() + "&to=" + html.to();
             case PUT_COMMENT -> layout.script("PutComment") + "?itemId=" + c.itemId() + "&to=" + html.to()
-                    + "&nickname=" + nick + "&password=" + pwd;
+                    + credentials("&", uid);
             case STORE_COMMENT -> {
                 int to = html.nameTo();
                 int rating = RATINGS[r.nextInt(RATINGS.length)];
@@ -108,11 +106,11 @@ public final class RequestGenerator {
                         + "&comment=" + comment;
             }
             case SELL -> layout.page("sell.html");
-            case SELECT_CATEGORY_TO_SELL_ITEM -> layout.script("BrowseCategories") + "?nickname=" + nick + "&password=" + pwd;
+            case SELECT_CATEGORY_TO_SELL_ITEM -> layout.script("BrowseCategories") + credentials("?", uid);
             case SELL_ITEM_FORM -> layout.script("SellItemForm") + "?user=" + uid + "&category=" + id(r.nextInt(model.data().categories().size()));
             case REGISTER_ITEM -> registerItem(r, uid);
             case ABOUT_ME_AUTH -> layout.page("about_me.html");
-            case ABOUT_ME -> layout.script("AboutMe") + "?nickname=" + nick + "&password=" + pwd;
+            case ABOUT_ME -> layout.script("AboutMe") + credentials("?", uid);
         };
     }
 
@@ -129,6 +127,11 @@ public final class RequestGenerator {
         return layout.script("RegisterItem") + "?name=" + name + "&description=" + description + "&initialPrice=" + initialPrice
                 + "&reservePrice=" + reservePrice + "&buyNow=" + buyNow + "&duration=" + duration + "&quantity=" + quantity
                 + "&userId=" + uid + "&categoryId=" + category;
+    }
+
+    /** {@code lead} + "nickname=user<uid>&password=password<uid>": built only for the states that send it (most do not). */
+    private static String credentials(String lead, int uid) {
+        return lead + "nickname=user" + uid + "&password=password" + uid;
     }
 
     private int id(int zeroBased) {

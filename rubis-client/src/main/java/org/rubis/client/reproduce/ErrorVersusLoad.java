@@ -52,7 +52,7 @@ final class ErrorVersusLoad implements Experiment {
 
     @Override
     public Finding run(Lab lab) throws Exception {
-        List<Integer> ns = lab.pick(List.of(20, 150), List.of(50, 200, 500, 1000, 2000));
+        List<Integer> ns = lab.pick(List.of(20, 150), List.of(50, 200, 500, 1000, 2000, 4000));
         String think = lab.pick("0.1", "0.25");
         Map<Variant, List<double[]>> points = new LinkedHashMap<>(); // {N, error ms, client cpu cores}
         List<Path> runs = new ArrayList<>();

@@ -115,8 +115,7 @@ public final class RunEngine {
         HeapReserve.release();
         try {
             if (outOfMemory(e)) {
-                stop.stop("out of memory in thread " + t.getName() + " (" + counters.active.now() + " sessions active, " + counters.usersStarted
-                        + " users started): " + e.getMessage(), true);
+                stop.stopOutOfMemory("thread ", t.getName(), counters.active.now(), counters.usersStarted, e.getMessage());
             } else {
                 stop.stop("thread " + t.getName() + " failed: " + e, true);
             }
@@ -129,8 +128,7 @@ public final class RunEngine {
     private void onUserFailed(String who, Throwable e) {
         if (outOfMemory(e)) {
             HeapReserve.release();
-            stop.stop("out of memory in " + who + " (" + counters.active.now() + " sessions active, " + counters.usersStarted + " users started): "
-                    + e.getMessage(), true);
+            stop.stopOutOfMemory("", who, counters.active.now(), counters.usersStarted, e.getMessage());
         } else {
             stop.stop(who + " failed: " + e, true);
         }

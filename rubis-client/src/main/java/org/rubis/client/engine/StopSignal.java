@@ -9,6 +9,17 @@ import java.util.concurrent.locks.LockSupport;
 public final class StopSignal {
 
     private volatile String reason;
+    /**
+     * The reason while an out-of-memory stop's words are still unformatted: a distinct instance (compared by identity)
+     * whose text is what a reader gets should formatting fail too.
+     */
+    @SuppressWarnings("StringOperationCanBeSimplified")
+    private static final String OUT_OF_MEMORY_PENDING = new String(RunFinisher.OUT_OF_MEMORY);
+    private volatile String oomKind;
+    private volatile String oomWho;
+    private volatile long oomActive;
+    private volatile long oomUsersStarted;
+    private volatile String oomDetail;
     private volatile boolean invalid;
     private volatile long stopNano;
     /** Threads waiting in {@link #awaitUntil}: a stop wakes them, so they can park for a whole think time. */
@@ -21,7 +32,7 @@ public final class StopSignal {
             reason = why;
         } else if (invalidRun && !invalid) {
             try {
-                reason = reason + "; then " + why; // a failure while finishing still makes the run invalid: say why
+                reason = reason() + "; then " + why; // a failure while finishing still makes the run invalid: say why
             } catch (OutOfMemoryError e) {
                 reason = why;
             }
@@ -40,8 +51,41 @@ public final class StopSignal {
         return reason != null;
     }
 
+    /**
+     * Stops the run because {@code who} ran out of heap, without allocating: the heap is exhausted at this moment (other
+     * threads take whatever a freed reserve gave back), so the words and numbers are kept as they are and put into a
+     * sentence when the reason is read, after the run, when the users' memory is free again.
+     *
+     * @param kind "thread " for a JVM thread, "" for a user or session
+     */
+    public synchronized void stopOutOfMemory(String kind, String who, long sessionsActive, long usersStarted, String detail) {
+        if (reason == null) {
+            oomKind = kind;
+            oomWho = who;
+            oomActive = sessionsActive;
+            oomUsersStarted = usersStarted;
+            oomDetail = detail;
+            stop(OUT_OF_MEMORY_PENDING, true);
+        } else {
+            try { // a stop before (the end of the run, Ctrl-C): the words are added to its reason, when there is heap for them
+                stop("out of memory in " + kind + who + " (" + sessionsActive + " sessions active, " + usersStarted + " users started): " + detail, true);
+            } catch (OutOfMemoryError e) {
+                stop(RunFinisher.OUT_OF_MEMORY, true);
+            }
+        }
+    }
+
     public String reason() {
-        return reason;
+        String r = reason;
+        if (r == OUT_OF_MEMORY_PENDING) {
+            try {
+                r = "out of memory in " + oomKind + oomWho + " (" + oomActive + " sessions active, " + oomUsersStarted + " users started): " + oomDetail;
+                reason = r;
+            } catch (OutOfMemoryError e) {
+                return RunFinisher.OUT_OF_MEMORY;
+            }
+        }
+        return r;
     }
 
     /** {@link System#nanoTime()} when the run was first stopped (0 while running). */

@@ -20,8 +20,12 @@ final class RunThreadCpu {
     /** At the start of the run phase; {@code threads}: the process's live Java threads now. */
     void markStart(int threads) {
         if (start == null && threads <= MAX_THREADS) {
-            Map<Long, ProcCpu.ThreadCpu> s = ProcCpu.threads();
-            start = s.isEmpty() ? null : s;
+            try {
+                Map<Long, ProcCpu.ThreadCpu> s = ProcCpu.threads();
+                start = s.isEmpty() ? null : s;
+            } catch (OutOfMemoryError e) {
+                start = null; // a run out of heap: not measured, and nothing else disturbed
+            }
         }
     }
 
@@ -29,7 +33,11 @@ final class RunThreadCpu {
     void markEnd() {
         Map<Long, ProcCpu.ThreadCpu> s = start;
         if (s != null && split == null) {
-            split = between(s, ProcCpu.threads());
+            try {
+                split = between(s, ProcCpu.threads());
+            } catch (OutOfMemoryError e) {
+                start = null; // not measured
+            }
         }
     }
 

@@ -33,7 +33,7 @@ class FixedCostRunTest {
         JsonNode s;
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "", truth)) {
             Map<String, String> p = Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", backend,
-                    "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0",
+                    "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "500",
                     "workload_session_run_time_in_ms", "2000", "workload_think_scale", "0.005", "client_progress", "no");
             s = new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(java.io.OutputStream.nullOutputStream())).run().json();
         }
@@ -59,9 +59,8 @@ class FixedCostRunTest {
         // runs in this JVM here (its event loops count too), so no role can be asserted idle.
         JsonNode roles = h.get("run_cpu_seconds_by_thread");
         assertTrue(roles != null && roles.isObject(), "split measured: " + h);
-        // Legacy's users are platform threads that leave at the run's end (no down ramp here): by the phase's end they are
-        // gone, and their CPU is the remainder.
-        String sending = backend.equals("netty") ? "event_loops" : "ended_threads";
+        // Legacy's users are threads of their own, alive through the down ramp, so still there at the run phase's end.
+        String sending = backend.equals("netty") ? "event_loops" : "users";
         assertTrue(roles.path(sending).asDouble() > 0, "the " + sending + " sent the requests: " + roles);
         assertTrue(roles.get("log_writer").asDouble() > 0, "the log writer wrote them: " + roles);
         double sum = 0;

@@ -217,11 +217,7 @@ class ImageTimeoutTest {
         Reply first = new Reply();
         Reply next = new Reply();
         twoPages(name, "/closing/", first, next);
-        for (Reply r : List.of(first, next)) {
-            assertEquals("", r.error, "a closing image is no failure");
-            assertEquals(200, r.status);
-            assertEquals(1, r.images, "the image was fetched");
-        }
+        assertPagesStoodWithTheirImages(1, first, next);
         assertTrue(next.newConnection, "the next request opened a new connection");
         assertEquals(0, next.retries, "at once: not first written on the closing connection, then resent");
         List<String> requests = List.copyOf(seen);
@@ -240,12 +236,7 @@ class ImageTimeoutTest {
         Reply first = new Reply();
         Reply next = new Reply();
         twoPages(name, "/pageclose/", first, next);
-        for (Reply r : List.of(first, next)) {
-            assertEquals("", r.error, "a closing reply is no failure");
-            assertEquals(200, r.status);
-            assertEquals(2, r.images, "both images fetched");
-            assertEquals(2 * IMAGE.length, r.imageBytes);
-        }
+        assertPagesStoodWithTheirImages(2, first, next);
         assertEquals(0, next.retries, "nothing written on a closing connection and resent");
         List<String> requests = List.copyOf(seen);
         assertEquals(6, requests.size(), "2 pages, 4 images, nothing resent: " + requests);
@@ -257,6 +248,16 @@ class ImageTimeoutTest {
             String shown = port(requests, SHOWN, n);
             assertEquals(3, java.util.Set.of(page, closing, shown).size(),
                     "page, closing image and next image each on its own connection: " + requests);
+        }
+    }
+
+    /** Each page stood (a closing reply is no failure) with all its {@code images} images fetched. */
+    private static void assertPagesStoodWithTheirImages(int images, Reply... pages) {
+        for (Reply r : pages) {
+            assertEquals("", r.error, "a closing reply is no failure");
+            assertEquals(200, r.status);
+            assertEquals(images, r.images, "every image fetched");
+            assertEquals(images * IMAGE.length, r.imageBytes);
         }
     }
 

@@ -443,6 +443,7 @@ public final class NettyBackend implements Backend {
                 }
                 ch = cf.channel();
                 ch.attr(CONN).set(this);
+                connectionId = null; // named at its first reply: a page reusing an image's new connection names that one
                 write(req);
             });
         }

@@ -242,6 +242,10 @@ class ImageTimeoutTest {
         assertEquals(6, requests.size(), "2 pages, 4 images, nothing resent: " + requests);
         assertEquals(port(requests, SHOWN, 0), port(requests, "/pageclose/2", 0), "the next page reused the last image's open connection");
         assertTrue(!next.newConnection, "and says so");
+        if (!next.connectionId.isEmpty()) {
+            assertTrue(next.connectionId.endsWith(":" + port(requests, "/pageclose/2", 0)),
+                    "the client names the connection the server saw, not the page's closed one: " + next.connectionId + " " + requests);
+        }
         for (int n = 0; n < 2; n++) {
             String page = port(requests, "/pageclose/" + (n + 1), 0);
             String closing = port(requests, CLOSING, n);

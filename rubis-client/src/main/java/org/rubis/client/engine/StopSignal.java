@@ -68,18 +68,22 @@ public final class StopSignal {
             stop(OUT_OF_MEMORY_PENDING, true);
         } else {
             try { // a stop before (the end of the run, Ctrl-C): the words are added to its reason, when there is heap for them
-                stop("out of memory in " + kind + who + " (" + sessionsActive + " sessions active, " + usersStarted + " users started): " + detail, true);
+                stop(outOfMemory(kind, who, sessionsActive, usersStarted, detail), true);
             } catch (OutOfMemoryError e) {
                 stop(RunFinisher.OUT_OF_MEMORY, true);
             }
         }
     }
 
+    private static String outOfMemory(String kind, String who, long sessionsActive, long usersStarted, String detail) {
+        return "out of memory in " + kind + who + " (" + sessionsActive + " sessions active, " + usersStarted + " users started): " + detail;
+    }
+
     public String reason() {
         String r = reason;
         if (r == OUT_OF_MEMORY_PENDING) {
             try {
-                r = "out of memory in " + oomKind + oomWho + " (" + oomActive + " sessions active, " + oomUsersStarted + " users started): " + oomDetail;
+                r = outOfMemory(oomKind, oomWho, oomActive, oomUsersStarted, oomDetail);
                 reason = r;
             } catch (OutOfMemoryError e) {
                 return RunFinisher.OUT_OF_MEMORY;

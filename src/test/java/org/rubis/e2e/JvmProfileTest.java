@@ -58,5 +58,31 @@ class JvmProfileTest {
         long answered = rows.stream().filter(row -> row.get("error").isEmpty()).count();
         assertTrue(answered > 0, "some requests were answered before the heap ran out");
         assertTrue(d.json("server/stats.json").get("requests").asLong() >= answered, "the embedded server was stopped cleanly");
+        assertGcPausesMatchTheJvmsOwnLog(s, work.resolve("oom/gc.log"));
+    }
+
+    /**
+     * Under heap pressure the JVM's GC notifications (what client-gc.csv logs) come late or not at all; the summary's
+     * pause totals must still be those of the JVM's own log over the window the summary names (5 ms either side: the
+     * log stamps a pause when it writes the line, the client reads its counters at its own instants).
+     */
+    static void assertGcPausesMatchTheJvmsOwnLog(JsonNode summary, Path gcLog) throws Exception {
+        JsonNode h = summary.get("client_health");
+        long from = h.get("gc_window_start_epoch_ms").asLong();
+        long to = h.get("gc_window_end_epoch_ms").asLong();
+        JvmGcLog log = JvmGcLog.read(gcLog);
+        List<JvmGcLog.Pause> surely = log.endingWithin(from + 5, to - 5);
+        List<JvmGcLog.Pause> maybe = log.endingWithin(from - 5, to + 5);
+        long pauses = h.get("gc_pauses").asLong();
+        assertTrue(surely.size() > 10, "the heap was under pressure: " + surely.size() + " pauses");
+        assertTrue(pauses >= surely.size() && pauses <= maybe.size(),
+                "summary's gc_pauses " + pauses + " against the JVM's log: " + surely.size() + " to " + maybe.size());
+        double surelyMs = surely.stream().mapToDouble(JvmGcLog.Pause::ms).sum();
+        double maybeMs = maybe.stream().mapToDouble(JvmGcLog.Pause::ms).sum();
+        long total = h.get("gc_pause_total_ms").asLong();
+        // the MXBean keeps whole milliseconds: allow 1 ms a pause
+        assertTrue(total >= surelyMs - surely.size() && total <= maybeMs + maybe.size(),
+                "summary's gc_pause_total_ms " + total + " against the JVM's log: " + surelyMs + " to " + maybeMs + " ms");
+        assertTrue(h.get("gc_pauses_logged").asLong() <= pauses, "client-gc.csv cannot hold more pauses than happened");
     }
 }

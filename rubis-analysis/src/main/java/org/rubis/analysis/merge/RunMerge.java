@@ -337,6 +337,7 @@ public final class RunMerge {
         long gcTime = 0;
         long gcPauses = 0;
         long gcPauseTotal = 0;
+        long gcPausesLogged = 0;
         long gcMax = 0;
         long peakThreads = 0;
         long peakHeap = 0;
@@ -364,6 +365,7 @@ public final class RunMerge {
             gcTime += x.path("gc_time_ms").asLong();
             gcPauses += x.path("gc_pauses").asLong();
             gcPauseTotal += x.path("gc_pause_total_ms").asLong();
+            gcPausesLogged += x.path("gc_pauses_logged").asLong(x.path("gc_pauses").asLong()); // older shards: all logged
             gcMax = Math.max(gcMax, x.path("gc_max_pause_ms").asLong());
             peakThreads = Math.max(peakThreads, x.path("peak_threads").asLong());
             peakHeap = Math.max(peakHeap, x.path("peak_heap_bytes").asLong());
@@ -397,6 +399,7 @@ public final class RunMerge {
         h.put("gc_time_ms", gcTime);
         h.put("gc_pauses", gcPauses);
         h.put("gc_pause_total_ms", gcPauseTotal);
+        h.put("gc_pauses_logged", gcPausesLogged);
         h.put("gc_max_pause_ms", gcMax);
         h.put("peak_threads", peakThreads);
         h.put("peak_heap_bytes", peakHeap);
@@ -412,7 +415,7 @@ public final class RunMerge {
         h.put("verdict", suspects.isEmpty()
                 ? "OK: no shard's client was the bottleneck (every shard kept its schedule and was not CPU-bound)."
                 : "SUSPECT: " + String.join(" | ", suspects));
-        h.put("sums_over_shards", "cpu_*, cores, gc_count, gc_time_ms, gc_pauses, gc_pause_total_ms are sums over the shards' hosts; "
+        h.put("sums_over_shards", "cpu_*, cores, gc_count, gc_time_ms, gc_pauses, gc_pause_total_ms, gc_pauses_logged are sums over the shards' hosts; "
                 + "gc_max_pause_ms, peak_threads, peak_heap_bytes the largest of any shard");
         h.set("shards", per);
         return h;

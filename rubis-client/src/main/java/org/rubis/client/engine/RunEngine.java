@@ -45,6 +45,8 @@ public final class RunEngine {
     private final RunCounters counters = new RunCounters();
     private final List<RunObserver> observers = new ArrayList<>();
     private Summary summary;
+    /** The run's health monitor once started: an out-of-memory stop's minimal summary takes its GC totals. */
+    private volatile ClientHealth health;
     private java.net.InetAddress warmupStubAddress = java.net.InetAddress.getLoopbackAddress();
     private volatile org.rubis.client.log.EpochAnchor anchor;
     /** How long the run waits for requests in flight after the stop; -1: request + connect timeout + 2 s. */
@@ -144,7 +146,7 @@ public final class RunEngine {
             HeapReserve.release();
             stop.stop(RunFinisher.OUT_OF_MEMORY, true);
             Summary.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(),
-                    config.execution().backend().label(), counters.usersStarted, -1, -1);
+                    config.execution().backend().label(), counters.usersStarted, -1, -1, health);
             throw new RunOutOfMemory(dir);
         } finally {
             Thread.setDefaultUncaughtExceptionHandler(previous);
@@ -177,6 +179,7 @@ public final class RunEngine {
                 ? RunLog.Producers.MANY : RunLog.Producers.FEW);
         finisher.add("request log", log);
         ClientHealth health = new ClientHealth(dir, counters.active::now, stats::liveRequests);
+        this.health = health;
         finisher.add("client health", health);
         if (target.serverPid() > 0) {
             health.watchServer(target.serverPid());

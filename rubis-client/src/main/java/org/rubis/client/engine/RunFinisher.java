@@ -94,7 +94,7 @@ final class RunFinisher {
                 throw e;
             }
             Summary.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(), backendName,
-                    counters.usersStarted, log.written(), log.lost());
+                    counters.usersStarted, log.written(), log.lost(), health);
             throw new RunEngine.RunOutOfMemory(dir);
         }
     }

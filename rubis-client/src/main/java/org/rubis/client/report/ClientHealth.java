@@ -44,14 +44,16 @@ public final class ClientHealth implements AutoCloseable {
     private final long startNano = System.nanoTime();
     private final long startCpuNs = os.getProcessCpuTime();
     private final long startEpochMs = System.currentTimeMillis();
-    private final long gcCountAtStart;
-    private final long gcTimeAtStart;
+    private final GcTotals gcAtStart;
+    private volatile GcTotals gcAtEnd;
+    private volatile long gcEndEpochMs;
     private volatile boolean running = true;
     private volatile double peakCpuCores;
     private volatile long peakHeapBytes;
-    private volatile long maxGcPauseMs;
-    private volatile long gcPauses;
-    private volatile long gcPauseSumMs;
+    // The pauses client-gc.csv logged (the notification thread's view: may miss some, see GcTotals).
+    private volatile long maxLoggedPauseMs;
+    private volatile long loggedPauses;
+    private volatile long loggedPauseMs;
     private long endCpuNs = -1;
     private volatile long runStartCpuNs = -1;
     private volatile long runEndCpuNs = -1;
@@ -86,18 +88,13 @@ public final class ClientHealth implements AutoCloseable {
         gcLog.flush();
         this.activeSessions = activeSessions;
         this.requests = requests;
-        long c = 0;
-        long t = 0;
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            c += Math.max(0, gc.getCollectionCount());
-            t += Math.max(0, gc.getCollectionTime());
             if (gc instanceof NotificationEmitter e) {
                 e.addNotificationListener(gcListener, null, null);
                 emitters.add(e);
             }
         }
-        gcCountAtStart = c;
-        gcTimeAtStart = t;
+        gcAtStart = GcTotals.now();
         threads.resetPeakThreadCount();
         sampler = new Thread(this::sample, "client-health");
         sampler.setDaemon(true);
@@ -110,12 +107,10 @@ public final class ClientHealth implements AutoCloseable {
         }
         GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
         long ms = info.getGcInfo().getDuration();
-        // Concurrent cycles (ZGC/Shenandoah "Cycles", G1 "Concurrent") do not stop the application.
-        boolean pause = !info.getGcName().contains("Cycles") && !info.getGcAction().contains("concurrent") && !info.getGcName().contains("Concurrent");
-        if (pause) {
-            gcPauses++;
-            gcPauseSumMs += ms;
-            maxGcPauseMs = Math.max(maxGcPauseMs, ms);
+        if (GcTotals.isPause(info.getGcName())) {
+            loggedPauses++;
+            loggedPauseMs += ms;
+            maxLoggedPauseMs = Math.max(maxLoggedPauseMs, ms);
         }
         long endEpoch = startEpochMs + info.getGcInfo().getEndTime();
         long heapAfter = 0;
@@ -292,6 +287,8 @@ public final class ClientHealth implements AutoCloseable {
         sampler.interrupt();
         endCpuNs = os.getProcessCpuTime();
         endNano = System.nanoTime();
+        gcAtEnd = GcTotals.now();
+        gcEndEpochMs = System.currentTimeMillis();
         for (NotificationEmitter e : emitters) {
             try {
                 e.removeNotificationListener(gcListener);
@@ -411,23 +408,28 @@ public final class ClientHealth implements AutoCloseable {
     public int peakThreads() { return threads.getPeakThreadCount(); }
     public long peakHeapBytes() { return Math.max(peakHeapBytes, memory.getHeapMemoryUsage().getUsed()); }
     public long maxHeapBytes() { return memory.getHeapMemoryUsage().getMax(); }
-    public long maxGcPauseMs() { return maxGcPauseMs; }
-    public long gcPauses() { return gcPauses; }
-    public long gcPauseSumMs() { return gcPauseSumMs; }
 
-    public long gcCount() {
-        long c = 0;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            c += Math.max(0, gc.getCollectionCount());
-        }
-        return c - gcCountAtStart;
+    /** The collectors' own totals from this monitor's start to its close (to now while open). */
+    public GcTotals gc() {
+        GcTotals end = gcAtEnd;
+        return (end != null ? end : GcTotals.now()).since(gcAtStart);
     }
 
-    public long gcTimeMs() {
-        long t = 0;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            t += Math.max(0, gc.getCollectionTime());
-        }
-        return t - gcTimeAtStart;
+    /** The wall-clock window {@link #gc()} covers: the monitor's start and close (now while open). */
+    public long gcWindowStartEpochMs() { return startEpochMs; }
+    public long gcWindowEndEpochMs() { return gcAtEnd != null ? gcEndEpochMs : System.currentTimeMillis(); }
+
+    /** Pauses client-gc.csv holds; fewer than {@code gc().pauses()} when notifications were lost. */
+    public long gcPausesLogged() { return loggedPauses; }
+
+    /**
+     * The longest pause, as far as it is known: the longest one logged, or the mean of those the
+     * log missed when that is longer (the missed ones came under heap pressure, when pauses are long).
+     */
+    public long maxGcPauseMs() {
+        GcTotals g = gc();
+        long missed = g.pauses() - loggedPauses;
+        long missedMean = missed > 0 ? Math.max(0, g.pauseMs() - loggedPauseMs) / missed : 0;
+        return Math.max(maxLoggedPauseMs, missedMean);
     }
 }

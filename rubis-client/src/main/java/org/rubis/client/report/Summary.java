@@ -234,11 +234,15 @@ public final class Summary {
         h.put("fixed_cpu_method", fixed.measured() ? FixedCost.METHOD : "not measured");
         h.put("request_cpu_us", round(fixed.perRequestUs(health.cpuSeconds(), health.seconds(), overall.count()), 1));
         h.put("run_request_cpu_us", round(fixed.perRequestUs(health.runCpuSeconds(), health.runSeconds(), run.count()), 1));
-        h.put("gc_count", health.gcCount());
-        h.put("gc_time_ms", health.gcTimeMs());
-        h.put("gc_pauses", health.gcPauses());
-        h.put("gc_pause_total_ms", health.gcPauseSumMs());
+        GcTotals gc = health.gc();
+        h.put("gc_count", gc.collections());
+        h.put("gc_time_ms", gc.timeMs());
+        h.put("gc_pauses", gc.pauses());
+        h.put("gc_pause_total_ms", gc.pauseMs());
         h.put("gc_max_pause_ms", health.maxGcPauseMs());
+        h.put("gc_pauses_logged", Math.min(gc.pauses(), health.gcPausesLogged()));
+        h.put("gc_window_start_epoch_ms", health.gcWindowStartEpochMs());
+        h.put("gc_window_end_epoch_ms", health.gcWindowEndEpochMs());
         h.put("peak_threads", health.peakThreads());
         h.put("peak_heap_bytes", health.peakHeapBytes());
         h.put("max_heap_bytes", health.maxHeapBytes());
@@ -437,8 +441,11 @@ public final class Summary {
         if (h.has("run_cpu_us_per_request_by_thread")) {
             line(b, "CPU by thread", byThread(h.get("run_cpu_us_per_request_by_thread")));
         }
+        long missed = h.get("gc_pauses").asLong() - h.path("gc_pauses_logged").asLong(h.get("gc_pauses").asLong());
         line(b, "GC", h.get("gc_count").asLong() + " collections, " + h.get("gc_pauses").asLong() + " pauses totalling "
-                + h.get("gc_pause_total_ms").asLong() + " ms, longest " + h.get("gc_max_pause_ms").asLong() + " ms");
+                + h.get("gc_pause_total_ms").asLong() + " ms, longest " + (missed > 0 ? "at least " : "") + h.get("gc_max_pause_ms").asLong()
+                + " ms" + (missed > 0 ? " (" + missed + " pauses not in client-gc.csv: the JVM's notifications of them came late or not at "
+                + "all, as under heap pressure; the totals are the collectors' own counters)" : ""));
         line(b, "threads / heap", h.get("peak_threads").asInt() + " peak threads; heap peak " + h.get("peak_heap_bytes").asLong() / (1 << 20)
                 + " MiB of " + h.get("max_heap_bytes").asLong() / (1 << 20) + " MiB");
         JsonNode ln = h.get("send_lateness_ms");
@@ -484,19 +491,37 @@ public final class Summary {
     }
 
     /** The essentials of an invalid run, written with plain strings when the heap is exhausted. */
-    public static void writeMinimal(Path dir, String reason, long seed, String backend, int usersStarted, long logged, long lost) {
+    public static void writeMinimal(Path dir, String reason, long seed, String backend, int usersStarted, long logged, long lost,
+                                    ClientHealth health) {
         String r = reason.replace("\\", "/").replace("\"", "'");
+        String gc = minimalGc(health);
         String json = "{\n  \"status\": \"invalid\",\n  \"partial\": true,\n  \"stop_reason\": \"" + r + "\",\n  \"seed\": " + seed
                 + ",\n  \"backend\": \"" + backend + "\",\n  \"users_started\": " + usersStarted + ",\n  \"requests\": " + logged
                 + ",\n  \"requests_logged\": " + logged + ",\n  \"records_lost\": " + lost + ",\n  \"errors\": -1,\n  \"sessions_completed\": -1"
                 + ",\n  \"jvm\": {\"max_heap_bytes\": " + Runtime.getRuntime().maxMemory() + "},\n  \"client_health\": {\"saturated\": true, "
-                + "\"verdict\": \"INVALID: the client ran out of heap\"}\n}\n";
+                + "\"verdict\": \"INVALID: the client ran out of heap\"" + gc + "}\n}\n";
         try {
             Files.writeString(dir.resolve("summary.json"), json, StandardCharsets.UTF_8);
             Files.writeString(dir.resolve("summary.txt"), "RUBiS client run summary\nstatus: invalid (" + r + ")\nrequests logged: " + logged + "\n",
                     StandardCharsets.UTF_8);
         } catch (IOException e) {
             System.err.println("error: cannot write " + dir.resolve("summary.json") + ": " + e.getMessage());
+        }
+    }
+
+    /** The collectors' totals for the minimal summary (what the heap went to), or "" without a monitor or heap. */
+    private static String minimalGc(ClientHealth health) {
+        if (health == null) {
+            return "";
+        }
+        try {
+            GcTotals g = health.gc();
+            return ", \"gc_count\": " + g.collections() + ", \"gc_time_ms\": " + g.timeMs() + ", \"gc_pauses\": " + g.pauses()
+                    + ", \"gc_pause_total_ms\": " + g.pauseMs() + ", \"gc_pauses_logged\": " + Math.min(g.pauses(), health.gcPausesLogged())
+                    + ", \"gc_window_start_epoch_ms\": " + health.gcWindowStartEpochMs() + ", \"gc_window_end_epoch_ms\": "
+                    + health.gcWindowEndEpochMs();
+        } catch (OutOfMemoryError e) {
+            return "";
         }
     }
 

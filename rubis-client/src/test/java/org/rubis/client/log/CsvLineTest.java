@@ -50,6 +50,36 @@ class CsvLineTest {
         assertEquals(0, line.length(), "written lines leave the buffer");
     }
 
+    /** What a StringBuilder and a UTF-8 encoder wrote for a field: quoted (RFC 4180) when it holds , " CR or LF. */
+    private static String referenceField(String s) {
+        boolean quote = s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0;
+        return quote ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+    }
+
+    @Test
+    void anyTextIsWrittenAsTheJdkWritesItAtEveryLengthAndPosition() {
+        // every character class the fast path tells apart, at every position of strings long enough to cross the
+        // JIT's vector width and the scratch array's growth
+        char[] alphabet = {'a', 'Z', '0', '/', '?', '&', '=', ',', '"', '\n', '\r', '@', '`', '~', 0x7f, 0x80, '\u00e9', '\u20ac', 'l', 'L'};
+        SplittableRandom random = new SplittableRandom(11);
+        CsvLine line = new CsvLine(8);
+        for (int i = 0; i < 20_000; i++) {
+            int n = random.nextInt(i % 50 == 0 ? 600 : 70);
+            StringBuilder b = new StringBuilder(n);
+            boolean plain = random.nextInt(3) > 0; // mostly ASCII without specials: the fast path's case
+            for (int k = 0; k < n; k++) {
+                b.append(plain ? (char) ('a' + random.nextInt(26)) : alphabet[random.nextInt(alphabet.length)]);
+            }
+            if (plain && n > 0 && random.nextBoolean()) {
+                b.setCharAt(random.nextInt(n), alphabet[random.nextInt(alphabet.length)]); // one odd character anywhere
+            }
+            String s = b.toString();
+            line.truncate(0);
+            line.append(s).comma().field(s);
+            assertEquals(s + "," + referenceField(s), line.toString(), () -> "text " + s.chars().mapToObj(Integer::toHexString).toList());
+        }
+    }
+
     @Test
     void aLoneSurrogateIsWrittenAsAQuestionMarkNotAFailedBatch() {
         assertEquals("a?b", new CsvLine(4).append("a\ud800b").toString());

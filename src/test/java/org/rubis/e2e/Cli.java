@@ -48,10 +48,34 @@ final class Cli {
         return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
     }
 
+    /**
+     * The client as a user starts it from a terminal. A shell without job control (a script's {@code cmd &},
+     * {@code nohup}) starts background commands with SIGINT ignored, the JVM keeps an inherited SIG_IGN for it, and
+     * the Ctrl-C tests would then find a client that cannot be interrupted: in that case the child gets SIGINT's
+     * default disposition back (coreutils' {@code env --default-signal}).
+     */
     static ProcessBuilder client(Path workDir, String... args) {
-        List<String> cmd = new ArrayList<>(List.of(java(), "-jar", clientJar().toString()));
+        List<String> cmd = new ArrayList<>();
+        if (sigintIgnored()) {
+            cmd.addAll(List.of("env", "--default-signal=INT"));
+        }
+        cmd.addAll(List.of(java(), "-jar", clientJar().toString()));
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).directory(workDir.toFile());
+    }
+
+    /** Whether this process ignores SIGINT (inherited; /proc/self/status SigIgn, bit 1 for signal 2). */
+    static boolean sigintIgnored() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("SigIgn:")) {
+                    return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << 1)) != 0;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // no /proc: nothing to correct
+        }
+        return false;
     }
 
     static Result run(Path workDir, long timeoutSeconds, String... args) throws IOException, InterruptedException {

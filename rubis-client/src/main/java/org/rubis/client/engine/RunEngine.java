@@ -236,8 +236,15 @@ public final class RunEngine {
             if (early) {
                 backend.abortInFlight();     // hung requests end now, logged as aborted
             }
-            executor.drain(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(endWaitMs >= 0 ? endWaitMs
-                    : config.execution().requestTimeoutMs() + config.execution().connectTimeoutMs() + 2000L));
+            long graceNs = TimeUnit.MILLISECONDS.toNanos(endWaitMs >= 0 ? endWaitMs
+                    : config.execution().requestTimeoutMs() + config.execution().connectTimeoutMs() + 2000L);
+            // Sessions that outlast a share of the wait get their threads dumped into the run directory (EndOfRunWatch).
+            EndOfRunWatch watch = new EndOfRunWatch(dir, counters.active::now, graceNs, System.err);
+            observers.add(watch);
+            try (watch) {
+                watch.start();
+                executor.drain(System.nanoTime() + graceNs);
+            }
             giveUpStuckSessions(backend);
             for (RunObserver o : observers) {
                 o.afterRun(dir);

@@ -61,8 +61,15 @@ public final class Summary {
         boolean died = stopReason != null && stopReason.startsWith("target died");
         // A run in which no request succeeded measured nothing, whatever else it says.
         // (Sessions that began but none of whose requests finished, e.g. all stuck in a request at the end, count too.)
-        boolean failed = !died && served == 0 && (overall.count() > 0 || result.sessionsStarted() > 0);
-        if (failed) {
+        // So did one that ran to its end without sending any: no session began (a run shorter than the users' first think
+        // time, or arrivals too rare for its length).
+        boolean nothingSent = overall.count() == 0 && result.sessionsStarted() == 0 && result.complete();
+        boolean failed = !died && served == 0 && (overall.count() > 0 || result.sessionsStarted() > 0 || nothingSent);
+        if (failed && nothingSent) {
+            stopReason = "no request was sent: no session began before the run's end (" + (config.arrivals() == org.rubis.client.config.Arrivals.CLOSED
+                    ? (config.users() == 1 ? "1 user, waiting" : config.users() + " users, each waiting") + " a think time before its first session" : "no session arrived in time")
+                    + "): lengthen the run (--duration, --ramp-up), or add users or arrivals";
+        } else if (failed) {
             stopReason = "no request succeeded (" + (overall.count() > 0 ? overall.count() + " requests, all errors"
                     : "none finished; " + result.sessionsStarted() + " sessions began") + ")"
                     + (stopReason == null || stopReason.equals("complete") ? "" : "; " + stopReason);

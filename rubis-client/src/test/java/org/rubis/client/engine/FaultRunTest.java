@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -74,6 +75,7 @@ class FaultRunTest {
     void mixedFaultsAreEachLoggedOnceWithTheirClass(String backend) throws Exception {
         Path dir = tmp.resolve(backend);
         JsonNode s = run(backend, "reset:0.1,truncate:0.1,status=503:0.1,garbage:0.05,delay=20:0.1", dir, "2500");
+        assertTrue(!s.has("end_of_run_stall") && !Files.exists(dir.resolve(EndOfRunWatch.STALL_FILE)), "sessions that end in time leave no dump");
         List<String> lines = Files.readAllLines(dir.resolve("requests.csv"));
         List<String> header = List.of(lines.get(0).split(","));
         int errorCol = header.indexOf("error");
@@ -214,6 +216,16 @@ class FaultRunTest {
         assertEquals(started, s.get("sessions_logged").asLong());
         assertEquals(1, Files.readAllLines(dir.resolve("requests.csv")).size(), "no request finished, none logged (nor a late one)");
         assertNotEquals("complete", s.get("status").asText(), "no request succeeded");
+        // Half the end-of-run wait passed with every session still in its request: their threads were dumped.
+        JsonNode stall = s.get("end_of_run_stall");
+        assertTrue(stall != null && stall.get("active_sessions").asLong() == started, "a stall section naming the stuck sessions: " + s);
+        String text = Files.readString(dir.resolve(EndOfRunWatch.STALL_FILE));
+        assertTrue(text.startsWith(started + " sessions still active"), text);
+        String all = Files.readString(dir.resolve(EndOfRunWatch.THREADS_FILE));
+        if (!backend.equals("netty")) { // the users' own threads, each waiting for its reply (virtual ones only in the JVM's dump)
+            long users = (backend.endsWith("virtual") ? all : text).lines().filter(l -> l.contains("\"user-")).count();
+            assertTrue(users >= 1, backend + ": the users' threads in the dump:\n" + (backend.endsWith("virtual") ? all : text));
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -225,6 +237,17 @@ class FaultRunTest {
         assertEquals(0.0, s.get("throughput_rps").asDouble(), "nothing was served");
         assertTrue(s.get("attempted_rps").asDouble() > 0);
         assertTrue(s.get("client_health").get("verdict").asText().startsWith("INVALID"));
+    }
+
+    @Test
+    void aRunThatSentNothingIsNotComplete() throws Exception {
+        // think times 1,000 times TPC-W's (mean 7,000 s): no user's first think time ends within the 1 s run
+        JsonNode s = run("legacy", "delay=1:0.01", tmp.resolve("nothing"), "1000", "1000", -1, "1000");
+        assertEquals(0, s.get("sessions_started").asLong(), "no session began: " + s.get("stop_reason"));
+        assertEquals("failed", s.get("status").asText(), s.get("stop_reason").asText());
+        assertTrue(s.get("stop_reason").asText().startsWith("no request was sent: no session began before the run's end (4 users"),
+                s.get("stop_reason").asText());
+        assertEquals(1, Files.readAllLines(tmp.resolve("nothing").resolve("requests.csv")).size(), "nothing logged but the header");
     }
 
     @ParameterizedTest(name = "{0}")

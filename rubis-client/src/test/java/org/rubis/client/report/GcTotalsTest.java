@@ -24,11 +24,15 @@ class GcTotalsTest {
 
     @TempDir Path dir;
 
-    @Test
-    void pausesCountEvenWhenTheirNotificationsAreHeldBack() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch holding = new CountDownLatch(1);
-        NotificationListener blocker = (n, h) -> {
+    /**
+     * Holds the JVM's GC notification thread from the next notification on, as a starved notification thread
+     * would, until closed: a listener that blocks in every collector's emitter.
+     */
+    private static final class HeldNotifications implements AutoCloseable {
+        final CountDownLatch holding = new CountDownLatch(1);
+        private final CountDownLatch release = new CountDownLatch(1);
+        private final List<NotificationEmitter> emitters = new ArrayList<>();
+        private final NotificationListener blocker = (n, h) -> {
             holding.countDown();
             try {
                 release.await();
@@ -36,16 +40,34 @@ class GcTotalsTest {
                 Thread.currentThread().interrupt();
             }
         };
-        List<NotificationEmitter> emitters = new ArrayList<>();
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (gc instanceof NotificationEmitter e) {
-                e.addNotificationListener(blocker, null, null);
-                emitters.add(e);
+
+        HeldNotifications() {
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                if (gc instanceof NotificationEmitter e) {
+                    e.addNotificationListener(blocker, null, null);
+                    emitters.add(e);
+                }
             }
         }
-        try (ClientHealth health = new ClientHealth(dir, () -> 0, () -> 0)) {
+
+        void release() {
+            release.countDown();
+        }
+
+        @Override
+        public void close() throws Exception {
+            release.countDown();
+            for (NotificationEmitter e : emitters) {
+                e.removeNotificationListener(blocker);
+            }
+        }
+    }
+
+    @Test
+    void pausesCountEvenWhenTheirNotificationsAreHeldBack() throws Exception {
+        try (HeldNotifications held = new HeldNotifications(); ClientHealth health = new ClientHealth(dir, () -> 0, () -> 0)) {
             System.gc(); // its notification reaches the blocker, which then holds the notification thread
-            assertTrue(holding.await(10, java.util.concurrent.TimeUnit.SECONDS), "the JVM notified the first collection");
+            assertTrue(held.holding.await(10, java.util.concurrent.TimeUnit.SECONDS), "the JVM notified the first collection");
             GcTotals before = health.gc();
             for (int i = 0; i < 5; i++) {
                 System.gc();
@@ -57,33 +79,13 @@ class GcTotalsTest {
                     + " logged of " + g.pauses());
             assertTrue(health.maxGcPauseMs() >= g.pauseMs() / g.pauses(), "the longest pause is at least the mean of those missed: "
                     + health.maxGcPauseMs() + " ms, " + g);
-        } finally {
-            release.countDown();
-            for (NotificationEmitter e : emitters) {
-                e.removeNotificationListener(blocker);
-            }
         }
     }
 
     @Test
     void theTotalsStopAtTheClose() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        NotificationListener blocker = (n, h) -> {
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        };
-        List<NotificationEmitter> emitters = new ArrayList<>();
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (gc instanceof NotificationEmitter e) {
-                e.addNotificationListener(blocker, null, null);
-                emitters.add(e);
-            }
-        }
-        ClientHealth health = new ClientHealth(dir, () -> 0, () -> 0);
-        try {
+        try (HeldNotifications held = new HeldNotifications()) {
+            ClientHealth health = new ClientHealth(dir, () -> 0, () -> 0);
             for (int i = 0; i < 3; i++) {
                 System.gc();
             }
@@ -91,16 +93,11 @@ class GcTotalsTest {
             GcTotals g = health.gc();
             assertTrue(g.pauses() >= 3, g.toString());
             assertEquals(g, health.gc(), "closed: the totals stop at the close");
-            release.countDown();
+            held.release();
             Thread.sleep(200);
             assertEquals(g, health.gc(), "notifications that come after the close change nothing");
             List<String> csv = Files.readAllLines(dir.resolve("client-gc.csv"));
             assertTrue(csv.size() - 1 < g.pauses(), "client-gc.csv missed the held-back pauses: " + csv);
-        } finally {
-            release.countDown();
-            for (NotificationEmitter e : emitters) {
-                e.removeNotificationListener(blocker);
-            }
         }
     }
 

@@ -47,6 +47,8 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
     private volatile boolean closed;
     private volatile ObjectNode found;
     private volatile String text;
+    /** Sessions still active when the end-of-run wait ended (-1 until then): 0 when the stalled ones ended in it. */
+    private volatile long activeAtClose = -1;
 
     /**
      * @param graceNs the end-of-run wait: the dump comes after {@link #AFTER_NS}, or half the wait when shorter
@@ -91,7 +93,10 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
         long[] ids = threads.getAllThreadIds();
         long[] cpu0 = threads.getThreadCpuTime(ids);
         long t0 = System.nanoTime();
-        java.util.concurrent.locks.LockSupport.parkNanos(BUSY_WINDOW_NS); // the window stays whole even if the sessions end in it
+        // The window stays whole even when the sessions end in it (close() unparks this thread): its figures are per second.
+        for (long left; (left = t0 + BUSY_WINDOW_NS - System.nanoTime()) > 0; ) {
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
+        }
         long[] cpu1 = threads.getThreadCpuTime(ids);
         double window = (System.nanoTime() - t0) / 1e9;
         List<long[]> busy = new ArrayList<>(); // {index, cpu ns}
@@ -148,7 +153,7 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
         j.put("busy_cores", Math.round(cores * 100) / 100.0);
         j.put("threads", ids.length);
         j.putArray("files").add(STALL_FILE).add(THREADS_FILE);
-        text = String.format(Locale.ROOT, "End-of-run stall:        %d sessions still active %s s after the run's end (%.2f cores busy); threads in %s, %s%n",
+        text = String.format(Locale.ROOT, "End-of-run stall:        %d sessions still active %s s after the run's end (%.2f cores busy); threads in %s, %s",
                 active, seconds(afterNs), cores, STALL_FILE, THREADS_FILE);
         found = j;
         err.println("warning: " + active + " sessions still active " + seconds(afterNs) + " s after the run's end; their threads are in "
@@ -162,6 +167,9 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
     /** The sessions have ended or the wait is over: no dump from now on, and one being written is finished first. */
     @Override
     public void close() {
+        if (!closed) {
+            activeAtClose = activeSessions.getAsLong();
+        }
         closed = true;
         java.util.concurrent.locks.LockSupport.unpark(thread);
         try {
@@ -173,11 +181,15 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
 
     @Override
     public SummarySection summarySection(Path runDir) {
-        ObjectNode j = found;
-        if (j == null) {
+        ObjectNode found = this.found;
+        if (found == null) {
             return null;
         }
-        String t = text;
+        ObjectNode j = found.deepCopy();
+        long left = activeAtClose;
+        j.put("active_sessions_when_the_wait_ended", left);
+        String t = text + (left == 0 ? "; all ended within the end-of-run wait"
+                : left > 0 ? "; " + left + " still active when the wait ended (logged stuck)" : "") + "\n";
         return new SummarySection() {
             @Override
             public String key() {

@@ -219,8 +219,12 @@ class FaultRunTest {
         // Half the end-of-run wait passed with every session still in its request: their threads were dumped.
         JsonNode stall = s.get("end_of_run_stall");
         assertTrue(stall != null && stall.get("active_sessions").asLong() == started, "a stall section naming the stuck sessions: " + s);
+        assertEquals(started, stall.get("active_sessions_when_the_wait_ended").asLong(), "none ended in the wait: " + stall);
         String text = Files.readString(dir.resolve(EndOfRunWatch.STALL_FILE));
         assertTrue(text.startsWith(started + " sessions still active"), text);
+        // the busy threads' window is a whole second although the wait ended inside it
+        java.util.regex.Matcher window = java.util.regex.Pattern.compile("in the next ([0-9.]+) s").matcher(text);
+        assertTrue(window.find() && Double.parseDouble(window.group(1)) >= 0.95, text);
         String all = Files.readString(dir.resolve(EndOfRunWatch.THREADS_FILE));
         if (!backend.equals("netty")) { // the users' own threads, each waiting for its reply (virtual ones only in the JVM's dump)
             long users = (backend.endsWith("virtual") ? all : text).lines().filter(l -> l.contains("\"user-")).count();

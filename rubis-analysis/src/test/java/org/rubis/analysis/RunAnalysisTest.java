@@ -175,6 +175,28 @@ class RunAnalysisTest {
         assertEquals(101, j.path("bad_lines").path("requests.csv").path("first_line").asLong());
     }
 
+    /** The report's GC totals are the summary's (the collectors' counters); pauses client-gc.csv missed are said. */
+    @Test
+    void gcPausesMissingFromTheGcLogAreSaidInTheReport() throws Exception {
+        SyntheticRun r = new SyntheticRun();
+        for (int i = 0; i < 10; i++) {
+            r.request(i, 0, "Home", "/PHP/index.html", "run", i * 1000L, i * 1000L, 1000, "", "c" + i, true);
+        }
+        Path dir = r.write(tmp.resolve("gc"));
+        Files.writeString(dir.resolve("client-gc.csv"), "end_epoch_ms,duration_ms,gc,action,cause,heap_after_bytes\n"
+                + "1795571977029,80,MarkSweepCompact,end of major GC,Allocation Failure,60000000\n");
+        Files.writeString(dir.resolve("summary.json"), "{\"status\": \"complete\", \"client_health\": {\"gc_count\": 71, \"gc_pauses\": 71,"
+                + " \"gc_pause_total_ms\": 5578, \"gc_max_pause_ms\": 100, \"gc_pauses_logged\": 1}}");
+        new org.rubis.analysis.report.HtmlReport(RunAnalysis.of(new RunDirectory(dir))).write(dir.resolve("report.html"));
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(html.contains("71 collections, 5578 ms paused, longest at least 100 ms; 70 of 71 pauses are not in client-gc.csv"), html);
+        Files.writeString(dir.resolve("summary.json"), "{\"status\": \"complete\", \"client_health\": {\"gc_count\": 1, \"gc_pauses\": 1,"
+                + " \"gc_pause_total_ms\": 80, \"gc_max_pause_ms\": 80}}"); // a run before gc_pauses_logged: nothing said
+        new org.rubis.analysis.report.HtmlReport(RunAnalysis.of(new RunDirectory(dir))).write(dir.resolve("report.html"));
+        html = Files.readString(dir.resolve("report.html"));
+        assertTrue(html.contains("1 collections, 80 ms paused, longest 80 ms<") && !html.contains("not in client-gc.csv"), html);
+    }
+
     /** A kill -9 can leave auxiliary files empty or absent: each is a note, never a refusal. */
     @Test
     void emptyOrMissingAuxiliaryFilesAreNotes() throws Exception {

@@ -346,8 +346,13 @@ public final class HtmlReport {
             rows.add(new String[] {"CPU (mean / peak cores, of " + h.path("cores").asText() + ")",
                     h.path("cpu_mean_cores").asText() + " / " + h.path("cpu_peak_cores").asText()});
             rows.add(new String[] {"CPU per request, run phase (us)", h.path("run_cpu_us_per_request").asText()});
+            // The totals are the collectors' own counters; client-gc.csv (the chart's points) may have missed pauses under
+            // heap pressure (runs since 2026-11-25 say how many it holds).
+            long missed = h.path("gc_pauses").asLong() - h.path("gc_pauses_logged").asLong(h.path("gc_pauses").asLong());
             rows.add(new String[] {"GC", h.path("gc_count").asText() + " collections, " + h.path("gc_pause_total_ms").asText()
-                    + " ms paused, longest " + h.path("gc_max_pause_ms").asText() + " ms"});
+                    + " ms paused, longest " + (missed > 0 ? "at least " : "") + h.path("gc_max_pause_ms").asText() + " ms"
+                    + (missed > 0 ? "; " + missed + " of " + h.path("gc_pauses").asText() + " pauses are not in client-gc.csv (nor on the chart): "
+                    + "the JVM's notifications of them came late or not at all" : "")});
             rows.add(new String[] {"peak threads / heap", h.path("peak_threads").asText() + " / " + h.path("peak_heap_bytes").asLong() / (1 << 20) + " MiB"});
         }
         rows.add(new String[] {"send lateness p50 / p99 / max (ms)", fmt(a.lateness.percentileMs(50)) + " / " + fmt(a.lateness.percentileMs(99))

@@ -29,6 +29,15 @@ class RunAnalysisTest {
         return RunAnalysis.of(new RunDirectory(r.write(tmp.resolve(name))));
     }
 
+    /** A run directory of {@code n} run-phase Home requests, one a microsecond, each on its own connection. */
+    private static Path homeRequests(int n, Path dir) throws Exception {
+        SyntheticRun r = new SyntheticRun();
+        for (int i = 0; i < n; i++) {
+            r.request(i, 0, "Home", "/PHP/index.html", "run", i * 1000L, i * 1000L, 1000, "", "c" + i, true);
+        }
+        return r.write(dir);
+    }
+
     @Test
     void poissonArrivalsHaveCoefficientOfVariationNearOne() throws Exception {
         SplittableRandom rnd = new SplittableRandom(11);
@@ -154,11 +163,7 @@ class RunAnalysisTest {
     /** Issue 13: an unterminated quote at line 101 stopped the reading; now it is skipped, counted and reported. */
     @Test
     void garbledLinesAreSkippedCountedAndReportedWhileTheRestIsAnalysed() throws Exception {
-        SyntheticRun r = new SyntheticRun();
-        for (int i = 0; i < 1051; i++) {
-            r.request(i, 0, "Home", "/PHP/index.html", "run", i * 1000L, i * 1000L, 1000, "", "c" + i, true);
-        }
-        Path dir = r.write(tmp.resolve("garbled"));
+        Path dir = homeRequests(1051, tmp.resolve("garbled"));
         java.util.List<String> lines = new java.util.ArrayList<>(Files.readAllLines(dir.resolve("requests.csv")));
         lines.set(100, lines.get(100).replace("/PHP/index.html", "\"/PHP/index.html")); // line 101: an unterminated quote
         lines.set(200, lines.get(200).substring(0, 40));                                   // line 201: too few fields
@@ -178,11 +183,7 @@ class RunAnalysisTest {
     /** The report's GC totals are the summary's (the collectors' counters); pauses client-gc.csv missed are said. */
     @Test
     void gcPausesMissingFromTheGcLogAreSaidInTheReport() throws Exception {
-        SyntheticRun r = new SyntheticRun();
-        for (int i = 0; i < 10; i++) {
-            r.request(i, 0, "Home", "/PHP/index.html", "run", i * 1000L, i * 1000L, 1000, "", "c" + i, true);
-        }
-        Path dir = r.write(tmp.resolve("gc"));
+        Path dir = homeRequests(10, tmp.resolve("gc"));
         Files.writeString(dir.resolve("client-gc.csv"), "end_epoch_ms,duration_ms,gc,action,cause,heap_after_bytes\n"
                 + "1795571977029,80,MarkSweepCompact,end of major GC,Allocation Failure,60000000\n");
         Files.writeString(dir.resolve("summary.json"), "{\"status\": \"complete\", \"client_health\": {\"gc_count\": 71, \"gc_pauses\": 71,"
@@ -200,11 +201,7 @@ class RunAnalysisTest {
     /** A kill -9 can leave auxiliary files empty or absent: each is a note, never a refusal. */
     @Test
     void emptyOrMissingAuxiliaryFilesAreNotes() throws Exception {
-        SyntheticRun r = new SyntheticRun();
-        for (int i = 0; i < 10; i++) {
-            r.request(i, 0, "Home", "/PHP/index.html", "run", i * 1000L, i * 1000L, 1000, "", "c" + i, true);
-        }
-        Path dir = r.write(tmp.resolve("aux"));
+        Path dir = homeRequests(10, tmp.resolve("aux"));
         Files.writeString(dir.resolve("sessions.csv"), "");
         Files.writeString(dir.resolve("client-gc.csv"), "");
         Files.writeString(dir.resolve("client-health.csv"), "");
@@ -236,12 +233,8 @@ class RunAnalysisTest {
 
     @Test
     void aTruncatedLogFromAKilledRunIsAnalysedWithANote() throws Exception {
-        SyntheticRun r = new SyntheticRun();
-        for (int i = 0; i < 10; i++) {
-            r.request(i, 0, "Home", "/PHP/index.html", "run", i * 1000L, i * 1000L, 1000, "", "c" + i, true);
-        }
-        Path dir = r.write(tmp.resolve("killed"));
-        String text = r.requestsText();
+        Path dir = homeRequests(10, tmp.resolve("killed"));
+        String text = Files.readString(dir.resolve("requests.csv"));
         Files.writeString(dir.resolve("requests.csv"), text.substring(0, text.length() - 30)); // cut mid-line
         Files.delete(dir.resolve("sessions.csv"));
         RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));

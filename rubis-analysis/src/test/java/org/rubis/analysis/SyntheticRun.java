@@ -33,8 +33,4 @@ final class SyntheticRun {
         Files.writeString(dir.resolve("sessions.csv"), sessions);
         return dir;
     }
-
-    String requestsText() {
-        return requests.toString();
-    }
 }

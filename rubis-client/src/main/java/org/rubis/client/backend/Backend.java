@@ -58,6 +58,23 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * How long before a session's next request this backend wants {@link #prepare} called; 0 (the default): never.
+     * Only event-loop backends are asked, and only when the request is due later than twice this.
+     */
+    default long prepareLeadNanos() {
+        return 0;
+    }
+
+    /**
+     * The session's next request is due in about {@link #prepareLeadNanos()}. A backend that would open a new connection
+     * for it may now do what does not touch the wire (create the socket, set its options, register it with the loop), so
+     * that the request's window, which starts at its send mark, holds the connect and the request only: at 30 requests/s
+     * that work runs cold and took about 120 us of the window (docs/DEVELOPING.md). Never connects, never sends; at most
+     * one unconnected socket per session, closed by {@link #endSession}. Runs on the session's event loop.
+     */
+    default void prepare(Session session) {}
+
+    /**
      * The run is stopping early (Ctrl-C, a fatal error): ends every request in flight at once, each
      * reported as {@link ErrorClass#ABORTED}, instead of letting it wait out the request timeout.
      */

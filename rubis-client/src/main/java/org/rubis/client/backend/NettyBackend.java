@@ -107,7 +107,8 @@ public final class NettyBackend implements Backend {
     }
 
     /**
-     * A new connection, its connect begun now, from the session's event loop. Not {@code Bootstrap.connect}: that
+     * A new connection, its connect begun now, from the session's event loop, on a channel from {@link #register}: built
+     * within the request's window, or before its send mark by {@link #prepare}. Not {@code Bootstrap.connect}: that
      * builds the channel by reflection, copies the bootstrap's option and attribute maps, and defers the connect
      * itself to a later task of the loop, all inside the request's window (the wire check measured 325 us p50 from
      * the send mark to the SYN on an idle host). The options are the same:
@@ -120,7 +121,18 @@ public final class NettyBackend implements Backend {
      * are written as bytes ({@code requestTail}) and replies read by the connection's own {@link HttpReplyParser}, so
      * a connection has one handler, shared (after TLS's, for https).
      */
-    private ChannelFuture connect(EventLoop loop, InetSocketAddress source) {
+    private ChannelFuture connect(ChannelFuture registered, InetSocketAddress source) {
+        ChannelPromise connected = registered.channel().newPromise();
+        if (registered.isDone()) { // on the channel's own loop, registration is immediate
+            connectRegistered(registered, source, connected);
+        } else {
+            registered.addListener(f -> connectRegistered(registered, source, connected));
+        }
+        return connected;
+    }
+
+    /** A new channel, its options and handlers set, registered with {@code loop}: everything a connection needs before its connect. */
+    private ChannelFuture register(EventLoop loop) {
         Channel ch = epoll ? new EpollSocketChannel() : new NioSocketChannel();
         ChannelConfig config = ch.config();
         config.setOption(ChannelOption.TCP_NODELAY, true);
@@ -133,14 +145,7 @@ public final class NettyBackend implements Backend {
             ch.pipeline().addLast("tls", new io.netty.handler.ssl.SslHandler(tls.clientEngine(target.getHostString(), target.getPort())));
         }
         ch.pipeline().addLast("reply", REPLY);
-        ChannelPromise connected = ch.newPromise();
-        ChannelFuture registered = loop.register(ch);
-        if (registered.isDone()) { // on the channel's own loop, registration is immediate
-            connectRegistered(registered, source, connected);
-        } else {
-            registered.addListener(f -> connectRegistered(registered, source, connected));
-        }
-        return connected;
+        return loop.register(ch);
     }
 
     private void connectRegistered(ChannelFuture registered, InetSocketAddress source, ChannelPromise connected) {
@@ -200,6 +205,19 @@ public final class NettyBackend implements Backend {
             Thread.currentThread().interrupt();
             out.fail(ErrorClass.ABORTED.label());
         }
+    }
+
+    /** 1 ms: the prepare's own work takes about 120 us when it runs cold, and its timer may come a little late. */
+    static final long PREPARE_LEAD_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    @Override
+    public long prepareLeadNanos() {
+        return PREPARE_LEAD_NS;
+    }
+
+    @Override
+    public void prepare(Session session) {
+        ((Conn) session).prepare();
     }
 
     @Override
@@ -359,6 +377,8 @@ public final class NettyBackend implements Backend {
         ChannelFuture connecting;
         /** The connect's own timer, while connecting. */
         ScheduledFuture<?> connectTimer;
+        /** A registered, unconnected channel for the next new connection ({@link #prepare}), or null. */
+        ChannelFuture spare;
         ArrayDeque<String> images;
         /** The page being read: its body when it came in one piece, else its pieces so far. */
         String text;
@@ -412,7 +432,18 @@ public final class NettyBackend implements Backend {
          * times out during the images ends them, not the page ({@link #failRequest}).
          */
         private void open(ByteBuf req) {
-            ChannelFuture cf = connect(loop, source);
+            ChannelFuture registered = spare;
+            spare = null;
+            if (registered == null || !registered.channel().isOpen()) {
+                try {
+                    registered = register(loop);
+                } catch (RuntimeException e) { // no socket (file descriptors exhausted): the request fails, the session goes on
+                    req.release();
+                    failRequest(ErrorClass.of(e, false).label());
+                    return;
+                }
+            }
+            ChannelFuture cf = connect(registered, source);
             connecting = cf;
             if (connectTimeoutMs > 0 && !cf.isDone()) {
                 connectTimer = loop.schedule(() -> {
@@ -446,6 +477,21 @@ public final class NettyBackend implements Backend {
                 connectionId = null; // named at its first reply: a page reusing an image's new connection names that one
                 write(req);
             });
+        }
+
+        /**
+         * Readies the next request's new connection when it will need one (no open connection, none being opened, none
+         * prepared): the channel is built and registered now, its connect left to the request ({@link #open}).
+         */
+        void prepare() {
+            if (spare != null || connecting != null || (ch != null && ch.isActive())) {
+                return;
+            }
+            try {
+                spare = register(loop);
+            } catch (RuntimeException e) {
+                // no socket now (file descriptors exhausted): the request tries again, and fails with the reason if it must
+            }
         }
 
         /**
@@ -753,6 +799,10 @@ public final class NettyBackend implements Backend {
             if (ch != null) {
                 ch.close();
                 ch = null;
+            }
+            if (spare != null) {
+                spare.channel().close();
+                spare = null;
             }
         }
     }

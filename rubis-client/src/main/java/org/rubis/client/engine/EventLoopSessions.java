@@ -7,7 +7,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Reply;
-import org.rubis.client.workload.UserSession;
 
 /**
  * Sessions on the backend's event loops, no thread per user: think times are timers, replies are
@@ -28,7 +27,8 @@ final class EventLoopSessions implements SessionExecutor {
 
     @Override
     public void start(String name, int emulatedUser, long firstIntendedNano, Sessions sessions, Runnable onFinished) {
-        new User(name, emulatedUser, sessions, onFinished).next(0, firstIntendedNano);
+        new UserChain(name, emulatedUser, ctx, sessions, failures, onFinished, (user, step, onEnd) -> new Flow(step, onEnd).start())
+                .next(0, firstIntendedNano);
     }
 
     /** Sessions scheduled or running. */
@@ -51,41 +51,13 @@ final class EventLoopSessions implements SessionExecutor {
         // the backend owns the event loops
     }
 
-    /** A user's sessions, one after the other. */
-    private final class User {
-        final String name;
-        final int emulatedUser;
-        final Sessions sessions;
-        final Runnable onFinished;
-
-        User(String name, int emulatedUser, Sessions sessions, Runnable onFinished) {
-            this.name = name;
-            this.emulatedUser = emulatedUser;
-            this.sessions = sessions;
-            this.onFinished = onFinished;
-        }
-
-        void next(long k, long at) {
-            UserSession s;
-            try {
-                s = at == SessionStep.ABORTED ? null : sessions.next(k);
-            } catch (OutOfMemoryError | RuntimeException e) {
-                failures.failed(name, e);
-                s = null;
-            }
-            if (s == null) {
-                onFinished.run();
-                return;
-            }
-            new Flow(new SessionStep(ctx, s, emulatedUser, at), n -> next(k + 1, n)).start();
-        }
-    }
-
     /** One session on its event loop: timer, send, reply, next timer. */
     private final class Flow implements Runnable {
         final SessionStep step;
         final java.util.function.LongConsumer onEnd;
         final Backend backend = ctx.backend();
+        /** {@link Backend#prepareLeadNanos()}: a step due later than twice this is preceded by a prepare timer. */
+        final long prepareLead = backend.prepareLeadNanos();
         final Backend.Session bs;
         final ScheduledExecutorService loop;
         final Reply reply = new Reply();
@@ -136,7 +108,23 @@ final class EventLoopSessions implements SessionExecutor {
                 }
                 return;
             }
+            if (prepareLead > 0 && delay > 2 * prepareLead) {
+                timer = loop.schedule(() -> prepareThen(nano, task), delay - prepareLead, TimeUnit.NANOSECONDS);
+                return;
+            }
             timer = loop.schedule(task, delay, TimeUnit.NANOSECONDS);
+        }
+
+        /**
+         * {@link Backend#prepare} a little before the step at {@code nano}, then the step's own timer: what the backend
+         * readies here (a new connection's socket) stays out of the request's window, which opens at its send mark.
+         */
+        void prepareThen(long nano, Runnable task) {
+            if (finished) {
+                return;
+            }
+            backend.prepare(bs);
+            at(nano, task);
         }
 
         void first() {

@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Reply;
-import org.rubis.client.workload.UserSession;
 
 /**
  * The virtual-thread model: a virtual thread per request, think times on one timer. A thinking
@@ -47,7 +46,9 @@ final class VirtualThreadSessions implements SessionExecutor {
 
     @Override
     public void start(String name, int emulatedUser, long firstIntendedNano, Sessions sessions, Runnable onFinished) {
-        new User(name, emulatedUser, sessions, onFinished).next(0, firstIntendedNano);
+        Reply reply = new Reply(); // reused by the user's requests, one at a time (as a thread per user does)
+        new UserChain(name, emulatedUser, ctx, sessions, failures, onFinished, (user, step, onEnd) -> new Flow(user, reply, step, onEnd).start())
+                .next(0, firstIntendedNano);
     }
 
     @Override
@@ -65,50 +66,10 @@ final class VirtualThreadSessions implements SessionExecutor {
         timer.shutdownNow(); // think times left (none after the drain but those of stuck sessions) are dropped
     }
 
-    /** A user's sessions, one after the other, each started by the previous one's end. */
-    private final class User {
-        final String name;
-        final int emulatedUser;
-        final Sessions sessions;
-        final Runnable onFinished;
-        /** Reused by the user's requests, one at a time (as a thread per user does). */
-        final Reply reply = new Reply();
-
-        User(String name, int emulatedUser, Sessions sessions, Runnable onFinished) {
-            this.name = name;
-            this.emulatedUser = emulatedUser;
-            this.sessions = sessions;
-            this.onFinished = onFinished;
-        }
-
-        /** Starts session {@code k}, meant to begin at {@code at}; with none (or the run over), the user is finished. */
-        void next(long k, long at) {
-            UserSession s;
-            try {
-                s = at == SessionStep.ABORTED ? null : sessions.next(k);
-            } catch (OutOfMemoryError | RuntimeException e) {
-                failed(e);
-                return;
-            }
-            if (s == null) {
-                onFinished.run();
-                return;
-            }
-            new Flow(this, new SessionStep(ctx, s, emulatedUser, at), n -> next(k + 1, n)).start();
-        }
-
-        void failed(Throwable e) {
-            try {
-                failures.failed(name, e);
-            } finally {
-                onFinished.run();
-            }
-        }
-    }
-
     /** One session: waiting on the timer, or running one request on its own virtual thread. */
     private final class Flow {
-        final User user;
+        final UserChain user;
+        final Reply reply;
         final SessionStep step;
         final LongConsumer onEnd;
         final Backend backend = ctx.backend();
@@ -120,8 +81,9 @@ final class VirtualThreadSessions implements SessionExecutor {
         boolean finished;
         Future<?> think;
 
-        Flow(User user, SessionStep step, LongConsumer onEnd) {
+        Flow(UserChain user, Reply reply, SessionStep step, LongConsumer onEnd) {
             this.user = user;
+            this.reply = reply;
             this.step = step;
             this.onEnd = onEnd;
         }
@@ -189,7 +151,6 @@ final class VirtualThreadSessions implements SessionExecutor {
                     bs = backend.startSession();
                 }
                 TestStall.beforeSend();
-                Reply reply = user.reply;
                 backend.execute(bs, step.path(), reply); // marks reply.sendNano right before the network call
                 if (!step.replied(reply)) {
                     end(false);

@@ -33,6 +33,17 @@ final class ScaleBench {
             List.of("netty", "--backend", "netty"),
             List.of("virtual", "--backend", "dedicated", "--threads", "virtual"));
 
+    /**
+     * The client JVM's collector per model, beside {@code -Xmx}: the JVM's default (G1) for netty; ZGC for virtual threads,
+     * whose sessions' state (HttpClient 5 connections and their buffers, 6.5 KB a user) G1 copies in young pauses of 15 to
+     * 35 ms at 18,000 users: its run-phase p99 send lateness was 4.0 to 7.9 ms, over 5 ms in 3 of 5 runs on an idle host
+     * (2026-11-25), against 2.3 to 2.5 ms with ZGC for the same CPU per request and 1 KB more heap per user
+     * (docs/BENCHMARKS.md "bench scale: virtual threads with ZGC").
+     */
+    static List<String> collector(String model) {
+        return "virtual".equals(model) ? List.of("-XX:+UseZGC") : List.of();
+    }
+
     private final PrintWriter out;
 
     ScaleBench(PrintWriter out) {
@@ -65,7 +76,9 @@ final class ScaleBench {
                     // class histograms (full GC) 2 s into the down ramp (users connected and thinking) and after the sessions end
                     "--heap-per-user"));
             args.addAll(select);
-            List<String> cmd = ChildJvm.command(EmbeddedServerProcess.javaExecutable(), "scale", List.of("-Xmx" + heap), runDir, args);
+            List<String> jvm = new ArrayList<>(collector(model));
+            jvm.add("-Xmx" + heap);
+            List<String> cmd = ChildJvm.command(EmbeddedServerProcess.javaExecutable(), "scale", jvm, runDir, args);
             out.println("measuring " + model + ": " + String.join(" ", cmd.subList(1, cmd.size())));
             out.flush();
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(runDir.resolve("client.out").toFile()).start();
@@ -103,7 +116,8 @@ final class ScaleBench {
         rows.forEach(out::println);
         out.println("(users: started by the client; conc conn: the server's maximum of concurrent connections; srv conns: connections it "
                 + "accepted; heap B/usr: (live heap 2 s into the down ramp - live heap after the sessions ended) / users, both after a full GC, "
-                + "with -Xmx" + heap + "; class histograms and the largest per-user classes in each run directory's summary)");
+                + "with -Xmx" + heap + "; class histograms and the largest per-user classes in each run directory's summary; virtual runs with ZGC, "
+                + "whose pauses stay under 1 ms where G1's young pauses of 15-35 ms set the p99)");
         details.forEach(out::println);
         out.flush();
         return 0;

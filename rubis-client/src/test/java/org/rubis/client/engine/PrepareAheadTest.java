@@ -3,25 +3,16 @@ package org.rubis.client.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,7 +22,6 @@ import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.log.RunLog;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.RequestGenerator;
@@ -47,53 +37,11 @@ import org.rubis.client.workload.UserSession;
 class PrepareAheadTest {
 
     @TempDir Path tmp;
-    private ServerSocket server;
-    private final AtomicInteger accepted = new AtomicInteger();
-    private static final String PAGE = "<html>Home</html>";
+    private PageServer server;
 
     @BeforeEach
     void start() throws Exception {
-        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread t = new Thread(() -> {
-            while (!server.isClosed()) {
-                try {
-                    Socket s = server.accept();
-                    accepted.incrementAndGet();
-                    Thread.ofVirtual().start(() -> serve(s));
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        });
-        t.setDaemon(true);
-        t.start();
-    }
-
-    private static void serve(Socket s) {
-        try (s) {
-            InputStream in = s.getInputStream();
-            OutputStream out = s.getOutputStream();
-            while (true) {
-                ByteArrayOutputStream head = new ByteArrayOutputStream();
-                int c;
-                while ((c = in.read()) >= 0) {
-                    head.write(c);
-                    byte[] b = head.toByteArray();
-                    int n = b.length;
-                    if (n >= 4 && b[n - 4] == '\r' && b[n - 3] == '\n' && b[n - 2] == '\r' && b[n - 1] == '\n') {
-                        break;
-                    }
-                }
-                if (c < 0) {
-                    return;
-                }
-                out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + PAGE.length() + "\r\n\r\n" + PAGE)
-                        .getBytes(StandardCharsets.ISO_8859_1));
-                out.flush();
-            }
-        } catch (IOException e) {
-            // the client went away
-        }
+        server = new PageServer();
     }
 
     @AfterEach
@@ -102,12 +50,11 @@ class PrepareAheadTest {
     }
 
     private String base() {
-        return "http://127.0.0.1:" + server.getLocalPort();
+        return server.base();
     }
 
     private ClientConfig config() {
-        return ConfigLoader.load((Path) null, Map.of("client_backend", "netty", "client_target", base(), "workload_maximum_number_of_transitions", "1",
-                "workload_session_run_time_in_ms", "5000", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0"));
+        return server.config("netty");
     }
 
     /** The process's sockets that are in no kernel socket table (TCP, UDP, Unix): TCP sockets created, never bound nor connected. */
@@ -267,7 +214,7 @@ class PrepareAheadTest {
         assertTrue(w.prepares.get(0) < w.sendMarks.get(0), "prepared before the request's send mark");
         assertEquals(List.of(before + 1), w.unconnectedAfterPrepare, "the prepare made one socket, unconnected");
         assertEquals(List.of(before), w.unconnectedAtReply, "the request connected the prepared socket: none left over");
-        assertEquals(1, accepted.get(), "the server accepted one connection");
+        assertEquals(1, server.accepted.get(), "the server accepted one connection");
     }
 
     @Test
@@ -282,7 +229,7 @@ class PrepareAheadTest {
         }
         assertEquals(List.of(), w.prepares, "no time to prepare in: the connection is built in the request's window, as before");
         assertEquals(List.of(before), w.unconnectedAtReply);
-        assertEquals(1, accepted.get());
+        assertEquals(1, server.accepted.get());
     }
 
     @Test
@@ -308,6 +255,6 @@ class PrepareAheadTest {
             }
             assertEquals(before, unconnectedSockets(), "the session's end closed its prepared socket");
         }
-        assertEquals(1, accepted.get(), "a prepared socket never reaches the server");
+        assertEquals(1, server.accepted.get(), "a prepared socket never reaches the server");
     }
 }

@@ -3,17 +3,7 @@ package org.rubis.client.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -24,7 +14,6 @@ import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.log.RunLog;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.RequestGenerator;
@@ -34,53 +23,12 @@ import org.rubis.client.workload.UserSession;
 class RequestBytesTest {
 
     @TempDir Path tmp;
-    private ServerSocket server;
-    private final List<String> heads = new CopyOnWriteArrayList<>();
-    private static final String PAGE = "<html>Home</html>";
+    private PageServer server;
+    private static final String PAGE = PageServer.PAGE;
 
     @BeforeEach
     void capture() throws Exception {
-        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread t = new Thread(() -> {
-            while (!server.isClosed()) {
-                try {
-                    Socket s = server.accept();
-                    Thread.ofVirtual().start(() -> serve(s));
-                } catch (Exception e) {
-                    return;
-                }
-            }
-        });
-        t.setDaemon(true);
-        t.start();
-    }
-
-    private void serve(Socket s) {
-        try (s) {
-            InputStream in = s.getInputStream();
-            OutputStream out = s.getOutputStream();
-            while (true) {
-                ByteArrayOutputStream head = new ByteArrayOutputStream();
-                int c;
-                while ((c = in.read()) >= 0) {
-                    head.write(c);
-                    byte[] b = head.toByteArray();
-                    int n = b.length;
-                    if (n >= 4 && b[n - 4] == '\r' && b[n - 3] == '\n' && b[n - 2] == '\r' && b[n - 1] == '\n') {
-                        break;
-                    }
-                }
-                if (c < 0) {
-                    return;
-                }
-                heads.add(head.toString(StandardCharsets.ISO_8859_1));
-                out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + PAGE.length() + "\r\nConnection: keep-alive\r\n\r\n" + PAGE)
-                        .getBytes(StandardCharsets.ISO_8859_1));
-                out.flush();
-            }
-        } catch (Exception e) {
-            // client went away
-        }
+        server = new PageServer();
     }
 
     @AfterEach
@@ -89,12 +37,11 @@ class RequestBytesTest {
     }
 
     private String base() {
-        return "http://127.0.0.1:" + server.getLocalPort();
+        return server.base();
     }
 
     private ClientConfig config(String backend) {
-        return ConfigLoader.load((Path) null, Map.of("client_backend", backend, "client_target", base(), "workload_maximum_number_of_transitions", "1",
-                "workload_session_run_time_in_ms", "5000", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0"));
+        return server.config(backend);
     }
 
     private String viaBlocking(String backend) {
@@ -110,7 +57,7 @@ class RequestBytesTest {
             assertTrue(r.sendNano > 0 && r.ttfbNs > 0 && r.ttfbNs <= r.responseNs, backend);
             assertTrue(r.connectionId.startsWith("127.0.0.1:"), backend + " logs its connection: " + r.connectionId);
         }
-        return heads.remove(heads.size() - 1);
+        return server.heads.remove(server.heads.size() - 1);
     }
 
     private String viaEventLoops() throws Exception {
@@ -133,13 +80,13 @@ class RequestBytesTest {
             assertEquals(0, s.errors());
         }
         assertEquals(1, stats.newConnections());
-        return heads.remove(heads.size() - 1);
+        return server.heads.remove(server.heads.size() - 1);
     }
 
     @Test
     void allBackendsSendByteIdenticalRequests() throws Exception {
         String legacy = viaBlocking("legacy");
-        assertEquals("GET /PHP/index.html HTTP/1.1\r\nUser-Agent: rubis-client/0.1\r\nAccept: */*\r\nHost: 127.0.0.1:" + server.getLocalPort()
+        assertEquals("GET /PHP/index.html HTTP/1.1\r\nUser-Agent: rubis-client/0.1\r\nAccept: */*\r\nHost: 127.0.0.1:" + server.port()
                 + "\r\nConnection: keep-alive\r\n\r\n", legacy);
         assertEquals(legacy, viaBlocking("pooled"), "pooled");
         assertEquals(legacy, viaBlocking("dedicated"), "dedicated");

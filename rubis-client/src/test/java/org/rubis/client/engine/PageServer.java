@@ -1,0 +1,94 @@
+package org.rubis.client.engine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ConfigLoader;
+
+/**
+ * A loopback HTTP/1.1 server for the engine's tests: answers every request with the same small page on a kept-alive
+ * connection, and keeps what a test checks against: the request heads as received, and the connections accepted.
+ */
+final class PageServer implements AutoCloseable {
+
+    static final String PAGE = "<html>Home</html>";
+
+    private final ServerSocket server;
+    final List<String> heads = new CopyOnWriteArrayList<>();
+    final AtomicInteger accepted = new AtomicInteger();
+
+    PageServer() throws IOException {
+        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread t = new Thread(() -> {
+            while (!server.isClosed()) {
+                try {
+                    Socket s = server.accept();
+                    accepted.incrementAndGet();
+                    Thread.ofVirtual().start(() -> serve(s));
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+    }
+
+    int port() {
+        return server.getLocalPort();
+    }
+
+    String base() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    /** A run against this server with {@code backend}: sessions of one request, no ramps. */
+    ClientConfig config(String backend) {
+        return ConfigLoader.load((Path) null, Map.of("client_backend", backend, "client_target", base(), "workload_maximum_number_of_transitions", "1",
+                "workload_session_run_time_in_ms", "5000", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0"));
+    }
+
+    private void serve(Socket s) {
+        try (s) {
+            InputStream in = s.getInputStream();
+            OutputStream out = s.getOutputStream();
+            while (true) {
+                ByteArrayOutputStream head = new ByteArrayOutputStream();
+                int c;
+                while ((c = in.read()) >= 0) {
+                    head.write(c);
+                    byte[] b = head.toByteArray();
+                    int n = b.length;
+                    if (n >= 4 && b[n - 4] == '\r' && b[n - 3] == '\n' && b[n - 2] == '\r' && b[n - 1] == '\n') {
+                        break;
+                    }
+                }
+                if (c < 0) {
+                    return;
+                }
+                heads.add(head.toString(StandardCharsets.ISO_8859_1));
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + PAGE.length() + "\r\nConnection: keep-alive\r\n\r\n" + PAGE)
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+            }
+        } catch (IOException e) {
+            // the client went away
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+    }
+}

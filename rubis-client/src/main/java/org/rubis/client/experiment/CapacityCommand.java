@@ -43,6 +43,10 @@ public final class CapacityCommand implements Callable<Integer> {
     double latenessMs;
     @Option(names = "--cpu", defaultValue = "0.8", description = "Bottleneck if the client uses more than this fraction of the cores (default ${DEFAULT-VALUE}).")
     double cpu;
+    @Option(names = "--until-heap", description = "Go on past a lateness or CPU bottleneck, up to a step that fails or whose heap is full "
+            + "(the heap's own limit, found even where the host's cores give out first); 'largest sustained' stays the last step before the first "
+            + "bottleneck.")
+    boolean untilHeap;
     @Option(names = "--out", defaultValue = "runs/capacity", description = "Directory for the runs (default ${DEFAULT-VALUE}).")
     Path out;
     @Spec CommandSpec spec;
@@ -59,8 +63,7 @@ public final class CapacityCommand implements Callable<Integer> {
         };
         PrintWriter pw = spec.commandLine().getOut();
         List<String> rows = new ArrayList<>();
-        int sustained = 0;
-        String stopReason = "all steps sustained";
+        CapacityLadder ladder = new CapacityLadder(untilHeap);
         for (int n : steps) {
             Path dir = out.resolve(profile + "-" + execution + "-" + n);
             List<String> args = new ArrayList<>(List.of("--users", String.valueOf(n), "--ramp-up", rampUp, "--duration", duration, "--ramp-down", "0",
@@ -75,7 +78,7 @@ public final class CapacityCommand implements Callable<Integer> {
             SummaryFile s = SummaryFile.read(dir);
             if (s == null) {
                 rows.add(String.format(Locale.ROOT, "%7d  %-8s (no summary: see %s)", n, "failed", dir.resolve("client.log")));
-                stopReason = "N=" + n + ": the client JVM died without a summary";
+                ladder.step(n, "the client JVM died without a summary", true);
                 break;
             }
             double late = s.health().runSendLatenessP99Ms();
@@ -93,17 +96,15 @@ public final class CapacityCommand implements Callable<Integer> {
             }
             rows.add(String.format(Locale.ROOT, "%7d  %9.1f %9.3f %9.2f %8d %9d  %s", n, s.throughputRps(), late, cores,
                     s.health().peakThreads(), s.health().peakHeapBytes() >> 20, verdict));
-            if (!verdict.equals("sustained")) {
-                stopReason = "N=" + n + ": " + verdict;
+            if (!ladder.step(n, verdict, !s.complete())) {
                 break;
             }
-            sustained = n;
         }
         pw.println();
         pw.println("JVM profile " + profile + " (" + String.join(" ", flags) + "), execution " + execution + ", TPC-W think time (mean 7 s)");
         pw.println(String.format(Locale.ROOT, "%7s  %9s %9s %9s %8s %9s  %s", "users", "req/s", "late p99", "CPU cores", "threads", "heap MiB", "verdict"));
         rows.forEach(pw::println);
-        pw.println("largest sustained: " + (sustained == 0 ? "none of the steps" : sustained + " users") + " (" + stopReason + ")");
+        pw.println("largest sustained: " + (ladder.sustained() == 0 ? "none of the steps" : ladder.sustained() + " users") + " (" + ladder.stopReason() + ")");
         pw.flush();
         return 0;
     }

@@ -73,8 +73,10 @@ final class HeapCapacity implements Experiment {
                 Path out = dir.resolve(profile + "-" + exec);
                 Files.createDirectories(out);
                 StringWriter text = new StringWriter();
+                // --until-heap: on a host whose cores give out first (3,000 platform threads woken late on 2 vCPUs), the ladder still
+                // reaches the step where the 64 MB heap fills, which is the finding (docs/REPRODUCTION.md, 2026-11-25 evening)
                 List<String> args = List.of("--jvm-profile", profile, "--execution", exec, "--users", steps, "--ramp-up", lab.pick("1s", "5s"),
-                        "--duration", lab.pick("3s", "10s"), "--out", out.toString());
+                        "--duration", lab.pick("3s", "10s"), "--until-heap", "--out", out.toString());
                 lab.say("  capacity " + String.join(" ", args));
                 int status = new CommandLine(new CapacityCommand()).setOut(new PrintWriter(text, true)).setErr(new PrintWriter(text, true))
                         .execute(args.toArray(String[]::new));

@@ -45,7 +45,7 @@ public enum ErrorClass {
     HTTP_STATUS("http"),
     /** The client itself ran out of heap while handling the request. */
     OUT_OF_MEMORY("out-of-memory"),
-    /** Any other I/O failure. */
+    /** Any other I/O failure; among them no socket for the request (the client's file descriptors ran out). */
     IO("io"),
     /** A failure inside the client (a bug or a bad URL), not a network fault. */
     CLIENT("client-error");
@@ -112,6 +112,9 @@ public enum ErrorClass {
         String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         if (name.equals("ConnectTimeoutException")) {               // Apache HttpClient, Netty
             return CONNECT_TIMEOUT;
+        }
+        if (m.contains("too many open files")) {                    // EMFILE, ENFILE: no socket could be made. Not reset (the JDK's
+            return IO;                                               // SocketException) nor client-error (Netty epoll's ChannelException)
         }
         if (e instanceof SSLException || name.equals("NotSslRecordException")) {
             return TLS_FAILURE;

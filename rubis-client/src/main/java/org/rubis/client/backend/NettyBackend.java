@@ -30,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The event-driven backend, httperf's architecture in Java: a few Netty event loops (epoll where
@@ -65,6 +66,15 @@ public final class NettyBackend implements Backend {
     private final SourceAddresses sources;
     /** The requests in flight and their deadlines, one registry per event loop. */
     private final ConcurrentHashMap<EventLoop, LoopDeadlines> deadlines = new ConcurrentHashMap<>();
+    /**
+     * Where {@link #register} gets each new connection's channel: the transport's socket channel
+     * ({@link #socketChannels}). A seam for tests: a test gives its own (package-private constructor) to make the
+     * channel's creation throw, as the transport does when no socket can be made (file descriptors exhausted), and so
+     * reach the error paths of {@link Conn#open} and {@link Conn#prepare}; real exhaustion inside the test JVM is
+     * flaky (its class loading fails at the same moment). In a run it is always the one constructor reference: a
+     * call through a final field that the JIT inlines.
+     */
+    private final Supplier<Channel> channels;
 
     /**
      * @param tls null for http; for https the TLS policy (session resumption or not)
@@ -82,6 +92,12 @@ public final class NettyBackend implements Backend {
      */
     public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, boolean busyPoll,
             int sourceAddresses) {
+        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, busyPoll, sourceAddresses, null);
+    }
+
+    /** @param channels each new connection's channel (a test's, see {@link #channels}); null: the transport's */
+    NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, boolean busyPoll,
+            int sourceAddresses, Supplier<Channel> channels) {
         URI u = URI.create(base);
         this.sources = new SourceAddresses(sourceAddresses, u.getHost());
         boolean https = ClientTls.isHttps(base);
@@ -104,6 +120,12 @@ public final class NettyBackend implements Backend {
                 : epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
         this.epoll = epoll;
         this.tls = t;
+        this.channels = channels != null ? channels : socketChannels(epoll);
+    }
+
+    /** The transport's socket channel, unconnected and unregistered: what {@link #register} builds in a run. */
+    static Supplier<Channel> socketChannels(boolean epoll) {
+        return epoll ? EpollSocketChannel::new : NioSocketChannel::new;
     }
 
     /**
@@ -133,7 +155,7 @@ public final class NettyBackend implements Backend {
 
     /** A new channel, its options and handlers set, registered with {@code loop}: everything a connection needs before its connect. */
     private ChannelFuture register(EventLoop loop) {
-        Channel ch = epoll ? new EpollSocketChannel() : new NioSocketChannel();
+        Channel ch = channels.get(); // throws when no socket can be made (Netty's ChannelException)
         ChannelConfig config = ch.config();
         config.setOption(ChannelOption.TCP_NODELAY, true);
         config.setConnectTimeoutMillis(0);

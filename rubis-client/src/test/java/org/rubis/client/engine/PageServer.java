@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -55,8 +56,15 @@ final class PageServer implements AutoCloseable {
 
     /** A run against this server with {@code backend}: sessions of one request, no ramps. */
     ClientConfig config(String backend) {
-        return ConfigLoader.load((Path) null, Map.of("client_backend", backend, "client_target", base(), "workload_maximum_number_of_transitions", "1",
+        return config(backend, Map.of());
+    }
+
+    /** {@link #config(String)} with {@code settings} added or replaced (e.g. longer sessions). */
+    ClientConfig config(String backend, Map<String, String> settings) {
+        Map<String, String> m = new HashMap<>(Map.of("client_backend", backend, "client_target", base(), "workload_maximum_number_of_transitions", "1",
                 "workload_session_run_time_in_ms", "5000", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0"));
+        m.putAll(settings);
+        return ConfigLoader.load((Path) null, m);
     }
 
     private void serve(Socket s) {

@@ -1,0 +1,48 @@
+package org.rubis.client.engine;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.rubis.client.backend.Backend;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.client.log.RunLog;
+import org.rubis.client.report.RunStats;
+import org.rubis.client.workload.RequestGenerator;
+import org.rubis.client.workload.UserSession;
+
+/**
+ * One user's one session on the backend's event loops, as a run drives it (timers, prepares, reply callbacks, the run
+ * log): the engine's tests of what a backend does on the event loops check its session and the log's statistics.
+ */
+final class OneUserRun {
+
+    /** The session as it ended, and the statistics of its log (complete: the log is closed). */
+    record Result(UserSession session, RunStats stats) {}
+
+    private OneUserRun() {}
+
+    /**
+     * Runs the session of config {@code c} against {@code base} on {@code b}'s event loops, its first request meant at
+     * {@code firstIntendedNano}, logging into {@code dir}; fails the test unless it ends within 10 s.
+     */
+    static Result run(Backend b, ClientConfig c, String base, Path dir, long firstIntendedNano) throws Exception {
+        RunStats stats = new RunStats();
+        RunClock clock = new RunClock(c);
+        StopSignal stop = new StopSignal();
+        CountDownLatch done = new CountDownLatch(1);
+        UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
+        try (RunLog log = new RunLog(dir, stats::accept, stats::accept)) {
+            Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base), b.name());
+            SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b, rec, new ActiveSessions()), c.execution().threads(),
+                    (who, e) -> stop.stop(who + " failed: " + e, true));
+            assertTrue(d instanceof EventLoopSessions, "the sessions run on event loops");
+            d.start("user-0", 0, firstIntendedNano, k -> k == 0 ? s : null, done::countDown);
+            assertTrue(done.await(10, TimeUnit.SECONDS), "the session ended");
+            assertFalse(stop.stopped(), () -> "nothing stopped the run: " + stop.reason());
+        }
+        return new Result(s, stats);
+    }
+}

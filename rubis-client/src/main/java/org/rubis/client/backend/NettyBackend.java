@@ -156,17 +156,22 @@ public final class NettyBackend implements Backend {
     /** A new channel, its options and handlers set, registered with {@code loop}: everything a connection needs before its connect. */
     private ChannelFuture register(EventLoop loop) {
         Channel ch = channels.get(); // throws when no socket can be made (Netty's ChannelException)
-        ChannelConfig config = ch.config();
-        config.setOption(ChannelOption.TCP_NODELAY, true);
-        config.setConnectTimeoutMillis(0);
-        config.setRecvByteBufAllocator(RECEIVE_BUFFERS);
-        if (epoll) {
-            config.setOption(io.netty.channel.epoll.EpollChannelOption.IP_BIND_ADDRESS_NO_PORT, true);
+        try {
+            ChannelConfig config = ch.config();
+            config.setOption(ChannelOption.TCP_NODELAY, true);
+            config.setConnectTimeoutMillis(0);
+            config.setRecvByteBufAllocator(RECEIVE_BUFFERS);
+            if (epoll) {
+                config.setOption(io.netty.channel.epoll.EpollChannelOption.IP_BIND_ADDRESS_NO_PORT, true);
+            }
+            if (tls != null) {
+                ch.pipeline().addLast("tls", new io.netty.handler.ssl.SslHandler(tls.clientEngine(target.getHostString(), target.getPort())));
+            }
+            ch.pipeline().addLast("reply", REPLY);
+        } catch (RuntimeException | Error e) {
+            ch.unsafe().closeForcibly(); // its socket exists already: not left open behind the failure
+            throw e;
         }
-        if (tls != null) {
-            ch.pipeline().addLast("tls", new io.netty.handler.ssl.SslHandler(tls.clientEngine(target.getHostString(), target.getPort())));
-        }
-        ch.pipeline().addLast("reply", REPLY);
         return loop.register(ch);
     }
 

@@ -59,10 +59,19 @@ public interface Backend extends AutoCloseable {
 
     /**
      * How long before a session's next request this backend wants {@link #prepare} called; 0 (the default): never.
-     * Only event-loop backends are asked, and only when the request is due later than twice this.
+     * Asked by the event-loop sessions and by the thread-per-user model, and only when the request is due later than
+     * twice this (the virtual-thread model does not prepare).
      */
     default long prepareLeadNanos() {
         return 0;
+    }
+
+    /**
+     * Whether {@link #prepare} would do anything for this session now (it has no open connection and nothing prepared).
+     * A thread per user wakes early for a prepare only then, not once per think time.
+     */
+    default boolean prepares(Session session) {
+        return prepareLeadNanos() > 0;
     }
 
     /**
@@ -70,7 +79,8 @@ public interface Backend extends AutoCloseable {
      * for it may now do what does not touch the wire (create the socket, set its options, register it with the loop), so
      * that the request's window, which starts at its send mark, holds the connect and the request only: at 30 requests/s
      * that work runs cold and took about 120 us of the window (docs/DEVELOPING.md). Never connects, never sends; at most
-     * one unconnected socket per session, closed by {@link #endSession}. Runs on the session's event loop.
+     * one unconnected socket per session, closed by {@link #endSession}. Runs on the session's event loop, or on the
+     * session's own thread (thread per user).
      */
     default void prepare(Session session) {}
 

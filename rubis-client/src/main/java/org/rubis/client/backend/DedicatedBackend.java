@@ -1,11 +1,13 @@
 package org.rubis.client.backend;
 
 import java.net.InetAddress;
+import java.net.Socket;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.BasicHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.DefaultHttpClientConnectionOperator;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.routing.DefaultRoutePlanner;
+import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
 import org.apache.hc.client5.http.io.HttpClientConnectionOperator;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
@@ -41,17 +43,29 @@ public final class DedicatedBackend implements Backend {
     private final org.apache.hc.core5.http.io.SocketConfig socketConfig;
     private final CloseableHttpClient client;
     private final SourceAddresses sources;
+    private final SourcePortSockets sockets = new SourcePortSockets();
     private final boolean downloadImages;
 
     /** A session's own connection manager (its state token) and source address. */
     private static final class Dedicated implements Session {
-        final BasicHttpClientConnectionManager manager;
+        BasicHttpClientConnectionManager manager;
         final InetAddress source;
         ImageFetcher images;
+        /**
+         * The session's last connection, as its manager made it; dropped once closed, so that a closed one's buffers are
+         * not kept through a think time. Null or closed: the next request opens a new connection.
+         */
+        ManagedHttpClientConnection conn;
+        /** A socket made by {@link #prepare} for the next request's connect, or null. */
+        Socket prepared;
 
-        Dedicated(BasicHttpClientConnectionManager manager, InetAddress source) {
-            this.manager = manager;
+        Dedicated(InetAddress source) {
             this.source = source;
+        }
+
+        /** The next request will open a new connection and none is prepared for it. */
+        boolean unprepared() {
+            return prepared == null && (conn == null || !conn.isOpen());
         }
 
         HttpClientContext context() {
@@ -82,7 +96,7 @@ public final class DedicatedBackend implements Backend {
         this.downloadImages = downloadImages;
         this.sources = new SourceAddresses(sourceAddresses, java.net.URI.create(base).getHost());
         // sockets that pick their own source port when bound to a source address (SourcePortSockets: the kernel's search is slow)
-        this.operator = new DefaultHttpClientConnectionOperator(new SourcePortSockets(), null, null,
+        this.operator = new DefaultHttpClientConnectionOperator(sockets, null, null,
                 RegistryBuilder.<TlsSocketStrategy>create().register("https", tls.httpClientStrategy()).build());
         this.connections = HttpClient5Exchange.connections(Http1Config.custom().setBufferSize(BUFFER_BYTES).setChunkSizeHint(BUFFER_BYTES).build());
         this.connectionConfig = exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs);
@@ -110,28 +124,94 @@ public final class DedicatedBackend implements Backend {
 
     @Override
     public Session startSession() {
-        BasicHttpClientConnectionManager m = new BasicHttpClientConnectionManager(operator, connections);
+        Dedicated d = new Dedicated(sources.next());
+        // the session's manager makes its connections through this factory, so the session knows whether it has one open
+        BasicHttpClientConnectionManager m = new BasicHttpClientConnectionManager(operator, socket -> d.conn = connections.createConnection(socket));
         m.setConnectionConfig(connectionConfig);
         m.setSocketConfig(socketConfig);
-        Dedicated d = new Dedicated(m, sources.next());
+        d.manager = m;
         if (downloadImages) {
             d.images = new ImageFetcher(p -> exchange.fetch(client, p, d.context()));
         }
         return d;
     }
 
+    /** As netty's: the socket of a new connection is made 1 ms before its request's intended instant. */
+    @Override
+    public long prepareLeadNanos() {
+        return PREPARE_LEAD_NS;
+    }
+
+    static final long PREPARE_LEAD_NS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
+
+    /**
+     * Only a session whose next request opens a new connection (its first, or after its connection was closed) has
+     * anything to prepare. A connection the server closed during the think time is not seen here (HttpClient finds it
+     * only when the request fails on it, then {@link StaleConnectionRetry} connects inside the window).
+     */
+    @Override
+    public boolean prepares(Session session) {
+        return ((Dedicated) session).unprepared();
+    }
+
+    /**
+     * Makes the next connection's socket and sets its options (the socket() and setsockopt calls, about 60 us when
+     * they run cold at a few connects a second), so that the request's window holds its connect and the request. No
+     * socket (descriptors exhausted): nothing prepared, the request tries itself and fails with its reason.
+     */
+    @Override
+    public void prepare(Session session) {
+        Dedicated d = (Dedicated) session;
+        if (!d.unprepared()) {
+            return;
+        }
+        d.conn = null;
+        try {
+            d.prepared = sockets.prepared(socketConfig);
+        } catch (java.io.IOException | RuntimeException e) {
+            d.prepared = null;
+        }
+    }
+
     @Override
     public void execute(Session session, String path, Reply out) {
         Dedicated d = (Dedicated) session;
-        exchange.execute(client, path, out, d::context);
+        Socket prepared = d.prepared;
+        if (prepared != null) {
+            d.prepared = null;
+            SourcePortSockets.handOver(prepared);
+        }
+        try {
+            exchange.execute(client, path, out, d::context);
+        } finally {
+            if (prepared != null) {
+                closeQuietly(SourcePortSockets.takeBack()); // not taken (the request never connected): not left open
+            }
+        }
+        if (d.conn != null && !d.conn.isOpen()) {
+            d.conn = null; // closed after this reply (or failed): its buffers go now, not after the think time
+        }
         if (d.images != null) {
             d.images.fetchAfter(out);
         }
     }
 
+    private static void closeQuietly(Socket s) {
+        if (s != null) {
+            try {
+                s.close();
+            } catch (java.io.IOException e) {
+                // an unconnected socket: nothing to lose
+            }
+        }
+    }
+
     @Override
     public void endSession(Session session) {
-        ((Dedicated) session).manager.close(CloseMode.IMMEDIATE);
+        Dedicated d = (Dedicated) session;
+        closeQuietly(d.prepared);
+        d.prepared = null;
+        d.manager.close(CloseMode.IMMEDIATE);
     }
 
     @Override

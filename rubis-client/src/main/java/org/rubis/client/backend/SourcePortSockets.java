@@ -45,9 +45,57 @@ final class SourcePortSockets implements DetachedSocketFactory {
         this.high = range[1];
     }
 
+    /**
+     * A socket made before its request's send mark ({@link DedicatedBackend#prepare}), handed to the thread that will
+     * connect it: HttpClient's operator asks {@link #create} for a socket on the thread that executes the request, and
+     * passes nothing of the request to it. Set only around one {@code execute}, so it never outlives the request.
+     */
+    private static final ThreadLocal<Socket> HANDED = new ThreadLocal<>();
+
     @Override
     public Socket create(Proxy proxy) {
+        if (proxy == null) {
+            Socket prepared = HANDED.get();
+            if (prepared != null) {
+                HANDED.remove();
+                return prepared;
+            }
+        }
         return proxy != null ? new Socket(proxy) : new PortChoosing();
+    }
+
+    /**
+     * A new unconnected socket with {@code config}'s options set as HttpClient's operator sets them (so its file
+     * descriptor exists and the option calls have run): what {@link #create} would return, made ahead of time.
+     */
+    Socket prepared(org.apache.hc.core5.http.io.SocketConfig config) throws IOException {
+        Socket s = new PortChoosing();
+        try {
+            if (config.getSoTimeout() != null) {
+                s.setSoTimeout(config.getSoTimeout().toMillisecondsIntBound());
+            }
+            s.setReuseAddress(config.isSoReuseAddress());
+            s.setTcpNoDelay(config.isTcpNoDelay());
+            s.setKeepAlive(config.isSoKeepAlive());
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+        return s;
+    }
+
+    /** The next {@link #create} on this thread returns {@code prepared}. */
+    static void handOver(Socket prepared) {
+        HANDED.set(prepared);
+    }
+
+    /** Ends a hand-over: the socket handed to this thread that no connect took, or null. */
+    static Socket takeBack() {
+        Socket left = HANDED.get();
+        if (left != null) {
+            HANDED.remove();
+        }
+        return left;
     }
 
     /** The next port to try on {@code address}: round robin over the range, from a random start. */

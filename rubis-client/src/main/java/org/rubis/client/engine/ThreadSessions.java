@@ -58,14 +58,29 @@ final class ThreadSessions implements SessionExecutor {
 
     /** Runs one session on the calling thread; returns the next session's intended start or ABORTED. */
     private long run(SessionStep step, Reply reply) {
-        RunClock clock = ctx.clock();
-        StopSignal stop = ctx.stop();
-        if (!stop.awaitUntil(step.intended(), clock.endNano())) {
+        Backend backend = ctx.backend();
+        // The session (not yet its first request) starts before its intended instant when its first connection can be
+        // prepared then; the session's start in the log is still its first request's (step.begin()).
+        Backend.Session bs = backend.prepareLeadNanos() > 0 ? backend.startSession() : null;
+        boolean due;
+        try {
+            due = awaitStep(step.intended(), bs);
+        } catch (RuntimeException | Error e) {
+            if (bs != null) {
+                backend.endSession(bs); // its prepared socket, if any, is not left open
+            }
+            throw e;
+        }
+        if (!due) {
+            if (bs != null) {
+                backend.endSession(bs);
+            }
             return SessionStep.ABORTED;
         }
         step.begin();
-        Backend backend = ctx.backend();
-        Backend.Session bs = backend.startSession();
+        if (bs == null) {
+            bs = backend.startSession();
+        }
         boolean aborted = false;
         boolean finished = false;
         try {
@@ -75,7 +90,7 @@ final class ThreadSessions implements SessionExecutor {
                 if (!step.replied(reply)) {
                     break;
                 }
-                if (!stop.awaitUntil(step.intended(), clock.endNano())) {
+                if (!awaitStep(step.intended(), bs)) {
                     aborted = true;
                     break;
                 }
@@ -88,6 +103,25 @@ final class ThreadSessions implements SessionExecutor {
             }
         }
         return step.end(aborted);
+    }
+
+    /**
+     * Waits for a step's intended instant; false when the run ended first. When the backend has something to prepare
+     * for the session's next request ({@link Backend#prepares}) and the step is due later than twice its lead, the
+     * thread wakes once at the lead before the instant to {@link Backend#prepare} it, off the request's window.
+     */
+    private boolean awaitStep(long intendedNano, Backend.Session bs) {
+        RunClock clock = ctx.clock();
+        StopSignal stop = ctx.stop();
+        Backend backend = ctx.backend();
+        long lead = backend.prepareLeadNanos();
+        if (bs != null && lead > 0 && intendedNano - System.nanoTime() > 2 * lead && backend.prepares(bs)) {
+            if (!stop.awaitUntil(intendedNano - lead, clock.endNano())) {
+                return false;
+            }
+            backend.prepare(bs);
+        }
+        return stop.awaitUntil(intendedNano, clock.endNano());
     }
 
     @Override

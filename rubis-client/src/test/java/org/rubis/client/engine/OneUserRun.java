@@ -14,8 +14,9 @@ import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
 
 /**
- * One user's one session on the backend's event loops, as a run drives it (timers, prepares, reply callbacks, the run
- * log): the engine's tests of what a backend does on the event loops check its session and the log's statistics.
+ * One user's one session as a run drives it (on the backend's event loops, or on a thread of its own for a blocking
+ * backend: timers or waits, prepares, replies, the run log): the engine's tests of what a backend does in a run check its
+ * session and the log's statistics.
  */
 final class OneUserRun {
 
@@ -25,7 +26,7 @@ final class OneUserRun {
     private OneUserRun() {}
 
     /**
-     * Runs the session of config {@code c} against {@code base} on {@code b}'s event loops, its first request meant at
+     * Runs the session of config {@code c} against {@code base} on {@code b} (its event loops, or a thread), its first request meant at
      * {@code firstIntendedNano}, logging into {@code dir}; fails the test unless it ends within 10 s.
      */
     static Result run(Backend b, ClientConfig c, String base, Path dir, long firstIntendedNano) throws Exception {
@@ -38,7 +39,11 @@ final class OneUserRun {
             Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base), b.name());
             SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b, rec, new ActiveSessions()), c.execution().threads(),
                     (who, e) -> stop.stop(who + " failed: " + e, true));
-            assertTrue(d instanceof EventLoopSessions, "the sessions run on event loops");
+            if (b.eventLoops()) {
+                assertTrue(d instanceof EventLoopSessions, "the sessions run on event loops");
+            } else {
+                assertTrue(d instanceof ThreadSessions, "a blocking backend's session runs on a thread of its own");
+            }
             d.start("user-0", 0, firstIntendedNano, k -> k == 0 ? s : null, done::countDown);
             assertTrue(done.await(10, TimeUnit.SECONDS), "the session ended");
             assertFalse(stop.stopped(), () -> "nothing stopped the run: " + stop.reason());

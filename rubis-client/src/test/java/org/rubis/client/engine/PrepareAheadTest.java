@@ -58,6 +58,7 @@ class PrepareAheadTest {
     void aLaterRequestsSocketIsPreparedAndIsTheOneItConnects() throws Exception {
         ClientConfig c = config();
         int before = UnconnectedSockets.count();
+        java.util.Set<String> beforeInodes = UnconnectedSockets.inodes();
         WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), base()));
         long lead = w.prepareLeadNanos();
         assertTrue(lead > 0, "netty prepares new connections");
@@ -71,6 +72,10 @@ class PrepareAheadTest {
         assertTrue(w.prepares.get(0) < w.sendMarks.get(0), "prepared before the request's send mark");
         assertEquals(List.of(before + 1), w.unconnectedAfterPrepare, "the prepare made one socket, unconnected");
         assertEquals(List.of(before), w.unconnectedAtReply, "the request connected the prepared socket: none left over");
+        java.util.Set<String> prepared = new java.util.HashSet<>(w.unconnectedInodesAfterPrepare.get(0));
+        prepared.removeAll(beforeInodes);
+        assertEquals(1, prepared.size(), "one new unconnected socket after the prepare");
+        assertTrue(w.tcpInodesAtReply.get(0).containsAll(prepared), "that very socket is the request's connection at its reply");
         assertEquals(1, server.accepted.get(), "the server accepted one connection");
     }
 

@@ -7,15 +7,18 @@ import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Reply;
 
 /**
- * Delegates to a backend and notes, on the session's loop, each prepare and the unconnected sockets
- * ({@link UnconnectedSockets}) around it, and each reply's send mark, error and unconnected sockets: what the engine's tests of {@link Backend#prepare} check,
- * seen from where the engine calls it.
+ * Delegates to a backend and notes, where the engine calls it (the session's loop, or the user's thread), each prepare
+ * and the unconnected sockets ({@link UnconnectedSockets}) after it, and each reply's send mark, error and unconnected
+ * sockets: what the engine's tests of {@link Backend#prepare} check.
  */
 final class WatchedBackend implements Backend {
     final Backend b;
     final List<Long> prepares = new CopyOnWriteArrayList<>();
     final List<Integer> unconnectedAfterPrepare = new CopyOnWriteArrayList<>();
     final List<Integer> unconnectedAtReply = new CopyOnWriteArrayList<>();
+    /** The unconnected sockets' inodes after each prepare, and the TCP table's inodes at each reply. */
+    final List<java.util.Set<String>> unconnectedInodesAfterPrepare = new CopyOnWriteArrayList<>();
+    final List<java.util.Set<String>> tcpInodesAtReply = new CopyOnWriteArrayList<>();
     final List<Long> sendMarks = new CopyOnWriteArrayList<>();
     /** Each reply's error class, empty for a success, in order. */
     final List<String> errors = new CopyOnWriteArrayList<>();
@@ -37,14 +40,20 @@ final class WatchedBackend implements Backend {
     @Override
     public void execute(Session session, String path, Reply out) {
         b.execute(session, path, out);
+        replied(out);
+    }
+
+    private void replied(Reply out) {
+        unconnectedAtReply.add(UnconnectedSockets.countNow());
+        tcpInodesAtReply.add(UnconnectedSockets.tcpInodesNow());
+        sendMarks.add(out.sendNano);
+        errors.add(out.error);
     }
 
     @Override
     public void send(Session session, String path, Reply out, Runnable onReply) {
         b.send(session, path, out, () -> {
-            unconnectedAtReply.add(UnconnectedSockets.countNow());
-            sendMarks.add(out.sendNano);
-            errors.add(out.error);
+            replied(out);
             onReply.run();
         });
     }
@@ -65,10 +74,17 @@ final class WatchedBackend implements Backend {
     }
 
     @Override
+    public boolean prepares(Session session) {
+        return b.prepares(session);
+    }
+
+    @Override
     public void prepare(Session session) {
         prepares.add(System.nanoTime());
         b.prepare(session);
-        unconnectedAfterPrepare.add(UnconnectedSockets.countNow());
+        java.util.Set<String> unconnected = UnconnectedSockets.inodesNow();
+        unconnectedAfterPrepare.add(unconnected.size());
+        unconnectedInodesAfterPrepare.add(unconnected);
     }
 
     @Override

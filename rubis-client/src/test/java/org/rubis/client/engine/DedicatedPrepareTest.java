@@ -1,0 +1,127 @@
+package org.rubis.client.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rubis.client.backend.Backend;
+import org.rubis.client.backend.Backends;
+import org.rubis.client.backend.Reply;
+import org.rubis.client.config.ClientConfig;
+
+/**
+ * The dedicated backend with a thread per user prepares a new connection's socket before the request's send mark, as
+ * netty does on its event loops ({@link PrepareAheadTest}): the user's thread wakes once, 1 ms before a request due later
+ * than 2 ms whose session has no open connection, and makes the socket; the request connects that socket. The server's
+ * accepted connections and the process's unconnected sockets ({@link UnconnectedSockets}) are the truth.
+ */
+class DedicatedPrepareTest {
+
+    @TempDir Path tmp;
+    private PageServer server;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new PageServer();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        server.close();
+    }
+
+    private OneUserRun.Result run(WatchedBackend w, ClientConfig c, long firstIntendedNano) throws Exception {
+        try {
+            return OneUserRun.run(w, c, server.base(), tmp, firstIntendedNano);
+        } finally {
+            w.close();
+        }
+    }
+
+    private static long later(Backend b) {
+        return System.nanoTime() + Math.max(TimeUnit.MILLISECONDS.toNanos(100), 3 * b.prepareLeadNanos());
+    }
+
+    @Test
+    void aLaterRequestsSocketIsPreparedOnItsThreadAndIsTheOneItConnects() throws Exception {
+        ClientConfig c = server.config("dedicated");
+        int before = UnconnectedSockets.count();
+        java.util.Set<String> beforeInodes = UnconnectedSockets.inodes();
+        WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), server.base()));
+        assertTrue(w.prepareLeadNanos() > 0, "dedicated prepares new connections");
+        OneUserRun.Result r = run(w, c, later(w));
+        assertEquals(1, r.session().requests());
+        assertEquals(0, r.session().errors());
+        assertEquals(1, r.stats().newConnections());
+        assertEquals(1, w.prepares.size(), "one prepare, before the request");
+        assertTrue(w.prepares.get(0) < w.sendMarks.get(0), "prepared before the request's send mark");
+        assertEquals(List.of(before + 1), w.unconnectedAfterPrepare, "the prepare made one socket, unconnected");
+        assertEquals(List.of(before), w.unconnectedAtReply, "the request connected the prepared socket: none left over");
+        java.util.Set<String> prepared = new java.util.HashSet<>(w.unconnectedInodesAfterPrepare.get(0));
+        prepared.removeAll(beforeInodes);
+        assertEquals(1, prepared.size(), "one new unconnected socket after the prepare");
+        assertTrue(w.tcpInodesAtReply.get(0).containsAll(prepared), "that very socket is the request's connection at its reply");
+        assertEquals(1, server.accepted.get(), "the server accepted one connection");
+        assertEquals(1, server.heads.size(), "and saw the request on it");
+    }
+
+    @Test
+    void aDueRequestIsNotPrepared() throws Exception {
+        ClientConfig c = server.config("dedicated");
+        int before = UnconnectedSockets.count();
+        WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), server.base()));
+        OneUserRun.Result r = run(w, c, System.nanoTime());
+        assertEquals(0, r.session().errors());
+        assertEquals(List.of(), w.prepares, "no time to prepare in: the socket is made in the request's window, as before");
+        assertEquals(List.of(before), w.unconnectedAtReply);
+        assertEquals(1, server.accepted.get());
+    }
+
+    @Test
+    void theNextRequestOnAnOpenConnectionIsNotPrepared() throws Exception {
+        // two requests about 14 ms apart (the TPC-W think time scaled down): the second reuses the first one's connection
+        ClientConfig c = server.config("dedicated", Map.of("workload_maximum_number_of_transitions", "2", "workload_think_scale", "0.002"));
+        WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), server.base()));
+        OneUserRun.Result r = run(w, c, later(w));
+        assertEquals(2, r.session().requests());
+        assertEquals(0, r.session().errors());
+        assertEquals(1, w.prepares.size(), "only the first request, which opened the session's connection, was prepared");
+        assertEquals(1, server.accepted.get(), "one connection for both requests");
+        assertEquals(2, server.heads.size());
+    }
+
+    @Test
+    void aPreparedSocketIsMadeOnceAndClosedWithItsSession() throws Exception {
+        ClientConfig c = server.config("dedicated");
+        int before = UnconnectedSockets.count();
+        try (Backend b = Backends.create(c.execution(), server.base())) {
+            Backend.Session s = b.startSession();
+            assertTrue(b.prepares(s), "a new session has no connection: its first request's socket can be prepared");
+            b.prepare(s);
+            b.prepare(s);
+            assertEquals(before + 1, UnconnectedSockets.count(), "one prepared socket, however many prepares");
+            assertFalse(b.prepares(s), "nothing more to prepare");
+            b.execute(s, "/PHP/index.html", new Reply());
+            assertEquals(before, UnconnectedSockets.count(), "the request connected it");
+            assertFalse(b.prepares(s), "the session's connection is open: nothing to prepare");
+            b.prepare(s);
+            assertEquals(before, UnconnectedSockets.count());
+            b.endSession(s);
+
+            Backend.Session t = b.startSession();
+            b.prepare(t);
+            assertEquals(before + 1, UnconnectedSockets.count());
+            b.endSession(t);
+            assertEquals(before, UnconnectedSockets.count(), "the session's end closed its prepared socket");
+        }
+        assertEquals(1, server.accepted.get(), "a prepared socket never reaches the server unless its request connects it");
+    }
+}

@@ -4,14 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.Reply;
@@ -23,20 +19,7 @@ import org.rubis.client.config.ClientConfig;
  * than 2 ms whose session has no open connection, and makes the socket; the request connects that socket. The server's
  * accepted connections and the process's unconnected sockets ({@link UnconnectedSockets}) are the truth.
  */
-class DedicatedPrepareTest {
-
-    @TempDir Path tmp;
-    private PageServer server;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = new PageServer();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        server.close();
-    }
+class DedicatedPrepareTest extends PageServerTest {
 
     private OneUserRun.Result run(WatchedBackend w, ClientConfig c, long firstIntendedNano) throws Exception {
         try {
@@ -65,10 +48,7 @@ class DedicatedPrepareTest {
         assertTrue(w.prepares.get(0) < w.sendMarks.get(0), "prepared before the request's send mark");
         assertEquals(List.of(before + 1), w.unconnectedAfterPrepare, "the prepare made one socket, unconnected");
         assertEquals(List.of(before), w.unconnectedAtReply, "the request connected the prepared socket: none left over");
-        java.util.Set<String> prepared = new java.util.HashSet<>(w.unconnectedInodesAfterPrepare.get(0));
-        prepared.removeAll(beforeInodes);
-        assertEquals(1, prepared.size(), "one new unconnected socket after the prepare");
-        assertTrue(w.tcpInodesAtReply.get(0).containsAll(prepared), "that very socket is the request's connection at its reply");
+        w.assertFirstPreparedSocketConnected(beforeInodes);
         assertEquals(1, server.accepted.get(), "the server accepted one connection");
         assertEquals(1, server.heads.size(), "and saw the request on it");
     }

@@ -2,14 +2,10 @@ package org.rubis.client.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.backend.SocketFailures;
 import org.rubis.client.config.ClientConfig;
 
@@ -22,20 +18,7 @@ import org.rubis.client.config.ClientConfig;
  * heads are the truth of what reached it; the process's unconnected sockets ({@link UnconnectedSockets}) of what was
  * left behind. Every run ends within {@link OneUserRun}'s bound.
  */
-class NoSocketTest {
-
-    @TempDir Path tmp;
-    private PageServer server;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = new PageServer();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        server.close();
-    }
+class NoSocketTest extends PageServerTest {
 
     /** Far beyond twice the backend's prepare lead (1 ms): the engine prepares the request's connection first. */
     private static final long LATER = TimeUnit.MILLISECONDS.toNanos(100);

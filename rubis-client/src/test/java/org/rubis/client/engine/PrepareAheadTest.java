@@ -3,14 +3,10 @@ package org.rubis.client.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.Reply;
@@ -23,20 +19,7 @@ import org.rubis.client.config.ClientConfig;
  * state a prepared socket can be in). A due request is not prepared, a session with an open connection prepares
  * nothing, and a prepared socket is closed with its session.
  */
-class PrepareAheadTest {
-
-    @TempDir Path tmp;
-    private PageServer server;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = new PageServer();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        server.close();
-    }
+class PrepareAheadTest extends PageServerTest {
 
     private String base() {
         return server.base();
@@ -72,10 +55,7 @@ class PrepareAheadTest {
         assertTrue(w.prepares.get(0) < w.sendMarks.get(0), "prepared before the request's send mark");
         assertEquals(List.of(before + 1), w.unconnectedAfterPrepare, "the prepare made one socket, unconnected");
         assertEquals(List.of(before), w.unconnectedAtReply, "the request connected the prepared socket: none left over");
-        java.util.Set<String> prepared = new java.util.HashSet<>(w.unconnectedInodesAfterPrepare.get(0));
-        prepared.removeAll(beforeInodes);
-        assertEquals(1, prepared.size(), "one new unconnected socket after the prepare");
-        assertTrue(w.tcpInodesAtReply.get(0).containsAll(prepared), "that very socket is the request's connection at its reply");
+        w.assertFirstPreparedSocketConnected(beforeInodes);
         assertEquals(1, server.accepted.get(), "the server accepted one connection");
     }
 

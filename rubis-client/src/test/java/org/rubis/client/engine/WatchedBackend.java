@@ -73,6 +73,17 @@ final class WatchedBackend implements Backend {
         return b.prepareLeadNanos();
     }
 
+    /**
+     * The one socket the first prepare made (an unconnected socket not among {@code before}) is in the kernel's TCP table
+     * at the first reply: the request connected that very socket.
+     */
+    void assertFirstPreparedSocketConnected(java.util.Set<String> before) {
+        java.util.Set<String> prepared = new java.util.HashSet<>(unconnectedInodesAfterPrepare.get(0));
+        prepared.removeAll(before);
+        org.junit.jupiter.api.Assertions.assertEquals(1, prepared.size(), "one new unconnected socket after the prepare");
+        org.junit.jupiter.api.Assertions.assertTrue(tcpInodesAtReply.get(0).containsAll(prepared), "that very socket is the request's connection at its reply");
+    }
+
     @Override
     public boolean prepares(Session session) {
         return b.prepares(session);

@@ -51,11 +51,7 @@ class PrepareAheadTest extends PageServerTest {
         } finally {
             w.close();
         }
-        assertEquals(1, w.prepares.size(), "one prepare, before the request");
-        assertTrue(w.prepares.get(0) < w.sendMarks.get(0), "prepared before the request's send mark");
-        assertEquals(List.of(before + 1), w.unconnectedAfterPrepare, "the prepare made one socket, unconnected");
-        assertEquals(List.of(before), w.unconnectedAtReply, "the request connected the prepared socket: none left over");
-        w.assertFirstPreparedSocketConnected(beforeInodes);
+        w.assertOneRequestConnectedItsPreparedSocket(before, beforeInodes);
         assertEquals(1, server.accepted.get(), "the server accepted one connection");
     }
 

@@ -1,5 +1,8 @@
 package org.rubis.client.engine;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
@@ -74,14 +77,19 @@ final class WatchedBackend implements Backend {
     }
 
     /**
-     * The one socket the first prepare made (an unconnected socket not among {@code before}) is in the kernel's TCP table
-     * at the first reply: the request connected that very socket.
+     * One request, prepared once before its send mark: the prepare made one unconnected socket (not among the
+     * {@code before} ones, {@code beforeCount} of them), and at the reply that very socket is in the kernel's TCP table,
+     * none left over: the request connected the socket its prepare made.
      */
-    void assertFirstPreparedSocketConnected(java.util.Set<String> before) {
+    void assertOneRequestConnectedItsPreparedSocket(int beforeCount, java.util.Set<String> before) {
+        assertEquals(1, prepares.size(), "one prepare, before the request");
+        assertTrue(prepares.get(0) < sendMarks.get(0), "prepared before the request's send mark");
+        assertEquals(List.of(beforeCount + 1), unconnectedAfterPrepare, "the prepare made one socket, unconnected");
+        assertEquals(List.of(beforeCount), unconnectedAtReply, "the request connected the prepared socket: none left over");
         java.util.Set<String> prepared = new java.util.HashSet<>(unconnectedInodesAfterPrepare.get(0));
         prepared.removeAll(before);
-        org.junit.jupiter.api.Assertions.assertEquals(1, prepared.size(), "one new unconnected socket after the prepare");
-        org.junit.jupiter.api.Assertions.assertTrue(tcpInodesAtReply.get(0).containsAll(prepared), "that very socket is the request's connection at its reply");
+        assertEquals(1, prepared.size(), "one new unconnected socket after the prepare");
+        assertTrue(tcpInodesAtReply.get(0).containsAll(prepared), "that very socket is the request's connection at its reply");
     }
 
     @Override

@@ -67,6 +67,12 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * The lead of the backends that prepare (netty, dedicated): 1 ms is far beyond the prepare's own time (60-120 us
+     * cold) and the timer's or the wake-up's lateness, and short enough that the socket is not kept through a think time.
+     */
+    long PREPARE_LEAD_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
+
+    /**
      * Whether {@link #prepare} would do anything for this session now (it has no open connection and nothing prepared).
      * A thread per user wakes early for a prepare only then, not once per think time.
      */

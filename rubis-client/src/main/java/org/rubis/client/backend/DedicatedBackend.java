@@ -136,13 +136,10 @@ public final class DedicatedBackend implements Backend {
         return d;
     }
 
-    /** As netty's: the socket of a new connection is made 1 ms before its request's intended instant. */
     @Override
     public long prepareLeadNanos() {
-        return PREPARE_LEAD_NS;
+        return PREPARE_LEAD_NANOS;
     }
-
-    static final long PREPARE_LEAD_NS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
 
     /**
      * Only a session whose next request opens a new connection (its first, or after its connection was closed) has

@@ -234,12 +234,9 @@ public final class NettyBackend implements Backend {
         }
     }
 
-    /** 1 ms: the prepare's own work takes about 120 us when it runs cold, and its timer may come a little late. */
-    static final long PREPARE_LEAD_NS = TimeUnit.MILLISECONDS.toNanos(1);
-
     @Override
     public long prepareLeadNanos() {
-        return PREPARE_LEAD_NS;
+        return PREPARE_LEAD_NANOS;
     }
 
     @Override

@@ -54,14 +54,11 @@ final class SourcePortSockets implements DetachedSocketFactory {
 
     @Override
     public Socket create(Proxy proxy) {
-        if (proxy == null) {
-            Socket prepared = HANDED.get();
-            if (prepared != null) {
-                HANDED.remove();
-                return prepared;
-            }
+        if (proxy != null) {
+            return new Socket(proxy);
         }
-        return proxy != null ? new Socket(proxy) : new PortChoosing();
+        Socket prepared = takeBack();
+        return prepared != null ? prepared : new PortChoosing();
     }
 
     /**
@@ -89,7 +86,7 @@ final class SourcePortSockets implements DetachedSocketFactory {
         HANDED.set(prepared);
     }
 
-    /** Ends a hand-over: the socket handed to this thread that no connect took, or null. */
+    /** The socket handed to this thread and not taken yet, or null; the hand-over ends. */
     static Socket takeBack() {
         Socket left = HANDED.get();
         if (left != null) {

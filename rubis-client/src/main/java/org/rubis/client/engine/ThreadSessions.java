@@ -59,31 +59,18 @@ final class ThreadSessions implements SessionExecutor {
     /** Runs one session on the calling thread; returns the next session's intended start or ABORTED. */
     private long run(SessionStep step, Reply reply) {
         Backend backend = ctx.backend();
-        // The session (not yet its first request) starts before its intended instant when its first connection can be
-        // prepared then; the session's start in the log is still its first request's (step.begin()).
-        Backend.Session bs = backend.prepareLeadNanos() > 0 ? backend.startSession() : null;
-        boolean due;
-        try {
-            due = awaitStep(step.intended(), bs);
-        } catch (RuntimeException | Error e) {
-            if (bs != null) {
-                backend.endSession(bs); // its prepared socket, if any, is not left open
-            }
-            throw e;
-        }
-        if (!due) {
-            if (bs != null) {
-                backend.endSession(bs);
-            }
-            return SessionStep.ABORTED;
-        }
-        step.begin();
-        if (bs == null) {
-            bs = backend.startSession();
-        }
+        // The backend's session exists before its first request's intended instant, so that the backend can prepare
+        // that request's connection (Backend.prepare); the session's start in the log is its first request's (begin()).
+        Backend.Session bs = backend.startSession();
+        boolean begun = false;
         boolean aborted = false;
         boolean finished = false;
         try {
+            if (!awaitStep(step.intended(), bs)) {
+                return SessionStep.ABORTED;
+            }
+            step.begin();
+            begun = true;
             while (true) {
                 TestStall.beforeSend();
                 backend.execute(bs, step.path(), reply); // marks reply.sendNano right before the network call
@@ -97,8 +84,8 @@ final class ThreadSessions implements SessionExecutor {
             }
             finished = true;
         } finally {
-            backend.endSession(bs);
-            if (!finished) {
+            backend.endSession(bs); // a prepared socket the session did not use is closed with it
+            if (begun && !finished) {
                 step.abandon();
             }
         }
@@ -115,7 +102,7 @@ final class ThreadSessions implements SessionExecutor {
         StopSignal stop = ctx.stop();
         Backend backend = ctx.backend();
         long lead = backend.prepareLeadNanos();
-        if (bs != null && lead > 0 && intendedNano - System.nanoTime() > 2 * lead && backend.prepares(bs)) {
+        if (lead > 0 && intendedNano - System.nanoTime() > 2 * lead && backend.prepares(bs)) {
             if (!stop.awaitUntil(intendedNano - lead, clock.endNano())) {
                 return false;
             }

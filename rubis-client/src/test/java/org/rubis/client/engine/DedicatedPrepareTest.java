@@ -100,4 +100,23 @@ class DedicatedPrepareTest extends PageServerTest {
         }
         assertEquals(1, server.accepted.get(), "a prepared socket never reaches the server unless its request connects it");
     }
+
+    @Test
+    void aPreparedSocketItsRequestNeverConnectsIsClosedAtTheRequestsEnd() throws Exception {
+        ClientConfig c = server.config("dedicated");
+        int before = UnconnectedSockets.count();
+        try (Backend b = Backends.create(c.execution(), server.base())) {
+            Backend.Session s = b.startSession();
+            b.prepare(s);
+            assertEquals(before + 1, UnconnectedSockets.count(), "prepared");
+            b.abortInFlight(); // the run is stopping: the request fails before it connects
+            Reply r = new Reply();
+            b.execute(s, "/PHP/index.html", r);
+            assertEquals("aborted", r.error);
+            assertEquals(before, UnconnectedSockets.count(), "the socket handed to the request and not taken is closed when it ends");
+            assertTrue(b.prepares(s), "nothing prepared any more, no connection open");
+            b.endSession(s);
+        }
+        assertEquals(0, server.accepted.get(), "nothing reached the server");
+    }
 }

@@ -61,7 +61,9 @@ class HttperfExportTest {
         assertTrue(readme.contains("httperf --hog --server 127.0.0.2 --port 9443 --ssl --wsesslog=2,0,"), readme);
         assertTrue(readme.contains("closed run (40 emulated users)"), readme);
         assertTrue(readme.contains("--target https://127.0.0.2:9443"), readme);
-        assertTrue(!readme.contains("8080"), readme);
+        // Not the placeholder used when no target is recorded. (Match the flag, not the digits:
+        // the temporary directory's random name may contain "8080".)
+        assertTrue(!readme.contains("--port 8080") && !readme.contains("127.0.0.1:8080"), readme);
     }
 
     @Test

@@ -41,10 +41,14 @@ public final class RunStats {
     final AtomicLong liveRequests = new AtomicLong();
     private final java.util.concurrent.atomic.LongAdder runThinkNs = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder runThinks = new java.util.concurrent.atomic.LongAdder();
-    /** Run-phase requests per window of {@link #WINDOW_NS}, by send instant (the stationarity check). */
+    /**
+     * Run-phase requests per window of {@link #WINDOW_NS}, by send instant (the stationarity check). One second:
+     * the default run phase gives 40 points, not 8, so the trend's interval is narrower for the same false-alarm
+     * rate (Stationarity).
+     */
     private long[] runWindows = new long[0];
     private long runStartEpochNs;
-    public static final long WINDOW_NS = 5_000_000_000L;
+    public static final long WINDOW_NS = 1_000_000_000L;
     final AtomicLong liveErrors = new AtomicLong();
 
     public RunStats() {

@@ -154,8 +154,8 @@ public final class Summary {
         }
         sj.put("mean_think_s", round(stats.meanRunThinkSeconds(), 4));
         sj.put("trend_rps_per_s", round(st.slopePerS(), 4));
-        sj.put("trend_ci95_low", round(st.slopeLow(), 4));
-        sj.put("trend_ci95_high", round(st.slopeHigh(), 4));
+        sj.put("trend_ci99_low", round(st.slopeLow(), 4));
+        sj.put("trend_ci99_high", round(st.slopeHigh(), 4));
         sj.put("first_half_rps", round(st.firstHalfRps(), 3));
         sj.put("second_half_rps", round(st.secondHalfRps(), 3));
         sj.put("windows", st.windows());

@@ -72,7 +72,7 @@ public final class Navigator {
     }
 
     /**
-     * Goes back without a transition draw (a "Sorry" page, or a page missing the id it needs): to
+     * Goes back without a transition draw (a page missing the id the state needs): to
      * the top of the history stack, or, when the stack is empty, to the state the user came from.
      */
     public int back() {
@@ -83,6 +83,22 @@ public final class Navigator {
             state = previous;
         }
         previous = from;
+        return state;
+    }
+
+    /**
+     * The original's answer to a "Sorry" page, after the transition it drew: back to the top of the
+     * history stack, or Home when the stack is empty ({@code backToPreviousState()} returned -1, which
+     * reset to the initial state). The draw has just pushed the state left (the search that matched
+     * nothing) unless it moved to a state with no Back probability, which cleared the stack.
+     */
+    public int backOrHome() {
+        if (depth > 0) {
+            previous = state;
+            state = stack[--depth];
+            return state;
+        }
+        reset();
         return state;
     }
 

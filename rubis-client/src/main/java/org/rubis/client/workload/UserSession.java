@@ -8,8 +8,8 @@ import java.util.random.RandomGenerator;
  * {@link #onReply}, and waits {@link #thinkNanos()} (scaled) before the next request.
  *
  * <p>Rules of the original client: a reply containing {@code ERROR} counts an error and restarts
- * at Home at once; a reply containing {@code Sorry} goes back at once; otherwise the next state is
- * drawn and a think time taken. A state that needs an id the previous reply lacks goes back.
+ * at Home at once; otherwise the next state is drawn and a think time taken, and after a reply
+ * containing {@code Sorry} the user then goes back instead of to the drawn state. A state that needs an id the previous reply lacks goes back.
  * A transport failure (no reply) counts an error and restarts at Home after a think time, so an
  * unreachable server cannot make users spin.
  */
@@ -123,14 +123,21 @@ public final class UserSession implements RequestGenerator.Context {
                 lastError = true;
                 errors++;
                 navigator.reset();
-            } else if (WordSearch.contains(body, "Sorry", 0)) {
-                navigator.back();
             } else {
+                // A Sorry page (nothing matched) is a transition like any other: a draw and its think time, as in
+                // the original, whose nextState() drew and slept before computeURLFromState saw the Sorry and went
+                // back instead (to the top of the stack the draw just left, or Home when it is empty). Going back
+                // at once, without the think, added zero-think requests only once sessions reach the search
+                // states: throughput rose through the run phase (docs/WORKLOAD.md, Sorry page).
+                boolean sorry = WordSearch.contains(body, "Sorry", 0);
                 int row = navigator.next(random.transitions.nextDouble());
                 thinkNanos = model.thinkTime().nanos(row, random.think);
                 if (navigator.ended()) {
                     endReason = EndReason.END_OF_SESSION;
                     return Next.END;
+                }
+                if (sorry) {
+                    navigator.backOrHome();
                 }
             }
         }

@@ -12,13 +12,17 @@ import org.junit.jupiter.api.Test;
 /** The summary's stationarity check on synthetic run phases with known answers. */
 class StationarityTest {
 
-    /** Poisson-like counts around a mean rate, per 5 s window. */
+    /** Poisson-like counts around a mean rate, per window (5 s unless given). */
     private static long[] counts(int windows, double startRps, double endRps, long seed) {
+        return counts(windows, startRps, endRps, seed, 5);
+    }
+
+    private static long[] counts(int windows, double startRps, double endRps, long seed, double windowS) {
         SplittableRandom r = new SplittableRandom(seed);
         long[] c = new long[windows];
         for (int i = 0; i < windows; i++) {
             double rate = startRps + (endRps - startRps) * i / Math.max(1, windows - 1);
-            double mean = rate * 5;
+            double mean = rate * windowS;
             c[i] = Math.max(0, Math.round(mean + Math.sqrt(mean) * gaussian(r)));
         }
         return c;
@@ -54,6 +58,33 @@ class StationarityTest {
             assertTrue(s.steady());
             assertNull(s.warning());
         }
+    }
+
+    /**
+     * The false-alarm rate on steady runs of the README's default size (42.8 requests/s for 40 s, in the
+     * summary's one-second windows): a 99 % interval flags about 1.3 % of them. A 95 % interval flags about
+     * 6 %, one README run in 17, which fails this test.
+     */
+    @Test
+    void aSteadyRunOfTheDefaultSizeIsRarelyFlagged() {
+        int runs = 2000, flagged = 0;
+        for (long seed = 1; seed <= runs; seed++) {
+            long[] c = counts(40, 42.8, 42.8, 1000 + seed, 1);
+            if (Stationarity.of(0, c, 1, 0.005, 7).trend()) {
+                flagged++;
+            }
+        }
+        assertTrue(flagged > 0, "a test at 99 % flags some steady runs by chance; none means it cannot flag");
+        assertTrue(flagged < runs * 0.03, flagged + " of " + runs + " steady runs flagged");
+    }
+
+    @Test
+    void theQuantileOfStudentsT() {
+        assertEquals(3.707, Stationarity.studentT995(6), 1e-9);
+        assertEquals(2.750, Stationarity.studentT995(30), 1e-9); // 32 s of run phase
+        assertEquals(2.704, Stationarity.studentT995(40), 0.001); // past the table: the expansion
+        assertEquals(2.660, Stationarity.studentT995(60), 0.001);
+        assertEquals(2.617, Stationarity.studentT995(120), 0.001);
     }
 
     @Test

@@ -59,8 +59,8 @@ public interface Backend extends AutoCloseable {
 
     /**
      * How long before a session's next request this backend wants {@link #prepare} called; 0 (the default): never.
-     * Asked by the event-loop sessions and by the thread-per-user model, and only when the request is due later than
-     * twice this (the virtual-thread model does not prepare).
+     * Asked by each execution model (event-loop sessions, a thread per user, a virtual thread per request), and only
+     * when the request is due later than twice this.
      */
     default long prepareLeadNanos() {
         return 0;
@@ -85,8 +85,8 @@ public interface Backend extends AutoCloseable {
      * for it may now do what does not touch the wire (create the socket, set its options, register it with the loop), so
      * that the request's window, which starts at its send mark, holds the connect and the request only: at 30 requests/s
      * that work runs cold and took about 120 us of the window (docs/DEVELOPING.md). Never connects, never sends; at most
-     * one unconnected socket per session, closed by {@link #endSession}. Runs on the session's event loop, or on the
-     * session's own thread (thread per user).
+     * one unconnected socket per session, closed by {@link #endSession}. Runs on the session's event loop, on the
+     * session's own thread (thread per user), or on the virtual thread that then runs the request.
      */
     default void prepare(Session session) {}
 

@@ -24,6 +24,12 @@ import org.rubis.client.backend.Reply;
  * in its {@link Flow} across the think times, so each session keeps its own connection. A flow is
  * either waiting on the timer or running a request, never both; the stop and the end-of-run wait
  * end the waiting ones, requests in flight finish (or are given up on by the engine).
+ *
+ * <p>A backend that prepares new connections ({@link Backend#prepareLeadNanos}, dedicated) gets its lead: when the
+ * session has nothing open ({@link Backend#prepares}) and the request is due later than twice the lead, the timer
+ * fires the lead early and the request's virtual thread prepares, then waits for the intended instant itself, so
+ * the prepare and the request run on one thread (dedicated hands the socket over through a thread-local), off the
+ * request's window. That thread holds its small stack for the lead only (1 ms).
  */
 final class VirtualThreadSessions implements SessionExecutor {
 
@@ -73,7 +79,10 @@ final class VirtualThreadSessions implements SessionExecutor {
         final SessionStep step;
         final LongConsumer onEnd;
         final Backend backend = ctx.backend();
-        /** Created at the first request's instant, on its thread (as with a thread per user); kept until the session ends. */
+        /**
+         * Created when the flow starts, before its first think time (as a thread per user does), so that the first request's
+         * connection can be prepared; kept until the session ends.
+         */
         Backend.Session bs;
         /** Guarded by this: a think time is on the timer (no thread runs the session). */
         boolean waiting;
@@ -90,6 +99,12 @@ final class VirtualThreadSessions implements SessionExecutor {
 
         void start() {
             flows.add(this);
+            try {
+                bs = backend.startSession();
+            } catch (OutOfMemoryError | RuntimeException | LinkageError e) {
+                abandon(e);
+                return;
+            }
             waitUntil(step.intended());
         }
 
@@ -99,8 +114,10 @@ final class VirtualThreadSessions implements SessionExecutor {
          */
         void waitUntil(long nano) {
             long end = ctx.clock().endNano();
-            Runnable task = nano >= end ? () -> fired(true) : () -> fired(false);
-            long delay = Math.max(0, Math.min(nano, end) - System.nanoTime());
+            long lead = backend.prepareLeadNanos();
+            boolean prepare = lead > 0 && nano < end && nano - System.nanoTime() > 2 * lead && backend.prepares(bs);
+            Runnable task = nano >= end ? () -> fired(true, false) : () -> fired(false, prepare);
+            long delay = Math.max(0, Math.min(nano, end) - (prepare ? lead : 0) - System.nanoTime());
             synchronized (this) {
                 if (finished) {
                     return;
@@ -120,8 +137,8 @@ final class VirtualThreadSessions implements SessionExecutor {
             end(true);
         }
 
-        /** On the timer thread: the think time is over; the request gets its own virtual thread. */
-        void fired(boolean runOver) {
+        /** On the timer thread: the think time is over (or all but its lead); the request gets its own virtual thread. */
+        void fired(boolean runOver, boolean prepare) {
             synchronized (this) {
                 if (finished || !waiting) {
                     return; // ended by the stop meanwhile
@@ -133,10 +150,28 @@ final class VirtualThreadSessions implements SessionExecutor {
                 return;
             }
             try {
-                Thread.ofVirtual().name(user.name).start(this::request);
+                Thread.ofVirtual().name(user.name).start(prepare ? this::prepareThenRequest : this::request);
             } catch (OutOfMemoryError | RuntimeException e) {
                 abandon(e);
             }
+        }
+
+        /**
+         * On the request's virtual thread, the lead before its instant: prepares the connection, waits for the instant
+         * (a stop wakes it), then runs the request.
+         */
+        void prepareThenRequest() {
+            try {
+                backend.prepare(bs); // a prepare that fails leaves the request to make its socket, as without one
+                if (!ctx.stop().awaitUntil(step.intended(), ctx.clock().endNano())) {
+                    end(true); // stopped meanwhile: the session's end closes the prepared socket
+                    return;
+                }
+            } catch (OutOfMemoryError | RuntimeException | LinkageError e) {
+                abandon(e);
+                return;
+            }
+            request();
         }
 
         /** On the request's virtual thread: send, take the reply, then wait for the next request or end. */
@@ -148,7 +183,6 @@ final class VirtualThreadSessions implements SessionExecutor {
                 }
                 if (!step.started()) {
                     step.begin();
-                    bs = backend.startSession();
                 }
                 TestStall.beforeSend();
                 backend.execute(bs, step.path(), reply); // marks reply.sendNano right before the network call

@@ -8,15 +8,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
 
 /**
- * The dedicated backend with a thread per user prepares a new connection's socket before the request's send mark, as
- * netty does on its event loops ({@link PrepareAheadTest}): the user's thread wakes once, 1 ms before a request due later
- * than 2 ms whose session has no open connection, and makes the socket; the request connects that socket. The server's
+ * The dedicated backend prepares a new connection's socket before the request's send mark, as netty does on its event
+ * loops ({@link PrepareAheadTest}): with a thread per user the user's thread wakes once, 1 ms before a request due later
+ * than 2 ms whose session has no open connection, and makes the socket; with virtual threads the timer starts the
+ * request's thread 1 ms early, which prepares and then waits. The request connects that socket. The server's
  * accepted connections and the process's unconnected sockets ({@link UnconnectedSockets}) are the truth.
  */
 class DedicatedPrepareTest extends PageServerTest {
@@ -33,14 +36,18 @@ class DedicatedPrepareTest extends PageServerTest {
         return System.nanoTime() + Math.max(TimeUnit.MILLISECONDS.toNanos(100), 3 * b.prepareLeadNanos());
     }
 
-    @Test
-    void aLaterRequestsSocketIsPreparedOnItsThreadAndIsTheOneItConnects() throws Exception {
-        ClientConfig c = server.config("dedicated");
+    @ParameterizedTest
+    @ValueSource(strings = {"platform", "virtual"})
+    void aLaterRequestsSocketIsPreparedOnItsThreadAndIsTheOneItConnects(String threads) throws Exception {
+        ClientConfig c = server.config("dedicated", Map.of("client_threads", threads));
         int before = UnconnectedSockets.count();
         java.util.Set<String> beforeInodes = UnconnectedSockets.inodes();
         WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), server.base()));
         assertTrue(w.prepareLeadNanos() > 0, "dedicated prepares new connections");
-        OneUserRun.Result r = run(w, c, later(w));
+        w.leadNanos = TimeUnit.MILLISECONDS.toNanos(50); // far longer than the watch's /proc reads after the prepare
+        long intended = later(w);
+        OneUserRun.Result r = run(w, c, intended);
+        assertTrue(w.executeCalls.get(0) >= intended, "the request began at its intended instant, not at the prepare");
         assertEquals(1, r.session().requests());
         assertEquals(0, r.session().errors());
         assertEquals(1, r.stats().newConnections());
@@ -49,9 +56,10 @@ class DedicatedPrepareTest extends PageServerTest {
         assertEquals(1, server.heads.size(), "and saw the request on it");
     }
 
-    @Test
-    void aDueRequestIsNotPrepared() throws Exception {
-        ClientConfig c = server.config("dedicated");
+    @ParameterizedTest
+    @ValueSource(strings = {"platform", "virtual"})
+    void aDueRequestIsNotPrepared(String threads) throws Exception {
+        ClientConfig c = server.config("dedicated", Map.of("client_threads", threads));
         int before = UnconnectedSockets.count();
         WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), server.base()));
         OneUserRun.Result r = run(w, c, System.nanoTime());
@@ -61,10 +69,12 @@ class DedicatedPrepareTest extends PageServerTest {
         assertEquals(1, server.accepted.get());
     }
 
-    @Test
-    void theNextRequestOnAnOpenConnectionIsNotPrepared() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"platform", "virtual"})
+    void theNextRequestOnAnOpenConnectionIsNotPrepared(String threads) throws Exception {
         // two requests about 14 ms apart (the TPC-W think time scaled down): the second reuses the first one's connection
-        ClientConfig c = server.config("dedicated", Map.of("workload_maximum_number_of_transitions", "2", "workload_think_scale", "0.002"));
+        ClientConfig c = server.config("dedicated", Map.of("workload_maximum_number_of_transitions", "2", "workload_think_scale", "0.002",
+                "client_threads", threads));
         WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), server.base()));
         OneUserRun.Result r = run(w, c, later(w));
         assertEquals(2, r.session().requests());
@@ -72,6 +82,28 @@ class DedicatedPrepareTest extends PageServerTest {
         assertEquals(1, w.prepares.size(), "only the first request, which opened the session's connection, was prepared");
         assertEquals(1, server.accepted.get(), "one connection for both requests");
         assertEquals(2, server.heads.size());
+    }
+
+    /** The stop comes during the lead, after the prepare: the request is not sent and the session's end closes the socket. */
+    @ParameterizedTest
+    @ValueSource(strings = {"platform", "virtual"})
+    void aRunStoppedWhileAPreparedRequestWaitsSendsNothingAndClosesItsSocket(String threads) throws Exception {
+        ClientConfig c = server.config("dedicated", Map.of("client_threads", threads));
+        int before = UnconnectedSockets.count();
+        StopSignal stop = new StopSignal();
+        WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), server.base()));
+        w.afterPrepare = () -> stop.stop("stopped by the test during the prepare's lead", false);
+        OneUserRun.Result r;
+        try {
+            r = OneUserRun.run(w, c, server.base(), tmp, later(w), stop);
+        } finally {
+            w.close();
+        }
+        assertEquals(List.of(before + 1), w.unconnectedAfterPrepare, "prepared: one unconnected socket");
+        assertEquals(List.of(), w.sendMarks, "no request sent after the stop");
+        assertEquals(0, r.session().requests());
+        assertEquals(before, UnconnectedSockets.count(), "the session's end closed the prepared socket");
+        assertEquals(0, server.accepted.get(), "nothing reached the server");
     }
 
     @Test

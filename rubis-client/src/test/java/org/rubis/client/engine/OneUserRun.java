@@ -30,9 +30,16 @@ final class OneUserRun {
      * {@code firstIntendedNano}, logging into {@code dir}; fails the test unless it ends within 10 s.
      */
     static Result run(Backend b, ClientConfig c, String base, Path dir, long firstIntendedNano) throws Exception {
+        StopSignal stop = new StopSignal();
+        Result r = run(b, c, base, dir, firstIntendedNano, stop);
+        assertFalse(stop.stopped(), () -> "nothing stopped the run: " + stop.reason());
+        return r;
+    }
+
+    /** {@link #run}, with a stop signal the test may raise. */
+    static Result run(Backend b, ClientConfig c, String base, Path dir, long firstIntendedNano, StopSignal stop) throws Exception {
         RunStats stats = new RunStats();
         RunClock clock = new RunClock(c);
-        StopSignal stop = new StopSignal();
         CountDownLatch done = new CountDownLatch(1);
         UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
         try (RunLog log = new RunLog(dir, stats::accept, stats::accept)) {
@@ -41,12 +48,13 @@ final class OneUserRun {
                     (who, e) -> stop.stop(who + " failed: " + e, true));
             if (b.eventLoops()) {
                 assertTrue(d instanceof EventLoopSessions, "the sessions run on event loops");
+            } else if (c.execution().threads() == org.rubis.client.config.ThreadModel.VIRTUAL) {
+                assertTrue(d instanceof VirtualThreadSessions, "a virtual thread per request, think times on a timer");
             } else {
                 assertTrue(d instanceof ThreadSessions, "a blocking backend's session runs on a thread of its own");
             }
             d.start("user-0", 0, firstIntendedNano, k -> k == 0 ? s : null, done::countDown);
             assertTrue(done.await(10, TimeUnit.SECONDS), "the session ended");
-            assertFalse(stop.stopped(), () -> "nothing stopped the run: " + stop.reason());
         }
         return new Result(s, stats);
     }

@@ -26,6 +26,9 @@ final class WatchedBackend implements Backend {
     /** Each reply's error class, empty for a success, in order. */
     final List<String> errors = new CopyOnWriteArrayList<>();
 
+    /** Runs after each prepare (a test stops the run there). */
+    volatile Runnable afterPrepare = () -> {};
+
     WatchedBackend(Backend b) {
         this.b = b;
     }
@@ -40,8 +43,12 @@ final class WatchedBackend implements Backend {
         return b.startSession();
     }
 
+    /** When each blocking request began (the engine called execute), before the backend's own work. */
+    final List<Long> executeCalls = new CopyOnWriteArrayList<>();
+
     @Override
     public void execute(Session session, String path, Reply out) {
+        executeCalls.add(System.nanoTime());
         b.execute(session, path, out);
         replied(out);
     }
@@ -71,9 +78,12 @@ final class WatchedBackend implements Backend {
         return b.loop(session);
     }
 
+    /** When positive, the lead the engine is given instead of the backend's (longer than this class's own checks take). */
+    volatile long leadNanos;
+
     @Override
     public long prepareLeadNanos() {
-        return b.prepareLeadNanos();
+        return leadNanos > 0 ? leadNanos : b.prepareLeadNanos();
     }
 
     /**
@@ -104,6 +114,7 @@ final class WatchedBackend implements Backend {
         java.util.Set<String> unconnected = UnconnectedSockets.inodesNow();
         unconnectedAfterPrepare.add(unconnected.size());
         unconnectedInodesAfterPrepare.add(unconnected);
+        afterPrepare.run();
     }
 
     @Override

@@ -28,8 +28,8 @@ import org.rubis.client.backend.Reply;
  * <p>A backend that prepares new connections ({@link Backend#prepareLeadNanos}, dedicated) gets its lead: when the
  * session has nothing open ({@link Backend#prepares}) and the request is due later than twice the lead, the timer
  * fires the lead early and the request's virtual thread prepares, then waits for the intended instant itself, so
- * the prepare and the request run on one thread (dedicated hands the socket over through a thread-local), off the
- * request's window. That thread holds its small stack for the lead only (1 ms).
+ * the prepare and the request run on one thread, off the request's window. That thread holds its small stack for
+ * the lead only (1 ms).
  */
 final class VirtualThreadSessions implements SessionExecutor {
 
@@ -80,8 +80,9 @@ final class VirtualThreadSessions implements SessionExecutor {
         final LongConsumer onEnd;
         final Backend backend = ctx.backend();
         /**
-         * Created when the flow starts, before its first think time (as a thread per user does), so that the first request's
-         * connection can be prepared; kept until the session ends.
+         * Created on the thread of the session's first request (or of its prepare), not when the flow starts: a user
+         * waiting for its first request holds none (the dispatch starts every user at once, on one thread); kept until
+         * the session ends.
          */
         Backend.Session bs;
         /** Guarded by this: a think time is on the timer (no thread runs the session). */
@@ -99,12 +100,6 @@ final class VirtualThreadSessions implements SessionExecutor {
 
         void start() {
             flows.add(this);
-            try {
-                bs = backend.startSession();
-            } catch (OutOfMemoryError | RuntimeException | LinkageError e) {
-                abandon(e);
-                return;
-            }
             waitUntil(step.intended());
         }
 
@@ -115,7 +110,8 @@ final class VirtualThreadSessions implements SessionExecutor {
         void waitUntil(long nano) {
             long end = ctx.clock().endNano();
             long lead = backend.prepareLeadNanos();
-            boolean prepare = lead > 0 && nano < end && nano - System.nanoTime() > 2 * lead && backend.prepares(bs);
+            // no backend session yet: the first request opens a connection, so there is something to prepare
+            boolean prepare = lead > 0 && nano < end && nano - System.nanoTime() > 2 * lead && (bs == null || backend.prepares(bs));
             Runnable task = nano >= end ? () -> fired(true, false) : () -> fired(false, prepare);
             long delay = Math.max(0, Math.min(nano, end) - (prepare ? lead : 0) - System.nanoTime());
             synchronized (this) {
@@ -162,6 +158,9 @@ final class VirtualThreadSessions implements SessionExecutor {
          */
         void prepareThenRequest() {
             try {
+                if (bs == null) {
+                    bs = backend.startSession();
+                }
                 backend.prepare(bs); // a prepare that fails leaves the request to make its socket, as without one
                 if (!ctx.stop().awaitUntil(step.intended(), ctx.clock().endNano())) {
                     end(true); // stopped meanwhile: the session's end closes the prepared socket
@@ -183,6 +182,9 @@ final class VirtualThreadSessions implements SessionExecutor {
                 }
                 if (!step.started()) {
                     step.begin();
+                    if (bs == null) {
+                        bs = backend.startSession();
+                    }
                 }
                 TestStall.beforeSend();
                 backend.execute(bs, step.path(), reply); // marks reply.sendNano right before the network call

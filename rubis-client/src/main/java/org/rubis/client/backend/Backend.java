@@ -81,6 +81,17 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * The one rule every execution model follows: call {@link #prepare} {@link #prepareLeadNanos()} before a request due
+     * in {@code dueInNanos} when this backend prepares, the request is due later than twice the lead, and the session
+     * has something to prepare ({@link #prepares}; a session not created yet, {@code null}, has: its first request
+     * opens a connection).
+     */
+    default boolean preparesAhead(Session session, long dueInNanos) {
+        long lead = prepareLeadNanos();
+        return lead > 0 && dueInNanos > 2 * lead && (session == null || prepares(session));
+    }
+
+    /**
      * The session's next request is due in about {@link #prepareLeadNanos()}. A backend that would open a new connection
      * for it may now do what does not touch the wire (create the socket, set its options, register it with the loop), so
      * that the request's window, which starts at its send mark, holds the connect and the request only: at 30 requests/s

@@ -56,7 +56,7 @@ final class EventLoopSessions implements SessionExecutor {
         final SessionStep step;
         final java.util.function.LongConsumer onEnd;
         final Backend backend = ctx.backend();
-        /** {@link Backend#prepareLeadNanos()}: a step due later than twice this is preceded by a prepare timer. */
+        /** {@link Backend#prepareLeadNanos()}: how early the prepare timer of a step fires ({@link Backend#preparesAhead}). */
         final long prepareLead = backend.prepareLeadNanos();
         final Backend.Session bs;
         final ScheduledExecutorService loop;
@@ -108,7 +108,7 @@ final class EventLoopSessions implements SessionExecutor {
                 }
                 return;
             }
-            if (prepareLead > 0 && delay > 2 * prepareLead) {
+            if (backend.preparesAhead(bs, delay)) {
                 timer = loop.schedule(() -> prepareThen(nano, task), delay - prepareLead, TimeUnit.NANOSECONDS);
                 return;
             }

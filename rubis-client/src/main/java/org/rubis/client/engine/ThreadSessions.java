@@ -93,17 +93,16 @@ final class ThreadSessions implements SessionExecutor {
     }
 
     /**
-     * Waits for a step's intended instant; false when the run ended first. When the backend has something to prepare
-     * for the session's next request ({@link Backend#prepares}) and the step is due later than twice its lead, the
-     * thread wakes once at the lead before the instant to {@link Backend#prepare} it, off the request's window.
+     * Waits for a step's intended instant; false when the run ended first. When the backend prepares the step
+     * ({@link Backend#preparesAhead}), the thread wakes once at the lead before the instant to {@link Backend#prepare}
+     * it, off the request's window.
      */
     private boolean awaitStep(long intendedNano, Backend.Session bs) {
         RunClock clock = ctx.clock();
         StopSignal stop = ctx.stop();
         Backend backend = ctx.backend();
-        long lead = backend.prepareLeadNanos();
-        if (lead > 0 && intendedNano - System.nanoTime() > 2 * lead && backend.prepares(bs)) {
-            if (!stop.awaitUntil(intendedNano - lead, clock.endNano())) {
+        if (backend.preparesAhead(bs, intendedNano - System.nanoTime())) {
+            if (!stop.awaitUntil(intendedNano - backend.prepareLeadNanos(), clock.endNano())) {
                 return false;
             }
             backend.prepare(bs);

@@ -25,11 +25,10 @@ import org.rubis.client.backend.Reply;
  * either waiting on the timer or running a request, never both; the stop and the end-of-run wait
  * end the waiting ones, requests in flight finish (or are given up on by the engine).
  *
- * <p>A backend that prepares new connections ({@link Backend#prepareLeadNanos}, dedicated) gets its lead: when the
- * session has nothing open ({@link Backend#prepares}) and the request is due later than twice the lead, the timer
- * fires the lead early and the request's virtual thread prepares, then waits for the intended instant itself, so
- * the prepare and the request run on one thread, off the request's window. That thread holds its small stack for
- * the lead only (1 ms).
+ * <p>A backend that prepares new connections ({@link Backend#prepareLeadNanos}, dedicated) gets its lead: when it
+ * prepares the request ({@link Backend#preparesAhead}), the timer fires the lead early and the request's virtual
+ * thread prepares, then waits for the intended instant itself, so the prepare and the request run on one thread,
+ * off the request's window. That thread holds its small stack for the lead only (1 ms).
  */
 final class VirtualThreadSessions implements SessionExecutor {
 
@@ -109,11 +108,9 @@ final class VirtualThreadSessions implements SessionExecutor {
          */
         void waitUntil(long nano) {
             long end = ctx.clock().endNano();
-            long lead = backend.prepareLeadNanos();
-            // no backend session yet: the first request opens a connection, so there is something to prepare
-            boolean prepare = lead > 0 && nano < end && nano - System.nanoTime() > 2 * lead && (bs == null || backend.prepares(bs));
+            boolean prepare = nano < end && backend.preparesAhead(bs, nano - System.nanoTime()); // bs null: not created yet
             Runnable task = nano >= end ? () -> fired(true, false) : () -> fired(false, prepare);
-            long delay = Math.max(0, Math.min(nano, end) - (prepare ? lead : 0) - System.nanoTime());
+            long delay = Math.max(0, Math.min(nano, end) - (prepare ? backend.prepareLeadNanos() : 0) - System.nanoTime());
             synchronized (this) {
                 if (finished) {
                     return;

@@ -42,13 +42,15 @@ public final class RunStats {
     private final java.util.concurrent.atomic.LongAdder runThinkNs = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder runThinks = new java.util.concurrent.atomic.LongAdder();
     /**
-     * Run-phase requests per window of {@link #WINDOW_NS}, by send instant (the stationarity check). One second:
+     * Run-phase requests per window of {@link #runWindowNs}, by send instant (the stationarity check). One second:
      * the default run phase gives 40 points, not 8, so the trend's interval is narrower for the same false-alarm
-     * rate (Stationarity).
+     * rate (Stationarity). A run phase longer than {@link #MAX_WINDOWS} seconds gets longer windows (whole seconds),
+     * so that a soak of days does not allocate its counts by the million.
      */
     private long[] runWindows = new long[0];
+    private long runWindowNs = 1_000_000_000L;
     private long runStartEpochNs;
-    public static final long WINDOW_NS = 1_000_000_000L;
+    static final int MAX_WINDOWS = 10_000;
     final AtomicLong liveErrors = new AtomicLong();
 
     public RunStats() {
@@ -77,7 +79,7 @@ public final class RunStats {
         lateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
         if (phase == Phase.RUN) {
             runLateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
-            long w = (r.sendEpochNs() - runStartEpochNs) / WINDOW_NS;
+            long w = (r.sendEpochNs() - runStartEpochNs) / runWindowNs;
             if (w >= 0 && w < runWindows.length) {
                 runWindows[(int) w]++;
             }
@@ -117,7 +119,9 @@ public final class RunStats {
     /** The run phase's time line, before the first request: whole windows of it are counted. */
     public synchronized void runPhase(long startEpochNs, double seconds) {
         this.runStartEpochNs = startEpochNs;
-        this.runWindows = new long[(int) Math.floor(seconds * 1e9 / WINDOW_NS)];
+        long windowS = Math.max(1, (long) Math.ceil(seconds / MAX_WINDOWS));
+        this.runWindowNs = windowS * 1_000_000_000L;
+        this.runWindows = new long[(int) Math.floor(seconds / windowS)];
     }
 
     /** Called by emulated users: a think time that started in the run phase. */
@@ -133,6 +137,11 @@ public final class RunStats {
 
     public synchronized long[] runWindows() {
         return runWindows.clone();
+    }
+
+    /** The length of {@link #runWindows()}' windows, in seconds. */
+    public synchronized double runWindowSeconds() {
+        return runWindowNs / 1e9;
     }
 
     /** Called by emulated users: cheap live counters for the progress line. */

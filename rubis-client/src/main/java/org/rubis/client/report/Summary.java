@@ -146,7 +146,7 @@ public final class Summary {
         root.put("image_requests", stats.imageRequests());
 
         Stationarity st = Stationarity.of(config.arrivals() == org.rubis.client.config.Arrivals.CLOSED ? result.usersStarted() : 0,
-                stats.runWindows(), RunStats.WINDOW_NS / 1e9, run.meanMs() / 1e3, stats.meanRunThinkSeconds());
+                stats.runWindows(), stats.runWindowSeconds(), run.meanMs() / 1e3, stats.meanRunThinkSeconds());
         ObjectNode sj = root.putObject("stationarity");
         sj.put("steady", st.steady());
         if (!Double.isNaN(st.littleRatio())) {

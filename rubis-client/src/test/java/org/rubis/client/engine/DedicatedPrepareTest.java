@@ -25,11 +25,22 @@ import org.rubis.client.config.ClientConfig;
 class DedicatedPrepareTest extends PageServerTest {
 
     private OneUserRun.Result run(WatchedBackend w, ClientConfig c, long firstIntendedNano) throws Exception {
+        return run(w, c, firstIntendedNano, null);
+    }
+
+    /** One session's run on {@code w}, closed after it; {@code stop}: a signal the test may raise (null: none, and none raised). */
+    private OneUserRun.Result run(WatchedBackend w, ClientConfig c, long firstIntendedNano, StopSignal stop) throws Exception {
         try {
-            return OneUserRun.run(w, c, server.base(), tmp, firstIntendedNano);
+            return stop == null ? OneUserRun.run(w, c, server.base(), tmp, firstIntendedNano)
+                    : OneUserRun.run(w, c, server.base(), tmp, firstIntendedNano, stop);
         } finally {
             w.close();
         }
+    }
+
+    /** The dedicated backend as a run with a thread per user builds it. */
+    private Backend dedicated() {
+        return Backends.create(server.config("dedicated").execution(), server.base());
     }
 
     private static long later(Backend b) {
@@ -93,12 +104,7 @@ class DedicatedPrepareTest extends PageServerTest {
         StopSignal stop = new StopSignal();
         WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), server.base()));
         w.afterPrepare = () -> stop.stop("stopped by the test during the prepare's lead", false);
-        OneUserRun.Result r;
-        try {
-            r = OneUserRun.run(w, c, server.base(), tmp, later(w), stop);
-        } finally {
-            w.close();
-        }
+        OneUserRun.Result r = run(w, c, later(w), stop);
         assertEquals(List.of(before + 1), w.unconnectedAfterPrepare, "prepared: one unconnected socket");
         assertEquals(List.of(), w.sendMarks, "no request sent after the stop");
         assertEquals(0, r.session().requests());
@@ -108,9 +114,8 @@ class DedicatedPrepareTest extends PageServerTest {
 
     @Test
     void aPreparedSocketIsMadeOnceAndClosedWithItsSession() throws Exception {
-        ClientConfig c = server.config("dedicated");
         int before = UnconnectedSockets.count();
-        try (Backend b = Backends.create(c.execution(), server.base())) {
+        try (Backend b = dedicated()) {
             Backend.Session s = b.startSession();
             assertTrue(b.prepares(s), "a new session has no connection: its first request's socket can be prepared");
             b.prepare(s);
@@ -133,11 +138,46 @@ class DedicatedPrepareTest extends PageServerTest {
         assertEquals(1, server.accepted.get(), "a prepared socket never reaches the server unless its request connects it");
     }
 
+    /**
+     * The process's descriptors ran out at the prepare (a real EMFILE: the test holds every descriptor left): nothing is
+     * prepared, nothing is left behind, and the request, once descriptors are free again, makes its own socket.
+     */
+    @Test
+    void aPrepareThatGetsNoSocketLeavesNoneAndTheRequestMakesItsOwn() throws Exception {
+        int before = UnconnectedSockets.count();
+        try (Backend b = dedicated()) {
+            Backend.Session s = b.startSession();
+            List<java.io.FileInputStream> held = new java.util.ArrayList<>();
+            try {
+                boolean exhausted = false;
+                for (int i = 0; i < 200_000 && !exhausted; i++) {
+                    try {
+                        held.add(new java.io.FileInputStream("/dev/null"));
+                    } catch (java.io.IOException e) {
+                        exhausted = true; // Too many open files
+                    }
+                }
+                org.junit.jupiter.api.Assumptions.assumeTrue(exhausted, "a descriptor limit this test can reach");
+                b.prepare(s);
+            } finally {
+                for (java.io.FileInputStream f : held) {
+                    f.close();
+                }
+            }
+            assertTrue(b.prepares(s), "nothing was prepared: the next request still opens its connection itself");
+            assertEquals(before, UnconnectedSockets.count(), "the failed prepare left no socket behind");
+            Reply r = new Reply();
+            b.execute(s, "/PHP/index.html", r);
+            assertEquals("", r.error, "the request made its own socket");
+            b.endSession(s);
+        }
+        assertEquals(1, server.accepted.get());
+    }
+
     @Test
     void aPreparedSocketItsRequestNeverConnectsIsClosedAtTheRequestsEnd() throws Exception {
-        ClientConfig c = server.config("dedicated");
         int before = UnconnectedSockets.count();
-        try (Backend b = Backends.create(c.execution(), server.base())) {
+        try (Backend b = dedicated()) {
             Backend.Session s = b.startSession();
             b.prepare(s);
             assertEquals(before + 1, UnconnectedSockets.count(), "prepared");

@@ -1,0 +1,44 @@
+package org.rubis.client.report;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.rubis.client.log.RequestRecord;
+
+/** The run phase's per-window request counts that the stationarity check reads. */
+class RunWindowsTest {
+
+    private static final long S = 1_000_000_000L;
+
+    private static RequestRecord sent(long sendEpochNs, String phase) {
+        return new RequestRecord(1, "user1", 0, "Home", "/PHP/index.html", phase, sendEpochNs, sendEpochNs, 1, 2, 3, 200, "",
+                "127.0.0.1:1", false, "netty", 0, 0, 0);
+    }
+
+    @Test
+    void requestsAreCountedInTheSecondOfTheRunPhaseTheyWereSentIn() {
+        RunStats st = new RunStats();
+        long start = 1_000 * S;
+        st.runPhase(start, 4.5); // four whole windows; the last half second is not counted
+        for (long at : new long[] {start, start + S / 2, start + 2 * S, start + 3 * S + 1, start + 4 * S + 1, start + 5 * S}) {
+            st.accept(sent(at, "run"));
+        }
+        st.accept(sent(start + S, "up")); // another phase: not the run phase's
+        assertEquals(1.0, st.runWindowSeconds());
+        assertArrayEquals(new long[] {2, 0, 1, 1}, st.runWindows());
+    }
+
+    @Test
+    void aRunPhaseOfDaysGetsLongerWindowsNotMillionsOfThem() {
+        RunStats st = new RunStats();
+        st.runPhase(0, 7 * 86_400);
+        assertEquals(61.0, st.runWindowSeconds(), "whole seconds, at most " + RunStats.MAX_WINDOWS + " windows");
+        assertEquals(9_914, st.runWindows().length);
+        st.accept(sent(125 * S, "run"));
+        assertEquals(1, st.runWindows()[2], "second 125 is in the third 61 s window");
+        st.runPhase(0, 40);
+        assertTrue(st.runWindows().length == 40 && st.runWindowSeconds() == 1.0, "the default run phase: 40 windows of 1 s");
+    }
+}

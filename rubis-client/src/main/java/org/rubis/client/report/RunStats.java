@@ -41,6 +41,9 @@ public final class RunStats {
     final AtomicLong liveRequests = new AtomicLong();
     private final java.util.concurrent.atomic.LongAdder runThinkNs = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder runThinks = new java.util.concurrent.atomic.LongAdder();
+    /** Sums of the run phase's think times squared and cubed, in s^2 and s^3: the noise of Little's law (Stationarity). */
+    private final java.util.concurrent.atomic.DoubleAdder runThinkS2 = new java.util.concurrent.atomic.DoubleAdder();
+    private final java.util.concurrent.atomic.DoubleAdder runThinkS3 = new java.util.concurrent.atomic.DoubleAdder();
     /**
      * Run-phase requests per window of {@link #runWindowNs}, by send instant (the stationarity check). One second:
      * the default run phase gives 40 points, not 8, so the trend's interval is narrower for the same false-alarm
@@ -128,11 +131,23 @@ public final class RunStats {
     public void runThink(long ns) {
         runThinkNs.add(ns);
         runThinks.increment();
+        if (ns != 0) {
+            double s = ns / 1e9;
+            runThinkS2.add(s * s);
+            runThinkS3.add(s * s * s);
+        }
     }
 
     public double meanRunThinkSeconds() {
         long n = runThinks.sum();
         return n == 0 ? 0 : runThinkNs.sum() / 1e9 / n;
+    }
+
+    /** The mean, mean square and mean cube of the think times that started in the run phase (seconds). */
+    public Stationarity.ThinkMoments runThinkMoments() {
+        long n = runThinks.sum();
+        return n == 0 ? Stationarity.ThinkMoments.NONE
+                : new Stationarity.ThinkMoments(runThinkNs.sum() / 1e9 / n, runThinkS2.sum() / n, runThinkS3.sum() / n);
     }
 
     public synchronized long[] runWindows() {

@@ -146,11 +146,14 @@ public final class Summary {
         root.put("image_requests", stats.imageRequests());
 
         Stationarity st = Stationarity.of(config.arrivals() == org.rubis.client.config.Arrivals.CLOSED ? result.usersStarted() : 0,
-                stats.runWindows(), stats.runWindowSeconds(), run.meanMs() / 1e3, stats.meanRunThinkSeconds());
+                stats.runWindows(), stats.runWindowSeconds(), run.meanMs() / 1e3, stats.runThinkMoments());
         ObjectNode sj = root.putObject("stationarity");
         sj.put("steady", st.steady());
         if (!Double.isNaN(st.littleRatio())) {
             sj.put("little_ratio", round(st.littleRatio(), 4));
+            sj.put("little_ratio_se", round(st.littleSe(), 4));
+            sj.put("little_low", round(st.littleLow(), 4));
+            sj.put("little_high", round(st.littleHigh(), 4));
         }
         sj.put("mean_think_s", round(stats.meanRunThinkSeconds(), 4));
         sj.put("trend_rps_per_s", round(st.slopePerS(), 4));

@@ -111,4 +111,104 @@ class StationarityTest {
         assertTrue(s.slopeLow() > 0);
         assertFalse(s.trend(), s.describe());
     }
+    /**
+     * A steady closed population, simulated as the engine runs it: each of {@code users} users sends a request, gets
+     * its reply {@code r} seconds later, thinks a TPC-W time (exponential, mean 7 s, capped at 70 s) and sends the next,
+     * from far before the run phase so that the phase [0, T) sees a stationary population. The counts, the mean
+     * response and the think times that started in the phase are what the summary gives {@link Stationarity#of}.
+     */
+    private static Stationarity simulatedSteadyRun(int users, int seconds, double r, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        long[] counts = new long[seconds];
+        double sum = 0, sum2 = 0, sum3 = 0;
+        long thinks = 0;
+        for (int u = 0; u < users; u++) {
+            double t = -200 * rnd.nextDouble();
+            while (t < seconds) {
+                if (t >= 0) {
+                    counts[(int) t]++;
+                }
+                double end = t + r;
+                double z = Math.min(-7 * Math.log(1 - rnd.nextDouble()), 70);
+                if (end >= 0 && end < seconds) {
+                    sum += z;
+                    sum2 += z * z;
+                    sum3 += z * z * z;
+                    thinks++;
+                }
+                t = end + z;
+            }
+        }
+        return Stationarity.of(users, counts, 1, r, new Stationarity.ThinkMoments(sum / thinks, sum2 / thinks, sum3 / thinks));
+    }
+
+    /**
+     * Little's ratio on a steady run is off 1 by chance, by about the standard error the check computes: simulated runs
+     * of 300 users with 20 s and 40 s run phases, and 50 users with 40 s. With the fixed 0.95..1.05 band, about 7 % of
+     * the 20 s runs and 13 % of the 50-user runs were flagged; the band widened to 2.58 standard errors flags about 1 %.
+     */
+    @Test
+    void littlesLawOnASteadyRunIsOffByItsStandardErrorAndRarelyFlagged() {
+        int[][] sizes = {{300, 20}, {300, 40}, {50, 40}};
+        for (int[] size : sizes) {
+            int runs = 600, flagged = 0, outsideFixedBand = 0;
+            double sum = 0, sumSq = 0, se = 0;
+            for (long seed = 1; seed <= runs; seed++) {
+                Stationarity st = simulatedSteadyRun(size[0], size[1], 0.005, 7919 * seed + size[0] + size[1]);
+                double l = st.littleRatio();
+                sum += l;
+                sumSq += l * l;
+                se += st.littleSe();
+                if (!st.littleOk()) {
+                    flagged++;
+                }
+                if (l < Stationarity.LITTLE_LOW || l > Stationarity.LITTLE_HIGH) {
+                    outsideFixedBand++;
+                }
+            }
+            double mean = sum / runs, sd = Math.sqrt(sumSq / runs - mean * mean), meanSe = se / runs;
+            String what = size[0] + " users, " + size[1] + " s: mean " + mean + ", sd " + sd + ", standard error " + meanSe
+                    + ", flagged " + flagged + ", outside 0.95..1.05 " + outsideFixedBand;
+            assertEquals(1.0, mean, 0.01, what);
+            assertEquals(sd, meanSe, 0.2 * sd, "the computed standard error is the ratio's spread: " + what);
+            assertTrue(flagged < runs * 0.03, what);
+            if (size[1] == 20 || size[0] == 50) {
+                assertTrue(outsideFixedBand > flagged + runs * 0.03, "the fixed band cried wolf here: " + what);
+            }
+        }
+    }
+
+    @Test
+    void theReadmeRunKeepsTheFixedBandAndShortRunsWidenIt() {
+        Stationarity.ThinkMoments tpcw = Stationarity.ThinkMoments.exponential(7);
+        long[] forty = counts(40, 42.8, 42.8, 5, 1);
+        double x40 = java.util.Arrays.stream(forty).sum() / 40.0;
+        Stationarity readme = Stationarity.of(300, forty, 1, 0.005, tpcw);
+        assertEquals(0.0143, readme.littleSe(), 0.0005, "sqrt(2 * 49 / 300) / 40");
+        assertFalse(readme.littleWidened(), readme.describe());
+        assertEquals(0.95, readme.littleLow(), 1e-9);
+        assertEquals(1.05, readme.littleHigh(), 1e-9);
+        assertTrue(readme.describe().contains("(steady: 0.95..1.05)"), readme.describe());
+        assertEquals(300 / (x40 * 7.005), readme.littleRatio(), 1e-9);
+
+        long[] twenty = counts(20, 42.8, 42.8, 5, 1);
+        Stationarity shortRun = Stationarity.of(300, twenty, 1, 0.005, tpcw);
+        assertTrue(shortRun.littleWidened());
+        assertEquals(1 + Stationarity.LITTLE_Z * shortRun.littleSe(), shortRun.littleHigh(), 1e-9);
+        assertTrue(shortRun.littleHigh() > 1.06 && shortRun.littleHigh() < 1.09, shortRun.describe());
+        assertTrue(shortRun.describe().contains("standard errors"), shortRun.describe());
+        // Moments not known (the old call): the fixed band.
+        assertEquals(0.0, Stationarity.of(300, twenty, 1, 0.005, 7).littleSe());
+    }
+
+    @Test
+    void aWidenedBandStillCatchesMissingUsers() {
+        // A 20 s run phase in which only 85 % of the 300 users were at work: the ratio is about 1.18.
+        Stationarity.ThinkMoments tpcw = Stationarity.ThinkMoments.exponential(7);
+        long[] c = counts(20, 0.85 * 300 / 7.005, 0.85 * 300 / 7.005, 9, 1);
+        Stationarity s = Stationarity.of(300, c, 1, 0.005, tpcw);
+        assertTrue(s.littleWidened());
+        assertFalse(s.littleOk(), s.describe());
+        assertTrue(s.warning().contains("fewer users"), s.warning());
+    }
 }

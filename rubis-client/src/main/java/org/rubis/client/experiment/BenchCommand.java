@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
                 + "'bench scale': --users (default 18000) users with their own connections and TPC-W think time in one "
                 + "client JVM with --heap (default 512m), with netty and with virtual threads; prints users reached, connect errors, run-phase "
                 + "p99 send lateness, heap per user and CPU. 'bench rate': client CPU per request at the highest rate, a static 2 KB page "
-                + "on lighttpd (client and server pinned to one core each), beside wrk and httperf when installed. 'bench soak': one long run (default 4,000 users, netty, 30m); prints heap, file "
+                + "on lighttpd (client and server pinned to one core each), beside wrk and httperf when installed, --rounds times in turn (default 3). 'bench soak': one long run (default 4,000 users, netty, 30m); prints heap, file "
                 + "descriptors and threads over time and whether each is flat."})
 public final class BenchCommand implements Callable<Integer> {
 
@@ -51,13 +51,19 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--heap", description = "bench scale and soak: the client JVM's -Xmx (default 512m for scale, 1g for soak, so that "
             + "collections happen and the heap after them can be judged).")
     String heap;
+    @Option(names = "--rounds", description = "bench rate: how many times each client runs, in turn (default 3); the end prints each "
+            + "client's median and netty's ratio to wrk within each round.")
+    Integer rounds;
     @Spec CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         if ("rate".equals(what)) {
+            if (rounds != null && (rounds < 1 || rounds > 100)) {
+                throw new org.rubis.client.input.ConfigException("--rounds " + rounds + ": expected 1 to 100 rounds (bench rate runs each client once per round)");
+            }
             return new RateBench(spec.commandLine().getOut()).run(users != null ? users : 64, duration != null ? duration : "20s",
-                    (out != null ? out : Path.of("runs/bench")).resolve("rate"));
+                    rounds != null ? rounds : 3, (out != null ? out : Path.of("runs/bench")).resolve("rate"));
         }
         if ("scale".equals(what)) {
             return new ScaleBench(spec.commandLine().getOut()).run(users != null ? users : 18_000, rampUp != null ? rampUp : "30s",

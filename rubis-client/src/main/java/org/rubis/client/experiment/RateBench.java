@@ -23,6 +23,12 @@ import org.rubis.client.report.SummaryFile;
  * other (taskset), closed users with no think time; the client logs every request as in any run.
  * wrk and httperf, when installed, drive the same page from the same core for comparison. The
  * tools are only used when present: the benchmark prints a note instead (never needed by tests).
+ *
+ * <p>Rounds: on a shared 2-core VM one run per client moves by 0.5 us or more from one minute to the
+ * next, as much as the difference being measured. So the clients run in turn, round after round
+ * (netty, wrk, httperf, then again), each round's figures are printed, and the end gives each client's
+ * median and range and the ratio of netty to wrk within each round (the same minute) and its median
+ * ({@link RateRounds}).
  */
 final class RateBench {
 
@@ -34,7 +40,7 @@ final class RateBench {
         this.out = out;
     }
 
-    int run(int users, String duration, Path dir) throws Exception {
+    int run(int users, String duration, int rounds, Path dir) throws Exception {
         Path lighttpd = which("lighttpd");
         Path taskset = which("taskset");
         if (lighttpd == null || taskset == null) {
@@ -65,7 +71,7 @@ final class RateBench {
         // a large count keeps each connection for the whole run, as wrk and the client expect
         Process server = new ProcessBuilder(taskset.toString(), "-c", serverCore, lighttpd.toString(), "-D", "-f", conf.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("lighttpd.out").toFile()).start();
-        List<String> rows = new ArrayList<>();
+        RateRounds all = new RateRounds();
         try {
             Thread.sleep(500);
             if (!server.isAlive()) {
@@ -73,21 +79,34 @@ final class RateBench {
                 return 1;
             }
             String base = "http://127.0.0.1:" + port;
-            out.printf(Locale.ROOT, "static 2 KB page on lighttpd (core %s), clients on core %s, %d connections, %s each%n", serverCore, clientCore, users, duration);
-            rows.add(client(taskset, clientCore, base, users, duration, dir.resolve("netty")));
-            rows.add(wrk(taskset, clientCore, base, users, duration, dir));
-            rows.add(httperf(taskset, clientCore, port, users, duration));
+            out.printf(Locale.ROOT, "static 2 KB page on lighttpd (core %s), clients on core %s, %d connections, %s each, %d round%s%n", serverCore, clientCore,
+                    users, duration, rounds, rounds == 1 ? "" : "s (the clients in turn, round after round)");
+            for (int r = 1; r <= rounds; r++) {
+                Path roundDir = rounds == 1 ? dir : dir.resolve("round-" + r);
+                Files.createDirectories(roundDir);
+                List<RateRounds.Row> rows = List.of(client(taskset, clientCore, base, users, duration, roundDir.resolve("netty")),
+                        wrk(taskset, clientCore, base, users, duration, roundDir), httperf(taskset, clientCore, port, users, duration));
+                all.add(rows);
+                out.println();
+                if (rounds > 1) {
+                    out.printf(Locale.ROOT, "round %d of %d (ended %s)%n", r, rounds, java.time.LocalTime.now().withNano(0));
+                }
+                out.println(RateRounds.HEADER);
+                rows.forEach(row -> out.println(row.text()));
+                if (clientByThread != null) {
+                    out.println("rubis-client netty, CPU by thread: " + clientByThread);
+                }
+                out.flush();
+            }
         } finally {
             server.destroy();
             server.waitFor(10, TimeUnit.SECONDS);
         }
-        out.println();
-        out.println(String.format(Locale.ROOT, "%-26s %12s %14s %13s %12s %14s", "client", "requests/s", "CPU us/request", "kernel us/req", "fixed cores",
-                "gross us/req"));
-        rows.forEach(out::println);
-        if (clientByThread != null) {
-            out.println("rubis-client netty, CPU by thread: " + clientByThread);
+        if (rounds > 1) {
+            out.println();
+            all.summary().forEach(out::println);
         }
+        out.println();
         out.println("CPU us/request: the client's CPU per request with its fixed cost (measured idle before the first request) taken out;");
         out.println("kernel: its system CPU per request (system calls, the network stack: the part no client code can cut; fixed cost included);");
         out.println("gross: all its run-phase CPU over its requests. wrk and httperf have no samplers: their whole CPU counts.");
@@ -95,7 +114,7 @@ final class RateBench {
         return 0;
     }
 
-    private String client(Path taskset, String core, String base, int users, String duration, Path runDir) throws Exception {
+    private RateRounds.Row client(Path taskset, String core, String base, int users, String duration, Path runDir) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(taskset.toString(), "-c", core, EmbeddedServerProcess.javaExecutable(), "-Xmx512m", "-jar",
                 ChildJvm.selfJar(), "run", "--target", base, "--backend", "netty", "--users", String.valueOf(users), "--think-scale", "0",
                 "--ramp-up", "5s", "--duration", duration, "--ramp-down", "0", "--seed", "1", "--no-progress", "--out", runDir.toString()));
@@ -103,7 +122,8 @@ final class RateBench {
         p.waitFor();
         SummaryFile s = SummaryFile.read(runDir);
         if (s == null) {
-            return String.format(Locale.ROOT, "%-26s failed, see %s", "rubis-client netty", runDir.resolveSibling("netty.out"));
+            clientByThread = null;
+            return RateRounds.Row.missing(RateRounds.NETTY, "failed, see " + runDir.resolveSibling("netty.out"));
         }
         SummaryFile.Health h = s.health();
         try {
@@ -113,16 +133,15 @@ final class RateBench {
         } catch (IOException e) {
             clientByThread = null;
         }
-        return String.format(Locale.ROOT, "%-26s %12.0f %14s %13s %12s %14.1f", "rubis-client netty (log on)", s.throughputRps(),
-                h.runRequestCpuUs() < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", h.runRequestCpuUs()),
-                h.runSystemCpuUsPerRequest() < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", h.runSystemCpuUsPerRequest()),
-                h.fixedCpuCores() < 0 ? "n/a" : String.format(Locale.ROOT, "%.4f", h.fixedCpuCores()), h.runCpuUsPerRequest());
+        return new RateRounds.Row(RateRounds.NETTY, s.throughputRps(), h.runRequestCpuUs() < 0 ? Double.NaN : h.runRequestCpuUs(),
+                h.runSystemCpuUsPerRequest() < 0 ? Double.NaN : h.runSystemCpuUsPerRequest(), h.fixedCpuCores() < 0 ? Double.NaN : h.fixedCpuCores(),
+                h.runCpuUsPerRequest(), null);
     }
 
-    private String wrk(Path taskset, String core, String base, int users, String duration, Path dir) throws Exception {
+    private RateRounds.Row wrk(Path taskset, String core, String base, int users, String duration, Path dir) throws Exception {
         Path wrk = which("wrk");
         if (wrk == null) {
-            return String.format(Locale.ROOT, "%-26s not installed (apt-get install -y wrk)", "wrk");
+            return RateRounds.Row.missing(RateRounds.WRK, "not installed (apt-get install -y wrk)");
         }
         // bash's time keyword gives the CPU of the pinned wrk; TIMEFORMAT "%U %S" prints user and system seconds.
         String text = capture(List.of("bash", "-c", "TIMEFORMAT='cpu %U %S'; time " + taskset + " -c " + core + " " + wrk + " -t1 -c" + users
@@ -131,17 +150,17 @@ final class RateBench {
         Matcher total = Pattern.compile("([0-9]+) requests in").matcher(text);
         Matcher cpu = Pattern.compile("cpu ([0-9.]+) ([0-9.]+)").matcher(text);
         if (!rate.find() || !total.find() || !cpu.find()) {
-            return String.format(Locale.ROOT, "%-26s no figures, see %s", "wrk", dir.resolve("wrk.out"));
+            return RateRounds.Row.missing(RateRounds.WRK, "no figures, see " + dir.resolve("wrk.out"));
         }
         double us = (Double.parseDouble(cpu.group(1)) + Double.parseDouble(cpu.group(2))) * 1e6 / Long.parseLong(total.group(1));
         double kernel = Double.parseDouble(cpu.group(2)) * 1e6 / Long.parseLong(total.group(1));
-        return String.format(Locale.ROOT, "%-26s %12.0f %14.1f %13.1f %12s %14.1f", "wrk -t1", Double.parseDouble(rate.group(1)), us, kernel, "-", us);
+        return new RateRounds.Row(RateRounds.WRK, Double.parseDouble(rate.group(1)), us, kernel, Double.NaN, us, null);
     }
 
-    private String httperf(Path taskset, String core, int port, int users, String duration) throws Exception {
+    private RateRounds.Row httperf(Path taskset, String core, int port, int users, String duration) throws Exception {
         Path httperf = which("httperf");
         if (httperf == null) {
-            return String.format(Locale.ROOT, "%-26s not installed (apt-get install -y httperf)", "httperf");
+            return RateRounds.Row.missing(RateRounds.HTTPERF, "not installed (apt-get install -y httperf)");
         }
         // Each of the connections sends its calls back to back; enough calls to last about the duration at wrk's rate.
         long seconds = Durations.millis("--duration", duration) / 1000;
@@ -153,12 +172,11 @@ final class RateBench {
         Matcher cpu = Pattern.compile("CPU time \\[s\\]: user ([0-9.]+) system ([0-9.]+)").matcher(text);
         Matcher total = Pattern.compile("Total: connections [0-9]+ requests ([0-9]+)").matcher(text);
         if (!rate.find() || !cpu.find() || !total.find()) {
-            return String.format(Locale.ROOT, "%-26s no figures: %s", "httperf", text.lines().reduce((a, b) -> b).orElse(""));
+            return RateRounds.Row.missing(RateRounds.HTTPERF, "no figures: " + text.lines().reduce((a, b) -> b).orElse(""));
         }
         double us = (Double.parseDouble(cpu.group(1)) + Double.parseDouble(cpu.group(2))) * 1e6 / Long.parseLong(total.group(1));
         double kernel = Double.parseDouble(cpu.group(2)) * 1e6 / Long.parseLong(total.group(1));
-        return String.format(Locale.ROOT, "%-26s %12.0f %14.1f %13.1f %12s %14.1f", "httperf --hog", Double.parseDouble(rate.group(1)), us, kernel, "-",
-                us);
+        return new RateRounds.Row(RateRounds.HTTPERF, Double.parseDouble(rate.group(1)), us, kernel, Double.NaN, us, null);
     }
 
     private static String capture(List<String> cmd, Path save) throws IOException, InterruptedException {

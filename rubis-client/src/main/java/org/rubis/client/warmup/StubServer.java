@@ -41,9 +41,11 @@ final class StubServer implements AutoCloseable {
      * sooner: in a TPC-W run about half the requests open a connection (servers close idle ones after 5 s,
      * the mean think time is 7 s), so the connect path must be compiled as well as the request path. With 100
      * a 20,000-request warm-up made 200 connects, too few for the JIT: netty then spent 227 us p50 from its send
-     * mark to the SYN of a new connection (the wire check's split, idle host).
+     * mark to the SYN of a new connection (the wire check's split, idle host). With 5, about 4,000 connects, below
+     * C2's 5,000 calls; with 2, as in a TPC-W run half the requests open a connection, and netty's new connections
+     * left 5 us sooner (send mark to SYN) and 10 us sooner (send side) at the median (docs/BENCHMARKS.md, 2026-11-26).
      */
-    static final int KEEP_ALIVE_REQUESTS = 5;
+    static final int KEEP_ALIVE_REQUESTS = 2;
     private static final AtomicInteger STARTED = new AtomicInteger();
 
     private final ServerSocket socket;

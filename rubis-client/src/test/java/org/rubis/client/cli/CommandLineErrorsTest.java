@@ -46,6 +46,15 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void badBenchRateRoundsIsOneLine() {
+        Result r = run("bench", "rate", "--rounds", "0");
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("error: --rounds 0: expected 1 to 100 rounds"), r.err());
+        assertTrue(r.status() != 0);
+        assertEquals("", r.out(), "nothing started");
+    }
+
+    @Test
     void unknownSubcommandIsOneLine() {
         Result r = run("rn");
         assertEquals(2, r.status());

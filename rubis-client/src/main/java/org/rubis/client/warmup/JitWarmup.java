@@ -74,6 +74,7 @@ public final class JitWarmup {
     private final PrintStream out;
     private InetAddress bind = InetAddress.getLoopbackAddress();
     private java.util.function.BooleanSupplier cancelled = () -> false;
+    private java.util.function.UnaryOperator<Backend> wrap = java.util.function.UnaryOperator.identity();
     private boolean tls;
     private boolean stubResumption;
 
@@ -98,6 +99,12 @@ public final class JitWarmup {
     /** The run was stopped (Ctrl-C) during the warm-up: it ends at once. */
     public JitWarmup cancelledBy(java.util.function.BooleanSupplier cancelled) {
         this.cancelled = cancelled;
+        return this;
+    }
+
+    /** Tests: see what the warm-up asks of its backend (the wrapper must delegate every call). */
+    public JitWarmup wrappingBackend(java.util.function.UnaryOperator<Backend> wrap) {
+        this.wrap = wrap;
         return this;
     }
 
@@ -155,7 +162,7 @@ public final class JitWarmup {
         Map<String, AtomicLong> others = new LinkedHashMap<>();
         CountDownLatch flowsDone = null;
         try {
-            backend = Backends.create(execution, stub.base());
+            backend = wrap.apply(Backends.create(execution, stub.base()));
             for (WarmupLoad.Factory f : factories) {
                 try {
                     WarmupLoad l = f.create(stub.base());

@@ -57,10 +57,6 @@ final class RateRounds {
         rounds.add(List.copyOf(round));
     }
 
-    int size() {
-        return rounds.size();
-    }
-
     /** A client's CPU per request in each round it was measured in, in round order. */
     double[] usPerRequest(String client) {
         return rounds.stream().flatMap(List::stream).filter(r -> r.client().equals(client) && r.measured()).mapToDouble(Row::usPerRequest).toArray();

@@ -126,13 +126,17 @@ final class CsvLine {
         }
         int n = s.length();
         ensure(n);
+        byte[] b = buf; // locals: the loop stores to no field, so the compiler keeps the index in a register
+        int at = len;
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             if (c >= 0x80) {
+                len = at;
                 return utf8(s, i);
             }
-            buf[len++] = (byte) c;
+            b[at++] = (byte) c;
         }
+        len = at;
         return this;
     }
 
@@ -140,15 +144,16 @@ final class CsvLine {
     CsvLine field(String s) {
         int n = s.length();
         ensure(n);
-        int start = len;
+        byte[] b = buf;
+        int at = len;
         for (int i = 0; i < n; i++) { // one pass: copied as it is unless a character asks for more
             char c = s.charAt(i);
             if (c >= 0x80 || c == ',' || c == '"' || c == '\n' || c == '\r') {
-                len = start;
-                return quotedOrUtf8(s);
+                return quotedOrUtf8(s); // len still at the field's start
             }
-            buf[len++] = (byte) c;
+            b[at++] = (byte) c;
         }
+        len = at;
         return this;
     }
 

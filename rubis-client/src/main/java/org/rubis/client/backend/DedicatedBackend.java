@@ -20,7 +20,9 @@ import org.apache.hc.core5.io.CloseMode;
 /**
  * One persistent connection per user session (httperf's model and the paper's fix): opened at
  * the session's first request, closed when the session ends. When the server closes it during a
- * think time, the next request reconnects and is logged as a new connection.
+ * think time, the next request reconnects and is logged as a new connection: found failed when the
+ * request is sent ({@link StaleConnectionRetry}) until the first such resend shows how long the server
+ * keeps idle connections, then checked in the prepare lead and replaced before the send mark.
  *
  * <p>All sessions share one HttpClient; each session's own small connection manager, handed to the
  * client as the request's user token ({@link SessionConnections}), holds its one connection. An
@@ -45,6 +47,20 @@ public final class DedicatedBackend implements Backend {
     private final SourceAddresses sources;
     private final SourcePortSockets sockets = new SourcePortSockets();
     private final boolean downloadImages;
+    /**
+     * Nine tenths of the shortest idle time after which the server was found to have closed a session's connection (a
+     * request resent by {@link StaleConnectionRetry}): from then on, a connection idle this long is checked in the
+     * prepare lead. Unknown (no check) until the first such resend.
+     */
+    private final java.util.concurrent.atomic.AtomicLong staleAfterNanos = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+    /** Connections found closed by the server in the prepare lead, replaced before their request's send mark. */
+    private final java.util.concurrent.atomic.LongAdder staleFound = new java.util.concurrent.atomic.LongAdder();
+
+    /**
+     * The prepare lead: 2 ms, not netty's 1, because the check of an idle connection ({@link #prepare}) may wait up to 1 ms
+     * on a live one before the request's instant.
+     */
+    static final long LEAD_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(2);
 
     /** A session's own connection manager (its state token) and source address. */
     private static final class Dedicated implements Session {
@@ -58,6 +74,8 @@ public final class DedicatedBackend implements Backend {
         ManagedHttpClientConnection conn;
         /** A socket made by {@link #prepare} for the next request's connect, or null. */
         Socket prepared;
+        /** {@link System#nanoTime()} at the end of the session's last request: how long its connection has been idle. */
+        long idleSinceNano;
 
         Dedicated(InetAddress source) {
             this.source = source;
@@ -138,27 +156,61 @@ public final class DedicatedBackend implements Backend {
 
     @Override
     public long prepareLeadNanos() {
-        return PREPARE_LEAD_NANOS;
+        return LEAD_NANOS;
     }
 
     /**
-     * Only a session whose next request opens a new connection (its first, or after its connection was closed) has
-     * anything to prepare. A connection the server closed during the think time is not seen here (HttpClient finds it
-     * only when the request fails on it, then {@link StaleConnectionRetry} connects inside the window).
+     * A session whose next request opens a new connection (its first, or after its connection was closed) has something
+     * to prepare. So has one whose connection will have been idle, at the request's instant, as long as connections the
+     * server closed ({@link #staleAfterNanos}): it is checked in the lead.
      */
     @Override
     public boolean prepares(Session session) {
         return ((Dedicated) session).unprepared();
     }
 
+    @Override
+    public boolean preparesAhead(Session session, long dueInNanos) {
+        if (Backend.super.preparesAhead(session, dueInNanos)) {
+            return true;
+        }
+        return session != null && dueInNanos > 2 * LEAD_NANOS && staleCheckDue((Dedicated) session, System.nanoTime() + dueInNanos);
+    }
+
+    private boolean staleCheckDue(Dedicated d, long atNano) {
+        ManagedHttpClientConnection c = d.conn;
+        return d.prepared == null && c != null && c.isOpen() && atNano - d.idleSinceNano >= staleAfterNanos.get();
+    }
+
+    /** Connections found closed by the server before their request (tests, and the summary's figures). */
+    public long staleConnectionsFound() {
+        return staleFound.sum();
+    }
+
     /**
-     * Makes the next connection's socket and sets its options (the socket() and setsockopt calls, about 60 us when
-     * they run cold at a few connects a second), so that the request's window holds its connect and the request. No
-     * socket (descriptors exhausted): nothing prepared, the request tries itself and fails with its reason.
+     * First, a connection idle as long as those the server closed is checked (HttpClient's {@code isStale}: a read of up
+     * to 1 ms, at once when the server's FIN is there): closed, it is dropped, so that the request does not fail on it
+     * and resend inside its window, its connect unprepared. Then, when the next request opens a new connection, its
+     * socket is made and its options set (the socket() and setsockopt calls, about 60 us when they run cold at a few
+     * connects a second), so that the request's window holds its connect and the request. No socket (descriptors
+     * exhausted): nothing prepared, the request tries itself and fails with its reason.
      */
     @Override
     public void prepare(Session session) {
         Dedicated d = (Dedicated) session;
+        if (staleCheckDue(d, System.nanoTime())) {
+            boolean stale;
+            try {
+                stale = d.conn.isStale();
+            } catch (java.io.IOException | RuntimeException e) {
+                stale = true;
+            }
+            if (stale) {
+                staleFound.increment();
+                d.manager.closeIdle(org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS); // through its manager, which forgets it
+                d.conn = null;
+            }
+        }
         if (!d.unprepared()) {
             return;
         }
@@ -173,6 +225,7 @@ public final class DedicatedBackend implements Backend {
     @Override
     public void execute(Session session, String path, Reply out) {
         Dedicated d = (Dedicated) session;
+        long idle = d.conn != null && d.conn.isOpen() ? System.nanoTime() - d.idleSinceNano : -1;
         Socket prepared = d.prepared;
         if (prepared != null) {
             d.prepared = null;
@@ -185,12 +238,18 @@ public final class DedicatedBackend implements Backend {
                 closeQuietly(SourcePortSockets.takeBack()); // not taken (the request never connected): not left open
             }
         }
+        if (out.retries > 0 && idle > 0) {
+            // the server had closed the connection after it was idle this long: check connections idle 9/10 of it ahead
+            long after = idle - idle / 10;
+            staleAfterNanos.accumulateAndGet(after, Math::min);
+        }
         if (d.conn != null && !d.conn.isOpen()) {
             d.conn = null; // closed after this reply (or failed): its buffers go now, not after the think time
         }
         if (d.images != null) {
             d.images.fetchAfter(out);
         }
+        d.idleSinceNano = System.nanoTime();
     }
 
     private static void closeQuietly(Socket s) {

@@ -28,6 +28,9 @@ final class PageServer implements AutoCloseable {
     private final ServerSocket server;
     final List<String> heads = new CopyOnWriteArrayList<>();
     final AtomicInteger accepted = new AtomicInteger();
+    /** A connection idle this long between requests is closed, as servers close idle keep-alive connections (0: never). */
+    volatile int idleCloseMs;
+    final AtomicInteger idleClosed = new AtomicInteger();
 
     PageServer() throws IOException {
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -74,7 +77,18 @@ final class PageServer implements AutoCloseable {
             while (true) {
                 ByteArrayOutputStream head = new ByteArrayOutputStream();
                 int c;
-                while ((c = in.read()) >= 0) {
+                s.setSoTimeout(idleCloseMs);
+                try {
+                    c = in.read();
+                } catch (java.net.SocketTimeoutException idle) {
+                    idleClosed.incrementAndGet();
+                    return; // closes the connection
+                }
+                s.setSoTimeout(0);
+                if (c >= 0) {
+                    head.write(c);
+                }
+                while (c >= 0 && (c = in.read()) >= 0) {
                     head.write(c);
                     byte[] b = head.toByteArray();
                     int n = b.length;

@@ -67,8 +67,9 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
-     * The lead of the backends that prepare (netty, dedicated): 1 ms is far beyond the prepare's own time (60-120 us
-     * cold) and the timer's or the wake-up's lateness, and short enough that the socket is not kept through a think time.
+     * The lead of netty's prepare: 1 ms is far beyond the prepare's own time (60-120 us cold) and the timer's or the
+     * wake-up's lateness, and short enough that the socket is not kept through a think time. Dedicated takes 2 ms
+     * ({@code DedicatedBackend.LEAD_NANOS}): its prepare may first check an idle connection, a read of up to 1 ms.
      */
     long PREPARE_LEAD_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
 

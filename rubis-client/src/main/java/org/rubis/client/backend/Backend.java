@@ -74,10 +74,12 @@ public interface Backend extends AutoCloseable {
     long PREPARE_LEAD_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1);
 
     /**
-     * Whether {@link #prepare} would do anything for this session now (it has no open connection and nothing prepared).
-     * A thread per user wakes early for a prepare only then, not once per think time.
+     * Whether {@link #prepare}, called at the lead before a request due at {@code requestNano} ({@link System#nanoTime()}),
+     * would do anything for this session: it will have no open connection and nothing prepared, or (dedicated) a
+     * connection idle long enough to be checked. A thread per user wakes early for a prepare only then, not once per
+     * think time.
      */
-    default boolean prepares(Session session) {
+    default boolean prepares(Session session, long requestNano) {
         return prepareLeadNanos() > 0;
     }
 
@@ -89,7 +91,7 @@ public interface Backend extends AutoCloseable {
      */
     default boolean preparesAhead(Session session, long dueInNanos) {
         long lead = prepareLeadNanos();
-        return lead > 0 && dueInNanos > 2 * lead && (session == null || prepares(session));
+        return lead > 0 && dueInNanos > 2 * lead && (session == null || prepares(session, System.nanoTime() + dueInNanos));
     }
 
     /**

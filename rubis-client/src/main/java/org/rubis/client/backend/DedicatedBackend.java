@@ -165,16 +165,9 @@ public final class DedicatedBackend implements Backend {
      * server closed ({@link #staleAfterNanos}): it is checked in the lead.
      */
     @Override
-    public boolean prepares(Session session) {
-        return ((Dedicated) session).unprepared();
-    }
-
-    @Override
-    public boolean preparesAhead(Session session, long dueInNanos) {
-        if (Backend.super.preparesAhead(session, dueInNanos)) {
-            return true;
-        }
-        return session != null && dueInNanos > 2 * LEAD_NANOS && staleCheckDue((Dedicated) session, System.nanoTime() + dueInNanos);
+    public boolean prepares(Session session, long requestNano) {
+        Dedicated d = (Dedicated) session;
+        return d.unprepared() || staleCheckDue(d, requestNano);
     }
 
     private boolean staleCheckDue(Dedicated d, long atNano) {
@@ -182,7 +175,7 @@ public final class DedicatedBackend implements Backend {
         return d.prepared == null && c != null && c.isOpen() && atNano - d.idleSinceNano >= staleAfterNanos.get();
     }
 
-    /** Connections found closed by the server before their request (tests, and the summary's figures). */
+    /** Connections found closed by the server before their request (tests). */
     public long staleConnectionsFound() {
         return staleFound.sum();
     }
@@ -225,7 +218,7 @@ public final class DedicatedBackend implements Backend {
     @Override
     public void execute(Session session, String path, Reply out) {
         Dedicated d = (Dedicated) session;
-        long idle = d.conn != null && d.conn.isOpen() ? System.nanoTime() - d.idleSinceNano : -1;
+        boolean reused = d.conn != null && d.conn.isOpen();
         Socket prepared = d.prepared;
         if (prepared != null) {
             d.prepared = null;
@@ -238,10 +231,11 @@ public final class DedicatedBackend implements Backend {
                 closeQuietly(SourcePortSockets.takeBack()); // not taken (the request never connected): not left open
             }
         }
-        if (out.retries > 0 && idle > 0) {
-            // the server had closed the connection after it was idle this long: check connections idle 9/10 of it ahead
-            long after = idle - idle / 10;
-            staleAfterNanos.accumulateAndGet(after, Math::min);
+        if (out.retries > 0 && reused) {
+            // the server had closed the connection after it was idle about this long (the resend's mark follows the failed
+            // attempt within microseconds): from now on, check connections idle 9/10 of it ahead
+            long idle = out.sendNano - d.idleSinceNano;
+            staleAfterNanos.accumulateAndGet(idle - idle / 10, Math::min);
         }
         if (d.conn != null && !d.conn.isOpen()) {
             d.conn = null; // closed after this reply (or failed): its buffers go now, not after the think time

@@ -42,8 +42,6 @@ final class RateBench {
     static final int WARMUP_REQUESTS = 40_000;
 
     private final PrintWriter out;
-    /** The client's run-phase CPU per request by thread role (summary.json), or null. */
-    private String clientByThread;
 
     RateBench(PrintWriter out) {
         this.out = out;
@@ -103,9 +101,8 @@ final class RateBench {
                 }
                 out.println(RateRounds.HEADER);
                 rows.forEach(row -> out.println(row.text()));
-                if (clientByThread != null) {
-                    out.println("rubis-client netty, CPU by thread: " + clientByThread);
-                }
+                rows.stream().filter(row -> row.byThread() != null)
+                        .forEach(row -> out.println("rubis-client netty, CPU by thread: " + row.byThread()));
                 out.flush();
             }
         } finally {
@@ -133,20 +130,20 @@ final class RateBench {
         p.waitFor();
         SummaryFile s = SummaryFile.read(runDir);
         if (s == null) {
-            clientByThread = null;
             return RateRounds.Row.missing(RateRounds.NETTY, "failed, see " + runDir.resolveSibling("netty.out"));
         }
         SummaryFile.Health h = s.health();
+        String byThread;
         try {
             com.fasterxml.jackson.databind.JsonNode per = new com.fasterxml.jackson.databind.ObjectMapper()
                     .readTree(org.rubis.format.RunFiles.summaryJson(runDir).toFile()).path("client_health").path("run_cpu_us_per_request_by_thread");
-            clientByThread = per.isObject() ? org.rubis.client.report.Summary.byThread(per) : null;
+            byThread = per.isObject() ? org.rubis.client.report.Summary.byThread(per) : null;
         } catch (IOException e) {
-            clientByThread = null;
+            byThread = null;
         }
         return new RateRounds.Row(RateRounds.NETTY, s.throughputRps(), h.runRequestCpuUs() < 0 ? Double.NaN : h.runRequestCpuUs(),
                 h.runSystemCpuUsPerRequest() < 0 ? Double.NaN : h.runSystemCpuUsPerRequest(), h.fixedCpuCores() < 0 ? Double.NaN : h.fixedCpuCores(),
-                h.runCpuUsPerRequest(), null);
+                h.runCpuUsPerRequest(), byThread, null);
     }
 
     private RateRounds.Row wrk(Path taskset, String core, String base, int users, String duration, Path dir) throws Exception {
@@ -163,9 +160,8 @@ final class RateBench {
         if (!rate.find() || !total.find() || !cpu.find()) {
             return RateRounds.Row.missing(RateRounds.WRK, "no figures, see " + dir.resolve("wrk.out"));
         }
-        double us = (Double.parseDouble(cpu.group(1)) + Double.parseDouble(cpu.group(2))) * 1e6 / Long.parseLong(total.group(1));
-        double kernel = Double.parseDouble(cpu.group(2)) * 1e6 / Long.parseLong(total.group(1));
-        return new RateRounds.Row(RateRounds.WRK, Double.parseDouble(rate.group(1)), us, kernel, Double.NaN, us, null);
+        return RateRounds.Row.tool(RateRounds.WRK, Double.parseDouble(rate.group(1)), Double.parseDouble(cpu.group(1)), Double.parseDouble(cpu.group(2)),
+                Long.parseLong(total.group(1)));
     }
 
     private RateRounds.Row httperf(Path taskset, String core, int port, int users, String duration) throws Exception {
@@ -185,9 +181,8 @@ final class RateBench {
         if (!rate.find() || !cpu.find() || !total.find()) {
             return RateRounds.Row.missing(RateRounds.HTTPERF, "no figures: " + text.lines().reduce((a, b) -> b).orElse(""));
         }
-        double us = (Double.parseDouble(cpu.group(1)) + Double.parseDouble(cpu.group(2))) * 1e6 / Long.parseLong(total.group(1));
-        double kernel = Double.parseDouble(cpu.group(2)) * 1e6 / Long.parseLong(total.group(1));
-        return new RateRounds.Row(RateRounds.HTTPERF, Double.parseDouble(rate.group(1)), us, kernel, Double.NaN, us, null);
+        return RateRounds.Row.tool(RateRounds.HTTPERF, Double.parseDouble(rate.group(1)), Double.parseDouble(cpu.group(1)),
+                Double.parseDouble(cpu.group(2)), Long.parseLong(total.group(1)));
     }
 
     private static String capture(List<String> cmd, Path save) throws IOException, InterruptedException {

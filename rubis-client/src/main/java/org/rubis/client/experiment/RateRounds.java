@@ -27,11 +27,18 @@ final class RateRounds {
      *
      * @param usPerRequest CPU per request, fixed cost out (the comparison's figure)
      * @param grossUs      all its run-phase CPU over its requests
+     * @param byThread     the rubis client's CPU per request by thread role, or null (wrk, httperf)
      */
-    record Row(String client, double rps, double usPerRequest, double kernelUs, double fixedCores, double grossUs, String note) {
+    record Row(String client, double rps, double usPerRequest, double kernelUs, double fixedCores, double grossUs, String byThread, String note) {
+
+        /** A tool without samplers (wrk, httperf): its whole CPU, user and system seconds, over its requests. */
+        static Row tool(String client, double rps, double userS, double systemS, long requests) {
+            double us = (userS + systemS) * 1e6 / requests;
+            return new Row(client, rps, us, systemS * 1e6 / requests, Double.NaN, us, null, null);
+        }
 
         static Row missing(String client, String note) {
-            return new Row(client, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, note);
+            return new Row(client, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, note);
         }
 
         boolean measured() {

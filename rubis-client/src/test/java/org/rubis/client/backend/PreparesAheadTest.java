@@ -19,7 +19,7 @@ class PreparesAheadTest {
             @Override public void endSession(Session s) {}
             @Override public void close() {}
             @Override public long prepareLeadNanos() { return lead; }
-            @Override public boolean prepares(Session s) { return !open; }
+            @Override public boolean prepares(Session s, long at) { return !open; }
         };
     }
 

@@ -117,14 +117,14 @@ class DedicatedPrepareTest extends PageServerTest {
         int before = UnconnectedSockets.count();
         try (Backend b = dedicated()) {
             Backend.Session s = b.startSession();
-            assertTrue(b.prepares(s), "a new session has no connection: its first request's socket can be prepared");
+            assertTrue(b.prepares(s, System.nanoTime()), "a new session has no connection: its first request's socket can be prepared");
             b.prepare(s);
             b.prepare(s);
             assertEquals(before + 1, UnconnectedSockets.count(), "one prepared socket, however many prepares");
-            assertFalse(b.prepares(s), "nothing more to prepare");
+            assertFalse(b.prepares(s, System.nanoTime()), "nothing more to prepare");
             b.execute(s, "/PHP/index.html", new Reply());
             assertEquals(before, UnconnectedSockets.count(), "the request connected it");
-            assertFalse(b.prepares(s), "the session's connection is open: nothing to prepare");
+            assertFalse(b.prepares(s, System.nanoTime()), "the session's connection is open: nothing to prepare");
             b.prepare(s);
             assertEquals(before, UnconnectedSockets.count());
             b.endSession(s);
@@ -164,7 +164,7 @@ class DedicatedPrepareTest extends PageServerTest {
                     f.close();
                 }
             }
-            assertTrue(b.prepares(s), "nothing was prepared: the next request still opens its connection itself");
+            assertTrue(b.prepares(s, System.nanoTime()), "nothing was prepared: the next request still opens its connection itself");
             assertEquals(before, UnconnectedSockets.count(), "the failed prepare left no socket behind");
             Reply r = new Reply();
             b.execute(s, "/PHP/index.html", r);
@@ -186,7 +186,7 @@ class DedicatedPrepareTest extends PageServerTest {
             b.execute(s, "/PHP/index.html", r);
             assertEquals("aborted", r.error);
             assertEquals(before, UnconnectedSockets.count(), "the socket handed to the request and not taken is closed when it ends");
-            assertTrue(b.prepares(s), "nothing prepared any more, no connection open");
+            assertTrue(b.prepares(s, System.nanoTime()), "nothing prepared any more, no connection open");
             b.endSession(s);
         }
         assertEquals(0, server.accepted.get(), "nothing reached the server");

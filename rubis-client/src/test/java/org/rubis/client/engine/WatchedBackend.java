@@ -103,8 +103,8 @@ final class WatchedBackend implements Backend {
     }
 
     @Override
-    public boolean prepares(Session session) {
-        return b.prepares(session);
+    public boolean prepares(Session session, long requestNano) {
+        return b.prepares(session, requestNano);
     }
 
     @Override

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class RateRoundsTest {
 
     private static RateRounds.Row row(String client, double us) {
-        return new RateRounds.Row(client, 100_000, us, us * 0.7, Double.NaN, us, null);
+        return new RateRounds.Row(client, 100_000, us, us * 0.7, Double.NaN, us, null, null);
     }
 
     @Test
@@ -43,6 +43,15 @@ class RateRoundsTest {
         assertEquals(4, s.size(), "no ratio line without a round that measured both: " + s);
         assertTrue(s.get(1).contains("8.0 (8.0..8.0), 1 round"), s.get(1));
         assertTrue(RateRounds.Row.missing(RateRounds.WRK, "not installed (apt-get install -y wrk)").text().endsWith("not installed (apt-get install -y wrk)"));
+    }
+
+    @Test
+    void aToolsCpuIsItsUserAndSystemSecondsOverItsRequests() {
+        RateRounds.Row wrk = RateRounds.Row.tool(RateRounds.WRK, 110_000, 0.2, 1.3, 1_500_000);
+        assertEquals(1.0, wrk.usPerRequest(), 1e-12);
+        assertEquals(1.3 / 1.5, wrk.kernelUs(), 1e-12);
+        assertEquals(wrk.usPerRequest(), wrk.grossUs());
+        assertTrue(wrk.text().contains(" 1.0 ") && wrk.text().endsWith("1.0"), wrk.text());
     }
 
     @Test

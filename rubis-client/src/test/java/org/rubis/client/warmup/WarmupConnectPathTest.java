@@ -52,7 +52,7 @@ class WarmupConnectPathTest {
         @Override public boolean eventLoops() { return b.eventLoops(); }
         @Override public ScheduledExecutorService loop(Session s) { return b.loop(s); }
         @Override public long prepareLeadNanos() { return b.prepareLeadNanos(); }
-        @Override public boolean prepares(Session s) { return b.prepares(s); }
+        @Override public boolean prepares(Session s, long at) { return b.prepares(s, at); }
         @Override public void abortInFlight() { b.abortInFlight(); }
         @Override public void endSession(Session s) { b.endSession(s); }
         @Override public void close() { b.close(); }

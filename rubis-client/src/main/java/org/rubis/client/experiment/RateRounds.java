@@ -82,6 +82,25 @@ final class RateRounds {
         return ratios.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
+    /**
+     * netty's CPU per request minus wrk's in each round where both were measured, split into its user part (index 0)
+     * and its kernel part (index 1): the kernel's is the loopback TCP work both must do, so a gap in it and a gap in
+     * the user part call for different remedies.
+     */
+    double[][] nettyMinusWrk() {
+        List<double[]> d = new ArrayList<>();
+        for (List<Row> round : rounds) {
+            Row netty = find(round, NETTY);
+            Row wrk = find(round, WRK);
+            if (netty != null && wrk != null && netty.measured() && wrk.measured() && !Double.isNaN(netty.kernelUs())
+                    && !Double.isNaN(wrk.kernelUs())) {
+                d.add(new double[] {(netty.usPerRequest() - netty.kernelUs()) - (wrk.usPerRequest() - wrk.kernelUs()),
+                        netty.kernelUs() - wrk.kernelUs()});
+            }
+        }
+        return d.toArray(new double[0][]);
+    }
+
     private static Row find(List<Row> round, String client) {
         return round.stream().filter(r -> r.client().equals(client)).findFirst().orElse(null);
     }
@@ -116,6 +135,12 @@ final class RateRounds {
             }
             lines.add(String.format(Locale.ROOT, "  netty / wrk, within each round: %s; median %.2f (%s)", each, median(ratio),
                     median(ratio) <= 1 ? "at or below wrk" : "above wrk"));
+        }
+        double[][] gap = nettyMinusWrk();
+        if (gap.length > 0) {
+            double user = median(Arrays.stream(gap).mapToDouble(g -> g[0]).toArray());
+            double kernel = median(Arrays.stream(gap).mapToDouble(g -> g[1]).toArray());
+            lines.add(String.format(Locale.ROOT, "  netty - wrk, within each round (median): user %+.1f us, kernel %+.1f us a request", user, kernel));
         }
         return lines;
     }

@@ -32,6 +32,25 @@ class RateRoundsTest {
     }
 
     @Test
+    void theGapToWrkIsSplitIntoUserAndKernelWithinEachRound() {
+        RateRounds r = new RateRounds();
+        // netty spends less in the kernel than wrk and more in user code: the two parts must not cancel out in the line.
+        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 9.2, 6.2, 0.002, 9.3, null, null), RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.08, 0.72, 100_000)));
+        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 10.0, 7.0, 0.002, 10.1, null, null), RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.09, 0.81, 100_000)));
+        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 9.7, 6.6, 0.002, 9.8, null, null), RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.09, 0.71, 100_000)));
+        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 9.5, 6.6, 0.002, 9.6, null, null), RateRounds.Row.missing(RateRounds.WRK, "failed")));
+        double[][] gap = r.nettyMinusWrk();
+        assertEquals(3, gap.length, "the round without wrk gives no difference");
+        assertEquals(3.0 - 0.8, gap[0][0], 1e-9);
+        assertEquals(6.2 - 7.2, gap[0][1], 1e-9);
+        assertEquals(3.0 - 0.9, gap[1][0], 1e-9);
+        assertEquals(7.0 - 8.1, gap[1][1], 1e-9);
+        String last = r.summary().get(r.summary().size() - 1);
+        // medians of (2.2, 2.1, 2.2) and (-1.0, -1.1, -0.5)
+        assertTrue(last.endsWith("user +2.2 us, kernel -1.0 us a request"), last);
+    }
+
+    @Test
     void aClientThatDidNotRunIsNotCountedAndItsRoundGivesNoRatio() {
         RateRounds r = new RateRounds();
         r.add(List.of(row(RateRounds.NETTY, 8.0), RateRounds.Row.missing(RateRounds.WRK, "not installed (apt-get install -y wrk)"),
@@ -65,6 +84,6 @@ class RateRoundsTest {
     void atOrBelowWrkIsSaidOnlyWhenTheMedianRatioIsAtMostOne() {
         RateRounds r = new RateRounds();
         r.add(List.of(row(RateRounds.NETTY, 8.0), row(RateRounds.WRK, 8.0)));
-        assertTrue(r.summary().get(r.summary().size() - 1).endsWith("median 1.00 (at or below wrk)"), r.summary().toString());
+        assertTrue(r.summary().stream().anyMatch(l -> l.endsWith("median 1.00 (at or below wrk)")), r.summary().toString());
     }
 }

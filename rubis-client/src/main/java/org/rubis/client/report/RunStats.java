@@ -154,6 +154,15 @@ public final class RunStats {
         return runWindows.clone();
     }
 
+    /**
+     * The whole windows of the first {@code seconds} of the run phase: a run stopped early (Ctrl-C, a dead target) is
+     * judged on the time it ran, not on the planned phase's empty windows after the stop.
+     */
+    public synchronized long[] runWindows(double seconds) {
+        int whole = (int) Math.floor(Math.max(0, seconds) * 1e9 / runWindowNs + 1e-9);
+        return java.util.Arrays.copyOf(runWindows, Math.min(runWindows.length, whole));
+    }
+
     /** The length of {@link #runWindows()}' windows, in seconds. */
     public synchronized double runWindowSeconds() {
         return runWindowNs / 1e9;

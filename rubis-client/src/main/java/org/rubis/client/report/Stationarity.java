@@ -44,10 +44,41 @@ import java.util.Locale;
  * @param slopeHigh    high end
  * @param firstHalfRps throughput in the first half of the run phase
  * @param secondHalfRps throughput in the second half
- * @param windows      windows used for the slope
+ * <p>Why some run phases are not judged at all: below {@value #MIN_WINDOWS} whole windows the trend's 99 % interval
+ * rests on a Student's t of 4.6 (4 degrees of freedom) to 64 (1), and the two halves of a handful of windows say
+ * nothing; below {@value #MIN_REQUESTS} requests the counts per window are too few for the least-squares interval's
+ * normal approximation; and when Little's band would be wider than 1 +- {@value #MAX_LITTLE_TOLERANCE} (a few users,
+ * long think times, a short phase), no ratio a run could produce would fail it. Calling such a phase steady would be
+ * a verdict the figures cannot support, so it is {@link Judgement#NOT_JUDGED}, with the reason, and never counted as
+ * steady. A run stopped early (Ctrl-C) is judged on the whole windows it actually ran ({@link RunStats#runWindows(double)}).
+ *
+ * @param windows      whole windows used for the slope
+ * @param requests     requests sent in those windows
  */
 public record Stationarity(double littleRatio, double littleSe, double slopePerS, double slopeLow, double slopeHigh,
-                           double firstHalfRps, double secondHalfRps, int windows, double windowSeconds, double meanRps) {
+                           double firstHalfRps, double secondHalfRps, int windows, double windowSeconds, double meanRps, long requests) {
+
+    /** The verdict on a run phase; {@link #label()} is {@code summary.json}'s {@code stationarity.verdict}. */
+    public enum Judgement {
+        STEADY("steady"), NOT_STEADY("not-steady"), NOT_JUDGED("not-judged");
+
+        private final String label;
+
+        Judgement(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /** Fewer whole windows than this: the trend is not judged (nor the run phase). */
+    public static final int MIN_WINDOWS = 8;
+    /** Fewer run-phase requests in those windows than this: not judged. */
+    public static final int MIN_REQUESTS = 50;
+    /** Little's band wider than 1 +- this: the law cannot tell a steady run from any other, so the phase is not judged. */
+    public static final double MAX_LITTLE_TOLERANCE = 0.5;
 
     public static final double LITTLE_LOW = 0.95;
     public static final double LITTLE_HIGH = 1.05;
@@ -141,7 +172,37 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
             }
         }
         double se = Double.isNaN(little) || Double.isNaN(think.meanSquare()) ? 0 : littleStandardError(users, k * windowS, meanRespS, think);
-        return new Stationarity(little, se, slope, low, high, h == 0 ? 0 : first / (h * windowS), h == 0 ? 0 : second / (h * windowS), k, windowS, x);
+        return new Stationarity(little, se, slope, low, high, h == 0 ? 0 : first / (h * windowS), h == 0 ? 0 : second / (h * windowS), k, windowS, x,
+                (long) total);
+    }
+
+    /** Why the run phase is not judged, or null when it is. */
+    public String notJudgedReason() {
+        if (windows < MIN_WINDOWS) {
+            return String.format(Locale.ROOT, "too short: %d whole window%s of %s s, need %d", windows, windows == 1 ? "" : "s",
+                    seconds(windowSeconds), MIN_WINDOWS);
+        }
+        if (requests < MIN_REQUESTS) {
+            return String.format(Locale.ROOT, "too few requests: %d in %d windows of %s s, need %d", requests, windows, seconds(windowSeconds),
+                    MIN_REQUESTS);
+        }
+        if (!Double.isNaN(littleRatio) && littleTolerance() > MAX_LITTLE_TOLERANCE) {
+            return String.format(Locale.ROOT, "too few users for a run phase this short: Little's law's band would be 1 +- %.2f"
+                    + " (standard error %.1f %%), need at most +- %.2f", littleTolerance(), 100 * littleSe, MAX_LITTLE_TOLERANCE);
+        }
+        return null;
+    }
+
+    public boolean judged() {
+        return notJudgedReason() == null;
+    }
+
+    public Judgement judgement() {
+        return !judged() ? Judgement.NOT_JUDGED : littleOk() && !trend() ? Judgement.STEADY : Judgement.NOT_STEADY;
+    }
+
+    private static String seconds(double s) {
+        return s == Math.rint(s) ? String.valueOf((long) s) : String.valueOf(s);
     }
 
     /** How far from 1 Little's ratio may be on a steady run of this size: 5 %, or 2.58 standard errors when wider. */
@@ -149,8 +210,9 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
         return Math.max(1 - LITTLE_LOW, LITTLE_Z * littleSe);
     }
 
+    /** The band's low end, never below 0 (a ratio cannot be negative). */
     public double littleLow() {
-        return 1 - littleTolerance();
+        return Math.max(0, 1 - littleTolerance());
     }
 
     public double littleHigh() {
@@ -172,12 +234,21 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
         return significant && meanRps > 0 && change > TREND_SHARE * meanRps;
     }
 
+    /** Judged, and steady: a run phase that was not judged is not steady. */
     public boolean steady() {
-        return littleOk() && !trend();
+        return judgement() == Judgement.STEADY;
     }
 
-    /** The figures in one line. */
+    /** The figures in one line (the reason alone when not judged). */
     public String describe() {
+        String reason = notJudgedReason();
+        if (reason != null) {
+            return "not judged (" + reason + ")";
+        }
+        return figures();
+    }
+
+    private String figures() {
         String l = Double.isNaN(littleRatio) ? "Little's law n/a (open arrivals)"
                 : littleWidened()
                         ? String.format(Locale.ROOT, "Little's law N/(X(R+Z)) = %.3f (steady: %.3f..%.3f, 2.58 standard errors of %.1f %% for a run phase this short or a population this small)",
@@ -187,10 +258,15 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
                 slopePerS, slopeLow, slopeHigh, windows, windowSeconds, firstHalfRps, secondHalfRps);
     }
 
-    /** The warning when not steady, else null. */
+    /** The warning when not steady or not judged, else null. */
     public String warning() {
-        if (steady()) {
+        Judgement j = judgement();
+        if (j == Judgement.STEADY) {
             return null;
+        }
+        if (j == Judgement.NOT_JUDGED) {
+            return "NOT JUDGED: whether the run phase was steady (" + notJudgedReason() + "); its averages may describe no single load level. "
+                    + "Lengthen the run phase (--duration) or add users.";
         }
         StringBuilder b = new StringBuilder("NOT STEADY: the run phase ");
         if (!littleOk()) {

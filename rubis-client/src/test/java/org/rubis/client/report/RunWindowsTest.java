@@ -41,4 +41,27 @@ class RunWindowsTest {
         st.runPhase(0, 40);
         assertTrue(st.runWindows().length == 40 && st.runWindowSeconds() == 1.0, "the default run phase: 40 windows of 1 s");
     }
+
+    @Test
+    void aRunStoppedEarlyIsJudgedOnTheWindowsItRan() {
+        // Ctrl-C 6.554 s into a 30 s run phase: the 24 planned windows after the stop are not empty seconds of the run.
+        RunStats st = new RunStats();
+        long start = 1_000 * S;
+        st.runPhase(start, 30);
+        for (int i = 0; i < 7; i++) {
+            for (int k = 0; k < 30; k++) {
+                st.accept(sent(start + i * S + k * (S / 40), "run"));
+            }
+        }
+        assertEquals(30, st.runWindows().length);
+        long[] ran = st.runWindows(6.554);
+        assertArrayEquals(new long[] {30, 30, 30, 30, 30, 30}, ran, "the six whole seconds run, not the partial seventh");
+        assertEquals(30, st.runWindows(30).length, "a complete run: every window");
+        assertEquals(30, st.runWindows(99).length, "never past the planned phase");
+        assertEquals(0, st.runWindows(0.4).length);
+        Stationarity s = Stationarity.of(100, ran, 1, 0.01, 100 / 30.0 - 0.01);
+        assertEquals(30.0, s.meanRps(), 1e-9, "throughput over the time run, not diluted by the planned rest");
+        assertEquals(1.0, s.littleRatio(), 1e-9);
+        assertEquals(Stationarity.Judgement.NOT_JUDGED, s.judgement(), "six seconds are too few to judge: " + s.describe());
+    }
 }

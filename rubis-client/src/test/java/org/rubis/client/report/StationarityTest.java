@@ -211,4 +211,66 @@ class StationarityTest {
         assertFalse(s.littleOk(), s.describe());
         assertTrue(s.warning().contains("fewer users"), s.warning());
     }
+
+    @Test
+    void aRunPhaseOfOneWindowIsNotJudgedNotSteady() {
+        // run --duration 1.5s at 51 requests/s: one whole window, which once printed "steady: yes ... first half 0.0"
+        Stationarity s = Stationarity.of(20, new long[] {51}, 1, 0.002, Stationarity.ThinkMoments.exponential(0.35));
+        assertEquals(Stationarity.Judgement.NOT_JUDGED, s.judgement());
+        assertFalse(s.steady(), "not judged is not steady");
+        assertFalse(s.judged());
+        assertEquals("not judged (too short: 1 whole window of 1 s, need " + Stationarity.MIN_WINDOWS + ")", s.describe());
+        assertNotNull(s.warning());
+        assertTrue(s.warning().startsWith("NOT JUDGED"), s.warning());
+        // one window short of the minimum: still not judged; at the minimum, the same steady counts are judged steady
+        long[] steady = counts(Stationarity.MIN_WINDOWS, 40, 40, 3, 1);
+        long[] shorter = java.util.Arrays.copyOf(steady, Stationarity.MIN_WINDOWS - 1);
+        assertEquals(Stationarity.Judgement.NOT_JUDGED, Stationarity.of(0, shorter, 1, 0.002, 0.35).judgement());
+        Stationarity judged = Stationarity.of(0, steady, 1, 0.002, 0.35);
+        assertEquals(Stationarity.Judgement.STEADY, judged.judgement(), judged.describe());
+        assertTrue(judged.steady());
+    }
+
+    @Test
+    void tooFewRequestsAreNotJudged() {
+        long[] sparse = new long[20];
+        for (int i = 0; i < sparse.length; i += 2) {
+            sparse[i] = 3; // 30 requests in 20 s
+        }
+        Stationarity s = Stationarity.of(0, sparse, 1, 0.002, 7);
+        assertEquals(Stationarity.Judgement.NOT_JUDGED, s.judgement(), s.describe());
+        assertTrue(s.describe().contains("too few requests: 30"), s.describe());
+        // a trend that would be flagged with enough requests is not called NOT STEADY either: not judged says it all
+        long[] rising = {0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 10};
+        Stationarity r = Stationarity.of(0, rising, 1, 0.002, 7);
+        assertEquals(Stationarity.Judgement.NOT_JUDGED, r.judgement(), r.describe());
+    }
+
+    @Test
+    void aBandWiderThanAnyRatioIsNotJudgedAndNeverNegative() {
+        // One user thinking 7 s, a 10 s run phase: Little's standard error is about 100 %, its band would be -1.5..3.5.
+        long[] c = {10, 10, 10, 10, 10, 10, 10, 10, 10, 10};
+        Stationarity s = Stationarity.of(1, c, 1, 0.005, Stationarity.ThinkMoments.exponential(7));
+        assertTrue(s.littleSe() > 0.5, s.toString());
+        assertEquals(0.0, s.littleLow(), "clamped at 0: a ratio of users is never negative");
+        assertEquals(Stationarity.Judgement.NOT_JUDGED, s.judgement());
+        assertTrue(s.describe().startsWith("not judged (too few users"), s.describe());
+        assertFalse(s.describe().matches(".*-\\d.*"), "no negative band printed: " + s.describe());
+        // the same population over 400 s narrows the band below +-0.5: judged
+        long[] longer = new long[400];
+        java.util.Arrays.fill(longer, 1);
+        Stationarity l = Stationarity.of(1, longer, 1, 0.005, Stationarity.ThinkMoments.exponential(7));
+        assertTrue(l.littleTolerance() < Stationarity.MAX_LITTLE_TOLERANCE, l.describe());
+        assertTrue(l.judged(), l.describe());
+    }
+
+    @Test
+    void notSteadyIsStillNotSteady() {
+        // the judged verdicts are unchanged: the climbing run is NOT_STEADY, not NOT_JUDGED
+        long[] c = {18 * 5, 24 * 5, 29 * 5, 33 * 5, 37 * 5, 41 * 5, 44 * 5, 46 * 5};
+        Stationarity s = Stationarity.of(300, c, 5, 0.005, 7.0);
+        assertEquals(Stationarity.Judgement.NOT_STEADY, s.judgement());
+        assertEquals("not-steady", s.judgement().label());
+        assertTrue(s.describe().startsWith("Little's law"), s.describe());
+    }
 }

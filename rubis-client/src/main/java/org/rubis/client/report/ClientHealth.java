@@ -50,10 +50,8 @@ public final class ClientHealth implements AutoCloseable {
     private volatile boolean running = true;
     private volatile double peakCpuCores;
     private volatile long peakHeapBytes;
-    // The pauses client-gc.csv logged (the notification thread's view: may miss some, see GcTotals).
-    private volatile long maxLoggedPauseMs;
-    private volatile long loggedPauses;
-    private volatile long loggedPauseMs;
+    /** The pauses client-gc.csv logged (the notification thread's view: may miss some, see GcPauses). */
+    private final GcPauses notifiedPauses = new GcPauses();
     private long endCpuNs = -1;
     private volatile long runStartCpuNs = -1;
     private volatile long runEndCpuNs = -1;
@@ -107,11 +105,7 @@ public final class ClientHealth implements AutoCloseable {
         }
         GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
         long ms = info.getGcInfo().getDuration();
-        if (GcTotals.isPause(info.getGcName())) {
-            loggedPauses++;
-            loggedPauseMs += ms;
-            maxLoggedPauseMs = Math.max(maxLoggedPauseMs, ms);
-        }
+        notifiedPauses.record(info.getGcName(), ms);
         long endEpoch = startEpochMs + info.getGcInfo().getEndTime();
         long heapAfter = 0;
         for (var e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
@@ -288,6 +282,7 @@ public final class ClientHealth implements AutoCloseable {
         endCpuNs = os.getProcessCpuTime();
         endNano = System.nanoTime();
         gcAtEnd = GcTotals.now();
+        notifiedPauses.close(); // the same window as the counters'
         gcEndEpochMs = System.currentTimeMillis();
         for (NotificationEmitter e : emitters) {
             try {
@@ -420,16 +415,18 @@ public final class ClientHealth implements AutoCloseable {
     public long gcWindowEndEpochMs() { return gcAtEnd != null ? gcEndEpochMs : System.currentTimeMillis(); }
 
     /** Pauses client-gc.csv holds; fewer than {@code gc().pauses()} when notifications were lost. */
-    public long gcPausesLogged() { return loggedPauses; }
+    public long gcPausesLogged() { return notifiedPauses.notified(); }
+
+    /** The stop-the-world pauses from this monitor's start to its close: count, total and longest from one source (GcPauses). */
+    public GcPauses.Figures gcPauses() {
+        return notifiedPauses.figures(gc());
+    }
 
     /**
      * The longest pause, as far as it is known: the longest one logged, or the mean of those the
      * log missed when that is longer (the missed ones came under heap pressure, when pauses are long).
      */
     public long maxGcPauseMs() {
-        GcTotals g = gc();
-        long missed = g.pauses() - loggedPauses;
-        long missedMean = missed > 0 ? Math.max(0, g.pauseMs() - loggedPauseMs) / missed : 0;
-        return Math.max(maxLoggedPauseMs, missedMean);
+        return gcPauses().longestMs();
     }
 }

@@ -1,0 +1,53 @@
+package org.rubis.client.report;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Writes a file that is written once, at the end (summary.json, summary.txt), so that a reader or a kill never sees
+ * half of it: the text goes to {@code .NAME.tmp} in the same directory, is forced to disk, and is then renamed over
+ * the file in one step. A kill during the write leaves the old file (or none) and at most the temporary file, never a
+ * truncated summary that the analysis would fail to parse.
+ */
+public final class AtomicFile {
+
+    private AtomicFile() {}
+
+    /** The temporary file {@link #writeString} writes {@code target} through. */
+    public static Path temporary(Path target) {
+        return target.resolveSibling("." + target.getFileName() + ".tmp");
+    }
+
+    /** Replaces {@code target} with {@code text} (UTF-8) whole, or leaves it as it was. */
+    public static void writeString(Path target, String text) throws IOException {
+        Path tmp = temporary(target);
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+                ByteBuffer b = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+                while (b.hasRemaining()) {
+                    ch.write(b);
+                }
+                ch.force(true); // on disk before the rename makes it the file: a crash does not leave a renamed empty file
+            }
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING); // a file system without atomic rename: the best it offers
+            }
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the original failure is the one to report
+            }
+            throw e;
+        }
+    }
+}

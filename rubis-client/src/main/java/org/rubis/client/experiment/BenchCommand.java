@@ -161,13 +161,14 @@ public final class BenchCommand implements Callable<Integer> {
         double skip = Durations.millis("--ramp-up", rampUp) / 1000.0 + 60; // judge after the ramp and a minute of warm-up
         SoakTrend.Trend trend = SoakTrend.read(dir, skip);
         pw.println();
-        pw.println(String.format(Locale.ROOT, "%d users, %s, backend %s, -Xmx%s: %d requests, %.1f req/s, status %s (exit %d); judged from %.0f s on",
-                n, d, backend, xmx, s.requests(), s.throughputRps(), s.status(), status, skip));
+        pw.println(String.format(Locale.ROOT, "%d users, %s, backend %s, -Xmx%s: %d requests, %.1f req/s, status %s (exit %d); %s",
+                n, d, backend, xmx, s.requests(), s.throughputRps(), s.status(), status, trend.judgedFrom(skip)));
         trend.windows(5, skip).forEach(pw::println);
         pw.println("heap judged on the " + trend.heapSource());
         trend.series().forEach(t -> pw.println(t.line()));
         pw.flush();
-        return trend.flat() && status == 0 ? 0 : 1;
+        // Not judged (too short a run) measured nothing: 2, as an invalid run; GROWING or a failed run 1.
+        return !trend.judged() ? 2 : trend.flat() && status == 0 ? 0 : 1;
     }
 
     private static String backendRow(String backend, SummaryFile s) {

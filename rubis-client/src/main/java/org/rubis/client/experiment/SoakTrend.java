@@ -17,7 +17,8 @@ import org.rubis.format.RunFiles;
  * collection and only what survives collections shows a leak; fds and threads on the median of each
  * minute. A series is GROWING when its least-squares drift over the judged span exceeds both a
  * tolerance (5 % of its mean, or an absolute floor) and three standard errors of that drift, so
- * noise around a flat level is not mistaken for growth.
+ * noise around a flat level is not mistaken for growth. A series of fewer than {@value #MIN_POINTS} points (a
+ * run shorter than its warm-up plus three minutes) is NOT JUDGED: a line through no points is not flat.
  */
 final class SoakTrend {
 
@@ -25,6 +26,8 @@ final class SoakTrend {
     static final double FLAT_FRACTION = 0.05;
     /** The drift must also exceed this many standard errors of itself to count as growth. */
     static final double SIGNIFICANCE = 3;
+    /** One-minute points a series needs to be judged: a line, and a standard error from its residuals. */
+    static final int MIN_POINTS = 3;
 
     /** One figure over time: {@code t} in seconds from the first health sample, one point per minute. */
     record Series(String name, String unit, double[] t, double[] v, double absoluteFloor) {
@@ -75,12 +78,25 @@ final class SoakTrend {
             return Math.max(absoluteFloor, FLAT_FRACTION * Math.abs(mean()));
         }
 
+        /** Enough points for a slope and its standard error. */
+        boolean judged() {
+            return t.length >= MIN_POINTS;
+        }
+
+        /** Judged and flat: a series of too few points is neither flat nor growing. */
         boolean flat() {
+            if (!judged()) {
+                return false;
+            }
             double drift = drift();
             return drift <= tolerance() || drift <= SIGNIFICANCE * slopeErrorPerMinute() * spanMinutes();
         }
 
         String line() {
+            if (!judged()) {
+                return String.format(Locale.ROOT, "%-8s not judged: %d one-minute point%s after the warm-up, need %d", name, t.length,
+                        t.length == 1 ? "" : "s", MIN_POINTS);
+            }
             return String.format(Locale.ROOT, "%-8s mean %10.1f %-4s slope %+9.2f ± %.2f %s/min over %.1f min (%d points): %s", name, mean(),
                     unit, slopePerMinute(), slopeErrorPerMinute(), unit, spanMinutes(), t.length, flat() ? "FLAT" : "GROWING");
         }
@@ -88,8 +104,34 @@ final class SoakTrend {
 
     /** The judged series of one soak run directory, and where its heap figure came from. */
     record Trend(List<Series> series, String heapSource, List<double[]> rows, List<double[]> heapAfter) {
+        /** Every series judged and flat. */
         boolean flat() {
             return series.stream().allMatch(Series::flat);
+        }
+
+        boolean judged() {
+            return series.stream().allMatch(Series::judged);
+        }
+
+        /** Seconds from the first health sample to the last: how long the client ran. */
+        double seconds() {
+            return rows.isEmpty() ? 0 : rows.get(rows.size() - 1)[0];
+        }
+
+        /**
+         * What was judged, in words: from when on, or why nothing (or not every series) could be: the run ended
+         * before the warm-up did, or left too few minutes after it.
+         */
+        String judgedFrom(double skipSeconds) {
+            if (judged()) {
+                return String.format(Locale.ROOT, "judged from %.0f s on", skipSeconds);
+            }
+            if (seconds() <= skipSeconds) {
+                return String.format(Locale.ROOT, "NOT JUDGED: the run (%.0f s) is shorter than the warm-up window (%.0f s)", seconds(), skipSeconds);
+            }
+            return String.format(Locale.ROOT, "NOT JUDGED: the run (%.0f s) leaves %.0f s after the warm-up window (%.0f s), too few for %d"
+                    + " one-minute points (that needs samples up to %.0f s)", seconds(), seconds() - skipSeconds, skipSeconds, MIN_POINTS,
+                    60 * (Math.floor(skipSeconds / 60) + MIN_POINTS - 1));
         }
 
         /**

@@ -115,4 +115,46 @@ class SoakTrendTest {
         assertTrue(grows.series().get(1).flat() && grows.series().get(2).flat());
         assertFalse(grows.flat());
     }
+
+    /** client-health.csv with one sample a second for {@code seconds}, flat figures; no collections. */
+    private static void shortRun(Path dir, int seconds) throws IOException {
+        long t0 = 1_700_000_000_000L;
+        StringBuilder health = new StringBuilder("epoch_ms,cpu_cores,heap_used_bytes,heap_max_bytes,threads,active_sessions,requests,open_fds\n");
+        for (int s = 0; s <= seconds; s++) {
+            health.append(t0 + s * 1000L).append(",0.5,").append(100L << 20).append(",1073741824,40,10,").append(s * 10).append(",120\n");
+        }
+        Files.writeString(dir.resolve("client-health.csv"), health);
+        Files.writeString(dir.resolve("client-gc.csv"), "end_epoch_ms,duration_ms,gc,action,cause,heap_after_bytes\n");
+    }
+
+    @Test
+    void aRunShorterThanItsWarmUpIsNotJudgedNotFlat(@TempDir Path dir) throws IOException {
+        // bench soak --duration 20s: the client ran 25 s, the judging starts at 65 s: no point to judge
+        shortRun(dir, 25);
+        SoakTrend.Trend t = SoakTrend.read(dir, 65);
+        assertFalse(t.judged());
+        assertFalse(t.flat(), "zero points are not FLAT");
+        assertEquals("NOT JUDGED: the run (25 s) is shorter than the warm-up window (65 s)", t.judgedFrom(65));
+        for (SoakTrend.Series s : t.series()) {
+            assertEquals(0, s.t().length);
+            assertFalse(s.flat());
+            assertTrue(s.line().contains("not judged: 0 one-minute points after the warm-up, need 3"), s.line());
+            assertFalse(s.line().contains("FLAT") || s.line().contains("GROWING"), s.line());
+        }
+    }
+
+    @Test
+    void twoMinutesAfterTheWarmUpAreTooFewAndThreeAreEnough(@TempDir Path dir) throws IOException {
+        shortRun(dir, 175); // minutes 1 and 2 after a 65 s warm-up: two points
+        SoakTrend.Trend two = SoakTrend.read(dir, 65);
+        assertFalse(two.judged());
+        assertEquals(2, two.series().get(1).t().length);
+        assertTrue(two.judgedFrom(65).startsWith("NOT JUDGED: the run (175 s) leaves 110 s after the warm-up window (65 s)"), two.judgedFrom(65));
+        assertTrue(two.judgedFrom(65).contains("samples up to 180 s"), two.judgedFrom(65));
+        shortRun(dir, 180);
+        SoakTrend.Trend three = SoakTrend.read(dir, 65);
+        assertTrue(three.judged(), three.series().toString());
+        assertTrue(three.flat(), three.series().toString());
+        assertEquals("judged from 65 s on", three.judgedFrom(65));
+    }
 }

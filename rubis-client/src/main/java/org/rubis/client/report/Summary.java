@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -146,9 +145,13 @@ public final class Summary {
         root.put("image_requests", stats.imageRequests());
 
         Stationarity st = Stationarity.of(config.arrivals() == org.rubis.client.config.Arrivals.CLOSED ? result.usersStarted() : 0,
-                stats.runWindows(), stats.runWindowSeconds(), run.meanMs() / 1e3, stats.runThinkMoments());
+                stats.runWindows(result.runSeconds()), stats.runWindowSeconds(), run.meanMs() / 1e3, stats.runThinkMoments());
         ObjectNode sj = root.putObject("stationarity");
         sj.put("steady", st.steady());
+        sj.put("verdict", st.judgement().label());
+        if (!st.judged()) {
+            sj.put("not_judged_reason", st.notJudgedReason());
+        }
         if (!Double.isNaN(st.littleRatio())) {
             sj.put("little_ratio", round(st.littleRatio(), 4));
             sj.put("little_ratio_se", round(st.littleSe(), 4));
@@ -245,12 +248,13 @@ public final class Summary {
         h.put("request_cpu_us", round(fixed.perRequestUs(health.cpuSeconds(), health.seconds(), overall.count()), 1));
         h.put("run_request_cpu_us", round(fixed.perRequestUs(health.runCpuSeconds(), health.runSeconds(), run.count()), 1));
         GcTotals gc = health.gc();
-        h.put("gc_count", gc.collections());
+        GcPauses.Figures pauses = health.gcPauses(); // count, total and longest from the notifications (GcPauses)
+        h.put("gc_count", pauses.collections());
         h.put("gc_time_ms", gc.timeMs());
-        h.put("gc_pauses", gc.pauses());
-        h.put("gc_pause_total_ms", gc.pauseMs());
-        h.put("gc_max_pause_ms", health.maxGcPauseMs());
-        h.put("gc_pauses_logged", Math.min(gc.pauses(), health.gcPausesLogged()));
+        h.put("gc_pauses", pauses.pauses());
+        h.put("gc_pause_total_ms", pauses.totalMs());
+        h.put("gc_max_pause_ms", pauses.longestMs());
+        h.put("gc_pauses_logged", pauses.notified());
         h.put("gc_window_start_epoch_ms", health.gcWindowStartEpochMs());
         h.put("gc_window_end_epoch_ms", health.gcWindowEndEpochMs());
         h.put("peak_threads", health.peakThreads());
@@ -269,7 +273,7 @@ public final class Summary {
         putKnown(h, "host_procs_running_mean", health.procsRunningMean(), 2);
         putKnown(h, "server_cpu_cores", health.serverCpuCores(), 3);
         putKnown(h, "wakeup_late_p99_ms", health.wakeupLateP99Ms(), 3);
-        Verdict verdict = Verdict.of(new Verdict.Evidence(health.cores(), health.meanCpuCores(), health.maxGcPauseMs(), p99Late,
+        Verdict verdict = Verdict.of(new Verdict.Evidence(health.cores(), health.meanCpuCores(), pauses.longestMs(), p99Late,
                 health.wakeupLateP99Ms(), health.hostOtherCpuCores(), health.hostStealCores(), health.procsRunningMean(), health.serverCpuCores(),
                 health.watchesServer()), accuracy);
         h.put("saturated", verdict.causes().contains(Verdict.Cause.CLIENT));
@@ -399,7 +403,7 @@ public final class Summary {
         line(b, "requests", root.get("requests").asLong() + " (" + root.get("errors").asLong() + " errors" + errorClasses() + ")");
         line(b, "throughput (run phase)", root.get("throughput_rps").asDouble() + " requests/s");
         JsonNode stj = root.get("stationarity");
-        line(b, "run phase steady", (stj.get("steady").asBoolean() ? "yes: " : "NO: ") + stj.get("text").asText());
+        line(b, "run phase steady", stationarityLine(stj));
         line(b, "sessions", root.get("sessions_started").asLong() + " started, " + root.get("sessions_completed").asLong() + " completed, "
                 + root.get("sessions_aborted_at_end").asLong() + " cut by the end of the run"
                 + (root.get("sessions_stuck_at_end").asLong() > 0 ? ", " + root.get("sessions_stuck_at_end").asLong()
@@ -452,10 +456,8 @@ public final class Summary {
             line(b, "CPU by thread", byThread(h.get("run_cpu_us_per_request_by_thread")));
         }
         long missed = h.get("gc_pauses").asLong() - h.path("gc_pauses_logged").asLong(h.get("gc_pauses").asLong());
-        line(b, "GC", h.get("gc_count").asLong() + " collections, " + h.get("gc_pauses").asLong() + " pauses totalling "
-                + h.get("gc_pause_total_ms").asLong() + " ms, longest " + (missed > 0 ? "at least " : "") + h.get("gc_max_pause_ms").asLong()
-                + " ms" + (missed > 0 ? " (" + missed + " pauses not in client-gc.csv: the JVM's notifications of them came late or not at "
-                + "all, as under heap pressure; the totals are the collectors' own counters)" : ""));
+        line(b, "GC", GcPauses.Figures.describe(h.get("gc_count").asLong(), h.get("gc_pauses").asLong(), h.get("gc_pause_total_ms").asLong(),
+                h.get("gc_max_pause_ms").asLong(), missed));
         line(b, "threads / heap", h.get("peak_threads").asInt() + " peak threads; heap peak " + h.get("peak_heap_bytes").asLong() / (1 << 20)
                 + " MiB of " + h.get("max_heap_bytes").asLong() / (1 << 20) + " MiB");
         JsonNode ln = h.get("send_lateness_ms");
@@ -468,6 +470,17 @@ public final class Summary {
             extraWarnings.forEach(x -> b.append("  ").append(x).append('\n'));
         }
         return b.toString();
+    }
+
+    /** The verdict in words, then the figures ({@code text} already says "not judged (why)" when not judged). */
+    static String stationarityLine(JsonNode stj) {
+        String verdict = stj.path("verdict").asText(stj.path("steady").asBoolean() ? "steady" : "not-steady");
+        String prefix = switch (verdict) {
+            case "steady" -> "yes: ";
+            case "not-judged" -> "";
+            default -> "NO: ";
+        };
+        return prefix + stj.path("text").asText();
     }
 
     private String errorClasses() {
@@ -511,9 +524,8 @@ public final class Summary {
                 + ",\n  \"jvm\": {\"max_heap_bytes\": " + Runtime.getRuntime().maxMemory() + "},\n  \"client_health\": {\"saturated\": true, "
                 + "\"verdict\": \"INVALID: the client ran out of heap\"" + gc + "}\n}\n";
         try {
-            Files.writeString(dir.resolve("summary.json"), json, StandardCharsets.UTF_8);
-            Files.writeString(dir.resolve("summary.txt"), "RUBiS client run summary\nstatus: invalid (" + r + ")\nrequests logged: " + logged + "\n",
-                    StandardCharsets.UTF_8);
+            AtomicFile.writeString(dir.resolve("summary.json"), json);
+            AtomicFile.writeString(dir.resolve("summary.txt"), "RUBiS client run summary\nstatus: invalid (" + r + ")\nrequests logged: " + logged + "\n");
         } catch (IOException e) {
             System.err.println("error: cannot write " + dir.resolve("summary.json") + ": " + e.getMessage());
         }
@@ -526,8 +538,9 @@ public final class Summary {
         }
         try {
             GcTotals g = health.gc();
-            return ", \"gc_count\": " + g.collections() + ", \"gc_time_ms\": " + g.timeMs() + ", \"gc_pauses\": " + g.pauses()
-                    + ", \"gc_pause_total_ms\": " + g.pauseMs() + ", \"gc_pauses_logged\": " + Math.min(g.pauses(), health.gcPausesLogged())
+            GcPauses.Figures p = health.gcPauses();
+            return ", \"gc_count\": " + p.collections() + ", \"gc_time_ms\": " + g.timeMs() + ", \"gc_pauses\": " + p.pauses()
+                    + ", \"gc_pause_total_ms\": " + p.totalMs() + ", \"gc_max_pause_ms\": " + p.longestMs() + ", \"gc_pauses_logged\": " + p.notified()
                     + ", \"gc_window_start_epoch_ms\": " + health.gcWindowStartEpochMs() + ", \"gc_window_end_epoch_ms\": "
                     + health.gcWindowEndEpochMs();
         } catch (OutOfMemoryError e) {
@@ -535,9 +548,10 @@ public final class Summary {
         }
     }
 
+    /** Writes summary.json, then summary.txt, each whole or not at all (AtomicFile): a kill leaves no torn summary. */
     public void write() throws IOException {
-        Files.writeString(dir.resolve("summary.json"), JSON.writeValueAsString(root), StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("summary.txt"), text(), StandardCharsets.UTF_8);
+        AtomicFile.writeString(dir.resolve("summary.json"), JSON.writeValueAsString(root));
+        AtomicFile.writeString(dir.resolve("summary.txt"), text());
     }
 
     public String text() {

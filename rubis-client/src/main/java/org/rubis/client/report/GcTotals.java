@@ -8,7 +8,8 @@ import java.lang.management.ManagementFactory;
  * notifications that fill {@code client-gc.csv} are built in Java on the JVM's notification
  * thread, so under heap pressure they arrive late or not at all: a 64 MB client with 6,000
  * threads logged 20 of its 71 collections (1.25 of 5.6 s paused). These counters are kept by the
- * collector itself and miss nothing, so the summary's totals come from here.
+ * collector itself and miss nothing: the summary's pauses ({@link GcPauses}) take the notified
+ * durations and add, from here, the pauses the notifications missed and their remaining time.
  *
  * @param collections every collection, concurrent cycles included
  * @param timeMs      the collectors' accumulated time, a concurrent cycle's running time included

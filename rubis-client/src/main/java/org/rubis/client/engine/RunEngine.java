@@ -221,9 +221,9 @@ public final class RunEngine {
             if (config.progress()) {
                 finisher.add("progress", new Progress(out, clock, stats, counters.active));
             }
-            out.println(String.format(Locale.ROOT, "Run: %s arrivals, backend %s (%s), seed %d, %d s up ramp + %d s run + %d s down ramp -> %s",
-                    config.arrivals().label(), backend.name(), config.execution().model().label(), config.seed(), config.upRampMs() / 1000,
-                    config.runMs() / 1000, config.downRampMs() / 1000, dir));
+            out.println(String.format(Locale.ROOT, "Run: %s arrivals, backend %s (%s), seed %d, %s s up ramp + %s s run + %s s down ramp -> %s",
+                    config.arrivals().label(), backend.name(), config.execution().model().label(), config.seed(), seconds(config.upRampMs()),
+                    seconds(config.runMs()), seconds(config.downRampMs()), dir));
             if (!stop.stopped()) { // else Ctrl-C while waiting for the start instant: nothing is sent
                 HybridDispatch hybrid = arrivals == null ? null : new HybridDispatch(config, shard, clock, stop, counters, recorder, generator, arrivals);
                 CountDownLatch done = hybrid == null
@@ -349,5 +349,10 @@ public final class RunEngine {
     /** Session ids are deterministic: exposed for tests and analysis. */
     public static long closedSessionId(int user, long k) {
         return ClosedDispatch.sessionId(user, k);
+    }
+
+    /** Milliseconds as seconds, as given: 1500 is "1.5", 30000 is "30" (the banner once said "1 s" for 1.5 s). */
+    static String seconds(long ms) {
+        return java.math.BigDecimal.valueOf(ms, 3).stripTrailingZeros().toPlainString();
     }
 }

@@ -19,7 +19,7 @@ import org.rubis.client.workload.WorkloadModel;
 /**
  * Loads rubis.properties (any file of the original, unchanged) plus command-line overrides into a
  * {@link ClientConfig}. Keys of the original keep their meaning; our keys have defaults so old files
- * load; unknown keys are warnings; the original's remote and monitoring commands are never run.
+ * load; unknown keys of the file are warnings (unknown -D keys are errors); the original's remote and monitoring commands are never run.
  */
 public final class ConfigLoader {
 
@@ -103,12 +103,23 @@ public final class ConfigLoader {
 
     /** Loads {@code file}, or the packaged defaults when {@code file} is null. */
     public static ClientConfig load(Path file, Map<String, String> overrides) {
+        return load(file, overrides, Map.of());
+    }
+
+    /**
+     * Loads {@code file} (null: the packaged defaults) with {@code overrides}; {@code options} says which of the
+     * overrides a named option set (errors about them name the option); the others are {@code -D} keys.
+     */
+    public static ClientConfig load(Path file, Map<String, String> overrides, Map<String, GivenOption> options) {
         Source src = file == null ? Source.classpath(DEFAULT_PROPERTIES) : Source.file(file);
-        return load(src, overrides);
+        return load(new Settings(PropertiesFile.read(src), overrides, options), src);
     }
 
     public static ClientConfig load(Source src, Map<String, String> overrides) {
-        Settings s = new Settings(PropertiesFile.read(src), overrides);
+        return load(new Settings(PropertiesFile.read(src), overrides), src);
+    }
+
+    private static ClientConfig load(Settings s, Source src) {
         List<String> warnings = new ArrayList<>(unknownAndIgnored(s));
         String target = target(s);
         UrlLayout.Version version = s.choice("httpd_use_version", UrlLayout.Version.PHP, UrlLayout.Version.class);

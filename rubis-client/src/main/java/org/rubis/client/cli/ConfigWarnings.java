@@ -1,6 +1,6 @@
 package org.rubis.client.cli;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import org.rubis.client.config.ClientConfig;
 
 /**
@@ -12,7 +12,7 @@ final class ConfigWarnings {
 
     private ConfigWarnings() {}
 
-    static void print(ClientConfig c, PrintStream err) {
+    static void print(ClientConfig c, PrintWriter err) {
         c.warnings().forEach(w -> err.println("warning: " + w));
         err.flush();
     }

@@ -195,7 +195,7 @@ public final class RunCommand implements Callable<Integer> {
         if (shards != null || (jvmProfile == null && javaPath == null)) {
             // Before anything starts, so that a misspelt key is seen while the run can still be stopped; the child
             // JVM of --jvm-profile says them itself. The summary's Warnings section repeats them.
-            ConfigWarnings.print(c, System.err);
+            ConfigWarnings.print(c, spec.commandLine().getErr());
         }
         Path dir = c.outDir() != null ? c.outDir()
                 : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));

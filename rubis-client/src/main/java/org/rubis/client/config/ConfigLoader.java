@@ -355,7 +355,7 @@ public final class ConfigLoader {
                 throw new java.net.URISyntaxException(target, "not an http(s) URL with a host");
             }
             if (u.getPort() == 0 || u.getPort() > 65535) {
-                throw new ConfigException(s.where(s.entry("client_target").orElseThrow()) + " = \"" + target + "\": port " + u.getPort()
+                throw new ConfigException(s.given(s.entry("client_target").orElseThrow(), target) + ": port " + u.getPort()
                         + " is out of range; expected a TCP port from 1 to 65535");
             }
             String t = target;
@@ -365,7 +365,7 @@ public final class ConfigLoader {
             return t;
         } catch (java.net.URISyntaxException e) {
             PropertiesFile.Entry en = s.entry("client_target").orElseThrow();
-            throw new ConfigException(s.where(en) + " = \"" + target + "\": not a target; expected embedded or a URL such as http://127.0.0.1:8080");
+            throw new ConfigException(s.given(en, target) + ": not a target; expected embedded or a URL such as http://127.0.0.1:8080");
         }
     }
 

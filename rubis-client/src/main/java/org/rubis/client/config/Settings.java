@@ -68,11 +68,20 @@ public final class Settings {
         return o != null ? o.option() : "command line: -D" + e.key();
     }
 
+    /**
+     * The setting and its value as the user gave it, for an error message: {@code --users 99999999} when a named
+     * option set it, else {@code rubis.properties:12: key = "value"} ({@code shown} stands for the value).
+     */
+    public String given(PropertiesFile.Entry e, String shown) {
+        GivenOption o = e.line() == 0 ? options.get(e.key()) : null;
+        return o != null ? o.option() + " " + o.text() : where(e) + " = \"" + shown + "\"";
+    }
+
     private ConfigException bad(PropertiesFile.Entry e, String problem, String expected) {
         GivenOption o = e.line() == 0 ? options.get(e.key()) : null;
         if (o != null) {
             // The option and what was typed: "--duration 0: too small", not the property (in ms) behind it.
-            return new ConfigException(o.option() + " " + o.text() + ": " + problem + "; expected " + expected);
+            return new ConfigException(o.option() + " " + o.text() + ": " + problem + "; expected " + expected.replace(" milliseconds", " ms"));
         }
         return new ConfigException(where(e) + " = \"" + e.value() + "\": " + problem + "; expected " + expected);
     }
@@ -269,8 +278,8 @@ public final class Settings {
     public List<String> unknownKeys(java.util.Set<String> known) {
         for (PropertiesFile.Entry e : overrides.values()) {
             if (!known.contains(e.key())) {
-                throw new ConfigException(where(e) + "=" + e.value() + ": unknown key" + hint(e.key(), known)
-                        + "; nothing was run (rubis-properties/rubis.properties and docs list the keys)");
+                String hint = NearestKey.of(e.key(), known).map(k -> ", did you mean " + k + "?").orElse(" (check its spelling)");
+                throw new ConfigException("-D" + e.key() + "=" + e.value() + ": unknown key" + hint + "; nothing was run");
             }
         }
         return file.entries().values().stream()

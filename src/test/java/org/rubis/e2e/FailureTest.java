@@ -39,6 +39,7 @@ class FailureTest {
         d.csv("sessions.csv");
         JsonNode s = d.json("summary.json");
         assertEquals("partial", s.get("status").asText(), log);
+        assertEquals(130, p.exitValue(), "a partial run's documented status (README, Exit status): " + log);
         assertTrue(s.get("partial").asBoolean());
         assertTrue(s.get("stop_reason").asText().contains("interrupted"), s.get("stop_reason").asText());
         assertEquals(rows.size(), s.get("requests").asLong(), "the summary covers every logged request");

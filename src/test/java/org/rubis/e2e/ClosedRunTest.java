@@ -66,6 +66,32 @@ class ClosedRunTest {
         assertTrue(stats.get("max_concurrent_connections").asInt() >= 1);
     }
 
+    /** docs/RUN-DIRECTORY.md names every file of a real run directory (server/ included) and every column of its CSV files. */
+    @Test
+    void everyFileAndColumnOfTheRunDirectoryIsDocumented() throws Exception {
+        String doc = java.nio.file.Files.readString(Path.of(System.getProperty("rubis.properties.dir", "../../rubis-properties"))
+                .toAbsolutePath().getParent().resolve("docs/RUN-DIRECTORY.md"));
+        Path dir = work.resolve("a");
+        List<String> missing = new ArrayList<>();
+        try (var files = java.nio.file.Files.walk(dir)) {
+            for (Path f : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+                String name = f.getFileName().toString();
+                if (!doc.contains("`" + name + "`") && !doc.contains(name + ",") && !doc.contains("## " + name)) {
+                    missing.add("file " + dir.relativize(f));
+                }
+                if (name.endsWith(".csv")) {
+                    for (String column : java.nio.file.Files.readAllLines(f).get(0).split(",")) {
+                        if (!java.util.regex.Pattern.compile("(?<![A-Za-z0-9_])" + column + "(?![A-Za-z0-9_])").matcher(doc).find()) {
+                            missing.add(dir.relativize(f) + " column " + column);
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(java.nio.file.Files.isRegularFile(dir.resolve("server/regions.txt")), "the packaged data files are handed over as copies");
+        assertEquals(List.of(), missing);
+    }
+
     @Test
     void logsHaveTheDocumentedColumnsAndTheSummaryItsKeys() throws Exception {
         assertTrue(a.header("requests.csv").containsAll(List.of("session_id", "user", "request_index", "state", "path", "phase",

@@ -39,6 +39,7 @@ class FailureTest {
         d.csv("sessions.csv");
         JsonNode s = d.json("summary.json");
         assertEquals("partial", s.get("status").asText(), log);
+        assertEquals(130, p.exitValue(), "a partial run's documented status (README, Exit status): " + log);
         assertTrue(s.get("partial").asBoolean());
         assertTrue(s.get("stop_reason").asText().contains("interrupted"), s.get("stop_reason").asText());
         assertEquals(rows.size(), s.get("requests").asLong(), "the summary covers every logged request");
@@ -106,7 +107,7 @@ class FailureTest {
         Cli.Result r = Cli.run(work, 60, "run", "--target", "http://127.0.0.1:1", "--users", "5", "--ramp-up", "0", "--duration", "60s",
                 "--ramp-down", "0", "--think-scale", "0.001", "--out", "down", "--no-progress");
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
-        assertNotEquals(0, r.status());
+        assertEquals(2, r.status(), "an invalid run's status (README, Exit status): " + r.err());
         assertTrue(seconds < 40, "no hang: " + seconds + " s");
         assertTrue(r.err().contains("target http://127.0.0.1:1 is unreachable (refused"), r.err());
         assertTrue(!r.err().contains("\tat "), "no stack trace: " + r.err());
@@ -120,11 +121,11 @@ class FailureTest {
     void badInputIsOneLineNamingTheProblem() throws Exception {
         Path ia = Files.writeString(work.resolve("ia.txt"), "100\n200\nten\n");
         Cli.Result r = Cli.run(work, 60, "run", "--interarrival-file", ia.toString(), "--out", "bad", "--no-progress");
-        assertEquals(1, r.status());
+        assertEquals(64, r.status(), "a usage error (EX_USAGE), not a run status");
         List<String> errors = r.err().lines().filter(l -> !l.startsWith("warning: ")).toList();
         assertEquals(List.of("error: " + ia + ":3: \"ten\" is not a number; expected one inter-arrival time in milliseconds per line"), errors);
         Cli.Result d = Cli.run(work, 60, "run", "--duration", "soon", "--no-progress");
-        assertEquals(1, d.status());
+        assertEquals(64, d.status());
         assertEquals("error: --duration soon: not a duration; expected e.g. 60s, 2m, 500ms or 1h", d.err().strip());
     }
 }

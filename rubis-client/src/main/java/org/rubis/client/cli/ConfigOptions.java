@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;
+import org.rubis.client.config.GivenOption;
 import picocli.CommandLine.Option;
 
 /** The options every command shares: the properties file and {@code -Dkey=value} overrides. */
@@ -20,8 +21,13 @@ public class ConfigOptions {
 
     /** Loads the configuration with {@code -D} overrides and then {@code named} (named options win). */
     ClientConfig load(Map<String, String> named) {
+        return load(named, Map.of());
+    }
+
+    /** As {@link #load(Map)}; {@code options} names the option behind each of {@code named}'s keys, for errors. */
+    ClientConfig load(Map<String, String> named, Map<String, GivenOption> options) {
         Map<String, String> all = new LinkedHashMap<>(defines);
         all.putAll(named);
-        return ConfigLoader.load(properties, all);
+        return ConfigLoader.load(properties, all, options);
     }
 }

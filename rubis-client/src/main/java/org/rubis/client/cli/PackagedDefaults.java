@@ -50,6 +50,8 @@ public final class PackagedDefaults implements IDefaultValueProvider {
             d.put("--duration", duration(c.runMs()));
             d.put("--ramp-up", duration(c.upRampMs()));
             d.put("--ramp-down", duration(c.downRampMs()));
+            d.put("--ramp-mode", c.rampMode().label());
+            d.put("--source-addresses", String.valueOf(c.execution().sourceAddresses()));
             d.put("--think-scale", ConfigLoaderFormat.number(c.thinkScale()));
             d.put("--max-transitions", String.valueOf(c.workload().maxTransitions()));
             d.put("--transition-mode", c.workload().mode().toString());

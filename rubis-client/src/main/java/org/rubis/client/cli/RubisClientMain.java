@@ -2,10 +2,14 @@ package org.rubis.client.cli;
 
 import java.io.PrintWriter;
 import org.rubis.client.input.ConfigException;
+import org.rubis.format.OneLineErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Entry point of {@code rubis-client.jar}. User mistakes print one line and exit 1 (2 for a bad command line); no stack traces. */
+/**
+ * Entry point of {@code rubis-client.jar}. User mistakes (command line or configuration) print one line and exit
+ * {@link ExitStatus#USAGE}; no stack traces. {@link ExitStatus} has the whole table.
+ */
 @Command(name = "rubis-client", mixinStandardHelpOptions = true, version = "rubis-client 0.1.0",
         description = "A trustworthy RUBiS workload generator.",
         subcommands = {ValidateCommand.class, RunCommand.class, org.rubis.client.experiment.BenchCommand.class,
@@ -19,7 +23,7 @@ public final class RubisClientMain {
 
     /** Runs a command line; returns the exit status (used by tests as well). */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = org.rubis.format.OneLineErrors.install(new CommandLine(new RubisClientMain()));
+        CommandLine cl = new CommandLine(new RubisClientMain());
         Choices.register(cl);
         cl.setHelpFactory(DefineLabel::help);
         cl.setOut(out);
@@ -28,14 +32,26 @@ public final class RubisClientMain {
             if (ex instanceof ConfigException) {
                 err.println("error: " + ex.getMessage());
                 err.flush();
-                return 1;
+                return ExitStatus.USAGE;
             }
             // Not a user mistake: a bug. Say so in one line, then give the trace for the report.
             err.println("error: unexpected failure (a bug in rubis-client; please report it with the trace below): " + ex);
             ex.printStackTrace(err);
             err.flush();
-            return 3;
+            return ExitStatus.BUG;
         });
-        return cl.execute(args.length == 0 ? new String[] {"--help"} : args);
+        // Parse errors: OneLineErrors' one line, with this program's usage status (not its shared default).
+        OneLineErrors oneLine = new OneLineErrors();
+        cl.setParameterExceptionHandler((ex, badArgs) -> {
+            oneLine.handleParseException(ex, badArgs);
+            return ExitStatus.USAGE;
+        });
+        if (args.length == 0) {
+            // No subcommand is a usage error: the usage goes to stderr, so that a script's output stays clean.
+            cl.usage(err);
+            err.flush();
+            return ExitStatus.USAGE;
+        }
+        return cl.execute(args);
     }
 }

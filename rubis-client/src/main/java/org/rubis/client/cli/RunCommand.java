@@ -30,7 +30,8 @@ import picocli.CommandLine.Option;
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true, defaultValueProvider = PackagedDefaults.class,
         description = {"Run an emulation. With no options: the embedded server, the bidding mix, 300 users, "
                 + "10 s up ramp + 40 s run + 10 s down ramp, TPC-W think time.",
-                "Options override the properties file; durations take s, m, ms or h (default unit: s)."})
+                "Options override the properties file; durations take s, m, ms or h, and a bare number is seconds "
+                        + "(--duration 500 = 500 s; the properties' *_in_ms keys are in ms)."})
 public final class RunCommand implements Callable<Integer> {
 
     @Mixin ConfigOptions config;
@@ -55,11 +56,11 @@ public final class RunCommand implements Callable<Integer> {
     Integer maxSessions;
     @Option(names = "--cap-policy", paramLabel = "POLICY", description = "Hybrid: what happens to sessions beyond the cap: ${COMPLETION-CANDIDATES}.")
     CapPolicy capPolicy;
-    @Option(names = "--duration", paramLabel = "TIME", description = "Length of the run (measured) phase.")
+    @Option(names = "--duration", paramLabel = "TIME", description = "Length of the run (measured) phase, e.g. 60s, 2m, 500ms (a bare number is seconds).")
     String duration;
-    @Option(names = "--ramp-up", paramLabel = "TIME", description = "Up-ramp length.")
+    @Option(names = "--ramp-up", paramLabel = "TIME", description = "Up-ramp length (a bare number is seconds).")
     String rampUp;
-    @Option(names = "--ramp-down", paramLabel = "TIME", description = "Down-ramp length.")
+    @Option(names = "--ramp-down", paramLabel = "TIME", description = "Down-ramp length (a bare number is seconds).")
     String rampDown;
     @Option(names = "--ramp-mode", paramLabel = "MODE",
             description = "Closed mode: stationary (users start uniformly over the up ramp, the run phase is steady) or original (every user first waits a slowed-down think time): ${COMPLETION-CANDIDATES}.")
@@ -119,7 +120,7 @@ public final class RunCommand implements Callable<Integer> {
                     + "Default: JOB_COMPLETION_INDEX/RUBIS_SHARD_COUNT from the environment.")
     String shard;
     @Option(names = "--start-at", paramLabel = "INSTANT",
-            description = "When the run begins (the same on every shard): ISO-8601 (2026-11-22T06:00:00Z) or epoch ms. Default: RUBIS_START_AT, else now.")
+            description = "When the run begins (the same on every shard): ISO-8601 (2026-11-22T06:00:00Z) or epoch ms. Default: RUBIS_START_AT; with --shard one of them is required, else the run begins now.")
     String startAt;
     @Option(names = "--shards", paramLabel = "N",
             description = "Split the run over N client JVMs on this host (one shared embedded server) and merge them into the run directory.")
@@ -134,29 +135,29 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PackagedDefaults.keepOnlyGiven(spec); // the defaults shown in --help must not override the properties file
         Map<String, String> named = new LinkedHashMap<>();
-        put(named, "client_target", target);
-        put(named, "workload_number_of_clients_per_node", users);
-        put(named, "workload_arrivals", arrivals);
-        put(named, "workload_session_rate", sessionRate);
-        put(named, "workload_interarrival_distribution", interarrival);
-        put(named, "workload_interarrival_file", interarrivalFile);
-        put(named, "workload_rate_schedule_file", rateSchedule);
-        put(named, "workload_max_concurrent_sessions", maxSessions);
-        put(named, "workload_cap_policy", capPolicy);
+        put(named, "client_target", "--target", target);
+        put(named, "workload_number_of_clients_per_node", "--users", users);
+        put(named, "workload_arrivals", "--arrivals", arrivals);
+        put(named, "workload_session_rate", "--session-rate", sessionRate);
+        put(named, "workload_interarrival_distribution", "--interarrival", interarrival);
+        put(named, "workload_interarrival_file", "--interarrival-file", interarrivalFile);
+        put(named, "workload_rate_schedule_file", "--rate-schedule", rateSchedule);
+        put(named, "workload_max_concurrent_sessions", "--max-sessions", maxSessions);
+        put(named, "workload_cap_policy", "--cap-policy", capPolicy);
         if (interarrivalFile != null || rateSchedule != null || sessionRate != null) {
             named.putIfAbsent("workload_arrivals", "hybrid");
         }
-        put(named, "workload_session_run_time_in_ms", millis("--duration", duration));
-        put(named, "workload_up_ramp_time_in_ms", millis("--ramp-up", rampUp));
-        put(named, "workload_down_ramp_time_in_ms", millis("--ramp-down", rampDown));
-        put(named, "workload_think_scale", thinkScale);
-        put(named, "workload_ramp_mode", rampMode);
-        put(named, "client_source_addresses", sourceAddresses);
-        put(named, "client_seed", seed);
-        put(named, "workload_maximum_number_of_transitions", maxTransitions);
-        put(named, "workload_transition_mode", transitionMode);
-        put(named, "client_backend", backend);
-        put(named, "client_pool_max", poolMax);
+        put(named, "workload_session_run_time_in_ms", "--duration", millis("--duration", duration));
+        put(named, "workload_up_ramp_time_in_ms", "--ramp-up", millis("--ramp-up", rampUp));
+        put(named, "workload_down_ramp_time_in_ms", "--ramp-down", millis("--ramp-down", rampDown));
+        put(named, "workload_think_scale", "--think-scale", thinkScale);
+        put(named, "workload_ramp_mode", "--ramp-mode", rampMode);
+        put(named, "client_source_addresses", "--source-addresses", sourceAddresses);
+        put(named, "client_seed", "--seed", seed);
+        put(named, "workload_maximum_number_of_transitions", "--max-transitions", maxTransitions);
+        put(named, "workload_transition_mode", "--transition-mode", transitionMode);
+        put(named, "client_backend", "--backend", backend);
+        put(named, "client_pool_max", "--pool-max", poolMax);
         if (tls) {
             named.put("server_tls", "yes");
         }
@@ -167,10 +168,10 @@ public final class RunCommand implements Callable<Integer> {
                 default -> throw new ConfigException("--tls-resumption " + tlsResumption + ": expected on or off");
             });
         }
-        put(named, "workload_sessions_per_user", sessionsPerUser);
-        put(named, "client_threads", threads);
-        put(named, "server_model", serverModel);
-        put(named, "client_output_dir", out);
+        put(named, "workload_sessions_per_user", "--sessions-per-user", sessionsPerUser);
+        put(named, "client_threads", "--threads", threads);
+        put(named, "server_model", "--server-model", serverModel);
+        put(named, "client_output_dir", "--out", out);
         if (noProgress) {
             named.put("client_progress", "no");
         }
@@ -183,14 +184,19 @@ public final class RunCommand implements Callable<Integer> {
         if (busyPoll) {
             named.put("client_busy_poll", "yes");
         }
-        put(named, "client_published_times", publishedTimes);
+        put(named, "client_published_times", "--published-times", publishedTimes);
         if (jitWarmup != null) {
             if (org.rubis.client.config.JitWarmupPolicy.parse(jitWarmup) == null) {
                 throw new ConfigException("--jit-warmup " + jitWarmup + ": expected " + org.rubis.client.config.JitWarmupPolicy.EXPECTED);
             }
             named.put("client_jit_warmup", jitWarmup);
         }
-        ClientConfig c = config.load(named);
+        ClientConfig c = config.load(named, given);
+        if (shards != null || (jvmProfile == null && javaPath == null)) {
+            // Before anything starts, so that a misspelt key is seen while the run can still be stopped; the child
+            // JVM of --jvm-profile says them itself. The summary's Warnings section repeats them.
+            ConfigWarnings.print(c, spec.commandLine().getErr());
+        }
         Path dir = c.outDir() != null ? c.outDir()
                 : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         if (shards != null) {
@@ -212,7 +218,7 @@ public final class RunCommand implements Callable<Integer> {
             return org.rubis.client.process.ChildJvm.run(cmd);
         }
         PrintStream stdout = System.out;
-        // Configuration warnings are stated once, in the summary's Warnings section (and summary.json).
+        // The JVM's warnings too: up front on stderr, and again in the summary's Warnings section (and summary.json).
         Summary.jvmWarnings(c.users(), c.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
         if (heapPerUser && (c.arrivals() != org.rubis.client.config.Arrivals.CLOSED || c.users() <= 0)) {
             throw new ConfigException("--heap-per-user: closed runs only (--users N), the population it divides by");
@@ -236,7 +242,7 @@ public final class RunCommand implements Callable<Integer> {
             s = engine.run();
         } catch (org.rubis.client.engine.RunEngine.RunOutOfMemory e) {
             System.err.println("error: the run did not complete: " + e.getMessage());
-            return 2;
+            return ExitStatus.NOT_A_MEASUREMENT; // the summary says invalid
         }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
@@ -250,9 +256,8 @@ public final class RunCommand implements Callable<Integer> {
         String status = s.json().get("status").asText();
         if (!status.equals("complete")) {
             System.err.println("error: the run did not complete: " + s.json().get("stop_reason").asText());
-            return status.equals("partial") ? 130 : 2; // invalid, failed, target-died: the numbers are not a measurement
         }
-        return 0;
+        return ExitStatus.of(status);
     }
 
     /** {@code run --shards N}: the children get the user's arguments with the shard wiring in place of these. */
@@ -271,9 +276,15 @@ public final class RunCommand implements Callable<Integer> {
         return new org.rubis.client.shard.LocalShards(c, shards, dir, System.out).run(exe, flags, name, args, start);
     }
 
-    private static void put(Map<String, String> m, String key, Object v) {
+    /** The named options' keys, with the option and the text typed: errors about their values name the option. */
+    private final Map<String, org.rubis.client.config.GivenOption> given = new LinkedHashMap<>();
+
+    private void put(Map<String, String> m, String key, String option, Object v) {
         if (v != null) {
             m.put(key, v.toString());
+            picocli.CommandLine.Model.OptionSpec o = spec.commandLine().getParseResult().matchedOption(option);
+            List<String> typed = o == null ? List.of() : o.stringValues();
+            given.put(key, new org.rubis.client.config.GivenOption(option, typed.isEmpty() ? v.toString() : typed.get(typed.size() - 1)));
         }
     }
 

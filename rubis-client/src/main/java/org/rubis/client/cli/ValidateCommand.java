@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 /** Loads a configuration and its tables, and shows what a run would use. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = "Load a properties file and its transition table; print the resolved configuration, "
-                + "the table's states and the column-sum report. Exit 0 when loadable, 1 otherwise.")
+                + "the table's states and the column-sum report. Exit 0 when loadable, 64 otherwise.")
 public final class ValidateCommand implements Callable<Integer> {
 
     @Mixin ConfigOptions config;

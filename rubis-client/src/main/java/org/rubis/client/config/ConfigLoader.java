@@ -19,7 +19,7 @@ import org.rubis.client.workload.WorkloadModel;
 /**
  * Loads rubis.properties (any file of the original, unchanged) plus command-line overrides into a
  * {@link ClientConfig}. Keys of the original keep their meaning; our keys have defaults so old files
- * load; unknown keys are warnings; the original's remote and monitoring commands are never run.
+ * load; unknown keys of the file are warnings (unknown -D keys are errors); the original's remote and monitoring commands are never run.
  */
 public final class ConfigLoader {
 
@@ -103,12 +103,23 @@ public final class ConfigLoader {
 
     /** Loads {@code file}, or the packaged defaults when {@code file} is null. */
     public static ClientConfig load(Path file, Map<String, String> overrides) {
+        return load(file, overrides, Map.of());
+    }
+
+    /**
+     * Loads {@code file} (null: the packaged defaults) with {@code overrides}; {@code options} says which of the
+     * overrides a named option set (errors about them name the option); the others are {@code -D} keys.
+     */
+    public static ClientConfig load(Path file, Map<String, String> overrides, Map<String, GivenOption> options) {
         Source src = file == null ? Source.classpath(DEFAULT_PROPERTIES) : Source.file(file);
-        return load(src, overrides);
+        return load(new Settings(PropertiesFile.read(src), overrides, options), src);
     }
 
     public static ClientConfig load(Source src, Map<String, String> overrides) {
-        Settings s = new Settings(PropertiesFile.read(src), overrides);
+        return load(new Settings(PropertiesFile.read(src), overrides), src);
+    }
+
+    private static ClientConfig load(Settings s, Source src) {
         List<String> warnings = new ArrayList<>(unknownAndIgnored(s));
         String target = target(s);
         UrlLayout.Version version = s.choice("httpd_use_version", UrlLayout.Version.PHP, UrlLayout.Version.class);
@@ -344,7 +355,7 @@ public final class ConfigLoader {
                 throw new java.net.URISyntaxException(target, "not an http(s) URL with a host");
             }
             if (u.getPort() == 0 || u.getPort() > 65535) {
-                throw new ConfigException(s.where(s.entry("client_target").orElseThrow()) + " = \"" + target + "\": port " + u.getPort()
+                throw new ConfigException(s.given(s.entry("client_target").orElseThrow(), target) + ": port " + u.getPort()
                         + " is out of range; expected a TCP port from 1 to 65535");
             }
             String t = target;
@@ -354,7 +365,7 @@ public final class ConfigLoader {
             return t;
         } catch (java.net.URISyntaxException e) {
             PropertiesFile.Entry en = s.entry("client_target").orElseThrow();
-            throw new ConfigException(s.where(en) + " = \"" + target + "\": not a target; expected embedded or a URL such as http://127.0.0.1:8080");
+            throw new ConfigException(s.given(en, target) + ": not a target; expected embedded or a URL such as http://127.0.0.1:8080");
         }
     }
 

@@ -51,6 +51,11 @@ public final class JvmProfiles {
         return f.isBlank() ? List.of() : List.of(f.strip().split("\\s+"));
     }
 
+    /** "name (flags)", or for a profile without flags "name (no flags: the JVM's own defaults)", never "name ()". */
+    public static String describe(String name, List<String> flags) {
+        return name + " (" + (flags.isEmpty() ? "no flags: the JVM's own defaults" : String.join(" ", flags)) + ")";
+    }
+
     public Map<String, String> all() {
         return Map.copyOf(profiles);
     }

@@ -36,7 +36,7 @@ public final class Limits {
         for (String k : DURATION_KEYS) {
             s.entry(k).filter(e -> !e.value().isEmpty()).ifPresent(e -> {
                 if (!fits(e.value(), MAX_DURATION_MS)) {
-                    throw new ConfigException(s.where(e) + " = \"" + abbreviate(e.value()) + "\": longer than the maximum of 30 days ("
+                    throw new ConfigException(s.given(e, abbreviate(e.value())) + ": longer than the maximum of 30 days ("
                             + MAX_DURATION_MS + " ms); expected a duration in milliseconds up to that");
                 }
             });
@@ -44,7 +44,7 @@ public final class Limits {
         for (String k : USER_KEYS) {
             s.entry(k).filter(e -> !e.value().isEmpty()).ifPresent(e -> {
                 if (!fits(e.value(), MAX_USERS)) {
-                    throw new ConfigException(s.where(e) + " = \"" + abbreviate(e.value()) + "\": more than the maximum of " + MAX_USERS);
+                    throw new ConfigException(s.given(e, abbreviate(e.value())) + ": more than the maximum of " + MAX_USERS);
                 }
             });
         }

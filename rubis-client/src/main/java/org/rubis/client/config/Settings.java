@@ -17,11 +17,19 @@ public final class Settings {
 
     private final PropertiesFile file;
     private final Map<String, PropertiesFile.Entry> overrides;
+    /** Overrides set by a named option ({@code --duration}) rather than {@code -Dkey=value}, by key. */
+    private final Map<String, GivenOption> options;
     /** Every setting read, with its effective value (default included): the canonical form of {@link #sha256}. */
     private final Map<String, String> effective = new java.util.TreeMap<>();
 
     public Settings(PropertiesFile file, Map<String, String> overrides) {
+        this(file, overrides, Map.of());
+    }
+
+    /** With {@code options}: the overrides that named options set, so that errors name the option. */
+    public Settings(PropertiesFile file, Map<String, String> overrides, Map<String, GivenOption> options) {
         this.file = file;
+        this.options = Map.copyOf(options);
         Map<String, PropertiesFile.Entry> o = new LinkedHashMap<>();
         overrides.forEach((k, v) -> o.put(k, new PropertiesFile.Entry(k, v == null ? "" : v.strip(), 0)));
         this.overrides = o;
@@ -51,12 +59,30 @@ public final class Settings {
         return Optional.empty();
     }
 
-    /** "rubis.properties:12: key" or "command line -Dkey". */
+    /** "rubis.properties:12: key", "command line: -Dkey" or, for a key a named option set, the option ("--duration"). */
     public String where(PropertiesFile.Entry e) {
-        return e.line() == 0 ? "command line: " + e.key() : file.source().displayName() + ":" + e.line() + ": " + e.key();
+        if (e.line() != 0) {
+            return file.source().displayName() + ":" + e.line() + ": " + e.key();
+        }
+        GivenOption o = options.get(e.key());
+        return o != null ? o.option() : "command line: -D" + e.key();
+    }
+
+    /**
+     * The setting and its value as the user gave it, for an error message: {@code --users 99999999} when a named
+     * option set it, else {@code rubis.properties:12: key = "value"} ({@code shown} stands for the value).
+     */
+    public String given(PropertiesFile.Entry e, String shown) {
+        GivenOption o = e.line() == 0 ? options.get(e.key()) : null;
+        return o != null ? o.option() + " " + o.text() : where(e) + " = \"" + shown + "\"";
     }
 
     private ConfigException bad(PropertiesFile.Entry e, String problem, String expected) {
+        GivenOption o = e.line() == 0 ? options.get(e.key()) : null;
+        if (o != null) {
+            // The option and what was typed: "--duration 0: too small", not the property (in ms) behind it.
+            return new ConfigException(o.option() + " " + o.text() + ": " + problem + "; expected " + expected.replace(" milliseconds", " ms"));
+        }
         return new ConfigException(where(e) + " = \"" + e.value() + "\": " + problem + "; expected " + expected);
     }
 
@@ -243,11 +269,26 @@ public final class Settings {
         return all;
     }
 
-    /** Keys present in the file or overrides that no reader recognises. */
+    /**
+     * Keys of the properties file that no reader recognises: a warning each, with the nearest known key. An
+     * unknown key given on the command line ({@code -Dkey=value}) is refused instead: typed for this run, it is
+     * almost surely a typo, and ignoring it would run a workload other than the one asked for (300 users for
+     * {@code -Dworkload_number_of_client_per_node=50}) before anyone reads the warning.
+     */
     public List<String> unknownKeys(java.util.Set<String> known) {
-        return java.util.stream.Stream.concat(file.entries().values().stream(), overrides.values().stream())
+        for (PropertiesFile.Entry e : overrides.values()) {
+            if (!known.contains(e.key())) {
+                String hint = NearestKey.of(e.key(), known).map(k -> ", did you mean " + k + "?").orElse(" (check its spelling)");
+                throw new ConfigException("-D" + e.key() + "=" + e.value() + ": unknown key" + hint + "; nothing was run");
+            }
+        }
+        return file.entries().values().stream()
                 .filter(e -> !known.contains(e.key()))
-                .map(e -> where(e) + ": unknown key, ignored (check its spelling)")
+                .map(e -> where(e) + ": unknown key, ignored (check its spelling" + hint(e.key(), known) + ")")
                 .toList();
+    }
+
+    private static String hint(String key, java.util.Set<String> known) {
+        return NearestKey.of(key, known).map(k -> "; did you mean " + k + "?").orElse("");
     }
 }

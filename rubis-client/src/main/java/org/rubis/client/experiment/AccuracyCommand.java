@@ -38,11 +38,12 @@ public final class AccuracyCommand implements Callable<Integer> {
     double thinkScale;
     @Option(names = "--backend", paramLabel = "NAME", defaultValue = "dedicated", description = "Backend: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
     org.rubis.client.config.BackendKind backend;
-    @Option(names = "--ramp-up", defaultValue = "10s")
+    @Option(names = "--ramp-up", paramLabel = "TIME", defaultValue = "10s", description = "Up ramp of each run; a bare number is seconds (default ${DEFAULT-VALUE}).")
     String rampUp;
-    @Option(names = "--duration", defaultValue = "30s")
+    @Option(names = "--duration", paramLabel = "TIME", defaultValue = "30s", description = "Run (measured) phase of each run; a bare number is seconds "
+            + "(default ${DEFAULT-VALUE}).")
     String duration;
-    @Option(names = "--out", defaultValue = "runs/accuracy")
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "runs/accuracy", description = "Directory for the runs, one per profile (default ${DEFAULT-VALUE}).")
     Path out;
     @Spec CommandSpec spec;
 

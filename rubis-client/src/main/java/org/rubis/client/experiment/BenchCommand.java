@@ -35,11 +35,13 @@ public final class BenchCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Parameters(index = "0", paramLabel = "backends|server|accuracy|scale|rate|soak", description = "What to benchmark.")
     String what;
-    @Option(names = "--users", description = "Emulated users (default: 200 for backends, 16 for server).")
+    @Option(names = "--users", description = "Emulated users (default: 200 for backends, 16 for server, 300 for accuracy, 18000 for scale, 64 for rate, 4000 for soak).")
     Integer users;
-    @Option(names = "--duration", description = "Run phase of each measurement (default 30s; accuracy 60s).")
+    @Option(names = "--duration", description = "Run phase of each measurement; a bare number is seconds (default: 30s for backends, server and scale, 60s for accuracy, "
+            + "20s for rate, 30m for soak).")
     String duration;
-    @Option(names = "--ramp-up", description = "Warm-up before each measurement (default 5s; accuracy 10s).")
+    @Option(names = "--ramp-up", description = "Warm-up before each measurement; a bare number is seconds (default: 5s for backends, server and soak, 10s for "
+            + "accuracy, 30s for scale; rate has none).")
     String rampUp;
     @Option(names = "--think-scale", description = "Think-time scale (default: 0.1 for backends, 0 for server, 1 (TPC-W) for accuracy).")
     Double thinkScale;

@@ -101,7 +101,7 @@ public final class CapacityCommand implements Callable<Integer> {
             }
         }
         pw.println();
-        pw.println("JVM profile " + profile + " (" + String.join(" ", flags) + "), execution " + execution + ", TPC-W think time (mean 7 s)");
+        pw.println("JVM profile " + JvmProfiles.describe(profile, flags) + ", execution " + execution + ", TPC-W think time (mean 7 s)");
         pw.println(String.format(Locale.ROOT, "%7s  %9s %9s %9s %8s %9s  %s", "users", "req/s", "late p99", "CPU cores", "threads", "heap MiB", "verdict"));
         rows.forEach(pw::println);
         pw.println("largest sustained: " + (ladder.sustained() == 0 ? "none of the steps" : ladder.sustained() + " users") + " (" + ladder.stopReason() + ")");

@@ -43,10 +43,10 @@ class ValidateCommandTest {
     }
 
     @Test
-    void unloadableFileExitsOneWithOneLineAndNoStackTrace() {
+    void unloadableFileExitsWithTheUsageStatusOneLineAndNoStackTrace() {
         Path p = TestFiles.write(tmp, "bad.properties", "workload_transition_table = nothere.txt\nworkload_session_run_time_in_ms = 1000\n");
         Result r = run("validate", "-p", p.toString());
-        assertEquals(1, r.status());
+        assertEquals(ExitStatus.USAGE, r.status());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().startsWith("error: " + p + ":1: workload_transition_table = \"nothere.txt\": file not found"), r.err());
         assertFalse(r.err().contains("at org."), r.err());
@@ -55,7 +55,7 @@ class ValidateCommandTest {
     @Test
     void missingPropertiesFile() {
         Result r = run("validate", "-p", tmp.resolve("none.properties").toString());
-        assertEquals(1, r.status());
+        assertEquals(ExitStatus.USAGE, r.status());
         assertTrue(r.err().contains("none.properties: file not found"), r.err());
     }
 }

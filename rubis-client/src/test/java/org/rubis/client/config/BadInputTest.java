@@ -113,7 +113,7 @@ class BadInputTest {
         String m = error(BASE.replace("= 1000", "= 9223372036854775807"), Map.of());
         assertTrue(m.endsWith("rubis.properties:3: workload_session_run_time_in_ms = \"9223372036854775807\": longer than the maximum of 30 days"
                 + " (2592000000 ms); expected a duration in milliseconds up to that"), m);
-        assertTrue(error(BASE, Map.of("workload_up_ramp_time_in_ms", "99999999999999999999999")).startsWith("command line: workload_up_ramp_time_in_ms"));
+        assertTrue(error(BASE, Map.of("workload_up_ramp_time_in_ms", "99999999999999999999999")).startsWith("command line: -Dworkload_up_ramp_time_in_ms"));
         assertTrue(error(BASE, Map.of("workload_number_of_clients_per_node", "5000000")).contains("more than the maximum of 1000000"));
         assertTrue(error(BASE, Map.of("workload_session_rate", "1e-300")).contains("workload_session_rate = \"1e-300\": out of range"));
         assertTrue(load(BASE, Map.of("workload_session_run_time_in_ms", String.valueOf(Limits.MAX_DURATION_MS))).runMs() == Limits.MAX_DURATION_MS);
@@ -137,7 +137,7 @@ class BadInputTest {
     @Test
     void theTargetUrlIsValidatedAtLoad() {
         assertTrue(error(BASE, Map.of("client_target", "http://127.0.0.1:99999"))
-                .equals("command line: client_target = \"http://127.0.0.1:99999\": port 99999 is out of range; expected a TCP port from 1 to 65535"));
+                .equals("command line: -Dclient_target = \"http://127.0.0.1:99999\": port 99999 is out of range; expected a TCP port from 1 to 65535"));
         for (String bad : List.of("ftp://127.0.0.1:21", "http://:8080", "127.0.0.1:8080", "http//x")) {
             assertTrue(error(BASE, Map.of("client_target", bad)).contains("not a target"), bad);
         }

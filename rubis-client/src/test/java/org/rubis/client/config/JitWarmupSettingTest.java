@@ -39,7 +39,7 @@ class JitWarmupSettingTest {
     @Test
     void badValuesAreOneLineNamingTheirSource() {
         ConfigException key = assertThrows(ConfigException.class, () -> ConfigLoader.load((Path) null, Map.of("client_jit_warmup", "fast")));
-        assertTrue(key.getMessage().startsWith("command line: client_jit_warmup = \"fast\": not a warm-up setting; expected auto, off or a number"),
+        assertTrue(key.getMessage().startsWith("command line: -Dclient_jit_warmup = \"fast\": not a warm-up setting; expected auto, off or a number"),
                 key.getMessage());
         ConfigException env = assertThrows(ConfigException.class, () -> ConfigLoader.jitWarmup(settings(Map.of()), "banana"));
         assertTrue(env.getMessage().startsWith("environment variable RUBIS_JIT_WARMUP = \"banana\": not a warm-up setting"), env.getMessage());

@@ -56,7 +56,7 @@ class JvmOptionsTest {
         assertTrue(m.startsWith(p + ":4: server_java_options: JVM flag \"-XX:OnOutOfMemoryError=/tmp/pwn.sh\" refused: it runs a command"), m);
         String o = assertThrows(ConfigException.class,
                 () -> ConfigLoader.load(p, Map.of("server_java_options", "-javaagent:/tmp/a.jar"))).getMessage();
-        assertTrue(o.startsWith("command line: server_java_options: JVM flag \"-javaagent:/tmp/a.jar\" refused"), o);
+        assertTrue(o.startsWith("command line: -Dserver_java_options: JVM flag \"-javaagent:/tmp/a.jar\" refused"), o);
     }
 
     @Test

@@ -34,6 +34,13 @@ class JvmProfilesTest {
         assertTrue(m.startsWith("--jvm-profile gnu: unknown profile; known: paper-default, paper-tuned"), m);
     }
 
+    /** capacity printed "JVM profile default ()" for the flagless profile. */
+    @Test
+    void aProfileIsDescribedWithItsFlagsOrSaysItHasNone() {
+        assertEquals("default (no flags: the JVM's own defaults)", JvmProfiles.describe("default", JvmProfiles.load(null).flags("default")));
+        assertEquals("paper-default (-Xmx64m -XX:+UseSerialGC)", JvmProfiles.describe("paper-default", List.of("-Xmx64m", "-XX:+UseSerialGC")));
+    }
+
     @Test
     void childArgumentsDropTheProfileOptionsAndTheOutputDirectory() {
         assertEquals(List.of("--users", "50", "-Dx=1", "--duration", "10s"),

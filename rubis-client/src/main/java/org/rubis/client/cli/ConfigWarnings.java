@@ -1,0 +1,19 @@
+package org.rubis.client.cli;
+
+import java.io.PrintWriter;
+import org.rubis.client.config.ClientConfig;
+
+/**
+ * Prints the configuration's warnings (unknown keys of the properties file, ignored commands, column sums)
+ * before a run starts, one {@code warning: } line each on stderr: stated only in the end-of-run summary, a
+ * misspelt key was found after the whole run had measured the wrong workload.
+ */
+final class ConfigWarnings {
+
+    private ConfigWarnings() {}
+
+    static void print(ClientConfig c, PrintWriter err) {
+        c.warnings().forEach(w -> err.println("warning: " + w));
+        err.flush();
+    }
+}

@@ -1,0 +1,38 @@
+package org.rubis.client.cli;
+
+/**
+ * The exit statuses of {@code rubis-client.jar}, in one place so that a script can tell a mistyped command
+ * line from a run that measured nothing: every run status has its own documented code, and a usage or
+ * configuration error uses {@link #USAGE} (64, sysexits' EX_USAGE), which no run status uses. README.md
+ * ("Exit status") documents this table.
+ */
+public final class ExitStatus {
+
+    /** The run is {@code complete} (or a command other than {@code run} succeeded). */
+    public static final int OK = 0;
+    /** {@code run --shards}: the shards' run directories could not be merged (one has no summary.json). */
+    public static final int NOT_MERGED = 1;
+    /** The run ended {@code invalid}, {@code failed} or {@code target-died}: its figures are not a measurement. */
+    public static final int NOT_A_MEASUREMENT = 2;
+    /** A bug in rubis-client (an unexpected exception; its stack trace follows the one-line error). */
+    public static final int BUG = 3;
+    /**
+     * The command line or the configuration is wrong: unparsable option or value, a value out of range, a bad
+     * properties or input file, an unknown {@code -D} key, no subcommand. Nothing was sent.
+     */
+    public static final int USAGE = 64;
+    /** The run is {@code partial}: stopped early (Ctrl-C, SIGTERM, ...): 128 + SIGINT, the shell's convention. */
+    public static final int PARTIAL = 130;
+
+    private ExitStatus() {}
+
+    /** The exit status of a run whose summary.json says {@code status}. */
+    public static int of(String status) {
+        return switch (status) {
+            case "complete" -> OK;
+            case "partial" -> PARTIAL;
+            case "invalid", "failed", "target-died" -> NOT_A_MEASUREMENT;
+            default -> throw new IllegalArgumentException("unknown run status " + status);
+        };
+    }
+}

@@ -1,0 +1,35 @@
+package org.rubis.client.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** README's exit-status table lists exactly the statuses the jar uses (ExitStatus), so that scripts can rely on it. */
+class ExitStatusTest {
+
+    @Test
+    void readmeDocumentsEveryExitStatusAndNoOther() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int start = readme.indexOf("\n## Exit status");
+        String section = readme.substring(start, readme.indexOf("\n## ", start + 1));
+        TreeSet<Integer> documented = new TreeSet<>();
+        Matcher m = Pattern.compile("(?m)^\\| (\\d+) \\|").matcher(section);
+        while (m.find()) {
+            documented.add(Integer.parseInt(m.group(1)));
+        }
+        TreeSet<Integer> used = new TreeSet<>();
+        for (Field f : ExitStatus.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == int.class) {
+                used.add(f.getInt(null));
+            }
+        }
+        assertEquals(used, documented);
+    }
+}

@@ -220,7 +220,7 @@ public final class LocalShards {
         String merged = r.summary().path("status").asText();
         if (status == 0 && !merged.equals("complete")) {
             System.err.println("error: the run did not complete: " + r.summary().path("stop_reason").asText());
-            return merged.equals("invalid") ? 2 : 130;
+            return exitStatusOf(merged);
         }
         return status;
     }
@@ -244,5 +244,13 @@ public final class LocalShards {
         } catch (IOException e) {
             return "(no output: " + e.getMessage() + ")";
         }
+    }
+
+    /**
+     * The exit status of a merged run that did not complete, as cli.ExitStatus maps a single run's: partial 130, any
+     * other (invalid, failed, target-died) 2. A merged failed run once exited 130, as if stopped by Ctrl-C.
+     */
+    static int exitStatusOf(String mergedStatus) {
+        return mergedStatus.equals("partial") ? 130 : 2;
     }
 }

@@ -35,7 +35,7 @@ public final class RunAnalysis {
         public long errors;
         public double sumNs;
         public long maxNs;
-        final Histogram h = new Histogram(3_600_000_000_000L, 2);
+        final Histogram h = new Histogram(3_600_000_000_000L, 2); // 2 digits: one per second of the run, a plot's precision
 
         void add(long ns, boolean error) {
             requests++;
@@ -44,11 +44,11 @@ public final class RunAnalysis {
             }
             sumNs += ns;
             maxNs = Math.max(maxNs, ns);
-            h.recordValue(Math.max(1, Math.min(ns, 3_600_000_000_000L)));
+            h.recordValue(org.rubis.format.Percentiles.recorded(ns));
         }
 
         public double meanMs() { return requests == 0 ? 0 : sumNs / requests / 1e6; }
-        public double p99Ms() { return requests == 0 ? 0 : h.getValueAtPercentile(99) / 1e6; }
+        public double p99Ms() { return requests == 0 ? 0 : org.rubis.format.Percentiles.valueAtMs(h, 99, 0, maxNs); }
     }
 
     /** A connection as the client used it. */

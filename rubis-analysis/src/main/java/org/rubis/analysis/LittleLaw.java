@@ -14,7 +14,8 @@ import java.util.Locale;
  * censored think times counted, and labelled so.
  *
  * @param n       the population: the closed run's users, or the mean of active sessions over the run phase
- * @param xRps    the run phase's requests (attempted: a failed request occupied its user too) per second run
+ * @param xRps    the run phase's requests (attempted: a failed request occupied its user too) per second run; in an estimate
+ *                from the logs, but those that opened a session (N counts sessions, and no think time precedes those)
  * @param rMs     the run phase's mean response time
  * @param zMs     the mean think time
  * @param ratio   N / (X (R + Z)); NaN when not computable
@@ -48,6 +49,7 @@ public record LittleLaw(double n, double xRps, double rMs, double zMs, double ra
                         + "the mean of the %d finished ones alone, biased low, is %.1f ms", z.censoredCount(), z.finishedCount(), z.plainMeanMs());
         return new LittleLaw(n, xRps, rMs, z.meanMs(), ratio, standardError(n, runSeconds, rMs / 1000, z.meanMs() / 1000),
                 "estimated from the logs (no client figures in summary.json): N = mean active sessions in the run phase, "
+                        + "X = run-phase requests per second but those that opened a session (no think time before them within it), "
                         + "Z = think times within sessions (" + censored + ")");
     }
 

@@ -146,6 +146,8 @@ public final class RunAnalysis {
     /** Think times within sessions that began in the run phase, censored ones (still running at the end) counted by their elapsed part. */
     public final org.rubis.analysis.stats.CensoredMean runThinkCensored = new org.rubis.analysis.stats.CensoredMean();
     private final List<long[]> sessionIntervals = new ArrayList<>();
+    /** Run-phase requests that opened their session (no think time before them within it). */
+    private long runSessionFirstRequests;
     private long logRunFirstSend = Long.MAX_VALUE;
     private long logRunLastSend = Long.MIN_VALUE;
     public long lateSendsOutsideWindow;
@@ -363,6 +365,9 @@ public final class RunAnalysis {
                 newConnections++;
             }
             SessionState st = sessions.computeIfAbsent(sid, k -> new SessionState());
+            if (st.seen == 0 && inRun) {
+                runSessionFirstRequests++;
+            }
             if (st.seen > 0) {
                 long t = Math.max(0, intended - st.lastDone);
                 think.add(t, false);
@@ -607,7 +612,9 @@ public final class RunAnalysis {
         if (summary != null && summary.path("stationarity").has("little_ratio")) {
             return LittleLaw.fromSummary(summary, summary.has("attempted_rps") ? summary.path("attempted_rps").asDouble() : attemptedRps(), r);
         }
-        return LittleLaw.fromLogs(meanActiveSessionsInRun(), attemptedRps(), r, runThinkCensored, runSeconds);
+        // A session's first request closes no think time within it: with N the active sessions, X counts the others.
+        double x = runSeconds > 0 ? Math.max(0, byPhase.get("run").count() - runSessionFirstRequests) / runSeconds : 0;
+        return LittleLaw.fromLogs(meanActiveSessionsInRun(), x, r, runThinkCensored, runSeconds);
     }
 
     /** Plain-words verdict of Gunther's Principle B on the session inter-arrival CoV. */

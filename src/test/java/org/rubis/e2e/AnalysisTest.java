@@ -56,6 +56,17 @@ class AnalysisTest {
         assertTrue(cs.get("absolute_error_ms").asDouble() >= 0, "the client's times include the server's");
         assertEquals(20.0, a.get("arrivals").get("little").get("N").asDouble());
         assertTrue(a.get("response_time_ms").get("run").get("p95").asDouble() > 0);
+        // The summary's figures under the summary's names: the same log gives the same numbers in both tools.
+        JsonNode s = new RunDir(runs.closed()).json("summary.json");
+        assertEquals(s.get("throughput_rps").asDouble(), a.get("throughput").get("throughput_rps").asDouble(), 1e-9);
+        assertEquals(s.get("attempted_rps").asDouble(), a.get("throughput").get("attempted_rps").asDouble(), 1e-9);
+        assertEquals(s.get("stationarity").get("little_ratio").asDouble(), a.get("arrivals").get("little").get("little_ratio").asDouble(), 1e-9);
+        JsonNode sr = s.get("response_time_ms").get("run");
+        JsonNode ar = a.get("response_time_ms").get("run");
+        assertEquals(sr.get("p50").asDouble(), ar.get("median").asDouble(), 1e-9);
+        assertEquals(sr.get("p99").asDouble(), ar.get("p99").asDouble(), 1e-9);
+        assertEquals(sr.get("max").asDouble(), ar.get("max").asDouble(), 1e-9);
+        assertTrue(ar.get("p99").asDouble() <= ar.get("max").asDouble());
     }
 
     @Test

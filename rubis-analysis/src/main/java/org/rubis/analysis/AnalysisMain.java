@@ -79,8 +79,13 @@ public final class AnalysisMain {
         @Override
         public Integer call() throws Exception {
             List<RunAnalysis> runs = new ArrayList<>();
+            PrintWriter pw = spec.commandLine().getOut();
             for (Path d : dirs) {
-                runs.add(RunAnalysis.of(new RunDirectory(d)));
+                RunAnalysis a = RunAnalysis.of(new RunDirectory(d));
+                if (a.partial) {
+                    pw.println("note: " + a.name + ": " + a.status + " (" + a.stopReason + ")");
+                }
+                runs.add(a);
             }
             new CompareReport(runs).write(out);
             spec.commandLine().getOut().println("comparison: " + out + " (" + runs.size() + " runs; comparison.json beside it)");
@@ -100,7 +105,11 @@ public final class AnalysisMain {
 
         @Override
         public Integer call() throws Exception {
-            int n = new HttperfExport(new RunDirectory(dir)).write(out);
+            RunDirectory run = new RunDirectory(dir);
+            if (run.summaryProblem() != null) {
+                spec.commandLine().getOut().println("note: " + run.summaryProblem());
+            }
+            int n = new HttperfExport(run).write(out);
             spec.commandLine().getOut().println("exported " + n + " sessions to " + out.resolve("sessions.wsesslog") + "; see " + out.resolve("README.txt"));
             return 0;
         }

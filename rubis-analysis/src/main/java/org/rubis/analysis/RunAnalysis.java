@@ -35,7 +35,7 @@ public final class RunAnalysis {
         public long errors;
         public double sumNs;
         public long maxNs;
-        final Histogram h = new Histogram(3_600_000_000_000L, 2);
+        final Histogram h = new Histogram(3_600_000_000_000L, 2); // 2 digits: one per second of the run, a plot's precision
 
         void add(long ns, boolean error) {
             requests++;
@@ -44,11 +44,11 @@ public final class RunAnalysis {
             }
             sumNs += ns;
             maxNs = Math.max(maxNs, ns);
-            h.recordValue(Math.max(1, Math.min(ns, 3_600_000_000_000L)));
+            h.recordValue(org.rubis.format.Percentiles.recorded(ns));
         }
 
         public double meanMs() { return requests == 0 ? 0 : sumNs / requests / 1e6; }
-        public double p99Ms() { return requests == 0 ? 0 : h.getValueAtPercentile(99) / 1e6; }
+        public double p99Ms() { return requests == 0 ? 0 : org.rubis.format.Percentiles.valueAtMs(h, 99, 0, maxNs); }
     }
 
     /** A connection as the client used it. */
@@ -81,6 +81,11 @@ public final class RunAnalysis {
         final java.util.Set<String> connections = new java.util.HashSet<>(2);
         int seen;
         int expected = -1;
+        /** From sessions.csv; null when the session has no line there (still running when the run was killed). */
+        String endReason;
+        long start;
+        long firstIntended = Long.MAX_VALUE;
+        boolean lastInRun;
     }
 
     public final String name;
@@ -124,6 +129,27 @@ public final class RunAnalysis {
     public int distinctConnections;
     public long requestsWithoutConnection;
     public long sessions;
+    /** Sessions seen in requests.csv only (no line in sessions.csv: still running when the run was killed); counted in {@link #sessions}. */
+    public long sessionsOnlyInRequests;
+    /**
+     * The run's status: summary.json's ({@code complete}, {@code partial}, ...), or {@code incomplete} when it has none (killed)
+     * or an unreadable one; {@link #stopReason} says which.
+     */
+    public String status;
+    public boolean partial;
+    public String stopReason;
+    /** Where {@link #runSeconds} comes from, in words. */
+    public String runSecondsSource = "";
+    /** The run phase as actually run, epoch ns (0 when unknown). */
+    public long runStartNs;
+    public long runEndNs;
+    /** Think times within sessions that began in the run phase, censored ones (still running at the end) counted by their elapsed part. */
+    public final org.rubis.analysis.stats.CensoredMean runThinkCensored = new org.rubis.analysis.stats.CensoredMean();
+    private final List<long[]> sessionIntervals = new ArrayList<>();
+    /** Run-phase requests that opened their session (no think time before them within it). */
+    private long runSessionFirstRequests;
+    private long logRunFirstSend = Long.MAX_VALUE;
+    private long logRunLastSend = Long.MIN_VALUE;
     public long lateSendsOutsideWindow;
     public double runSeconds;
     public String backend = "";
@@ -195,9 +221,23 @@ public final class RunAnalysis {
         }
         a.wire(d);
         if (a.summary == null) {
-            a.notes.add("summary.json is missing: the run was killed before its end; figures come from the logs alone");
-        } else if (a.summary.path("partial").asBoolean()) {
-            a.notes.add("the run was stopped early (" + a.summary.path("stop_reason").asText() + "); the logs are complete up to then");
+            a.status = "incomplete";
+            a.partial = true;
+            a.stopReason = d.summaryProblem() != null ? d.summaryProblem()
+                    : "summary.json is missing: the run was killed before its end (or is still running); figures come from the logs alone";
+            a.notes.add(a.stopReason);
+        } else {
+            a.status = a.summary.path("status").asText("unknown");
+            a.partial = a.summary.path("partial").asBoolean(!"complete".equals(a.status));
+            a.stopReason = a.summary.path("stop_reason").asText(a.status);
+            if (a.partial) {
+                a.notes.add("the run was stopped early (" + a.stopReason + "); the logs are complete up to then, and every rate is over the "
+                        + String.format(java.util.Locale.ROOT, "%.3f s", a.runSeconds) + " of run phase actually run");
+            }
+        }
+        if (a.sessionsOnlyInRequests > 0) {
+            a.notes.add(a.sessionsOnlyInRequests + " sessions are in requests.csv but not in sessions.csv (still running when the run was killed): "
+                    + "counted from requests.csv");
         }
         return a;
     }
@@ -240,9 +280,13 @@ public final class RunAnalysis {
             }
             sessions++;
             starts.add(start);
-            intervals.add(new long[] {start, Math.max(start, end)});
             SessionState st = states.computeIfAbsent(row.getLong("session_id"), k -> new SessionState());
             st.expected = (int) Math.min(Integer.MAX_VALUE, row.getLong("requests"));
+            st.endReason = reason;
+            st.start = start;
+            if (!reason.equals("run_ended")) { // an aborted session was active, in a think time, until the end: see readRequests
+                intervals.add(new long[] {start, Math.max(start, end)});
+            }
         });
         account("sessions.csv", s);
         if (s.empty()) {
@@ -252,7 +296,7 @@ public final class RunAnalysis {
         for (int i = 1; i < sorted.length; i++) {
             sessionInterArrival.add(sorted[i] - sorted[i - 1]);
         }
-        sweep(intervals, activeSessions);
+        sessionIntervals.addAll(intervals);
     }
 
     private void readRequests(RunDirectory d, Map<Long, SessionState> sessions) {
@@ -266,8 +310,12 @@ public final class RunAnalysis {
         });
         CsvStream csv = new CsvStream(d.requests());
         csv.forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, RunDirectory.REQUEST_NUMERIC, row -> {
-            requests++;
             String phase = row.get("phase");
+            if (org.rubis.format.Phase.parse(phase) == null) {
+                csv.reject(row); // not up, run or down: a damaged line, counted in bad_lines like any other
+                return;
+            }
+            requests++;
             String state = row.get("state");
             String error = row.get("error");
             boolean failed = !error.isEmpty();
@@ -296,8 +344,11 @@ public final class RunAnalysis {
             t0Ns = Math.min(t0Ns, send);
             tEndNs = Math.max(tEndNs, done);
             timeline.computeIfAbsent(send / 1_000_000_000L, k -> new Bin()).add(resp, failed);
-            if (org.rubis.format.Phase.RUN.label().equals(phase)) {
+            boolean inRun = org.rubis.format.Phase.RUN.label().equals(phase);
+            if (inRun) {
                 sends.add(send); // the measurement phase only: ramps change the rate on purpose
+                logRunFirstSend = Math.min(logRunFirstSend, send);
+                logRunLastSend = Math.max(logRunLastSend, send);
             }
             String connId = row.get("connection_id");
             long sid = row.getLong("session_id");
@@ -314,31 +365,53 @@ public final class RunAnalysis {
                 newConnections++;
             }
             SessionState st = sessions.computeIfAbsent(sid, k -> new SessionState());
+            if (st.seen == 0 && inRun) {
+                runSessionFirstRequests++;
+            }
             if (st.seen > 0) {
                 long t = Math.max(0, intended - st.lastDone);
                 think.add(t, false);
-                if (phase.equals("run")) {
+                if (st.lastInRun) { // a think time that began in the run phase (after a run-phase request)
                     runThink.add(t, false);
+                    runThinkCensored.finished(t);
                 }
             }
             if (!connId.isEmpty()) {
                 st.connections.add(connId);
             }
-            st.lastDone = done;
+            st.lastDone = Math.max(st.lastDone, done);
+            st.lastInRun = inRun;
+            st.firstIntended = Math.min(st.firstIntended, intended);
             st.seen++;
             if (st.expected >= 0 && st.seen >= st.expected) {
                 connectionsPerSession.merge(st.connections.size(), 1L, Long::sum);
-                sessions.remove(sid);
+                if (!"run_ended".equals(st.endReason)) {
+                    sessions.remove(sid); // nothing more to learn; an aborted session's last think is censored (below)
+                }
             }
         });
         sends.finish();
         lateSendsOutsideWindow = sends.late();
         account("requests.csv", csv);
+        long end = tEndNs;
         for (SessionState st : sessions.values()) {
-            if (st.seen > 0) {
+            if (st.seen > 0 && (st.expected < 0 || st.seen < st.expected)) {
                 connectionsPerSession.merge(st.connections.size(), 1L, Long::sum);
             }
+            if (st.endReason == null && st.seen > 0) {
+                sessionsOnlyInRequests++; // killed: no line in sessions.csv; it was active until the end
+                sessionIntervals.add(new long[] {Math.min(st.firstIntended, st.lastDone), end});
+            } else if ("run_ended".equals(st.endReason)) {
+                sessionIntervals.add(new long[] {st.start, Math.max(st.start, end)});
+            }
+            // A session still running at the end (killed, or aborted by the run's end in a think time): its last
+            // think time began but its next request never came. Left out, it would bias Z low.
+            if ((st.endReason == null || "run_ended".equals(st.endReason)) && st.seen > 0 && st.lastInRun) {
+                runThinkCensored.censored(end - st.lastDone);
+            }
         }
+        this.sessions += sessionsOnlyInRequests;
+        sweep(sessionIntervals, activeSessions);
         distinctConnections = conns.size();
         List<long[]> intervals = new ArrayList<>(conns.size());
         for (Conn c : conns.values()) {
@@ -347,8 +420,7 @@ public final class RunAnalysis {
             intervals.add(new long[] {c.first, c.last});
         }
         sweep(intervals, concurrentConnections);
-        runSeconds = summary != null && summary.has("phases_ms") ? summary.get("phases_ms").get("run").asDouble() / 1000
-                : byPhase.get("run").count() > 0 ? Math.max(1, timeline.size()) : 0;
+        runPhase();
         if (requests == 0) {
             notes.add("requests.csv has no requests");
         }
@@ -486,23 +558,63 @@ public final class RunAnalysis {
 
     // ------------------------------------------------------------------ derived figures
 
-    /** Run-phase throughput, requests per second. */
-    public double throughput() {
-        long n = byPhase.get("run").count();
-        return runSeconds > 0 ? n / runSeconds : 0;
-    }
-
-    /** Users the workload had: closed mode's N, or hybrid's mean active sessions. */
-    public double populationN() {
-        if (summary != null && "closed".equals(summary.path("arrivals").asText())) {
-            return summary.path("users").asDouble();
+    /**
+     * The run phase's length as actually run: summary.json's run_seconds (a stopped run's is shorter than planned), the
+     * planned length from an older summary of a complete run, else the span of the run-phase requests in the logs.
+     */
+    private void runPhase() {
+        boolean fromLogs = logRunFirstSend <= logRunLastSend;
+        JsonNode clockNode = summary == null ? null : summary.path("clock");
+        if (summary != null && summary.has("run_seconds")) {
+            runSeconds = summary.path("run_seconds").asDouble();
+            runSecondsSource = "summary.json run_seconds (the run phase as run)";
+        } else if (summary != null && summary.has("phases_ms") && !summary.path("partial").asBoolean(false)) {
+            runSeconds = summary.path("phases_ms").path("run").asDouble() / 1000;
+            runSecondsSource = "summary.json phases_ms.run (planned; the run was complete)";
+        } else if (fromLogs) {
+            runSeconds = (logRunLastSend - logRunFirstSend) / 1e9;
+            runSecondsSource = "the logs: first to last run-phase request sent";
+        } else {
+            runSeconds = 0;
+            runSecondsSource = "no run-phase request";
         }
-        return activeSessions.values().stream().mapToInt(Integer::intValue).average().orElse(0);
+        long start = clockNode != null && clockNode.path("run_start_epoch_ns").asLong(0) > 0 ? clockNode.path("run_start_epoch_ns").asLong()
+                : fromLogs ? logRunFirstSend : 0;
+        runStartNs = start;
+        runEndNs = start == 0 ? 0 : start + (long) (runSeconds * 1e9);
     }
 
-    /** Little's law: X (R + Z) with the run phase's throughput, response time and think time. */
-    public double littleN() {
-        return throughput() * (byPhase.get("run").meanMs() + runThink.meanMs()) / 1000.0;
+    /** Run-phase throughput: successful requests (no error) per second of run phase actually run, as summary.json's throughput_rps. */
+    public double throughput() {
+        Latency run = byPhase.get("run");
+        return runSeconds > 0 ? (run.count() - run.errors()) / runSeconds : 0;
+    }
+
+    /** Run-phase requests attempted (successful or not) per second of run phase actually run, as summary.json's attempted_rps. */
+    public double attemptedRps() {
+        return runSeconds > 0 ? byPhase.get("run").count() / runSeconds : 0;
+    }
+
+    /** The mean number of active sessions over the run phase (1 s samples); over the whole run when its phase is unknown. */
+    public double meanActiveSessionsInRun() {
+        long from = runStartNs / 1_000_000_000L;
+        long to = runEndNs / 1_000_000_000L;
+        var window = runEndNs > runStartNs ? activeSessions.subMap(from, true, to, true) : activeSessions;
+        return window.values().stream().mapToInt(Integer::intValue).average().orElse(0);
+    }
+
+    /**
+     * Little's law for the run phase as the client's summary defines it, N / (X (R + Z)): the client's own figures when
+     * summary.json has them, else an estimate from the logs (see {@link LittleLaw}).
+     */
+    public LittleLaw little() {
+        double r = byPhase.get("run").meanMs();
+        if (summary != null && summary.path("stationarity").has("little_ratio")) {
+            return LittleLaw.fromSummary(summary, summary.has("attempted_rps") ? summary.path("attempted_rps").asDouble() : attemptedRps(), r);
+        }
+        // A session's first request closes no think time within it: with N the active sessions, X counts the others.
+        double x = runSeconds > 0 ? Math.max(0, byPhase.get("run").count() - runSessionFirstRequests) / runSeconds : 0;
+        return LittleLaw.fromLogs(meanActiveSessionsInRun(), x, r, runThinkCensored, runSeconds);
     }
 
     /** Plain-words verdict of Gunther's Principle B on the session inter-arrival CoV. */

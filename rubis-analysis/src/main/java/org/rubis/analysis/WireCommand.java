@@ -23,8 +23,12 @@ final class WireCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        WireCheck w = WireCheck.run(new RunDirectory(dir), pcap);
+        RunDirectory run = new RunDirectory(dir);
+        WireCheck w = WireCheck.run(run, pcap);
         PrintWriter out = spec.commandLine().getOut();
+        if (run.summaryProblem() != null) {
+            out.println("note: " + run.summaryProblem());
+        }
         w.notes.forEach(n -> out.println("note: " + n));
         out.printf(Locale.ROOT, "wire: %d requests on %d connections (%s); client: %d requests on %d connections%s%n",
                 w.wireRequests(), w.wireConnections(), w.complete() ? "capture complete" : "capture INCOMPLETE",

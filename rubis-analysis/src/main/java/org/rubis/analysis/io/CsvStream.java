@@ -322,6 +322,17 @@ public final class CsvStream {
         return rows;
     }
 
+    /**
+     * Counts a row the reader found malformed by a rule of its own (e.g. an unknown phase) as a skipped line, like the
+     * lines this class rejects itself: the caller then ignores the row.
+     */
+    public void reject(Row r) {
+        rows--;
+        if (badLines++ == 0 || r.line() < firstBadLine) {
+            firstBadLine = r.line();
+        }
+    }
+
     /** Malformed lines skipped (not counting a truncated last line). */
     public long badLines() {
         return badLines;

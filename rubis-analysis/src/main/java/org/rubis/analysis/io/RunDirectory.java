@@ -18,13 +18,14 @@ public final class RunDirectory {
 
 
     /** Columns read as whole numbers: a line where one is not is skipped and counted. */
-    public static final List<String> REQUEST_NUMERIC = List.of("session_id", "intended_send_epoch_ns", "send_epoch_ns", "response_ns");
+    public static final List<String> REQUEST_NUMERIC = List.of("session_id", "intended_send_epoch_ns", "send_epoch_ns", "response_ns", "status");
     public static final List<String> SESSION_NUMERIC = List.of("session_id", "start_epoch_ns", "end_epoch_ns", "requests");
     public static final List<String> SERVER_REQUEST_NUMERIC = List.of("completion_epoch_ns", "service_ns");
     public static final List<String> GC_NUMERIC = List.of("end_epoch_ms", "duration_ms");
 
     private final Path dir;
     private final JsonNode summary;
+    private final String summaryProblem;
 
     public RunDirectory(Path dir) {
         this.dir = dir;
@@ -35,15 +36,23 @@ public final class RunDirectory {
             throw new AnalysisException(dir + ": not a rubis-client run directory (no requests.csv); pass the directory given to run --out");
         }
         JsonNode s = null;
+        String problem = null;
         Path sp = RunFiles.summaryJson(dir);
         if (Files.isRegularFile(sp)) {
+            // A summary cut off mid-write (the run killed while writing it) is treated as a missing one: the logs are still there.
             try {
                 s = new ObjectMapper().readTree(sp.toFile());
+                if (s == null || !s.isObject()) {
+                    problem = sp + " is not a JSON object (empty or cut off?): ignored, figures come from the logs alone";
+                    s = null;
+                }
             } catch (IOException e) {
-                throw new AnalysisException(sp + ": not valid JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
+                problem = sp + " is not valid JSON (" + e.getMessage().lines().findFirst().orElse("") + "; cut off mid-write?): ignored, "
+                        + "figures come from the logs alone";
             }
         }
         this.summary = s;
+        this.summaryProblem = problem;
     }
 
     public Path dir() {
@@ -78,8 +87,13 @@ public final class RunDirectory {
         return Files.isRegularFile(serverRequests());
     }
 
-    /** summary.json, or null when the run was killed before writing it. */
+    /** summary.json, or null when the run was killed before writing it or it is unreadable ({@link #summaryProblem()}). */
     public JsonNode summary() {
         return summary;
+    }
+
+    /** Why summary.json, present, was ignored (one line naming the file), or null. */
+    public String summaryProblem() {
+        return summaryProblem;
     }
 }

@@ -20,7 +20,7 @@ final class MergedStats {
 
     /** count, errors, mean, min, max and percentiles of one group, as the client's summary has them. */
     static final class Cell {
-        private final Histogram h = new Histogram(3);
+        private final Histogram h = org.rubis.format.Percentiles.newHistogram();
         long count;
         long errors;
         double sum;
@@ -36,11 +36,12 @@ final class MergedStats {
             sum += v;
             min = Math.min(min, v);
             max = Math.max(max, v);
-            h.recordValue(v);
+            h.recordValue(org.rubis.format.Percentiles.recorded(v));
         }
 
+        /** By the client's rule ({@link org.rubis.format.Percentiles}): the merged summary reads like a shard's. */
         double percentileMs(double p) {
-            return count == 0 ? 0 : h.getValueAtPercentile(p) / 1e6;
+            return count == 0 ? 0 : org.rubis.format.Percentiles.valueAtMs(h, p, min, max);
         }
 
         ObjectNode write(ObjectNode n) {

@@ -235,8 +235,15 @@ public final class RunMerge {
         st.errorsByClass.forEach(byClass::put);
         root.put("requests_logged", st.requests());
         root.put("records_lost", sum("records_lost"));
-        double runSeconds = f.path("phases_ms").path("run").asDouble() / 1000;
-        root.put("throughput_rps", MergedStats.round(st.byPhase.get("run").count / Math.max(1e-9, runSeconds), 3));
+        // The shards ran side by side: the run phase as run is the longest a shard ran (a stopped shard's run_seconds is shorter
+        // than planned). throughput_rps and attempted_rps as in a shard's summary: successful and all run-phase requests per second.
+        double runSeconds = list.stream().mapToDouble(s -> s.summary().has("run_seconds") ? s.summary().path("run_seconds").asDouble()
+                : s.summary().path("phases_ms").path("run").asDouble() / 1000).max().orElse(0);
+        MergedStats.Cell run = st.byPhase.get("run");
+        root.put("requests_served", st.requests() - st.overall.errors);
+        root.put("throughput_rps", MergedStats.round((run.count - run.errors) / Math.max(1e-9, runSeconds), 3));
+        root.put("attempted_rps", MergedStats.round(run.count / Math.max(1e-9, runSeconds), 3));
+        root.put("run_seconds", MergedStats.round(runSeconds, 3));
         root.put("sessions_started", st.sessionsStarted());
         root.put("sessions_completed", st.sessionsCompleted());
         root.put("sessions_aborted_at_end", st.sessionEnds.getOrDefault("run_ended", 0L));

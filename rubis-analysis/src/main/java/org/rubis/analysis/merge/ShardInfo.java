@@ -28,8 +28,8 @@ public record ShardInfo(RunDirectory dir, int index, int count, long seed, Strin
         RunDirectory d = new RunDirectory(path);
         JsonNode s = d.summary();
         if (s == null) {
-            throw new AnalysisException(path + ": summary.json is missing (the shard was killed before its end); re-run the whole sharded run: "
-                    + "merge needs every shard's summary");
+            throw new AnalysisException(path + ": summary.json is " + (d.summaryProblem() != null ? "unreadable (" + d.summaryProblem() + ")"
+                    : "missing (the shard was killed before its end)") + "; re-run the whole sharded run: merge needs every shard's summary");
         }
         if (s.has("merged")) {
             throw new AnalysisException(path + ": this is already a merged run; pass the shard directories it was merged from");

@@ -59,12 +59,17 @@ public final class CompareReport {
         for (RunAnalysis a : runs) {
             Latency l = measured(a);
             int maxConc = a.concurrentConnections.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-            rows.add(new String[] {a.name, a.backend + (a.clock.equals("wire") ? " (wire clock)" : ""), load(a), String.valueOf(l.count()), HtmlReport.fmt(a.throughput()), HtmlReport.fmt(l.percentileMs(50)),
+            rows.add(new String[] {a.name + (a.partial ? " [" + a.status.toUpperCase(java.util.Locale.ROOT) + "]" : ""), a.status,
+                    a.backend + (a.clock.equals("wire") ? " (wire clock)" : ""), load(a), String.valueOf(l.count()), HtmlReport.fmt(a.runSeconds),
+                    HtmlReport.fmt(a.throughput()), HtmlReport.fmt(a.attemptedRps()), HtmlReport.fmt(l.percentileMs(50)),
                     HtmlReport.fmt(l.meanMs()), HtmlReport.fmt(l.percentileMs(95)), HtmlReport.fmt(l.percentileMs(99)), String.valueOf(l.errors()),
                     String.valueOf(a.distinctConnections), String.valueOf(maxConc), HtmlReport.fmt(a.sessionInterArrival.cov()),
                     ratio(l.percentileMs(50), base.percentileMs(50)), ratio(l.meanMs(), base.meanMs()), ratio(l.percentileMs(95), base.percentileMs(95))});
             ObjectNode o = arr.addObject();
-            o.put("run", a.name).put("backend", a.backend).put("clock", a.clock).put("load", load(a)).put("requests", l.count()).put("throughput_rps", HtmlReport.r3(a.throughput()))
+            // throughput_rps and attempted_rps mean what they mean in summary.json: successful and all run-phase requests per second run.
+            o.put("run", a.name).put("status", a.status).put("partial", a.partial).put("stop_reason", a.stopReason).put("backend", a.backend)
+             .put("clock", a.clock).put("load", load(a)).put("requests", l.count()).put("run_seconds", HtmlReport.r3(a.runSeconds))
+             .put("throughput_rps", HtmlReport.r3(a.throughput())).put("attempted_rps", HtmlReport.r3(a.attemptedRps()))
              .put("median_ms", HtmlReport.r3(l.percentileMs(50))).put("mean_ms", HtmlReport.r3(l.meanMs()))
              .put("p95_ms", HtmlReport.r3(l.percentileMs(95))).put("p99_ms", HtmlReport.r3(l.percentileMs(99))).put("errors", l.errors())
              .put("distinct_connections", a.distinctConnections).put("max_concurrent_connections", maxConc)
@@ -75,19 +80,27 @@ public final class CompareReport {
                 o.put("server_mean_ms", HtmlReport.r3(a.server.serverMeanMs)).put("absolute_error_ms", HtmlReport.r3(a.server.absoluteErrorMs()));
             }
         }
-        helper.table(new String[] {"run", "backend", "users / rate", "requests", "req/s", "median", "mean", "p95", "p99", "errors", "connections", "max conc.",
+        for (RunAnalysis a : runs) {
+            if (a.partial) {
+                html.append("<div class=warn><b>").append(HtmlReport.esc(a.name)).append(": ").append(HtmlReport.esc(a.status)).append(".</b> ")
+                    .append(HtmlReport.esc(a.stopReason)).append(String.format(java.util.Locale.ROOT,
+                            ". Its rates are over the %.3f s of run phase it ran; it is not a like-for-like comparison with a complete run.", a.runSeconds))
+                    .append("</div>\n");
+            }
+        }
+        helper.table(new String[] {"run", "status", "backend", "users / rate", "requests", "run phase (s)", "req/s (successful)", "req/s attempted", "median", "mean", "p95", "p99", "errors", "connections", "max conc.",
                 "session CoV", "median ratio", "mean ratio", "p95 ratio"}, rows);
 
         XYChart cdf = Charts.xy("Response time CDF (run phase)", "response time (ms)", "fraction of requests");
         for (RunAnalysis a : runs) {
-            Charts.addCdf(cdf, a.name, measured(a).histogram());
+            Charts.addCdf(cdf, label(a), measured(a).histogram());
         }
         if (!Charts.empty(cdf)) {
             cdf.getStyler().setXAxisLogarithmic(true);
         }
         helper.img(cdf, "cdf");
         CategoryChart bars = Charts.bars("Median, mean and p95 (ms)", "run", "ms");
-        List<String> names = runs.stream().map(a -> a.name).toList();
+        List<String> names = runs.stream().map(this::label).toList();
         bars.addSeries("median", names, runs.stream().map(a -> measured(a).percentileMs(50)).toList());
         bars.addSeries("mean", names, runs.stream().map(a -> measured(a).meanMs()).toList());
         bars.addSeries("p95", names, runs.stream().map(a -> measured(a).percentileMs(95)).toList());
@@ -101,7 +114,7 @@ public final class CompareReport {
                 x.add((double) (k - t0));
                 y.add(v.meanMs());
             });
-            Charts.addLine(ts, a.name, x, y);
+            Charts.addLine(ts, label(a), x, y);
         }
         helper.img(ts, "over-time");
         html.append("</body></html>\n");
@@ -109,6 +122,13 @@ public final class CompareReport {
         Files.createDirectories(parent);
         Files.writeString(out, html, StandardCharsets.UTF_8);
         Files.writeString(parent.resolve("comparison.json"), HtmlReport.JSON.writeValueAsString(json), StandardCharsets.UTF_8);
+    }
+
+    /** The run's name in the plots, made unique (two directories may share a name): a chart refuses two series of one name. */
+    private String label(RunAnalysis a) {
+        int i = runs.indexOf(a);
+        long same = runs.stream().filter(o -> o.name.equals(a.name)).count();
+        return same > 1 ? a.name + " (" + (i + 1) + ")" : a.name;
     }
 
     private static String ratio(double v, double base) {

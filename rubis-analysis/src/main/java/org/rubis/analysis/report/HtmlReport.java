@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
+import org.rubis.analysis.LittleLaw;
 import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.stats.Latency;
 import org.rubis.analysis.stats.Moments;
@@ -56,15 +57,24 @@ public final class HtmlReport {
         html.append("<h1>RUBiS run <code>").append(esc(a.name)).append("</code></h1>\n<p class=meta>");
         json.put("run", a.name);
         json.put("backend", a.backend);
+        json.put("status", a.status);
+        json.put("partial", a.partial);
+        json.put("stop_reason", a.stopReason);
         if (s != null) {
             html.append(esc(s.path("arrival_process").asText())).append(" &middot; backend <b>").append(esc(s.path("backend").asText()))
                 .append("</b> (").append(esc(s.path("threads").asText())).append(" threads) &middot; seed ").append(s.path("seed").asText())
-                .append(" &middot; status <b>").append(esc(s.path("status").asText())).append("</b> &middot; started ")
+                .append(" &middot; status <b>").append(esc(a.status)).append("</b> &middot; started ")
                 .append(esc(s.path("started_at").asText()));
-            json.put("status", s.path("status").asText());
             json.put("arrivals", s.path("arrivals").asText());
+        } else {
+            html.append("backend <b>").append(esc(a.backend)).append("</b> &middot; status <b>").append(esc(a.status)).append("</b>");
         }
         html.append("</p>\n");
+        if (a.partial) {
+            html.append("<div class=warn><b>").append(esc(a.status.equals("incomplete") ? "Incomplete run." : "Partial run (" + a.status + ").")).append("</b> ")
+                .append(esc(a.stopReason)).append(String.format(Locale.ROOT, ". Rates are over the %.3f s of run phase actually run (%s).",
+                        a.runSeconds, a.runSecondsSource)).append("</div>\n");
+        }
         ArrayNode notes = json.putArray("notes");
         for (String n : a.notes) {
             notes.add(n);
@@ -218,7 +228,13 @@ public final class HtmlReport {
         Charts.addLine(c, "active sessions", sx, sy);
         img(c, "throughput");
         ObjectNode t = json.putObject("throughput");
-        t.put("run_phase_rps", r3(a.throughput()));
+        // The summary's names and meanings: throughput_rps counts successful requests, attempted_rps every one.
+        t.put("throughput_rps", r3(a.throughput()));
+        t.put("attempted_rps", r3(a.attemptedRps()));
+        t.put("run_seconds", r3(a.runSeconds));
+        t.put("run_seconds_source", a.runSecondsSource);
+        t.put("run_requests", a.byPhase.get("run").count());
+        t.put("run_errors", a.byPhase.get("run").errors());
         t.put("requests", a.requests);
         ArrayNode bins = t.putArray("by_second");
         for (int i = 0; i < x.size(); i++) {
@@ -226,12 +242,16 @@ public final class HtmlReport {
         }
         ObjectNode ss = json.putObject("sessions");
         ss.put("started", a.sessions);
+        ss.put("only_in_requests_csv", a.sessionsOnlyInRequests);
         a.sessionEnds.forEach(ss::put);
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"requests", String.valueOf(a.requests)});
-        rows.add(new String[] {"run-phase throughput", fmt(a.throughput()) + " requests/s"});
+        rows.add(new String[] {"run-phase throughput (successful requests)", fmt(a.throughput()) + " requests/s"});
+        rows.add(new String[] {"run-phase requests attempted", fmt(a.attemptedRps()) + " requests/s"});
+        rows.add(new String[] {"run phase length", fmt(a.runSeconds) + " s (" + a.runSecondsSource + ")"});
         rows.add(new String[] {"errors", a.overall.errors() + (a.errorsByClass.isEmpty() ? "" : " " + a.errorsByClass)});
-        rows.add(new String[] {"sessions started", String.valueOf(a.sessions)});
+        rows.add(new String[] {"sessions started", a.sessions + (a.sessionsOnlyInRequests > 0 ? " (" + a.sessionsOnlyInRequests
+                + " of them only in requests.csv: still running when the run was killed)" : "")});
         a.sessionEnds.forEach((k, v) -> rows.add(new String[] {"sessions ended by " + k.replace('_', ' '), String.valueOf(v)}));
         table(new String[] {"", ""}, rows);
         ObjectNode errs = json.putObject("errors_by_class");
@@ -320,17 +340,26 @@ public final class HtmlReport {
         rows.add(new String[] {"requests (sent by the client)", String.valueOf(requests.count() + (requests.count() > 0 ? 1 : 0)),
                 fmt(requests.mean() / 1e6), fmt(requests.cov()), RunAnalysis.arrivalVerdict(requests)});
         table(new String[] {"inter-arrivals of", "count", "mean (ms)", "CoV", "verdict"}, rows);
-        double n = a.populationN();
-        double little = a.littleN();
+        LittleLaw law = a.little();
+        double cycle = law.xRps() * (law.rMs() + law.zMs()) / 1000.0;
         ObjectNode l = o.putObject("little");
-        l.put("N", r3(n)).put("X_rps", r3(a.throughput())).put("R_ms", r3(a.byPhase.get("run").meanMs())).put("Z_ms", r3(a.runThink.meanMs()))
-         .put("X_times_R_plus_Z", r3(little)).put("ratio", n == 0 ? 0 : r3(little / n));
-        html.append("<h3>Little's law: N = X (R + Z)</h3>\n");
-        table(new String[] {"N (users or mean active sessions)", "X (req/s, run phase)", "R (ms)", "Z (think, ms)", "X (R + Z)", "ratio"},
-                List.<String[]>of(new String[] {fmt(n), fmt(a.throughput()), fmt(a.byPhase.get("run").meanMs()), fmt(a.runThink.meanMs()),
-                        fmt(little), n == 0 ? "-" : fmt(little / n)}));
-        html.append("<p>A ratio near 1 means the users spent their time as the workload says: waiting for replies or thinking. "
-                + "Below 1, time went elsewhere (the think time after a session's last request, or a client that could not keep up).</p>\n");
+        // The summary's definition and names (stationarity.little_ratio = N / (X (R + Z)), little_low..little_high).
+        l.put("N", r3(law.n())).put("X_rps", r3(law.xRps())).put("R_ms", r3(law.rMs())).put("Z_ms", r3(law.zMs()))
+         .put("X_times_R_plus_Z", r3(cycle)).put("source", law.source());
+        if (law.known()) {
+            l.put("little_ratio", HtmlReport.r4(law.ratio())).put("little_ratio_se", HtmlReport.r4(law.se()))
+             .put("little_low", HtmlReport.r4(law.low())).put("little_high", HtmlReport.r4(law.high())).put("steady", law.steady());
+        }
+        l.put("verdict", law.verdict());
+        html.append("<h3>Little's law: N / (X (R + Z))</h3>\n");
+        table(new String[] {"N (users or mean active sessions)", "X (req/s attempted, run phase)", "R (ms)", "Z (think, ms)", "X (R + Z)",
+                        "N / (X (R + Z))", "steady band"},
+                List.<String[]>of(new String[] {fmt(law.n()), fmt(law.xRps()), fmt(law.rMs()), fmt(law.zMs()), fmt(cycle),
+                        law.known() ? String.format(Locale.ROOT, "%.3f", law.ratio()) : "-",
+                        String.format(Locale.ROOT, "%.3f..%.3f", law.low(), law.high())}));
+        html.append("<div class=").append(!law.known() || law.steady() ? "ok" : "warn").append(">").append(esc("The ratio is " + law.verdict() + "."))
+            .append("</div>\n<p>Source: ").append(esc(law.source())).append(". The definition and band are the client summary's "
+                + "(its stationarity check): 0.95..1.05, widened to 2.58 standard errors for a short run phase or a small population.</p>\n");
     }
 
     private void clientHealth() {
@@ -452,6 +481,10 @@ public final class HtmlReport {
 
     static String fmt(double v) {
         return String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%.1f" : "%.3f", v);
+    }
+
+    static double r4(double v) {
+        return Math.round(v * 10000) / 10000.0;
     }
 
     static double r3(double v) {

@@ -52,7 +52,7 @@ class RunDirectoryFuzzTest {
         try {
             RunAnalysis a = RunAnalysis.of(new RunDirectory(DIR));
             a.throughput();
-            a.littleN();
+            a.little();
         } catch (AnalysisException e) {
             if (e.getMessage() == null || e.getMessage().contains("\n")) {
                 throw new AssertionError("not a one-line message: " + e.getMessage(), e);

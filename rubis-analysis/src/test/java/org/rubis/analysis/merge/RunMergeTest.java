@@ -184,7 +184,14 @@ class RunMergeTest {
         assertEquals(3, a.gcPauses.size(), "every shard's GC pauses");
         assertTrue(a.notes.isEmpty(), a.notes.toString());
         long runCount = run.requests.stream().filter(r -> r.phase().equals("run")).count();
-        assertEquals(runCount / (ShardedRun.RUN_NS / 1e9), a.throughput(), 1e-9);
+        long runServed = run.requests.stream().filter(r -> r.phase().equals("run") && r.error().isEmpty()).count();
+        assertTrue(runServed < runCount, "the synthetic run has failed requests (else this shows nothing)");
+        // The summary's meanings: throughput counts successful requests, attempted_rps every one.
+        assertEquals(runServed / (ShardedRun.RUN_NS / 1e9), a.throughput(), 1e-9);
+        assertEquals(runCount / (ShardedRun.RUN_NS / 1e9), a.attemptedRps(), 1e-9);
+        JsonNode merged = JSON.readTree(out.resolve("summary.json").toFile());
+        assertEquals(a.throughput(), merged.get("throughput_rps").asDouble(), 0.001, "merge and report: one figure, one name");
+        assertEquals(a.attemptedRps(), merged.get("attempted_rps").asDouble(), 0.001);
         Cli r = cli("report", out.toString());
         assertEquals(0, r.status(), r.err());
         assertTrue(Files.readString(out.resolve("report.html")).contains("id=client-health"));

@@ -1,22 +1,21 @@
 package org.rubis.client.report;
 
 import org.HdrHistogram.Histogram;
+import org.rubis.format.Percentiles;
 
 /** Count, errors, min/max/mean and an HdrHistogram of response times (ns) for one state in one phase. */
 public final class LatencyCell {
 
     /** Values above this (one hour) are clamped. */
-    static final long MAX_NS = 3_600_000_000_000L;
+    static final long MAX_NS = Percentiles.MAX_NS;
 
     /**
-     * 3 significant digits from 1 us up, auto-resizing: a histogram covers only the range its
-     * values reach (about 60 KB for responses up to a second) instead of reserving an hour of
-     * nanoseconds (256 KB); the client's heap is part of what we measure.
+     * The shared layout ({@link Percentiles#newHistogram()}: 3 significant digits from 1 us up, auto-resizing, so
+     * a histogram covers only the range its values reach; the client's heap is part of what we measure), the
+     * same as rubis-analysis's so that the summary and the report give the same percentiles of the same log.
      */
     static Histogram newHistogram() {
-        Histogram h = new Histogram(1000, 2000, 3);
-        h.setAutoResize(true);
-        return h;
+        return Percentiles.newHistogram();
     }
 
     long count;
@@ -31,7 +30,7 @@ public final class LatencyCell {
         if (error) {
             errors++;
         }
-        long v = Math.max(1, Math.min(ns, MAX_NS));
+        long v = Percentiles.recorded(ns);
         sumNs += ns;
         minNs = Math.min(minNs, ns);
         maxNs = Math.max(maxNs, ns);
@@ -52,5 +51,6 @@ public final class LatencyCell {
     public double meanMs() { return count == 0 ? 0 : sumNs / 1e6 / count; }
     public double minMs() { return count == 0 ? 0 : minNs / 1e6; }
     public double maxMs() { return maxNs / 1e6; }
-    public double percentileMs(double p) { return count == 0 ? 0 : histogram.getValueAtPercentile(p) / 1e6; }
+    /** Clamped to the recorded min and max ({@link Percentiles}: a bucket's top may exceed the max). */
+    public double percentileMs(double p) { return count == 0 ? 0 : Percentiles.valueAtMs(histogram, p, minNs, maxNs); }
 }

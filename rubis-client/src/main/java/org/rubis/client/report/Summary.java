@@ -261,11 +261,11 @@ public final class Summary {
         h.put("peak_heap_bytes", health.peakHeapBytes());
         h.put("max_heap_bytes", health.maxHeapBytes());
         ObjectNode ln = h.putObject("send_lateness_ms");
-        percentiles(ln, late);
+        percentiles(ln, late, stats.maxLatenessNs());
         ln.put("max", round(stats.maxLatenessNs() / 1e6, 3));
-        percentiles(h.putObject("run_send_lateness_ms"), stats.runLateness());
+        percentiles(h.putObject("run_send_lateness_ms"), stats.runLateness(), stats.maxLatenessNs());
         if (config.arrivals() == org.rubis.client.config.Arrivals.HYBRID) {
-            percentiles(h.putObject("session_start_lateness_ms"), stats.sessionStartLateness());
+            percentiles(h.putObject("session_start_lateness_ms"), stats.sessionStartLateness(), Long.MAX_VALUE);
         }
         putKnown(h, "host_other_cpu_cores", health.hostOtherCpuCores(), 3);
         putKnown(h, "host_other_cpu_peak_cores", health.peakHostOtherCpuCores(), 3);
@@ -363,13 +363,13 @@ public final class Summary {
         return w;
     }
 
-    private static void percentiles(ObjectNode n, Histogram h) {
-        boolean empty = h.getTotalCount() == 0;
+    /** Percentiles by the shared rule ({@link org.rubis.format.Percentiles}), never above {@code maxNs} (the exact max, when known). */
+    private static void percentiles(ObjectNode n, Histogram h, long maxNs) {
         n.put("count", h.getTotalCount());
-        n.put("p50", empty ? 0 : round(h.getValueAtPercentile(50) / 1e6, 3));
-        n.put("p90", empty ? 0 : round(h.getValueAtPercentile(90) / 1e6, 3));
-        n.put("p99", empty ? 0 : round(h.getValueAtPercentile(99) / 1e6, 3));
-        n.put("p99_9", empty ? 0 : round(h.getValueAtPercentile(99.9) / 1e6, 3));
+        n.put("p50", round(org.rubis.format.Percentiles.valueAtMs(h, 50, 0, maxNs), 3));
+        n.put("p90", round(org.rubis.format.Percentiles.valueAtMs(h, 90, 0, maxNs), 3));
+        n.put("p99", round(org.rubis.format.Percentiles.valueAtMs(h, 99, 0, maxNs), 3));
+        n.put("p99_9", round(org.rubis.format.Percentiles.valueAtMs(h, 99.9, 0, maxNs), 3));
     }
 
     private static ObjectNode jvm() {

@@ -1,0 +1,89 @@
+package org.rubis.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rubis.analysis.io.RunDirectory;
+import org.rubis.analysis.report.HtmlReport;
+
+/** The report's Little's law is the summary's: N / (X (R + Z)), the client's figures when it has them, else the logs' honestly. */
+class LittleLawTest {
+
+    @TempDir Path tmp;
+
+    static final long R_NS = 10_000_000L;
+
+    /**
+     * A closed population, steady after a 20 s up ramp, killed {@code endS} seconds later: {@code users} users, each in
+     * one long session, alternating a 10 ms request and an exponential think time of mean {@code thinkS}; a request
+     * whose send would fall after the end is never logged, so the think time before it is cut off (censored).
+     */
+    private static SyntheticRun closedPopulation(int users, double thinkS, double endS, long seed) {
+        SyntheticRun r = new SyntheticRun();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        long up = 20_000_000_000L;
+        long end = up + (long) (endS * 1e9);
+        for (int u = 0; u < users; u++) {
+            long t = (long) (-Math.log(1 - rnd.nextDouble()) * thinkS * 1e9);
+            for (int i = 0; t < end; i++) {
+                r.request(u, i, "Browse", "/PHP/browse.html", t < up ? "up" : "run", t, t, R_NS, "", "c" + u, i == 0);
+                t += R_NS + (long) (-Math.log(1 - rnd.nextDouble()) * thinkS * 1e9);
+            }
+        }
+        return r;
+    }
+
+    @Test
+    void fromTheLogsCensoredThinkTimesAreCountedAndTheRatioIsNearOne() throws Exception {
+        // Think 5 s in a 20 s run: the think times still running at the kill are the long ones; leaving them out
+        // makes Z too short and the ratio N / (X (R + Z)) too high.
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(closedPopulation(200, 5.0, 20, 4).write(tmp.resolve("killed"))));
+        LittleLaw law = a.little();
+        assertTrue(law.source().startsWith("estimated from the logs"), law.source());
+        long cut = a.runThinkCensored.censoredCount();
+        assertTrue(cut > 190 && cut <= 200, "one think time cut off per user (but those thinking since the up ramp): " + cut);
+        assertEquals(5000, law.zMs(), 5000 * 0.08, "the censored estimate of Z");
+        assertTrue(a.runThinkCensored.plainMeanMs() < 5000 * 0.85, "without the censored ones Z is biased low (" + a.runThinkCensored.plainMeanMs() + ")");
+        assertEquals(200, law.n(), 200 * 0.03, "N: every user was active (a few began late)");
+        assertEquals(1.0, law.ratio(), 0.08, law.toString());
+        assertTrue(law.steady(), law.ratio() + " in " + law.low() + ".." + law.high());
+    }
+
+    @Test
+    void theClientsOwnFiguresAreUsedWhenTheSummaryHasThem() throws Exception {
+        // The audit's run: the logs alone give Z 5.9 s; the client, which saw every think time, 7.27 s and a ratio of 1.013.
+        Path dir = closedPopulation(20, 5.0, 20, 9).write(tmp.resolve("healthy"));
+        Files.writeString(dir.resolve("summary.json"), "{\"status\": \"complete\", \"partial\": false, \"arrivals\": \"closed\", \"users\": 20, "
+                + "\"users_started\": 20, \"run_seconds\": 20.0, \"attempted_rps\": 2.7, \"stationarity\": {\"steady\": true, \"little_ratio\": 1.013, "
+                + "\"little_ratio_se\": 0.03, \"little_low\": 0.9227, \"little_high\": 1.0773, \"mean_think_s\": 7.27}}");
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
+        HtmlReport report = new HtmlReport(a);
+        report.write(dir.resolve("report.html"));
+        JsonNode l = new ObjectMapper().readTree(dir.resolve("analysis.json").toFile()).get("arrivals").get("little");
+        assertEquals(1.013, l.get("little_ratio").asDouble(), 1e-9);
+        assertEquals(7270, l.get("Z_ms").asDouble(), 1e-6);
+        assertEquals(20, l.get("N").asDouble(), 1e-9);
+        assertTrue(l.get("steady").asBoolean());
+        assertEquals(0.9227, l.get("little_low").asDouble(), 1e-4, "the summary's band (0.95..1.05 widened by its standard error)");
+        assertTrue(l.get("source").asText().startsWith("summary.json"), l.get("source").asText());
+        assertFalse(l.has("ratio"), "the old, inverse definition is gone");
+        String html = Files.readString(dir.resolve("report.html"));
+        assertFalse(html.contains("could not keep up"), "no hint that the client fell behind when the ratio is in the band");
+        assertTrue(html.contains("within the steady band"));
+    }
+
+    @Test
+    void theStandardErrorIsTheSummarysForExponentialThinkTimes() {
+        // Stationarity's documented figure: 300 users, 7 s think, 40 s run phase: about 1.4 %.
+        assertEquals(0.014, LittleLaw.standardError(300, 40, 0.01, 7), 0.001);
+        assertEquals(0, LittleLaw.standardError(0, 40, 0.01, 7));
+    }
+}

@@ -21,8 +21,17 @@ import java.util.Locale;
  * @param ratio   N / (X (R + Z)); NaN when not computable
  * @param se      the ratio's relative standard error on a steady run of this size (0 when unknown)
  * @param source  where N and Z come from, in words
+ * @param notJudged why the ratio cannot be judged (the client's rule: a run phase under 8 whole seconds, under 50
+ *                requests, or a band wider than 1 +- 0.5), or null when it can
  */
-public record LittleLaw(double n, double xRps, double rMs, double zMs, double ratio, double se, String source) {
+public record LittleLaw(double n, double xRps, double rMs, double zMs, double ratio, double se, String source, String notJudged) {
+
+    /** The client's rule (rubis-client's {@code Stationarity}): fewer whole windows of 1 s than this are not judged. */
+    static final int MIN_SECONDS = 8;
+    /** ... nor fewer requests than this ... */
+    static final int MIN_REQUESTS = 50;
+    /** ... nor a band wider than 1 +- this, which no ratio a run could produce would fail. */
+    static final double MAX_TOLERANCE = 0.5;
 
     /** The band of a steady run: 0.95..1.05, or 2.58 standard errors when wider (Stationarity's). */
     public static final double TOLERANCE = 0.05;
@@ -31,10 +40,12 @@ public record LittleLaw(double n, double xRps, double rMs, double zMs, double ra
     /** The client's own figures (summary.json {@code stationarity}): N users started, Z every think drawn. */
     static LittleLaw fromSummary(com.fasterxml.jackson.databind.JsonNode s, double xRps, double rMs) {
         com.fasterxml.jackson.databind.JsonNode st = s.path("stationarity");
+        // The summary's own verdict stands: a phase it did not judge is not judged here either.
+        String notJudged = "not-judged".equals(st.path("verdict").asText()) ? st.path("not_judged_reason").asText("the summary did not judge it") : null;
         return new LittleLaw(s.path("users_started").asDouble(s.path("users").asDouble()), xRps, rMs, st.path("mean_think_s").asDouble() * 1000,
                 st.path("little_ratio").asDouble(), st.path("little_ratio_se").asDouble(0),
                 "summary.json (the client's own figures: N = users started, Z = every think time drawn in the run phase, "
-                        + "including those still running at its end)");
+                        + "including those still running at its end)", notJudged);
     }
 
     /**
@@ -47,10 +58,17 @@ public record LittleLaw(double n, double xRps, double rMs, double zMs, double ra
         String censored = z.censoredCount() == 0 ? "none still running at the end"
                 : String.format(Locale.ROOT, "%d still running at the end counted by their elapsed part, assuming exponential think times; "
                         + "the mean of the %d finished ones alone, biased low, is %.1f ms", z.censoredCount(), z.finishedCount(), z.plainMeanMs());
-        return new LittleLaw(n, xRps, rMs, z.meanMs(), ratio, standardError(n, runSeconds, rMs / 1000, z.meanMs() / 1000),
+        double se = standardError(n, runSeconds, rMs / 1000, z.meanMs() / 1000);
+        long requests = Math.round(xRps * runSeconds);
+        String notJudged = (long) runSeconds < MIN_SECONDS
+                ? String.format(Locale.ROOT, "too short: %d whole seconds of run phase, need %d", (long) runSeconds, MIN_SECONDS)
+                : requests < MIN_REQUESTS ? String.format(Locale.ROOT, "too few requests: %d in the run phase, need %d", requests, MIN_REQUESTS)
+                : Z * se > MAX_TOLERANCE ? String.format(Locale.ROOT, "too few users for the phase's length: the band would be 1 +- %.2f", Z * se)
+                : null;
+        return new LittleLaw(n, xRps, rMs, z.meanMs(), ratio, se,
                 "estimated from the logs (no client figures in summary.json): N = mean active sessions in the run phase, "
                         + "X = run-phase requests per second but those that opened a session (no think time before them within it), "
-                        + "Z = think times within sessions (" + censored + ")");
+                        + "Z = think times within sessions (" + censored + ")", notJudged);
     }
 
     /**
@@ -72,8 +90,9 @@ public record LittleLaw(double n, double xRps, double rMs, double zMs, double ra
         return Math.max(TOLERANCE, Z * se);
     }
 
+    /** Never below 0 (a ratio is not negative). */
     public double low() {
-        return 1 - tolerance();
+        return Math.max(0, 1 - tolerance());
     }
 
     public double high() {
@@ -84,12 +103,16 @@ public record LittleLaw(double n, double xRps, double rMs, double zMs, double ra
         return !Double.isNaN(ratio);
     }
 
+    /** Within the band, and judged at all: a ratio that was not judged is never steady. */
     public boolean steady() {
-        return known() && ratio >= low() && ratio <= high();
+        return notJudged == null && known() && ratio >= low() && ratio <= high();
     }
 
     /** What the ratio says, in words. */
     public String verdict() {
+        if (notJudged != null) {
+            return "not judged (" + notJudged + ")";
+        }
         if (!known()) {
             return "not computable (no population, throughput or times in the run phase)";
         }

@@ -81,6 +81,29 @@ class LittleLawTest {
     }
 
     @Test
+    void aPhaseTheSummaryDidNotJudgeIsNotJudgedInTheReportEither() throws Exception {
+        Path dir = closedPopulation(20, 5.0, 20, 9).write(tmp.resolve("short"));
+        Files.writeString(dir.resolve("summary.json"), "{\"status\": \"complete\", \"partial\": false, \"arrivals\": \"closed\", \"users\": 20, "
+                + "\"users_started\": 20, \"run_seconds\": 20.0, \"attempted_rps\": 2.7, \"stationarity\": {\"steady\": false, \"verdict\": \"not-judged\", "
+                + "\"not_judged_reason\": \"too short: 1 whole window of 1 s, need 8\", \"little_ratio\": 1.0, \"little_ratio_se\": 0.9, \"mean_think_s\": 5}}");
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
+        new HtmlReport(a).write(dir.resolve("report.html"));
+        JsonNode l = new ObjectMapper().readTree(dir.resolve("analysis.json").toFile()).get("arrivals").get("little");
+        assertFalse(l.get("steady").asBoolean(), "a ratio of 1.0 that was not judged is not steady");
+        assertEquals("too short: 1 whole window of 1 s, need 8", l.get("not_judged_reason").asText());
+        assertTrue(l.get("verdict").asText().startsWith("not judged"), l.get("verdict").asText());
+        assertEquals(0, l.get("little_low").asDouble(), 1e-12, "the band's low end is never negative");
+    }
+
+    @Test
+    void fromTheLogsAShortPhaseIsNotJudged() throws Exception {
+        LittleLaw law = RunAnalysis.of(new RunDirectory(closedPopulation(200, 5.0, 5, 4).write(tmp.resolve("short-killed")))).little();
+        assertTrue(law.source().startsWith("estimated from the logs"), law.source());
+        assertTrue(law.notJudged() != null && law.notJudged().startsWith("too short"), String.valueOf(law.notJudged()));
+        assertFalse(law.steady());
+    }
+
+    @Test
     void theStandardErrorIsTheSummarysForExponentialThinkTimes() {
         // Stationarity's documented figure: 300 users, 7 s think, 40 s run phase: about 1.4 %.
         assertEquals(0.014, LittleLaw.standardError(300, 40, 0.01, 7), 0.001);

@@ -350,6 +350,9 @@ public final class HtmlReport {
             l.put("little_ratio", HtmlReport.r4(law.ratio())).put("little_ratio_se", HtmlReport.r4(law.se()))
              .put("little_low", HtmlReport.r4(law.low())).put("little_high", HtmlReport.r4(law.high())).put("steady", law.steady());
         }
+        if (law.notJudged() != null) {
+            l.put("not_judged_reason", law.notJudged());
+        }
         l.put("verdict", law.verdict());
         html.append("<h3>Little's law: N / (X (R + Z))</h3>\n");
         table(new String[] {"N (users or mean active sessions)", "X (req/s attempted, run phase)", "R (ms)", "Z (think, ms)", "X (R + Z)",
@@ -357,7 +360,7 @@ public final class HtmlReport {
                 List.<String[]>of(new String[] {fmt(law.n()), fmt(law.xRps()), fmt(law.rMs()), fmt(law.zMs()), fmt(cycle),
                         law.known() ? String.format(Locale.ROOT, "%.3f", law.ratio()) : "-",
                         String.format(Locale.ROOT, "%.3f..%.3f", law.low(), law.high())}));
-        html.append("<div class=").append(!law.known() || law.steady() ? "ok" : "warn").append(">").append(esc("The ratio is " + law.verdict() + "."))
+        html.append("<div class=").append(law.notJudged() == null && (!law.known() || law.steady()) ? "ok" : "warn").append(">").append(esc("The ratio is " + law.verdict() + "."))
             .append("</div>\n<p>Source: ").append(esc(law.source())).append(". The definition and band are the client summary's "
                 + "(its stationarity check): 0.95..1.05, widened to 2.58 standard errors for a short run phase or a small population.</p>\n");
     }

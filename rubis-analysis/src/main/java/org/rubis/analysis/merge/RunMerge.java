@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -131,8 +130,8 @@ public final class RunMerge {
         copyShardFiles();
         ObjectNode summary = summary(stats);
         try {
-            Files.writeString(out.resolve("summary.json"), JSON.writeValueAsString(summary), StandardCharsets.UTF_8);
-            Files.writeString(out.resolve("summary.txt"), SummaryText.of(summary), StandardCharsets.UTF_8);
+            org.rubis.format.AtomicFile.writeString(out.resolve("summary.json"), JSON.writeValueAsString(summary));
+            org.rubis.format.AtomicFile.writeString(out.resolve("summary.txt"), SummaryText.of(summary));
         } catch (IOException e) {
             throw new AnalysisException(out.resolve("summary.json") + ": cannot write: " + e.getMessage());
         }

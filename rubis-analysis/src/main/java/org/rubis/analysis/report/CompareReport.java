@@ -3,7 +3,6 @@ package org.rubis.analysis.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -120,8 +119,8 @@ public final class CompareReport {
         html.append("</body></html>\n");
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
-        Files.writeString(out, html, StandardCharsets.UTF_8);
-        Files.writeString(parent.resolve("comparison.json"), HtmlReport.JSON.writeValueAsString(json), StandardCharsets.UTF_8);
+        org.rubis.format.AtomicFile.writeString(out, html);
+        org.rubis.format.AtomicFile.writeString(parent.resolve("comparison.json"), HtmlReport.JSON.writeValueAsString(json));
     }
 
     /** The run's name in the plots, made unique (two directories may share a name): a chart refuses two series of one name. */

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,8 +42,8 @@ public final class HtmlReport {
         build();
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
-        Files.writeString(out, html, StandardCharsets.UTF_8);
-        Files.writeString(parent.resolve("analysis.json"), JSON.writeValueAsString(json), StandardCharsets.UTF_8);
+        org.rubis.format.AtomicFile.writeString(out, html);
+        org.rubis.format.AtomicFile.writeString(parent.resolve("analysis.json"), JSON.writeValueAsString(json));
     }
 
     public ObjectNode json() {

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -143,7 +142,7 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
             List<String> names = e.getValue();
             b.append(String.format(Locale.ROOT, "%n%d thread%s, e.g. \"%s\": %s", names.size(), names.size() == 1 ? "" : "s", names.get(0), e.getKey()));
         }
-        Files.writeString(dir.resolve(STALL_FILE), b.toString(), StandardCharsets.UTF_8);
+        org.rubis.format.AtomicFile.writeString(dir.resolve(STALL_FILE), b.toString());
         Path full = dir.resolve(THREADS_FILE).toAbsolutePath();
         Files.deleteIfExists(full);
         ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).dumpThreads(full.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);

@@ -1,5 +1,6 @@
 package org.rubis.client.report;
 
+import org.rubis.format.AtomicFile;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
 import com.fasterxml.jackson.databind.JsonNode;

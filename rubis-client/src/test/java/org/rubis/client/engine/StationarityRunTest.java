@@ -1,5 +1,6 @@
 package org.rubis.client.engine;
 
+import org.rubis.format.AtomicFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +13,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ConfigLoader;
-import org.rubis.client.report.AtomicFile;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
 

@@ -298,7 +298,7 @@ public final class GroundTruth implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             try {
-                Files.writeString(dir.resolve(org.rubis.format.RunFiles.SERVER_STATS), stats);
+                org.rubis.format.AtomicFile.writeString(dir.resolve(org.rubis.format.RunFiles.SERVER_STATS), stats); // whole or not at all
             } catch (IOException e) {
                 System.err.println("rubis-server: cannot write stats.json: " + e.getMessage());
             }

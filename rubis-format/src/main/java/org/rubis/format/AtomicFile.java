@@ -1,4 +1,4 @@
-package org.rubis.client.report;
+package org.rubis.format;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -11,9 +11,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Writes a file that is written once, at the end (summary.json, summary.txt), so that a reader or a kill never sees
- * half of it: the text goes to {@code .NAME.tmp} in the same directory, is forced to disk, and is then renamed over
- * the file in one step. A kill during the write leaves the old file (or none) and at most the temporary file, never a
+ * Writes a file that is written once, at the end (summary.json, summary.txt, the server's stats.json, a report's
+ * analysis.json), so that a reader or a kill never sees half of it: the text goes to {@code .NAME.tmp} in the same
+ * directory, is forced to disk, and is then renamed over the file in one step. A kill during the write leaves the old file (or none) and at most the temporary file, never a
  * truncated summary that the analysis would fail to parse.
  */
 public final class AtomicFile {
@@ -26,11 +26,11 @@ public final class AtomicFile {
     }
 
     /** Replaces {@code target} with {@code text} (UTF-8) whole, or leaves it as it was. */
-    public static void writeString(Path target, String text) throws IOException {
+    public static void writeString(Path target, CharSequence text) throws IOException {
         Path tmp = temporary(target);
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                ByteBuffer b = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+                ByteBuffer b = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
                 while (b.hasRemaining()) {
                     ch.write(b);
                 }

@@ -1,4 +1,4 @@
-package org.rubis.client.report;
+package org.rubis.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -172,7 +172,12 @@ class FaultRunTest {
         String imageError = "image-" + error;
         long images = classes.getOrDefault(imageError, 0L);
         assertTrue(images >= 3, "some images failed: " + classes);
-        assertTrue(java.util.Set.of("", error, imageError, "aborted").containsAll(classes.keySet()), "only " + error + ": " + classes);
+        // The application's own error pages (a bid below a minimum another user just raised, a nickname just taken: one in
+        // 15,000 requests of a CI run) are no fault's: allowed as many as the server says it sent.
+        long appErrorPages = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).path("error_pages").asLong();
+        long clientErrorPages = classes.getOrDefault(ErrorClass.ERROR_PAGE.label(), 0L);
+        assertTrue(clientErrorPages <= appErrorPages, "error pages: client " + clientErrorPages + ", the server's own " + appErrorPages);
+        assertTrue(java.util.Set.of("", error, imageError, "aborted", ErrorClass.ERROR_PAGE.label()).containsAll(classes.keySet()), "only " + error + ": " + classes);
         long followed = 0;
         for (String[] f : byRequest.values()) {
             if (f[header.indexOf("error")].equals(imageError)) {

@@ -38,6 +38,8 @@ public final class RunStats {
     private long sessionsEnded;
     private long requestsWithoutConnectionId;
     private long maxLatenessNs;
+    /** The run phase's largest send lateness: what its percentiles are clamped to (a bucket's top may exceed it). */
+    private long runMaxLatenessNs;
     final AtomicLong liveRequests = new AtomicLong();
     private final java.util.concurrent.atomic.LongAdder runThinkNs = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder runThinks = new java.util.concurrent.atomic.LongAdder();
@@ -82,6 +84,7 @@ public final class RunStats {
         lateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
         if (phase == Phase.RUN) {
             runLateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
+            runMaxLatenessNs = Math.max(runMaxLatenessNs, late);
             long w = (r.sendEpochNs() - runStartEpochNs) / runWindowNs;
             if (w >= 0 && w < runWindows.length) {
                 runWindows[(int) w]++;
@@ -234,6 +237,7 @@ public final class RunStats {
     /** Send lateness of the run (measured) phase only. */
     public synchronized Histogram runLateness() { return runLateness.copy(); }
     public synchronized long maxLatenessNs() { return maxLatenessNs; }
+    public synchronized long runMaxLatenessNs() { return runMaxLatenessNs; }
     public synchronized Histogram sessionStartLateness() { return sessionStartLateness.copy(); }
     /** Distinct connection ids (a lower bound when {@link #connectionsCapped()}). */
     public synchronized int distinctConnections() { return connections.size(); }

@@ -1,0 +1,37 @@
+package org.rubis.client.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.rubis.client.log.RequestRecord;
+import org.rubis.format.Percentiles;
+
+/**
+ * The run phase's send lateness is clamped to its own largest value: clamped to the whole run's (an up ramp's late
+ * send is larger), its p99 was the top of the bucket its largest value fell in, above anything the run phase had.
+ */
+class RunLatenessTest {
+
+    private static RequestRecord sent(String phase, long latenessNs) {
+        long intended = 1_000_000_000_000L;
+        return new RequestRecord(1, "u", 0, "Home", "/PHP/index.html", phase, intended, intended + latenessNs, 1_000, 2_000, 100, 200, "", "c1",
+                false, "netty", 0, 0, 0);
+    }
+
+    @Test
+    void runPhasePercentilesAreClampedToTheRunPhasesOwnMax() {
+        RunStats stats = new RunStats();
+        stats.accept(sent("up", 200_000_000L)); // larger than anything in the run phase
+        for (int i = 0; i < 99; i++) {
+            stats.accept(sent("run", 458_000L));
+        }
+        stats.accept(sent("run", 145_766_000L)); // its bucket tops out above it
+        assertEquals(145_766_000L, stats.runMaxLatenessNs());
+        assertEquals(200_000_000L, stats.maxLatenessNs());
+        assertTrue(stats.runLateness().getValueAtPercentile(100) > 145_766_000L, "the bucket's top is above the value (the case this guards)");
+        assertEquals(145.766, Percentiles.valueAtMs(stats.runLateness(), 100, 0, stats.runMaxLatenessNs()), 1e-9);
+        assertTrue(Percentiles.valueAtMs(stats.runLateness(), 100, 0, stats.maxLatenessNs()) > 145.766,
+                "clamped to the whole run's max, the run phase's top percentile exceeded its largest value");
+    }
+}

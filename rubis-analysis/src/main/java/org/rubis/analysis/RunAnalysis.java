@@ -103,7 +103,6 @@ public final class RunAnalysis {
     public final Latency overall = new Latency();
     public final Latency lateness = new Latency();
     public final Latency think = new Latency();
-    public final Latency runThink = new Latency();
     public final TreeMap<Long, Bin> timeline = new TreeMap<>();
     public final Map<String, Long> errorsByClass = new TreeMap<>();
     public final Map<Integer, Long> requestsPerConnection = new TreeMap<>();
@@ -372,7 +371,6 @@ public final class RunAnalysis {
                 long t = Math.max(0, intended - st.lastDone);
                 think.add(t, false);
                 if (st.lastInRun) { // a think time that began in the run phase (after a run-phase request)
-                    runThink.add(t, false);
                     runThinkCensored.finished(t);
                 }
             }
@@ -609,12 +607,17 @@ public final class RunAnalysis {
      */
     public LittleLaw little() {
         double r = byPhase.get("run").meanMs();
+        String arrivals = summary == null ? "closed" : summary.path("arrivals").asText("closed");
+        if (!arrivals.equals("closed")) {
+            return LittleLaw.notApplicable(arrivals);
+        }
         if (summary != null && summary.path("stationarity").has("little_ratio")) {
-            return LittleLaw.fromSummary(summary, summary.has("attempted_rps") ? summary.path("attempted_rps").asDouble() : attemptedRps(), r);
+            return LittleLaw.fromSummary(summary, summary.path("response_time_ms").path("run").path("mean").asDouble(r));
         }
         // A session's first request closes no think time within it: with N the active sessions, X counts the others.
-        double x = runSeconds > 0 ? Math.max(0, byPhase.get("run").count() - runSessionFirstRequests) / runSeconds : 0;
-        return LittleLaw.fromLogs(meanActiveSessionsInRun(), x, r, runThinkCensored, runSeconds);
+        long requests = byPhase.get("run").count();
+        double x = runSeconds > 0 ? Math.max(0, requests - runSessionFirstRequests) / runSeconds : 0;
+        return LittleLaw.fromLogs(meanActiveSessionsInRun(), x, r, runThinkCensored, runSeconds, requests);
     }
 
     /** Plain-words verdict of Gunther's Principle B on the session inter-arrival CoV. */

@@ -5,23 +5,18 @@ package org.rubis.analysis.stats;
  * times started near the end of a run whose next request never came. Leaving those out biases the mean low
  * (long thinks are the likeliest to be cut off), so each one counts by its elapsed part: for exponential
  * durations (TPC-W's think time) the maximum-likelihood mean is the total time observed, finished and
- * unfinished, over the number that finished. {@link #plainMean()} is the biased mean of the finished ones alone.
+ * unfinished, over the number that finished. {@link #plainMeanMs()} is the biased mean of the finished ones alone.
  */
 public final class CensoredMean {
     private long finished;
     private double finishedSumNs;
     private long censored;
     private double censoredSumNs;
-    private double sumSquares; // of finished durations, s^2
-    private double sumCubes;   // s^3
 
     /** A duration that ended within the observation. */
     public void finished(long ns) {
         finished++;
         finishedSumNs += ns;
-        double s = ns / 1e9;
-        sumSquares += s * s;
-        sumCubes += s * s * s;
     }
 
     /** A duration still running when observation stopped, {@code elapsedNs} into it. */

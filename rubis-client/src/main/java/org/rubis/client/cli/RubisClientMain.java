@@ -1,5 +1,6 @@
 package org.rubis.client.cli;
 
+import org.rubis.client.report.ExitStatus;
 import java.io.PrintWriter;
 import org.rubis.client.input.ConfigException;
 import org.rubis.format.OneLineErrors;

@@ -1,5 +1,6 @@
 package org.rubis.client.cli;
 
+import org.rubis.client.report.ExitStatus;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.LocalDateTime;

@@ -81,9 +81,9 @@ public final class RunStats {
         if (phase != null) {
             fromIntended.get(phase).record(late + r.responseNs(), r.isError());
         }
-        lateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
+        lateness.recordValue(org.rubis.format.Percentiles.recorded(late));
         if (phase == Phase.RUN) {
-            runLateness.recordValue(Math.min(late, LatencyCell.MAX_NS));
+            runLateness.recordValue(org.rubis.format.Percentiles.recorded(late));
             runMaxLatenessNs = Math.max(runMaxLatenessNs, late);
             long w = (r.sendEpochNs() - runStartEpochNs) / runWindowNs;
             if (w >= 0 && w < runWindows.length) {
@@ -114,7 +114,7 @@ public final class RunStats {
     public synchronized void accept(SessionRecord s) {
         sessionEnds.merge(s.endReason(), 1L, Long::sum);
         if (s.startEpochNs() > 0) {
-            sessionStartLateness.recordValue(Math.min(Math.max(0, s.startEpochNs() - s.intendedStartEpochNs()), LatencyCell.MAX_NS));
+            sessionStartLateness.recordValue(org.rubis.format.Percentiles.recorded(Math.max(0, s.startEpochNs() - s.intendedStartEpochNs())));
             if (s.endEpochNs() > s.startEpochNs()) {
                 sessionTimeSumNs += s.endEpochNs() - s.startEpochNs();
                 sessionsEnded++;

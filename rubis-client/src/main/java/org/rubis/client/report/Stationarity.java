@@ -1,6 +1,7 @@
 package org.rubis.client.report;
 
 import java.util.Locale;
+import org.rubis.format.LittleBand;
 
 /**
  * Is the run (measured) phase steady? Two independent checks, both needed because a closed
@@ -37,6 +38,14 @@ import java.util.Locale;
  * {@code bench accuracy}'s size; the band now widens to 2.58 standard errors when that is wider than 5 %, the
  * 99 % level of the trend test ({@code StationarityTest}). The README's run keeps 0.95..1.05.
  *
+ * <p>Why some run phases are not judged at all: below {@value LittleBand#MIN_WINDOWS} whole windows the trend's 99 % interval
+ * rests on a Student's t of 4.6 (4 degrees of freedom) to 64 (1), and the two halves of a handful of windows say
+ * nothing; below {@value LittleBand#MIN_REQUESTS} requests the counts per window are too few for the least-squares interval's
+ * normal approximation; and when Little's band would be wider than 1 +- {@value LittleBand#MAX_TOLERANCE} (a few users,
+ * long think times, a short phase), no ratio a run could produce would fail it. Calling such a phase steady would be
+ * a verdict the figures cannot support, so it is {@link Judgement#NOT_JUDGED}, with the reason, and never counted as
+ * steady. A run stopped early (Ctrl-C) is judged on the whole windows it actually ran ({@link RunStats#runWindows(double)}).
+ *
  * @param littleRatio  N / (X (R + Z)); NaN when not applicable (hybrid arrivals, no requests)
  * @param littleSe     the ratio's relative standard error on a steady run of this size (0 when unknown)
  * @param slopePerS    fitted change of throughput per second of run phase (requests/s per s)
@@ -44,14 +53,6 @@ import java.util.Locale;
  * @param slopeHigh    high end
  * @param firstHalfRps throughput in the first half of the run phase
  * @param secondHalfRps throughput in the second half
- * <p>Why some run phases are not judged at all: below {@value #MIN_WINDOWS} whole windows the trend's 99 % interval
- * rests on a Student's t of 4.6 (4 degrees of freedom) to 64 (1), and the two halves of a handful of windows say
- * nothing; below {@value #MIN_REQUESTS} requests the counts per window are too few for the least-squares interval's
- * normal approximation; and when Little's band would be wider than 1 +- {@value #MAX_LITTLE_TOLERANCE} (a few users,
- * long think times, a short phase), no ratio a run could produce would fail it. Calling such a phase steady would be
- * a verdict the figures cannot support, so it is {@link Judgement#NOT_JUDGED}, with the reason, and never counted as
- * steady. A run stopped early (Ctrl-C) is judged on the whole windows it actually ran ({@link RunStats#runWindows(double)}).
- *
  * @param windows      whole windows used for the slope
  * @param requests     requests sent in those windows
  */
@@ -73,19 +74,8 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
         }
     }
 
-    /** Fewer whole windows than this: the trend is not judged (nor the run phase). */
-    public static final int MIN_WINDOWS = 8;
-    /** Fewer run-phase requests in those windows than this: not judged. */
-    public static final int MIN_REQUESTS = 50;
-    /** Little's band wider than 1 +- this: the law cannot tell a steady run from any other, so the phase is not judged. */
-    public static final double MAX_LITTLE_TOLERANCE = 0.5;
-
-    public static final double LITTLE_LOW = 0.95;
-    public static final double LITTLE_HIGH = 1.05;
     /** A trend counts when its fitted change over the run phase exceeds this share of the mean. */
     public static final double TREND_SHARE = 0.10;
-    /** Standard errors of Little's ratio a steady run may be off by (two-sided 99 %, the trend test's level). */
-    public static final double LITTLE_Z = 2.5758293;
 
     /**
      * The mean, mean square and mean cube of the run phase's think times, in seconds: what Little's law's noise
@@ -107,17 +97,7 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
      * (m2 / 2 m1)^2. 0 when the moments are unknown.
      */
     static double littleStandardError(int users, double runSeconds, double r, ThinkMoments z) {
-        if (users <= 0 || runSeconds <= 0 || Double.isNaN(z.mean())) {
-            return 0;
-        }
-        double m1 = z.mean() + r;
-        double m2 = z.meanSquare() + 2 * r * z.mean() + r * r;
-        double m3 = z.meanCube() + 3 * r * z.meanSquare() + 3 * r * r * z.mean() + r * r * r;
-        if (m1 <= 0) {
-            return 0;
-        }
-        double var = Math.max(0, m3 / (3 * m1) - (m2 / (2 * m1)) * (m2 / (2 * m1)));
-        return Math.sqrt(2 * var / users) / runSeconds;
+        return LittleBand.standardError(users, runSeconds, r, z.mean(), z.meanSquare(), z.meanCube());
     }
 
     /** As {@link #of(int, long[], double, double, ThinkMoments)} with the think times' moments unknown: the fixed band. */
@@ -176,21 +156,9 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
                 (long) total);
     }
 
-    /** Why the run phase is not judged, or null when it is. */
+    /** Why the run phase is not judged, or null when it is ({@link LittleBand}'s rule, the report's too). */
     public String notJudgedReason() {
-        if (windows < MIN_WINDOWS) {
-            return String.format(Locale.ROOT, "too short: %d whole window%s of %s s, need %d", windows, windows == 1 ? "" : "s",
-                    seconds(windowSeconds), MIN_WINDOWS);
-        }
-        if (requests < MIN_REQUESTS) {
-            return String.format(Locale.ROOT, "too few requests: %d in %d windows of %s s, need %d", requests, windows, seconds(windowSeconds),
-                    MIN_REQUESTS);
-        }
-        if (!Double.isNaN(littleRatio) && littleTolerance() > MAX_LITTLE_TOLERANCE) {
-            return String.format(Locale.ROOT, "too few users for a run phase this short: Little's law's band would be 1 +- %.2f"
-                    + " (standard error %.1f %%), need at most +- %.2f", littleTolerance(), 100 * littleSe, MAX_LITTLE_TOLERANCE);
-        }
-        return null;
+        return LittleBand.notJudgedReason(windows, windowSeconds, requests, Double.isNaN(littleRatio) ? Double.NaN : littleSe);
     }
 
     public boolean judged() {
@@ -201,27 +169,23 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
         return !judged() ? Judgement.NOT_JUDGED : littleOk() && !trend() ? Judgement.STEADY : Judgement.NOT_STEADY;
     }
 
-    private static String seconds(double s) {
-        return s == Math.rint(s) ? String.valueOf((long) s) : String.valueOf(s);
-    }
-
     /** How far from 1 Little's ratio may be on a steady run of this size: 5 %, or 2.58 standard errors when wider. */
     public double littleTolerance() {
-        return Math.max(1 - LITTLE_LOW, LITTLE_Z * littleSe);
+        return LittleBand.tolerance(littleSe);
     }
 
     /** The band's low end, never below 0 (a ratio cannot be negative). */
     public double littleLow() {
-        return Math.max(0, 1 - littleTolerance());
+        return LittleBand.low(littleSe);
     }
 
     public double littleHigh() {
-        return 1 + littleTolerance();
+        return LittleBand.high(littleSe);
     }
 
     /** Whether the band was widened past 0.95..1.05 for a short run phase or a small population. */
     public boolean littleWidened() {
-        return LITTLE_Z * littleSe > 1 - LITTLE_LOW;
+        return LittleBand.widened(littleSe);
     }
 
     public boolean littleOk() {
@@ -253,7 +217,7 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
                 : littleWidened()
                         ? String.format(Locale.ROOT, "Little's law N/(X(R+Z)) = %.3f (steady: %.3f..%.3f, 2.58 standard errors of %.1f %% for a run phase this short or a population this small)",
                                 littleRatio, littleLow(), littleHigh(), 100 * littleSe)
-                        : String.format(Locale.ROOT, "Little's law N/(X(R+Z)) = %.3f (steady: %.2f..%.2f)", littleRatio, LITTLE_LOW, LITTLE_HIGH);
+                        : String.format(Locale.ROOT, "Little's law N/(X(R+Z)) = %.3f (steady: %.2f..%.2f)", littleRatio, LittleBand.LOW, LittleBand.HIGH);
         return l + String.format(Locale.ROOT, "; throughput trend %+.3f req/s per s (99%% CI %+.3f..%+.3f, %d windows of %.0f s), first half %.1f, second half %.1f req/s",
                 slopePerS, slopeLow, slopeHigh, windows, windowSeconds, firstHalfRps, secondHalfRps);
     }

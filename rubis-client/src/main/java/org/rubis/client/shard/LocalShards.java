@@ -157,7 +157,7 @@ public final class LocalShards {
                 left.get(0).waitFor(100, TimeUnit.MILLISECONDS);
             }
         }
-        return interrupted && status == 0 ? 130 : status;
+        return interrupted && status == 0 ? org.rubis.client.report.ExitStatus.PARTIAL : status;
     }
 
     /** SIGTERM to every running shard (each stops its run cleanly and writes its summary), then wait for them. */
@@ -200,7 +200,7 @@ public final class LocalShards {
         if (shardDirs.size() < count || !missing.isEmpty()) {
             System.err.println("error: not merged: " + (shardDirs.size() < count ? "not every shard was started" : "no summary.json in " + missing)
                     + "; each shard's output is in its console.txt");
-            return status == 0 ? 1 : status;
+            return status == 0 ? org.rubis.client.report.ExitStatus.NOT_MERGED : status;
         }
         RunMerge.Result r;
         try {
@@ -220,7 +220,7 @@ public final class LocalShards {
         String merged = r.summary().path("status").asText();
         if (status == 0 && !merged.equals("complete")) {
             System.err.println("error: the run did not complete: " + r.summary().path("stop_reason").asText());
-            return exitStatusOf(merged);
+            return org.rubis.client.report.ExitStatus.of(merged);
         }
         return status;
     }
@@ -244,13 +244,5 @@ public final class LocalShards {
         } catch (IOException e) {
             return "(no output: " + e.getMessage() + ")";
         }
-    }
-
-    /**
-     * The exit status of a merged run that did not complete, as cli.ExitStatus maps a single run's: partial 130, any
-     * other (invalid, failed, target-died) 2. A merged failed run once exited 130, as if stopped by Ctrl-C.
-     */
-    static int exitStatusOf(String mergedStatus) {
-        return mergedStatus.equals("partial") ? 130 : 2;
     }
 }

@@ -1,5 +1,6 @@
 package org.rubis.client.cli;
 
+import org.rubis.client.report.ExitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

@@ -60,7 +60,7 @@ class StationarityRunTest {
                 "the whole seconds run (" + ran + " s), not the 30 planned: " + st);
         assertTrue(st.get("second_half_rps").asDouble() > 0.5 * st.get("first_half_rps").asDouble(),
                 "the second half is of the time run, not the empty planned seconds: " + st);
-        if (windows < org.rubis.client.report.Stationarity.MIN_WINDOWS) { // a host slow enough to stop it this early
+        if (windows < org.rubis.format.LittleBand.MIN_WINDOWS) { // a host slow enough to stop it this early
             assertEquals("not-judged", st.get("verdict").asText(), st.toString());
         } else {
             assertFalse(st.get("text").asText().contains("not judged"), st.toString());

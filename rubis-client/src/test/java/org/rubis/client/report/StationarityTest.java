@@ -162,7 +162,7 @@ class StationarityTest {
                 if (!st.littleOk()) {
                     flagged++;
                 }
-                if (l < Stationarity.LITTLE_LOW || l > Stationarity.LITTLE_HIGH) {
+                if (l < org.rubis.format.LittleBand.LOW || l > org.rubis.format.LittleBand.HIGH) {
                     outsideFixedBand++;
                 }
             }
@@ -194,7 +194,7 @@ class StationarityTest {
         long[] twenty = counts(20, 42.8, 42.8, 5, 1);
         Stationarity shortRun = Stationarity.of(300, twenty, 1, 0.005, tpcw);
         assertTrue(shortRun.littleWidened());
-        assertEquals(1 + Stationarity.LITTLE_Z * shortRun.littleSe(), shortRun.littleHigh(), 1e-9);
+        assertEquals(1 + org.rubis.format.LittleBand.Z * shortRun.littleSe(), shortRun.littleHigh(), 1e-9);
         assertTrue(shortRun.littleHigh() > 1.06 && shortRun.littleHigh() < 1.09, shortRun.describe());
         assertTrue(shortRun.describe().contains("standard errors"), shortRun.describe());
         // Moments not known (the old call): the fixed band.
@@ -219,12 +219,12 @@ class StationarityTest {
         assertEquals(Stationarity.Judgement.NOT_JUDGED, s.judgement());
         assertFalse(s.steady(), "not judged is not steady");
         assertFalse(s.judged());
-        assertEquals("not judged (too short: 1 whole window of 1 s, need " + Stationarity.MIN_WINDOWS + ")", s.describe());
+        assertEquals("not judged (too short: 1 whole window of 1 s, need " + org.rubis.format.LittleBand.MIN_WINDOWS + ")", s.describe());
         assertNotNull(s.warning());
         assertTrue(s.warning().startsWith("NOT JUDGED"), s.warning());
         // one window short of the minimum: still not judged; at the minimum, the same steady counts are judged steady
-        long[] steady = counts(Stationarity.MIN_WINDOWS, 40, 40, 3, 1);
-        long[] shorter = java.util.Arrays.copyOf(steady, Stationarity.MIN_WINDOWS - 1);
+        long[] steady = counts(org.rubis.format.LittleBand.MIN_WINDOWS, 40, 40, 3, 1);
+        long[] shorter = java.util.Arrays.copyOf(steady, org.rubis.format.LittleBand.MIN_WINDOWS - 1);
         assertEquals(Stationarity.Judgement.NOT_JUDGED, Stationarity.of(0, shorter, 1, 0.002, 0.35).judgement());
         Stationarity judged = Stationarity.of(0, steady, 1, 0.002, 0.35);
         assertEquals(Stationarity.Judgement.STEADY, judged.judgement(), judged.describe());
@@ -260,7 +260,7 @@ class StationarityTest {
         long[] longer = new long[400];
         java.util.Arrays.fill(longer, 1);
         Stationarity l = Stationarity.of(1, longer, 1, 0.005, Stationarity.ThinkMoments.exponential(7));
-        assertTrue(l.littleTolerance() < Stationarity.MAX_LITTLE_TOLERANCE, l.describe());
+        assertTrue(l.littleTolerance() < org.rubis.format.LittleBand.MAX_TOLERANCE, l.describe());
         assertTrue(l.judged(), l.describe());
     }
 

@@ -1,4 +1,4 @@
-package org.rubis.client.cli;
+package org.rubis.client.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -31,5 +31,16 @@ class ExitStatusTest {
             }
         }
         assertEquals(used, documented);
+    }
+
+    /** Each run status has its own documented code (a merged failed run once exited 130, as if stopped by Ctrl-C). */
+    @Test
+    void eachRunStatusMapsToItsCode() {
+        assertEquals(ExitStatus.OK, ExitStatus.of("complete"));
+        assertEquals(ExitStatus.PARTIAL, ExitStatus.of("partial"));
+        for (String s : new String[] {"invalid", "failed", "target-died"}) {
+            assertEquals(ExitStatus.NOT_A_MEASUREMENT, ExitStatus.of(s), s);
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> ExitStatus.of("stopped"));
     }
 }

@@ -1,4 +1,4 @@
-package org.rubis.client.cli;
+package org.rubis.client.report;
 
 /**
  * The exit statuses of {@code rubis-client.jar}, in one place so that a script can tell a mistyped command

@@ -147,6 +147,8 @@ public final class RunAnalysis {
     private final List<long[]> sessionIntervals = new ArrayList<>();
     /** Run-phase requests that opened their session (no think time before them within it). */
     private long runSessionFirstRequests;
+    /** Whether sessions.csv was there: only then does a session without a line in it mean one still running at a kill. */
+    private boolean sessionsCsvRead;
     private long logRunFirstSend = Long.MAX_VALUE;
     private long logRunLastSend = Long.MIN_VALUE;
     public long lateSendsOutsideWindow;
@@ -266,6 +268,7 @@ public final class RunAnalysis {
             notes.add("sessions.csv is missing: no session statistics");
             return;
         }
+        sessionsCsvRead = true;
         List<long[]> intervals = new ArrayList<>();
         List<Long> starts = new ArrayList<>();
         CsvStream s = new CsvStream(d.sessions());
@@ -396,7 +399,7 @@ public final class RunAnalysis {
             if (st.seen > 0 && (st.expected < 0 || st.seen < st.expected)) {
                 connectionsPerSession.merge(st.connections.size(), 1L, Long::sum);
             }
-            if (st.endReason == null && st.seen > 0) {
+            if (sessionsCsvRead && st.endReason == null && st.seen > 0) {
                 sessionsOnlyInRequests++; // killed: no line in sessions.csv; it was active until the end
                 sessionIntervals.add(new long[] {Math.min(st.firstIntended, st.lastDone), end});
             } else if ("run_ended".equals(st.endReason)) {
@@ -404,7 +407,7 @@ public final class RunAnalysis {
             }
             // A session still running at the end (killed, or aborted by the run's end in a think time): its last
             // think time began but its next request never came. Left out, it would bias Z low.
-            if ((st.endReason == null || "run_ended".equals(st.endReason)) && st.seen > 0 && st.lastInRun) {
+            if (sessionsCsvRead && (st.endReason == null || "run_ended".equals(st.endReason)) && st.seen > 0 && st.lastInRun) {
                 runThinkCensored.censored(end - st.lastDone);
             }
         }
@@ -570,8 +573,10 @@ public final class RunAnalysis {
             runSeconds = summary.path("phases_ms").path("run").asDouble() / 1000;
             runSecondsSource = "summary.json phases_ms.run (planned; the run was complete)";
         } else if (fromLogs) {
-            runSeconds = (logRunLastSend - logRunFirstSend) / 1e9;
-            runSecondsSource = "the logs: first to last run-phase request sent";
+            // n sends span n - 1 gaps: the span alone would put one request too many in it (a rate too high by n / (n - 1))
+            long n = byPhase.get("run").count();
+            runSeconds = (logRunLastSend - logRunFirstSend) / 1e9 * (n > 1 ? (double) n / (n - 1) : 1);
+            runSecondsSource = "the logs: first to last run-phase request sent, times n / (n - 1) for the gap after the last";
         } else {
             runSeconds = 0;
             runSecondsSource = "no run-phase request";

@@ -87,6 +87,16 @@ class RunStatusTest {
     }
 
     @Test
+    void withoutSessionsCsvNoSessionIsTakenForOneStillRunning() throws Exception {
+        Path dir = run(tmp.resolve("no-sessions"), 40, 0, false);
+        Files.delete(dir.resolve("sessions.csv"));
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
+        assertEquals(0, a.sessionsOnlyInRequests, "no sessions.csv says nothing about which sessions ended");
+        assertTrue(a.notes.stream().anyMatch(n -> n.startsWith("sessions.csv is missing")), a.notes.toString());
+        assertTrue(a.notes.stream().noneMatch(n -> n.contains("still running when the run was killed")), a.notes.toString());
+    }
+
+    @Test
     void aKilledRunHasAStatusAndItsSessionsAreCountedFromTheRequests() throws Exception {
         // kill -9: no summary.json, and sessions.csv has only its header (no session had ended).
         Path dir = run(tmp.resolve("killed"), 40, 0, false);
@@ -95,7 +105,8 @@ class RunStatusTest {
         assertTrue(a.partial);
         assertEquals(40, a.sessions);
         assertEquals(40, a.sessionsOnlyInRequests);
-        assertEquals(3.9, a.runSeconds, 1e-9, "from the first to the last run-phase request sent");
+        assertEquals(4.0, a.runSeconds, 1e-9, "40 sends 0.1 s apart: 3.9 s from the first to the last, and the gap after it");
+        assertEquals(10.0, a.attemptedRps(), 1e-9);
         assertTrue(a.little().n() > 0, "the sessions still running were active");
         assertEquals("0", cli("report", dir.toString())[0]);
         JsonNode j = JSON.readTree(dir.resolve("analysis.json").toFile());

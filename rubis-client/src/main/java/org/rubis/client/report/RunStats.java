@@ -238,6 +238,15 @@ public final class RunStats {
     public synchronized Histogram runLateness() { return runLateness.copy(); }
     public synchronized long maxLatenessNs() { return maxLatenessNs; }
     public synchronized long runMaxLatenessNs() { return runMaxLatenessNs; }
+
+    /**
+     * The send lateness the verdict judges, in ms: the run phase's (the whole run's when it has none) {@code p}-th
+     * percentile, clamped to that phase's own largest value ({@link org.rubis.format.Percentiles}).
+     */
+    public synchronized double judgedLatenessMs(double p) {
+        return runLateness.getTotalCount() > 0 ? org.rubis.format.Percentiles.valueAtMs(runLateness, p, 0, runMaxLatenessNs)
+                : org.rubis.format.Percentiles.valueAtMs(lateness, p, 0, maxLatenessNs);
+    }
     public synchronized Histogram sessionStartLateness() { return sessionStartLateness.copy(); }
     /** Distinct connection ids (a lower bound when {@link #connectionsCapped()}). */
     public synchronized int distinctConnections() { return connections.size(); }

@@ -202,11 +202,8 @@ public final class Summary {
         // Client health and the verdict.
         ObjectNode h = root.putObject("client_health");
         Histogram late = stats.lateness();
-        // The verdict is about the measurement: the run phase (the whole run if it has none).
-        boolean runMeasured = stats.runLateness().getTotalCount() > 0;
-        Histogram judged = runMeasured ? stats.runLateness() : late;
-        // the shared rule, so that the verdict's p99 is the one printed in run_send_lateness_ms
-        double p99Late = org.rubis.format.Percentiles.valueAtMs(judged, 99, 0, runMeasured ? stats.runMaxLatenessNs() : stats.maxLatenessNs());
+        // The verdict is about the measurement: the run phase (the whole run if it has none), read as run_send_lateness_ms is.
+        double p99Late = stats.judgedLatenessMs(99);
         h.put("cpu_mean_cores", round(health.meanCpuCores(), 3));
         // The peak comes from the per-second samples; a run too short (or out of heap) for one has none.
         h.put("cpu_peak_cores", health.peakCpuCores() < health.meanCpuCores() ? -1 : round(health.peakCpuCores(), 3));

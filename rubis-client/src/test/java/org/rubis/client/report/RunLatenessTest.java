@@ -30,8 +30,15 @@ class RunLatenessTest {
         assertEquals(145_766_000L, stats.runMaxLatenessNs());
         assertEquals(200_000_000L, stats.maxLatenessNs());
         assertTrue(stats.runLateness().getValueAtPercentile(100) > 145_766_000L, "the bucket's top is above the value (the case this guards)");
-        assertEquals(145.766, Percentiles.valueAtMs(stats.runLateness(), 100, 0, stats.runMaxLatenessNs()), 1e-9);
+        assertEquals(145.766, stats.judgedLatenessMs(100), 1e-9, "the verdict's reading: the run phase's own max");
         assertTrue(Percentiles.valueAtMs(stats.runLateness(), 100, 0, stats.maxLatenessNs()) > 145.766,
                 "clamped to the whole run's max, the run phase's top percentile exceeded its largest value");
+    }
+
+    @Test
+    void aRunWithoutARunPhaseIsJudgedOnTheWholeRun() {
+        RunStats stats = new RunStats();
+        stats.accept(sent("up", 7_000_000L));
+        assertEquals(7.0, stats.judgedLatenessMs(99), 1e-9);
     }
 }

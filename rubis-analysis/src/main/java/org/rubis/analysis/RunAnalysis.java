@@ -84,6 +84,8 @@ public final class RunAnalysis {
         /** From sessions.csv; null when the session has no line there (still running when the run was killed). */
         String endReason;
         long start;
+        /** From sessions.csv: when the client ended it (a run_ended session: the run's end, in its think time). */
+        long end;
         long firstIntended = Long.MAX_VALUE;
         boolean lastInRun;
     }
@@ -286,6 +288,7 @@ public final class RunAnalysis {
             st.expected = (int) Math.min(Integer.MAX_VALUE, row.getLong("requests"));
             st.endReason = reason;
             st.start = start;
+            st.end = end;
             if (!reason.equals("run_ended")) { // an aborted session was active, in a think time, until the end: see readRequests
                 intervals.add(new long[] {start, Math.max(start, end)});
             }
@@ -401,14 +404,15 @@ public final class RunAnalysis {
             }
             if (sessionsCsvRead && st.endReason == null && st.seen > 0) {
                 sessionsOnlyInRequests++; // killed: no line in sessions.csv; it was active until the end
-                sessionIntervals.add(new long[] {Math.min(st.firstIntended, st.lastDone), end});
+                sessionIntervals.add(new long[] {st.firstIntended, end});
             } else if ("run_ended".equals(st.endReason)) {
-                sessionIntervals.add(new long[] {st.start, Math.max(st.start, end)});
+                sessionIntervals.add(new long[] {st.start, Math.max(st.start, st.end > 0 ? st.end : end)});
             }
             // A session still running at the end (killed, or aborted by the run's end in a think time): its last
             // think time began but its next request never came. Left out, it would bias Z low.
             if (sessionsCsvRead && (st.endReason == null || "run_ended".equals(st.endReason)) && st.seen > 0 && st.lastInRun) {
-                runThinkCensored.censored(end - st.lastDone);
+                // cut at its own end (a run_ended session's, from sessions.csv), else where the log ends (killed)
+                runThinkCensored.censored(("run_ended".equals(st.endReason) && st.end > 0 ? st.end : end) - st.lastDone);
             }
         }
         this.sessions += sessionsOnlyInRequests;

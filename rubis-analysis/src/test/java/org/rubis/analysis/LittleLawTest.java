@@ -103,6 +103,21 @@ class LittleLawTest {
     }
 
     @Test
+    void aSessionEndedByTheRunIsCensoredAtItsOwnEndNotTheLogs() throws Exception {
+        // Session 1 thinks from 10.01 s until the run ended it at 15 s; session 2's last reply comes at 30 s.
+        SyntheticRun r = new SyntheticRun();
+        r.request(1, 0, "Home", "/PHP/index.html", "run", 0, 0, R_NS, "", "c1", true);
+        r.request(1, 1, "Browse", "/PHP/browse.html", "run", 10_000_000_000L, 10_000_000_000L, R_NS, "", "c1", false);
+        r.request(2, 0, "Home", "/PHP/index.html", "run", 29_990_000_000L, 29_990_000_000L, R_NS, "", "c2", true);
+        r.session(1, 0, 15_000_000_000L, 2, "run_ended");
+        r.session(2, 29_990_000_000L, 30_000_000_000L, 1, "end_of_session");
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(r.write(tmp.resolve("run-ended"))));
+        assertEquals(1, a.runThinkCensored.censoredCount());
+        // one finished think (9.99 s) and one censored at 15 s - 10.01 s = 4.99 s (at the log's end it would be 19.99 s)
+        assertEquals(9_990 + 4_990, a.runThinkCensored.meanMs(), 1e-6);
+    }
+
+    @Test
     void hybridArrivalsHaveNoRatioAsInTheSummary() throws Exception {
         // The logs alone would give a ratio for these sessions; the summary has none (no fixed population): neither has the report.
         Path dir = closedPopulation(200, 5.0, 20, 4).write(tmp.resolve("hybrid"));

@@ -12,19 +12,31 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Turns picocli's parse errors into one line, {@code error: --opt: what was wrong, accepted: ...; see --help},
- * and exit status 2: a typo must not bury its cause under the whole usage text. Shared by rubis-client,
+ * and a usage exit status (2 unless the program says otherwise: rubis-client's is 64, apart from its run
+ * statuses): a typo must not bury its cause under the whole usage text. Shared by rubis-client,
  * rubis-server and rubis-analysis so that their parse errors read alike. It lives in rubis-format because that
  * is the one module all three programs depend on (they all write or read the run directory); a module of its
  * own for one class would be a module no program needs.
  */
 public final class OneLineErrors implements CommandLine.IParameterExceptionHandler {
 
-    /** Exit status of a command line that could not be parsed. */
+    /** Exit status of a command line that could not be parsed, unless the program gives its own. */
     public static final int USAGE_ERROR = 2;
 
-    /** Installs the handler on a command line (and, through picocli, on its subcommands). */
+    private final int status;
+
+    private OneLineErrors(int status) {
+        this.status = status;
+    }
+
+    /** Installs the handler on a command line (and, through picocli, on its subcommands), exiting {@link #USAGE_ERROR}. */
     public static CommandLine install(CommandLine cl) {
-        cl.setParameterExceptionHandler(new OneLineErrors());
+        return install(cl, USAGE_ERROR);
+    }
+
+    /** As {@link #install(CommandLine)}, exiting {@code status} on a parse error. */
+    public static CommandLine install(CommandLine cl, int status) {
+        cl.setParameterExceptionHandler(new OneLineErrors(status));
         return cl;
     }
 
@@ -34,7 +46,7 @@ public final class OneLineErrors implements CommandLine.IParameterExceptionHandl
         PrintWriter err = cmd.getErr();
         err.println(message(ex));
         err.flush();
-        return USAGE_ERROR;
+        return status;
     }
 
     /** The one line printed for a parse error. */

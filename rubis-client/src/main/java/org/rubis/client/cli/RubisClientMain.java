@@ -41,12 +41,8 @@ public final class RubisClientMain {
             err.flush();
             return ExitStatus.BUG;
         });
-        // Parse errors: OneLineErrors' one line, with this program's usage status (not its shared default).
-        OneLineErrors oneLine = new OneLineErrors();
-        cl.setParameterExceptionHandler((ex, badArgs) -> {
-            oneLine.handleParseException(ex, badArgs);
-            return ExitStatus.USAGE;
-        });
+        // Parse errors: OneLineErrors' one line, with this program's usage status (not the shared default).
+        OneLineErrors.install(cl, ExitStatus.USAGE);
         if (args.length == 0) {
             // No subcommand is a usage error: the usage goes to stderr, so that a script's output stays clean.
             cl.usage(err);

@@ -33,6 +33,9 @@ final class RateRounds {
 
         /** A tool without samplers (wrk, httperf): its whole CPU, user and system seconds, over its requests. */
         static Row tool(String client, double rps, double userS, double systemS, long requests) {
+            if (requests <= 0) {
+                return missing(client, "no request completed");
+            }
             double us = (userS + systemS) * 1e6 / requests;
             return new Row(client, rps, us, systemS * 1e6 / requests, Double.NaN, us, null, null);
         }
@@ -71,15 +74,7 @@ final class RateRounds {
 
     /** netty's CPU per request over wrk's, in each round where both were measured. */
     double[] nettyOverWrk() {
-        List<Double> ratios = new ArrayList<>();
-        for (List<Row> round : rounds) {
-            Row netty = find(round, NETTY);
-            Row wrk = find(round, WRK);
-            if (netty != null && wrk != null && netty.measured() && wrk.measured() && wrk.usPerRequest() > 0) {
-                ratios.add(netty.usPerRequest() / wrk.usPerRequest());
-            }
-        }
-        return ratios.stream().mapToDouble(Double::doubleValue).toArray();
+        return nettyAndWrk().stream().filter(p -> p[1].usPerRequest() > 0).mapToDouble(p -> p[0].usPerRequest() / p[1].usPerRequest()).toArray();
     }
 
     /**
@@ -88,17 +83,23 @@ final class RateRounds {
      * the user part call for different remedies.
      */
     double[][] nettyMinusWrk() {
-        List<double[]> d = new ArrayList<>();
+        return nettyAndWrk().stream().filter(p -> !Double.isNaN(p[0].kernelUs()) && !Double.isNaN(p[1].kernelUs()))
+                .map(p -> new double[] {(p[0].usPerRequest() - p[0].kernelUs()) - (p[1].usPerRequest() - p[1].kernelUs()),
+                        p[0].kernelUs() - p[1].kernelUs()})
+                .toArray(double[][]::new);
+    }
+
+    /** netty's row and wrk's, from each round where both were measured: the comparisons are within rounds only. */
+    private List<Row[]> nettyAndWrk() {
+        List<Row[]> pairs = new ArrayList<>();
         for (List<Row> round : rounds) {
             Row netty = find(round, NETTY);
             Row wrk = find(round, WRK);
-            if (netty != null && wrk != null && netty.measured() && wrk.measured() && !Double.isNaN(netty.kernelUs())
-                    && !Double.isNaN(wrk.kernelUs())) {
-                d.add(new double[] {(netty.usPerRequest() - netty.kernelUs()) - (wrk.usPerRequest() - wrk.kernelUs()),
-                        netty.kernelUs() - wrk.kernelUs()});
+            if (netty != null && wrk != null && netty.measured() && wrk.measured()) {
+                pairs.add(new Row[] {netty, wrk});
             }
         }
-        return d.toArray(new double[0][]);
+        return pairs;
     }
 
     private static Row find(List<Row> round, String client) {
@@ -133,8 +134,8 @@ final class RateRounds {
             for (double r : ratio) {
                 each.append(each.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", r));
             }
-            lines.add(String.format(Locale.ROOT, "  netty / wrk, within each round: %s; median %.2f (%s)", each, median(ratio),
-                    median(ratio) <= 1 ? "at or below wrk" : "above wrk"));
+            double m = median(ratio);
+            lines.add(String.format(Locale.ROOT, "  netty / wrk, within each round: %s; median %.2f (%s)", each, m, m <= 1 ? "at or below wrk" : "above wrk"));
         }
         double[][] gap = nettyMinusWrk();
         if (gap.length > 0) {

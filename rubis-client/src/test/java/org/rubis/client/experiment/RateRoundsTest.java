@@ -74,6 +74,12 @@ class RateRoundsTest {
     }
 
     @Test
+    void aToolThatCompletedNoRequestGivesNoFigure() {
+        RateRounds.Row wrk = RateRounds.Row.tool(RateRounds.WRK, 0, 0.1, 0.2, 0);
+        assertTrue(!wrk.measured() && wrk.text().endsWith("no request completed"), wrk.text());
+    }
+
+    @Test
     void medianOfEvenAndOddCounts() {
         assertEquals(2.0, RateRounds.median(new double[] {3, 1, 2}));
         assertEquals(2.5, RateRounds.median(new double[] {4, 1, 3, 2}));

@@ -130,7 +130,7 @@ public final class AnalysisMain {
             PrintWriter pw = spec.commandLine().getOut();
             r.warnings().forEach(w -> pw.println("warning: " + w));
             pw.println("merged " + dirs.size() + " shards into " + out + " (" + r.summary().path("requests").asLong() + " requests, status "
-                    + r.summary().path("status").asText() + "); next: rubis-analysis report " + out);
+                    + r.status().label() + "); next: rubis-analysis report " + out);
             return 0;
         }
     }

@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.RunStatus;
 
 /**
  * {@code rubis-analysis merge}: turns the run directories of N shards (docs/SHARDING.md) into one
@@ -37,8 +38,8 @@ public final class RunMerge {
     private static final List<String> SESSION_KEYS = List.of("session_id", "emulated_user", "intended_start_epoch_ns", "start_epoch_ns",
             "end_epoch_ns", "end_reason");
 
-    /** What merge wrote: the merged summary and its warnings. */
-    public record Result(Path out, ObjectNode summary, List<String> warnings) {}
+    /** What merge wrote: the merged summary, its status (the worst of the shards', {@link RunStatus#worst}) and its warnings. */
+    public record Result(Path out, ObjectNode summary, RunStatus status, List<String> warnings) {}
 
     private final ShardSet shards;
     private final Path out;
@@ -135,7 +136,7 @@ public final class RunMerge {
         } catch (IOException e) {
             throw new AnalysisException(out.resolve("summary.json") + ": cannot write: " + e.getMessage());
         }
-        return new Result(out, summary, List.copyOf(warnings));
+        return new Result(out, summary, status(), List.copyOf(warnings));
     }
 
     private List<Path> files(Function<RunDirectory, Path> f) {
@@ -201,17 +202,15 @@ public final class RunMerge {
         ShardInfo first = shards.first();
         JsonNode f = first.summary();
         ObjectNode root = JSON.createObjectNode();
+        RunStatus status = status();
         List<String> stopped = new ArrayList<>();
-        boolean invalid = false;
         for (ShardInfo s : list) {
-            String status = s.summary().path("status").asText("partial");
-            invalid |= status.equals("invalid");
-            if (!status.equals("complete")) {
-                stopped.add("shard " + s.index() + ": " + status + " (" + s.summary().path("stop_reason").asText("?") + ")");
+            if (s.status() != RunStatus.COMPLETE) {
+                stopped.add("shard " + s.index() + ": " + s.status().label() + " (" + s.summary().path("stop_reason").asText("?") + ")");
             }
         }
-        root.put("status", invalid ? "invalid" : stopped.isEmpty() ? "complete" : "partial");
-        root.put("partial", !stopped.isEmpty());
+        root.put("status", status.label());
+        root.put("partial", status != RunStatus.COMPLETE);
         root.put("stop_reason", stopped.isEmpty() ? "complete" : String.join("; ", stopped));
         root.put("started_at", instant(first.startAtEpochNs()));
         root.put("run_dir", out.toAbsolutePath().toString());
@@ -280,7 +279,7 @@ public final class RunMerge {
             ObjectNode o = arr.addObject();
             o.put("index", s.index());
             o.put("dir", s.dir().dir().toAbsolutePath().normalize().toString());
-            o.put("status", s.summary().path("status").asText());
+            o.put("status", s.summary().path("status").asText()); // as the shard wrote it
             o.put("requests", s.summary().path("requests").asLong());
             o.put("anchor_epoch_ns", s.anchorEpochNs());
             o.put("run_start_epoch_ns", s.runStartEpochNs());
@@ -312,6 +311,18 @@ public final class RunMerge {
         ArrayNode wa = root.putArray("warnings");
         w.forEach(wa::add);
         return root;
+    }
+
+    /**
+     * The merged run's status: the worst of its shards' (docs/SHARDING.md), so that a shard that failed or whose target
+     * died makes the whole run say so, as a stopped shard makes it partial.
+     */
+    private RunStatus status() {
+        RunStatus status = RunStatus.COMPLETE;
+        for (ShardInfo s : shards.shards()) {
+            status = status.worst(s.status());
+        }
+        return status;
     }
 
     /** The per-shard summary counts merge cannot see in the logs: their sum. */

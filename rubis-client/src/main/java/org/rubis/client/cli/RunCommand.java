@@ -23,6 +23,7 @@ import org.rubis.client.workload.TransitionMode;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.engine.RunEngine;
 import org.rubis.client.report.Summary;
+import org.rubis.format.RunStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -241,7 +242,7 @@ public final class RunCommand implements Callable<Integer> {
         Summary s;
         try {
             s = engine.run();
-        } catch (org.rubis.client.engine.RunEngine.RunOutOfMemory e) {
+        } catch (org.rubis.client.engine.RunOutOfMemory e) {
             System.err.println("error: the run did not complete: " + e.getMessage());
             return ExitStatus.NOT_A_MEASUREMENT; // the summary says invalid
         }
@@ -254,11 +255,10 @@ public final class RunCommand implements Callable<Integer> {
         stdout.print(s.text());
         stdout.println();
         stdout.println("Logs: " + dir.resolve("requests.csv") + ", " + dir.resolve("sessions.csv") + "; summary: " + dir.resolve("summary.json"));
-        String status = s.json().get("status").asText();
-        if (!status.equals("complete")) {
-            System.err.println("error: the run did not complete: " + s.json().get("stop_reason").asText());
+        if (s.status() != RunStatus.COMPLETE) {
+            System.err.println("error: the run did not complete: " + s.stopReason());
         }
-        return ExitStatus.of(status);
+        return s.status().exitCode();
     }
 
     /** {@code run --shards N}: the children get the user's arguments with the shard wiring in place of these. */

@@ -1,6 +1,6 @@
 package org.rubis.client.engine;
 
-import org.rubis.client.backend.ErrorClass;
+import org.rubis.format.ErrorClass;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.log.RequestRecord;
 import org.rubis.client.log.RunLog;

@@ -25,6 +25,7 @@ import org.rubis.client.warmup.JitWarmup;
 import org.rubis.client.warmup.WarmupLoad;
 import org.rubis.client.warmup.WarmupReport;
 import org.rubis.client.workload.RequestGenerator;
+import org.rubis.format.StopCause.Kind;
 
 /**
  * One emulation run from start to summary: starts the target, hands users or arrivals to their
@@ -89,7 +90,7 @@ public final class RunEngine {
 
     /** Asks the run to stop (Ctrl-C); {@link #awaitFinished} waits for logs and summary. */
     public void requestStop(String reason) {
-        stop.stop(reason, false);
+        stop.stop(Kind.INTERRUPTED, reason);
     }
 
     public boolean awaitFinished(long timeoutMs) throws InterruptedException {
@@ -119,10 +120,10 @@ public final class RunEngine {
             if (outOfMemory(e)) {
                 stop.stopOutOfMemory("thread ", t.getName(), counters.active.now(), counters.usersStarted, e.getMessage());
             } else {
-                stop.stop("thread " + t.getName() + " failed: " + e, true);
+                stop.stop(Kind.CLIENT_FAILED, "thread " + t.getName() + " failed: " + e);
             }
         } catch (OutOfMemoryError again) {
-            stop.stop(RunFinisher.OUT_OF_MEMORY, true);
+            stop.stopOutOfMemory();
         }
     }
 
@@ -132,7 +133,7 @@ public final class RunEngine {
             HeapReserve.release();
             stop.stopOutOfMemory("", who, counters.active.now(), counters.usersStarted, e.getMessage());
         } else {
-            stop.stop(who + " failed: " + e, true);
+            stop.stop(Kind.CLIENT_FAILED, who + " failed: " + e);
         }
     }
 
@@ -144,7 +145,7 @@ public final class RunEngine {
             return runGuarded();
         } catch (OutOfMemoryError e) {
             HeapReserve.release();
-            stop.stop(RunFinisher.OUT_OF_MEMORY, true);
+            stop.stopOutOfMemory();
             Summary.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(),
                     config.execution().backend().label(), counters.usersStarted, -1, -1, health);
             throw new RunOutOfMemory(dir);
@@ -213,8 +214,8 @@ public final class RunEngine {
                 stop.awaitUntil(clock.startNano(), Long.MAX_VALUE);
                 long now = System.nanoTime();
                 if (!stop.stopped() && now >= clock.endNano()) {
-                    stop.stop(String.format(Locale.ROOT, "this process was ready %.1f s after the start instant %s, after the end of the run: nothing "
-                            + "was measured; give a start instant further ahead", (now - clock.startNano()) / 1e9, shard.startAt()), true);
+                    stop.stop(Kind.LATE_START, String.format(Locale.ROOT, "this process was ready %.1f s after the start instant %s, after the end of the run: nothing "
+                            + "was measured; give a start instant further ahead", (now - clock.startNano()) / 1e9, shard.startAt()));
                 }
             }
             runStartEpochNs = clock.epochNs(System.nanoTime());
@@ -232,7 +233,7 @@ public final class RunEngine {
                 awaitEnd(clock, health, done, hybrid);
             }
             boolean early = stop.stopped(); // Ctrl-C or a fatal error before the end of the run
-            stop.stop("complete", false);
+            stop.end();
             if (early) {
                 backend.abortInFlight();     // hung requests end now, logged as aborted
             }
@@ -250,13 +251,13 @@ public final class RunEngine {
                 o.afterRun(dir);
             }
         } catch (InterruptedException e) {
-            stop.stop("interrupted", false);
+            stop.stop(Kind.INTERRUPTED, "interrupted");
             Thread.currentThread().interrupt();
         } catch (OutOfMemoryError e) {
             HeapReserve.release();
-            stop.stop("out of memory: " + e.getMessage(), true);
+            stop.stop(Kind.OUT_OF_MEMORY, "out of memory: " + e.getMessage());
         } catch (Exception e) {
-            stop.stop("run hook failed: " + e, true);
+            stop.stop(Kind.CLIENT_FAILED, "run hook failed: " + e);
         } finally {
             giveUpStuckSessions(backend);
             finisher.cleanup();
@@ -336,13 +337,6 @@ public final class RunEngine {
         }
         if (phase == org.rubis.format.Phase.DOWN) {
             health.markRunEnd();
-        }
-    }
-
-    /** The run ran out of heap so badly that only a minimal summary could be written. */
-    public static final class RunOutOfMemory extends RuntimeException {
-        public RunOutOfMemory(Path dir) {
-            super("the client ran out of memory (heap); logs are complete, " + dir.resolve("summary.json") + " holds the essentials", null, false, false);
         }
     }
 

@@ -11,6 +11,7 @@ import org.rubis.client.report.ClientHealth;
 import org.rubis.client.report.RunResult;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
+import org.rubis.format.StopCause.Kind;
 
 /**
  * The end of a run: closes what the run opened, last opened first, each step even when an earlier
@@ -18,8 +19,6 @@ import org.rubis.client.report.Summary;
  * its essentials when no heap is left.
  */
 final class RunFinisher {
-
-    static final String OUT_OF_MEMORY = "out of memory (no heap left even to say where)";
 
     private final ClientConfig config;
     private final Path dir;
@@ -49,9 +48,9 @@ final class RunFinisher {
                 s.close().close();
             } catch (Throwable e) {
                 try {
-                    stop.stop("cleanup of " + s.what() + " failed: " + e, HeapReserve.outOfMemory(e));
+                    stop.stop(HeapReserve.outOfMemory(e) ? Kind.OUT_OF_MEMORY : Kind.CLEANUP_FAILED, "cleanup of " + s.what() + " failed: " + e);
                 } catch (OutOfMemoryError again) {
-                    stop.stop(OUT_OF_MEMORY, true);
+                    stop.stopOutOfMemory();
                 }
             }
         }
@@ -62,10 +61,10 @@ final class RunFinisher {
             String backendName, String arrivalsText, java.util.List<RunObserver> observers, org.rubis.client.report.SummarySection warmup)
             throws IOException {
         if (log.statsIncomplete()) {
-            stop.stop("the statistics ran out of heap (the request log is complete)", true);
+            stop.stop(Kind.OUT_OF_MEMORY, "the statistics ran out of heap (the request log is complete)");
         }
         try {
-            RunResult result = new RunResult(dir, backendName, config.execution().model(), stop.reason(), stop.invalid(), arrivalsText,
+            RunResult result = new RunResult(dir, backendName, config.execution().model(), stop.cause(), stop.invalid(), arrivalsText,
                     counters.active.begun(), counters.sessionsDelayed.get(), counters.sessionsDropped.get(), counters.usersStarted,
                     counters.active.peak(), log.written(), log.lost(), clock.startEpochNs(),
                     clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()),
@@ -95,7 +94,7 @@ final class RunFinisher {
             }
             Summary.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(), backendName,
                     counters.usersStarted, log.written(), log.lost(), health);
-            throw new RunEngine.RunOutOfMemory(dir);
+            throw new RunOutOfMemory(dir);
         }
     }
 }

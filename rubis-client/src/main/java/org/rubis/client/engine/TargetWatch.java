@@ -1,7 +1,8 @@
 package org.rubis.client.engine;
 
 import java.util.concurrent.atomic.AtomicLong;
-import org.rubis.client.backend.ErrorClass;
+import org.rubis.format.ErrorClass;
+import org.rubis.format.StopCause.Kind;
 
 /**
  * Stops a run whose target cannot be reached at all: when the first requests all fail to connect,
@@ -32,18 +33,15 @@ final class TargetWatch {
             }
             return;
         }
-        if (!ErrorClass.isConnectFailure(error)) {
+        if (!ErrorClass.parse(error).connectFailure()) {
             return;
         }
         if (successes.get() == 0 && connectFailures.incrementAndGet() >= THRESHOLD) {
-            stop.stop("target " + target + " is unreachable (" + error + " on the first " + THRESHOLD
-                    + " requests); check --target, or that the server is running", true);
+            stop.stop(Kind.TARGET_UNREACHABLE, "target " + target + " is unreachable (" + error + " on the first " + THRESHOLD
+                    + " requests); check --target, or that the server is running");
         } else if (successes.get() > 0 && failuresInRow.incrementAndGet() >= THRESHOLD) {
-            stop.stop(TARGET_DIED + ": " + target + " answered " + successes.get() + " requests, then " + THRESHOLD
-                    + " connections in a row failed (" + error + ")", true);
+            stop.stop(Kind.TARGET_DIED, "target died: " + target + " answered " + successes.get() + " requests, then " + THRESHOLD
+                    + " connections in a row failed (" + error + ")");
         }
     }
-
-    /** The start of the stop reason of a run whose target stopped answering mid-run. */
-    static final String TARGET_DIED = "target died";
 }

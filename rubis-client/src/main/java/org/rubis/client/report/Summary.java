@@ -3,6 +3,7 @@ package org.rubis.client.report;
 import org.rubis.format.AtomicFile;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
+import org.rubis.format.RunStatus;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -39,6 +40,7 @@ public final class Summary {
     private final ObjectNode root = JSON.createObjectNode();
     private final List<String> extraWarnings = new ArrayList<>();
     private String text;
+    private final RunStatus status;
     private final StringBuilder sectionsText = new StringBuilder();
 
     public Summary(ClientConfig config, RunResult result, RunStats stats, ClientHealth health) {
@@ -58,7 +60,7 @@ public final class Summary {
         LatencyCell overall = stats.overall();
         LatencyCell run = stats.phaseTotal(Phase.RUN);
         long served = overall.count() - overall.errors();
-        boolean died = stopReason != null && stopReason.startsWith("target died");
+        boolean died = result.targetDied();
         // A run in which no request succeeded measured nothing, whatever else it says.
         // (Sessions that began but none of whose requests finished, e.g. all stuck in a request at the end, count too.)
         // So did one that ran to its end without sending any: no session began (a run shorter than the users' first think
@@ -75,8 +77,9 @@ public final class Summary {
                     + (stopReason == null || stopReason.equals("complete") ? "" : "; " + stopReason);
         }
         boolean complete = result.complete() && !failed;
-        String status = died ? "target-died" : invalid ? "invalid" : failed ? "failed" : complete ? "complete" : "partial";
-        root.put("status", status);
+        this.status = died ? RunStatus.TARGET_DIED : invalid ? RunStatus.INVALID : failed ? RunStatus.FAILED
+                : complete ? RunStatus.COMPLETE : RunStatus.PARTIAL;
+        root.put("status", status.label());
         root.put("partial", !complete);
         root.put("stop_reason", stopReason == null ? "complete" : stopReason);
         root.put("started_at", Instant.ofEpochSecond(0, result.startEpochNs()).toString());
@@ -566,6 +569,16 @@ public final class Summary {
 
     public JsonNode json() {
         return root;
+    }
+
+    /** How the run ended (summary.json's {@code status}). */
+    public RunStatus status() {
+        return status;
+    }
+
+    /** Why it ended: "complete", or summary.json's {@code stop_reason}. */
+    public String stopReason() {
+        return root.get("stop_reason").asText();
     }
 
     /** True when the verdict names the client as a cause. */

@@ -55,6 +55,8 @@ public enum ErrorClass {
 
     /** The prefix of the error of a page whose image failed: {@code image-<class>}. */
     public static final String IMAGE_PREFIX = "image-";
+    /** The prefix of an HTTP error status's label: {@code http-<status>}. */
+    public static final String HTTP_PREFIX = "http-";
     private static final ErrorClass[] VALUES = values();
 
     private final String label;
@@ -73,7 +75,7 @@ public enum ErrorClass {
 
     /** {@code http-<status>}. */
     public static String http(int status) {
-        return "http-" + status;
+        return HTTP_PREFIX + status;
     }
 
     /**
@@ -97,7 +99,7 @@ public enum ErrorClass {
      */
     public static ErrorClass parse(String label) {
         String s = label.startsWith(IMAGE_PREFIX) ? label.substring(IMAGE_PREFIX.length()) : label;
-        if (s.startsWith("http-")) {
+        if (s.startsWith(HTTP_PREFIX)) {
             return s.length() > 5 && s.substring(5).chars().allMatch(Character::isDigit) ? HTTP_STATUS : null;
         }
         for (ErrorClass c : VALUES) {
@@ -109,8 +111,13 @@ public enum ErrorClass {
     }
 
     /** True for failures to reach the target at all (no connection was made). */
-    public boolean connectFailure() {
+    public boolean isConnectFailure() {
         return this == REFUSED || this == CONNECT_TIMEOUT || this == UNREACHABLE;
+    }
+
+    /** True when a timeout of ours ended the request (the connect's or the reply's). */
+    public boolean isTimeout() {
+        return this == CONNECT_TIMEOUT || this == READ_TIMEOUT;
     }
 
     /** True for a reply that did arrive, whole, and says the request failed (an error page, an HTTP error status). */

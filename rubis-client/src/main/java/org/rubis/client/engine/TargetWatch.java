@@ -25,23 +25,24 @@ final class TargetWatch {
     /** Connect failures in a row after the target had answered: it died (or stopped listening). */
     private final AtomicLong failuresInRow = new AtomicLong();
 
-    void observe(String error) {
-        if (error.isEmpty() || error.equals("error-page") || error.startsWith("http-")) {
+    /** A request's outcome: {@code error} null for none, {@code imageError} when it is one of the page's images'. */
+    void observe(ErrorClass error, boolean imageError) {
+        if (error == null || error.answered()) { // the target answered (an error page, an HTTP error status)
             successes.incrementAndGet();
             if (failuresInRow.get() != 0) { // a volatile store is a fence: not once per request for nothing
                 failuresInRow.set(0);
             }
             return;
         }
-        if (!ErrorClass.parse(error).connectFailure()) {
+        if (imageError || !error.isConnectFailure()) { // a page arrived, or a failure after a connection was made
             return;
         }
         if (successes.get() == 0 && connectFailures.incrementAndGet() >= THRESHOLD) {
-            stop.stop(Kind.TARGET_UNREACHABLE, "target " + target + " is unreachable (" + error + " on the first " + THRESHOLD
+            stop.stop(Kind.TARGET_UNREACHABLE, "target " + target + " is unreachable (" + error.label() + " on the first " + THRESHOLD
                     + " requests); check --target, or that the server is running");
         } else if (successes.get() > 0 && failuresInRow.incrementAndGet() >= THRESHOLD) {
             stop.stop(Kind.TARGET_DIED, "target died: " + target + " answered " + successes.get() + " requests, then " + THRESHOLD
-                    + " connections in a row failed (" + error + ")");
+                    + " connections in a row failed (" + error.label() + ")");
         }
     }
 }

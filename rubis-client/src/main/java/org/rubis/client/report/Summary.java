@@ -4,6 +4,7 @@ import org.rubis.format.AtomicFile;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
 import org.rubis.format.RunStatus;
+import org.rubis.format.SessionEnd;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -130,14 +131,12 @@ public final class Summary {
         root.put("attempted_rps", round(run.count() / Math.max(1e-9, result.runSeconds()), 3));
         root.put("run_seconds", round(result.runSeconds(), 3));
 
-        Map<String, Long> ends = stats.sessionEnds();
-        long completed = ends.getOrDefault("end_of_session", 0L) + ends.getOrDefault("max_transitions", 0L);
         root.put("sessions_started", result.sessionsStarted());
-        root.put("sessions_completed", completed);
-        root.put("sessions_aborted_at_end", ends.getOrDefault("run_ended", 0L));
-        root.put("sessions_stuck_at_end", ends.getOrDefault("stuck", 0L));
+        root.put("sessions_completed", stats.sessionsEnded(SessionEnd::completed));
+        root.put("sessions_aborted_at_end", stats.sessionsEnded(e -> e == SessionEnd.RUN_ENDED));
+        root.put("sessions_stuck_at_end", stats.sessionsEnded(e -> e == SessionEnd.STUCK));
         // Every session that began has one line in sessions.csv: the end reasons sum to sessions_started.
-        root.put("sessions_logged", ends.entrySet().stream().filter(e -> !e.getKey().equals("dropped")).mapToLong(Map.Entry::getValue).sum());
+        root.put("sessions_logged", stats.sessionsEnded(SessionEnd::began));
         root.put("sessions_delayed_by_cap", result.sessionsDelayed());
         root.put("sessions_dropped_by_cap", result.sessionsDropped());
         root.put("peak_active_sessions", result.peakActive());

@@ -27,6 +27,7 @@ import org.rubis.format.RunStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import org.rubis.client.report.JvmFacts;
 
 /** Runs an emulation and writes the run directory (requests.csv, sessions.csv, summary.*, server/). */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true, defaultValueProvider = PackagedDefaults.class,
@@ -221,7 +222,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         PrintStream stdout = System.out;
         // The JVM's warnings too: up front on stderr, and again in the summary's Warnings section (and summary.json).
-        Summary.jvmWarnings(c.users(), c.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
+        JvmFacts.warnings(c.users(), c.arrivals() == Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
         if (heapPerUser && (c.arrivals() != org.rubis.client.config.Arrivals.CLOSED || c.users() <= 0)) {
             throw new ConfigException("--heap-per-user: closed runs only (--users N), the population it divides by");
         }

@@ -26,6 +26,7 @@ import org.rubis.client.warmup.WarmupLoad;
 import org.rubis.client.warmup.WarmupReport;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.format.StopCause.Kind;
+import org.rubis.client.report.SummaryWriter;
 
 /**
  * One emulation run from start to summary: starts the target, hands users or arrivals to their
@@ -146,7 +147,7 @@ public final class RunEngine {
         } catch (OutOfMemoryError e) {
             HeapReserve.release();
             stop.stopOutOfMemory();
-            Summary.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(),
+            SummaryWriter.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(),
                     config.execution().backend().label(), counters.usersStarted, -1, -1, health);
             throw new RunOutOfMemory(dir);
         } finally {

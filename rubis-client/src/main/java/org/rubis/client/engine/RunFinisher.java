@@ -12,6 +12,7 @@ import org.rubis.client.report.RunResult;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
 import org.rubis.format.StopCause.Kind;
+import org.rubis.client.report.SummaryWriter;
 
 /**
  * The end of a run: closes what the run opened, last opened first, each step even when an earlier
@@ -82,7 +83,7 @@ final class RunFinisher {
                     accuracy = accuracy != null ? accuracy : section.accuracy();
                 }
             }
-            Summary summary = new Summary(config, result, stats, health, accuracy);
+            Summary summary = new Summary(config, result, stats, health.figures(), accuracy);
             sections.forEach(summary::add);
             summary.write();
             return summary;
@@ -92,7 +93,7 @@ final class RunFinisher {
             if (!stop.invalid()) {
                 throw e;
             }
-            Summary.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(), backendName,
+            SummaryWriter.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(), backendName,
                     counters.usersStarted, log.written(), log.lost(), health);
             throw new RunOutOfMemory(dir);
         }

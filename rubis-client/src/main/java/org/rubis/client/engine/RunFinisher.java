@@ -1,18 +1,22 @@
 package org.rubis.client.engine;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
+import org.rubis.analysis.wire.WireAccuracy;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ShardPlan;
 import org.rubis.client.log.RunLog;
 import org.rubis.client.report.ClientHealth;
 import org.rubis.client.report.RunResult;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
-import org.rubis.format.StopCause.Kind;
+import org.rubis.client.report.SummarySection;
 import org.rubis.client.report.SummaryWriter;
+import org.rubis.format.StopCause.Kind;
 
 /**
  * The end of a run: closes what the run opened, last opened first, each step even when an earlier
@@ -29,7 +33,7 @@ final class RunFinisher {
 
     private record Step(String what, AutoCloseable close) {}
 
-    RunFinisher(ClientConfig config, Path dir, PrintStream out, StopSignal stop, RunCounters counters) {
+    RunFinisher(ClientConfig config, Path dir, StopSignal stop, RunCounters counters) {
         this.config = config;
         this.dir = dir;
         this.stop = stop;
@@ -58,8 +62,8 @@ final class RunFinisher {
     }
 
     /** Builds and writes the summary (after {@link #cleanup}: logs are flushed and closed). */
-    Summary summary(RunClock clock, org.rubis.client.config.ShardPlan shard, long runStartEpochNs, RunStats stats, ClientHealth health, RunLog log,
-            String backendName, String arrivalsText, java.util.List<RunObserver> observers, org.rubis.client.report.SummarySection warmup)
+    Summary summary(RunClock clock, ShardPlan shard, long runStartEpochNs, RunStats stats, ClientHealth health, RunLog log,
+            String backendName, String arrivalsText, List<RunObserver> observers, SummarySection warmup)
             throws IOException {
         if (log.statsIncomplete()) {
             stop.stop(Kind.OUT_OF_MEMORY, "the statistics ran out of heap (the request log is complete)");
@@ -71,13 +75,13 @@ final class RunFinisher {
                     clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()),
                     shard, clock.anchorEpochNs(), runStartEpochNs, clock.anchor().bracketNs());
             // Sections first: a wire check's measured error is the verdict's accuracy evidence.
-            java.util.List<org.rubis.client.report.SummarySection> sections = new java.util.ArrayList<>();
-            org.rubis.analysis.wire.WireAccuracy accuracy = null;
+            List<SummarySection> sections = new ArrayList<>();
+            WireAccuracy accuracy = null;
             if (warmup != null) {
                 sections.add(warmup); // the JIT warm-up (measures no accuracy)
             }
             for (RunObserver o : observers) {
-                org.rubis.client.report.SummarySection section = o.summarySection(dir);
+                SummarySection section = o.summarySection(dir);
                 if (section != null) {
                     sections.add(section);
                     accuracy = accuracy != null ? accuracy : section.accuracy();

@@ -179,10 +179,10 @@ class RunMergeTest {
         Path out = tmp.resolve("merged");
         assertEquals(0, cli(args(dirs, out)).status());
         RunAnalysis a = RunAnalysis.of(new RunDirectory(out));
-        assertEquals(run.requests.size(), a.requests);
-        assertEquals(run.sessions.size(), a.sessions);
-        assertEquals(3, a.gcPauses.size(), "every shard's GC pauses");
-        assertTrue(a.notes.isEmpty(), a.notes.toString());
+        assertEquals(run.requests.size(), a.requests());
+        assertEquals(run.sessions.size(), a.sessions().started());
+        assertEquals(3, a.gcPauses().size(), "every shard's GC pauses");
+        assertTrue(a.notes().isEmpty(), a.notes().toString());
         long runCount = run.requests.stream().filter(r -> r.phase().equals("run")).count();
         long runServed = run.requests.stream().filter(r -> r.phase().equals("run") && r.error().isEmpty()).count();
         assertTrue(runServed < runCount, "the synthetic run has failed requests (else this shows nothing)");
@@ -196,7 +196,7 @@ class RunMergeTest {
         assertEquals(0, r.status(), r.err());
         assertTrue(Files.readString(out.resolve("report.html")).contains("id=client-health"));
         JsonNode analysis = JSON.readTree(out.resolve("analysis.json").toFile());
-        assertEquals(a.byPhase.get("run").percentileMs(99), analysis.get("response_time_ms").get("run").get("p99").asDouble(), 0.001);
+        assertEquals(a.times().run().percentileMs(99), analysis.get("response_time_ms").get("run").get("p99").asDouble(), 0.001);
         Path cmp = tmp.resolve("cmp/comparison.html");
         Cli k = cli("compare", out.toString(), dirs.get(0).toString(), "--out", cmp.toString());
         assertEquals(0, k.status(), k.err());

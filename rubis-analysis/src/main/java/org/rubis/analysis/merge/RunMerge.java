@@ -23,6 +23,7 @@ import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.Phase;
 import org.rubis.format.RunStatus;
 import org.rubis.format.SessionEnd;
+import org.rubis.format.StopCause;
 
 /**
  * {@code rubis-analysis merge}: turns the run directories of N shards (docs/SHARDING.md) into one
@@ -230,7 +231,7 @@ public final class RunMerge {
         }
         root.put("status", status.label());
         root.put("partial", status != RunStatus.COMPLETE);
-        root.put("stop_reason", stopped.isEmpty() ? "complete" : String.join("; ", stopped));
+        root.put("stop_reason", stopped.isEmpty() ? StopCause.END.reason() : String.join("; ", stopped));
         root.put("started_at", instant(first.startAtEpochNs()));
         root.put("run_dir", out.toAbsolutePath().toString());
         for (String k : List.of("properties", "target")) {

@@ -3,6 +3,7 @@ package org.rubis.client.report;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.format.RunStatus;
+import org.rubis.format.StopCause;
 
 /**
  * The rule that gives a run its status, in one place: a run whose target died, a run made invalid (out of memory,
@@ -36,7 +37,7 @@ record RunOutcome(RunStatus status, String stopReason) {
         }
         RunStatus status = died ? RunStatus.TARGET_DIED : result.invalid() ? RunStatus.INVALID : failed ? RunStatus.FAILED
                 : result.complete() ? RunStatus.COMPLETE : RunStatus.PARTIAL;
-        return new RunOutcome(status, stopReason == null ? "complete" : stopReason);
+        return new RunOutcome(status, stopReason == null ? StopCause.END.reason() : stopReason);
     }
 
     private static String nothingSent(ClientConfig config) {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
 import org.rubis.format.RunStatus;
+import org.rubis.format.SectionStatus;
 
 /**
  * A run's summary.json read back as types, for the commands that run the client as a child and
@@ -84,6 +85,6 @@ public record SummaryFile(RunStatus status, String stopReason, long requests, do
                         h.path("gc_pause_total_ms").asLong(), h.path("max_heap_bytes").asLong(), elapsedMs(s.path("phases_ms")),
                         h.path("run_system_cpu_us_per_request").asDouble(-1)),
                 new Server(srv.path("connections_accepted").asLong(), srv.path("max_concurrent_connections").asLong()),
-                "not run".equals(wire.path("status").asText()) ? wire.path("reason").asText() : null);
+                SectionStatus.parse(wire.path("status").asText()) == SectionStatus.NOT_RUN ? wire.path("reason").asText() : null);
     }
 }

@@ -62,7 +62,8 @@ public final class AnalysisMain {
             new org.rubis.analysis.export.HdrLogExport(new RunDirectory(dir)).write(hlog);
             PrintWriter pw = spec.commandLine().getOut();
             a.notes().forEach(n -> pw.println("note: " + n));
-            pw.println("report: " + target + " (" + a.requests() + " requests; analysis.json beside it; HdrHistogram log " + hlog + ")");
+            pw.println("report: " + target + " (" + a.requests()
+                    + " requests; analysis.json beside it; HdrHistogram log " + hlog + ")");
             return 0;
         }
     }
@@ -83,7 +84,8 @@ public final class AnalysisMain {
             for (Path d : dirs) {
                 RunAnalysis a = RunAnalysis.of(new RunDirectory(d));
                 if (a.ending().partial()) {
-                    pw.println("note: " + a.name() + ": " + a.ending().label() + " (" + a.ending().stopReason() + ")");
+                    pw.println("note: " + a.name() + ": " + a.ending().label() + " ("
+                            + a.ending().stopReason() + ")");
                 }
                 runs.add(a);
             }

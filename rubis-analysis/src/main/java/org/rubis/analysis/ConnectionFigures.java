@@ -23,9 +23,14 @@ import java.util.TreeMap;
  * @param connectionsPerSession  sessions by the number of connections they used
  * @param concurrent             connections open at each whole second (epoch second)
  */
-public record ConnectionFigures(int distinct, long opened, long withoutId, SortedMap<Integer, Long> requestsPerConnection,
-                                SortedMap<Integer, Long> sessionsPerConnection, SortedMap<Integer, Long> connectionsPerSession,
-                                NavigableMap<Long, Integer> concurrent) {
+public record ConnectionFigures(
+        int distinct,
+        long opened,
+        long withoutId,
+        SortedMap<Integer, Long> requestsPerConnection,
+        SortedMap<Integer, Long> sessionsPerConnection,
+        SortedMap<Integer, Long> connectionsPerSession,
+        NavigableMap<Long, Integer> concurrent) {
 
     /** The most connections open at once. */
     public int maxConcurrent() {
@@ -62,7 +67,10 @@ public record ConnectionFigures(int distinct, long opened, long withoutId, Sorte
         private long opened;
         private long withoutId;
 
-        /** A request of session {@code sessionId} on {@code connectionId} ("" for none), sent at {@code send}, done at {@code done}. */
+        /**
+         * A request of session {@code sessionId} on {@code connectionId} ("" for none), sent at {@code send}, done at
+         * {@code done}.
+         */
         void request(String connectionId, long sessionId, long send, long done, boolean newConnection) {
             if (connectionId.isEmpty()) {
                 withoutId++;
@@ -88,8 +96,13 @@ public record ConnectionFigures(int distinct, long opened, long withoutId, Sorte
                 sessions.merge(c.distinctSessions(), 1L, Long::sum);
                 intervals.add(new long[] {c.first, c.last});
             }
-            return new ConnectionFigures(conns.size(), opened, withoutId, Collections.unmodifiableSortedMap(requests),
-                    Collections.unmodifiableSortedMap(sessions), Collections.unmodifiableSortedMap(connectionsPerSession),
+            return new ConnectionFigures(
+                    conns.size(),
+                    opened,
+                    withoutId,
+                    Collections.unmodifiableSortedMap(requests),
+                    Collections.unmodifiableSortedMap(sessions),
+                    Collections.unmodifiableSortedMap(connectionsPerSession),
                     Collections.unmodifiableNavigableMap(Intervals.openPerSecond(intervals)));
         }
     }

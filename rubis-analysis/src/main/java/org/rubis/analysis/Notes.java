@@ -6,7 +6,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.rubis.analysis.io.CsvStream;
 
-/** What the readers of a run directory have to say about it, in the order they read: notes, and each file's malformed lines. */
+/**
+ * What the readers of a run directory have to say about it, in the order they read: notes, and each file's malformed
+ * lines.
+ */
 final class Notes {
 
     final List<String> notes = new ArrayList<>();

@@ -31,20 +31,32 @@ final class RequestsReader {
      * @param backend        the first row's backend
      * @param runFirstSend   the first run-phase send (epoch ns; {@code Long.MAX_VALUE} when none)
      * @param runLastSend    the last ({@code Long.MIN_VALUE} when none)
-     * @param interArrival   gaps between consecutive run-phase sends, in send order (a ramp changes the rate on purpose)
+     * @param interArrival   gaps between consecutive run-phase sends, in send order (a ramp changes the rate on
+     *                       purpose)
      * @param lateSends      sends that came later than the re-sorting window allowed
      */
-    record Result(long requests, String backend, ResponseTimes times, NavigableMap<Long, RunAnalysis.Bin> timeline,
-                  ConnectionFigures connections, SessionFigures sessions, long runFirstSend, long runLastSend, Moments interArrival,
-                  long lateSends) {}
+    record Result(
+            long requests,
+            String backend,
+            ResponseTimes times,
+            NavigableMap<Long, RunAnalysis.Bin> timeline,
+            ConnectionFigures connections,
+            SessionFigures sessions,
+            long runFirstSend,
+            long runLastSend,
+            Moments interArrival,
+            long lateSends) {}
 
     private final ResponseTimes.Builder times = new ResponseTimes.Builder();
     private final ConnectionFigures.Builder connections = new ConnectionFigures.Builder();
     private final NavigableMap<Long, RunAnalysis.Bin> timeline = new TreeMap<>();
     private final Moments interArrival = new Moments();
     private final SessionFigures.Tracker sessions;
-    /** The wire's time of each request matched on the wire ("connection_id send_epoch_ns"), or null: the client's times. */
+    /**
+     * The wire's time of each request matched on the wire ("connection_id send_epoch_ns"), or null: the client's times.
+     */
     private final Map<String, Long> wireTimes;
+
     private final SortedStream sends;
     private long lastSend = Long.MIN_VALUE;
     private long requests;
@@ -77,10 +89,19 @@ final class RequestsReader {
         });
         r.sends.finish();
         notes.account("requests.csv", csv);
-        SessionFigures sessionFigures = sessions.build(r.endNs); // first: it counts the connections of the sessions still open
-        return new Result(r.requests, r.backend, r.times.build(wireTimes == null ? ResponseTimes.CLIENT_CLOCK : ResponseTimes.WIRE_CLOCK),
-                Collections.unmodifiableNavigableMap(r.timeline), r.connections.build(sessions.connectionsPerSession()), sessionFigures,
-                r.runFirstSend, r.runLastSend, r.interArrival, r.sends.late());
+        SessionFigures sessionFigures =
+                sessions.build(r.endNs); // first: it counts the connections of the sessions still open
+        return new Result(
+                r.requests,
+                r.backend,
+                r.times.build(wireTimes == null ? ResponseTimes.CLIENT_CLOCK : ResponseTimes.WIRE_CLOCK),
+                Collections.unmodifiableNavigableMap(r.timeline),
+                r.connections.build(sessions.connectionsPerSession()),
+                sessionFigures,
+                r.runFirstSend,
+                r.runLastSend,
+                r.interArrival,
+                r.sends.late());
     }
 
     private void row(CsvStream.Row row, Phase phase) {
@@ -98,7 +119,8 @@ final class RequestsReader {
         }
         times.request(phase, row.get("state"), ns, clientNs, Math.max(0, send - intended), error);
         endNs = Math.max(endNs, done);
-        timeline.computeIfAbsent(send / 1_000_000_000L, k -> new RunAnalysis.Bin()).add(ns, !error.isEmpty());
+        timeline.computeIfAbsent(send / 1_000_000_000L, k -> new RunAnalysis.Bin())
+                .add(ns, !error.isEmpty());
         boolean inRun = phase == Phase.RUN;
         if (inRun) {
             sends.add(send); // the measurement phase only: ramps change the rate on purpose
@@ -116,12 +138,13 @@ final class RequestsReader {
     /** The wire's time of each request matched on the wire, by "connection_id send_epoch_ns". */
     static Map<String, Long> wireTimes(Path wireCsv) {
         Map<String, Long> m = new HashMap<>();
-        new CsvStream(wireCsv).forEach(List.of("connection_id", "client_send_epoch_ns", "wire_response_ns", "match"), row -> {
-            String w = row.get("wire_response_ns");
-            if ("matched".equals(row.get("match")) && !w.isEmpty()) {
-                m.put(row.get("connection_id") + " " + row.get("client_send_epoch_ns"), Long.parseLong(w));
-            }
-        });
+        new CsvStream(wireCsv)
+                .forEach(List.of("connection_id", "client_send_epoch_ns", "wire_response_ns", "match"), row -> {
+                    String w = row.get("wire_response_ns");
+                    if ("matched".equals(row.get("match")) && !w.isEmpty()) {
+                        m.put(row.get("connection_id") + " " + row.get("client_send_epoch_ns"), Long.parseLong(w));
+                    }
+                });
         return m;
     }
 }

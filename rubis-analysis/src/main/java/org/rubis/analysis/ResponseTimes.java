@@ -17,20 +17,31 @@ import org.rubis.format.Phase;
  * @param byPhaseState        per phase and state (states in name order)
  * @param byState             per state over all phases
  * @param overall             all requests
- * @param byPhaseFromIntended per phase, from the intended send instant (coordinated omission corrected): it differs from
+ * @param byPhaseFromIntended per phase, from the intended send instant (coordinated omission corrected): it differs
+ *                            from
  *                            {@code byPhase} (the service time) by the send lateness
  * @param overallFromIntended all requests, from the intended send instant
  * @param clientByPhase       the client's own times per phase, beside the published ones when those are the wire's
  * @param lateness            actual minus intended send instant
  * @param think               think times within sessions (intended send minus the previous reply's end)
  * @param errorsByClass       requests by their error column's value, in name order
- * @param clock               whose clock the times come from: {@code client}, or {@code wire} when the run published the
+ * @param clock               whose clock the times come from: {@code client}, or {@code wire} when the run published
+ *                            the
  *                            wire's (summary.json response_time_clock): each request's time is then the wire's from
  *                            wire.csv (a request with none on the wire, e.g. a failed connect, keeps the client's)
  */
-public record ResponseTimes(Map<Phase, Latency> byPhase, Map<Phase, SortedMap<String, Latency>> byPhaseState, SortedMap<String, Latency> byState,
-                            Latency overall, Map<Phase, Latency> byPhaseFromIntended, Latency overallFromIntended, Map<Phase, Latency> clientByPhase,
-                            Latency lateness, Latency think, SortedMap<String, Long> errorsByClass, String clock) {
+public record ResponseTimes(
+        Map<Phase, Latency> byPhase,
+        Map<Phase, SortedMap<String, Latency>> byPhaseState,
+        SortedMap<String, Latency> byState,
+        Latency overall,
+        Map<Phase, Latency> byPhaseFromIntended,
+        Latency overallFromIntended,
+        Map<Phase, Latency> clientByPhase,
+        Latency lateness,
+        Latency think,
+        SortedMap<String, Long> errorsByClass,
+        String clock) {
 
     /** The clock of the client's own times. */
     public static final String CLIENT_CLOCK = "client";
@@ -95,9 +106,18 @@ public record ResponseTimes(Map<Phase, Latency> byPhase, Map<Phase, SortedMap<St
         ResponseTimes build(String clock) {
             Map<Phase, SortedMap<String, Latency>> states = new EnumMap<>(Phase.class);
             byPhaseState.forEach((p, m) -> states.put(p, Collections.unmodifiableSortedMap(m)));
-            return new ResponseTimes(Collections.unmodifiableMap(byPhase), Collections.unmodifiableMap(states),
-                    Collections.unmodifiableSortedMap(byState), overall, Collections.unmodifiableMap(byPhaseFromIntended), overallFromIntended,
-                    Collections.unmodifiableMap(clientByPhase), lateness, think, Collections.unmodifiableSortedMap(errorsByClass), clock);
+            return new ResponseTimes(
+                    Collections.unmodifiableMap(byPhase),
+                    Collections.unmodifiableMap(states),
+                    Collections.unmodifiableSortedMap(byState),
+                    overall,
+                    Collections.unmodifiableMap(byPhaseFromIntended),
+                    overallFromIntended,
+                    Collections.unmodifiableMap(clientByPhase),
+                    lateness,
+                    think,
+                    Collections.unmodifiableSortedMap(errorsByClass),
+                    clock);
         }
     }
 }

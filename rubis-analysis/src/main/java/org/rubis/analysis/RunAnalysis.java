@@ -46,8 +46,13 @@ public final class RunAnalysis {
             h.recordValue(Percentiles.recorded(ns));
         }
 
-        public double meanMs() { return requests == 0 ? 0 : sumNs / requests / 1e6; }
-        public double p99Ms() { return requests == 0 ? 0 : Percentiles.valueAtMs(h, 99, 0, maxNs); }
+        public double meanMs() {
+            return requests == 0 ? 0 : sumNs / requests / 1e6;
+        }
+
+        public double p99Ms() {
+            return requests == 0 ? 0 : Percentiles.valueAtMs(h, 99, 0, maxNs);
+        }
     }
 
     private final String name;
@@ -73,8 +78,15 @@ public final class RunAnalysis {
     private final List<String> notes;
     private final Map<String, long[]> badLines;
 
-    private RunAnalysis(RunDirectory d, RunEnding ending, RequestsReader.Result r, RunWindow window, List<long[]> gcPauses,
-                        ServerComparison server, WireCheck wire, Notes notes) {
+    private RunAnalysis(
+            RunDirectory d,
+            RunEnding ending,
+            RequestsReader.Result r,
+            RunWindow window,
+            List<long[]> gcPauses,
+            ServerComparison server,
+            WireCheck wire,
+            Notes notes) {
         this.name = d.name();
         this.summary = d.summary();
         this.ending = ending;
@@ -94,7 +106,10 @@ public final class RunAnalysis {
         this.badLines = Collections.unmodifiableMap(notes.badLines);
     }
 
-    /** Reads the run directory: sessions.csv, the wire's times, requests.csv, client-gc.csv, the server's log, the capture. */
+    /**
+     * Reads the run directory: sessions.csv, the wire's times, requests.csv, client-gc.csv, the server's log, the
+     * capture.
+     */
     public static RunAnalysis of(RunDirectory d) {
         Notes notes = new Notes();
         SessionFigures.Tracker sessions = new SessionFigures.Tracker();
@@ -116,11 +131,13 @@ public final class RunAnalysis {
         if (ending.incomplete()) {
             notes.add(ending.stopReason());
         } else if (ending.partial()) {
-            notes.add("the run was stopped early (" + ending.stopReason() + "); the logs are complete up to then, and every rate is over the "
+            notes.add("the run was stopped early (" + ending.stopReason()
+                    + "); the logs are complete up to then, and every rate is over the "
                     + String.format(Locale.ROOT, "%.3f s", window.seconds()) + " of run phase actually run");
         }
         if (r.sessions().onlyInRequests() > 0) {
-            notes.add(r.sessions().onlyInRequests() + " sessions are in requests.csv but not in sessions.csv (still running when the run was "
+            notes.add(r.sessions().onlyInRequests()
+                    + " sessions are in requests.csv but not in sessions.csv (still running when the run was "
                     + "killed): counted from requests.csv");
         }
         return new RunAnalysis(d, ending, r, window, gc, server, wire, notes);
@@ -134,7 +151,8 @@ public final class RunAnalysis {
         }
         Path csv = d.dir().resolve(WireCheck.CSV);
         if (!Files.isRegularFile(csv)) {
-            notes.add("the run published wire times but " + csv.getFileName() + " is missing: the client's times are shown");
+            notes.add("the run published wire times but " + csv.getFileName()
+                    + " is missing: the client's times are shown");
             return null;
         }
         return RequestsReader.wireTimes(csv);
@@ -147,8 +165,10 @@ public final class RunAnalysis {
             return pauses;
         }
         CsvStream gc = new CsvStream(d.gc());
-        gc.forEach(List.of("end_epoch_ms", "duration_ms"), RunDirectory.GC_NUMERIC, row ->
-                pauses.add(new long[] {row.getLong("end_epoch_ms"), row.getLong("duration_ms")}));
+        gc.forEach(
+                List.of("end_epoch_ms", "duration_ms"),
+                RunDirectory.GC_NUMERIC,
+                row -> pauses.add(new long[] {row.getLong("end_epoch_ms"), row.getLong("duration_ms")}));
         notes.account("client-gc.csv", gc);
         return pauses;
     }
@@ -282,7 +302,12 @@ public final class RunAnalysis {
             return LittleLaw.notApplicable(arrivals);
         }
         if (summary != null && summary.path("stationarity").has("little_ratio")) {
-            return LittleLaw.fromSummary(summary, summary.path("response_time_ms").path(Phase.RUN.label()).path("mean").asDouble(r));
+            return LittleLaw.fromSummary(
+                    summary,
+                    summary.path("response_time_ms")
+                            .path(Phase.RUN.label())
+                            .path("mean")
+                            .asDouble(r));
         }
         // A session's first request closes no think time within it: with N the active sessions, X counts the others.
         long run = times.run().count();
@@ -301,7 +326,8 @@ public final class RunAnalysis {
             return String.format(Locale.ROOT, "deterministic (CoV %.2f)", cov);
         }
         if (cov < 0.9) {
-            return String.format(Locale.ROOT, "closed-loop, CoV < 1 (%.2f): arrivals are throttled by completions", cov);
+            return String.format(
+                    Locale.ROOT, "closed-loop, CoV < 1 (%.2f): arrivals are throttled by completions", cov);
         }
         if (cov <= 1.1) {
             return String.format(Locale.ROOT, "consistent with Poisson (CoV %.2f)", cov);

@@ -22,8 +22,15 @@ public record RunEnding(RunStatus status, String label, boolean partial, String 
     /** @param summaryProblem why summary.json could not be read, or null when it is missing or was read */
     static RunEnding of(JsonNode summary, String summaryProblem) {
         if (summary == null) {
-            return new RunEnding(null, INCOMPLETE, true, summaryProblem != null ? summaryProblem
-                    : "summary.json is missing: the run was killed before its end (or is still running); figures come from the logs alone", true);
+            return new RunEnding(
+                    null,
+                    INCOMPLETE,
+                    true,
+                    summaryProblem != null
+                            ? summaryProblem
+                            : "summary.json is missing: the run was killed before its end (or is still running);"
+                                    + " figures come from the logs alone",
+                    true);
         }
         String label = summary.path("status").asText("unknown");
         RunStatus status = RunStatus.parse(label);

@@ -15,7 +15,8 @@ import org.rubis.format.Phase;
 public record RunWindow(double seconds, String source, long startNs, long endNs) {
 
     /**
-     * summary.json's run_seconds (a stopped run's is shorter than planned), the planned length from an older summary of a
+     * summary.json's run_seconds (a stopped run's is shorter than planned), the planned length from an older summary of
+     * a
      * complete run, else the span of the run-phase requests in the logs.
      *
      * @param runRequests the run-phase requests in the log
@@ -29,11 +30,14 @@ public record RunWindow(double seconds, String source, long startNs, long endNs)
         if (summary != null && summary.has("run_seconds")) {
             seconds = summary.path("run_seconds").asDouble();
             source = "summary.json run_seconds (the run phase as run)";
-        } else if (summary != null && summary.has("phases_ms") && !summary.path("partial").asBoolean(false)) {
+        } else if (summary != null
+                && summary.has("phases_ms")
+                && !summary.path("partial").asBoolean(false)) {
             seconds = summary.path("phases_ms").path(Phase.RUN.label()).asDouble() / 1000;
             source = "summary.json phases_ms.run (planned; the run was complete)";
         } else if (fromLogs) {
-            // n sends span n - 1 gaps: the span alone would put one request too many in it (a rate too high by n / (n - 1))
+            // n sends span n - 1 gaps: the span alone would put one request too many in it (a rate too high by n / (n -
+            // 1))
             seconds = (lastSend - firstSend) / 1e9 * (runRequests > 1 ? (double) runRequests / (runRequests - 1) : 1);
             source = "the logs: first to last run-phase request sent, times n / (n - 1) for the gap after the last";
         } else {
@@ -41,7 +45,8 @@ public record RunWindow(double seconds, String source, long startNs, long endNs)
             source = "no run-phase request";
         }
         JsonNode clock = summary == null ? null : summary.path("clock");
-        long start = clock != null && clock.path("run_start_epoch_ns").asLong(0) > 0 ? clock.path("run_start_epoch_ns").asLong()
+        long start = clock != null && clock.path("run_start_epoch_ns").asLong(0) > 0
+                ? clock.path("run_start_epoch_ns").asLong()
                 : fromLogs ? firstSend : 0;
         return new RunWindow(seconds, source, start, start == 0 ? 0 : start + (long) (seconds * 1e9));
     }

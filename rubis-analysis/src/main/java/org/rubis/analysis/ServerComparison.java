@@ -27,8 +27,17 @@ import org.rubis.format.Columns;
  * @param serverRequests    requests in the server's log
  * @param serverConnections distinct connections in the server's log
  */
-public record ServerComparison(long matched, long clientOnly, long serverOnly, long pathMismatches, double clientMeanMs, double serverMeanMs,
-                               Latency difference, long negative, long serverRequests, long serverConnections) {
+public record ServerComparison(
+        long matched,
+        long clientOnly,
+        long serverOnly,
+        long pathMismatches,
+        double clientMeanMs,
+        double serverMeanMs,
+        Latency difference,
+        long negative,
+        long serverRequests,
+        long serverConnections) {
 
     /** Mean reported minus mean measured by the server, ms. */
     public double absoluteErrorMs() {
@@ -46,7 +55,8 @@ public record ServerComparison(long matched, long clientOnly, long serverOnly, l
         Join j = new Join();
         CsvStream serverCsv = new CsvStream(d.serverRequests());
         try (CsvStream.Cursor server = serverCsv.open(Columns.SERVER_REQUESTS, RunDirectory.SERVER_REQUEST_NUMERIC)) {
-            new CsvStream(d.requests()).forEach(Columns.REQUESTS_REQUIRED, RunDirectory.REQUEST_NUMERIC, row -> j.client(row, server));
+            new CsvStream(d.requests())
+                    .forEach(Columns.REQUESTS_REQUIRED, RunDirectory.REQUEST_NUMERIC, row -> j.client(row, server));
             for (CsvStream.Row s = server.next(); s != null; s = server.next()) {
                 j.serverRequests++;
                 j.serverOnly++;
@@ -62,8 +72,17 @@ public record ServerComparison(long matched, long clientOnly, long serverOnly, l
         if (serverCsv.empty()) {
             return null;
         }
-        return new ServerComparison(j.matched, j.clientOnly, j.serverOnly, j.pathMismatches, j.matched == 0 ? 0 : j.clientSum / j.matched / 1e6,
-                j.matched == 0 ? 0 : j.serverSum / j.matched / 1e6, j.difference, j.negative, j.serverRequests, j.serverConnections.size());
+        return new ServerComparison(
+                j.matched,
+                j.clientOnly,
+                j.serverOnly,
+                j.pathMismatches,
+                j.matched == 0 ? 0 : j.clientSum / j.matched / 1e6,
+                j.matched == 0 ? 0 : j.serverSum / j.matched / 1e6,
+                j.difference,
+                j.negative,
+                j.serverRequests,
+                j.serverConnections.size());
     }
 
     /** The join's state while the two logs are read. */
@@ -95,7 +114,8 @@ public record ServerComparison(long matched, long clientOnly, long serverOnly, l
                 serverRequests++;
                 lastServerCompletion = s.getLong("completion_epoch_ns");
                 serverConnections.add(s.get("connection_id"));
-                pending.computeIfAbsent(s.get("connection_id"), k -> new ArrayDeque<>()).add(new Served(s.getLong("service_ns"), s.get("path")));
+                pending.computeIfAbsent(s.get("connection_id"), k -> new ArrayDeque<>())
+                        .add(new Served(s.getLong("service_ns"), s.get("path")));
             }
             ArrayDeque<Served> q = conn.isEmpty() ? null : pending.get(conn);
             Served match = q == null ? null : take(q, row.get("path"));

@@ -23,7 +23,8 @@ import org.rubis.format.SessionEnd;
  * The sessions, from sessions.csv and requests.csv together: how many began and how they ended, how many were
  * active at each second, their inter-arrival times, and the run phase's think times (the Z of Little's law).
  *
- * @param started            sessions that began (sessions.csv's lines but dropped ones, plus those only in requests.csv)
+ * @param started            sessions that began (sessions.csv's lines but dropped ones, plus those only in
+ *                           requests.csv)
  * @param onlyInRequests     sessions seen in requests.csv only (no line in sessions.csv: still running when the run was
  *                           killed); counted in {@code started}
  * @param ends               sessions.csv's lines by end reason
@@ -33,8 +34,14 @@ import org.rubis.format.SessionEnd;
  *                           the end) counted by their elapsed part
  * @param runFirstRequests   run-phase requests that opened their session (no think time before them within it)
  */
-public record SessionFigures(long started, long onlyInRequests, Map<SessionEnd, Long> ends, NavigableMap<Long, Integer> active,
-                             Moments interArrival, CensoredMean runThinkCensored, long runFirstRequests) {
+public record SessionFigures(
+        long started,
+        long onlyInRequests,
+        Map<SessionEnd, Long> ends,
+        NavigableMap<Long, Integer> active,
+        Moments interArrival,
+        CensoredMean runThinkCensored,
+        long runFirstRequests) {
 
     /** {@link #ends} by their labels, in the labels' order (as reports list them). */
     public SortedMap<String, Long> endsByLabel() {
@@ -51,14 +58,18 @@ public record SessionFigures(long started, long onlyInRequests, Map<SessionEnd, 
         int expected = -1;
         /** From sessions.csv; null when the session has no line there (still running when the run was killed). */
         SessionEnd endReason;
+
         long start;
         /** From sessions.csv: when the client ended it (a run_ended session: the run's end, in its think time). */
         long end;
+
         long firstIntended = Long.MAX_VALUE;
         boolean lastInRun;
     }
 
-    /** Reads sessions.csv, then follows each session through requests.csv ({@link #request}); {@link #build} at the end. */
+    /**
+     * Reads sessions.csv, then follows each session through requests.csv ({@link #request}); {@link #build} at the end.
+     */
     static final class Tracker {
         private final Map<Long, State> states = new HashMap<>();
         private final Map<SessionEnd, Long> ends = new EnumMap<>(SessionEnd.class);
@@ -66,13 +77,20 @@ public record SessionFigures(long started, long onlyInRequests, Map<SessionEnd, 
         private final Moments interArrival = new Moments();
         private final CensoredMean runThinkCensored = new CensoredMean();
         private final SortedMap<Integer, Long> connectionsPerSession = new TreeMap<>();
-        /** Whether sessions.csv was there: only then does a session without a line in it mean one still running at a kill. */
+        /**
+         * Whether sessions.csv was there: only then does a session without a line in it mean one still running at a
+         * kill.
+         */
         private boolean sessionsCsvRead;
+
         private long started;
         private long onlyInRequests;
         private long runFirstRequests;
 
-        /** sessions.csv: each session's end, expected requests and interval; a line with an unknown end reason is a bad line. */
+        /**
+         * sessions.csv: each session's end, expected requests and interval; a line with an unknown end reason is a bad
+         * line.
+         */
         void readSessions(RunDirectory d, Notes notes) {
             if (!Files.isRegularFile(d.sessions())) {
                 notes.add("sessions.csv is missing: no session statistics");
@@ -100,7 +118,9 @@ public record SessionFigures(long started, long onlyInRequests, Map<SessionEnd, 
                 st.endReason = reason;
                 st.start = start;
                 st.end = end;
-                if (reason != SessionEnd.RUN_ENDED) { // an aborted session was active, in a think time, until the end: see build
+                if (reason
+                        != SessionEnd.RUN_ENDED) { // an aborted session was active, in a think time, until the end: see
+                    // build
                     intervals.add(new long[] {start, Math.max(start, end)});
                 }
             });
@@ -115,7 +135,8 @@ public record SessionFigures(long started, long onlyInRequests, Map<SessionEnd, 
         }
 
         /**
-         * A request of session {@code sessionId}: its think time before it (returned, -1 for a session's first request),
+         * A request of session {@code sessionId}: its think time before it (returned, -1 for a session's first
+         * request),
          * the connections the session used, whether it opened its session in the run phase.
          */
         long request(long sessionId, String connectionId, long intended, long done, boolean inRun) {
@@ -140,13 +161,17 @@ public record SessionFigures(long started, long onlyInRequests, Map<SessionEnd, 
             if (st.expected >= 0 && st.seen >= st.expected) {
                 connectionsPerSession.merge(st.connections.size(), 1L, Long::sum);
                 if (st.endReason != SessionEnd.RUN_ENDED) {
-                    states.remove(sessionId); // nothing more to learn; an aborted session's last think is censored (build)
+                    states.remove(
+                            sessionId); // nothing more to learn; an aborted session's last think is censored (build)
                 }
             }
             return think;
         }
 
-        /** The sessions still open at the log's end ({@code end}, epoch ns): killed ones, and those the run's end cut in a think time. */
+        /**
+         * The sessions still open at the log's end ({@code end}, epoch ns): killed ones, and those the run's end cut in
+         * a think time.
+         */
         SessionFigures build(long end) {
             for (State st : states.values()) {
                 if (st.seen > 0 && (st.expected < 0 || st.seen < st.expected)) {
@@ -166,8 +191,14 @@ public record SessionFigures(long started, long onlyInRequests, Map<SessionEnd, 
                     runThinkCensored.censored((runEnded && st.end > 0 ? st.end : end) - st.lastDone);
                 }
             }
-            return new SessionFigures(started + onlyInRequests, onlyInRequests, Collections.unmodifiableMap(ends),
-                    Collections.unmodifiableNavigableMap(Intervals.openPerSecond(intervals)), interArrival, runThinkCensored, runFirstRequests);
+            return new SessionFigures(
+                    started + onlyInRequests,
+                    onlyInRequests,
+                    Collections.unmodifiableMap(ends),
+                    Collections.unmodifiableNavigableMap(Intervals.openPerSecond(intervals)),
+                    interArrival,
+                    runThinkCensored,
+                    runFirstRequests);
         }
 
         /** Sessions by the number of connections they used (complete once {@link #build} ran). */

@@ -51,7 +51,10 @@ class LittleLawTest {
         long cut = a.sessions().runThinkCensored().censoredCount();
         assertTrue(cut > 190 && cut <= 200, "one think time cut off per user (but those thinking since the up ramp): " + cut);
         assertEquals(5000, law.zMs(), 5000 * 0.08, "the censored estimate of Z");
-        assertTrue(a.sessions().runThinkCensored().plainMeanMs() < 5000 * 0.85, "without the censored ones Z is biased low (" + a.sessions().runThinkCensored().plainMeanMs() + ")");
+        assertTrue(
+                a.sessions().runThinkCensored().plainMeanMs() < 5000 * 0.85,
+                "without the censored ones Z is biased low ("
+                        + a.sessions().runThinkCensored().plainMeanMs() + ")");
         assertEquals(200, law.n(), 200 * 0.03, "N: every user was active (a few began late)");
         assertEquals(1.0, law.ratio(), 0.08, law.toString());
         assertTrue(law.steady(), law.ratio() + " in " + law.low() + ".." + law.high());

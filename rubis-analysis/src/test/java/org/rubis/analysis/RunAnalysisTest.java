@@ -102,7 +102,10 @@ class RunAnalysisTest {
             // HdrHistogram with 3 significant digits: within 0.1 % of the exact value.
             assertEquals(exact, a.times().run().percentileMs(p), exact * 0.001, "p" + p);
         }
-        assertEquals(Arrays.stream(values).average().orElseThrow() / 1e6, a.times().run().meanMs(), 1e-9);
+        assertEquals(
+                Arrays.stream(values).average().orElseThrow() / 1e6,
+                a.times().run().meanMs(),
+                1e-9);
         assertEquals(sorted[n - 1] / 1e6, a.times().overall().maxMs(), 1e-9);
         assertEquals(5000, a.times().byState().get("Home").count());
     }
@@ -174,7 +177,11 @@ class RunAnalysisTest {
         assertEquals(1048, a.requests(), "every good line is analysed");
         assertEquals(3, a.badLines().get("requests.csv")[0]);
         assertEquals(101, a.badLines().get("requests.csv")[1]);
-        assertTrue(a.notes().contains("requests.csv: 3 malformed lines skipped (first at line 101); the other lines were analysed"), a.notes().toString());
+        assertTrue(
+                a.notes()
+                        .contains("requests.csv: 3 malformed lines skipped (first at line 101); the other lines were"
+                                + " analysed"),
+                a.notes().toString());
         new org.rubis.analysis.report.HtmlReport(a).write(dir.resolve("report.html"));
         com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("analysis.json").toFile());
         assertEquals(3, j.path("bad_lines").path("requests.csv").path("count").asLong());
@@ -227,9 +234,15 @@ class RunAnalysisTest {
         Files.delete(dir.resolve("sessions.csv"));
         Files.delete(dir.resolve("server/requests.csv"));
         RunAnalysis b = RunAnalysis.of(new RunDirectory(dir));
-        assertTrue(b.notes().stream().anyMatch(n -> n.startsWith("client-gc.csv is missing")), b.notes().toString());
-        assertTrue(b.notes().stream().anyMatch(n -> n.startsWith("sessions.csv is missing")), b.notes().toString());
-        assertTrue(b.notes().stream().anyMatch(n -> n.startsWith("server/requests.csv is missing")), b.notes().toString());
+        assertTrue(
+                b.notes().stream().anyMatch(n -> n.startsWith("client-gc.csv is missing")),
+                b.notes().toString());
+        assertTrue(
+                b.notes().stream().anyMatch(n -> n.startsWith("sessions.csv is missing")),
+                b.notes().toString());
+        assertTrue(
+                b.notes().stream().anyMatch(n -> n.startsWith("server/requests.csv is missing")),
+                b.notes().toString());
     }
 
     @Test
@@ -240,8 +253,12 @@ class RunAnalysisTest {
         Files.delete(dir.resolve("sessions.csv"));
         RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
         assertEquals(9, a.requests());
-        assertTrue(a.notes().stream().anyMatch(n -> n.contains("incomplete line")), a.notes().toString());
-        assertTrue(a.notes().stream().anyMatch(n -> n.contains("summary.json is missing")), a.notes().toString());
+        assertTrue(
+                a.notes().stream().anyMatch(n -> n.contains("incomplete line")),
+                a.notes().toString());
+        assertTrue(
+                a.notes().stream().anyMatch(n -> n.contains("summary.json is missing")),
+                a.notes().toString());
         new org.rubis.analysis.report.HtmlReport(a).write(dir.resolve("report.html"));
         assertTrue(Files.readString(dir.resolve("report.html")).contains("incomplete line"));
     }

@@ -92,8 +92,12 @@ class RunStatusTest {
         Files.delete(dir.resolve("sessions.csv"));
         RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
         assertEquals(0, a.sessions().onlyInRequests(), "no sessions.csv says nothing about which sessions ended");
-        assertTrue(a.notes().stream().anyMatch(n -> n.startsWith("sessions.csv is missing")), a.notes().toString());
-        assertTrue(a.notes().stream().noneMatch(n -> n.contains("still running when the run was killed")), a.notes().toString());
+        assertTrue(
+                a.notes().stream().anyMatch(n -> n.startsWith("sessions.csv is missing")),
+                a.notes().toString());
+        assertTrue(
+                a.notes().stream().noneMatch(n -> n.contains("still running when the run was killed")),
+                a.notes().toString());
     }
 
     @Test
@@ -105,7 +109,11 @@ class RunStatusTest {
         assertTrue(a.ending().partial());
         assertEquals(40, a.sessions().started());
         assertEquals(40, a.sessions().onlyInRequests());
-        assertEquals(4.0, a.window().seconds(), 1e-9, "40 sends 0.1 s apart: 3.9 s from the first to the last, and the gap after it");
+        assertEquals(
+                4.0,
+                a.window().seconds(),
+                1e-9,
+                "40 sends 0.1 s apart: 3.9 s from the first to the last, and the gap after it");
         assertEquals(10.0, a.attemptedRps(), 1e-9);
         assertTrue(a.little().n() > 0, "the sessions still running were active");
         assertEquals("0", cli("report", dir.toString())[0]);
@@ -149,6 +157,8 @@ class RunStatusTest {
         assertEquals(8, a.requests());
         assertEquals(2, a.badLines().get("requests.csv")[0]);
         assertEquals(4, a.badLines().get("requests.csv")[1], "the first bad line's number (the header is line 1)");
-        assertTrue(a.notes().stream().anyMatch(n -> n.startsWith("requests.csv: 2 malformed lines")), a.notes().toString());
+        assertTrue(
+                a.notes().stream().anyMatch(n -> n.startsWith("requests.csv: 2 malformed lines")),
+                a.notes().toString());
     }
 }

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 class RunStatusTest {
 
     /** The precedence docs/SHARDING.md states, worst first. */
-    private static final List<RunStatus> WORST_FIRST = List.of(RunStatus.TARGET_DIED, RunStatus.INVALID, RunStatus.FAILED,
-            RunStatus.PARTIAL, RunStatus.COMPLETE);
+    private static final List<RunStatus> WORST_FIRST =
+            List.of(RunStatus.TARGET_DIED, RunStatus.INVALID, RunStatus.FAILED, RunStatus.PARTIAL, RunStatus.COMPLETE);
 
     @Test
     void theWorseStatusWinsWhicheverComesFirst() {
@@ -30,8 +30,11 @@ class RunStatusTest {
     /** A shard that measured nothing is never hidden behind "partial" (as a merged run once said). */
     @Test
     void aMergedRunWithAFailedOrDeadShardIsNotAMeasurement() {
-        assertEquals(RunStatus.FAILED, RunStatus.COMPLETE.worst(RunStatus.FAILED).worst(RunStatus.PARTIAL));
-        assertEquals(RunStatus.TARGET_DIED, RunStatus.PARTIAL.worst(RunStatus.TARGET_DIED).worst(RunStatus.INVALID));
+        assertEquals(
+                RunStatus.FAILED, RunStatus.COMPLETE.worst(RunStatus.FAILED).worst(RunStatus.PARTIAL));
+        assertEquals(
+                RunStatus.TARGET_DIED,
+                RunStatus.PARTIAL.worst(RunStatus.TARGET_DIED).worst(RunStatus.INVALID));
         assertFalse(RunStatus.FAILED.measured());
         assertFalse(RunStatus.TARGET_DIED.measured());
         assertTrue(RunStatus.PARTIAL.measured());
@@ -39,8 +42,11 @@ class RunStatusTest {
 
     @Test
     void labelsAreTheFilesWordsAndParseBack() {
-        assertEquals(List.of("complete", "partial", "failed", "invalid", "target-died"),
-                java.util.Arrays.stream(RunStatus.values()).map(RunStatus::label).toList());
+        assertEquals(
+                List.of("complete", "partial", "failed", "invalid", "target-died"),
+                java.util.Arrays.stream(RunStatus.values())
+                        .map(RunStatus::label)
+                        .toList());
         for (RunStatus s : RunStatus.values()) {
             assertEquals(s, RunStatus.parse(s.label()));
         }

@@ -27,10 +27,28 @@ import org.rubis.format.Phase;
 public class LogLineBenchmark {
 
     /** A search page's request as the netty backend logs it: the path is the longest text field. */
-    final RequestRecord record = new RequestRecord(1_234_567, "user1234", 17, Interaction.SEARCH_ITEMS_IN_CATEGORY,
-            "/PHP/SearchItemsByCategory.php?category=12&categoryName=Coins%20%26%20Stamps&page=0&nbOfItems=20", Phase.RUN,
-            1_795_575_889_027_123_456L, 1_795_575_889_027_456_789L, 81_234, 1_234_567, 2_161, 200, null, false, "127.0.0.1:40512>127.0.0.1:8080#17",
-            true, "netty", 0, 0, 1);
+    final RequestRecord record = new RequestRecord(
+            1_234_567,
+            "user1234",
+            17,
+            Interaction.SEARCH_ITEMS_IN_CATEGORY,
+            "/PHP/SearchItemsByCategory.php?category=12&categoryName=Coins%20%26%20Stamps&page=0&nbOfItems=20",
+            Phase.RUN,
+            1_795_575_889_027_123_456L,
+            1_795_575_889_027_456_789L,
+            81_234,
+            1_234_567,
+            2_161,
+            200,
+            null,
+            false,
+            "127.0.0.1:40512>127.0.0.1:8080#17",
+            true,
+            "netty",
+            0,
+            0,
+            1);
+
     final CsvLine line = new CsvLine(256);
 
     @Benchmark

@@ -146,7 +146,10 @@ final class MergedStats {
     }
 
     long sessionsCompleted() {
-        return sessionEnds.entrySet().stream().filter(e -> e.getKey().completed()).mapToLong(Map.Entry::getValue).sum();
+        return sessionEnds.entrySet().stream()
+                .filter(e -> e.getKey().completed())
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 
     /** Sessions that ended so. */

@@ -41,7 +41,10 @@ public final class RunMerge {
     private static final List<String> SESSION_KEYS = List.of("session_id", "emulated_user", "intended_start_epoch_ns", "start_epoch_ns",
             "end_epoch_ns", "end_reason");
 
-    /** What merge wrote: the merged summary, its status (the worst of the shards', {@link RunStatus#worst}) and its warnings. */
+    /**
+     * What merge wrote: the merged summary, its status (the worst of the shards', {@link RunStatus#worst}) and its
+     * warnings.
+     */
     public record Result(Path out, ObjectNode summary, RunStatus status, List<String> warnings) {}
 
     private final ShardSet shards;
@@ -200,7 +203,10 @@ public final class RunMerge {
 
     // ------------------------------------------------------------------ the merged summary
 
-    /** The merged summary.json: a single run's keys, recomputed from the merged logs where they hold them, plus {@code merged}. */
+    /**
+     * The merged summary.json: a single run's keys, recomputed from the merged logs where they hold them, plus {@code
+     * merged}.
+     */
     private ObjectNode summary(MergedStats st) {
         ObjectNode root = JSON.createObjectNode();
         head(root);
@@ -218,7 +224,10 @@ public final class RunMerge {
         return root;
     }
 
-    /** How the run ended (the worst shard's status, the stopped shards' reasons) and what it ran, as the first shard says. */
+    /**
+     * How the run ended (the worst shard's status, the stopped shards' reasons) and what it ran, as the first shard
+     * says.
+     */
     private void head(ObjectNode root) {
         ShardInfo first = shards.first();
         JsonNode f = first.summary();
@@ -226,7 +235,8 @@ public final class RunMerge {
         List<String> stopped = new ArrayList<>();
         for (ShardInfo s : shards.shards()) {
             if (s.status() != RunStatus.COMPLETE) {
-                stopped.add("shard " + s.index() + ": " + s.status().label() + " (" + s.summary().path("stop_reason").asText("?") + ")");
+                stopped.add("shard " + s.index() + ": " + s.status().label() + " ("
+                        + s.summary().path("stop_reason").asText("?") + ")");
             }
         }
         root.put("status", status.label());
@@ -256,10 +266,16 @@ public final class RunMerge {
         st.errorsByClass.forEach(byClass::put);
         root.put("requests_logged", st.requests());
         root.put("records_lost", sum("records_lost"));
-        // The shards ran side by side: the run phase as run is the longest a shard ran (a stopped shard's run_seconds is shorter
-        // than planned). throughput_rps and attempted_rps as in a shard's summary: successful and all run-phase requests per second.
-        double runSeconds = shards.shards().stream().mapToDouble(s -> s.summary().has("run_seconds") ? s.summary().path("run_seconds").asDouble()
-                : s.summary().path("phases_ms").path(Phase.RUN.label()).asDouble() / 1000).max().orElse(0);
+        // The shards ran side by side: the run phase as run is the longest a shard ran (a stopped shard's run_seconds
+        // is shorter
+        // than planned). throughput_rps and attempted_rps as in a shard's summary: successful and all run-phase
+        // requests per second.
+        double runSeconds = shards.shards().stream()
+                .mapToDouble(s -> s.summary().has("run_seconds")
+                        ? s.summary().path("run_seconds").asDouble()
+                        : s.summary().path("phases_ms").path(Phase.RUN.label()).asDouble() / 1000)
+                .max()
+                .orElse(0);
         MergedStats.Cell run = st.byPhase.get(Phase.RUN);
         root.put("requests_served", st.requests() - st.overall.errors);
         root.put("throughput_rps", MergedStats.round((run.count - run.errors) / Math.max(1e-9, runSeconds), 3));
@@ -361,7 +377,10 @@ public final class RunMerge {
         }
     }
 
-    /** The shards' client health added up ({@link ShardHealth}), the send lateness from the merged log, each shard's own beside. */
+    /**
+     * The shards' client health added up ({@link ShardHealth}), the send lateness from the merged log, each shard's own
+     * beside.
+     */
     private ObjectNode health(MergedStats st) {
         ObjectNode h = JSON.createObjectNode();
         ShardHealth sum = new ShardHealth();
@@ -383,8 +402,11 @@ public final class RunMerge {
         h.put("run_cpu_seconds", MergedStats.round(sum.runCpuSeconds, 3));
         h.put("run_cpu_us_per_request", runN == 0 ? 0 : MergedStats.round(sum.runCpuSeconds * 1e6 / runN, 1));
         h.put("run_system_cpu_seconds", MergedStats.round(sum.runSystemCpuSeconds, 3));
-        h.put("run_system_cpu_us_per_request", runN == 0 || sum.runSystemCpuSeconds < 0 ? -1
-                : MergedStats.round(sum.runSystemCpuSeconds * 1e6 / runN, 1));
+        h.put(
+                "run_system_cpu_us_per_request",
+                runN == 0 || sum.runSystemCpuSeconds < 0
+                        ? -1
+                        : MergedStats.round(sum.runSystemCpuSeconds * 1e6 / runN, 1));
         if (sum.byThreadEverywhere && !sum.byThread.isEmpty() && runN > 0) {
             ObjectNode sec = h.putObject("run_cpu_seconds_by_thread");
             ObjectNode perRequest = h.putObject("run_cpu_us_per_request_by_thread");
@@ -410,11 +432,16 @@ public final class RunMerge {
             st.sessionStartLateness.percentiles(h.putObject("session_start_lateness_ms"));
         }
         h.put("saturated", !sum.suspects.isEmpty());
-        h.put("verdict", sum.suspects.isEmpty()
-                ? "OK: no shard's client was the bottleneck (every shard kept its schedule and was not CPU-bound)."
-                : "SUSPECT: " + String.join(" | ", sum.suspects));
-        h.put("sums_over_shards", "cpu_*, cores, gc_count, gc_time_ms, gc_pauses, gc_pause_total_ms, gc_pauses_logged are sums over the shards' hosts; "
-                + "gc_max_pause_ms, peak_threads, peak_heap_bytes the largest of any shard");
+        h.put(
+                "verdict",
+                sum.suspects.isEmpty()
+                        ? "OK: no shard's client was the bottleneck (every shard kept its schedule and was not"
+                                + " CPU-bound)."
+                        : "SUSPECT: " + String.join(" | ", sum.suspects));
+        h.put(
+                "sums_over_shards",
+                "cpu_*, cores, gc_count, gc_time_ms, gc_pauses, gc_pause_total_ms, gc_pauses_logged are sums over the"
+                        + " shards' hosts; gc_max_pause_ms, peak_threads, peak_heap_bytes the largest of any shard");
         h.set("shards", per);
         return h;
     }

@@ -17,6 +17,7 @@ final class ShardHealth {
     double runCpuSeconds;
     /** -1 once a shard did not measure it. */
     double runSystemCpuSeconds;
+
     double cpuMean;
     double cpuPeak;
     long cores;
@@ -31,6 +32,7 @@ final class ShardHealth {
     long maxHeap;
     /** The CPU split by thread role: summed when every shard measured it, else left out. */
     final Map<String, Double> byThread = new LinkedHashMap<>();
+
     boolean byThreadEverywhere = true;
     /** "shard I: its verdict" for each shard whose client was saturated. */
     final List<String> suspects = new ArrayList<>();
@@ -43,7 +45,9 @@ final class ShardHealth {
         runSystemCpuSeconds = runSystemCpuSeconds < 0 || sys < 0 ? -1 : runSystemCpuSeconds + sys;
         JsonNode roles = x.path("run_cpu_seconds_by_thread");
         if (roles.isObject()) {
-            roles.fields().forEachRemaining(e -> byThread.merge(e.getKey(), e.getValue().asDouble(), Double::sum));
+            roles.fields()
+                    .forEachRemaining(
+                            e -> byThread.merge(e.getKey(), e.getValue().asDouble(), Double::sum));
         } else {
             byThreadEverywhere = false;
         }

@@ -22,8 +22,18 @@ import org.rubis.format.RunStatus;
  * @param status         how the shard's run ended ({@code partial} when its summary names no status)
  * @param summary        the whole summary, for the counts merge cross-checks
  */
-public record ShardInfo(RunDirectory dir, int index, int count, long seed, String configSha256, String arrivals, long startAtEpochNs,
-                        long anchorEpochNs, long runStartEpochNs, RunStatus status, JsonNode summary) {
+public record ShardInfo(
+        RunDirectory dir,
+        int index,
+        int count,
+        long seed,
+        String configSha256,
+        String arrivals,
+        long startAtEpochNs,
+        long anchorEpochNs,
+        long runStartEpochNs,
+        RunStatus status,
+        JsonNode summary) {
 
     /** Reads and checks a shard directory; every problem is one line naming the directory and the fix. */
     public static ShardInfo read(Path path) {
@@ -54,8 +64,21 @@ public record ShardInfo(RunDirectory dir, int index, int count, long seed, Strin
         JsonNode clock = s.path("clock");
         long startAt = longField(path, shard, "start_at_epoch_ns", "shard.start_at_epoch_ns");
         long anchor = longField(path, clock, "anchor_epoch_ns", "clock.anchor_epoch_ns");
-        long runStart = clock.has("run_start_epoch_ns") ? longField(path, clock, "run_start_epoch_ns", "clock.run_start_epoch_ns") : anchor;
-        return new ShardInfo(d, index, count, longField(path, s, "seed", "seed"), sha, arrivals, startAt, anchor, runStart, status(path, s), s);
+        long runStart = clock.has("run_start_epoch_ns")
+                ? longField(path, clock, "run_start_epoch_ns", "clock.run_start_epoch_ns")
+                : anchor;
+        return new ShardInfo(
+                d,
+                index,
+                count,
+                longField(path, s, "seed", "seed"),
+                sha,
+                arrivals,
+                startAt,
+                anchor,
+                runStart,
+                status(path, s),
+                s);
     }
 
     /** The shard a session belongs to under the contract: closed by emulated user, hybrid by arrival number. */
@@ -71,8 +94,11 @@ public record ShardInfo(RunDirectory dir, int index, int count, long seed, Strin
         }
         RunStatus status = RunStatus.parse(s.get("status").asText());
         if (status == null) {
-            throw new AnalysisException(p + ": summary.json has status \"" + s.get("status").asText() + "\"; expected one of "
-                    + java.util.Arrays.stream(RunStatus.values()).map(RunStatus::label).toList() + " (a newer rubis-client? merge with its own analysis)");
+            throw new AnalysisException(
+                    p + ": summary.json has status \"" + s.get("status").asText() + "\"; expected one of "
+                            + java.util.Arrays.stream(RunStatus.values())
+                                    .map(RunStatus::label)
+                                    .toList() + " (a newer rubis-client? merge with its own analysis)");
         }
         return status;
     }

@@ -54,8 +54,10 @@ public final class CompareReport {
         HtmlReport helper = new HtmlReport(runs.get(0));
         helper.head("RUBiS runs compared");
         StringBuilder html = helper.html();
-        html.append("<h1>RUBiS runs compared</h1>\n<p class=meta>Run phase of each run; ratios are relative to the first run, <code>")
-            .append(HtmlReport.esc(runs.get(0).name())).append("</code>.</p>\n");
+        html.append("<h1>RUBiS runs compared</h1>\n"
+                        + "<p class=meta>Run phase of each run; ratios are relative to the first run, <code>")
+                .append(HtmlReport.esc(runs.get(0).name()))
+                .append("</code>.</p>\n");
         List<String[]> rows = new ArrayList<>();
         ArrayNode arr = json.putArray("runs");
         Latency base = measured(runs.get(0));
@@ -65,11 +67,18 @@ public final class CompareReport {
         }
         for (RunAnalysis a : runs) {
             if (a.ending().partial()) {
-                html.append("<div class=warn><b>").append(HtmlReport.esc(a.name())).append(": ").append(HtmlReport.esc(a.ending().label()))
-                    .append(".</b> ").append(HtmlReport.esc(a.ending().stopReason())).append(String.format(Locale.ROOT,
-                            ". Its rates are over the %.3f s of run phase it ran; it is not a like-for-like comparison with a complete run.",
-                            a.window().seconds()))
-                    .append("</div>\n");
+                html.append("<div class=warn><b>")
+                        .append(HtmlReport.esc(a.name()))
+                        .append(": ")
+                        .append(HtmlReport.esc(a.ending().label()))
+                        .append(".</b> ")
+                        .append(HtmlReport.esc(a.ending().stopReason()))
+                        .append(String.format(
+                                Locale.ROOT,
+                                ". Its rates are over the %.3f s of run phase it ran; it is not a like-for-like"
+                                        + " comparison with a complete run.",
+                                a.window().seconds()))
+                        .append("</div>\n");
             }
         }
         helper.table(new String[] {"run", "status", "backend", "users / rate", "requests", "run phase (s)", "req/s (successful)", "req/s attempted", "median", "mean", "p95", "p99", "errors", "connections", "max conc.",
@@ -111,33 +120,65 @@ public final class CompareReport {
     /** The table's row of a run, its ratios to {@code base}. */
     private static String[] row(RunAnalysis a, Latency base) {
         Latency l = measured(a);
-        String name = a.name() + (a.ending().partial() ? " [" + a.ending().label().toUpperCase(Locale.ROOT) + "]" : "");
-        return new String[] {name, a.ending().label(), a.backend() + (a.times().wireClock() ? " (wire clock)" : ""), load(a),
-                String.valueOf(l.count()), HtmlReport.fmt(a.window().seconds()), HtmlReport.fmt(a.throughput()), HtmlReport.fmt(a.attemptedRps()),
-                HtmlReport.fmt(l.percentileMs(50)), HtmlReport.fmt(l.meanMs()), HtmlReport.fmt(l.percentileMs(95)), HtmlReport.fmt(l.percentileMs(99)),
-                String.valueOf(l.errors()), String.valueOf(a.connections().distinct()), String.valueOf(a.connections().maxConcurrent()),
-                HtmlReport.fmt(a.sessions().interArrival().cov()), ratio(l.percentileMs(50), base.percentileMs(50)), ratio(l.meanMs(), base.meanMs()),
-                ratio(l.percentileMs(95), base.percentileMs(95))};
+        String name =
+                a.name() + (a.ending().partial() ? " [" + a.ending().label().toUpperCase(Locale.ROOT) + "]" : "");
+        return new String[] {
+            name,
+            a.ending().label(),
+            a.backend() + (a.times().wireClock() ? " (wire clock)" : ""),
+            load(a),
+            String.valueOf(l.count()),
+            HtmlReport.fmt(a.window().seconds()),
+            HtmlReport.fmt(a.throughput()),
+            HtmlReport.fmt(a.attemptedRps()),
+            HtmlReport.fmt(l.percentileMs(50)),
+            HtmlReport.fmt(l.meanMs()),
+            HtmlReport.fmt(l.percentileMs(95)),
+            HtmlReport.fmt(l.percentileMs(99)),
+            String.valueOf(l.errors()),
+            String.valueOf(a.connections().distinct()),
+            String.valueOf(a.connections().maxConcurrent()),
+            HtmlReport.fmt(a.sessions().interArrival().cov()),
+            ratio(l.percentileMs(50), base.percentileMs(50)),
+            ratio(l.meanMs(), base.meanMs()),
+            ratio(l.percentileMs(95), base.percentileMs(95))
+        };
     }
 
     /**
-     * comparison.json's entry of a run; throughput_rps and attempted_rps mean what they mean in summary.json: successful and
+     * comparison.json's entry of a run; throughput_rps and attempted_rps mean what they mean in summary.json:
+     * successful and
      * all run-phase requests per second run.
      */
     private static void runJson(ObjectNode o, RunAnalysis a, Latency base) {
         Latency l = measured(a);
-        o.put("run", a.name()).put("status", a.ending().label()).put("partial", a.ending().partial()).put("stop_reason", a.ending().stopReason())
-         .put("backend", a.backend()).put("clock", a.times().clock()).put("load", load(a)).put("requests", l.count())
-         .put("run_seconds", HtmlReport.r3(a.window().seconds())).put("throughput_rps", HtmlReport.r3(a.throughput()))
-         .put("attempted_rps", HtmlReport.r3(a.attemptedRps())).put("median_ms", HtmlReport.r3(l.percentileMs(50)))
-         .put("mean_ms", HtmlReport.r3(l.meanMs())).put("p95_ms", HtmlReport.r3(l.percentileMs(95))).put("p99_ms", HtmlReport.r3(l.percentileMs(99)))
-         .put("errors", l.errors()).put("distinct_connections", a.connections().distinct())
-         .put("max_concurrent_connections", a.connections().maxConcurrent())
-         .put("session_interarrival_cov", HtmlReport.r3(a.sessions().interArrival().cov()))
-         .put("median_ratio", r(l.percentileMs(50), base.percentileMs(50))).put("mean_ratio", r(l.meanMs(), base.meanMs()))
-         .put("p95_ratio", r(l.percentileMs(95), base.percentileMs(95)));
+        o.put("run", a.name())
+                .put("status", a.ending().label())
+                .put("partial", a.ending().partial())
+                .put("stop_reason", a.ending().stopReason())
+                .put("backend", a.backend())
+                .put("clock", a.times().clock())
+                .put("load", load(a))
+                .put("requests", l.count())
+                .put("run_seconds", HtmlReport.r3(a.window().seconds()))
+                .put("throughput_rps", HtmlReport.r3(a.throughput()))
+                .put("attempted_rps", HtmlReport.r3(a.attemptedRps()))
+                .put("median_ms", HtmlReport.r3(l.percentileMs(50)))
+                .put("mean_ms", HtmlReport.r3(l.meanMs()))
+                .put("p95_ms", HtmlReport.r3(l.percentileMs(95)))
+                .put("p99_ms", HtmlReport.r3(l.percentileMs(99)))
+                .put("errors", l.errors())
+                .put("distinct_connections", a.connections().distinct())
+                .put("max_concurrent_connections", a.connections().maxConcurrent())
+                .put(
+                        "session_interarrival_cov",
+                        HtmlReport.r3(a.sessions().interArrival().cov()))
+                .put("median_ratio", r(l.percentileMs(50), base.percentileMs(50)))
+                .put("mean_ratio", r(l.meanMs(), base.meanMs()))
+                .put("p95_ratio", r(l.percentileMs(95), base.percentileMs(95)));
         if (a.server() != null) {
-            o.put("server_mean_ms", HtmlReport.r3(a.server().serverMeanMs())).put("absolute_error_ms", HtmlReport.r3(a.server().absoluteErrorMs()));
+            o.put("server_mean_ms", HtmlReport.r3(a.server().serverMeanMs()))
+                    .put("absolute_error_ms", HtmlReport.r3(a.server().absoluteErrorMs()));
         }
     }
 

@@ -64,20 +64,38 @@ public final class HtmlReport {
         json.put("partial", a.ending().partial());
         json.put("stop_reason", a.ending().stopReason());
         if (s != null) {
-            html.append(esc(s.path("arrival_process").asText())).append(" &middot; backend <b>").append(esc(s.path("backend").asText()))
-                .append("</b> (").append(esc(s.path("threads").asText())).append(" threads) &middot; seed ").append(s.path("seed").asText())
-                .append(" &middot; status <b>").append(esc(a.ending().label())).append("</b> &middot; started ")
-                .append(esc(s.path("started_at").asText()));
+            html.append(esc(s.path("arrival_process").asText()))
+                    .append(" &middot; backend <b>")
+                    .append(esc(s.path("backend").asText()))
+                    .append("</b> (")
+                    .append(esc(s.path("threads").asText()))
+                    .append(" threads) &middot; seed ")
+                    .append(s.path("seed").asText())
+                    .append(" &middot; status <b>")
+                    .append(esc(a.ending().label()))
+                    .append("</b> &middot; started ")
+                    .append(esc(s.path("started_at").asText()));
             json.put("arrivals", s.path("arrivals").asText());
         } else {
-            html.append("backend <b>").append(esc(a.backend())).append("</b> &middot; status <b>").append(esc(a.ending().label())).append("</b>");
+            html.append("backend <b>")
+                    .append(esc(a.backend()))
+                    .append("</b> &middot; status <b>")
+                    .append(esc(a.ending().label()))
+                    .append("</b>");
         }
         html.append("</p>\n");
         RunEnding ending = a.ending();
         if (ending.partial()) {
-            html.append("<div class=warn><b>").append(esc(ending.incomplete() ? "Incomplete run." : "Partial run (" + ending.label() + ").")).append("</b> ")
-                .append(esc(ending.stopReason())).append(String.format(Locale.ROOT, ". Rates are over the %.3f s of run phase actually run (%s).",
-                        a.window().seconds(), a.window().source())).append("</div>\n");
+            html.append("<div class=warn><b>")
+                    .append(esc(ending.incomplete() ? "Incomplete run." : "Partial run (" + ending.label() + ")."))
+                    .append("</b> ")
+                    .append(esc(ending.stopReason()))
+                    .append(String.format(
+                            Locale.ROOT,
+                            ". Rates are over the %.3f s of run phase actually run (%s).",
+                            a.window().seconds(),
+                            a.window().source()))
+                    .append("</div>\n");
         }
         ArrayNode notes = json.putArray("notes");
         for (String n : a.notes()) {
@@ -114,12 +132,14 @@ public final class HtmlReport {
         ResponseTimes t = a.times();
         html.append("<h2 id=response-time>Response time</h2>\n");
         if (t.wireClock()) {
-            html.append("<p><b>Clock: the wire</b> (packet capture): first request packet to last response packet, in ms; their error is the "
-                    + "capture's, not the client's")
-                .append(a.wire() != null && a.wire().captureStats != null ? " (capture drops: kernel "
-                    + a.wire().captureStats.path("kernel_drops").asLong() + ", interface " + a.wire().captureStats.path("interface_drops").asLong() + ")"
-                    : "")
-                .append(". The client's own times follow the table. Only the <b>run</b> phase is the measurement.</p>\n");
+            JsonNode capture = a.wire() == null ? null : a.wire().captureStats;
+            String drops = capture == null ? "" : " (capture drops: kernel " + capture.path("kernel_drops").asLong() + ", interface "
+                    + capture.path("interface_drops").asLong() + ")";
+            html.append("<p><b>Clock: the wire</b> (packet capture): first request packet to last response packet,"
+                            + " in ms; their error is the capture's, not the client's")
+                    .append(drops)
+                    .append(". The client's own times follow the table. Only the <b>run</b> phase is the"
+                            + " measurement.</p>\n");
         } else {
             html.append("<p>Send to last byte of the reply, in ms (clock: the client). Only the <b>run</b> phase is the measurement; the ramps are shown for context.</p>\n");
         }
@@ -255,11 +275,28 @@ public final class HtmlReport {
         rows.add(new String[] {"requests", String.valueOf(a.requests())});
         rows.add(new String[] {"run-phase throughput (successful requests)", fmt(a.throughput()) + " requests/s"});
         rows.add(new String[] {"run-phase requests attempted", fmt(a.attemptedRps()) + " requests/s"});
-        rows.add(new String[] {"run phase length", fmt(a.window().seconds()) + " s (" + a.window().source() + ")"});
-        rows.add(new String[] {"errors", a.times().overall().errors() + (a.times().errorsByClass().isEmpty() ? "" : " " + a.times().errorsByClass())});
-        rows.add(new String[] {"sessions started", a.sessions().started() + (a.sessions().onlyInRequests() > 0 ? " (" + a.sessions().onlyInRequests()
-                + " of them only in requests.csv: still running when the run was killed)" : "")});
-        a.sessions().endsByLabel().forEach((k, v) -> rows.add(new String[] {"sessions ended by " + k.replace('_', ' '), String.valueOf(v)}));
+        rows.add(new String[] {
+            "run phase length", fmt(a.window().seconds()) + " s (" + a.window().source() + ")"
+        });
+        rows.add(new String[] {
+            "errors",
+            a.times().overall().errors()
+                    + (a.times().errorsByClass().isEmpty()
+                            ? ""
+                            : " " + a.times().errorsByClass())
+        });
+        rows.add(new String[] {
+            "sessions started",
+            a.sessions().started()
+                    + (a.sessions().onlyInRequests() > 0
+                            ? " (" + a.sessions().onlyInRequests()
+                                    + " of them only in requests.csv: still running when the run was killed)"
+                            : "")
+        });
+        a.sessions()
+                .endsByLabel()
+                .forEach((k, v) ->
+                        rows.add(new String[] {"sessions ended by " + k.replace('_', ' '), String.valueOf(v)}));
         table(new String[] {"", ""}, rows);
         ObjectNode errs = json.putObject("errors_by_class");
         a.times().errorsByClass().forEach(errs::put);
@@ -276,18 +313,44 @@ public final class HtmlReport {
         int maxConcurrent = a.connections().maxConcurrent();
         c.put("max_concurrent", maxConcurrent);
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"distinct connections", String.valueOf(a.connections().distinct())});
-        rows.add(new String[] {"connections opened (requests that opened one)", String.valueOf(a.connections().opened())});
+        rows.add(new String[] {
+            "distinct connections", String.valueOf(a.connections().distinct())
+        });
+        rows.add(new String[] {
+            "connections opened (requests that opened one)",
+            String.valueOf(a.connections().opened())
+        });
         rows.add(new String[] {"most connections open at once (1 s samples)", String.valueOf(maxConcurrent)});
-        rows.add(new String[] {"requests per connection: max", String.valueOf(maxKey(a.connections().requestsPerConnection()))});
-        rows.add(new String[] {"sessions per connection: max", String.valueOf(maxKey(a.connections().sessionsPerConnection()))});
+        rows.add(new String[] {
+            "requests per connection: max",
+            String.valueOf(maxKey(a.connections().requestsPerConnection()))
+        });
+        rows.add(new String[] {
+            "sessions per connection: max",
+            String.valueOf(maxKey(a.connections().sessionsPerConnection()))
+        });
         if (a.connections().withoutId() > 0) {
-            rows.add(new String[] {"requests with no connection id (failed to connect)", String.valueOf(a.connections().withoutId())});
+            rows.add(new String[] {
+                "requests with no connection id (failed to connect)",
+                String.valueOf(a.connections().withoutId())
+            });
         }
         table(new String[] {"", ""}, rows);
-        distribution("Requests per connection", "requests on the connection", a.connections().requestsPerConnection(), c.putObject("requests_per_connection"));
-        distribution("Connections per session", "connections a session used", a.connections().connectionsPerSession(), c.putObject("connections_per_session"));
-        distribution("Sessions per connection", "sessions that used the connection", a.connections().sessionsPerConnection(), c.putObject("sessions_per_connection"));
+        distribution(
+                "Requests per connection",
+                "requests on the connection",
+                a.connections().requestsPerConnection(),
+                c.putObject("requests_per_connection"));
+        distribution(
+                "Connections per session",
+                "connections a session used",
+                a.connections().connectionsPerSession(),
+                c.putObject("connections_per_session"));
+        distribution(
+                "Sessions per connection",
+                "sessions that used the connection",
+                a.connections().sessionsPerConnection(),
+                c.putObject("sessions_per_connection"));
         XYChart cc = Charts.xy("Concurrent connections (client side)", "seconds since start", "open connections");
         List<Double> x = new ArrayList<>();
         List<Double> y = new ArrayList<>();
@@ -376,9 +439,13 @@ public final class HtmlReport {
         html.append("<h2 id=client-health>Client health</h2>\n");
         JsonNode h = a.health();
         ObjectNode o = json.putObject("client_health");
-        o.put("send_lateness_p50_ms", r3(a.times().lateness().percentileMs(50))).put("send_lateness_p99_ms", r3(a.times().lateness().percentileMs(99)))
-         .put("send_lateness_max_ms", r3(a.times().lateness().maxMs())).put("gc_pauses", a.gcPauses().size())
-         .put("gc_pause_max_ms", a.gcPauses().stream().mapToLong(g -> g[1]).max().orElse(0));
+        o.put("send_lateness_p50_ms", r3(a.times().lateness().percentileMs(50)))
+                .put("send_lateness_p99_ms", r3(a.times().lateness().percentileMs(99)))
+                .put("send_lateness_max_ms", r3(a.times().lateness().maxMs()))
+                .put("gc_pauses", a.gcPauses().size())
+                .put(
+                        "gc_pause_max_ms",
+                        a.gcPauses().stream().mapToLong(g -> g[1]).max().orElse(0));
         List<String[]> rows = new ArrayList<>();
         if (h != null) {
             o.set("summary", h);
@@ -394,8 +461,12 @@ public final class HtmlReport {
                     + "the JVM's notifications of them came late or not at all" : "")});
             rows.add(new String[] {"peak threads / heap", h.path("peak_threads").asText() + " / " + h.path("peak_heap_bytes").asLong() / (1 << 20) + " MiB"});
         }
-        rows.add(new String[] {"send lateness p50 / p99 / max (ms)", fmt(a.times().lateness().percentileMs(50)) + " / " + fmt(a.times().lateness().percentileMs(99))
-                + " / " + fmt(a.times().lateness().maxMs())});
+        rows.add(new String[] {
+            "send lateness p50 / p99 / max (ms)",
+            fmt(a.times().lateness().percentileMs(50)) + " / "
+                    + fmt(a.times().lateness().percentileMs(99)) + " / "
+                    + fmt(a.times().lateness().maxMs())
+        });
         table(new String[] {"measure", "value"}, rows);
         if (h != null) {
             // Any cause named (client, host or server) is a warning; "saturated" alone is the client's.
@@ -415,17 +486,45 @@ public final class HtmlReport {
                 + "same order). The server's time runs from the first byte of the request to the end of the response write; the "
                 + "difference is what the client adds: network stack, scheduling, its own CPU and GC.</p>\n");
         ObjectNode o = json.putObject("client_vs_server");
-        o.put("matched", c.matched()).put("client_only", c.clientOnly()).put("server_only", c.serverOnly()).put("path_mismatches", c.pathMismatches())
-         .put("client_mean_ms", r3(c.clientMeanMs())).put("server_mean_ms", r3(c.serverMeanMs())).put("absolute_error_ms", r3(c.absoluteErrorMs()))
-         .put("relative_error", c.serverMeanMs() == 0 ? 0 : r3(c.clientMeanMs() / c.serverMeanMs()))
-         .put("difference_p50_ms", r3(c.difference().percentileMs(50))).put("difference_p90_ms", r3(c.difference().percentileMs(90)))
-         .put("difference_p99_ms", r3(c.difference().percentileMs(99))).put("difference_max_ms", r3(c.difference().maxMs()))
-         .put("server_requests", c.serverRequests()).put("server_connections", c.serverConnections());
-        table(new String[] {"matched requests", "client only", "server only", "client mean (ms)", "server mean (ms)", "absolute error of the mean (ms)",
-                "difference p50 / p90 / p99 (ms)"}, List.<String[]>of(new String[] {String.valueOf(c.matched()), String.valueOf(c.clientOnly()),
-                String.valueOf(c.serverOnly()), fmt(c.clientMeanMs()), fmt(c.serverMeanMs()), fmt(c.absoluteErrorMs()),
-                fmt(c.difference().percentileMs(50)) + " / " + fmt(c.difference().percentileMs(90)) + " / " + fmt(c.difference().percentileMs(99))}));
-        XYChart d = Charts.xy("Client minus server time per request (CDF)", "difference (ms, log scale; under 1 us drawn at 1 us)", "fraction of requests");
+        o.put("matched", c.matched())
+                .put("client_only", c.clientOnly())
+                .put("server_only", c.serverOnly())
+                .put("path_mismatches", c.pathMismatches())
+                .put("client_mean_ms", r3(c.clientMeanMs()))
+                .put("server_mean_ms", r3(c.serverMeanMs()))
+                .put("absolute_error_ms", r3(c.absoluteErrorMs()))
+                .put("relative_error", c.serverMeanMs() == 0 ? 0 : r3(c.clientMeanMs() / c.serverMeanMs()))
+                .put("difference_p50_ms", r3(c.difference().percentileMs(50)))
+                .put("difference_p90_ms", r3(c.difference().percentileMs(90)))
+                .put("difference_p99_ms", r3(c.difference().percentileMs(99)))
+                .put("difference_max_ms", r3(c.difference().maxMs()))
+                .put("server_requests", c.serverRequests())
+                .put("server_connections", c.serverConnections());
+        table(
+                new String[] {
+                    "matched requests",
+                    "client only",
+                    "server only",
+                    "client mean (ms)",
+                    "server mean (ms)",
+                    "absolute error of the mean (ms)",
+                    "difference p50 / p90 / p99 (ms)"
+                },
+                List.<String[]>of(new String[] {
+                    String.valueOf(c.matched()),
+                    String.valueOf(c.clientOnly()),
+                    String.valueOf(c.serverOnly()),
+                    fmt(c.clientMeanMs()),
+                    fmt(c.serverMeanMs()),
+                    fmt(c.absoluteErrorMs()),
+                    fmt(c.difference().percentileMs(50)) + " / "
+                            + fmt(c.difference().percentileMs(90)) + " / "
+                            + fmt(c.difference().percentileMs(99))
+                }));
+        XYChart d = Charts.xy(
+                "Client minus server time per request (CDF)",
+                "difference (ms, log scale; under 1 us drawn at 1 us)",
+                "fraction of requests");
         // Most differences are a fraction of a millisecond and a few are hundreds: only a log axis shows both.
         Charts.addCdf(d, "client - server", c.difference().histogram(), 0.001);
         if (!Charts.empty(d)) {

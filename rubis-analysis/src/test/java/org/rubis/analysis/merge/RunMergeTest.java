@@ -196,7 +196,10 @@ class RunMergeTest {
         assertEquals(0, r.status(), r.err());
         assertTrue(Files.readString(out.resolve("report.html")).contains("id=client-health"));
         JsonNode analysis = JSON.readTree(out.resolve("analysis.json").toFile());
-        assertEquals(a.times().run().percentileMs(99), analysis.get("response_time_ms").get("run").get("p99").asDouble(), 0.001);
+        assertEquals(
+                a.times().run().percentileMs(99),
+                analysis.get("response_time_ms").get("run").get("p99").asDouble(),
+                0.001);
         Path cmp = tmp.resolve("cmp/comparison.html");
         Cli k = cli("compare", out.toString(), dirs.get(0).toString(), "--out", cmp.toString());
         assertEquals(0, k.status(), k.err());
@@ -224,7 +227,8 @@ class RunMergeTest {
     }
 
     /**
-     * A merged run says how its worst shard ended (docs/SHARDING.md): a shard that measured nothing or whose target died
+     * A merged run says how its worst shard ended (docs/SHARDING.md): a shard that measured nothing or whose target
+     * died
      * is not hidden behind "partial", in summary.json, in merged.shards[] and in the stop reason.
      */
     @Test
@@ -241,8 +245,11 @@ class RunMergeTest {
             List<Path> dirs = new ShardedRun(2, 6, 3).write(tmp.resolve("st-" + c[0] + "-" + c[1]));
             for (int i = 0; i < 2; i++) {
                 String status = c[i];
-                edit(dirs.get(i), s -> s.put("status", status).put("partial", !status.equals("complete"))
-                        .put("stop_reason", status.equals("complete") ? "complete" : "why " + status));
+                edit(
+                        dirs.get(i),
+                        s -> s.put("status", status)
+                                .put("partial", !status.equals("complete"))
+                                .put("stop_reason", status.equals("complete") ? "complete" : "why " + status));
             }
             Path out = tmp.resolve("merged-" + c[0] + "-" + c[1]);
             Cli r = cli(args(dirs, out));
@@ -252,12 +259,18 @@ class RunMergeTest {
             assertEquals(!c[2].equals("complete"), m.get("partial").asBoolean());
             assertTrue(r.out().contains("status " + c[2] + ")"), r.out());
             for (int i = 0; i < 2; i++) {
-                assertEquals(c[i], m.get("merged").get("shards").get(i).get("status").asText());
+                assertEquals(
+                        c[i], m.get("merged").get("shards").get(i).get("status").asText());
                 if (!c[i].equals("complete")) {
-                    assertTrue(m.get("stop_reason").asText().contains("shard " + i + ": " + c[i] + " (why " + c[i] + ")"), m.get("stop_reason").asText());
+                    assertTrue(
+                            m.get("stop_reason").asText().contains("shard " + i + ": " + c[i] + " (why " + c[i] + ")"),
+                            m.get("stop_reason").asText());
                 }
             }
-            String statusLine = Files.readAllLines(out.resolve("summary.txt")).stream().filter(l -> l.startsWith("status:")).findFirst().orElseThrow();
+            String statusLine = Files.readAllLines(out.resolve("summary.txt")).stream()
+                    .filter(l -> l.startsWith("status:"))
+                    .findFirst()
+                    .orElseThrow();
             assertTrue(statusLine.substring("status:".length()).trim().startsWith(c[2]), statusLine);
         }
     }

@@ -145,7 +145,9 @@ public final class RunCommand implements Callable<Integer> {
             description = "Closed runs: class histograms (full GC) with the users thinking (2 s into the down ramp) and after the sessions end; "
                     + "the summary gets heap_per_user (used by bench scale).")
     boolean heapPerUser;
-    @Spec CommandSpec spec;
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -156,7 +158,8 @@ public final class RunCommand implements Callable<Integer> {
             // JVM of --jvm-profile says them itself. The summary's Warnings section repeats them.
             ConfigWarnings.print(c, spec.commandLine().getErr());
         }
-        Path dir = c.outDir() != null ? c.outDir()
+        Path dir = c.outDir() != null
+                ? c.outDir()
                 : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         if (shards != null) {
             return localShards(c, dir);
@@ -293,14 +296,25 @@ public final class RunCommand implements Callable<Integer> {
         if (shard != null) {
             throw new ConfigException("--shards " + shards + " starts its own shards; leave out --shard");
         }
-        Instant start = startAt == null ? null : ShardPlan.resolve(null, startAt, Map.of(), c, Instant.now()).startAt();
+        Instant start = startAt == null
+                ? null
+                : ShardPlan.resolve(null, startAt, Map.of(), c, Instant.now()).startAt();
         String name = jvmProfile == null ? "default" : jvmProfile;
         List<String> flags = JvmProfiles.load(jvmProfiles).flags(name);
         String exe = ChildJvm.java(javaPath);
         List<String> original = spec.commandLine().getParseResult().originalArgs();
         original = original.subList(original.indexOf("run") + 1, original.size());
-        List<String> args = ChildJvm.runArgs(original,
-                List.of("--shards", "--out", "--target", "--seed", "--start-at", "--jvm-profile", "--jvm-profiles", "--java"));
+        List<String> args = ChildJvm.runArgs(
+                original,
+                List.of(
+                        "--shards",
+                        "--out",
+                        "--target",
+                        "--seed",
+                        "--start-at",
+                        "--jvm-profile",
+                        "--jvm-profiles",
+                        "--java"));
         return new LocalShards(c, shards, dir, System.out).run(exe, flags, name, args, start);
     }
 

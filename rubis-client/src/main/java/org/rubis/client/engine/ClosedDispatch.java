@@ -52,8 +52,10 @@ final class ClosedDispatch {
                 counters.usersStarted++;
             } catch (OutOfMemoryError e) {
                 HeapReserve.release();
-                stop.stop(Kind.OUT_OF_MEMORY, "could not create the thread of emulated user " + (u + 1) + " of " + config.users() + ": " + e.getMessage()
-                        + "; " + counters.usersStarted + " users were running");
+                stop.stop(
+                        Kind.OUT_OF_MEMORY,
+                        "could not create the thread of emulated user " + (u + 1) + " of " + config.users() + ": "
+                                + e.getMessage() + "; " + counters.usersStarted + " users were running");
                 break;
             }
         }

@@ -119,18 +119,27 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
         AtomicFile.writeString(dir.resolve(STALL_FILE), b.toString());
         Path full = dir.resolve(THREADS_FILE).toAbsolutePath();
         Files.deleteIfExists(full);
-        ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).dumpThreads(full.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
+        ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                .dumpThreads(full.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
         ObjectNode j = JsonNodeFactory.instance.objectNode();
         j.put("after_s", afterNs / 1e9);
         j.put("active_sessions", active);
         j.put("busy_cores", Math.round(cores * 100) / 100.0);
         j.put("threads", ids.length);
         j.putArray("files").add(STALL_FILE).add(THREADS_FILE);
-        text = String.format(Locale.ROOT, "End-of-run stall:        %d sessions still active %s s after the run's end (%.2f cores busy); threads in %s, %s",
-                active, seconds(afterNs), cores, STALL_FILE, THREADS_FILE);
+        text = String.format(
+                Locale.ROOT,
+                "End-of-run stall:        %d sessions still active %s s after the run's end (%.2f cores busy); threads"
+                        + " in %s, %s",
+                active,
+                seconds(afterNs),
+                cores,
+                STALL_FILE,
+                THREADS_FILE);
         found = j;
-        err.println("warning: " + active + " sessions still active " + seconds(afterNs) + " s after the run's end; their threads are in "
-                + dir.resolve(STALL_FILE) + " and " + dir.resolve(THREADS_FILE));
+        err.println("warning: " + active + " sessions still active " + seconds(afterNs)
+                + " s after the run's end; their threads are in " + dir.resolve(STALL_FILE) + " and "
+                + dir.resolve(THREADS_FILE));
     }
 
     /** The busiest threads of the window ({index, cpu ns}, busiest first) with their stacks. */

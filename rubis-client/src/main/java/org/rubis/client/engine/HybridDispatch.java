@@ -71,7 +71,9 @@ final class HybridDispatch {
                 Thread.currentThread().interrupt();
             } catch (OutOfMemoryError e) {
                 HeapReserve.release();
-                stop.stop(Kind.OUT_OF_MEMORY, "could not start a session (" + counters.active.now() + " sessions active): " + e.getMessage());
+                stop.stop(
+                        Kind.OUT_OF_MEMORY,
+                        "could not start a session (" + counters.active.now() + " sessions active): " + e.getMessage());
             } finally {
                 done.countDown();
             }

@@ -37,9 +37,9 @@ final class Recorder {
      */
     static ErrorClass errorOf(Reply reply, UserSession s) {
         ErrorClass backend = backendError(reply);
-        return backend != null ? backend
-                : reply.status >= 400 ? ErrorClass.HTTP_STATUS
-                : s.lastReplyWasError() ? ErrorClass.ERROR_PAGE : null;
+        return backend != null
+                ? backend
+                : reply.status >= 400 ? ErrorClass.HTTP_STATUS : s.lastReplyWasError() ? ErrorClass.ERROR_PAGE : null;
     }
 
     /** The class the backend gave the reply (null: none). */
@@ -61,14 +61,40 @@ final class Recorder {
         boolean image = error != null && imageError(reply);
         stats.countLive(error != null);
         watch.observe(error, image);
-        log.add(new RequestRecord(s.id(), s.nickname(), index, s.pendingState(), s.lastPath(), clock.phase(sendNano),
-                clock.epochNs(intendedNano), clock.epochNs(sendNano), reply.ttfbNs, reply.responseNs, reply.bytes, reply.status, error, image,
-                reply.connectionId, reply.newConnection, backend, reply.images, reply.imageBytes, reply.retries));
+        log.add(new RequestRecord(
+                s.id(),
+                s.nickname(),
+                index,
+                s.pendingState(),
+                s.lastPath(),
+                clock.phase(sendNano),
+                clock.epochNs(intendedNano),
+                clock.epochNs(sendNano),
+                reply.ttfbNs,
+                reply.responseNs,
+                reply.bytes,
+                reply.status,
+                error,
+                image,
+                reply.connectionId,
+                reply.newConnection,
+                backend,
+                reply.images,
+                reply.imageBytes,
+                reply.retries));
     }
 
     void session(UserSession s, int emulatedUser, long intendedStartNano, long startNano, long endNano) {
-        log.add(new SessionRecord(s.id(), emulatedUser, s.nickname(), clock.epochNs(intendedStartNano), clock.epochNs(startNano),
-                clock.epochNs(endNano), s.requests(), s.errors(), s.endReason()));
+        log.add(new SessionRecord(
+                s.id(),
+                emulatedUser,
+                s.nickname(),
+                clock.epochNs(intendedStartNano),
+                clock.epochNs(startNano),
+                clock.epochNs(endNano),
+                s.requests(),
+                s.errors(),
+                s.endReason()));
     }
 
     /** A think time of {@code ns} starting at {@code fromNano} (the stationarity check's Z). */

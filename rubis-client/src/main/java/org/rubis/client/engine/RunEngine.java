@@ -156,8 +156,15 @@ public final class RunEngine {
         } catch (OutOfMemoryError e) {
             HeapReserve.release();
             stop.stopOutOfMemory();
-            SummaryWriter.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(),
-                    config.execution().backend().label(), counters.usersStarted, -1, -1, health);
+            SummaryWriter.writeMinimal(
+                    dir,
+                    stop.reason() + "; the full summary could not be built (out of memory)",
+                    config.seed(),
+                    config.execution().backend().label(),
+                    counters.usersStarted,
+                    -1,
+                    -1,
+                    health);
             throw new RunOutOfMemory(dir);
         } finally {
             Thread.setDefaultUncaughtExceptionHandler(previous);
@@ -237,8 +244,13 @@ public final class RunEngine {
     /** The request and session logs, the statistics they feed, and the client's health monitor. */
     private void openLogs(RunState run) throws IOException {
         run.stats = new RunStats();
-        run.log = new RunLog(dir, run.stats::accept, run.stats::accept, config.execution().model() == ExecutionModel.PLATFORM_THREADS
-                ? RunLog.Producers.MANY : RunLog.Producers.FEW);
+        run.log = new RunLog(
+                dir,
+                run.stats::accept,
+                run.stats::accept,
+                config.execution().model() == ExecutionModel.PLATFORM_THREADS
+                        ? RunLog.Producers.MANY
+                        : RunLog.Producers.FEW);
         run.finisher.add("request log", run.log);
         run.health = new ClientHealth(dir, counters.active::now, run.stats::liveRequests);
         this.health = run.health;
@@ -253,11 +265,14 @@ public final class RunEngine {
      * summary prints it apart from the CPU per request. The run's clock starts after it.
      */
     private void calibrate(RunState run) {
-        run.health.fixedCost(FixedCost.measure(calibrationWindowNs(), deadline -> stop.awaitUntil(deadline, Long.MAX_VALUE)));
+        run.health.fixedCost(
+                FixedCost.measure(calibrationWindowNs(), deadline -> stop.awaitUntil(deadline, Long.MAX_VALUE)));
         startClock(run);
     }
 
-    /** The run's clock: t = 0 now or at the shard's start instant; the statistics count the run phase's windows from it. */
+    /**
+     * The run's clock: t = 0 now or at the shard's start instant; the statistics count the run phase's windows from it.
+     */
     private void startClock(RunState run) {
         run.clock = new RunClock(config, shard.startAt());
         this.anchor = run.clock.anchor();
@@ -265,9 +280,12 @@ public final class RunEngine {
         run.stats.runPhase(run.clock.epochNs(run.clock.upEndNano()), run.clock.runSeconds());
     }
 
-    /** The executor that runs the sessions, recording into the logs; the run hooks get the clock and see the target up. */
+    /**
+     * The executor that runs the sessions, recording into the logs; the run hooks get the clock and see the target up.
+     */
     private SessionExecutor sessions(RunState run) throws Exception {
-        run.recorder = new Recorder(run.clock, run.log, run.stats, new TargetWatch(stop, run.target.base()), run.backend.name());
+        run.recorder = new Recorder(
+                run.clock, run.log, run.stats, new TargetWatch(stop, run.target.base()), run.backend.name());
         SessionContext ctx = new SessionContext(run.clock, stop, run.backend, run.recorder, counters.active);
         SessionExecutor executor = SessionExecutor.of(ctx, config.execution().threads(), this::onUserFailed);
         run.finisher.add("sessions", executor);
@@ -278,7 +296,9 @@ public final class RunEngine {
         return executor;
     }
 
-    /** Waits for the start instant, then hands users or arrivals to their dispatcher and waits for the end of the run. */
+    /**
+     * Waits for the start instant, then hands users or arrivals to their dispatcher and waits for the end of the run.
+     */
     private void dispatch(RunState run, SessionExecutor executor, SessionArrivals arrivals) {
         RunClock clock = run.clock;
         RequestGenerator generator = new RequestGenerator(config.workload());
@@ -289,13 +309,22 @@ public final class RunEngine {
         if (config.progress()) {
             run.finisher.add("progress", new Progress(out, clock, run.stats, counters.active));
         }
-        out.println(String.format(Locale.ROOT, "Run: %s arrivals, backend %s (%s), seed %d, %s s up ramp + %s s run + %s s down ramp -> %s",
-                config.arrivals().label(), run.backend.name(), config.execution().model().label(), config.seed(), seconds(config.upRampMs()),
-                seconds(config.runMs()), seconds(config.downRampMs()), dir));
+        out.println(String.format(
+                Locale.ROOT,
+                "Run: %s arrivals, backend %s (%s), seed %d, %s s up ramp + %s s run + %s s down ramp -> %s",
+                config.arrivals().label(),
+                run.backend.name(),
+                config.execution().model().label(),
+                config.seed(),
+                seconds(config.upRampMs()),
+                seconds(config.runMs()),
+                seconds(config.downRampMs()),
+                dir));
         if (stop.stopped()) {
             return; // Ctrl-C while waiting for the start instant: nothing is sent
         }
-        HybridDispatch hybrid = arrivals == null ? null
+        HybridDispatch hybrid = arrivals == null
+                ? null
                 : new HybridDispatch(config, shard, clock, stop, counters, run.recorder, generator, arrivals);
         CountDownLatch done = hybrid == null
                 ? new ClosedDispatch(config, shard, clock, stop, counters, generator).start(executor)
@@ -305,12 +334,22 @@ public final class RunEngine {
 
     /** A shard waits for the common start instant; one ready only after its run's end measured nothing. */
     private void awaitStartInstant(RunClock clock) {
-        out.println(String.format(Locale.ROOT, "waiting until %s (%.1f s)", shard.startAt(), (clock.startNano() - System.nanoTime()) / 1e9));
+        out.println(String.format(
+                Locale.ROOT,
+                "waiting until %s (%.1f s)",
+                shard.startAt(),
+                (clock.startNano() - System.nanoTime()) / 1e9));
         stop.awaitUntil(clock.startNano(), Long.MAX_VALUE);
         long now = System.nanoTime();
         if (!stop.stopped() && now >= clock.endNano()) {
-            stop.stop(Kind.LATE_START, String.format(Locale.ROOT, "this process was ready %.1f s after the start instant %s, after the end of "
-                    + "the run: nothing was measured; give a start instant further ahead", (now - clock.startNano()) / 1e9, shard.startAt()));
+            stop.stop(
+                    Kind.LATE_START,
+                    String.format(
+                            Locale.ROOT,
+                            "this process was ready %.1f s after the start instant %s, after the end of "
+                                    + "the run: nothing was measured; give a start instant further ahead",
+                            (now - clock.startNano()) / 1e9,
+                            shard.startAt()));
         }
     }
 
@@ -324,8 +363,12 @@ public final class RunEngine {
         if (early) {
             run.backend.abortInFlight();
         }
-        long graceNs = TimeUnit.MILLISECONDS.toNanos(endWaitMs >= 0 ? endWaitMs
-                : config.execution().requestTimeoutMs() + config.execution().connectTimeoutMs() + 2000L);
+        long graceNs = TimeUnit.MILLISECONDS.toNanos(
+                endWaitMs >= 0
+                        ? endWaitMs
+                        : config.execution().requestTimeoutMs()
+                                + config.execution().connectTimeoutMs()
+                                + 2000L);
         // Sessions that outlast a share of the wait get their threads dumped into the run directory (EndOfRunWatch).
         EndOfRunWatch watch = new EndOfRunWatch(dir, counters.active::now, graceNs, System.err);
         observers.add(watch);
@@ -344,8 +387,17 @@ public final class RunEngine {
         if (run.clock == null) {
             startClock(run);
         }
-        summary = run.finisher.summary(run.clock, shard, run.runStartEpochNs, run.stats, run.health, run.log,
-                run.backend == null ? config.execution().backend().label() : run.backend.name(), arrivalsText, observers, warmup);
+        summary = run.finisher.summary(
+                run.clock,
+                shard,
+                run.runStartEpochNs,
+                run.stats,
+                run.health,
+                run.log,
+                run.backend == null ? config.execution().backend().label() : run.backend.name(),
+                arrivalsText,
+                observers,
+                warmup);
         return summary;
     }
 

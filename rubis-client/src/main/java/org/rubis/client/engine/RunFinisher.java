@@ -53,7 +53,9 @@ final class RunFinisher {
                 s.close().close();
             } catch (Throwable e) {
                 try {
-                    stop.stop(HeapReserve.outOfMemory(e) ? Kind.OUT_OF_MEMORY : Kind.CLEANUP_FAILED, "cleanup of " + s.what() + " failed: " + e);
+                    stop.stop(
+                            HeapReserve.outOfMemory(e) ? Kind.OUT_OF_MEMORY : Kind.CLEANUP_FAILED,
+                            "cleanup of " + s.what() + " failed: " + e);
                 } catch (OutOfMemoryError again) {
                     stop.stopOutOfMemory();
                 }
@@ -62,16 +64,37 @@ final class RunFinisher {
     }
 
     /** Builds and writes the summary (after {@link #cleanup}: logs are flushed and closed). */
-    Summary summary(RunClock clock, ShardPlan shard, long runStartEpochNs, RunStats stats, ClientHealth health, RunLog log,
-            String backendName, String arrivalsText, List<RunObserver> observers, SummarySection warmup)
+    Summary summary(
+            RunClock clock,
+            ShardPlan shard,
+            long runStartEpochNs,
+            RunStats stats,
+            ClientHealth health,
+            RunLog log,
+            String backendName,
+            String arrivalsText,
+            List<RunObserver> observers,
+            SummarySection warmup)
             throws IOException {
         if (log.statsIncomplete()) {
             stop.stop(Kind.OUT_OF_MEMORY, "the statistics ran out of heap (the request log is complete)");
         }
         try {
-            RunResult result = new RunResult(dir, backendName, config.execution().model(), stop.cause(), stop.invalid(), arrivalsText,
-                    counters.active.begun(), counters.sessionsDelayed.get(), counters.sessionsDropped.get(), counters.usersStarted,
-                    counters.active.peak(), log.written(), log.lost(), clock.startEpochNs(),
+            RunResult result = new RunResult(
+                    dir,
+                    backendName,
+                    config.execution().model(),
+                    stop.cause(),
+                    stop.invalid(),
+                    arrivalsText,
+                    counters.active.begun(),
+                    counters.sessionsDelayed.get(),
+                    counters.sessionsDropped.get(),
+                    counters.usersStarted,
+                    counters.active.peak(),
+                    log.written(),
+                    log.lost(),
+                    clock.startEpochNs(),
                     clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()),
                     shard, clock.anchorEpochNs(), runStartEpochNs, clock.anchor().bracketNs());
             // Sections first: a wire check's measured error is the verdict's accuracy evidence.
@@ -97,8 +120,15 @@ final class RunFinisher {
             if (!stop.invalid()) {
                 throw e;
             }
-            SummaryWriter.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(), backendName,
-                    counters.usersStarted, log.written(), log.lost(), health);
+            SummaryWriter.writeMinimal(
+                    dir,
+                    stop.reason() + "; the full summary could not be built (out of memory)",
+                    config.seed(),
+                    backendName,
+                    counters.usersStarted,
+                    log.written(),
+                    log.lost(),
+                    health);
             throw new RunOutOfMemory(dir);
         }
     }

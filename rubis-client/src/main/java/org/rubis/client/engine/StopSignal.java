@@ -35,7 +35,10 @@ public final class StopSignal {
     /** Threads waiting in {@link #awaitUntil}: a stop wakes them, so they can park for a whole think time. */
     private final Set<Thread> waiting = ConcurrentHashMap.newKeySet();
 
-    /** Raises the flag (the first stop's kind and words win); a kind that {@link Kind#invalidates} marks the run's numbers unusable. */
+    /**
+     * Raises the flag (the first stop's kind and words win); a kind that {@link Kind#invalidates} marks the run's
+     * numbers unusable.
+     */
     public synchronized void stop(Kind why, String words) {
         if (reason == null) {
             stopNano = System.nanoTime();
@@ -79,7 +82,8 @@ public final class StopSignal {
      *
      * @param threadKind "thread " for a JVM thread, "" for a user or session
      */
-    public synchronized void stopOutOfMemory(String threadKind, String who, long sessionsActive, long usersStarted, String detail) {
+    public synchronized void stopOutOfMemory(
+            String threadKind, String who, long sessionsActive, long usersStarted, String detail) {
         if (reason == null) {
             oomKind = threadKind;
             oomWho = who;

@@ -38,11 +38,15 @@ final class TargetWatch {
             return;
         }
         if (successes.get() == 0 && connectFailures.incrementAndGet() >= THRESHOLD) {
-            stop.stop(Kind.TARGET_UNREACHABLE, "target " + target + " is unreachable (" + error.label() + " on the first " + THRESHOLD
-                    + " requests); check --target, or that the server is running");
+            stop.stop(
+                    Kind.TARGET_UNREACHABLE,
+                    "target " + target + " is unreachable (" + error.label() + " on the first " + THRESHOLD
+                            + " requests); check --target, or that the server is running");
         } else if (successes.get() > 0 && failuresInRow.incrementAndGet() >= THRESHOLD) {
-            stop.stop(Kind.TARGET_DIED, "target died: " + target + " answered " + successes.get() + " requests, then " + THRESHOLD
-                    + " connections in a row failed (" + error.label() + ")");
+            stop.stop(
+                    Kind.TARGET_DIED,
+                    "target died: " + target + " answered " + successes.get() + " requests, then " + THRESHOLD
+                            + " connections in a row failed (" + error.label() + ")");
         }
     }
 }

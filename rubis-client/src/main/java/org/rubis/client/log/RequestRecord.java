@@ -51,13 +51,44 @@ public record RequestRecord(
     }
 
     void appendCsv(CsvLine b) {
-        b.append(sessionId).comma().append(user).comma().append(requestIndex).comma().append(state.label()).comma();
+        b.append(sessionId)
+                .comma()
+                .append(user)
+                .comma()
+                .append(requestIndex)
+                .comma()
+                .append(state.label())
+                .comma();
         b.field(path);
-        b.comma().append(phase.label()).comma().append(intendedSendEpochNs).comma().append(sendEpochNs).comma()
-         .append(ttfbNs).comma().append(responseNs).comma().append(bytes).comma().append(status).comma();
+        b.comma()
+                .append(phase.label())
+                .comma()
+                .append(intendedSendEpochNs)
+                .comma()
+                .append(sendEpochNs)
+                .comma()
+                .append(ttfbNs)
+                .comma()
+                .append(responseNs)
+                .comma()
+                .append(bytes)
+                .comma()
+                .append(status)
+                .comma();
         appendError(b);
-        b.comma().append(connectionId).comma().append(newConnection).comma().append(backend).comma()
-         .append(images).comma().append(imageBytes).comma().append(retries).newline();
+        b.comma()
+                .append(connectionId)
+                .comma()
+                .append(newConnection)
+                .comma()
+                .append(backend)
+                .comma()
+                .append(images)
+                .comma()
+                .append(imageBytes)
+                .comma()
+                .append(retries)
+                .newline();
     }
 
     /** {@link #errorLabel()} written in place: an HTTP status's digits go into the line with no string made. */

@@ -16,8 +16,23 @@ public record SessionRecord(
 
 
     void appendCsv(CsvLine b) {
-        b.append(sessionId).comma().append(emulatedUser).comma().append(user).comma().append(intendedStartEpochNs).comma()
-         .append(startEpochNs).comma().append(endEpochNs).comma().append(requests).comma().append(errors).comma()
-         .append(endReason.label()).newline();
+        b.append(sessionId)
+                .comma()
+                .append(emulatedUser)
+                .comma()
+                .append(user)
+                .comma()
+                .append(intendedStartEpochNs)
+                .comma()
+                .append(startEpochNs)
+                .comma()
+                .append(endEpochNs)
+                .comma()
+                .append(requests)
+                .comma()
+                .append(errors)
+                .comma()
+                .append(endReason.label())
+                .newline();
     }
 }

@@ -74,9 +74,17 @@ public final class ClientHealth implements AutoCloseable {
     public HealthFigures figures() {
         long cpu = endCpuNs >= 0 ? endCpuNs : os.getProcessCpuTime();
         long now = endCpuNs >= 0 ? endNano : System.nanoTime();
-        return new HealthFigures(Runtime.getRuntime().availableProcessors(), (cpu - startCpuNs) / 1e9, (now - startNano) / 1e9,
-                (cpu - startCpuNs) / (double) Math.max(1, now - startNano), runPhase.figures(endCpuNs, endNano), fixedCost, gc.figures(),
-                threads.getPeakThreadCount(), memory.getHeapMemoryUsage().getMax(), sampler.load());
+        return new HealthFigures(
+                Runtime.getRuntime().availableProcessors(),
+                (cpu - startCpuNs) / 1e9,
+                (now - startNano) / 1e9,
+                (cpu - startCpuNs) / (double) Math.max(1, now - startNano),
+                runPhase.figures(endCpuNs, endNano),
+                fixedCost,
+                gc.figures(),
+                threads.getPeakThreadCount(),
+                memory.getHeapMemoryUsage().getMax(),
+                sampler.load());
     }
 
     /**
@@ -87,9 +95,12 @@ public final class ClientHealth implements AutoCloseable {
         try {
             GcTotals g = gc.totals();
             GcPauses.Figures p = gc.pauses();
-            return ", \"gc_count\": " + p.collections() + ", \"gc_time_ms\": " + g.timeMs() + ", \"gc_pauses\": " + p.pauses()
-                    + ", \"gc_pause_total_ms\": " + p.totalMs() + ", \"gc_max_pause_ms\": " + p.longestMs() + ", \"gc_pauses_logged\": " + p.notified()
-                    + ", \"gc_window_start_epoch_ms\": " + gc.windowStartEpochMs() + ", \"gc_window_end_epoch_ms\": " + gc.windowEndEpochMs();
+            return ", \"gc_count\": " + p.collections() + ", \"gc_time_ms\": " + g.timeMs() + ", \"gc_pauses\": "
+                    + p.pauses()
+                    + ", \"gc_pause_total_ms\": " + p.totalMs() + ", \"gc_max_pause_ms\": " + p.longestMs()
+                    + ", \"gc_pauses_logged\": " + p.notified()
+                    + ", \"gc_window_start_epoch_ms\": " + gc.windowStartEpochMs() + ", \"gc_window_end_epoch_ms\": "
+                    + gc.windowEndEpochMs();
         } catch (OutOfMemoryError e) {
             return "";
         }

@@ -43,7 +43,10 @@ final class GcWatch implements AutoCloseable {
     private final NotificationListener listener = this::onGc;
     /** Names of the heap's memory pools: a collection's heap-after is their sum (the rest is metaspace, code). */
     private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
-            .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toUnmodifiableSet());
+            .filter(p -> p.getType() == MemoryType.HEAP)
+            .map(MemoryPoolMXBean::getName)
+            .collect(Collectors.toUnmodifiableSet());
+
     private final long startEpochMs;
     private final GcTotals atStart;
     private volatile GcTotals atEnd;
@@ -69,7 +72,8 @@ final class GcWatch implements AutoCloseable {
         if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
             return;
         }
-        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+        GarbageCollectionNotificationInfo info =
+                GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
         long ms = info.getGcInfo().getDuration();
         notified.record(info.getGcName(), ms);
         long endEpoch = startEpochMs + info.getGcInfo().getEndTime();
@@ -81,7 +85,8 @@ final class GcWatch implements AutoCloseable {
         }
         synchronized (log) {
             try {
-                log.write(endEpoch + "," + ms + "," + info.getGcName().replace(',', ' ') + "," + info.getGcAction().replace(',', ' ') + ","
+                log.write(endEpoch + "," + ms + "," + info.getGcName().replace(',', ' ') + ","
+                        + info.getGcAction().replace(',', ' ') + ","
                         + info.getGcCause().replace(',', ' ') + "," + heapAfter + "\n");
                 log.flush(); // a pause is rare; a killed run keeps every one
             } catch (IOException ignored) {

@@ -18,8 +18,17 @@ import java.util.Map;
  * @param maxHeapBytes the heap's limit
  * @param load         the per-second samples: the client's peaks, the host's other load, the embedded server's CPU
  */
-public record HealthFigures(int cores, double cpuSeconds, double seconds, double meanCpuCores, RunPhaseCpu.Figures run, FixedCost fixedCost,
-                            GcWatch.Figures gc, int peakThreads, long maxHeapBytes, HealthSampler.HostLoad load) {
+public record HealthFigures(
+        int cores,
+        double cpuSeconds,
+        double seconds,
+        double meanCpuCores,
+        RunPhaseCpu.Figures run,
+        FixedCost fixedCost,
+        GcWatch.Figures gc,
+        int peakThreads,
+        long maxHeapBytes,
+        HealthSampler.HostLoad load) {
 
     /** The largest one-second CPU of the client; below the mean when no sample was taken (a run shorter than one). */
     public double peakCpuCores() {
@@ -37,7 +46,16 @@ public record HealthFigures(int cores, double cpuSeconds, double seconds, double
 
     /** The evidence the verdict judges, with the send lateness it judges ({@link RunStats#judgedLatenessMs}). */
     public Verdict.Evidence evidence(double p99LatenessMs) {
-        return new Verdict.Evidence(cores, meanCpuCores, gc.pauses().longestMs(), p99LatenessMs, load.wakeupLateP99Ms(), load.otherCores(),
-                load.stealCores(), load.procsRunning(), load.serverCores(), load.watchesServer());
+        return new Verdict.Evidence(
+                cores,
+                meanCpuCores,
+                gc.pauses().longestMs(),
+                p99LatenessMs,
+                load.wakeupLateP99Ms(),
+                load.otherCores(),
+                load.stealCores(),
+                load.procsRunning(),
+                load.serverCores(),
+                load.watchesServer());
     }
 }

@@ -22,7 +22,9 @@ import org.rubis.format.Phase;
  */
 final class HealthPart implements SummaryPart {
 
-    /** The key of the remainder: CPU of threads that ended during the run phase (the process's total minus the roles'). */
+    /**
+     * The key of the remainder: CPU of threads that ended during the run phase (the process's total minus the roles').
+     */
     static final String ENDED_THREADS = "ended_threads";
     /** Two of the process CPU's 10 ms ticks: a smaller remainder is the figure's own error. */
     private static final double ENDED_THREADS_MIN_SECONDS = 0.02;
@@ -74,14 +76,23 @@ final class HealthPart implements SummaryPart {
         RunPhaseCpu.Figures run = health.run();
         h.put("run_cpu_seconds", round(run.cpuSeconds(), 3));
         h.put("run_cpu_cores", round(run.cores(), 3));
-        h.put("run_cpu_us_per_request", runRequests == 0 || run.cpuSeconds() < 0 ? 0 : round(run.cpuSeconds() * 1e6 / runRequests, 1));
-        // Of that, the kernel's part (10 ms ticks of /proc: meaningful over seconds of a busy run phase, -1 when unknown).
+        h.put(
+                "run_cpu_us_per_request",
+                runRequests == 0 || run.cpuSeconds() < 0 ? 0 : round(run.cpuSeconds() * 1e6 / runRequests, 1));
+        // Of that, the kernel's part (10 ms ticks of /proc: meaningful over seconds of a busy run phase, -1 when
+        // unknown).
         h.put("run_system_cpu_seconds", round(run.systemCpuSeconds(), 3));
-        h.put("run_system_cpu_us_per_request", runRequests == 0 || run.systemCpuSeconds() < 0 ? -1
-                : round(run.systemCpuSeconds() * 1e6 / runRequests, 1));
+        h.put(
+                "run_system_cpu_us_per_request",
+                runRequests == 0 || run.systemCpuSeconds() < 0
+                        ? -1
+                        : round(run.systemCpuSeconds() * 1e6 / runRequests, 1));
     }
 
-    /** Of the whole, each kind of thread's part (event loops or user threads, the log writer, the JIT, GC): absent when not measured. */
+    /**
+     * Of the whole, each kind of thread's part (event loops or user threads, the log writer, the JIT, GC): absent when
+     * not measured.
+     */
     private void cpuByThread(ObjectNode h) {
         Map<ThreadRole, Double> byRole = health.runCpuSecondsByRole();
         if (byRole.isEmpty() || runRequests == 0) {
@@ -97,7 +108,8 @@ final class HealthPart implements SummaryPart {
         // ramp, hybrid sessions' threads) are in the process's total only: their part is the remainder, when it is
         // more than the process figure's 10 ms ticks can explain.
         double runCpu = health.run().cpuSeconds();
-        double rest = runCpu - byRole.values().stream().mapToDouble(Double::doubleValue).sum();
+        double rest = runCpu
+                - byRole.values().stream().mapToDouble(Double::doubleValue).sum();
         if (rest > Math.max(ENDED_THREADS_MIN_SECONDS, 0.05 * runCpu)) {
             sec.put(ENDED_THREADS, round(rest, 3));
             per.put(ENDED_THREADS, round(rest * 1e6 / runRequests, 2));
@@ -117,7 +129,9 @@ final class HealthPart implements SummaryPart {
         h.put("fixed_cpu_window_end_epoch_ms", fixed.endEpochMs());
         h.put("fixed_cpu_method", fixed.measured() ? FixedCost.METHOD : "not measured");
         h.put("request_cpu_us", round(fixed.perRequestUs(health.cpuSeconds(), health.seconds(), requests), 1));
-        h.put("run_request_cpu_us", round(fixed.perRequestUs(health.run().cpuSeconds(), health.run().seconds(), runRequests), 1));
+        h.put(
+                "run_request_cpu_us",
+                round(fixed.perRequestUs(health.run().cpuSeconds(), health.run().seconds(), runRequests), 1));
     }
 
     private void gcAndMemory(ObjectNode h) {
@@ -154,29 +168,60 @@ final class HealthPart implements SummaryPart {
         ArrayNode causes = h.putArray("causes");
         verdict.causes().forEach(c -> causes.add(c.name()));
         h.put("accuracy_measured", accuracy != null);
-        h.put("verdict", outcome.status().measured() ? verdict.text()
-                : "INVALID: the run did not measure the target (" + outcome.stopReason() + ")");
+        h.put(
+                "verdict",
+                outcome.status().measured()
+                        ? verdict.text()
+                        : "INVALID: the run did not measure the target (" + outcome.stopReason() + ")");
     }
 
     @Override
     public void text(JsonNode root, StringBuilder b) {
         JsonNode h = root.get("client_health");
         b.append("\nClient health\n");
-        line(b, "CPU", String.format(Locale.ROOT, "%.2f cores mean, %s peak (of %d); run phase %.2f cores",
-                h.get("cpu_mean_cores").asDouble(), h.get("cpu_peak_cores").asDouble() < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f",
-                        h.get("cpu_peak_cores").asDouble()), h.get("cores").asInt(), h.get("run_cpu_cores").asDouble()));
+        line(
+                b,
+                "CPU",
+                String.format(
+                        Locale.ROOT,
+                        "%.2f cores mean, %s peak (of %d); run phase %.2f cores",
+                        h.get("cpu_mean_cores").asDouble(),
+                        h.get("cpu_peak_cores").asDouble() < 0
+                                ? "n/a"
+                                : String.format(
+                                        Locale.ROOT,
+                                        "%.2f",
+                                        h.get("cpu_peak_cores").asDouble()),
+                        h.get("cores").asInt(),
+                        h.get("run_cpu_cores").asDouble()));
         line(b, "CPU cost", cpuCost(h));
         if (h.has("run_cpu_us_per_request_by_thread")) {
             line(b, "CPU by thread", byThread(h.get("run_cpu_us_per_request_by_thread")));
         }
-        long missed = h.get("gc_pauses").asLong() - h.path("gc_pauses_logged").asLong(h.get("gc_pauses").asLong());
-        line(b, "GC", GcPauses.Figures.describe(h.get("gc_count").asLong(), h.get("gc_pauses").asLong(), h.get("gc_pause_total_ms").asLong(),
-                h.get("gc_max_pause_ms").asLong(), missed));
-        line(b, "threads / heap", h.get("peak_threads").asInt() + " peak threads; heap peak " + h.get("peak_heap_bytes").asLong() / (1 << 20)
-                + " MiB of " + h.get("max_heap_bytes").asLong() / (1 << 20) + " MiB");
+        long missed = h.get("gc_pauses").asLong()
+                - h.path("gc_pauses_logged").asLong(h.get("gc_pauses").asLong());
+        line(
+                b,
+                "GC",
+                GcPauses.Figures.describe(
+                        h.get("gc_count").asLong(),
+                        h.get("gc_pauses").asLong(),
+                        h.get("gc_pause_total_ms").asLong(),
+                        h.get("gc_max_pause_ms").asLong(),
+                        missed));
+        line(
+                b,
+                "threads / heap",
+                h.get("peak_threads").asInt() + " peak threads; heap peak "
+                        + h.get("peak_heap_bytes").asLong() / (1 << 20) + " MiB of "
+                        + h.get("max_heap_bytes").asLong() / (1 << 20) + " MiB");
         JsonNode ln = h.get("send_lateness_ms");
-        line(b, "send lateness (ms)", "p50 " + ln.get("p50").asDouble() + ", p90 " + ln.get("p90").asDouble() + ", p99 " + ln.get("p99").asDouble()
-                + ", p99.9 " + ln.get("p99_9").asDouble() + ", max " + ln.get("max").asDouble());
+        line(
+                b,
+                "send lateness (ms)",
+                "p50 " + ln.get("p50").asDouble() + ", p90 " + ln.get("p90").asDouble() + ", p99 "
+                        + ln.get("p99").asDouble() + ", p99.9 "
+                        + ln.get("p99_9").asDouble() + ", max " + ln.get("max").asDouble());
         b.append("  ").append(h.get("verdict").asText()).append('\n');
     }
 
@@ -186,12 +231,17 @@ final class HealthPart implements SummaryPart {
         for (ThreadRole r : ThreadRole.values()) {
             double us = per.path(r.key()).asDouble(0);
             if (us > 0) {
-                b.append(b.isEmpty() ? "" : ", ").append(r.label()).append(' ').append(String.format(Locale.ROOT, "%.2f", us));
+                b.append(b.isEmpty() ? "" : ", ")
+                        .append(r.label())
+                        .append(' ')
+                        .append(String.format(Locale.ROOT, "%.2f", us));
             }
         }
         if (per.has(ENDED_THREADS)) {
-            b.append(b.isEmpty() ? "" : ", ").append("threads that ended before the phase's end ")
-                    .append(String.format(Locale.ROOT, "%.2f", per.get(ENDED_THREADS).asDouble()));
+            b.append(b.isEmpty() ? "" : ", ")
+                    .append("threads that ended before the phase's end ")
+                    .append(String.format(
+                            Locale.ROOT, "%.2f", per.get(ENDED_THREADS).asDouble()));
         }
         return (b.isEmpty() ? "none" : b) + " us per run-phase request";
     }
@@ -201,13 +251,22 @@ final class HealthPart implements SummaryPart {
         double fixed = h.path("fixed_cpu_cores").asDouble(-1);
         double gross = h.get("run_cpu_us_per_request").asDouble();
         if (fixed < 0) {
-            return String.format(Locale.ROOT, "fixed cost not measured; %.1f us CPU per run-phase request (fixed cost included)", gross);
+            return String.format(
+                    Locale.ROOT,
+                    "fixed cost not measured; %.1f us CPU per run-phase request (fixed cost included)",
+                    gross);
         }
         double perRequest = h.path("run_request_cpu_us").asDouble(-1);
         double kernel = h.path("run_system_cpu_us_per_request").asDouble(-1);
-        return String.format(Locale.ROOT, "fixed %.4f +- %.4f cores (idle %.1f s before the first request) + %s us per request in the run phase"
-                + " (%.1f us with the fixed cost spread over the requests%s)", fixed, h.path("fixed_cpu_cores_error").asDouble(),
-                h.path("fixed_cpu_window_s").asDouble(), perRequest < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", perRequest), gross,
+        return String.format(
+                Locale.ROOT,
+                "fixed %.4f +- %.4f cores (idle %.1f s before the first request) + %s us per request in the run phase"
+                        + " (%.1f us with the fixed cost spread over the requests%s)",
+                fixed,
+                h.path("fixed_cpu_cores_error").asDouble(),
+                h.path("fixed_cpu_window_s").asDouble(),
+                perRequest < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", perRequest),
+                gross,
                 kernel < 0 ? "" : String.format(Locale.ROOT, ", %.1f of them in the kernel", kernel));
     }
 }

@@ -33,10 +33,19 @@ final class HealthSampler implements AutoCloseable {
      * @param procsRunning    mean runnable threads on the whole machine
      * @param serverCores     mean cores used by the embedded server
      * @param watchesServer   whether the embedded server was sampled at all
-     * @param wakeupLateP99Ms p99 lateness of an idle thread's wake-ups in the client process: the machine's scheduling delay
+     * @param wakeupLateP99Ms p99 lateness of an idle thread's wake-ups in the client process: the machine's scheduling
+     *                        delay
      */
-    record HostLoad(double peakCpuCores, long peakHeapBytes, double otherCores, double peakOtherCores, double stealCores,
-                    double procsRunning, double serverCores, boolean watchesServer, double wakeupLateP99Ms) {}
+    record HostLoad(
+            double peakCpuCores,
+            long peakHeapBytes,
+            double otherCores,
+            double peakOtherCores,
+            double stealCores,
+            double procsRunning,
+            double serverCores,
+            boolean watchesServer,
+            double wakeupLateP99Ms) {}
 
     /** Probe ticks per health sample: one sample a second. */
     private static final int TICKS_PER_SAMPLE = (int) (1_000_000_000L / WakeupProbe.PERIOD_NS);
@@ -66,7 +75,8 @@ final class HealthSampler implements AutoCloseable {
     private volatile double serverCpuSum;
 
     /** Starts sampling; {@code startNano} and {@code startCpuNs} are the process's figures at the monitor's start. */
-    HealthSampler(Path dir, LongSupplier activeSessions, LongSupplier requests, long startNano, long startCpuNs) throws IOException {
+    HealthSampler(Path dir, LongSupplier activeSessions, LongSupplier requests, long startNano, long startCpuNs)
+            throws IOException {
         this.samples = Files.newBufferedWriter(RunFiles.clientHealth(dir), StandardCharsets.UTF_8);
         samples.write(Columns.header(Columns.CLIENT_HEALTH) + "\n");
         samples.flush(); // the header on disk at once: a kill -9'd run leaves a file the analysis can read
@@ -88,7 +98,8 @@ final class HealthSampler implements AutoCloseable {
         if (p == null) {
             return -1;
         }
-        long ns = ProcCpu.processNs(p.pid()); // one small read instead of ProcessHandle.info()'s several (and a user lookup)
+        long ns = ProcCpu.processNs(
+                p.pid()); // one small read instead of ProcessHandle.info()'s several (and a user lookup)
         return ns >= 0 ? ns : p.info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
     }
 
@@ -139,7 +150,8 @@ final class HealthSampler implements AutoCloseable {
         long heap = memory.getHeapMemoryUsage().getUsed();
         peakHeapBytes = Math.max(peakHeapBytes, heap);
         HostStat.Sample host = HostStat.sample();
-        HostStat.Interval hi = HostStat.between(last.host, host, Runtime.getRuntime().availableProcessors());
+        HostStat.Interval hi =
+                HostStat.between(last.host, host, Runtime.getRuntime().availableProcessors());
         last.host = host;
         double other = Double.NaN;
         if (!Double.isNaN(hi.busyCores())) {
@@ -169,15 +181,25 @@ final class HealthSampler implements AutoCloseable {
         write(cores, heap, hi, other, host, serverCores);
     }
 
-    private void write(double cores, long heap, HostStat.Interval hi, double other, HostStat.Sample host, double serverCores) {
+    private void write(
+            double cores, long heap, HostStat.Interval hi, double other, HostStat.Sample host, double serverCores) {
         try {
             long fds = os instanceof UnixOperatingSystemMXBean u ? u.getOpenFileDescriptorCount() : -1;
             // By hand, not String.format: sampled once a second, this code runs interpreted, where a Formatter is dear.
             StringBuilder b = new StringBuilder(128);
             b.append(System.currentTimeMillis()).append(',');
             fixed3(b, cores);
-            b.append(',').append(heap).append(',').append(memory.getHeapMemoryUsage().getMax()).append(',').append(threads.getThreadCount())
-                    .append(',').append(activeSessions.getAsLong()).append(',').append(requests.getAsLong()).append(',');
+            b.append(',')
+                    .append(heap)
+                    .append(',')
+                    .append(memory.getHeapMemoryUsage().getMax())
+                    .append(',')
+                    .append(threads.getThreadCount())
+                    .append(',')
+                    .append(activeSessions.getAsLong())
+                    .append(',')
+                    .append(requests.getAsLong())
+                    .append(',');
             fixed3(b, hi.busyCores());
             b.append(',');
             fixed3(b, other);
@@ -209,7 +231,10 @@ final class HealthSampler implements AutoCloseable {
             b.append('-');
         }
         long frac = m % 1000;
-        b.append(m / 1000).append('.').append(frac < 100 ? (frac < 10 ? "00" : "0") : "").append(frac);
+        b.append(m / 1000)
+                .append('.')
+                .append(frac < 100 ? (frac < 10 ? "00" : "0") : "")
+                .append(frac);
     }
 
     /** Asks the thread to stop; {@link #close} waits for it. */
@@ -236,9 +261,15 @@ final class HealthSampler implements AutoCloseable {
 
     HostLoad load() {
         boolean host = hostSamples > 0;
-        return new HostLoad(peakCpuCores, Math.max(peakHeapBytes, memory.getHeapMemoryUsage().getUsed()),
-                host ? hostOtherSum / hostSamples : Double.NaN, host ? peakHostOther : Double.NaN, host ? hostStealSum / hostSamples : Double.NaN,
-                host ? procsRunningSum / hostSamples : Double.NaN, serverSamples == 0 ? Double.NaN : serverCpuSum / serverSamples, server != null,
+        return new HostLoad(
+                peakCpuCores,
+                Math.max(peakHeapBytes, memory.getHeapMemoryUsage().getUsed()),
+                host ? hostOtherSum / hostSamples : Double.NaN,
+                host ? peakHostOther : Double.NaN,
+                host ? hostStealSum / hostSamples : Double.NaN,
+                host ? procsRunningSum / hostSamples : Double.NaN,
+                serverSamples == 0 ? Double.NaN : serverCpuSum / serverSamples,
+                server != null,
                 wakeups.p99Ms());
     }
 }

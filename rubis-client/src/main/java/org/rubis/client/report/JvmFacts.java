@@ -51,11 +51,16 @@ public final class JvmFacts implements SummaryPart {
     public static List<String> warnings(int users, boolean closed) {
         List<String> w = new ArrayList<>();
         if (interpretedOnly()) {
-            w.add("this JVM runs interpreted only (-Xint): the client's CPU per request is many times higher and its response times may be inflated");
+            w.add("this JVM runs interpreted only (-Xint): the client's CPU per request is many times higher and its"
+                    + " response times may be inflated");
         }
         long max = Runtime.getRuntime().maxMemory();
         if (closed && max < (long) users * HEAP_PER_USER_BYTES) {
-            w.add(String.format(Locale.ROOT, "the heap (%d MiB) is small for %d users (%d KiB each); expect GC pauses or OutOfMemoryError", max >> 20, users,
+            w.add(String.format(
+                    Locale.ROOT,
+                    "the heap (%d MiB) is small for %d users (%d KiB each); expect GC pauses or OutOfMemoryError",
+                    max >> 20,
+                    users,
                     max / Math.max(1, users) >> 10));
         }
         return w;

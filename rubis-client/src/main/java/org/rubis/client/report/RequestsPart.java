@@ -38,9 +38,16 @@ final class RequestsPart implements SummaryPart {
     @Override
     public void text(JsonNode root, StringBuilder b) {
         StringBuilder classes = new StringBuilder();
-        root.get("errors_by_class").fields().forEachRemaining(e -> classes.append(classes.isEmpty() ? ": " : ", ").append(e.getKey()).append(' ')
-                .append(e.getValue().asLong()));
-        line(b, "requests", root.get("requests").asLong() + " (" + root.get("errors").asLong() + " errors" + classes + ")");
+        root.get("errors_by_class")
+                .fields()
+                .forEachRemaining(e -> classes.append(classes.isEmpty() ? ": " : ", ")
+                        .append(e.getKey())
+                        .append(' ')
+                        .append(e.getValue().asLong()));
+        line(
+                b,
+                "requests",
+                root.get("requests").asLong() + " (" + root.get("errors").asLong() + " errors" + classes + ")");
         line(b, "throughput (run phase)", root.get("throughput_rps").asDouble() + " requests/s");
     }
 }

@@ -55,15 +55,18 @@ final class ResponseTimesPart implements SummaryPart {
 
     @Override
     public void text(JsonNode root, StringBuilder b) {
-        String clock = root.has("response_time_clock") ? " (clock: " + root.get("response_time_clock").asText() + ")" : "";
+        String clock = root.has("response_time_clock")
+                ? " (clock: " + root.get("response_time_clock").asText() + ")"
+                : "";
         for (Phase p : Phase.values()) {
             table(b, p.title(), clock, root.get("response_time_ms").get(p.label()));
         }
         table(b, "Overall", clock, root.get("response_time_ms").get(OVERALL));
         JsonNode fromIntended = root.get("response_time_from_intended_ms");
         if (fromIntended != null) {
-            b.append("\nResponse time from the intended send instant in ms (the schedule; corrected for coordinated omission;"
-                    + " the tables above are service times, from the actual send)\n");
+            b.append("\n"
+                    + "Response time from the intended send instant in ms (the schedule; corrected for coordinated"
+                    + " omission; the tables above are service times, from the actual send)\n");
             header(b, "phase");
             for (Phase p : Phase.values()) {
                 intendedRow(b, p.label(), fromIntended.get(p.label()));
@@ -76,7 +79,11 @@ final class ResponseTimesPart implements SummaryPart {
         if (ph.get("count").asLong() == 0) {
             return;
         }
-        b.append('\n').append(title).append(" - response time in ms").append(clock).append('\n');
+        b.append('\n')
+                .append(title)
+                .append(" - response time in ms")
+                .append(clock)
+                .append('\n');
         header(b, "state");
         ph.get("states").fields().forEachRemaining(e -> row(b, e.getKey(), e.getValue()));
         row(b, "TOTAL", ph);

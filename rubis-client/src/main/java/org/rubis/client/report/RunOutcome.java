@@ -24,28 +24,36 @@ record RunOutcome(RunStatus status, String stopReason) {
         boolean died = result.targetDied();
         // A run in which no request succeeded measured nothing, whatever else it says.
         // (Sessions that began but none of whose requests finished, e.g. all stuck in a request at the end, count too.)
-        // So did one that ran to its end without sending any: no session began (a run shorter than the users' first think
+        // So did one that ran to its end without sending any: no session began (a run shorter than the users' first
+        // think
         // time, or arrivals too rare for its length).
         boolean nothingSent = requests == 0 && result.sessionsStarted() == 0 && result.complete();
         boolean failed = !died && served == 0 && (requests > 0 || result.sessionsStarted() > 0 || nothingSent);
         if (failed && nothingSent) {
             stopReason = nothingSent(config);
         } else if (failed) {
-            stopReason = "no request succeeded (" + (requests > 0 ? requests + " requests, all errors"
-                    : "none finished; " + result.sessionsStarted() + " sessions began") + ")"
+            stopReason = "no request succeeded ("
+                    + (requests > 0
+                            ? requests + " requests, all errors"
+                            : "none finished; " + result.sessionsStarted() + " sessions began")
+                    + ")"
                     + (stopReason == null || result.complete() ? "" : "; " + stopReason);
         }
-        RunStatus status = died ? RunStatus.TARGET_DIED : result.invalid() ? RunStatus.INVALID : failed ? RunStatus.FAILED
-                : result.complete() ? RunStatus.COMPLETE : RunStatus.PARTIAL;
+        RunStatus status = died
+                ? RunStatus.TARGET_DIED
+                : result.invalid()
+                        ? RunStatus.INVALID
+                        : failed ? RunStatus.FAILED : result.complete() ? RunStatus.COMPLETE : RunStatus.PARTIAL;
         return new RunOutcome(status, stopReason == null ? StopCause.END.reason() : stopReason);
     }
 
     private static String nothingSent(ClientConfig config) {
         String who = config.arrivals() == Arrivals.CLOSED
-                ? (config.users() == 1 ? "1 user, waiting" : config.users() + " users, each waiting") + " a think time before its first session"
+                ? (config.users() == 1 ? "1 user, waiting" : config.users() + " users, each waiting")
+                        + " a think time before its first session"
                 : "no session arrived in time";
-        return "no request was sent: no session began before the run's end (" + who + "): lengthen the run (--duration, --ramp-up), "
-                + "or add users or arrivals";
+        return "no request was sent: no session began before the run's end (" + who
+                + "): lengthen the run (--duration, --ramp-up), " + "or add users or arrivals";
     }
 
     /** Whether summary.json says {@code partial}: every status but {@code complete}. */

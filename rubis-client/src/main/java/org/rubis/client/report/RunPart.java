@@ -41,7 +41,10 @@ final class RunPart implements SummaryPart {
             sh.put("index", plan.index());
             sh.put("count", plan.count());
             sh.put("start_at", plan.startAt().toString());
-            sh.put("start_at_epoch_ns", plan.startAt().getEpochSecond() * 1_000_000_000L + plan.startAt().getNano());
+            sh.put(
+                    "start_at_epoch_ns",
+                    plan.startAt().getEpochSecond() * 1_000_000_000L
+                            + plan.startAt().getNano());
             if (plan.host() != null) {
                 sh.put("host", plan.host());
             }
@@ -51,7 +54,11 @@ final class RunPart implements SummaryPart {
         clock.put("anchor_bracket_ns", result.anchorBracketNs());
         clock.put("run_start_epoch_ns", result.runStartEpochNs());
         root.put("backend", result.backend());
-        root.put("threads", result.execution() == ExecutionModel.EVENT_LOOPS ? "event-loop" : config.execution().threads().label());
+        root.put(
+                "threads",
+                result.execution() == ExecutionModel.EVENT_LOOPS
+                        ? "event-loop"
+                        : config.execution().threads().label());
         root.put("execution", result.execution().label());
         root.put("arrivals", config.arrivals().label());
         root.put("arrival_process", result.arrivals());
@@ -69,11 +76,32 @@ final class RunPart implements SummaryPart {
     @Override
     public void text(JsonNode root, StringBuilder b) {
         b.append("RUBiS client run summary\n========================\n");
-        line(b, "status", root.get("status").asText() + (root.get("partial").asBoolean() ? " (" + root.get("stop_reason").asText() + ")" : ""));
+        line(
+                b,
+                "status",
+                root.get("status").asText()
+                        + (root.get("partial").asBoolean()
+                                ? " (" + root.get("stop_reason").asText() + ")"
+                                : ""));
         line(b, "run directory", root.get("run_dir").asText());
-        line(b, "target", config.target() + (root.has("server") ? " (embedded " + root.path("server").path("model").asText() + " server)" : ""));
-        line(b, "workload", root.get("arrival_process").asText() + "; table " + root.get("transition_table").asText()
-                + " (" + root.get("transition_mode").asText() + ")");
-        line(b, "backend", root.get("backend").asText() + ", " + root.get("execution").asText() + "; seed " + root.get("seed").asText());
+        line(
+                b,
+                "target",
+                config.target()
+                        + (root.has("server")
+                                ? " (embedded "
+                                        + root.path("server").path("model").asText() + " server)"
+                                : ""));
+        line(
+                b,
+                "workload",
+                root.get("arrival_process").asText() + "; table "
+                        + root.get("transition_table").asText() + " ("
+                        + root.get("transition_mode").asText() + ")");
+        line(
+                b,
+                "backend",
+                root.get("backend").asText() + ", " + root.get("execution").asText() + "; seed "
+                        + root.get("seed").asText());
     }
 }

@@ -21,7 +21,12 @@ final class RunPhaseCpu {
      * @param cores            {@code cpuSeconds} over {@code seconds}
      * @param secondsByRole    CPU seconds by thread role, empty when not measured
      */
-    record Figures(double cpuSeconds, double systemCpuSeconds, double seconds, double cores, Map<ThreadRole, Double> secondsByRole) {}
+    record Figures(
+            double cpuSeconds,
+            double systemCpuSeconds,
+            double seconds,
+            double cores,
+            Map<ThreadRole, Double> secondsByRole) {}
 
     private final OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -30,6 +35,7 @@ final class RunPhaseCpu {
     private volatile long endCpuNs = -1;
     /** The process's kernel CPU at the phase's start and end (/proc ticks; -1 without /proc). */
     private volatile long startSystemNs = -1;
+
     private volatile long endSystemNs = -1;
     private volatile long startNano;
     private volatile long endNano;
@@ -37,7 +43,8 @@ final class RunPhaseCpu {
     /** Marks the start of the run phase (once). */
     void markStart() {
         if (startCpuNs < 0) {
-            byRole.markStart(threads.getThreadCount()); // before the process's reading: its own cost falls outside the phase
+            byRole.markStart(
+                    threads.getThreadCount()); // before the process's reading: its own cost falls outside the phase
             startNano = System.nanoTime();
             startCpuNs = os.getProcessCpuTime();
             startSystemNs = ProcCpu.systemNs(ProcessHandle.current().pid());
@@ -67,6 +74,11 @@ final class RunPhaseCpu {
         long nano = ended ? endNano : (stopCpuNs >= 0 ? stopNano : System.nanoTime());
         double cpuSeconds = (cpu - startCpuNs) / 1e9;
         double system = startSystemNs < 0 || endSystemNs < 0 ? -1 : (endSystemNs - startSystemNs) / 1e9;
-        return new Figures(cpuSeconds, system, (nano - startNano) / 1e9, cpuSeconds * 1e9 / Math.max(1, nano - startNano), byRole.seconds());
+        return new Figures(
+                cpuSeconds,
+                system,
+                (nano - startNano) / 1e9,
+                cpuSeconds * 1e9 / Math.max(1, nano - startNano),
+                byRole.seconds());
     }
 }

@@ -11,7 +11,8 @@ import org.rubis.format.StopCause;
  * @param dir             the run directory
  * @param backend         backend name as logged in requests.csv
  * @param execution       threads or event loops
- * @param stop            why the run stopped: {@link StopCause#END}, or what stopped it early (null: it was never stopped)
+ * @param stop            why the run stopped: {@link StopCause#END}, or what stopped it early (null: it was never
+ *                        stopped)
  * @param invalid         the run did not measure what it claims (out of memory, unreachable target...), by its first
  *                        stop or a later one
  * @param arrivals        the arrival process in words

@@ -255,11 +255,16 @@ public final class RunStats {
     public synchronized long requestsWithoutConnectionId() { return requestsWithoutConnectionId; }
     public synchronized Map<String, Long> errorsByClass() { return new LinkedHashMap<>(errorsByClass); }
     /** Sessions by how they ended. */
-    public synchronized Map<SessionEnd, Long> sessionEnds() { return new EnumMap<>(sessionEnds); }
+    public synchronized Map<SessionEnd, Long> sessionEnds() {
+        return new EnumMap<>(sessionEnds);
+    }
 
     /** Sessions whose end reason is one {@code which} accepts. */
     public synchronized long sessionsEnded(java.util.function.Predicate<SessionEnd> which) {
-        return sessionEnds.entrySet().stream().filter(e -> which.test(e.getKey())).mapToLong(Map.Entry::getValue).sum();
+        return sessionEnds.entrySet().stream()
+                .filter(e -> which.test(e.getKey()))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
     public synchronized double meanSessionSeconds() { return sessionsEnded == 0 ? 0 : sessionTimeSumNs / 1e9 / sessionsEnded; }
 }

@@ -37,10 +37,15 @@ final class ServerPart implements SummaryPart {
     public void text(JsonNode root, StringBuilder b) {
         if (root.has("server") && root.get("server").isObject()) {
             JsonNode s = root.get("server");
-            line(b, "server ground truth", s.path("requests").asLong() + " requests, " + s.path("connections_accepted").asLong()
-                    + " connections accepted, at most " + s.path("max_concurrent_connections").asLong() + " at once, "
-                    + s.path("requests_per_connection").path("mean").asText() + " requests per connection (max "
-                    + s.path("requests_per_connection").path("max").asText() + ")");
+            line(
+                    b,
+                    "server ground truth",
+                    s.path("requests").asLong() + " requests, "
+                            + s.path("connections_accepted").asLong()
+                            + " connections accepted, at most "
+                            + s.path("max_concurrent_connections").asLong() + " at once, "
+                            + s.path("requests_per_connection").path("mean").asText() + " requests per connection (max "
+                            + s.path("requests_per_connection").path("max").asText() + ")");
         }
     }
 }

@@ -42,14 +42,24 @@ final class SessionsPart implements SummaryPart {
         long stuck = root.get("sessions_stuck_at_end").asLong();
         long dropped = root.get("sessions_dropped_by_cap").asLong();
         long delayed = root.get("sessions_delayed_by_cap").asLong();
-        line(b, "sessions", root.get("sessions_started").asLong() + " started, " + root.get("sessions_completed").asLong() + " completed, "
-                + root.get("sessions_aborted_at_end").asLong() + " cut by the end of the run"
-                + (stuck > 0 ? ", " + stuck + " stuck in a request when the run stopped waiting" : "")
-                + "; mean session " + root.get("mean_session_s").asDouble() + " s"
-                + (dropped > 0 ? "; " + dropped + " dropped by the cap" : "")
-                + (delayed > 0 ? "; " + delayed + " delayed by the cap" : ""));
+        line(
+                b,
+                "sessions",
+                root.get("sessions_started").asLong() + " started, "
+                        + root.get("sessions_completed").asLong() + " completed, "
+                        + root.get("sessions_aborted_at_end").asLong() + " cut by the end of the run"
+                        + (stuck > 0 ? ", " + stuck + " stuck in a request when the run stopped waiting" : "")
+                        + "; mean session " + root.get("mean_session_s").asDouble() + " s"
+                        + (dropped > 0 ? "; " + dropped + " dropped by the cap" : "")
+                        + (delayed > 0 ? "; " + delayed + " delayed by the cap" : ""));
         long retried = root.path("retried_requests").asLong();
-        line(b, "connections (client)", root.get("connections_opened").asLong() + " opened, " + root.get("distinct_connections").asLong() + " distinct"
-                + (retried > 0 ? "; " + retried + " requests resent on a new connection (no response on a reused one)" : ""));
+        line(
+                b,
+                "connections (client)",
+                root.get("connections_opened").asLong() + " opened, "
+                        + root.get("distinct_connections").asLong() + " distinct"
+                        + (retried > 0
+                                ? "; " + retried + " requests resent on a new connection (no response on a reused one)"
+                                : ""));
     }
 }

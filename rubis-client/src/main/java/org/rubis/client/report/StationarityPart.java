@@ -19,8 +19,12 @@ final class StationarityPart implements SummaryPart {
     StationarityPart(ClientConfig config, RunResult result, RunStats stats) {
         this.config = config;
         this.stats = stats;
-        this.st = Stationarity.of(config.arrivals() == Arrivals.CLOSED ? result.usersStarted() : 0, stats.runWindows(result.runSeconds()),
-                stats.runWindowSeconds(), stats.phaseTotal(Phase.RUN).meanMs() / 1e3, stats.runThinkMoments());
+        this.st = Stationarity.of(
+                config.arrivals() == Arrivals.CLOSED ? result.usersStarted() : 0,
+                stats.runWindows(result.runSeconds()),
+                stats.runWindowSeconds(),
+                stats.phaseTotal(Phase.RUN).meanMs() / 1e3,
+                stats.runThinkMoments());
     }
 
     /** The warning the judgement gives (not steady, or not judged), or null. */
@@ -53,7 +57,10 @@ final class StationarityPart implements SummaryPart {
         sj.put("text", st.describe());
     }
 
-    /** The verdict in words, then the figures ({@link Stationarity#describe} already says "not judged (why)" when not judged). */
+    /**
+     * The verdict in words, then the figures ({@link Stationarity#describe} already says "not judged (why)" when not
+     * judged).
+     */
     @Override
     public void text(JsonNode root, StringBuilder b) {
         String prefix = switch (st.judgement()) {

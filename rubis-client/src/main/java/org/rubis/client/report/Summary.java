@@ -25,7 +25,10 @@ public final class Summary {
     private final Path dir;
     private final RunOutcome outcome;
     private final ObjectNode root = JSON.createObjectNode();
-    /** The parts in summary.txt's order (summary.json's differs: the stationarity after the sessions, the server last but one). */
+    /**
+     * The parts in summary.txt's order (summary.json's differs: the stationarity after the sessions, the server last
+     * but one).
+     */
     private final List<SummaryPart> textOrder;
     private final StringBuilder sectionsText = new StringBuilder();
     private String text;
@@ -47,7 +50,8 @@ public final class Summary {
         HealthPart healthPart = new HealthPart(config, stats, health, outcome, accuracy);
         ServerPart server = new ServerPart(dir);
         WarningsPart warnings = new WarningsPart(config, result, stationarity.warning());
-        for (SummaryPart p : List.of(run, requests, sessions, stationarity, times, healthPart, new JvmFacts(), server, warnings)) {
+        for (SummaryPart p :
+                List.of(run, requests, sessions, stationarity, times, healthPart, new JvmFacts(), server, warnings)) {
             p.json(root);
         }
         this.textOrder = List.of(run, requests, stationarity, sessions, server, times, healthPart, warnings);
@@ -112,7 +116,9 @@ public final class Summary {
         return root.path("client_health").path("saturated").asBoolean();
     }
 
-    /** The run phase's CPU per request by thread role, roles that did not run left out (summary.txt's "CPU by thread"). */
+    /**
+     * The run phase's CPU per request by thread role, roles that did not run left out (summary.txt's "CPU by thread").
+     */
     public static String byThread(JsonNode perRequestByThread) {
         return HealthPart.byThread(perRequestByThread);
     }

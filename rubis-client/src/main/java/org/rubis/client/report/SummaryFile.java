@@ -25,8 +25,15 @@ import org.rubis.format.SectionStatus;
  * @param wireCheckNotRun why a run with {@code --capture} was not checked against the wire (no privilege, no
  *                     libpcap, ...), or null: not asked for, or checked
  */
-public record SummaryFile(RunStatus status, String stopReason, long requests, double throughputRps, Latency run, Health health, Server server,
-                          String wireCheckNotRun) {
+public record SummaryFile(
+        RunStatus status,
+        String stopReason,
+        long requests,
+        double throughputRps,
+        Latency run,
+        Health health,
+        Server server,
+        String wireCheckNotRun) {
 
     /** Response time in ms. */
     public record Latency(double mean, double p99) {}
@@ -75,7 +82,10 @@ public record SummaryFile(RunStatus status, String stopReason, long requests, do
         JsonNode h = s.path("client_health");
         JsonNode srv = s.path("server");
         JsonNode wire = s.path("wire_check");
-        return new SummaryFile(RunStatus.parse(s.path("status").asText(null)), s.path("stop_reason").asText(), s.path("requests").asLong(),
+        return new SummaryFile(
+                RunStatus.parse(s.path("status").asText(null)),
+                s.path("stop_reason").asText(),
+                s.path("requests").asLong(),
                 s.path("throughput_rps").asDouble(),
                 new Latency(run.path("mean").asDouble(), run.path("p99").asDouble()),
                 new Health(h.path("cores").asInt(), h.path("run_cpu_seconds").asDouble(), h.path("run_cpu_cores").asDouble(),
@@ -84,7 +94,11 @@ public record SummaryFile(RunStatus status, String stopReason, long requests, do
                         h.path("fixed_cpu_cores_error").asDouble(-1), h.path("run_request_cpu_us").asDouble(-1),
                         h.path("gc_pause_total_ms").asLong(), h.path("max_heap_bytes").asLong(), elapsedMs(s.path("phases_ms")),
                         h.path("run_system_cpu_us_per_request").asDouble(-1)),
-                new Server(srv.path("connections_accepted").asLong(), srv.path("max_concurrent_connections").asLong()),
-                SectionStatus.parse(wire.path("status").asText()) == SectionStatus.NOT_RUN ? wire.path("reason").asText() : null);
+                new Server(
+                        srv.path("connections_accepted").asLong(),
+                        srv.path("max_concurrent_connections").asLong()),
+                SectionStatus.parse(wire.path("status").asText()) == SectionStatus.NOT_RUN
+                        ? wire.path("reason").asText()
+                        : null);
     }
 }

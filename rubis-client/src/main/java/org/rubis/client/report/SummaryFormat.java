@@ -6,7 +6,10 @@ import java.util.Locale;
 import org.HdrHistogram.Histogram;
 import org.rubis.format.Percentiles;
 
-/** How the summary writes its figures: rounding, latency cells and percentiles in summary.json, lines and rows in summary.txt. */
+/**
+ * How the summary writes its figures: rounding, latency cells and percentiles in summary.json, lines and rows in
+ * summary.txt.
+ */
 final class SummaryFormat {
 
     private SummaryFormat() {}
@@ -55,14 +58,35 @@ final class SummaryFormat {
 
     /** A response-time table's header. */
     static void header(StringBuilder b, String first) {
-        b.append(String.format(Locale.ROOT, "  %-26s %8s %6s %9s %9s %9s %9s %9s %9s %9s%n", first, "count", "errors", "mean", "min", "max",
-                "p50", "p90", "p99", "p99.9"));
+        b.append(String.format(
+                Locale.ROOT,
+                "  %-26s %8s %6s %9s %9s %9s %9s %9s %9s %9s%n",
+                first,
+                "count",
+                "errors",
+                "mean",
+                "min",
+                "max",
+                "p50",
+                "p90",
+                "p99",
+                "p99.9"));
     }
 
     /** A response-time table's row, from a cell as {@link #cell} wrote it. */
     static void row(StringBuilder b, String name, JsonNode c) {
-        b.append(String.format(Locale.ROOT, "  %-26s %8d %6d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f%n", name, c.get("count").asLong(),
-                c.get("errors").asLong(), c.get("mean").asDouble(), c.get("min").asDouble(), c.get("max").asDouble(), c.get("p50").asDouble(),
-                c.get("p90").asDouble(), c.get("p99").asDouble(), c.get("p99_9").asDouble()));
+        b.append(String.format(
+                Locale.ROOT,
+                "  %-26s %8d %6d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f%n",
+                name,
+                c.get("count").asLong(),
+                c.get("errors").asLong(),
+                c.get("mean").asDouble(),
+                c.get("min").asDouble(),
+                c.get("max").asDouble(),
+                c.get("p50").asDouble(),
+                c.get("p90").asDouble(),
+                c.get("p99").asDouble(),
+                c.get("p99_9").asDouble()));
     }
 }

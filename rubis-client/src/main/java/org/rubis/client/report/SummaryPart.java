@@ -14,6 +14,5 @@ interface SummaryPart {
     void json(ObjectNode root);
 
     /** Appends this part's lines to summary.txt (none by default). */
-    default void text(JsonNode root, StringBuilder b) {
-    }
+    default void text(JsonNode root, StringBuilder b) {}
 }

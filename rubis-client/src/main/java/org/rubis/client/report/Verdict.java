@@ -89,19 +89,27 @@ public final class Verdict {
         // An inaccurate run is the client's doing only if it is further from the wire than a minimal client on
         // this host (the reference probe, same run); otherwise it is the host's floor (and new connections' connects).
         boolean floor = !accurate && accuracy.floorExplains();
-        List<String> client = clientLoad(e, late && !(hostBusy && hostExplainsLateness), accurate || floor ? null : accuracy);
+        List<String> client =
+                clientLoad(e, late && !(hostBusy && hostExplainsLateness), accurate || floor ? null : accuracy);
         if (!client.isEmpty()) {
             causes.add(Cause.CLIENT);
             findings.add("CLIENT: " + String.join(", ", client));
         }
         if (hostBusy && late && client.isEmpty()) {
-            host.add(f("the client's own CPU was %.2f cores and its idle threads woke as late, so its p99 send lateness of %.1f ms is the host's",
+            host.add(f(
+                    "the client's own CPU was %.2f cores and its idle threads woke as late, so its p99 send lateness"
+                            + " of %.1f ms is the host's",
                     e.clientCpuCores, e.p99LatenessMs));
         }
         if (floor) {
             String connects = accuracy.newConnectionsText();
-            host.add(f("its floor: the run's times were %.1f us (mean) above the wire, over the %s, but %s, within that limit%s", accuracy.meanUs(),
-                    accuracy.limitText(), accuracy.floorText(), connects.isEmpty() ? "" : "; " + connects));
+            host.add(f(
+                    "its floor: the run's times were %.1f us (mean) above the wire, over the %s, but %s, within that"
+                            + " limit%s",
+                    accuracy.meanUs(),
+                    accuracy.limitText(),
+                    accuracy.floorText(),
+                    connects.isEmpty() ? "" : "; " + connects));
         }
         if (!host.isEmpty()) {
             causes.add(Cause.HOST);
@@ -130,7 +138,8 @@ public final class Verdict {
     }
 
     /**
-     * CLIENT: its own CPU, GC, lateness it cannot blame on the host ({@code lateItself}), and times further from the wire
+     * CLIENT: its own CPU, GC, lateness it cannot blame on the host ({@code lateItself}), and times further from the
+     * wire
      * than the host's floor explains ({@code inaccurate}, null when they are not).
      */
     private static List<String> clientLoad(Evidence e, boolean lateItself, WireAccuracy inaccurate) {
@@ -145,8 +154,13 @@ public final class Verdict {
             client.add(f("p99 send lateness %.1f ms in the run phase (> %.0f ms)", e.p99LatenessMs, LATENESS_LIMIT_MS));
         }
         if (inaccurate != null) {
-            client.add(f("its times were %.1f us (mean) above the wire, over the %s (%s)%s", inaccurate.meanUs(), inaccurate.limitText(),
-                    inaccurate.splitText(), inaccurate.floorText().isEmpty() ? "; run with --probe to measure this host's floor beside it"
+            client.add(f(
+                    "its times were %.1f us (mean) above the wire, over the %s (%s)%s",
+                    inaccurate.meanUs(),
+                    inaccurate.limitText(),
+                    inaccurate.splitText(),
+                    inaccurate.floorText().isEmpty()
+                            ? "; run with --probe to measure this host's floor beside it"
                             : "; " + inaccurate.floorText()));
         }
         return client;
@@ -162,11 +176,22 @@ public final class Verdict {
             findings.add(f("SERVER: the embedded server used %.2f of %d cores of this machine", e.serverCpuCores, e.cores));
             return null;
         }
-        return Double.isNaN(e.serverCpuCores) ? "embedded server CPU unknown" : f("embedded server %.2f cores", e.serverCpuCores);
+        return Double.isNaN(e.serverCpuCores)
+                ? "embedded server CPU unknown"
+                : f("embedded server %.2f cores", e.serverCpuCores);
     }
 
-    /** The paragraph: OK or SUSPECT, the findings (or the figures that found nothing), the server, the accuracy statement. */
-    private static String text(Evidence e, List<Cause> causes, List<String> findings, String server, WireAccuracy accuracy, boolean accurate) {
+    /**
+     * The paragraph: OK or SUSPECT, the findings (or the figures that found nothing), the server, the accuracy
+     * statement.
+     */
+    private static String text(
+            Evidence e,
+            List<Cause> causes,
+            List<String> findings,
+            String server,
+            WireAccuracy accuracy,
+            boolean accurate) {
         StringBuilder b = new StringBuilder(causes.isEmpty() ? "OK" : "SUSPECT");
         b.append(": ");
         if (findings.isEmpty()) {

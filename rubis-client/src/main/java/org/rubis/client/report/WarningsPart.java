@@ -18,7 +18,9 @@ final class WarningsPart implements SummaryPart {
 
     private final ClientConfig config;
     private final RunResult result;
-    /** summary.txt's warnings beyond the configuration's: the stationarity's first, then those only summary.json lists. */
+    /**
+     * summary.txt's warnings beyond the configuration's: the stationarity's first, then those only summary.json lists.
+     */
     private final List<String> extra = new ArrayList<>();
 
     /** @param stationarity the stationarity judgement's warning (summary.txt only), or null */
@@ -49,12 +51,17 @@ final class WarningsPart implements SummaryPart {
         if (plan.count() > 1) {
             int cap = config.arrival().maxConcurrentSessions();
             if (config.arrivals() == Arrivals.HYBRID && cap > 0) {
-                w.add("shard " + plan.index() + " of " + plan.count() + " applied " + plan.capShare(cap) + " of the cap of " + cap
-                        + " concurrent sessions: delays and drops by the cap are this shard's, not those of one process");
+                w.add("shard " + plan.index() + " of " + plan.count() + " applied " + plan.capShare(cap)
+                        + " of the cap of " + cap
+                        + " concurrent sessions: delays and drops by the cap are this shard's, not those of"
+                        + " one process");
             }
-            if (config.execution().backend() == BackendKind.LEGACY || config.execution().backend() == BackendKind.POOLED) {
-                w.add("the " + result.backend() + " backend shares connections among the users of one process: over " + plan.count()
-                        + " shards the connection counts are not those of one process (dedicated and netty are unaffected)");
+            if (config.execution().backend() == BackendKind.LEGACY
+                    || config.execution().backend() == BackendKind.POOLED) {
+                w.add("the " + result.backend() + " backend shares connections among the users of one process: over "
+                        + plan.count()
+                        + " shards the connection counts are not those of one process (dedicated and netty are"
+                        + " unaffected)");
             }
         }
         return w;

@@ -53,7 +53,9 @@ public final class UserSession implements RequestGenerator.Context {
     public int requests() { return requests; }
     public int errors() { return errors; }
     /** Why the session ended (null while it runs); {@link SessionEnd#STUCK}: its last request has no line. */
-    public SessionEnd endReason() { return endReason; }
+    public SessionEnd endReason() {
+        return endReason;
+    }
     /** Think time (unscaled) the driver waits before the next request, or before the next session in closed mode. */
     public long thinkNanos() { return thinkNanos; }
     /** The interaction of the request last returned by {@link #nextPath()}. */

@@ -36,7 +36,10 @@ class StopSignalTest {
         assertEquals("complete; then out of memory in user-17 (12 sessions active, 40 users started): Java heap space", stop.reason());
     }
 
-    /** The first stop's kind is the run's cause (the summary's status reads it, never the words); a later one only adds words when it invalidates. */
+    /**
+     * The first stop's kind is the run's cause (the summary's status reads it, never the words); a later one only adds
+     * words when it invalidates.
+     */
     @Test
     void theFirstKindIsTheCauseAndALaterInvalidStopMarksTheRun() {
         StopSignal stop = new StopSignal();
@@ -54,7 +57,8 @@ class StopSignalTest {
         assertTrue(!ended.invalid(), "a cleanup failure leaves the figures standing");
         ended.stop(StopCause.Kind.OUT_OF_MEMORY, "the statistics ran out of heap");
         assertEquals(StopCause.Kind.END, ended.cause().kind());
-        assertEquals("complete; then the statistics ran out of heap", ended.cause().reason());
+        assertEquals(
+                "complete; then the statistics ran out of heap", ended.cause().reason());
         assertTrue(ended.invalid());
     }
 }

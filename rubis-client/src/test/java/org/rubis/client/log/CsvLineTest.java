@@ -91,9 +91,27 @@ class CsvLineTest {
 
     @Test
     void aRecordIsTheSameLineItAlwaysWas() {
-        RequestRecord r = new RequestRecord(42, "user7", 3, Interaction.VIEW_ITEM, "/PHP/ViewItem.php?itemId=5&x=a,b", Phase.RUN,
-            1_700_000_000_123_456_789L, 1_700_000_000_123_999_000L, 81_234, 1_234_567, 2048, 200, null, false,
-            "127.0.0.1:40512", true, "netty", 0, 0, 1);
+        RequestRecord r = new RequestRecord(
+                42,
+                "user7",
+                3,
+                Interaction.VIEW_ITEM,
+                "/PHP/ViewItem.php?itemId=5&x=a,b",
+                Phase.RUN,
+                1_700_000_000_123_456_789L,
+                1_700_000_000_123_999_000L,
+                81_234,
+                1_234_567,
+                2048,
+                200,
+                null,
+                false,
+                "127.0.0.1:40512",
+                true,
+                "netty",
+                0,
+                0,
+                1);
         CsvLine line = new CsvLine(16);
         r.appendCsv(line);
         assertEquals("42,user7,3,ViewItem,\"/PHP/ViewItem.php?itemId=5&x=a,b\",run,1700000000123456789,1700000000123999000,"
@@ -103,7 +121,9 @@ class CsvLineTest {
         assertEquals("42,7,user7,-5,10,20,3,1,end_of_session\n", line.toString());
     }
 
-    /** The typed error is written as the column always held it (docs/RUN-DIRECTORY.md), and as the statistics count it. */
+    /**
+     * The typed error is written as the column always held it (docs/RUN-DIRECTORY.md), and as the statistics count it.
+     */
     @Test
     void theErrorColumnNamesTheClassTheStatusAndTheImage() {
         Object[][] cases = {
@@ -115,8 +135,27 @@ class CsvLineTest {
             {ErrorClass.CLIENT, false, 0, "client-error"},
         };
         for (Object[] c : cases) {
-            RequestRecord r = new RequestRecord(1, "u", 0, Interaction.HOME, "/", Phase.UP, 1, 2, 3, 4, 5, (Integer) c[2], (ErrorClass) c[0],
-                (Boolean) c[1], "", false, "legacy", 0, 0, 0);
+            RequestRecord r = new RequestRecord(
+                    1,
+                    "u",
+                    0,
+                    Interaction.HOME,
+                    "/",
+                    Phase.UP,
+                    1,
+                    2,
+                    3,
+                    4,
+                    5,
+                    (Integer) c[2],
+                    (ErrorClass) c[0],
+                    (Boolean) c[1],
+                    "",
+                    false,
+                    "legacy",
+                    0,
+                    0,
+                    0);
             CsvLine line = new CsvLine(16);
             r.appendCsv(line);
             assertEquals("1,u,0,Home,/,up,1,2,3,4,5," + c[2] + "," + c[3] + ",,false,legacy,0,0,0\n", line.toString());

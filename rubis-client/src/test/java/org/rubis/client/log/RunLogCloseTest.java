@@ -27,7 +27,27 @@ class RunLogCloseTest {
     @TempDir Path dir;
 
     private static RequestRecord request(String path) {
-        return new RequestRecord(7, "user7", 0, Interaction.HOME, path, Phase.RUN, 1, 2, 3, 4, 5, 200, null, false, "127.0.0.1:1", true, "legacy", 0, 0, 0);
+        return new RequestRecord(
+                7,
+                "user7",
+                0,
+                Interaction.HOME,
+                path,
+                Phase.RUN,
+                1,
+                2,
+                3,
+                4,
+                5,
+                200,
+                null,
+                false,
+                "127.0.0.1:1",
+                true,
+                "legacy",
+                0,
+                0,
+                0);
     }
 
     @Test

@@ -42,8 +42,27 @@ class RunLogProducersTest {
                     return;
                 }
                 for (int k = 0; k < each; k++) {
-                    log.add(new RequestRecord(user, "user" + user, k, Interaction.HOME, "/p/" + user + "/" + k, Phase.RUN, 1, 2, 3, 4, 5, 200, null,
-                            false, "127.0.0.1:1", false, "dedicated", 0, 0, 0));
+                    log.add(new RequestRecord(
+                            user,
+                            "user" + user,
+                            k,
+                            Interaction.HOME,
+                            "/p/" + user + "/" + k,
+                            Phase.RUN,
+                            1,
+                            2,
+                            3,
+                            4,
+                            5,
+                            200,
+                            null,
+                            false,
+                            "127.0.0.1:1",
+                            false,
+                            "dedicated",
+                            0,
+                            0,
+                            0));
                     if (k == each - 1) {
                         log.add(new SessionRecord(user, user, "user" + user, 1, 2, 3, each, 0, SessionEnd.RUN_ENDED));
                     }

@@ -75,10 +75,14 @@ class GcTotalsTest {
             GcTotals g = health.figures().gc().totals();
             assertTrue(g.pauses() - before.pauses() >= 5, "every collection counted: " + before + " then " + g);
             assertTrue(g.pauseMs() >= before.pauseMs());
-            assertTrue(health.figures().gc().pauses().notified() < g.pauses(), "the held-back notifications are not logged yet: " + health.figures().gc().pauses().notified()
-                    + " logged of " + g.pauses());
-            assertTrue(health.figures().gc().pauses().longestMs() >= g.pauseMs() / g.pauses(), "the longest pause is at least the mean of those missed: "
-                    + health.figures().gc().pauses().longestMs() + " ms, " + g);
+            assertTrue(
+                    health.figures().gc().pauses().notified() < g.pauses(),
+                    "the held-back notifications are not logged yet: "
+                            + health.figures().gc().pauses().notified() + " logged of " + g.pauses());
+            assertTrue(
+                    health.figures().gc().pauses().longestMs() >= g.pauseMs() / g.pauses(),
+                    "the longest pause is at least the mean of those missed: "
+                            + health.figures().gc().pauses().longestMs() + " ms, " + g);
         }
     }
 

@@ -49,7 +49,9 @@ class HostLoadVerdictTest {
         assertTrue(lines.get(0).equals(Columns.header(Columns.CLIENT_HEALTH)), lines.get(0));
         assertTrue(lines.size() >= 3, "at least two samples: " + lines);
         HealthFigures f = health.figures();
-        assertTrue(f.load().otherCores() >= 0.25 * cores, "other processes' CPU seen: " + f.load().otherCores());
+        assertTrue(
+                f.load().otherCores() >= 0.25 * cores,
+                "other processes' CPU seen: " + f.load().otherCores());
         Verdict v = Verdict.of(f.evidence(0.5), null);
         assertTrue(v.causes().contains(Verdict.Cause.HOST), v.text());
         assertFalse(v.causes().contains(Verdict.Cause.CLIENT), v.text());

@@ -17,8 +17,27 @@ class RunLatenessTest {
 
     private static RequestRecord sent(String phase, long latenessNs) {
         long intended = 1_000_000_000_000L;
-        return new RequestRecord(1, "u", 0, Interaction.HOME, "/PHP/index.html", Phase.parse(phase), intended, intended + latenessNs, 1_000, 2_000,
-                100, 200, null, false, "c1", false, "netty", 0, 0, 0);
+        return new RequestRecord(
+                1,
+                "u",
+                0,
+                Interaction.HOME,
+                "/PHP/index.html",
+                Phase.parse(phase),
+                intended,
+                intended + latenessNs,
+                1_000,
+                2_000,
+                100,
+                200,
+                null,
+                false,
+                "c1",
+                false,
+                "netty",
+                0,
+                0,
+                0);
     }
 
     @Test

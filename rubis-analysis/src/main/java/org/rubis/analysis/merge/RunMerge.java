@@ -394,36 +394,8 @@ public final class RunMerge {
         }
         long n = st.requests();
         long runN = st.byPhase.get(Phase.RUN).count;
-        h.put("cpu_mean_cores", MergedStats.round(sum.cpuMean, 3));
-        h.put("cpu_peak_cores", MergedStats.round(sum.cpuPeak, 3));
-        h.put("cpu_seconds", MergedStats.round(sum.cpuSeconds, 3));
-        h.put("cores", sum.cores);
-        h.put("cpu_us_per_request", n == 0 ? 0 : MergedStats.round(sum.cpuSeconds * 1e6 / n, 1));
-        h.put("run_cpu_seconds", MergedStats.round(sum.runCpuSeconds, 3));
-        h.put("run_cpu_us_per_request", runN == 0 ? 0 : MergedStats.round(sum.runCpuSeconds * 1e6 / runN, 1));
-        h.put("run_system_cpu_seconds", MergedStats.round(sum.runSystemCpuSeconds, 3));
-        h.put(
-                "run_system_cpu_us_per_request",
-                runN == 0 || sum.runSystemCpuSeconds < 0
-                        ? -1
-                        : MergedStats.round(sum.runSystemCpuSeconds * 1e6 / runN, 1));
-        if (sum.byThreadEverywhere && !sum.byThread.isEmpty() && runN > 0) {
-            ObjectNode sec = h.putObject("run_cpu_seconds_by_thread");
-            ObjectNode perRequest = h.putObject("run_cpu_us_per_request_by_thread");
-            sum.byThread.forEach((k, v) -> {
-                sec.put(k, MergedStats.round(v, 3));
-                perRequest.put(k, MergedStats.round(v * 1e6 / runN, 2));
-            });
-        }
-        h.put("gc_count", sum.gcCount);
-        h.put("gc_time_ms", sum.gcTime);
-        h.put("gc_pauses", sum.gcPauses);
-        h.put("gc_pause_total_ms", sum.gcPauseTotal);
-        h.put("gc_pauses_logged", sum.gcPausesLogged);
-        h.put("gc_max_pause_ms", sum.gcMax);
-        h.put("peak_threads", sum.peakThreads);
-        h.put("peak_heap_bytes", sum.peakHeap);
-        h.put("max_heap_bytes", sum.maxHeap);
+        sum.writeCpu(h, n, runN);
+        sum.writeGcAndMemory(h);
         ObjectNode late = h.putObject("send_lateness_ms");
         st.lateness.percentiles(late);
         late.put("max", MergedStats.round(st.lateness.max / 1e6, 3));
@@ -432,16 +404,12 @@ public final class RunMerge {
             st.sessionStartLateness.percentiles(h.putObject("session_start_lateness_ms"));
         }
         h.put("saturated", !sum.suspects.isEmpty());
-        h.put(
-                "verdict",
-                sum.suspects.isEmpty()
-                        ? "OK: no shard's client was the bottleneck (every shard kept its schedule and was not"
-                                + " CPU-bound)."
-                        : "SUSPECT: " + String.join(" | ", sum.suspects));
-        h.put(
-                "sums_over_shards",
-                "cpu_*, cores, gc_count, gc_time_ms, gc_pauses, gc_pause_total_ms, gc_pauses_logged are sums over the"
-                        + " shards' hosts; gc_max_pause_ms, peak_threads, peak_heap_bytes the largest of any shard");
+        h.put("verdict", sum.suspects.isEmpty()
+                ? "OK: no shard's client was the bottleneck (every shard kept its schedule and was not CPU-bound)."
+                : "SUSPECT: " + String.join(" | ", sum.suspects));
+        h.put("sums_over_shards", "cpu_*, cores, gc_count, gc_time_ms, gc_pauses, gc_pause_total_ms, gc_pauses_logged"
+                + " are sums over the shards' hosts; gc_max_pause_ms, peak_threads, peak_heap_bytes the largest of any"
+                + " shard");
         h.set("shards", per);
         return h;
     }

@@ -1,6 +1,7 @@
 package org.rubis.analysis.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,5 +67,40 @@ final class ShardHealth {
         if (x.path("saturated").asBoolean()) {
             suspects.add("shard " + index + ": " + x.path("verdict").asText());
         }
+    }
+
+    /** The CPU figures over {@code requests} requests, {@code runRequests} of them in the run phase. */
+    void writeCpu(ObjectNode h, long requests, long runRequests) {
+        h.put("cpu_mean_cores", MergedStats.round(cpuMean, 3));
+        h.put("cpu_peak_cores", MergedStats.round(cpuPeak, 3));
+        h.put("cpu_seconds", MergedStats.round(cpuSeconds, 3));
+        h.put("cores", cores);
+        h.put("cpu_us_per_request", requests == 0 ? 0 : MergedStats.round(cpuSeconds * 1e6 / requests, 1));
+        h.put("run_cpu_seconds", MergedStats.round(runCpuSeconds, 3));
+        h.put("run_cpu_us_per_request", runRequests == 0 ? 0 : MergedStats.round(runCpuSeconds * 1e6 / runRequests, 1));
+        h.put("run_system_cpu_seconds", MergedStats.round(runSystemCpuSeconds, 3));
+        h.put("run_system_cpu_us_per_request", runRequests == 0 || runSystemCpuSeconds < 0 ? -1
+                : MergedStats.round(runSystemCpuSeconds * 1e6 / runRequests, 1));
+        if (byThreadEverywhere && !byThread.isEmpty() && runRequests > 0) {
+            ObjectNode sec = h.putObject("run_cpu_seconds_by_thread");
+            ObjectNode perRequest = h.putObject("run_cpu_us_per_request_by_thread");
+            byThread.forEach((k, v) -> {
+                sec.put(k, MergedStats.round(v, 3));
+                perRequest.put(k, MergedStats.round(v * 1e6 / runRequests, 2));
+            });
+        }
+    }
+
+    /** The GC figures, threads and heap. */
+    void writeGcAndMemory(ObjectNode h) {
+        h.put("gc_count", gcCount);
+        h.put("gc_time_ms", gcTime);
+        h.put("gc_pauses", gcPauses);
+        h.put("gc_pause_total_ms", gcPauseTotal);
+        h.put("gc_pauses_logged", gcPausesLogged);
+        h.put("gc_max_pause_ms", gcMax);
+        h.put("peak_threads", peakThreads);
+        h.put("peak_heap_bytes", peakHeap);
+        h.put("max_heap_bytes", maxHeap);
     }
 }

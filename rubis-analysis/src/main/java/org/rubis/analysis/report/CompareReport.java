@@ -67,17 +67,11 @@ public final class CompareReport {
         }
         for (RunAnalysis a : runs) {
             if (a.ending().partial()) {
-                html.append("<div class=warn><b>")
-                        .append(HtmlReport.esc(a.name()))
-                        .append(": ")
-                        .append(HtmlReport.esc(a.ending().label()))
-                        .append(".</b> ")
+                html.append("<div class=warn><b>").append(HtmlReport.esc(a.name())).append(": ")
+                        .append(HtmlReport.esc(a.ending().label())).append(".</b> ")
                         .append(HtmlReport.esc(a.ending().stopReason()))
-                        .append(String.format(
-                                Locale.ROOT,
-                                ". Its rates are over the %.3f s of run phase it ran; it is not a like-for-like"
-                                        + " comparison with a complete run.",
-                                a.window().seconds()))
+                        .append(String.format(Locale.ROOT, ". Its rates are over the %.3f s of run phase it ran; it is"
+                                + " not a like-for-like comparison with a complete run.", a.window().seconds()))
                         .append("</div>\n");
             }
         }

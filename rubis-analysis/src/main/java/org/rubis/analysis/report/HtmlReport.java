@@ -14,11 +14,13 @@ import java.util.Locale;
 import java.util.Map;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
+import org.rubis.analysis.ConnectionFigures;
 import org.rubis.analysis.LittleLaw;
 import org.rubis.analysis.ResponseTimes;
 import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.RunEnding;
 import org.rubis.analysis.ServerComparison;
+import org.rubis.analysis.SessionFigures;
 import org.rubis.analysis.stats.Latency;
 import org.rubis.analysis.stats.Moments;
 import org.rubis.format.Phase;
@@ -64,37 +66,24 @@ public final class HtmlReport {
         json.put("partial", a.ending().partial());
         json.put("stop_reason", a.ending().stopReason());
         if (s != null) {
-            html.append(esc(s.path("arrival_process").asText()))
-                    .append(" &middot; backend <b>")
-                    .append(esc(s.path("backend").asText()))
-                    .append("</b> (")
-                    .append(esc(s.path("threads").asText()))
-                    .append(" threads) &middot; seed ")
-                    .append(s.path("seed").asText())
-                    .append(" &middot; status <b>")
-                    .append(esc(a.ending().label()))
-                    .append("</b> &middot; started ")
+            html.append(esc(s.path("arrival_process").asText())).append(" &middot; backend <b>")
+                    .append(esc(s.path("backend").asText())).append("</b> (").append(esc(s.path("threads").asText()))
+                    .append(" threads) &middot; seed ").append(s.path("seed").asText()).append(" &middot; status <b>")
+                    .append(esc(a.ending().label())).append("</b> &middot; started ")
                     .append(esc(s.path("started_at").asText()));
             json.put("arrivals", s.path("arrivals").asText());
         } else {
-            html.append("backend <b>")
-                    .append(esc(a.backend()))
-                    .append("</b> &middot; status <b>")
-                    .append(esc(a.ending().label()))
-                    .append("</b>");
+            html.append("backend <b>").append(esc(a.backend())).append("</b> &middot; status <b>")
+                    .append(esc(a.ending().label())).append("</b>");
         }
         html.append("</p>\n");
         RunEnding ending = a.ending();
         if (ending.partial()) {
             html.append("<div class=warn><b>")
                     .append(esc(ending.incomplete() ? "Incomplete run." : "Partial run (" + ending.label() + ")."))
-                    .append("</b> ")
-                    .append(esc(ending.stopReason()))
-                    .append(String.format(
-                            Locale.ROOT,
-                            ". Rates are over the %.3f s of run phase actually run (%s).",
-                            a.window().seconds(),
-                            a.window().source()))
+                    .append("</b> ").append(esc(ending.stopReason()))
+                    .append(String.format(Locale.ROOT, ". Rates are over the %.3f s of run phase actually run (%s).",
+                            a.window().seconds(), a.window().source()))
                     .append("</div>\n");
         }
         ArrayNode notes = json.putArray("notes");
@@ -133,8 +122,8 @@ public final class HtmlReport {
         html.append("<h2 id=response-time>Response time</h2>\n");
         if (t.wireClock()) {
             JsonNode capture = a.wire() == null ? null : a.wire().captureStats;
-            String drops = capture == null ? "" : " (capture drops: kernel " + capture.path("kernel_drops").asLong() + ", interface "
-                    + capture.path("interface_drops").asLong() + ")";
+            String drops = capture == null ? "" : " (capture drops: kernel " + capture.path("kernel_drops").asLong()
+                    + ", interface " + capture.path("interface_drops").asLong() + ")";
             html.append("<p><b>Clock: the wire</b> (packet capture): first request packet to last response packet,"
                             + " in ms; their error is the capture's, not the client's")
                     .append(drops)
@@ -271,32 +260,20 @@ public final class HtmlReport {
         ss.put("started", a.sessions().started());
         ss.put("only_in_requests_csv", a.sessions().onlyInRequests());
         a.sessions().endsByLabel().forEach(ss::put);
+        SessionFigures sessions = a.sessions();
+        String errors = a.times().errorsByClass().isEmpty() ? "" : " " + a.times().errorsByClass();
+        String killed = sessions.onlyInRequests() == 0 ? ""
+                : " (" + sessions.onlyInRequests()
+                        + " of them only in requests.csv: still running when the run was killed)";
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"requests", String.valueOf(a.requests())});
         rows.add(new String[] {"run-phase throughput (successful requests)", fmt(a.throughput()) + " requests/s"});
         rows.add(new String[] {"run-phase requests attempted", fmt(a.attemptedRps()) + " requests/s"});
-        rows.add(new String[] {
-            "run phase length", fmt(a.window().seconds()) + " s (" + a.window().source() + ")"
-        });
-        rows.add(new String[] {
-            "errors",
-            a.times().overall().errors()
-                    + (a.times().errorsByClass().isEmpty()
-                            ? ""
-                            : " " + a.times().errorsByClass())
-        });
-        rows.add(new String[] {
-            "sessions started",
-            a.sessions().started()
-                    + (a.sessions().onlyInRequests() > 0
-                            ? " (" + a.sessions().onlyInRequests()
-                                    + " of them only in requests.csv: still running when the run was killed)"
-                            : "")
-        });
-        a.sessions()
-                .endsByLabel()
-                .forEach((k, v) ->
-                        rows.add(new String[] {"sessions ended by " + k.replace('_', ' '), String.valueOf(v)}));
+        rows.add(new String[] {"run phase length", fmt(a.window().seconds()) + " s (" + a.window().source() + ")"});
+        rows.add(new String[] {"errors", a.times().overall().errors() + errors});
+        rows.add(new String[] {"sessions started", sessions.started() + killed});
+        sessions.endsByLabel().forEach((end, n) ->
+                rows.add(new String[] {"sessions ended by " + end.replace('_', ' '), String.valueOf(n)}));
         table(new String[] {"", ""}, rows);
         ObjectNode errs = json.putObject("errors_by_class");
         a.times().errorsByClass().forEach(errs::put);
@@ -306,56 +283,34 @@ public final class HtmlReport {
         html.append("<h2 id=connections>Connections</h2>\n<p>Which TCP connections carried the requests (the client's local address:port). "
                 + "With one connection per session, connections = sessions and each carries one session's requests; a shared keep-alive "
                 + "cache (the original client) shows few connections carrying many sessions' requests.</p>\n");
+        ConnectionFigures f = a.connections();
         ObjectNode c = json.putObject("connections");
-        c.put("distinct", a.connections().distinct());
-        c.put("opened", a.connections().opened());
-        c.put("requests_without_connection_id", a.connections().withoutId());
-        int maxConcurrent = a.connections().maxConcurrent();
-        c.put("max_concurrent", maxConcurrent);
+        c.put("distinct", f.distinct());
+        c.put("opened", f.opened());
+        c.put("requests_without_connection_id", f.withoutId());
+        c.put("max_concurrent", f.maxConcurrent());
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {
-            "distinct connections", String.valueOf(a.connections().distinct())
-        });
-        rows.add(new String[] {
-            "connections opened (requests that opened one)",
-            String.valueOf(a.connections().opened())
-        });
-        rows.add(new String[] {"most connections open at once (1 s samples)", String.valueOf(maxConcurrent)});
-        rows.add(new String[] {
-            "requests per connection: max",
-            String.valueOf(maxKey(a.connections().requestsPerConnection()))
-        });
-        rows.add(new String[] {
-            "sessions per connection: max",
-            String.valueOf(maxKey(a.connections().sessionsPerConnection()))
-        });
-        if (a.connections().withoutId() > 0) {
-            rows.add(new String[] {
-                "requests with no connection id (failed to connect)",
-                String.valueOf(a.connections().withoutId())
-            });
+        rows.add(new String[] {"distinct connections", String.valueOf(f.distinct())});
+        rows.add(new String[] {"connections opened (requests that opened one)", String.valueOf(f.opened())});
+        rows.add(new String[] {"most connections open at once (1 s samples)", String.valueOf(f.maxConcurrent())});
+        rows.add(new String[] {"requests per connection: max", String.valueOf(maxKey(f.requestsPerConnection()))});
+        rows.add(new String[] {"sessions per connection: max", String.valueOf(maxKey(f.sessionsPerConnection()))});
+        if (f.withoutId() > 0) {
+            rows.add(new String[] {"requests with no connection id (failed to connect)",
+                String.valueOf(f.withoutId())});
         }
         table(new String[] {"", ""}, rows);
-        distribution(
-                "Requests per connection",
-                "requests on the connection",
-                a.connections().requestsPerConnection(),
+        distribution("Requests per connection", "requests on the connection", f.requestsPerConnection(),
                 c.putObject("requests_per_connection"));
-        distribution(
-                "Connections per session",
-                "connections a session used",
-                a.connections().connectionsPerSession(),
+        distribution("Connections per session", "connections a session used", f.connectionsPerSession(),
                 c.putObject("connections_per_session"));
-        distribution(
-                "Sessions per connection",
-                "sessions that used the connection",
-                a.connections().sessionsPerConnection(),
+        distribution("Sessions per connection", "sessions that used the connection", f.sessionsPerConnection(),
                 c.putObject("sessions_per_connection"));
         XYChart cc = Charts.xy("Concurrent connections (client side)", "seconds since start", "open connections");
         List<Double> x = new ArrayList<>();
         List<Double> y = new ArrayList<>();
         long t0 = a.timeline().isEmpty() ? 0 : a.timeline().firstKey();
-        for (var e : a.connections().concurrent().entrySet()) {
+        for (var e : f.concurrent().entrySet()) {
             x.add((double) (e.getKey() - t0));
             y.add((double) e.getValue());
         }

@@ -64,52 +64,23 @@ final class RunFinisher {
     }
 
     /** Builds and writes the summary (after {@link #cleanup}: logs are flushed and closed). */
-    Summary summary(
-            RunClock clock,
-            ShardPlan shard,
-            long runStartEpochNs,
-            RunStats stats,
-            ClientHealth health,
-            RunLog log,
-            String backendName,
-            String arrivalsText,
-            List<RunObserver> observers,
-            SummarySection warmup)
+    Summary summary(RunClock clock, ShardPlan shard, long runStartEpochNs, RunStats stats, ClientHealth health,
+            RunLog log, String backendName, String arrivalsText, List<RunObserver> observers, SummarySection warmup)
             throws IOException {
         if (log.statsIncomplete()) {
             stop.stop(Kind.OUT_OF_MEMORY, "the statistics ran out of heap (the request log is complete)");
         }
         try {
-            RunResult result = new RunResult(
-                    dir,
-                    backendName,
-                    config.execution().model(),
-                    stop.cause(),
-                    stop.invalid(),
-                    arrivalsText,
-                    counters.active.begun(),
-                    counters.sessionsDelayed.get(),
-                    counters.sessionsDropped.get(),
-                    counters.usersStarted,
-                    counters.active.peak(),
-                    log.written(),
-                    log.lost(),
-                    clock.startEpochNs(),
-                    clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()),
-                    shard, clock.anchorEpochNs(), runStartEpochNs, clock.anchor().bracketNs());
+            RunResult result = new RunResult(dir, backendName, config.execution().model(), stop.cause(), stop.invalid(),
+                    arrivalsText, counters.active.begun(), counters.sessionsDelayed.get(),
+                    counters.sessionsDropped.get(), counters.usersStarted, counters.active.peak(), log.written(),
+                    log.lost(), clock.startEpochNs(),
+                    clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()), shard,
+                    clock.anchorEpochNs(), runStartEpochNs, clock.anchor().bracketNs());
             // Sections first: a wire check's measured error is the verdict's accuracy evidence.
-            List<SummarySection> sections = new ArrayList<>();
-            WireAccuracy accuracy = null;
-            if (warmup != null) {
-                sections.add(warmup); // the JIT warm-up (measures no accuracy)
-            }
-            for (RunObserver o : observers) {
-                SummarySection section = o.summarySection(dir);
-                if (section != null) {
-                    sections.add(section);
-                    accuracy = accuracy != null ? accuracy : section.accuracy();
-                }
-            }
+            List<SummarySection> sections = sections(observers, warmup);
+            WireAccuracy accuracy = sections.stream().map(SummarySection::accuracy).filter(a -> a != null).findFirst()
+                    .orElse(null);
             Summary summary = new Summary(config, result, stats, health.figures(), accuracy);
             sections.forEach(summary::add);
             summary.write();
@@ -120,16 +91,24 @@ final class RunFinisher {
             if (!stop.invalid()) {
                 throw e;
             }
-            SummaryWriter.writeMinimal(
-                    dir,
-                    stop.reason() + "; the full summary could not be built (out of memory)",
-                    config.seed(),
-                    backendName,
-                    counters.usersStarted,
-                    log.written(),
-                    log.lost(),
-                    health);
+            SummaryWriter.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)",
+                    config.seed(), backendName, counters.usersStarted, log.written(), log.lost(), health);
             throw new RunOutOfMemory(dir);
         }
+    }
+
+    /** The sections the run's hooks built after the logs closed: the JIT warm-up's (no accuracy), then theirs. */
+    private List<SummarySection> sections(List<RunObserver> observers, SummarySection warmup) {
+        List<SummarySection> sections = new ArrayList<>();
+        if (warmup != null) {
+            sections.add(warmup);
+        }
+        for (RunObserver o : observers) {
+            SummarySection section = o.summarySection(dir);
+            if (section != null) {
+                sections.add(section);
+            }
+        }
+        return sections;
     }
 }

@@ -137,25 +137,14 @@ final class ConnectionSharing implements Experiment {
         }
         // A target we did not start: the client's own view of its connections.
         Map<Integer, Long> per = new TreeMap<>(a.connections().requestsPerConnection());
-        long reqs = per.entrySet().stream()
-                .mapToLong(e -> e.getKey() * e.getValue())
-                .sum();
-        long t0 = a.connections().concurrent().isEmpty()
-                ? 0
-                : a.connections().concurrent().firstKey();
+        long reqs = per.entrySet().stream().mapToLong(e -> e.getKey() * e.getValue()).sum();
+        long t0 = a.connections().concurrent().isEmpty() ? 0 : a.connections().concurrent().firstKey();
         List<double[]> series = a.connections().concurrent().entrySet().stream()
-                .map(e -> new double[] {e.getKey() - t0, e.getValue()})
-                .toList();
+                .map(e -> new double[] {e.getKey() - t0, e.getValue()}).toList();
         long[] window = runWindow(r);
-        int max = a
-                .connections()
-                .concurrent()
+        int max = a.connections().concurrent()
                 .subMap(window[0] / 1_000_000_000L, true, window[1] / 1_000_000_000L, true)
-                .values()
-                .stream()
-                .mapToInt(Integer::intValue)
-                .max()
-                .orElse(0);
+                .values().stream().mapToInt(Integer::intValue).max().orElse(0);
         int conns = a.connections().distinct();
         return new Side(backend, r, max, conns, per.keySet().stream().mapToInt(Integer::intValue).max().orElse(0),
                 conns == 0 ? 0 : (double) reqs / conns, wire, series, per);

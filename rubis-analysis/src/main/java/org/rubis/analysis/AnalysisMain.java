@@ -61,8 +61,9 @@ public final class AnalysisMain {
             Path hlog = dir.resolve("response-times.hlog");
             new org.rubis.analysis.export.HdrLogExport(new RunDirectory(dir)).write(hlog);
             PrintWriter pw = spec.commandLine().getOut();
-            a.notes.forEach(n -> pw.println("note: " + n));
-            pw.println("report: " + target + " (" + a.requests + " requests; analysis.json beside it; HdrHistogram log " + hlog + ")");
+            a.notes().forEach(n -> pw.println("note: " + n));
+            pw.println("report: " + target + " (" + a.requests()
+                    + " requests; analysis.json beside it; HdrHistogram log " + hlog + ")");
             return 0;
         }
     }
@@ -82,8 +83,9 @@ public final class AnalysisMain {
             PrintWriter pw = spec.commandLine().getOut();
             for (Path d : dirs) {
                 RunAnalysis a = RunAnalysis.of(new RunDirectory(d));
-                if (a.partial) {
-                    pw.println("note: " + a.name + ": " + a.status + " (" + a.stopReason + ")");
+                if (a.ending().partial()) {
+                    pw.println("note: " + a.name() + ": " + a.ending().label() + " ("
+                            + a.ending().stopReason() + ")");
                 }
                 runs.add(a);
             }
@@ -130,7 +132,7 @@ public final class AnalysisMain {
             PrintWriter pw = spec.commandLine().getOut();
             r.warnings().forEach(w -> pw.println("warning: " + w));
             pw.println("merged " + dirs.size() + " shards into " + out + " (" + r.summary().path("requests").asLong() + " requests, status "
-                    + r.summary().path("status").asText() + "); next: rubis-analysis report " + out);
+                    + r.status().label() + "); next: rubis-analysis report " + out);
             return 0;
         }
     }

@@ -48,10 +48,13 @@ class LittleLawTest {
         RunAnalysis a = RunAnalysis.of(new RunDirectory(closedPopulation(200, 5.0, 20, 4).write(tmp.resolve("killed"))));
         LittleLaw law = a.little();
         assertTrue(law.source().startsWith("estimated from the logs"), law.source());
-        long cut = a.runThinkCensored.censoredCount();
+        long cut = a.sessions().runThinkCensored().censoredCount();
         assertTrue(cut > 190 && cut <= 200, "one think time cut off per user (but those thinking since the up ramp): " + cut);
         assertEquals(5000, law.zMs(), 5000 * 0.08, "the censored estimate of Z");
-        assertTrue(a.runThinkCensored.plainMeanMs() < 5000 * 0.85, "without the censored ones Z is biased low (" + a.runThinkCensored.plainMeanMs() + ")");
+        assertTrue(
+                a.sessions().runThinkCensored().plainMeanMs() < 5000 * 0.85,
+                "without the censored ones Z is biased low ("
+                        + a.sessions().runThinkCensored().plainMeanMs() + ")");
         assertEquals(200, law.n(), 200 * 0.03, "N: every user was active (a few began late)");
         assertEquals(1.0, law.ratio(), 0.08, law.toString());
         assertTrue(law.steady(), law.ratio() + " in " + law.low() + ".." + law.high());
@@ -112,9 +115,9 @@ class LittleLawTest {
         r.session(1, 0, 15_000_000_000L, 2, "run_ended");
         r.session(2, 29_990_000_000L, 30_000_000_000L, 1, "end_of_session");
         RunAnalysis a = RunAnalysis.of(new RunDirectory(r.write(tmp.resolve("run-ended"))));
-        assertEquals(1, a.runThinkCensored.censoredCount());
+        assertEquals(1, a.sessions().runThinkCensored().censoredCount());
         // one finished think (9.99 s) and one censored at 15 s - 10.01 s = 4.99 s (at the log's end it would be 19.99 s)
-        assertEquals(9_990 + 4_990, a.runThinkCensored.meanMs(), 1e-6);
+        assertEquals(9_990 + 4_990, a.sessions().runThinkCensored().meanMs(), 1e-6);
     }
 
     @Test

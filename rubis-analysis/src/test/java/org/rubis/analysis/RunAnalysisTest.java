@@ -12,6 +12,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.Phase;
 
 class RunAnalysisTest {
 
@@ -47,9 +48,9 @@ class RunAnalysisTest {
         }
         RunAnalysis a = sessionsWithGaps("poisson", gaps);
         // CoV of n exponential gaps has standard error about 1/sqrt(n) = 0.007; 0.03 is over 4 sigma.
-        assertEquals(1.0, a.sessionInterArrival.cov(), 0.03);
-        assertEquals(1.0, a.requestInterArrival.cov(), 0.03);
-        assertTrue(RunAnalysis.arrivalVerdict(a.sessionInterArrival).startsWith("consistent with Poisson"));
+        assertEquals(1.0, a.sessions().interArrival().cov(), 0.03);
+        assertEquals(1.0, a.requestInterArrival().cov(), 0.03);
+        assertTrue(RunAnalysis.arrivalVerdict(a.sessions().interArrival()).startsWith("consistent with Poisson"));
     }
 
     @Test
@@ -57,9 +58,9 @@ class RunAnalysisTest {
         long[] gaps = new long[500];
         Arrays.fill(gaps, 100_000_000L);
         RunAnalysis a = sessionsWithGaps("det", gaps);
-        assertEquals(0.0, a.sessionInterArrival.cov(), 1e-9);
-        assertEquals(100.0, a.sessionInterArrival.mean() / 1e6, 1e-9);
-        assertTrue(RunAnalysis.arrivalVerdict(a.sessionInterArrival).startsWith("deterministic"));
+        assertEquals(0.0, a.sessions().interArrival().cov(), 1e-9);
+        assertEquals(100.0, a.sessions().interArrival().mean() / 1e6, 1e-9);
+        assertTrue(RunAnalysis.arrivalVerdict(a.sessions().interArrival()).startsWith("deterministic"));
     }
 
     @Test
@@ -78,9 +79,9 @@ class RunAnalysisTest {
             }
         }
         RunAnalysis a = RunAnalysis.of(new RunDirectory(r.write(tmp.resolve("phases"))));
-        assertEquals(49, a.requestInterArrival.count());
-        assertEquals(0.0, a.requestInterArrival.cov(), 1e-9);
-        assertEquals(100.0, a.requestInterArrival.mean() / 1e6, 1e-9);
+        assertEquals(49, a.requestInterArrival().count());
+        assertEquals(0.0, a.requestInterArrival().cov(), 1e-9);
+        assertEquals(100.0, a.requestInterArrival().mean() / 1e6, 1e-9);
     }
 
     @Test
@@ -99,11 +100,14 @@ class RunAnalysisTest {
         for (double p : new double[] {50, 90, 95, 99}) {
             double exact = sorted[(int) Math.ceil(p / 100 * n) - 1] / 1e6;
             // HdrHistogram with 3 significant digits: within 0.1 % of the exact value.
-            assertEquals(exact, a.byPhase.get("run").percentileMs(p), exact * 0.001, "p" + p);
+            assertEquals(exact, a.times().run().percentileMs(p), exact * 0.001, "p" + p);
         }
-        assertEquals(Arrays.stream(values).average().orElseThrow() / 1e6, a.byPhase.get("run").meanMs(), 1e-9);
-        assertEquals(sorted[n - 1] / 1e6, a.overall.maxMs(), 1e-9);
-        assertEquals(5000, a.byState.get("Home").count());
+        assertEquals(
+                Arrays.stream(values).average().orElseThrow() / 1e6,
+                a.times().run().meanMs(),
+                1e-9);
+        assertEquals(sorted[n - 1] / 1e6, a.times().overall().maxMs(), 1e-9);
+        assertEquals(5000, a.times().byState().get("Home").count());
     }
 
     @Test
@@ -117,11 +121,11 @@ class RunAnalysisTest {
             r.request(i, 0, "Home", "/PHP/index.html", "run", intended, intended + late, 1_000_000, "", "c" + i, true);
         }
         RunAnalysis a = RunAnalysis.of(new RunDirectory(r.write(tmp.resolve("co"))));
-        assertEquals(1.0, a.byPhase.get("run").percentileMs(99), 0.01);
-        assertEquals(201.0, a.byPhaseFromIntended.get("run").percentileMs(99), 0.3);
-        assertEquals(1.0, a.byPhaseFromIntended.get("run").percentileMs(50), 0.01);
-        assertEquals(1.0 + 20.0, a.byPhaseFromIntended.get("run").meanMs(), 1e-6);
-        assertEquals(100, a.overallFromIntended.count());
+        assertEquals(1.0, a.times().run().percentileMs(99), 0.01);
+        assertEquals(201.0, a.times().byPhaseFromIntended().get(Phase.RUN).percentileMs(99), 0.3);
+        assertEquals(1.0, a.times().byPhaseFromIntended().get(Phase.RUN).percentileMs(50), 0.01);
+        assertEquals(1.0 + 20.0, a.times().byPhaseFromIntended().get(Phase.RUN).meanMs(), 1e-6);
+        assertEquals(100, a.times().overallFromIntended().count());
     }
 
     @Test
@@ -138,11 +142,11 @@ class RunAnalysisTest {
             r.session(s, t - 40_000_000, t, 4, "end_of_session");
         }
         RunAnalysis a = RunAnalysis.of(new RunDirectory(r.write(tmp.resolve("shared"))));
-        assertEquals(2, a.distinctConnections);
-        assertEquals(2, a.newConnections);
-        assertEquals(Map.of(10, 1L, 2, 1L), a.requestsPerConnection);
-        assertEquals(Map.of(3, 1L, 1, 1L), a.sessionsPerConnection, "A carried 3 sessions, B one");
-        assertEquals(Map.of(1, 2L, 2, 1L), a.connectionsPerSession);
+        assertEquals(2, a.connections().distinct());
+        assertEquals(2, a.connections().opened());
+        assertEquals(Map.of(10, 1L, 2, 1L), a.connections().requestsPerConnection());
+        assertEquals(Map.of(3, 1L, 1, 1L), a.connections().sessionsPerConnection(), "A carried 3 sessions, B one");
+        assertEquals(Map.of(1, 2L, 2, 1L), a.connections().connectionsPerSession());
     }
 
     @Test
@@ -170,10 +174,14 @@ class RunAnalysisTest {
         lines.set(300, lines.get(300).replaceFirst(",run,\\d+,", ",run,soon,"));         // line 301: not a number
         Files.write(dir.resolve("requests.csv"), lines);
         RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
-        assertEquals(1048, a.requests, "every good line is analysed");
-        assertEquals(3, a.badLines.get("requests.csv")[0]);
-        assertEquals(101, a.badLines.get("requests.csv")[1]);
-        assertTrue(a.notes.contains("requests.csv: 3 malformed lines skipped (first at line 101); the other lines were analysed"), a.notes.toString());
+        assertEquals(1048, a.requests(), "every good line is analysed");
+        assertEquals(3, a.badLines().get("requests.csv")[0]);
+        assertEquals(101, a.badLines().get("requests.csv")[1]);
+        assertTrue(
+                a.notes()
+                        .contains("requests.csv: 3 malformed lines skipped (first at line 101); the other lines were"
+                                + " analysed"),
+                a.notes().toString());
         new org.rubis.analysis.report.HtmlReport(a).write(dir.resolve("report.html"));
         com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("analysis.json").toFile());
         assertEquals(3, j.path("bad_lines").path("requests.csv").path("count").asLong());
@@ -208,11 +216,11 @@ class RunAnalysisTest {
         Files.createDirectories(dir.resolve("server"));
         Files.writeString(dir.resolve("server/requests.csv"), "");
         RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
-        assertEquals(10, a.requests);
+        assertEquals(10, a.requests());
         for (String f : new String[] {"sessions.csv is empty", "client-gc.csv is empty", "server/requests.csv is empty"}) {
-            assertTrue(a.notes.stream().anyMatch(n -> n.startsWith(f)), f + " in " + a.notes);
+            assertTrue(a.notes().stream().anyMatch(n -> n.startsWith(f)), f + " in " + a.notes());
         }
-        assertEquals(null, a.server);
+        assertEquals(null, a.server());
         new org.rubis.analysis.report.HtmlReport(a).write(dir.resolve("report.html"));
         Path copy = Files.createDirectories(tmp.resolve("aux2"));
         try (var files = Files.list(dir)) {
@@ -226,9 +234,15 @@ class RunAnalysisTest {
         Files.delete(dir.resolve("sessions.csv"));
         Files.delete(dir.resolve("server/requests.csv"));
         RunAnalysis b = RunAnalysis.of(new RunDirectory(dir));
-        assertTrue(b.notes.stream().anyMatch(n -> n.startsWith("client-gc.csv is missing")), b.notes.toString());
-        assertTrue(b.notes.stream().anyMatch(n -> n.startsWith("sessions.csv is missing")), b.notes.toString());
-        assertTrue(b.notes.stream().anyMatch(n -> n.startsWith("server/requests.csv is missing")), b.notes.toString());
+        assertTrue(
+                b.notes().stream().anyMatch(n -> n.startsWith("client-gc.csv is missing")),
+                b.notes().toString());
+        assertTrue(
+                b.notes().stream().anyMatch(n -> n.startsWith("sessions.csv is missing")),
+                b.notes().toString());
+        assertTrue(
+                b.notes().stream().anyMatch(n -> n.startsWith("server/requests.csv is missing")),
+                b.notes().toString());
     }
 
     @Test
@@ -238,9 +252,13 @@ class RunAnalysisTest {
         Files.writeString(dir.resolve("requests.csv"), text.substring(0, text.length() - 30)); // cut mid-line
         Files.delete(dir.resolve("sessions.csv"));
         RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
-        assertEquals(9, a.requests);
-        assertTrue(a.notes.stream().anyMatch(n -> n.contains("incomplete line")), a.notes.toString());
-        assertTrue(a.notes.stream().anyMatch(n -> n.contains("summary.json is missing")), a.notes.toString());
+        assertEquals(9, a.requests());
+        assertTrue(
+                a.notes().stream().anyMatch(n -> n.contains("incomplete line")),
+                a.notes().toString());
+        assertTrue(
+                a.notes().stream().anyMatch(n -> n.contains("summary.json is missing")),
+                a.notes().toString());
         new org.rubis.analysis.report.HtmlReport(a).write(dir.resolve("report.html"));
         assertTrue(Files.readString(dir.resolve("report.html")).contains("incomplete line"));
     }

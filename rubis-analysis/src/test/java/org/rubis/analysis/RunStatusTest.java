@@ -71,7 +71,7 @@ class RunStatusTest {
         Files.writeString(complete.resolve("summary.json"), "{\"status\": \"complete\", \"partial\": false, \"phases_ms\": {\"up\": 0, \"run\": 3000, \"down\": 0}}");
         RunAnalysis a = RunAnalysis.of(new RunDirectory(stopped));
         assertEquals(10.0, a.throughput(), 1e-9, "65 requests over the 6.5 s run, not the planned 30 s");
-        assertTrue(a.partial);
+        assertTrue(a.ending().partial());
         Path cmp = tmp.resolve("cmp/comparison.html");
         String[] r = cli("compare", complete.toString(), stopped.toString(), "--out", cmp.toString());
         assertEquals("0", r[0], r[2]);
@@ -91,9 +91,13 @@ class RunStatusTest {
         Path dir = run(tmp.resolve("no-sessions"), 40, 0, false);
         Files.delete(dir.resolve("sessions.csv"));
         RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
-        assertEquals(0, a.sessionsOnlyInRequests, "no sessions.csv says nothing about which sessions ended");
-        assertTrue(a.notes.stream().anyMatch(n -> n.startsWith("sessions.csv is missing")), a.notes.toString());
-        assertTrue(a.notes.stream().noneMatch(n -> n.contains("still running when the run was killed")), a.notes.toString());
+        assertEquals(0, a.sessions().onlyInRequests(), "no sessions.csv says nothing about which sessions ended");
+        assertTrue(
+                a.notes().stream().anyMatch(n -> n.startsWith("sessions.csv is missing")),
+                a.notes().toString());
+        assertTrue(
+                a.notes().stream().noneMatch(n -> n.contains("still running when the run was killed")),
+                a.notes().toString());
     }
 
     @Test
@@ -101,11 +105,15 @@ class RunStatusTest {
         // kill -9: no summary.json, and sessions.csv has only its header (no session had ended).
         Path dir = run(tmp.resolve("killed"), 40, 0, false);
         RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
-        assertEquals("incomplete", a.status);
-        assertTrue(a.partial);
-        assertEquals(40, a.sessions);
-        assertEquals(40, a.sessionsOnlyInRequests);
-        assertEquals(4.0, a.runSeconds, 1e-9, "40 sends 0.1 s apart: 3.9 s from the first to the last, and the gap after it");
+        assertEquals("incomplete", a.ending().label());
+        assertTrue(a.ending().partial());
+        assertEquals(40, a.sessions().started());
+        assertEquals(40, a.sessions().onlyInRequests());
+        assertEquals(
+                4.0,
+                a.window().seconds(),
+                1e-9,
+                "40 sends 0.1 s apart: 3.9 s from the first to the last, and the gap after it");
         assertEquals(10.0, a.attemptedRps(), 1e-9);
         assertTrue(a.little().n() > 0, "the sessions still running were active");
         assertEquals("0", cli("report", dir.toString())[0]);
@@ -146,9 +154,11 @@ class RunStatusTest {
         lines[5] = lines[5].replace(",run,", ",middle,"); // phase
         Files.writeString(dir.resolve("requests.csv"), String.join("\n", lines) + "\n");
         RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
-        assertEquals(8, a.requests);
-        assertEquals(2, a.badLines.get("requests.csv")[0]);
-        assertEquals(4, a.badLines.get("requests.csv")[1], "the first bad line's number (the header is line 1)");
-        assertTrue(a.notes.stream().anyMatch(n -> n.startsWith("requests.csv: 2 malformed lines")), a.notes.toString());
+        assertEquals(8, a.requests());
+        assertEquals(2, a.badLines().get("requests.csv")[0]);
+        assertEquals(4, a.badLines().get("requests.csv")[1], "the first bad line's number (the header is line 1)");
+        assertTrue(
+                a.notes().stream().anyMatch(n -> n.startsWith("requests.csv: 2 malformed lines")),
+                a.notes().toString());
     }
 }

@@ -14,7 +14,7 @@ public enum Phase {
     private static final Phase[] VALUES = values();
 
     private final String title;
-    /** Made once: every request record carries it (it was a new lower-cased string per request). */
+    /** Made once: every request's log line holds it. */
     private final String label;
 
     Phase(String title) {
@@ -39,11 +39,6 @@ public enum Phase {
 
     /** The phase a file names, or null when the value is not a phase. */
     public static Phase parse(String label) {
-        for (Phase p : VALUES) { // the log writer parses each record's phase: its own label instance, found by identity
-            if (p.label() == label) {
-                return p;
-            }
-        }
         for (Phase p : VALUES) {
             if (p.label().equals(label)) {
                 return p;

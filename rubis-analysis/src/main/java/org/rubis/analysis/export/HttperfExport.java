@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.SessionEnd;
 
 /**
  * Exports the workload a run executed so that httperf replays it (FINDINGS A.6): a
@@ -38,7 +39,8 @@ public final class HttperfExport {
         Map<Long, Integer> expected = new HashMap<>();
         if (Files.isRegularFile(run.sessions())) {
             new CsvStream(run.sessions()).forEach(org.rubis.format.Columns.SESSIONS_REQUIRED, r -> {
-                if (!r.get("end_reason").equals("dropped")) {
+                SessionEnd end = SessionEnd.parse(r.get("end_reason"));
+                if (end == null || end.began()) { // a dropped session sent nothing
                     expected.put(r.getLong("session_id"), r.getInt("requests"));
                 }
             });

@@ -1,13 +1,15 @@
 package org.rubis.analysis.merge;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.EnumMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 import org.rubis.analysis.io.CsvStream;
+import org.rubis.format.Phase;
+import org.rubis.format.SessionEnd;
 
 /**
  * The summary's figures recomputed from the merged logs, row by row: counts, per-phase and
@@ -15,8 +17,6 @@ import org.rubis.analysis.io.CsvStream;
  * send lateness, session ends. Memory grows with states, connections and seconds, not requests.
  */
 final class MergedStats {
-
-    static final String[] PHASES = java.util.Arrays.stream(org.rubis.format.Phase.values()).map(org.rubis.format.Phase::label).toArray(String[]::new);
 
     /** count, errors, mean, min, max and percentiles of one group, as the client's summary has them. */
     static final class Cell {
@@ -66,15 +66,15 @@ final class MergedStats {
         }
     }
 
-    final Map<String, Map<String, Cell>> byPhaseState = new LinkedHashMap<>();
-    final Map<String, Cell> byPhase = new LinkedHashMap<>();
+    final Map<Phase, Map<String, Cell>> byPhaseState = new EnumMap<>(Phase.class);
+    final Map<Phase, Cell> byPhase = new EnumMap<>(Phase.class);
     final Map<String, Cell> byState = new TreeMap<>();
     final Cell overall = new Cell();
     final Cell lateness = new Cell();
     final Cell runLateness = new Cell();
     final Cell sessionStartLateness = new Cell();
     final Map<String, Long> errorsByClass = new TreeMap<>();
-    final Map<String, Long> sessionEnds = new TreeMap<>();
+    private final Map<SessionEnd, Long> sessionEnds = new EnumMap<>(SessionEnd.class);
     final Set<String> connections = new HashSet<>();
     long newConnections;
     long withoutConnection;
@@ -83,20 +83,22 @@ final class MergedStats {
     long sessionRows;
 
     MergedStats() {
-        for (String p : PHASES) {
+        for (Phase p : Phase.values()) {
             byPhaseState.put(p, new TreeMap<>());
             byPhase.put(p, new Cell());
         }
     }
 
     void request(CsvStream.Row r) {
-        String phase = r.get("phase");
+        Phase phase = Phase.parse(r.get("phase")); // null: not a phase (counted overall and by state only)
         String state = r.get("state");
         String error = r.get("error");
         boolean failed = !error.isEmpty();
         long resp = r.getLong("response_ns");
-        byPhaseState.computeIfAbsent(phase, k -> new TreeMap<>()).computeIfAbsent(state, k -> new Cell()).add(resp, failed);
-        byPhase.computeIfAbsent(phase, k -> new Cell()).add(resp, failed);
+        if (phase != null) {
+            byPhaseState.get(phase).computeIfAbsent(state, k -> new Cell()).add(resp, failed);
+            byPhase.get(phase).add(resp, failed);
+        }
         byState.computeIfAbsent(state, k -> new Cell()).add(resp, failed);
         overall.add(resp, failed);
         if (failed) {
@@ -104,7 +106,7 @@ final class MergedStats {
         }
         long late = Math.max(0, r.getLong("send_epoch_ns") - r.getLong("intended_send_epoch_ns"));
         lateness.add(late, false);
-        if (phase.equals("run")) {
+        if (phase == Phase.RUN) {
             runLateness.add(late, false);
         }
         String conn = r.get("connection_id");
@@ -120,7 +122,10 @@ final class MergedStats {
 
     void session(CsvStream.Row r) {
         sessionRows++;
-        sessionEnds.merge(r.get("end_reason"), 1L, Long::sum);
+        SessionEnd reason = SessionEnd.parse(r.get("end_reason"));
+        if (reason != null) {
+            sessionEnds.merge(reason, 1L, Long::sum);
+        }
         long start = r.getLong("start_epoch_ns");
         long end = r.getLong("end_epoch_ns");
         if (start > 0) {
@@ -137,11 +142,19 @@ final class MergedStats {
     }
 
     long sessionsStarted() {
-        return sessionRows - sessionEnds.getOrDefault("dropped", 0L);
+        return sessionRows - sessions(SessionEnd.DROPPED);
     }
 
     long sessionsCompleted() {
-        return sessionEnds.getOrDefault("end_of_session", 0L) + sessionEnds.getOrDefault("max_transitions", 0L);
+        return sessionEnds.entrySet().stream()
+                .filter(e -> e.getKey().completed())
+                .mapToLong(Map.Entry::getValue)
+                .sum();
+    }
+
+    /** Sessions that ended so. */
+    long sessions(SessionEnd end) {
+        return sessionEnds.getOrDefault(end, 0L);
     }
 
     static double round(double v, int digits) {

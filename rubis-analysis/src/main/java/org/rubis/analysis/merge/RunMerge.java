@@ -20,6 +20,10 @@ import java.util.stream.Stream;
 import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.Phase;
+import org.rubis.format.RunStatus;
+import org.rubis.format.SessionEnd;
+import org.rubis.format.StopCause;
 
 /**
  * {@code rubis-analysis merge}: turns the run directories of N shards (docs/SHARDING.md) into one
@@ -37,8 +41,11 @@ public final class RunMerge {
     private static final List<String> SESSION_KEYS = List.of("session_id", "emulated_user", "intended_start_epoch_ns", "start_epoch_ns",
             "end_epoch_ns", "end_reason");
 
-    /** What merge wrote: the merged summary and its warnings. */
-    public record Result(Path out, ObjectNode summary, List<String> warnings) {}
+    /**
+     * What merge wrote: the merged summary, its status (the worst of the shards', {@link RunStatus#worst}) and its
+     * warnings.
+     */
+    public record Result(Path out, ObjectNode summary, RunStatus status, List<String> warnings) {}
 
     private final ShardSet shards;
     private final Path out;
@@ -135,7 +142,7 @@ public final class RunMerge {
         } catch (IOException e) {
             throw new AnalysisException(out.resolve("summary.json") + ": cannot write: " + e.getMessage());
         }
-        return new Result(out, summary, List.copyOf(warnings));
+        return new Result(out, summary, status(), List.copyOf(warnings));
     }
 
     private List<Path> files(Function<RunDirectory, Path> f) {
@@ -196,23 +203,45 @@ public final class RunMerge {
 
     // ------------------------------------------------------------------ the merged summary
 
+    /**
+     * The merged summary.json: a single run's keys, recomputed from the merged logs where they hold them, plus {@code
+     * merged}.
+     */
     private ObjectNode summary(MergedStats st) {
-        List<ShardInfo> list = shards.shards();
+        ObjectNode root = JSON.createObjectNode();
+        head(root);
+        counts(root, st);
+        responseTimes(root.putObject("response_time_ms"), st);
+        root.set("client_health", health(st));
+        merged(root.putObject("merged"));
+        Set<String> w = new LinkedHashSet<>();
+        for (ShardInfo s : shards.shards()) {
+            s.summary().path("warnings").forEach(x -> w.add(x.asText()));
+        }
+        w.addAll(warnings);
+        ArrayNode wa = root.putArray("warnings");
+        w.forEach(wa::add);
+        return root;
+    }
+
+    /**
+     * How the run ended (the worst shard's status, the stopped shards' reasons) and what it ran, as the first shard
+     * says.
+     */
+    private void head(ObjectNode root) {
         ShardInfo first = shards.first();
         JsonNode f = first.summary();
-        ObjectNode root = JSON.createObjectNode();
+        RunStatus status = status();
         List<String> stopped = new ArrayList<>();
-        boolean invalid = false;
-        for (ShardInfo s : list) {
-            String status = s.summary().path("status").asText("partial");
-            invalid |= status.equals("invalid");
-            if (!status.equals("complete")) {
-                stopped.add("shard " + s.index() + ": " + status + " (" + s.summary().path("stop_reason").asText("?") + ")");
+        for (ShardInfo s : shards.shards()) {
+            if (s.status() != RunStatus.COMPLETE) {
+                stopped.add("shard " + s.index() + ": " + s.status().label() + " ("
+                        + s.summary().path("stop_reason").asText("?") + ")");
             }
         }
-        root.put("status", invalid ? "invalid" : stopped.isEmpty() ? "complete" : "partial");
-        root.put("partial", !stopped.isEmpty());
-        root.put("stop_reason", stopped.isEmpty() ? "complete" : String.join("; ", stopped));
+        root.put("status", status.label());
+        root.put("partial", status != RunStatus.COMPLETE);
+        root.put("stop_reason", stopped.isEmpty() ? StopCause.END.reason() : String.join("; ", stopped));
         root.put("started_at", instant(first.startAtEpochNs()));
         root.put("run_dir", out.toAbsolutePath().toString());
         for (String k : List.of("properties", "target")) {
@@ -227,28 +256,37 @@ public final class RunMerge {
         for (String k : List.of("transition_table", "transition_mode", "think_scale", "phases_ms")) {
             root.set(k, f.get(k));
         }
+    }
 
+    /** Requests, throughput, sessions and connections, cross-checked against the shards' own summaries. */
+    private void counts(ObjectNode root, MergedStats st) {
         root.put("requests", st.requests());
         root.put("errors", st.overall.errors);
         ObjectNode byClass = root.putObject("errors_by_class");
         st.errorsByClass.forEach(byClass::put);
         root.put("requests_logged", st.requests());
         root.put("records_lost", sum("records_lost"));
-        // The shards ran side by side: the run phase as run is the longest a shard ran (a stopped shard's run_seconds is shorter
-        // than planned). throughput_rps and attempted_rps as in a shard's summary: successful and all run-phase requests per second.
-        double runSeconds = list.stream().mapToDouble(s -> s.summary().has("run_seconds") ? s.summary().path("run_seconds").asDouble()
-                : s.summary().path("phases_ms").path("run").asDouble() / 1000).max().orElse(0);
-        MergedStats.Cell run = st.byPhase.get("run");
+        // The shards ran side by side: the run phase as run is the longest a shard ran (a stopped shard's run_seconds
+        // is shorter
+        // than planned). throughput_rps and attempted_rps as in a shard's summary: successful and all run-phase
+        // requests per second.
+        double runSeconds = shards.shards().stream()
+                .mapToDouble(s -> s.summary().has("run_seconds")
+                        ? s.summary().path("run_seconds").asDouble()
+                        : s.summary().path("phases_ms").path(Phase.RUN.label()).asDouble() / 1000)
+                .max()
+                .orElse(0);
+        MergedStats.Cell run = st.byPhase.get(Phase.RUN);
         root.put("requests_served", st.requests() - st.overall.errors);
         root.put("throughput_rps", MergedStats.round((run.count - run.errors) / Math.max(1e-9, runSeconds), 3));
         root.put("attempted_rps", MergedStats.round(run.count / Math.max(1e-9, runSeconds), 3));
         root.put("run_seconds", MergedStats.round(runSeconds, 3));
         root.put("sessions_started", st.sessionsStarted());
         root.put("sessions_completed", st.sessionsCompleted());
-        root.put("sessions_aborted_at_end", st.sessionEnds.getOrDefault("run_ended", 0L));
-        root.put("sessions_stuck_at_end", st.sessionEnds.getOrDefault("stuck", 0L));
+        root.put("sessions_aborted_at_end", st.sessions(SessionEnd.RUN_ENDED));
+        root.put("sessions_stuck_at_end", st.sessions(SessionEnd.STUCK));
         root.put("sessions_delayed_by_cap", sum("sessions_delayed_by_cap"));
-        root.put("sessions_dropped_by_cap", st.sessionEnds.getOrDefault("dropped", 0L));
+        root.put("sessions_dropped_by_cap", st.sessions(SessionEnd.DROPPED));
         root.put("peak_active_sessions", sum("peak_active_sessions"));
         root.put("mean_session_s", MergedStats.round(st.sessionsTimed == 0 ? 0 : st.sessionTimeSumNs / 1e9 / st.sessionsTimed, 3));
         root.put("connections_opened", st.newConnections);
@@ -257,19 +295,24 @@ public final class RunMerge {
         root.put("image_requests", sum("image_requests"));
         crossCheck(root, List.of("requests", "errors", "sessions_started", "sessions_completed", "sessions_aborted_at_end", "sessions_dropped_by_cap",
                 "connections_opened"));
+    }
 
-        ObjectNode rt = root.putObject("response_time_ms");
-        for (String p : MergedStats.PHASES) {
-            ObjectNode ph = st.byPhase.get(p).write(rt.putObject(p));
+    /** Per phase and state, then overall, from every request (never averaged over shards). */
+    private static void responseTimes(ObjectNode rt, MergedStats st) {
+        for (Phase p : Phase.values()) {
+            ObjectNode ph = st.byPhase.get(p).write(rt.putObject(p.label()));
             ObjectNode states = ph.putObject("states");
             st.byPhaseState.get(p).forEach((state, c) -> c.write(states.putObject(state)));
         }
         ObjectNode all = st.overall.write(rt.putObject("overall"));
         ObjectNode allStates = all.putObject("states");
         st.byState.forEach((state, c) -> c.write(allStates.putObject(state)));
+    }
 
-        root.set("client_health", health(st));
-        ObjectNode merged = root.putObject("merged");
+    /** The shards, their start instants and offsets; warnings when they did not start together. */
+    private void merged(ObjectNode merged) {
+        List<ShardInfo> list = shards.shards();
+        ShardInfo first = shards.first();
         merged.put("shard_count", list.size());
         merged.put("start_at", instant(first.startAtEpochNs()));
         merged.put("start_at_epoch_ns", first.startAtEpochNs());
@@ -280,7 +323,7 @@ public final class RunMerge {
             ObjectNode o = arr.addObject();
             o.put("index", s.index());
             o.put("dir", s.dir().dir().toAbsolutePath().normalize().toString());
-            o.put("status", s.summary().path("status").asText());
+            o.put("status", s.summary().path("status").asText()); // as the shard wrote it
             o.put("requests", s.summary().path("requests").asLong());
             o.put("anchor_epoch_ns", s.anchorEpochNs());
             o.put("run_start_epoch_ns", s.runStartEpochNs());
@@ -304,14 +347,18 @@ public final class RunMerge {
                         offset > 0 ? "after" : "before", instant(s.startAtEpochNs())));
             }
         }
-        Set<String> w = new LinkedHashSet<>();
-        for (ShardInfo s : list) {
-            s.summary().path("warnings").forEach(x -> w.add(x.asText()));
+    }
+
+    /**
+     * The merged run's status: the worst of its shards' (docs/SHARDING.md), so that a shard that failed or whose target
+     * died makes the whole run say so, as a stopped shard makes it partial.
+     */
+    private RunStatus status() {
+        RunStatus status = RunStatus.COMPLETE;
+        for (ShardInfo s : shards.shards()) {
+            status = status.worst(s.status());
         }
-        w.addAll(warnings);
-        ArrayNode wa = root.putArray("warnings");
-        w.forEach(wa::add);
-        return root;
+        return status;
     }
 
     /** The per-shard summary counts merge cannot see in the logs: their sum. */
@@ -330,86 +377,25 @@ public final class RunMerge {
         }
     }
 
+    /**
+     * The shards' client health added up ({@link ShardHealth}), the send lateness from the merged log, each shard's own
+     * beside.
+     */
     private ObjectNode health(MergedStats st) {
         ObjectNode h = JSON.createObjectNode();
-        List<ShardInfo> list = shards.shards();
-        double cpuSeconds = 0;
-        double runCpuSeconds = 0;
-        double runSystemCpuSeconds = 0; // -1 once a shard did not measure it
-        double cpuMean = 0;
-        double cpuPeak = 0;
-        long cores = 0;
-        long gcCount = 0;
-        long gcTime = 0;
-        long gcPauses = 0;
-        long gcPauseTotal = 0;
-        long gcPausesLogged = 0;
-        long gcMax = 0;
-        long peakThreads = 0;
-        long peakHeap = 0;
-        List<String> suspects = new ArrayList<>();
-        // The CPU split by thread role: summed when every shard measured it, else left out.
-        java.util.Map<String, Double> byThread = new java.util.LinkedHashMap<>();
-        boolean byThreadEverywhere = true;
+        ShardHealth sum = new ShardHealth();
         ArrayNode per = JSON.createArrayNode();
-        for (ShardInfo s : list) {
+        for (ShardInfo s : shards.shards()) {
             JsonNode x = s.summary().path("client_health");
-            cpuSeconds += x.path("cpu_seconds").asDouble();
-            runCpuSeconds += Math.max(0, x.path("run_cpu_seconds").asDouble());
-            double sys = x.path("run_system_cpu_seconds").asDouble(-1);
-            runSystemCpuSeconds = runSystemCpuSeconds < 0 || sys < 0 ? -1 : runSystemCpuSeconds + sys;
-            JsonNode roles = x.path("run_cpu_seconds_by_thread");
-            if (roles.isObject()) {
-                roles.fields().forEachRemaining(e -> byThread.merge(e.getKey(), e.getValue().asDouble(), Double::sum));
-            } else {
-                byThreadEverywhere = false;
-            }
-            cpuMean += x.path("cpu_mean_cores").asDouble();
-            cpuPeak += x.path("cpu_peak_cores").asDouble();
-            cores += x.path("cores").asLong();
-            gcCount += x.path("gc_count").asLong();
-            gcTime += x.path("gc_time_ms").asLong();
-            gcPauses += x.path("gc_pauses").asLong();
-            gcPauseTotal += x.path("gc_pause_total_ms").asLong();
-            gcPausesLogged += x.path("gc_pauses_logged").asLong(x.path("gc_pauses").asLong()); // older shards: all logged
-            gcMax = Math.max(gcMax, x.path("gc_max_pause_ms").asLong());
-            peakThreads = Math.max(peakThreads, x.path("peak_threads").asLong());
-            peakHeap = Math.max(peakHeap, x.path("peak_heap_bytes").asLong());
-            if (x.path("saturated").asBoolean()) {
-                suspects.add("shard " + s.index() + ": " + x.path("verdict").asText());
-            }
+            sum.add(s.index(), x);
             ObjectNode o = per.addObject();
             o.put("index", s.index());
             o.set("client_health", x);
         }
         long n = st.requests();
-        long runN = st.byPhase.get("run").count;
-        h.put("cpu_mean_cores", MergedStats.round(cpuMean, 3));
-        h.put("cpu_peak_cores", MergedStats.round(cpuPeak, 3));
-        h.put("cpu_seconds", MergedStats.round(cpuSeconds, 3));
-        h.put("cores", cores);
-        h.put("cpu_us_per_request", n == 0 ? 0 : MergedStats.round(cpuSeconds * 1e6 / n, 1));
-        h.put("run_cpu_seconds", MergedStats.round(runCpuSeconds, 3));
-        h.put("run_cpu_us_per_request", runN == 0 ? 0 : MergedStats.round(runCpuSeconds * 1e6 / runN, 1));
-        h.put("run_system_cpu_seconds", MergedStats.round(runSystemCpuSeconds, 3));
-        h.put("run_system_cpu_us_per_request", runN == 0 || runSystemCpuSeconds < 0 ? -1 : MergedStats.round(runSystemCpuSeconds * 1e6 / runN, 1));
-        if (byThreadEverywhere && !byThread.isEmpty() && runN > 0) {
-            ObjectNode sec = h.putObject("run_cpu_seconds_by_thread");
-            ObjectNode perRequest = h.putObject("run_cpu_us_per_request_by_thread");
-            byThread.forEach((k, v) -> {
-                sec.put(k, MergedStats.round(v, 3));
-                perRequest.put(k, MergedStats.round(v * 1e6 / runN, 2));
-            });
-        }
-        h.put("gc_count", gcCount);
-        h.put("gc_time_ms", gcTime);
-        h.put("gc_pauses", gcPauses);
-        h.put("gc_pause_total_ms", gcPauseTotal);
-        h.put("gc_pauses_logged", gcPausesLogged);
-        h.put("gc_max_pause_ms", gcMax);
-        h.put("peak_threads", peakThreads);
-        h.put("peak_heap_bytes", peakHeap);
-        h.put("max_heap_bytes", list.stream().mapToLong(s -> s.summary().path("client_health").path("max_heap_bytes").asLong()).max().orElse(0));
+        long runN = st.byPhase.get(Phase.RUN).count;
+        sum.writeCpu(h, n, runN);
+        sum.writeGcAndMemory(h);
         ObjectNode late = h.putObject("send_lateness_ms");
         st.lateness.percentiles(late);
         late.put("max", MergedStats.round(st.lateness.max / 1e6, 3));
@@ -417,12 +403,13 @@ public final class RunMerge {
         if ("hybrid".equals(shards.first().arrivals())) {
             st.sessionStartLateness.percentiles(h.putObject("session_start_lateness_ms"));
         }
-        h.put("saturated", !suspects.isEmpty());
-        h.put("verdict", suspects.isEmpty()
+        h.put("saturated", !sum.suspects.isEmpty());
+        h.put("verdict", sum.suspects.isEmpty()
                 ? "OK: no shard's client was the bottleneck (every shard kept its schedule and was not CPU-bound)."
-                : "SUSPECT: " + String.join(" | ", suspects));
-        h.put("sums_over_shards", "cpu_*, cores, gc_count, gc_time_ms, gc_pauses, gc_pause_total_ms, gc_pauses_logged are sums over the shards' hosts; "
-                + "gc_max_pause_ms, peak_threads, peak_heap_bytes the largest of any shard");
+                : "SUSPECT: " + String.join(" | ", sum.suspects));
+        h.put("sums_over_shards", "cpu_*, cores, gc_count, gc_time_ms, gc_pauses, gc_pause_total_ms, gc_pauses_logged"
+                + " are sums over the shards' hosts; gc_max_pause_ms, peak_threads, peak_heap_bytes the largest of any"
+                + " shard");
         h.set("shards", per);
         return h;
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.RunStatus;
 
 /**
  * What one shard's summary.json says about its place in a sharded run (docs/SHARDING.md): the
@@ -18,10 +19,21 @@ import org.rubis.analysis.io.RunDirectory;
  * @param startAtEpochNs the start instant every shard was given
  * @param anchorEpochNs  the wall-clock reading taken with the shard's nanoTime origin
  * @param runStartEpochNs the run's t = 0 on the shard's clock (its schedule origin)
+ * @param status         how the shard's run ended ({@code partial} when its summary names no status)
  * @param summary        the whole summary, for the counts merge cross-checks
  */
-public record ShardInfo(RunDirectory dir, int index, int count, long seed, String configSha256, String arrivals, long startAtEpochNs,
-                        long anchorEpochNs, long runStartEpochNs, JsonNode summary) {
+public record ShardInfo(
+        RunDirectory dir,
+        int index,
+        int count,
+        long seed,
+        String configSha256,
+        String arrivals,
+        long startAtEpochNs,
+        long anchorEpochNs,
+        long runStartEpochNs,
+        RunStatus status,
+        JsonNode summary) {
 
     /** Reads and checks a shard directory; every problem is one line naming the directory and the fix. */
     public static ShardInfo read(Path path) {
@@ -52,14 +64,43 @@ public record ShardInfo(RunDirectory dir, int index, int count, long seed, Strin
         JsonNode clock = s.path("clock");
         long startAt = longField(path, shard, "start_at_epoch_ns", "shard.start_at_epoch_ns");
         long anchor = longField(path, clock, "anchor_epoch_ns", "clock.anchor_epoch_ns");
-        long runStart = clock.has("run_start_epoch_ns") ? longField(path, clock, "run_start_epoch_ns", "clock.run_start_epoch_ns") : anchor;
-        return new ShardInfo(d, index, count, longField(path, s, "seed", "seed"), sha, arrivals, startAt, anchor, runStart, s);
+        long runStart = clock.has("run_start_epoch_ns")
+                ? longField(path, clock, "run_start_epoch_ns", "clock.run_start_epoch_ns")
+                : anchor;
+        return new ShardInfo(
+                d,
+                index,
+                count,
+                longField(path, s, "seed", "seed"),
+                sha,
+                arrivals,
+                startAt,
+                anchor,
+                runStart,
+                status(path, s),
+                s);
     }
 
     /** The shard a session belongs to under the contract: closed by emulated user, hybrid by arrival number. */
     public int shardOf(long sessionId, long emulatedUser) {
         long key = arrivals.equals("closed") ? emulatedUser : sessionId;
         return (int) Math.floorMod(key, (long) count);
+    }
+
+    /** The shard's status; one without any is taken as stopped early, one this merge does not know is refused. */
+    private static RunStatus status(Path p, JsonNode s) {
+        if (!s.hasNonNull("status")) {
+            return RunStatus.PARTIAL;
+        }
+        RunStatus status = RunStatus.parse(s.get("status").asText());
+        if (status == null) {
+            throw new AnalysisException(
+                    p + ": summary.json has status \"" + s.get("status").asText() + "\"; expected one of "
+                            + java.util.Arrays.stream(RunStatus.values())
+                                    .map(RunStatus::label)
+                                    .toList() + " (a newer rubis-client? merge with its own analysis)");
+        }
+        return status;
     }
 
     private static String text(Path p, JsonNode n, String key) {

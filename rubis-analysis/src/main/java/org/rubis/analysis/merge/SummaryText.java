@@ -2,6 +2,7 @@ package org.rubis.analysis.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Locale;
+import org.rubis.format.Phase;
 
 /** The merged run's summary.txt: the headline figures of summary.json for a person. */
 final class SummaryText {
@@ -19,13 +20,28 @@ final class SummaryText {
         line(b, "workload", s.path("arrival_process").asText() + "; seed " + s.path("seed").asText() + "; backend " + s.path("backend").asText());
         line(b, "requests", s.path("requests").asLong() + " (" + s.path("errors").asLong() + " errors)");
         line(b, "throughput (run phase)", s.path("throughput_rps").asDouble() + " requests/s");
-        line(b, "sessions", s.path("sessions_started").asLong() + " started, " + s.path("sessions_completed").asLong() + " completed, "
-                + s.path("sessions_aborted_at_end").asLong() + " cut by the end of the run");
-        JsonNode run = s.path("response_time_ms").path("run").path("count").asLong() > 0 ? s.path("response_time_ms").path("run")
-                : s.path("response_time_ms").path("overall");
-        line(b, "response time (ms)", String.format(Locale.ROOT, "mean %.3f, p50 %.3f, p90 %.3f, p99 %.3f, p99.9 %.3f, max %.3f",
-                run.path("mean").asDouble(), run.path("p50").asDouble(), run.path("p90").asDouble(), run.path("p99").asDouble(),
-                run.path("p99_9").asDouble(), run.path("max").asDouble()));
+        line(
+                b,
+                "sessions",
+                s.path("sessions_started").asLong() + " started, "
+                        + s.path("sessions_completed").asLong() + " completed, "
+                        + s.path("sessions_aborted_at_end").asLong() + " cut by the end of the run");
+        JsonNode run =
+                s.path("response_time_ms").path(Phase.RUN.label()).path("count").asLong() > 0
+                        ? s.path("response_time_ms").path(Phase.RUN.label())
+                        : s.path("response_time_ms").path("overall");
+        line(
+                b,
+                "response time (ms)",
+                String.format(
+                        Locale.ROOT,
+                        "mean %.3f, p50 %.3f, p90 %.3f, p99 %.3f, p99.9 %.3f, max %.3f",
+                        run.path("mean").asDouble(),
+                        run.path("p50").asDouble(),
+                        run.path("p90").asDouble(),
+                        run.path("p99").asDouble(),
+                        run.path("p99_9").asDouble(),
+                        run.path("max").asDouble()));
         b.append("  ").append(s.path("client_health").path("verdict").asText()).append('\n');
         if (!s.path("warnings").isEmpty()) {
             b.append("\nWarnings\n");

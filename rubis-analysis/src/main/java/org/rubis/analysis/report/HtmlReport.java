@@ -14,10 +14,16 @@ import java.util.Locale;
 import java.util.Map;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
+import org.rubis.analysis.ConnectionFigures;
 import org.rubis.analysis.LittleLaw;
+import org.rubis.analysis.ResponseTimes;
 import org.rubis.analysis.RunAnalysis;
+import org.rubis.analysis.RunEnding;
+import org.rubis.analysis.ServerComparison;
+import org.rubis.analysis.SessionFigures;
 import org.rubis.analysis.stats.Latency;
 import org.rubis.analysis.stats.Moments;
+import org.rubis.format.Phase;
 
 /**
  * The self-contained HTML report of one run (plots embedded as PNG data URIs) and
@@ -51,36 +57,42 @@ public final class HtmlReport {
     }
 
     void build() {
-        JsonNode s = a.summary;
-        head("RUBiS run " + a.name);
-        html.append("<h1>RUBiS run <code>").append(esc(a.name)).append("</code></h1>\n<p class=meta>");
-        json.put("run", a.name);
-        json.put("backend", a.backend);
-        json.put("status", a.status);
-        json.put("partial", a.partial);
-        json.put("stop_reason", a.stopReason);
+        JsonNode s = a.summary();
+        head("RUBiS run " + a.name());
+        html.append("<h1>RUBiS run <code>").append(esc(a.name())).append("</code></h1>\n<p class=meta>");
+        json.put("run", a.name());
+        json.put("backend", a.backend());
+        json.put("status", a.ending().label());
+        json.put("partial", a.ending().partial());
+        json.put("stop_reason", a.ending().stopReason());
         if (s != null) {
-            html.append(esc(s.path("arrival_process").asText())).append(" &middot; backend <b>").append(esc(s.path("backend").asText()))
-                .append("</b> (").append(esc(s.path("threads").asText())).append(" threads) &middot; seed ").append(s.path("seed").asText())
-                .append(" &middot; status <b>").append(esc(a.status)).append("</b> &middot; started ")
-                .append(esc(s.path("started_at").asText()));
+            html.append(esc(s.path("arrival_process").asText())).append(" &middot; backend <b>")
+                    .append(esc(s.path("backend").asText())).append("</b> (").append(esc(s.path("threads").asText()))
+                    .append(" threads) &middot; seed ").append(s.path("seed").asText()).append(" &middot; status <b>")
+                    .append(esc(a.ending().label())).append("</b> &middot; started ")
+                    .append(esc(s.path("started_at").asText()));
             json.put("arrivals", s.path("arrivals").asText());
         } else {
-            html.append("backend <b>").append(esc(a.backend)).append("</b> &middot; status <b>").append(esc(a.status)).append("</b>");
+            html.append("backend <b>").append(esc(a.backend())).append("</b> &middot; status <b>")
+                    .append(esc(a.ending().label())).append("</b>");
         }
         html.append("</p>\n");
-        if (a.partial) {
-            html.append("<div class=warn><b>").append(esc(a.status.equals("incomplete") ? "Incomplete run." : "Partial run (" + a.status + ").")).append("</b> ")
-                .append(esc(a.stopReason)).append(String.format(Locale.ROOT, ". Rates are over the %.3f s of run phase actually run (%s).",
-                        a.runSeconds, a.runSecondsSource)).append("</div>\n");
+        RunEnding ending = a.ending();
+        if (ending.partial()) {
+            html.append("<div class=warn><b>")
+                    .append(esc(ending.incomplete() ? "Incomplete run." : "Partial run (" + ending.label() + ")."))
+                    .append("</b> ").append(esc(ending.stopReason()))
+                    .append(String.format(Locale.ROOT, ". Rates are over the %.3f s of run phase actually run (%s).",
+                            a.window().seconds(), a.window().source()))
+                    .append("</div>\n");
         }
         ArrayNode notes = json.putArray("notes");
-        for (String n : a.notes) {
+        for (String n : a.notes()) {
             notes.add(n);
             html.append("<div class=note>").append(esc(n)).append("</div>\n");
         }
-        com.fasterxml.jackson.databind.node.ObjectNode bad = json.putObject("bad_lines");
-        a.badLines.forEach((file, v) -> bad.putObject(file).put("count", v[0]).put("first_line", v[1]));
+        ObjectNode bad = json.putObject("bad_lines");
+        a.badLines().forEach((file, v) -> bad.putObject(file).put("count", v[0]).put("first_line", v[1]));
         JsonNode h = a.health();
         if (h != null && h.path("saturated").asBoolean()) {
             html.append("<div class=warn><b>The client was the bottleneck.</b> ").append(esc(h.path("verdict").asText())).append("</div>\n");
@@ -92,97 +104,102 @@ public final class HtmlReport {
         arrivals();
         clientHealth();
         server();
-        WireSection.write(a.wire, this, json);
+        WireSection.write(a.wire(), this, json);
         html.append("</body></html>\n");
     }
 
     private void toc() {
         html.append("<p class=toc><a href=#response-time>Response time</a> &middot; <a href=#throughput>Throughput and sessions</a> &middot; "
                 + "<a href=#connections>Connections</a> &middot; <a href=#arrivals>Arrivals</a> &middot; <a href=#client-health>Client health</a>"
-                + (a.server != null ? " &middot; <a href=#server>Client vs server</a>" : "")
-                + (a.wire != null ? " &middot; <a href=#wire>Wire check</a>" : "") + "</p>\n");
+                + (a.server() != null ? " &middot; <a href=#server>Client vs server</a>" : "")
+                + (a.wire() != null ? " &middot; <a href=#wire>Wire check</a>" : "") + "</p>\n");
     }
 
     // ------------------------------------------------------------------ sections
 
     private void responseTime() {
+        ResponseTimes t = a.times();
         html.append("<h2 id=response-time>Response time</h2>\n");
-        if (a.clock.equals("wire")) {
-            html.append("<p><b>Clock: the wire</b> (packet capture): first request packet to last response packet, in ms; their error is the "
-                    + "capture's, not the client's")
-                .append(a.wire != null && a.wire.captureStats != null ? " (capture drops: kernel " + a.wire.captureStats.path("kernel_drops").asLong()
-                    + ", interface " + a.wire.captureStats.path("interface_drops").asLong() + ")" : "")
-                .append(". The client's own times follow the table. Only the <b>run</b> phase is the measurement.</p>\n");
+        if (t.wireClock()) {
+            JsonNode capture = a.wire() == null ? null : a.wire().captureStats;
+            String drops = capture == null ? "" : " (capture drops: kernel " + capture.path("kernel_drops").asLong()
+                    + ", interface " + capture.path("interface_drops").asLong() + ")";
+            html.append("<p><b>Clock: the wire</b> (packet capture): first request packet to last response packet,"
+                            + " in ms; their error is the capture's, not the client's")
+                    .append(drops)
+                    .append(". The client's own times follow the table. Only the <b>run</b> phase is the"
+                            + " measurement.</p>\n");
         } else {
             html.append("<p>Send to last byte of the reply, in ms (clock: the client). Only the <b>run</b> phase is the measurement; the ramps are shown for context.</p>\n");
         }
-        json.put("response_time_clock", a.clock);
+        json.put("response_time_clock", t.clock());
         ObjectNode rt = json.putObject("response_time_ms");
-        List<String[]> rows = new ArrayList<>();
-        for (String p : RunAnalysis.PHASES) {
-            Latency l = a.byPhase.get(p);
-            if (l.count() > 0) {
-                rows.add(latencyRow(p, l));
-                latencyJson(rt.putObject(p), l);
-            }
-        }
-        rows.add(latencyRow("overall", a.overall));
-        latencyJson(rt.putObject("overall"), a.overall);
-        table(LAT_HEAD, rows);
-        if (a.clock.equals("wire")) {
+        phaseTable(rt, t.byPhase(), t.overall());
+        if (t.wireClock()) {
             html.append("<h3>The client's own times (beside the wire's)</h3>\n");
             ObjectNode ct = json.putObject("response_time_ms_client");
             List<String[]> clientRows = new ArrayList<>();
-            a.clientByPhase.forEach((p, l) -> {
-                clientRows.add(latencyRow(p, l));
-                latencyJson(ct.putObject(p), l);
+            t.clientByPhase().forEach((p, l) -> {
+                clientRows.add(latencyRow(p.label(), l));
+                latencyJson(ct.putObject(p.label()), l);
             });
             table(LAT_HEAD, clientRows);
         }
-
         html.append("<h3>From the intended send instant</h3>\n<p>The same requests timed from when the schedule (think time or arrival) "
                 + "said each should be sent, not from when it was: the response time a user would see, corrected for coordinated "
                 + "omission (a late client sends late and hides the wait). The table above is the service time. They differ by the send "
                 + "lateness.</p>\n");
-        ObjectNode fi = json.putObject("response_time_from_intended_ms");
-        rows = new ArrayList<>();
-        for (String p : RunAnalysis.PHASES) {
-            Latency l = a.byPhaseFromIntended.get(p);
-            if (l.count() > 0) {
-                rows.add(latencyRow(p, l));
-                latencyJson(fi.putObject(p), l);
-            }
-        }
-        rows.add(latencyRow("overall", a.overallFromIntended));
-        latencyJson(fi.putObject("overall"), a.overallFromIntended);
-        table(LAT_HEAD, rows);
-
-        String phase = a.byPhase.get("run").count() > 0 ? "run" : "overall";
-        html.append("<h3>Per state (").append(phase).append(" phase)</h3>\n");
-        Map<String, Latency> states = phase.equals("run") ? a.byPhaseState.get("run") : a.byState;
-        ObjectNode st = rt.putObject("states_" + phase);
-        rows = new ArrayList<>();
-        for (var e : states.entrySet()) {
-            rows.add(latencyRow(e.getKey(), e.getValue()));
-            latencyJson(st.putObject(e.getKey()), e.getValue());
-        }
-        table(LAT_HEAD, rows);
-
+        phaseTable(json.putObject("response_time_from_intended_ms"), t.byPhaseFromIntended(), t.overallFromIntended());
+        statesTable(rt, t);
         XYChart cdf = Charts.xy("Response time CDF", "response time (ms)", "fraction of requests");
-        for (String p : RunAnalysis.PHASES) {
-            Charts.addCdf(cdf, p, a.byPhase.get(p).histogram());
+        for (Phase p : Phase.values()) {
+            Charts.addCdf(cdf, p.label(), t.byPhase().get(p).histogram());
         }
         if (!Charts.empty(cdf)) {
             cdf.getStyler().setXAxisLogarithmic(true);
         }
         img(cdf, "cdf");
+        overTime();
+    }
 
+    /** A row per phase that had requests, then the overall row, into the page and into {@code o}. */
+    private void phaseTable(ObjectNode o, Map<Phase, Latency> byPhase, Latency overall) {
+        List<String[]> rows = new ArrayList<>();
+        for (Phase p : Phase.values()) {
+            Latency l = byPhase.get(p);
+            if (l.count() > 0) {
+                rows.add(latencyRow(p.label(), l));
+                latencyJson(o.putObject(p.label()), l);
+            }
+        }
+        rows.add(latencyRow("overall", overall));
+        latencyJson(o.putObject("overall"), overall);
+        table(LAT_HEAD, rows);
+    }
+
+    /** The states of the run phase (of the whole run when it had no request). */
+    private void statesTable(ObjectNode rt, ResponseTimes t) {
+        boolean run = t.run().count() > 0;
+        String phase = run ? Phase.RUN.label() : "overall";
+        html.append("<h3>Per state (").append(phase).append(" phase)</h3>\n");
+        Map<String, Latency> states = run ? t.byPhaseState().get(Phase.RUN) : t.byState();
+        ObjectNode st = rt.putObject("states_" + phase);
+        List<String[]> rows = new ArrayList<>();
+        for (var e : states.entrySet()) {
+            rows.add(latencyRow(e.getKey(), e.getValue()));
+            latencyJson(st.putObject(e.getKey()), e.getValue());
+        }
+        table(LAT_HEAD, rows);
+    }
+
+    /** Mean and p99 per second, the client's GC pauses marked. */
+    private void overTime() {
         XYChart ts = Charts.xy("Response time over time (client GC pauses marked)", "seconds since start", "ms");
         List<Double> x = new ArrayList<>();
         List<Double> mean = new ArrayList<>();
         List<Double> p99 = new ArrayList<>();
-        long t0 = a.timeline.isEmpty() ? 0 : a.timeline.firstKey();
-        for (var e : a.timeline.entrySet()) {
+        long t0 = a.timeline().isEmpty() ? 0 : a.timeline().firstKey();
+        for (var e : a.timeline().entrySet()) {
             x.add((double) (e.getKey() - t0));
             mean.add(e.getValue().meanMs());
             p99.add(e.getValue().p99Ms());
@@ -191,7 +208,7 @@ public final class HtmlReport {
         Charts.addLine(ts, "p99", x, p99);
         List<Double> gx = new ArrayList<>();
         List<Double> gy = new ArrayList<>();
-        for (long[] g : a.gcPauses) {
+        for (long[] g : a.gcPauses()) {
             gx.add(g[0] / 1000.0 - t0);
             gy.add((double) g[1]);
         }
@@ -202,7 +219,7 @@ public final class HtmlReport {
             series.addObject().put("t", x.get(i)).put("mean_ms", r3(mean.get(i))).put("p99_ms", r3(p99.get(i)));
         }
         ArrayNode gcs = json.putArray("client_gc_pauses");
-        for (long[] g : a.gcPauses) {
+        for (long[] g : a.gcPauses()) {
             gcs.addObject().put("end_epoch_ms", g[0]).put("duration_ms", g[1]);
         }
     }
@@ -212,15 +229,15 @@ public final class HtmlReport {
         XYChart c = Charts.xy("Throughput and active sessions (1 s bins)", "seconds since start", "");
         List<Double> x = new ArrayList<>();
         List<Double> rps = new ArrayList<>();
-        long t0 = a.timeline.isEmpty() ? 0 : a.timeline.firstKey();
-        for (var e : a.timeline.entrySet()) {
+        long t0 = a.timeline().isEmpty() ? 0 : a.timeline().firstKey();
+        for (var e : a.timeline().entrySet()) {
             x.add((double) (e.getKey() - t0));
             rps.add((double) e.getValue().requests);
         }
         Charts.addLine(c, "requests/s", x, rps);
         List<Double> sx = new ArrayList<>();
         List<Double> sy = new ArrayList<>();
-        for (var e : a.activeSessions.entrySet()) {
+        for (var e : a.sessions().active().entrySet()) {
             sx.add((double) (e.getKey() - t0));
             sy.add((double) e.getValue());
         }
@@ -230,61 +247,70 @@ public final class HtmlReport {
         // The summary's names and meanings: throughput_rps counts successful requests, attempted_rps every one.
         t.put("throughput_rps", r3(a.throughput()));
         t.put("attempted_rps", r3(a.attemptedRps()));
-        t.put("run_seconds", r3(a.runSeconds));
-        t.put("run_seconds_source", a.runSecondsSource);
-        t.put("run_requests", a.byPhase.get("run").count());
-        t.put("run_errors", a.byPhase.get("run").errors());
-        t.put("requests", a.requests);
+        t.put("run_seconds", r3(a.window().seconds()));
+        t.put("run_seconds_source", a.window().source());
+        t.put("run_requests", a.times().run().count());
+        t.put("run_errors", a.times().run().errors());
+        t.put("requests", a.requests());
         ArrayNode bins = t.putArray("by_second");
         for (int i = 0; i < x.size(); i++) {
             bins.addObject().put("t", x.get(i)).put("requests", rps.get(i).longValue());
         }
         ObjectNode ss = json.putObject("sessions");
-        ss.put("started", a.sessions);
-        ss.put("only_in_requests_csv", a.sessionsOnlyInRequests);
-        a.sessionEnds.forEach(ss::put);
+        ss.put("started", a.sessions().started());
+        ss.put("only_in_requests_csv", a.sessions().onlyInRequests());
+        a.sessions().endsByLabel().forEach(ss::put);
+        SessionFigures sessions = a.sessions();
+        String errors = a.times().errorsByClass().isEmpty() ? "" : " " + a.times().errorsByClass();
+        String killed = sessions.onlyInRequests() == 0 ? ""
+                : " (" + sessions.onlyInRequests()
+                        + " of them only in requests.csv: still running when the run was killed)";
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"requests", String.valueOf(a.requests)});
+        rows.add(new String[] {"requests", String.valueOf(a.requests())});
         rows.add(new String[] {"run-phase throughput (successful requests)", fmt(a.throughput()) + " requests/s"});
         rows.add(new String[] {"run-phase requests attempted", fmt(a.attemptedRps()) + " requests/s"});
-        rows.add(new String[] {"run phase length", fmt(a.runSeconds) + " s (" + a.runSecondsSource + ")"});
-        rows.add(new String[] {"errors", a.overall.errors() + (a.errorsByClass.isEmpty() ? "" : " " + a.errorsByClass)});
-        rows.add(new String[] {"sessions started", a.sessions + (a.sessionsOnlyInRequests > 0 ? " (" + a.sessionsOnlyInRequests
-                + " of them only in requests.csv: still running when the run was killed)" : "")});
-        a.sessionEnds.forEach((k, v) -> rows.add(new String[] {"sessions ended by " + k.replace('_', ' '), String.valueOf(v)}));
+        rows.add(new String[] {"run phase length", fmt(a.window().seconds()) + " s (" + a.window().source() + ")"});
+        rows.add(new String[] {"errors", a.times().overall().errors() + errors});
+        rows.add(new String[] {"sessions started", sessions.started() + killed});
+        sessions.endsByLabel().forEach((end, n) ->
+                rows.add(new String[] {"sessions ended by " + end.replace('_', ' '), String.valueOf(n)}));
         table(new String[] {"", ""}, rows);
         ObjectNode errs = json.putObject("errors_by_class");
-        a.errorsByClass.forEach(errs::put);
+        a.times().errorsByClass().forEach(errs::put);
     }
 
     private void connections() {
         html.append("<h2 id=connections>Connections</h2>\n<p>Which TCP connections carried the requests (the client's local address:port). "
                 + "With one connection per session, connections = sessions and each carries one session's requests; a shared keep-alive "
                 + "cache (the original client) shows few connections carrying many sessions' requests.</p>\n");
+        ConnectionFigures f = a.connections();
         ObjectNode c = json.putObject("connections");
-        c.put("distinct", a.distinctConnections);
-        c.put("opened", a.newConnections);
-        c.put("requests_without_connection_id", a.requestsWithoutConnection);
-        int maxConcurrent = a.concurrentConnections.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-        c.put("max_concurrent", maxConcurrent);
+        c.put("distinct", f.distinct());
+        c.put("opened", f.opened());
+        c.put("requests_without_connection_id", f.withoutId());
+        c.put("max_concurrent", f.maxConcurrent());
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"distinct connections", String.valueOf(a.distinctConnections)});
-        rows.add(new String[] {"connections opened (requests that opened one)", String.valueOf(a.newConnections)});
-        rows.add(new String[] {"most connections open at once (1 s samples)", String.valueOf(maxConcurrent)});
-        rows.add(new String[] {"requests per connection: max", String.valueOf(maxKey(a.requestsPerConnection))});
-        rows.add(new String[] {"sessions per connection: max", String.valueOf(maxKey(a.sessionsPerConnection))});
-        if (a.requestsWithoutConnection > 0) {
-            rows.add(new String[] {"requests with no connection id (failed to connect)", String.valueOf(a.requestsWithoutConnection)});
+        rows.add(new String[] {"distinct connections", String.valueOf(f.distinct())});
+        rows.add(new String[] {"connections opened (requests that opened one)", String.valueOf(f.opened())});
+        rows.add(new String[] {"most connections open at once (1 s samples)", String.valueOf(f.maxConcurrent())});
+        rows.add(new String[] {"requests per connection: max", String.valueOf(maxKey(f.requestsPerConnection()))});
+        rows.add(new String[] {"sessions per connection: max", String.valueOf(maxKey(f.sessionsPerConnection()))});
+        if (f.withoutId() > 0) {
+            rows.add(new String[] {"requests with no connection id (failed to connect)",
+                String.valueOf(f.withoutId())});
         }
         table(new String[] {"", ""}, rows);
-        distribution("Requests per connection", "requests on the connection", a.requestsPerConnection, c.putObject("requests_per_connection"));
-        distribution("Connections per session", "connections a session used", a.connectionsPerSession, c.putObject("connections_per_session"));
-        distribution("Sessions per connection", "sessions that used the connection", a.sessionsPerConnection, c.putObject("sessions_per_connection"));
+        distribution("Requests per connection", "requests on the connection", f.requestsPerConnection(),
+                c.putObject("requests_per_connection"));
+        distribution("Connections per session", "connections a session used", f.connectionsPerSession(),
+                c.putObject("connections_per_session"));
+        distribution("Sessions per connection", "sessions that used the connection", f.sessionsPerConnection(),
+                c.putObject("sessions_per_connection"));
         XYChart cc = Charts.xy("Concurrent connections (client side)", "seconds since start", "open connections");
         List<Double> x = new ArrayList<>();
         List<Double> y = new ArrayList<>();
-        long t0 = a.timeline.isEmpty() ? 0 : a.timeline.firstKey();
-        for (var e : a.concurrentConnections.entrySet()) {
+        long t0 = a.timeline().isEmpty() ? 0 : a.timeline().firstKey();
+        for (var e : f.concurrent().entrySet()) {
             x.add((double) (e.getKey() - t0));
             y.add((double) e.getValue());
         }
@@ -322,16 +348,16 @@ public final class HtmlReport {
         html.append("<h2 id=arrivals>Arrivals</h2>\n<p>Gunther's Principle B: the inter-arrival times of an open, Internet-like stream "
                 + "have a coefficient of variation (std/mean) close to 1; a closed, self-throttling workload gives CoV &lt; 1.</p>\n");
         ObjectNode o = json.putObject("arrivals");
-        Moments sessions = a.sessionInterArrival;
-        Moments requests = a.requestInterArrival;
+        Moments sessions = a.sessions().interArrival();
+        Moments requests = a.requestInterArrival();
         ObjectNode so = o.putObject("session_inter_arrival");
         so.put("count", sessions.count()).put("mean_ms", r3(sessions.mean() / 1e6)).put("cov", r3(sessions.cov()))
           .put("verdict", RunAnalysis.arrivalVerdict(sessions));
         ObjectNode ro = o.putObject("request_inter_arrival");
         ro.put("count", requests.count()).put("mean_ms", r3(requests.mean() / 1e6)).put("cov", r3(requests.cov()))
           .put("verdict", RunAnalysis.arrivalVerdict(requests));
-        if (a.lateSendsOutsideWindow > 0) {
-            ro.put("outside_reorder_window", a.lateSendsOutsideWindow);
+        if (a.lateSendsOutsideWindow() > 0) {
+            ro.put("outside_reorder_window", a.lateSendsOutsideWindow());
         }
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"sessions", String.valueOf(sessions.count() + (sessions.count() > 0 ? 1 : 0)), fmt(sessions.mean() / 1e6),
@@ -368,9 +394,13 @@ public final class HtmlReport {
         html.append("<h2 id=client-health>Client health</h2>\n");
         JsonNode h = a.health();
         ObjectNode o = json.putObject("client_health");
-        o.put("send_lateness_p50_ms", r3(a.lateness.percentileMs(50))).put("send_lateness_p99_ms", r3(a.lateness.percentileMs(99)))
-         .put("send_lateness_max_ms", r3(a.lateness.maxMs())).put("gc_pauses", a.gcPauses.size())
-         .put("gc_pause_max_ms", a.gcPauses.stream().mapToLong(g -> g[1]).max().orElse(0));
+        o.put("send_lateness_p50_ms", r3(a.times().lateness().percentileMs(50)))
+                .put("send_lateness_p99_ms", r3(a.times().lateness().percentileMs(99)))
+                .put("send_lateness_max_ms", r3(a.times().lateness().maxMs()))
+                .put("gc_pauses", a.gcPauses().size())
+                .put(
+                        "gc_pause_max_ms",
+                        a.gcPauses().stream().mapToLong(g -> g[1]).max().orElse(0));
         List<String[]> rows = new ArrayList<>();
         if (h != null) {
             o.set("summary", h);
@@ -386,8 +416,12 @@ public final class HtmlReport {
                     + "the JVM's notifications of them came late or not at all" : "")});
             rows.add(new String[] {"peak threads / heap", h.path("peak_threads").asText() + " / " + h.path("peak_heap_bytes").asLong() / (1 << 20) + " MiB"});
         }
-        rows.add(new String[] {"send lateness p50 / p99 / max (ms)", fmt(a.lateness.percentileMs(50)) + " / " + fmt(a.lateness.percentileMs(99))
-                + " / " + fmt(a.lateness.maxMs())});
+        rows.add(new String[] {
+            "send lateness p50 / p99 / max (ms)",
+            fmt(a.times().lateness().percentileMs(50)) + " / "
+                    + fmt(a.times().lateness().percentileMs(99)) + " / "
+                    + fmt(a.times().lateness().maxMs())
+        });
         table(new String[] {"measure", "value"}, rows);
         if (h != null) {
             // Any cause named (client, host or server) is a warning; "saturated" alone is the client's.
@@ -399,7 +433,7 @@ public final class HtmlReport {
     }
 
     private void server() {
-        RunAnalysis.ServerComparison c = a.server;
+        ServerComparison c = a.server();
         if (c == null) {
             return;
         }
@@ -407,19 +441,47 @@ public final class HtmlReport {
                 + "same order). The server's time runs from the first byte of the request to the end of the response write; the "
                 + "difference is what the client adds: network stack, scheduling, its own CPU and GC.</p>\n");
         ObjectNode o = json.putObject("client_vs_server");
-        o.put("matched", c.matched).put("client_only", c.clientOnly).put("server_only", c.serverOnly).put("path_mismatches", c.pathMismatches)
-         .put("client_mean_ms", r3(c.clientMeanMs)).put("server_mean_ms", r3(c.serverMeanMs)).put("absolute_error_ms", r3(c.absoluteErrorMs()))
-         .put("relative_error", c.serverMeanMs == 0 ? 0 : r3(c.clientMeanMs / c.serverMeanMs))
-         .put("difference_p50_ms", r3(c.difference.percentileMs(50))).put("difference_p90_ms", r3(c.difference.percentileMs(90)))
-         .put("difference_p99_ms", r3(c.difference.percentileMs(99))).put("difference_max_ms", r3(c.difference.maxMs()))
-         .put("server_requests", c.serverRequests).put("server_connections", c.serverConnections);
-        table(new String[] {"matched requests", "client only", "server only", "client mean (ms)", "server mean (ms)", "absolute error of the mean (ms)",
-                "difference p50 / p90 / p99 (ms)"}, List.<String[]>of(new String[] {String.valueOf(c.matched), String.valueOf(c.clientOnly),
-                String.valueOf(c.serverOnly), fmt(c.clientMeanMs), fmt(c.serverMeanMs), fmt(c.absoluteErrorMs()),
-                fmt(c.difference.percentileMs(50)) + " / " + fmt(c.difference.percentileMs(90)) + " / " + fmt(c.difference.percentileMs(99))}));
-        XYChart d = Charts.xy("Client minus server time per request (CDF)", "difference (ms, log scale; under 1 us drawn at 1 us)", "fraction of requests");
+        o.put("matched", c.matched())
+                .put("client_only", c.clientOnly())
+                .put("server_only", c.serverOnly())
+                .put("path_mismatches", c.pathMismatches())
+                .put("client_mean_ms", r3(c.clientMeanMs()))
+                .put("server_mean_ms", r3(c.serverMeanMs()))
+                .put("absolute_error_ms", r3(c.absoluteErrorMs()))
+                .put("relative_error", c.serverMeanMs() == 0 ? 0 : r3(c.clientMeanMs() / c.serverMeanMs()))
+                .put("difference_p50_ms", r3(c.difference().percentileMs(50)))
+                .put("difference_p90_ms", r3(c.difference().percentileMs(90)))
+                .put("difference_p99_ms", r3(c.difference().percentileMs(99)))
+                .put("difference_max_ms", r3(c.difference().maxMs()))
+                .put("server_requests", c.serverRequests())
+                .put("server_connections", c.serverConnections());
+        table(
+                new String[] {
+                    "matched requests",
+                    "client only",
+                    "server only",
+                    "client mean (ms)",
+                    "server mean (ms)",
+                    "absolute error of the mean (ms)",
+                    "difference p50 / p90 / p99 (ms)"
+                },
+                List.<String[]>of(new String[] {
+                    String.valueOf(c.matched()),
+                    String.valueOf(c.clientOnly()),
+                    String.valueOf(c.serverOnly()),
+                    fmt(c.clientMeanMs()),
+                    fmt(c.serverMeanMs()),
+                    fmt(c.absoluteErrorMs()),
+                    fmt(c.difference().percentileMs(50)) + " / "
+                            + fmt(c.difference().percentileMs(90)) + " / "
+                            + fmt(c.difference().percentileMs(99))
+                }));
+        XYChart d = Charts.xy(
+                "Client minus server time per request (CDF)",
+                "difference (ms, log scale; under 1 us drawn at 1 us)",
+                "fraction of requests");
         // Most differences are a fraction of a millisecond and a few are hundreds: only a log axis shows both.
-        Charts.addCdf(d, "client - server", c.difference.histogram(), 0.001);
+        Charts.addCdf(d, "client - server", c.difference().histogram(), 0.001);
         if (!Charts.empty(d)) {
             d.getStyler().setXAxisLogarithmic(true);
         }

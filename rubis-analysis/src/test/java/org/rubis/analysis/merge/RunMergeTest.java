@@ -179,10 +179,10 @@ class RunMergeTest {
         Path out = tmp.resolve("merged");
         assertEquals(0, cli(args(dirs, out)).status());
         RunAnalysis a = RunAnalysis.of(new RunDirectory(out));
-        assertEquals(run.requests.size(), a.requests);
-        assertEquals(run.sessions.size(), a.sessions);
-        assertEquals(3, a.gcPauses.size(), "every shard's GC pauses");
-        assertTrue(a.notes.isEmpty(), a.notes.toString());
+        assertEquals(run.requests.size(), a.requests());
+        assertEquals(run.sessions.size(), a.sessions().started());
+        assertEquals(3, a.gcPauses().size(), "every shard's GC pauses");
+        assertTrue(a.notes().isEmpty(), a.notes().toString());
         long runCount = run.requests.stream().filter(r -> r.phase().equals("run")).count();
         long runServed = run.requests.stream().filter(r -> r.phase().equals("run") && r.error().isEmpty()).count();
         assertTrue(runServed < runCount, "the synthetic run has failed requests (else this shows nothing)");
@@ -196,7 +196,10 @@ class RunMergeTest {
         assertEquals(0, r.status(), r.err());
         assertTrue(Files.readString(out.resolve("report.html")).contains("id=client-health"));
         JsonNode analysis = JSON.readTree(out.resolve("analysis.json").toFile());
-        assertEquals(a.byPhase.get("run").percentileMs(99), analysis.get("response_time_ms").get("run").get("p99").asDouble(), 0.001);
+        assertEquals(
+                a.times().run().percentileMs(99),
+                analysis.get("response_time_ms").get("run").get("p99").asDouble(),
+                0.001);
         Path cmp = tmp.resolve("cmp/comparison.html");
         Cli k = cli("compare", out.toString(), dirs.get(0).toString(), "--out", cmp.toString());
         assertEquals(0, k.status(), k.err());
@@ -221,6 +224,62 @@ class RunMergeTest {
         assertEquals(run.requests.size() - 1, rows(tmp.resolve("m/requests.csv")).size());
         assertTrue(c.out().contains("ends with an incomplete line"), c.out());
         assertTrue(c.out().contains("requests: " + (run.requests.size() - 1) + " in the merged logs but " + run.requests.size()), c.out());
+    }
+
+    /**
+     * A merged run says how its worst shard ended (docs/SHARDING.md): a shard that measured nothing or whose target
+     * died
+     * is not hidden behind "partial", in summary.json, in merged.shards[] and in the stop reason.
+     */
+    @Test
+    void theMergedStatusIsTheWorstShardsStatus() throws Exception {
+        String[][] cases = {
+            {"complete", "complete", "complete"},
+            {"complete", "partial", "partial"},
+            {"partial", "failed", "failed"},
+            {"failed", "invalid", "invalid"},
+            {"complete", "target-died", "target-died"},
+            {"target-died", "invalid", "target-died"},
+        };
+        for (String[] c : cases) {
+            List<Path> dirs = new ShardedRun(2, 6, 3).write(tmp.resolve("st-" + c[0] + "-" + c[1]));
+            for (int i = 0; i < 2; i++) {
+                String status = c[i];
+                edit(
+                        dirs.get(i),
+                        s -> s.put("status", status)
+                                .put("partial", !status.equals("complete"))
+                                .put("stop_reason", status.equals("complete") ? "complete" : "why " + status));
+            }
+            Path out = tmp.resolve("merged-" + c[0] + "-" + c[1]);
+            Cli r = cli(args(dirs, out));
+            assertEquals(0, r.status(), r.err());
+            JsonNode m = JSON.readTree(out.resolve("summary.json").toFile());
+            assertEquals(c[2], m.get("status").asText(), String.join(" + ", c[0], c[1]));
+            assertEquals(!c[2].equals("complete"), m.get("partial").asBoolean());
+            assertTrue(r.out().contains("status " + c[2] + ")"), r.out());
+            for (int i = 0; i < 2; i++) {
+                assertEquals(
+                        c[i], m.get("merged").get("shards").get(i).get("status").asText());
+                if (!c[i].equals("complete")) {
+                    assertTrue(
+                            m.get("stop_reason").asText().contains("shard " + i + ": " + c[i] + " (why " + c[i] + ")"),
+                            m.get("stop_reason").asText());
+                }
+            }
+            String statusLine = Files.readAllLines(out.resolve("summary.txt")).stream()
+                    .filter(l -> l.startsWith("status:"))
+                    .findFirst()
+                    .orElseThrow();
+            assertTrue(statusLine.substring("status:".length()).trim().startsWith(c[2]), statusLine);
+        }
+    }
+
+    @Test
+    void aShardWithAStatusMergeDoesNotKnowIsRefused() throws Exception {
+        List<Path> dirs = new ShardedRun(2, 6, 3).write(tmp.resolve("unknown"));
+        edit(dirs.get(1), s -> s.put("status", "stopped"));
+        assertOneLineError(dirs, dirs.get(1).toString(), "status \"stopped\"", "target-died");
     }
 
     private static void edit(Path dir, java.util.function.Consumer<ObjectNode> change) throws Exception {

@@ -1,5 +1,6 @@
 package org.rubis.client.backend;
 
+import org.rubis.format.ErrorClass;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;

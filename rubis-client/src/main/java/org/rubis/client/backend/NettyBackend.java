@@ -1,5 +1,6 @@
 package org.rubis.client.backend;
 
+import org.rubis.format.ErrorClass;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;

@@ -1,5 +1,7 @@
 package org.rubis.client.backend;
 
+import org.rubis.format.ErrorClass;
+
 /**
  * The one retry every backend makes, as browsers do: an idempotent request (all of ours are GETs)
  * that got no response byte on a reused connection is sent once more, on a new connection. Servers

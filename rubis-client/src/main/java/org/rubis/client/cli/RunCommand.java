@@ -1,31 +1,46 @@
 package org.rubis.client.cli;
 
-import org.rubis.client.report.ExitStatus;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.rubis.client.config.Durations;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.CapPolicy;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.Durations;
+import org.rubis.client.config.GivenOption;
 import org.rubis.client.config.Interarrival;
+import org.rubis.client.config.JitWarmupPolicy;
+import org.rubis.client.config.JvmProfiles;
+import org.rubis.client.config.PublishedTimes;
+import org.rubis.client.config.RampMode;
 import org.rubis.client.config.ServerModel;
+import org.rubis.client.config.ShardPlan;
 import org.rubis.client.config.ThreadModel;
-import org.rubis.client.workload.TransitionMode;
-import org.rubis.client.input.ConfigException;
 import org.rubis.client.engine.RunEngine;
+import org.rubis.client.engine.RunOutOfMemory;
+import org.rubis.client.experiment.HeapPerUser;
+import org.rubis.client.input.ConfigException;
+import org.rubis.client.process.ChildJvm;
+import org.rubis.client.report.ExitStatus;
+import org.rubis.client.report.JvmFacts;
 import org.rubis.client.report.Summary;
+import org.rubis.client.shard.LocalShards;
+import org.rubis.client.workload.TransitionMode;
+import org.rubis.format.RunStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Runs an emulation and writes the run directory (requests.csv, sessions.csv, summary.*, server/). */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true, defaultValueProvider = PackagedDefaults.class,
@@ -65,7 +80,7 @@ public final class RunCommand implements Callable<Integer> {
     String rampDown;
     @Option(names = "--ramp-mode", paramLabel = "MODE",
             description = "Closed mode: stationary (users start uniformly over the up ramp, the run phase is steady) or original (every user first waits a slowed-down think time): ${COMPLETION-CANDIDATES}.")
-    org.rubis.client.config.RampMode rampMode;
+    RampMode rampMode;
     @Option(names = "--source-addresses", paramLabel = "N", description = "dedicated/netty on loopback: spread connections over N source addresses 127.0.0.1..N.")
     Integer sourceAddresses;
     @Option(names = "--think-scale", paramLabel = "X", description = "Multiply every think time by X (0 = no think time).")
@@ -98,7 +113,7 @@ public final class RunCommand implements Callable<Integer> {
     boolean probe;
     @Option(names = "--published-times", paramLabel = "CLOCK", description = "With --capture: whose times the summary's response-time table shows: "
             + "${COMPLETION-CANDIDATES} (the client's are kept beside the wire's).")
-    org.rubis.client.config.PublishedTimes publishedTimes;
+    PublishedTimes publishedTimes;
     @Option(names = "--jit-warmup", paramLabel = "auto|off|N",
             description = "Before the run, warm the client's request path up against a loopback stub (never the target): auto = until the JIT is quiet "
                     + "(at most 20,000 requests or 5 s), off = none (the measured requests start interpreted: the JVM pitfall), N = N requests.")
@@ -130,11 +145,34 @@ public final class RunCommand implements Callable<Integer> {
             description = "Closed runs: class histograms (full GC) with the users thinking (2 s into the down ramp) and after the sessions end; "
                     + "the summary gets heap_per_user (used by bench scale).")
     boolean heapPerUser;
-    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         PackagedDefaults.keepOnlyGiven(spec); // the defaults shown in --help must not override the properties file
+        ClientConfig c = config.load(settings(), given);
+        if (shards != null || (jvmProfile == null && javaPath == null)) {
+            // Before anything starts, so that a misspelt key is seen while the run can still be stopped; the child
+            // JVM of --jvm-profile says them itself. The summary's Warnings section repeats them.
+            ConfigWarnings.print(c, spec.commandLine().getErr());
+        }
+        Path dir = c.outDir() != null
+                ? c.outDir()
+                : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        if (shards != null) {
+            return localShards(c, dir);
+        }
+        ShardPlan plan = ShardPlan.resolve(shard, startAt, System.getenv(), c, Instant.now());
+        if (jvmProfile != null || javaPath != null) {
+            return inChildJvm(dir);
+        }
+        return runHere(c, plan, dir);
+    }
+
+    /** The options given, as the properties they set (key -> value); {@link #given} remembers how each was typed. */
+    private Map<String, String> settings() {
         Map<String, String> named = new LinkedHashMap<>();
         put(named, "client_target", "--target", target);
         put(named, "workload_number_of_clients_per_node", "--users", users);
@@ -187,47 +225,40 @@ public final class RunCommand implements Callable<Integer> {
         }
         put(named, "client_published_times", "--published-times", publishedTimes);
         if (jitWarmup != null) {
-            if (org.rubis.client.config.JitWarmupPolicy.parse(jitWarmup) == null) {
-                throw new ConfigException("--jit-warmup " + jitWarmup + ": expected " + org.rubis.client.config.JitWarmupPolicy.EXPECTED);
+            if (JitWarmupPolicy.parse(jitWarmup) == null) {
+                throw new ConfigException("--jit-warmup " + jitWarmup + ": expected " + JitWarmupPolicy.EXPECTED);
             }
             named.put("client_jit_warmup", jitWarmup);
         }
-        ClientConfig c = config.load(named, given);
-        if (shards != null || (jvmProfile == null && javaPath == null)) {
-            // Before anything starts, so that a misspelt key is seen while the run can still be stopped; the child
-            // JVM of --jvm-profile says them itself. The summary's Warnings section repeats them.
-            ConfigWarnings.print(c, spec.commandLine().getErr());
-        }
-        Path dir = c.outDir() != null ? c.outDir()
-                : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        if (shards != null) {
-            return localShards(c, dir);
-        }
-        org.rubis.client.config.ShardPlan plan = org.rubis.client.config.ShardPlan.resolve(shard, startAt, System.getenv(), c, java.time.Instant.now());
-        if (jvmProfile != null || javaPath != null) {
-            // The run itself happens in a child JVM with the profile's flags; this process only waits.
-            String name = jvmProfile == null ? "default" : jvmProfile;
-            List<String> flags = org.rubis.client.config.JvmProfiles.load(jvmProfiles).flags(name);
-            String exe = org.rubis.client.process.ChildJvm.java(javaPath);
-            Files.createDirectories(dir);
-            List<String> original = spec.commandLine().getParseResult().originalArgs();
-            original = original.subList(original.indexOf("run") + 1, original.size()); // the arguments after the subcommand
-            List<String> args = org.rubis.client.process.ChildJvm.runArgs(original,
-                    List.of("--jvm-profile", "--jvm-profiles", "--java", "--out"));
-            List<String> cmd = org.rubis.client.process.ChildJvm.command(exe, name, flags, dir, args);
-            System.out.println("JVM profile " + name + ": " + String.join(" ", cmd.subList(0, cmd.indexOf("-jar"))));
-            return org.rubis.client.process.ChildJvm.run(cmd);
-        }
+        return named;
+    }
+
+    /** The run itself happens in a child JVM with the profile's flags; this process only waits. */
+    private int inChildJvm(Path dir) throws Exception {
+        String name = jvmProfile == null ? "default" : jvmProfile;
+        List<String> flags = JvmProfiles.load(jvmProfiles).flags(name);
+        String exe = ChildJvm.java(javaPath);
+        Files.createDirectories(dir);
+        List<String> original = spec.commandLine().getParseResult().originalArgs();
+        original = original.subList(original.indexOf("run") + 1, original.size()); // the arguments after the subcommand
+        List<String> args = ChildJvm.runArgs(original, List.of("--jvm-profile", "--jvm-profiles", "--java", "--out"));
+        List<String> cmd = ChildJvm.command(exe, name, flags, dir, args);
+        System.out.println("JVM profile " + name + ": " + String.join(" ", cmd.subList(0, cmd.indexOf("-jar"))));
+        return ChildJvm.run(cmd);
+    }
+
+    /** The run in this JVM: Ctrl-C stops it cleanly (logs and summary written); the exit status is the run status's. */
+    private int runHere(ClientConfig c, ShardPlan plan, Path dir) throws Exception {
         PrintStream stdout = System.out;
         // The JVM's warnings too: up front on stderr, and again in the summary's Warnings section (and summary.json).
-        Summary.jvmWarnings(c.users(), c.arrivals() == org.rubis.client.config.Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
-        if (heapPerUser && (c.arrivals() != org.rubis.client.config.Arrivals.CLOSED || c.users() <= 0)) {
+        JvmFacts.warnings(c.users(), c.arrivals() == Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
+        if (heapPerUser && (c.arrivals() != Arrivals.CLOSED || c.users() <= 0)) {
             throw new ConfigException("--heap-per-user: closed runs only (--users N), the population it divides by");
         }
         RunEngine engine = new RunEngine(c, plan, dir, stdout);
         MeasurementObservers.register(engine, c, stdout);
         if (heapPerUser) {
-            engine.observe(new org.rubis.client.experiment.HeapPerUser(c.users()));
+            engine.observe(new HeapPerUser(c.users()));
         }
         Thread hook = new Thread(() -> {
             engine.requestStop("interrupted (SIGINT/SIGTERM)");
@@ -241,7 +272,7 @@ public final class RunCommand implements Callable<Integer> {
         Summary s;
         try {
             s = engine.run();
-        } catch (org.rubis.client.engine.RunEngine.RunOutOfMemory e) {
+        } catch (RunOutOfMemory e) {
             System.err.println("error: the run did not complete: " + e.getMessage());
             return ExitStatus.NOT_A_MEASUREMENT; // the summary says invalid
         }
@@ -254,11 +285,10 @@ public final class RunCommand implements Callable<Integer> {
         stdout.print(s.text());
         stdout.println();
         stdout.println("Logs: " + dir.resolve("requests.csv") + ", " + dir.resolve("sessions.csv") + "; summary: " + dir.resolve("summary.json"));
-        String status = s.json().get("status").asText();
-        if (!status.equals("complete")) {
-            System.err.println("error: the run did not complete: " + s.json().get("stop_reason").asText());
+        if (s.status() != RunStatus.COMPLETE) {
+            System.err.println("error: the run did not complete: " + s.stopReason());
         }
-        return ExitStatus.of(status);
+        return s.status().exitCode();
     }
 
     /** {@code run --shards N}: the children get the user's arguments with the shard wiring in place of these. */
@@ -266,26 +296,37 @@ public final class RunCommand implements Callable<Integer> {
         if (shard != null) {
             throw new ConfigException("--shards " + shards + " starts its own shards; leave out --shard");
         }
-        java.time.Instant start = startAt == null ? null : org.rubis.client.config.ShardPlan.resolve(null, startAt, Map.of(), c, java.time.Instant.now()).startAt();
+        Instant start = startAt == null
+                ? null
+                : ShardPlan.resolve(null, startAt, Map.of(), c, Instant.now()).startAt();
         String name = jvmProfile == null ? "default" : jvmProfile;
-        List<String> flags = org.rubis.client.config.JvmProfiles.load(jvmProfiles).flags(name);
-        String exe = org.rubis.client.process.ChildJvm.java(javaPath);
+        List<String> flags = JvmProfiles.load(jvmProfiles).flags(name);
+        String exe = ChildJvm.java(javaPath);
         List<String> original = spec.commandLine().getParseResult().originalArgs();
         original = original.subList(original.indexOf("run") + 1, original.size());
-        List<String> args = org.rubis.client.process.ChildJvm.runArgs(original,
-                List.of("--shards", "--out", "--target", "--seed", "--start-at", "--jvm-profile", "--jvm-profiles", "--java"));
-        return new org.rubis.client.shard.LocalShards(c, shards, dir, System.out).run(exe, flags, name, args, start);
+        List<String> args = ChildJvm.runArgs(
+                original,
+                List.of(
+                        "--shards",
+                        "--out",
+                        "--target",
+                        "--seed",
+                        "--start-at",
+                        "--jvm-profile",
+                        "--jvm-profiles",
+                        "--java"));
+        return new LocalShards(c, shards, dir, System.out).run(exe, flags, name, args, start);
     }
 
     /** The named options' keys, with the option and the text typed: errors about their values name the option. */
-    private final Map<String, org.rubis.client.config.GivenOption> given = new LinkedHashMap<>();
+    private final Map<String, GivenOption> given = new LinkedHashMap<>();
 
     private void put(Map<String, String> m, String key, String option, Object v) {
         if (v != null) {
             m.put(key, v.toString());
-            picocli.CommandLine.Model.OptionSpec o = spec.commandLine().getParseResult().matchedOption(option);
+            OptionSpec o = spec.commandLine().getParseResult().matchedOption(option);
             List<String> typed = o == null ? List.of() : o.stringValues();
-            given.put(key, new org.rubis.client.config.GivenOption(option, typed.isEmpty() ? v.toString() : typed.get(typed.size() - 1)));
+            given.put(key, new GivenOption(option, typed.isEmpty() ? v.toString() : typed.get(typed.size() - 1)));
         }
     }
 

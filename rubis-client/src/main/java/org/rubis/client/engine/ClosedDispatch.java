@@ -7,6 +7,7 @@ import org.rubis.client.config.ShardPlan;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.SessionRandom;
 import org.rubis.client.workload.UserSession;
+import org.rubis.format.StopCause.Kind;
 
 /**
  * Closed mode: N emulated users, each running sessions back to back until the end or its session
@@ -51,8 +52,10 @@ final class ClosedDispatch {
                 counters.usersStarted++;
             } catch (OutOfMemoryError e) {
                 HeapReserve.release();
-                stop.stop("could not create the thread of emulated user " + (u + 1) + " of " + config.users() + ": " + e.getMessage()
-                        + "; " + counters.usersStarted + " users were running", true);
+                stop.stop(
+                        Kind.OUT_OF_MEMORY,
+                        "could not create the thread of emulated user " + (u + 1) + " of " + config.users() + ": "
+                                + e.getMessage() + "; " + counters.usersStarted + " users were running");
                 break;
             }
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.ThreadMXBean;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -17,8 +18,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import org.rubis.client.report.SummarySection;
+import org.rubis.format.AtomicFile;
 
 /**
  * Evidence for a run whose sessions do not end after its stop. Once the end-of-run wait has lasted
@@ -88,13 +91,13 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
     }
 
     private void record(long active) throws IOException {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long[] ids = threads.getAllThreadIds();
         long[] cpu0 = threads.getThreadCpuTime(ids);
         long t0 = System.nanoTime();
         // The window stays whole even when the sessions end in it (close() unparks this thread): its figures are per second.
         for (long left; (left = t0 + BUSY_WINDOW_NS - System.nanoTime()) > 0; ) {
-            java.util.concurrent.locks.LockSupport.parkNanos(left);
+            LockSupport.parkNanos(left);
         }
         long[] cpu1 = threads.getThreadCpuTime(ids);
         double window = (System.nanoTime() - t0) / 1e9;
@@ -111,6 +114,36 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%d sessions still active %s s after the run's end (the end-of-run wait); the client's threads used "
                 + "%.2f cores in the next %.1f s%n", active, seconds(afterNs), cores, window));
+        busiest(b, threads, ids, busy);
+        byStack(b, threads, ids);
+        AtomicFile.writeString(dir.resolve(STALL_FILE), b.toString());
+        Path full = dir.resolve(THREADS_FILE).toAbsolutePath();
+        Files.deleteIfExists(full);
+        ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                .dumpThreads(full.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
+        ObjectNode j = JsonNodeFactory.instance.objectNode();
+        j.put("after_s", afterNs / 1e9);
+        j.put("active_sessions", active);
+        j.put("busy_cores", Math.round(cores * 100) / 100.0);
+        j.put("threads", ids.length);
+        j.putArray("files").add(STALL_FILE).add(THREADS_FILE);
+        text = String.format(
+                Locale.ROOT,
+                "End-of-run stall:        %d sessions still active %s s after the run's end (%.2f cores busy); threads"
+                        + " in %s, %s",
+                active,
+                seconds(afterNs),
+                cores,
+                STALL_FILE,
+                THREADS_FILE);
+        found = j;
+        err.println("warning: " + active + " sessions still active " + seconds(afterNs)
+                + " s after the run's end; their threads are in " + dir.resolve(STALL_FILE) + " and "
+                + dir.resolve(THREADS_FILE));
+    }
+
+    /** The busiest threads of the window ({index, cpu ns}, busiest first) with their stacks. */
+    private static void busiest(StringBuilder b, ThreadMXBean threads, long[] ids, List<long[]> busy) {
         b.append(String.format(Locale.ROOT, "%nBusiest threads in that second (CPU ms):%n"));
         for (long[] x : busy.subList(0, Math.min(BUSIEST, busy.size()))) {
             if (x[1] < TimeUnit.MILLISECONDS.toNanos(10)) {
@@ -124,6 +157,10 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Every platform thread, grouped by state and stack, the largest group first. */
+    private static void byStack(StringBuilder b, ThreadMXBean threads, long[] ids) {
         Map<String, List<String>> groups = new LinkedHashMap<>();
         for (ThreadInfo info : threads.getThreadInfo(ids, FRAMES)) {
             if (info != null) {
@@ -142,21 +179,6 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
             List<String> names = e.getValue();
             b.append(String.format(Locale.ROOT, "%n%d thread%s, e.g. \"%s\": %s", names.size(), names.size() == 1 ? "" : "s", names.get(0), e.getKey()));
         }
-        org.rubis.format.AtomicFile.writeString(dir.resolve(STALL_FILE), b.toString());
-        Path full = dir.resolve(THREADS_FILE).toAbsolutePath();
-        Files.deleteIfExists(full);
-        ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).dumpThreads(full.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
-        ObjectNode j = JsonNodeFactory.instance.objectNode();
-        j.put("after_s", afterNs / 1e9);
-        j.put("active_sessions", active);
-        j.put("busy_cores", Math.round(cores * 100) / 100.0);
-        j.put("threads", ids.length);
-        j.putArray("files").add(STALL_FILE).add(THREADS_FILE);
-        text = String.format(Locale.ROOT, "End-of-run stall:        %d sessions still active %s s after the run's end (%.2f cores busy); threads in %s, %s",
-                active, seconds(afterNs), cores, STALL_FILE, THREADS_FILE);
-        found = j;
-        err.println("warning: " + active + " sessions still active " + seconds(afterNs) + " s after the run's end; their threads are in "
-                + dir.resolve(STALL_FILE) + " and " + dir.resolve(THREADS_FILE));
     }
 
     private static String seconds(long ns) {

@@ -15,6 +15,7 @@ import org.rubis.client.config.ShardPlan;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.SessionRandom;
 import org.rubis.client.workload.UserSession;
+import org.rubis.format.StopCause.Kind;
 
 /**
  * Hybrid mode: sessions start at their scheduled instants, against the clock, never after
@@ -70,7 +71,9 @@ final class HybridDispatch {
                 Thread.currentThread().interrupt();
             } catch (OutOfMemoryError e) {
                 HeapReserve.release();
-                stop.stop("could not start a session (" + counters.active.now() + " sessions active): " + e.getMessage(), true);
+                stop.stop(
+                        Kind.OUT_OF_MEMORY,
+                        "could not start a session (" + counters.active.now() + " sessions active): " + e.getMessage());
             } finally {
                 done.countDown();
             }

@@ -1,12 +1,14 @@
 package org.rubis.client.engine;
 
-import org.rubis.client.backend.ErrorClass;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.log.RequestRecord;
 import org.rubis.client.log.RunLog;
 import org.rubis.client.log.SessionRecord;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.UserSession;
+import org.rubis.format.ErrorClass;
+import org.rubis.format.Phase;
+import org.rubis.format.SessionEnd;
 
 /**
  * Turns a finished request or session into log records, live counters and the unreachable-target
@@ -29,35 +31,80 @@ final class Recorder {
         this.backend = backend;
     }
 
-    /** The error class of a reply the session has just processed ("" when none). */
-    static String errorOf(Reply reply, UserSession s) {
-        return !reply.error.isEmpty() ? reply.error
-                : reply.status >= 400 ? ErrorClass.http(reply.status)
-                : s.lastReplyWasError() ? ErrorClass.ERROR_PAGE.label() : "";
+    /**
+     * The error class of a reply the session has just processed (null when none): the backend's, else an HTTP error
+     * status ({@link ErrorClass#HTTP_STATUS}, the status itself is the record's), else a RUBiS error page.
+     */
+    static ErrorClass errorOf(Reply reply, UserSession s) {
+        ErrorClass backend = backendError(reply);
+        return backend != null
+                ? backend
+                : reply.status >= 400 ? ErrorClass.HTTP_STATUS : s.lastReplyWasError() ? ErrorClass.ERROR_PAGE : null;
+    }
+
+    /** The class the backend gave the reply (null: none). */
+    private static ErrorClass backendError(Reply reply) {
+        if (reply.error.isEmpty()) {
+            return null;
+        }
+        ErrorClass c = ErrorClass.parse(reply.error);
+        return c != null ? c : ErrorClass.CLIENT;
+    }
+
+    /** Whether the backend's error is one of the page's images'. */
+    private static boolean imageError(Reply reply) {
+        return reply.error.startsWith(ErrorClass.IMAGE_PREFIX);
     }
 
     void request(UserSession s, int index, long intendedNano, long sendNano, Reply reply) {
-        String error = errorOf(reply, s);
-        stats.countLive(!error.isEmpty());
-        watch.observe(error);
-        log.add(new RequestRecord(s.id(), s.nickname(), index, s.pendingState().label(), s.lastPath(), clock.phase(sendNano).label(),
-                clock.epochNs(intendedNano), clock.epochNs(sendNano), reply.ttfbNs, reply.responseNs, reply.bytes, reply.status, error,
-                reply.connectionId, reply.newConnection, backend, reply.images, reply.imageBytes, reply.retries));
+        ErrorClass error = errorOf(reply, s);
+        boolean image = error != null && imageError(reply);
+        stats.countLive(error != null);
+        watch.observe(error, image);
+        log.add(new RequestRecord(
+                s.id(),
+                s.nickname(),
+                index,
+                s.pendingState(),
+                s.lastPath(),
+                clock.phase(sendNano),
+                clock.epochNs(intendedNano),
+                clock.epochNs(sendNano),
+                reply.ttfbNs,
+                reply.responseNs,
+                reply.bytes,
+                reply.status,
+                error,
+                image,
+                reply.connectionId,
+                reply.newConnection,
+                backend,
+                reply.images,
+                reply.imageBytes,
+                reply.retries));
     }
 
     void session(UserSession s, int emulatedUser, long intendedStartNano, long startNano, long endNano) {
-        log.add(new SessionRecord(s.id(), emulatedUser, s.nickname(), clock.epochNs(intendedStartNano), clock.epochNs(startNano),
-                clock.epochNs(endNano), s.requests(), s.errors(), s.endReason().name().toLowerCase(java.util.Locale.ROOT)));
+        log.add(new SessionRecord(
+                s.id(),
+                emulatedUser,
+                s.nickname(),
+                clock.epochNs(intendedStartNano),
+                clock.epochNs(startNano),
+                clock.epochNs(endNano),
+                s.requests(),
+                s.errors(),
+                s.endReason()));
     }
 
     /** A think time of {@code ns} starting at {@code fromNano} (the stationarity check's Z). */
     void think(long fromNano, long ns) {
-        if (clock.phase(fromNano) == org.rubis.format.Phase.RUN) {
+        if (clock.phase(fromNano) == Phase.RUN) {
             stats.runThink(ns);
         }
     }
 
     void dropped(long sessionId, long intendedNano) {
-        log.add(new SessionRecord(sessionId, -1, "", clock.epochNs(intendedNano), 0, 0, 0, 0, "dropped"));
+        log.add(new SessionRecord(sessionId, -1, "", clock.epochNs(intendedNano), 0, 0, 0, 0, SessionEnd.DROPPED));
     }
 }

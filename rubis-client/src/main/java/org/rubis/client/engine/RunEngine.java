@@ -2,8 +2,13 @@ package org.rubis.client.engine;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.net.InetAddress;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -15,16 +20,22 @@ import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.ClientTls;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ExecutionModel;
 import org.rubis.client.config.ShardPlan;
+import org.rubis.client.log.EpochAnchor;
 import org.rubis.client.log.RunLog;
+import org.rubis.client.process.ResourcePlan;
 import org.rubis.client.report.ClientHealth;
 import org.rubis.client.report.FixedCost;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
+import org.rubis.client.report.SummaryWriter;
 import org.rubis.client.warmup.JitWarmup;
 import org.rubis.client.warmup.WarmupLoad;
 import org.rubis.client.warmup.WarmupReport;
 import org.rubis.client.workload.RequestGenerator;
+import org.rubis.format.Phase;
+import org.rubis.format.StopCause.Kind;
 
 /**
  * One emulation run from start to summary: starts the target, hands users or arrivals to their
@@ -47,8 +58,8 @@ public final class RunEngine {
     private Summary summary;
     /** The run's health monitor once started: an out-of-memory stop's minimal summary takes its GC totals. */
     private volatile ClientHealth health;
-    private java.net.InetAddress warmupStubAddress = java.net.InetAddress.getLoopbackAddress();
-    private volatile org.rubis.client.log.EpochAnchor anchor;
+    private InetAddress warmupStubAddress = InetAddress.getLoopbackAddress();
+    private volatile EpochAnchor anchor;
     /** How long the run waits for requests in flight after the stop; -1: request + connect timeout + 2 s. */
     private long endWaitMs = -1;
 
@@ -77,19 +88,19 @@ public final class RunEngine {
     }
 
     /** Tests: where the JIT warm-up's stub listens (an address that cannot be bound makes the warm-up fail). */
-    RunEngine warmupStubAddress(java.net.InetAddress address) {
+    RunEngine warmupStubAddress(InetAddress address) {
         this.warmupStubAddress = address;
         return this;
     }
 
     /** The run clock's epoch anchor and its uncertainty, once the run has begun (else null). */
-    public org.rubis.client.log.EpochAnchor anchor() {
+    public EpochAnchor anchor() {
         return anchor;
     }
 
     /** Asks the run to stop (Ctrl-C); {@link #awaitFinished} waits for logs and summary. */
     public void requestStop(String reason) {
-        stop.stop(reason, false);
+        stop.stop(Kind.INTERRUPTED, reason);
     }
 
     public boolean awaitFinished(long timeoutMs) throws InterruptedException {
@@ -119,10 +130,10 @@ public final class RunEngine {
             if (outOfMemory(e)) {
                 stop.stopOutOfMemory("thread ", t.getName(), counters.active.now(), counters.usersStarted, e.getMessage());
             } else {
-                stop.stop("thread " + t.getName() + " failed: " + e, true);
+                stop.stop(Kind.CLIENT_FAILED, "thread " + t.getName() + " failed: " + e);
             }
         } catch (OutOfMemoryError again) {
-            stop.stop(RunFinisher.OUT_OF_MEMORY, true);
+            stop.stopOutOfMemory();
         }
     }
 
@@ -132,7 +143,7 @@ public final class RunEngine {
             HeapReserve.release();
             stop.stopOutOfMemory("", who, counters.active.now(), counters.usersStarted, e.getMessage());
         } else {
-            stop.stop(who + " failed: " + e, true);
+            stop.stop(Kind.CLIENT_FAILED, who + " failed: " + e);
         }
     }
 
@@ -144,9 +155,16 @@ public final class RunEngine {
             return runGuarded();
         } catch (OutOfMemoryError e) {
             HeapReserve.release();
-            stop.stop(RunFinisher.OUT_OF_MEMORY, true);
-            Summary.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(),
-                    config.execution().backend().label(), counters.usersStarted, -1, -1, health);
+            stop.stopOutOfMemory();
+            SummaryWriter.writeMinimal(
+                    dir,
+                    stop.reason() + "; the full summary could not be built (out of memory)",
+                    config.seed(),
+                    config.execution().backend().label(),
+                    counters.usersStarted,
+                    -1,
+                    -1,
+                    health);
             throw new RunOutOfMemory(dir);
         } finally {
             Thread.setDefaultUncaughtExceptionHandler(previous);
@@ -159,110 +177,227 @@ public final class RunEngine {
             return true;
         }
         try {
-            return java.net.InetAddress.getByName(java.net.URI.create(config.target()).getHost()).isLoopbackAddress();
-        } catch (java.io.IOException | RuntimeException e) {
+            return InetAddress.getByName(URI.create(config.target()).getHost()).isLoopbackAddress();
+        } catch (IOException | RuntimeException e) {
             return false;
         }
     }
 
+    /** What one run opened, phase by phase; the finisher closes it in reverse order. */
+    private static final class RunState {
+        Target target;
+        RunFinisher finisher;
+        RunStats stats;
+        RunLog log;
+        ClientHealth health;
+        Backend backend;
+        RunClock clock;
+        Recorder recorder;
+        /** When the run began on the anchored clock (after the wait for a start instant). */
+        long runStartEpochNs;
+    }
+
+    /**
+     * The run's phases: start the target (and warm the JIT up against a stub), open the logs, calibrate the idle
+     * client's fixed cost and start the clock, dispatch the sessions until the end, drain those in flight, finish
+     * (close everything, write the summary). Whatever fails or stops the run, it finishes.
+     */
     private Summary runGuarded() throws IOException {
         SessionArrivals arrivals = config.arrivals() == Arrivals.HYBRID ? HybridDispatch.arrivals(config) : null; // bad files fail first
         String arrivalsText = arrivals != null ? arrivals.describe() : config.users() + " emulated users, sessions back to back";
-        org.rubis.client.process.ResourcePlan.of(config).check(config.embedded(), config.execution().sourceAddresses(), loopbackTarget());
-        Files.createDirectories(dir);
-        Target target = Target.start(config, dir, out);
-        RunFinisher finisher = new RunFinisher(config, dir, out, stop, counters);
-        finisher.add("embedded server", target);
-        WarmupReport warmup = warmUp(target.base());
-        RunStats stats = new RunStats();
-        RunLog log = new RunLog(dir, stats::accept, stats::accept, config.execution().model() == org.rubis.client.config.ExecutionModel.PLATFORM_THREADS
-                ? RunLog.Producers.MANY : RunLog.Producers.FEW);
-        finisher.add("request log", log);
-        ClientHealth health = new ClientHealth(dir, counters.active::now, stats::liveRequests);
-        this.health = health;
-        finisher.add("client health", health);
-        if (target.serverPid() > 0) {
-            health.watchServer(target.serverPid());
-        }
-        RunClock clock = new RunClock(config, shard.startAt()); // replaced after the fixed-cost window; the summary's if setup fails
-        this.anchor = clock.anchor();
-        long runStartEpochNs = clock.anchorEpochNs();
-        stats.runPhase(clock.epochNs(clock.upEndNano()), clock.runSeconds());
-        Backend backend = null;
+        RunState run = startTarget();
+        WarmupReport warmup = warmUp(run.target.base());
+        openLogs(run);
         try {
-            backend = Backends.create(config.execution(), target.base());
-            finisher.add("backend", backend);
-            // The fixed cost: the client idle (samplers, log writer, backend up; no request) before t = 0,
-            // so that the summary prints it apart from the CPU per request. The run's clock starts after it.
-            health.fixedCost(FixedCost.measure(calibrationWindowNs(), deadline -> stop.awaitUntil(deadline, Long.MAX_VALUE)));
-            clock = new RunClock(config, shard.startAt());
-            this.anchor = clock.anchor();
-            runStartEpochNs = clock.anchorEpochNs();
-            stats.runPhase(clock.epochNs(clock.upEndNano()), clock.runSeconds());
-            Recorder recorder = new Recorder(clock, log, stats, new TargetWatch(stop, target.base()), backend.name());
-            SessionContext ctx = new SessionContext(clock, stop, backend, recorder, counters.active);
-            SessionExecutor executor = SessionExecutor.of(ctx, config.execution().threads(), this::onUserFailed);
-            finisher.add("sessions", executor);
-            RequestGenerator generator = new RequestGenerator(config.workload());
-            for (RunObserver o : observers) {
-                o.clock(clock);
-                o.beforeRun(target.base(), dir);
-            }
-            if (shard.startAt() != null) {
-                out.println(String.format(Locale.ROOT, "waiting until %s (%.1f s)", shard.startAt(), (clock.startNano() - System.nanoTime()) / 1e9));
-                stop.awaitUntil(clock.startNano(), Long.MAX_VALUE);
-                long now = System.nanoTime();
-                if (!stop.stopped() && now >= clock.endNano()) {
-                    stop.stop(String.format(Locale.ROOT, "this process was ready %.1f s after the start instant %s, after the end of the run: nothing "
-                            + "was measured; give a start instant further ahead", (now - clock.startNano()) / 1e9, shard.startAt()), true);
-                }
-            }
-            runStartEpochNs = clock.epochNs(System.nanoTime());
-            if (config.progress()) {
-                finisher.add("progress", new Progress(out, clock, stats, counters.active));
-            }
-            out.println(String.format(Locale.ROOT, "Run: %s arrivals, backend %s (%s), seed %d, %s s up ramp + %s s run + %s s down ramp -> %s",
-                    config.arrivals().label(), backend.name(), config.execution().model().label(), config.seed(), seconds(config.upRampMs()),
-                    seconds(config.runMs()), seconds(config.downRampMs()), dir));
-            if (!stop.stopped()) { // else Ctrl-C while waiting for the start instant: nothing is sent
-                HybridDispatch hybrid = arrivals == null ? null : new HybridDispatch(config, shard, clock, stop, counters, recorder, generator, arrivals);
-                CountDownLatch done = hybrid == null
-                        ? new ClosedDispatch(config, shard, clock, stop, counters, generator).start(executor)
-                        : hybrid.start(executor);
-                awaitEnd(clock, health, done, hybrid);
-            }
-            boolean early = stop.stopped(); // Ctrl-C or a fatal error before the end of the run
-            stop.stop("complete", false);
-            if (early) {
-                backend.abortInFlight();     // hung requests end now, logged as aborted
-            }
-            long graceNs = TimeUnit.MILLISECONDS.toNanos(endWaitMs >= 0 ? endWaitMs
-                    : config.execution().requestTimeoutMs() + config.execution().connectTimeoutMs() + 2000L);
-            // Sessions that outlast a share of the wait get their threads dumped into the run directory (EndOfRunWatch).
-            EndOfRunWatch watch = new EndOfRunWatch(dir, counters.active::now, graceNs, System.err);
-            observers.add(watch);
-            try (watch) {
-                watch.start();
-                executor.drain(System.nanoTime() + graceNs);
-            }
-            giveUpStuckSessions(backend);
-            for (RunObserver o : observers) {
-                o.afterRun(dir);
-            }
+            run.backend = Backends.create(config.execution(), run.target.base());
+            run.finisher.add("backend", run.backend);
+            calibrate(run);
+            SessionExecutor executor = sessions(run);
+            dispatch(run, executor, arrivals);
+            drain(run, executor);
         } catch (InterruptedException e) {
-            stop.stop("interrupted", false);
+            stop.stop(Kind.INTERRUPTED, "interrupted");
             Thread.currentThread().interrupt();
         } catch (OutOfMemoryError e) {
             HeapReserve.release();
-            stop.stop("out of memory: " + e.getMessage(), true);
+            stop.stop(Kind.OUT_OF_MEMORY, "out of memory: " + e.getMessage());
         } catch (Exception e) {
-            stop.stop("run hook failed: " + e, true);
+            stop.stop(Kind.CLIENT_FAILED, "run hook failed: " + e);
         } finally {
-            giveUpStuckSessions(backend);
-            finisher.cleanup();
+            giveUpStuckSessions(run.backend);
+            run.finisher.cleanup();
         }
-        summary = finisher.summary(clock, shard, runStartEpochNs, stats, health, log, backend == null ? config.execution().backend().label() : backend.name(),
-                arrivalsText, observers, warmup);
+        return finish(run, arrivalsText, warmup);
+    }
+
+    /** Checks the host can run the configuration, then starts the embedded server (or takes the URL). */
+    private RunState startTarget() throws IOException {
+        ResourcePlan.of(config).check(config.embedded(), config.execution().sourceAddresses(), loopbackTarget());
+        Files.createDirectories(dir);
+        RunState run = new RunState();
+        run.target = Target.start(config, dir, out);
+        run.finisher = new RunFinisher(config, dir, stop, counters);
+        run.finisher.add("embedded server", run.target);
+        return run;
+    }
+
+    /** The request and session logs, the statistics they feed, and the client's health monitor. */
+    private void openLogs(RunState run) throws IOException {
+        run.stats = new RunStats();
+        run.log = new RunLog(
+                dir,
+                run.stats::accept,
+                run.stats::accept,
+                config.execution().model() == ExecutionModel.PLATFORM_THREADS
+                        ? RunLog.Producers.MANY
+                        : RunLog.Producers.FEW);
+        run.finisher.add("request log", run.log);
+        run.health = new ClientHealth(dir, counters.active::now, run.stats::liveRequests);
+        this.health = run.health;
+        run.finisher.add("client health", run.health);
+        if (run.target.serverPid() > 0) {
+            run.health.watchServer(run.target.serverPid());
+        }
+    }
+
+    /**
+     * The fixed cost: the client idle (samplers, log writer, backend up; no request) before t = 0, so that the
+     * summary prints it apart from the CPU per request. The run's clock starts after it.
+     */
+    private void calibrate(RunState run) {
+        run.health.fixedCost(
+                FixedCost.measure(calibrationWindowNs(), deadline -> stop.awaitUntil(deadline, Long.MAX_VALUE)));
+        startClock(run);
+    }
+
+    /**
+     * The run's clock: t = 0 now or at the shard's start instant; the statistics count the run phase's windows from it.
+     */
+    private void startClock(RunState run) {
+        run.clock = new RunClock(config, shard.startAt());
+        this.anchor = run.clock.anchor();
+        run.runStartEpochNs = run.clock.anchorEpochNs();
+        run.stats.runPhase(run.clock.epochNs(run.clock.upEndNano()), run.clock.runSeconds());
+    }
+
+    /**
+     * The executor that runs the sessions, recording into the logs; the run hooks get the clock and see the target up.
+     */
+    private SessionExecutor sessions(RunState run) throws Exception {
+        run.recorder = new Recorder(
+                run.clock, run.log, run.stats, new TargetWatch(stop, run.target.base()), run.backend.name());
+        SessionContext ctx = new SessionContext(run.clock, stop, run.backend, run.recorder, counters.active);
+        SessionExecutor executor = SessionExecutor.of(ctx, config.execution().threads(), this::onUserFailed);
+        run.finisher.add("sessions", executor);
+        for (RunObserver o : observers) {
+            o.clock(run.clock);
+            o.beforeRun(run.target.base(), dir);
+        }
+        return executor;
+    }
+
+    /**
+     * Waits for the start instant, then hands users or arrivals to their dispatcher and waits for the end of the run.
+     */
+    private void dispatch(RunState run, SessionExecutor executor, SessionArrivals arrivals) {
+        RunClock clock = run.clock;
+        RequestGenerator generator = new RequestGenerator(config.workload());
+        if (shard.startAt() != null) {
+            awaitStartInstant(clock);
+        }
+        run.runStartEpochNs = clock.epochNs(System.nanoTime());
+        if (config.progress()) {
+            run.finisher.add("progress", new Progress(out, clock, run.stats, counters.active));
+        }
+        out.println(String.format(
+                Locale.ROOT,
+                "Run: %s arrivals, backend %s (%s), seed %d, %s s up ramp + %s s run + %s s down ramp -> %s",
+                config.arrivals().label(),
+                run.backend.name(),
+                config.execution().model().label(),
+                config.seed(),
+                seconds(config.upRampMs()),
+                seconds(config.runMs()),
+                seconds(config.downRampMs()),
+                dir));
+        if (stop.stopped()) {
+            return; // Ctrl-C while waiting for the start instant: nothing is sent
+        }
+        HybridDispatch hybrid = arrivals == null
+                ? null
+                : new HybridDispatch(config, shard, clock, stop, counters, run.recorder, generator, arrivals);
+        CountDownLatch done = hybrid == null
+                ? new ClosedDispatch(config, shard, clock, stop, counters, generator).start(executor)
+                : hybrid.start(executor);
+        awaitEnd(clock, run.health, done, hybrid);
+    }
+
+    /** A shard waits for the common start instant; one ready only after its run's end measured nothing. */
+    private void awaitStartInstant(RunClock clock) {
+        out.println(String.format(
+                Locale.ROOT,
+                "waiting until %s (%.1f s)",
+                shard.startAt(),
+                (clock.startNano() - System.nanoTime()) / 1e9));
+        stop.awaitUntil(clock.startNano(), Long.MAX_VALUE);
+        long now = System.nanoTime();
+        if (!stop.stopped() && now >= clock.endNano()) {
+            stop.stop(
+                    Kind.LATE_START,
+                    String.format(
+                            Locale.ROOT,
+                            "this process was ready %.1f s after the start instant %s, after the end of "
+                                    + "the run: nothing was measured; give a start instant further ahead",
+                            (now - clock.startNano()) / 1e9,
+                            shard.startAt()));
+        }
+    }
+
+    /**
+     * The end: requests in flight finish within the end-of-run wait (hung ones end at once when the run was stopped
+     * early, logged as aborted); sessions still in a request then are given up on; the run hooks see the end.
+     */
+    private void drain(RunState run, SessionExecutor executor) throws Exception {
+        boolean early = stop.stopped(); // Ctrl-C or a fatal error before the end of the run
+        stop.end();
+        if (early) {
+            run.backend.abortInFlight();
+        }
+        long graceNs = TimeUnit.MILLISECONDS.toNanos(
+                endWaitMs >= 0
+                        ? endWaitMs
+                        : config.execution().requestTimeoutMs()
+                                + config.execution().connectTimeoutMs()
+                                + 2000L);
+        // Sessions that outlast a share of the wait get their threads dumped into the run directory (EndOfRunWatch).
+        EndOfRunWatch watch = new EndOfRunWatch(dir, counters.active::now, graceNs, System.err);
+        observers.add(watch);
+        try (watch) {
+            watch.start();
+            executor.drain(System.nanoTime() + graceNs);
+        }
+        giveUpStuckSessions(run.backend);
+        for (RunObserver o : observers) {
+            o.afterRun(dir);
+        }
+    }
+
+    /** Builds and writes the summary; a run stopped before its clock started gets one now (its figures are empty). */
+    private Summary finish(RunState run, String arrivalsText, WarmupReport warmup) throws IOException {
+        if (run.clock == null) {
+            startClock(run);
+        }
+        summary = run.finisher.summary(
+                run.clock,
+                shard,
+                run.runStartEpochNs,
+                run.stats,
+                run.health,
+                run.log,
+                run.backend == null ? config.execution().backend().label() : run.backend.name(),
+                arrivalsText,
+                observers,
+                warmup);
         return summary;
     }
 
@@ -271,7 +406,7 @@ public final class RunEngine {
         if (shard.startAt() == null) {
             return FixedCost.WINDOW_NS;
         }
-        long left = RunClock.epochNs(shard.startAt()) - RunClock.epochNs(java.time.Instant.now()) - 1_000_000_000L;
+        long left = RunClock.epochNs(shard.startAt()) - RunClock.epochNs(Instant.now()) - 1_000_000_000L;
         return Math.max(0, Math.min(FixedCost.WINDOW_NS, left));
     }
 
@@ -283,7 +418,7 @@ public final class RunEngine {
     private WarmupReport warmUp(String targetBase) {
         long deadline = Long.MAX_VALUE;
         if (shard.startAt() != null) {
-            long left = java.time.Duration.between(java.time.Instant.now(), shard.startAt()).toNanos() - TimeUnit.SECONDS.toNanos(1);
+            long left = Duration.between(Instant.now(), shard.startAt()).toNanos() - TimeUnit.SECONDS.toNanos(1);
             deadline = System.nanoTime() + Math.max(0, left);
         }
         List<WarmupLoad.Factory> loads = new ArrayList<>();
@@ -330,19 +465,12 @@ public final class RunEngine {
     }
 
     private static void markPhases(RunClock clock, ClientHealth health) {
-        org.rubis.format.Phase phase = clock.phase(System.nanoTime());
-        if (phase != org.rubis.format.Phase.UP) {
+        Phase phase = clock.phase(System.nanoTime());
+        if (phase != Phase.UP) {
             health.markRunStart();
         }
-        if (phase == org.rubis.format.Phase.DOWN) {
+        if (phase == Phase.DOWN) {
             health.markRunEnd();
-        }
-    }
-
-    /** The run ran out of heap so badly that only a minimal summary could be written. */
-    public static final class RunOutOfMemory extends RuntimeException {
-        public RunOutOfMemory(Path dir) {
-            super("the client ran out of memory (heap); logs are complete, " + dir.resolve("summary.json") + " holds the essentials", null, false, false);
         }
     }
 
@@ -353,6 +481,6 @@ public final class RunEngine {
 
     /** Milliseconds as seconds, as given: 1500 is "1.5", 30000 is "30" (the banner once said "1 s" for 1.5 s). */
     static String seconds(long ms) {
-        return java.math.BigDecimal.valueOf(ms, 3).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(ms, 3).stripTrailingZeros().toPlainString();
     }
 }

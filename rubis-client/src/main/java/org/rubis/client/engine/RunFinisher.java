@@ -1,16 +1,22 @@
 package org.rubis.client.engine;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
+import org.rubis.analysis.wire.WireAccuracy;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ShardPlan;
 import org.rubis.client.log.RunLog;
 import org.rubis.client.report.ClientHealth;
 import org.rubis.client.report.RunResult;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
+import org.rubis.client.report.SummarySection;
+import org.rubis.client.report.SummaryWriter;
+import org.rubis.format.StopCause.Kind;
 
 /**
  * The end of a run: closes what the run opened, last opened first, each step even when an earlier
@@ -18,8 +24,6 @@ import org.rubis.client.report.Summary;
  * its essentials when no heap is left.
  */
 final class RunFinisher {
-
-    static final String OUT_OF_MEMORY = "out of memory (no heap left even to say where)";
 
     private final ClientConfig config;
     private final Path dir;
@@ -29,7 +33,7 @@ final class RunFinisher {
 
     private record Step(String what, AutoCloseable close) {}
 
-    RunFinisher(ClientConfig config, Path dir, PrintStream out, StopSignal stop, RunCounters counters) {
+    RunFinisher(ClientConfig config, Path dir, StopSignal stop, RunCounters counters) {
         this.config = config;
         this.dir = dir;
         this.stop = stop;
@@ -49,41 +53,35 @@ final class RunFinisher {
                 s.close().close();
             } catch (Throwable e) {
                 try {
-                    stop.stop("cleanup of " + s.what() + " failed: " + e, HeapReserve.outOfMemory(e));
+                    stop.stop(
+                            HeapReserve.outOfMemory(e) ? Kind.OUT_OF_MEMORY : Kind.CLEANUP_FAILED,
+                            "cleanup of " + s.what() + " failed: " + e);
                 } catch (OutOfMemoryError again) {
-                    stop.stop(OUT_OF_MEMORY, true);
+                    stop.stopOutOfMemory();
                 }
             }
         }
     }
 
     /** Builds and writes the summary (after {@link #cleanup}: logs are flushed and closed). */
-    Summary summary(RunClock clock, org.rubis.client.config.ShardPlan shard, long runStartEpochNs, RunStats stats, ClientHealth health, RunLog log,
-            String backendName, String arrivalsText, java.util.List<RunObserver> observers, org.rubis.client.report.SummarySection warmup)
+    Summary summary(RunClock clock, ShardPlan shard, long runStartEpochNs, RunStats stats, ClientHealth health,
+            RunLog log, String backendName, String arrivalsText, List<RunObserver> observers, SummarySection warmup)
             throws IOException {
         if (log.statsIncomplete()) {
-            stop.stop("the statistics ran out of heap (the request log is complete)", true);
+            stop.stop(Kind.OUT_OF_MEMORY, "the statistics ran out of heap (the request log is complete)");
         }
         try {
-            RunResult result = new RunResult(dir, backendName, config.execution().model(), stop.reason(), stop.invalid(), arrivalsText,
-                    counters.active.begun(), counters.sessionsDelayed.get(), counters.sessionsDropped.get(), counters.usersStarted,
-                    counters.active.peak(), log.written(), log.lost(), clock.startEpochNs(),
-                    clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()),
-                    shard, clock.anchorEpochNs(), runStartEpochNs, clock.anchor().bracketNs());
+            RunResult result = new RunResult(dir, backendName, config.execution().model(), stop.cause(), stop.invalid(),
+                    arrivalsText, counters.active.begun(), counters.sessionsDelayed.get(),
+                    counters.sessionsDropped.get(), counters.usersStarted, counters.active.peak(), log.written(),
+                    log.lost(), clock.startEpochNs(),
+                    clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()), shard,
+                    clock.anchorEpochNs(), runStartEpochNs, clock.anchor().bracketNs());
             // Sections first: a wire check's measured error is the verdict's accuracy evidence.
-            java.util.List<org.rubis.client.report.SummarySection> sections = new java.util.ArrayList<>();
-            org.rubis.analysis.wire.WireAccuracy accuracy = null;
-            if (warmup != null) {
-                sections.add(warmup); // the JIT warm-up (measures no accuracy)
-            }
-            for (RunObserver o : observers) {
-                org.rubis.client.report.SummarySection section = o.summarySection(dir);
-                if (section != null) {
-                    sections.add(section);
-                    accuracy = accuracy != null ? accuracy : section.accuracy();
-                }
-            }
-            Summary summary = new Summary(config, result, stats, health, accuracy);
+            List<SummarySection> sections = sections(observers, warmup);
+            WireAccuracy accuracy = sections.stream().map(SummarySection::accuracy).filter(a -> a != null).findFirst()
+                    .orElse(null);
+            Summary summary = new Summary(config, result, stats, health.figures(), accuracy);
             sections.forEach(summary::add);
             summary.write();
             return summary;
@@ -93,9 +91,24 @@ final class RunFinisher {
             if (!stop.invalid()) {
                 throw e;
             }
-            Summary.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)", config.seed(), backendName,
-                    counters.usersStarted, log.written(), log.lost(), health);
-            throw new RunEngine.RunOutOfMemory(dir);
+            SummaryWriter.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)",
+                    config.seed(), backendName, counters.usersStarted, log.written(), log.lost(), health);
+            throw new RunOutOfMemory(dir);
         }
+    }
+
+    /** The sections the run's hooks built after the logs closed: the JIT warm-up's (no accuracy), then theirs. */
+    private List<SummarySection> sections(List<RunObserver> observers, SummarySection warmup) {
+        List<SummarySection> sections = new ArrayList<>();
+        if (warmup != null) {
+            sections.add(warmup);
+        }
+        for (RunObserver o : observers) {
+            SummarySection section = o.summarySection(dir);
+            if (section != null) {
+                sections.add(section);
+            }
+        }
+        return sections;
     }
 }

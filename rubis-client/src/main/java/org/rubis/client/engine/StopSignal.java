@@ -1,20 +1,30 @@
 package org.rubis.client.engine;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
+import org.rubis.format.StopCause;
+import org.rubis.format.StopCause.Kind;
 
 /**
- * The run's stop flag and the reason it was raised. Emulated users wait on it instead of a
- * plain sleep, so Ctrl-C, an out-of-memory condition or the end of the run wakes them promptly.
+ * The run's stop flag and its cause. Emulated users wait on it instead of a plain sleep, so Ctrl-C,
+ * an out-of-memory condition or the end of the run wakes them promptly. The first stop's kind and
+ * words are the run's cause; a later stop that makes the run invalid adds its words ("...; then ...")
+ * and marks it invalid.
  */
 public final class StopSignal {
 
-    private volatile String reason;
+    /** The words of an out-of-memory stop when there is no heap left to say more. */
+    static final String OUT_OF_MEMORY = "out of memory (no heap left even to say where)";
     /**
      * The reason while an out-of-memory stop's words are still unformatted: a distinct instance (compared by identity)
      * whose text is what a reader gets should formatting fail too.
      */
     @SuppressWarnings("StringOperationCanBeSimplified")
-    private static final String OUT_OF_MEMORY_PENDING = new String(RunFinisher.OUT_OF_MEMORY);
+    private static final String OUT_OF_MEMORY_PENDING = new String(OUT_OF_MEMORY);
+
+    private volatile String reason;
+    private volatile Kind kind;
     private volatile String oomKind;
     private volatile String oomWho;
     private volatile long oomActive;
@@ -23,21 +33,25 @@ public final class StopSignal {
     private volatile boolean invalid;
     private volatile long stopNano;
     /** Threads waiting in {@link #awaitUntil}: a stop wakes them, so they can park for a whole think time. */
-    private final java.util.Set<Thread> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<Thread> waiting = ConcurrentHashMap.newKeySet();
 
-    /** Raises the flag (the first reason wins); {@code invalid} marks the run's numbers unusable. */
-    public synchronized void stop(String why, boolean invalidRun) {
+    /**
+     * Raises the flag (the first stop's kind and words win); a kind that {@link Kind#invalidates} marks the run's
+     * numbers unusable.
+     */
+    public synchronized void stop(Kind why, String words) {
         if (reason == null) {
             stopNano = System.nanoTime();
-            reason = why;
-        } else if (invalidRun && !invalid) {
+            kind = why;
+            reason = words;
+        } else if (why.invalidates() && !invalid) {
             try {
-                reason = reason() + "; then " + why; // a failure while finishing still makes the run invalid: say why
+                reason = reason() + "; then " + words; // a failure while finishing still makes the run invalid: say why
             } catch (OutOfMemoryError e) {
-                reason = why;
+                reason = words;
             }
         }
-        invalid |= invalidRun;
+        invalid |= why.invalidates();
         try {
             for (Thread t : waiting) {
                 LockSupport.unpark(t);
@@ -45,6 +59,16 @@ public final class StopSignal {
         } catch (OutOfMemoryError e) {
             // No heap for the iterator: waiting threads see the flag at the end of their wait.
         }
+    }
+
+    /** The run reached the end of its planned phases (a no-op when it was stopped before). */
+    public void end() {
+        stop(Kind.END, StopCause.END.reason());
+    }
+
+    /** Out of memory, with no heap to say where: the words are a constant. */
+    public void stopOutOfMemory() {
+        stop(Kind.OUT_OF_MEMORY, OUT_OF_MEMORY);
     }
 
     public boolean stopped() {
@@ -56,21 +80,22 @@ public final class StopSignal {
      * threads take whatever a freed reserve gave back), so the words and numbers are kept as they are and put into a
      * sentence when the reason is read, after the run, when the users' memory is free again.
      *
-     * @param kind "thread " for a JVM thread, "" for a user or session
+     * @param threadKind "thread " for a JVM thread, "" for a user or session
      */
-    public synchronized void stopOutOfMemory(String kind, String who, long sessionsActive, long usersStarted, String detail) {
+    public synchronized void stopOutOfMemory(
+            String threadKind, String who, long sessionsActive, long usersStarted, String detail) {
         if (reason == null) {
-            oomKind = kind;
+            oomKind = threadKind;
             oomWho = who;
             oomActive = sessionsActive;
             oomUsersStarted = usersStarted;
             oomDetail = detail;
-            stop(OUT_OF_MEMORY_PENDING, true);
+            stop(Kind.OUT_OF_MEMORY, OUT_OF_MEMORY_PENDING);
         } else {
             try { // a stop before (the end of the run, Ctrl-C): the words are added to its reason, when there is heap for them
-                stop(outOfMemory(kind, who, sessionsActive, usersStarted, detail), true);
+                stop(Kind.OUT_OF_MEMORY, outOfMemory(threadKind, who, sessionsActive, usersStarted, detail));
             } catch (OutOfMemoryError e) {
-                stop(RunFinisher.OUT_OF_MEMORY, true);
+                stopOutOfMemory();
             }
         }
     }
@@ -79,6 +104,7 @@ public final class StopSignal {
         return "out of memory in " + kind + who + " (" + sessionsActive + " sessions active, " + usersStarted + " users started): " + detail;
     }
 
+    /** The stop reason in words (null while running). */
     public String reason() {
         String r = reason;
         if (r == OUT_OF_MEMORY_PENDING) {
@@ -86,10 +112,16 @@ public final class StopSignal {
                 r = outOfMemory(oomKind, oomWho, oomActive, oomUsersStarted, oomDetail);
                 reason = r;
             } catch (OutOfMemoryError e) {
-                return RunFinisher.OUT_OF_MEMORY;
+                return OUT_OF_MEMORY;
             }
         }
         return r;
+    }
+
+    /** The first stop's kind with the words said so far (null while running). */
+    public StopCause cause() {
+        Kind k = kind;
+        return k == null ? null : new StopCause(k, reason());
     }
 
     /** {@link System#nanoTime()} when the run was first stopped (0 while running). */

@@ -1,7 +1,8 @@
 package org.rubis.client.engine;
 
 import java.util.concurrent.atomic.AtomicLong;
-import org.rubis.client.backend.ErrorClass;
+import org.rubis.format.ErrorClass;
+import org.rubis.format.StopCause.Kind;
 
 /**
  * Stops a run whose target cannot be reached at all: when the first requests all fail to connect,
@@ -24,26 +25,28 @@ final class TargetWatch {
     /** Connect failures in a row after the target had answered: it died (or stopped listening). */
     private final AtomicLong failuresInRow = new AtomicLong();
 
-    void observe(String error) {
-        if (error.isEmpty() || error.equals("error-page") || error.startsWith("http-")) {
+    /** A request's outcome: {@code error} null for none, {@code imageError} when it is one of the page's images'. */
+    void observe(ErrorClass error, boolean imageError) {
+        if (error == null || error.answered()) { // the target answered (an error page, an HTTP error status)
             successes.incrementAndGet();
             if (failuresInRow.get() != 0) { // a volatile store is a fence: not once per request for nothing
                 failuresInRow.set(0);
             }
             return;
         }
-        if (!ErrorClass.isConnectFailure(error)) {
+        if (imageError || !error.isConnectFailure()) { // a page arrived, or a failure after a connection was made
             return;
         }
         if (successes.get() == 0 && connectFailures.incrementAndGet() >= THRESHOLD) {
-            stop.stop("target " + target + " is unreachable (" + error + " on the first " + THRESHOLD
-                    + " requests); check --target, or that the server is running", true);
+            stop.stop(
+                    Kind.TARGET_UNREACHABLE,
+                    "target " + target + " is unreachable (" + error.label() + " on the first " + THRESHOLD
+                            + " requests); check --target, or that the server is running");
         } else if (successes.get() > 0 && failuresInRow.incrementAndGet() >= THRESHOLD) {
-            stop.stop(TARGET_DIED + ": " + target + " answered " + successes.get() + " requests, then " + THRESHOLD
-                    + " connections in a row failed (" + error + ")", true);
+            stop.stop(
+                    Kind.TARGET_DIED,
+                    "target died: " + target + " answered " + successes.get() + " requests, then " + THRESHOLD
+                            + " connections in a row failed (" + error.label() + ")");
         }
     }
-
-    /** The start of the stop reason of a run whose target stopped answering mid-run. */
-    static final String TARGET_DIED = "target died";
 }

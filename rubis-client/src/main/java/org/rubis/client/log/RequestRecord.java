@@ -1,23 +1,33 @@
 package org.rubis.client.log;
 
+import org.rubis.client.workload.Interaction;
+import org.rubis.format.ErrorClass;
+import org.rubis.format.Phase;
+
 /**
  * One request as the log and statistics see it. Created after the response is complete (off the
- * timing path) and handed to the writer thread.
+ * timing path) and handed to the writer thread. The state, phase and error are typed until the
+ * line is written: the statistics count them without reading a label back.
+ *
+ * @param error      the error class, null for a request without an error ({@link ErrorClass#HTTP_STATUS}: the
+ *                   status is in {@code status})
+ * @param imageError the error is one of the page's images' (the page itself arrived): {@code image-<class>}
  */
 public record RequestRecord(
         long sessionId,
         String user,
         int requestIndex,
-        String state,
+        Interaction state,
         String path,
-        String phase,
+        Phase phase,
         long intendedSendEpochNs,
         long sendEpochNs,
         long ttfbNs,
         long responseNs,
         long bytes,
         int status,
-        String error,
+        ErrorClass error,
+        boolean imageError,
         String connectionId,
         boolean newConnection,
         String backend,
@@ -32,15 +42,67 @@ public record RequestRecord(
     }
 
     public boolean isError() {
-        return !error.isEmpty();
+        return error != null;
+    }
+
+    /** The error column's value ("" without an error). */
+    public String errorLabel() {
+        return ErrorClass.label(error, imageError, status);
     }
 
     void appendCsv(CsvLine b) {
-        b.append(sessionId).comma().append(user).comma().append(requestIndex).comma().append(state).comma();
+        b.append(sessionId)
+                .comma()
+                .append(user)
+                .comma()
+                .append(requestIndex)
+                .comma()
+                .append(state.label())
+                .comma();
         b.field(path);
-        b.comma().append(phase).comma().append(intendedSendEpochNs).comma().append(sendEpochNs).comma()
-         .append(ttfbNs).comma().append(responseNs).comma().append(bytes).comma().append(status).comma()
-         .append(error).comma().append(connectionId).comma().append(newConnection).comma().append(backend).comma()
-         .append(images).comma().append(imageBytes).comma().append(retries).newline();
+        b.comma()
+                .append(phase.label())
+                .comma()
+                .append(intendedSendEpochNs)
+                .comma()
+                .append(sendEpochNs)
+                .comma()
+                .append(ttfbNs)
+                .comma()
+                .append(responseNs)
+                .comma()
+                .append(bytes)
+                .comma()
+                .append(status)
+                .comma();
+        appendError(b);
+        b.comma()
+                .append(connectionId)
+                .comma()
+                .append(newConnection)
+                .comma()
+                .append(backend)
+                .comma()
+                .append(images)
+                .comma()
+                .append(imageBytes)
+                .comma()
+                .append(retries)
+                .newline();
+    }
+
+    /** {@link #errorLabel()} written in place: an HTTP status's digits go into the line with no string made. */
+    private void appendError(CsvLine b) {
+        if (error == null) {
+            return;
+        }
+        if (imageError) {
+            b.append(ErrorClass.IMAGE_PREFIX);
+        }
+        if (error == ErrorClass.HTTP_STATUS) {
+            b.append(ErrorClass.HTTP_PREFIX).append(status);
+        } else {
+            b.append(error.label());
+        }
     }
 }

@@ -1,5 +1,7 @@
 package org.rubis.client.log;
 
+import org.rubis.format.SessionEnd;
+
 /** One session: when it was meant to start, when it did, how long it ran and how it ended. */
 public record SessionRecord(
         long sessionId,
@@ -10,12 +12,27 @@ public record SessionRecord(
         long endEpochNs,
         int requests,
         int errors,
-        String endReason) {
+        SessionEnd endReason) {
 
 
     void appendCsv(CsvLine b) {
-        b.append(sessionId).comma().append(emulatedUser).comma().append(user).comma().append(intendedStartEpochNs).comma()
-         .append(startEpochNs).comma().append(endEpochNs).comma().append(requests).comma().append(errors).comma()
-         .append(endReason).newline();
+        b.append(sessionId)
+                .comma()
+                .append(emulatedUser)
+                .comma()
+                .append(user)
+                .comma()
+                .append(intendedStartEpochNs)
+                .comma()
+                .append(startEpochNs)
+                .comma()
+                .append(endEpochNs)
+                .comma()
+                .append(requests)
+                .comma()
+                .append(errors)
+                .comma()
+                .append(endReason.label())
+                .newline();
     }
 }

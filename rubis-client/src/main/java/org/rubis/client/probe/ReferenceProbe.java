@@ -23,6 +23,7 @@ import org.rubis.client.report.SummarySection;
 import org.rubis.client.warmup.WarmupLoad;
 import org.rubis.format.Columns;
 import org.rubis.format.RunFiles;
+import org.rubis.format.SectionStatus;
 
 /**
  * The reference probe ({@code run --probe}): one extra connection to the same target, a cheap page at a
@@ -299,7 +300,7 @@ public final class ReferenceProbe implements RunObserver {
         ObjectNode o = JsonNodeFactory.instance.objectNode();
         String text;
         if (failure != null && measured == 0) {
-            o.put("status", "not run");
+            o.put("status", SectionStatus.NOT_RUN.label());
             o.put("reason", failure);
             text = "Reference probe\n  not run: " + failure + "\n";
         } else {

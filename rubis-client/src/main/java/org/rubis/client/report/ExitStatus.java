@@ -1,19 +1,21 @@
 package org.rubis.client.report;
 
+import org.rubis.format.RunStatus;
+
 /**
  * The exit statuses of {@code rubis-client.jar}, in one place so that a script can tell a mistyped command
- * line from a run that measured nothing: every run status has its own documented code, and a usage or
- * configuration error uses {@link #USAGE} (64, sysexits' EX_USAGE), which no run status uses. README.md
- * ("Exit status") documents this table.
+ * line from a run that measured nothing: every run status has its own documented code
+ * ({@link RunStatus#exitCode()}), and a usage or configuration error uses {@link #USAGE} (64, sysexits'
+ * EX_USAGE), which no run status uses. README.md ("Exit status") documents this table.
  */
 public final class ExitStatus {
 
     /** The run is {@code complete} (or a command other than {@code run} succeeded). */
-    public static final int OK = 0;
+    public static final int OK = RunStatus.COMPLETE.exitCode();
     /** {@code run --shards}: the shards' run directories could not be merged (one has no summary.json). */
     public static final int NOT_MERGED = 1;
     /** The run ended {@code invalid}, {@code failed} or {@code target-died}: its figures are not a measurement. */
-    public static final int NOT_A_MEASUREMENT = 2;
+    public static final int NOT_A_MEASUREMENT = RunStatus.INVALID.exitCode();
     /** A bug in rubis-client (an unexpected exception; its stack trace follows the one-line error). */
     public static final int BUG = 3;
     /**
@@ -22,17 +24,7 @@ public final class ExitStatus {
      */
     public static final int USAGE = 64;
     /** The run is {@code partial}: stopped early (Ctrl-C, SIGTERM, ...): 128 + SIGINT, the shell's convention. */
-    public static final int PARTIAL = 130;
+    public static final int PARTIAL = RunStatus.PARTIAL.exitCode();
 
     private ExitStatus() {}
-
-    /** The exit status of a run whose summary.json says {@code status}. */
-    public static int of(String status) {
-        return switch (status) {
-            case "complete" -> OK;
-            case "partial" -> PARTIAL;
-            case "invalid", "failed", "target-died" -> NOT_A_MEASUREMENT;
-            default -> throw new IllegalArgumentException("unknown run status " + status);
-        };
-    }
 }

@@ -2,6 +2,7 @@ package org.rubis.client.report;
 
 import java.nio.file.Path;
 import org.rubis.client.config.ExecutionModel;
+import org.rubis.format.StopCause;
 
 /**
  * What the engine knows at the end of a run, handed to {@link Summary} in one piece: how it ended,
@@ -10,8 +11,10 @@ import org.rubis.client.config.ExecutionModel;
  * @param dir             the run directory
  * @param backend         backend name as logged in requests.csv
  * @param execution       threads or event loops
- * @param stopReason      "complete", or why the run stopped early
- * @param invalid         the run did not measure what it claims (out of memory, unreachable target...)
+ * @param stop            why the run stopped: {@link StopCause#END}, or what stopped it early (null: it was never
+ *                        stopped)
+ * @param invalid         the run did not measure what it claims (out of memory, unreachable target...), by its first
+ *                        stop or a later one
  * @param arrivals        the arrival process in words
  * @param startEpochNs    the run's start (epoch ns)
  * @param runSeconds      seconds of the measured phase actually run (less than planned when stopped early)
@@ -26,7 +29,7 @@ public record RunResult(
         Path dir,
         String backend,
         ExecutionModel execution,
-        String stopReason,
+        StopCause stop,
         boolean invalid,
         String arrivals,
         long sessionsStarted,
@@ -43,7 +46,18 @@ public record RunResult(
         long runStartEpochNs,
         long anchorBracketNs) {
 
+    /** Whether the run reached the end of its planned phases and nothing made it invalid since. */
     public boolean complete() {
-        return "complete".equals(stopReason);
+        return stop != null && stop.kind() == StopCause.Kind.END && !invalid;
+    }
+
+    /** Whether the target answered, then stopped accepting connections. */
+    public boolean targetDied() {
+        return stop != null && stop.kind() == StopCause.Kind.TARGET_DIED;
+    }
+
+    /** The stop reason in words, null when the run was never stopped. */
+    public String stopReason() {
+        return stop == null ? null : stop.reason();
     }
 }

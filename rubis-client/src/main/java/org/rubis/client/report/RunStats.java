@@ -1,6 +1,7 @@
 package org.rubis.client.report;
 
 import org.rubis.format.Phase;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,6 +11,7 @@ import org.HdrHistogram.Histogram;
 import org.rubis.client.log.RequestRecord;
 import org.rubis.client.log.SessionRecord;
 import org.rubis.client.workload.Interaction;
+import org.rubis.format.SessionEnd;
 
 /**
  * The run's statistics, fed by the log writer thread only (so no locking on the users' side):
@@ -19,18 +21,19 @@ import org.rubis.client.workload.Interaction;
 public final class RunStats {
 
 
-    private final Map<Phase, LatencyCell[]> cells = new java.util.EnumMap<>(Phase.class);
+    private final Map<Phase, LatencyCell[]> cells = new EnumMap<>(Phase.class);
     private final Histogram lateness = LatencyCell.newHistogram();
     /** Per phase: intended send instant to last byte (coordinated omission corrected); derived, not logged. */
-    private final Map<Phase, LatencyCell> fromIntended = new java.util.EnumMap<>(Phase.class);
+    private final Map<Phase, LatencyCell> fromIntended = new EnumMap<>(Phase.class);
     private final Histogram runLateness = LatencyCell.newHistogram();
     private final Histogram sessionStartLateness = LatencyCell.newHistogram();
     /** Distinct connection ids are tracked up to this many (a long dedicated run opens one per session). */
     static final int MAX_TRACKED_CONNECTIONS = 200_000;
     private boolean connectionsCapped;
     private final Set<String> connections = new HashSet<>();
+    /** By the error column's label, in the order first met (the summary's errors_by_class). */
     private final Map<String, Long> errorsByClass = new LinkedHashMap<>();
-    private final Map<String, Long> sessionEnds = new LinkedHashMap<>();
+    private final Map<SessionEnd, Long> sessionEnds = new EnumMap<>(SessionEnd.class);
     private long newConnections;
     private long retried;
     private long imageRequests;
@@ -71,16 +74,10 @@ public final class RunStats {
 
     /** Called by the log writer thread. */
     public synchronized void accept(RequestRecord r) {
-        int state = Interaction.byLabel(r.state()).ordinal();
-        Phase phase = Phase.parse(r.phase());
-        LatencyCell[] row = phase == null ? null : cells.get(phase);
-        if (row != null) {
-            row[state].record(r.responseNs(), r.isError());
-        }
+        Phase phase = r.phase();
+        cells.get(phase)[r.state().ordinal()].record(r.responseNs(), r.isError());
         long late = Math.max(0, r.latenessNs());
-        if (phase != null) {
-            fromIntended.get(phase).record(late + r.responseNs(), r.isError());
-        }
+        fromIntended.get(phase).record(late + r.responseNs(), r.isError());
         lateness.recordValue(org.rubis.format.Percentiles.recorded(late));
         if (phase == Phase.RUN) {
             runLateness.recordValue(org.rubis.format.Percentiles.recorded(late));
@@ -92,7 +89,7 @@ public final class RunStats {
         }
         maxLatenessNs = Math.max(maxLatenessNs, late);
         if (r.isError()) {
-            errorsByClass.merge(r.error(), 1L, Long::sum);
+            errorsByClass.merge(r.errorLabel(), 1L, Long::sum); // a label made only for an HTTP status
         }
         if (r.newConnection()) {
             newConnections++;
@@ -257,6 +254,17 @@ public final class RunStats {
     public synchronized long imageRequests() { return imageRequests; }
     public synchronized long requestsWithoutConnectionId() { return requestsWithoutConnectionId; }
     public synchronized Map<String, Long> errorsByClass() { return new LinkedHashMap<>(errorsByClass); }
-    public synchronized Map<String, Long> sessionEnds() { return new LinkedHashMap<>(sessionEnds); }
+    /** Sessions by how they ended. */
+    public synchronized Map<SessionEnd, Long> sessionEnds() {
+        return new EnumMap<>(sessionEnds);
+    }
+
+    /** Sessions whose end reason is one {@code which} accepts. */
+    public synchronized long sessionsEnded(java.util.function.Predicate<SessionEnd> which) {
+        return sessionEnds.entrySet().stream()
+                .filter(e -> which.test(e.getKey()))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
+    }
     public synchronized double meanSessionSeconds() { return sessionsEnded == 0 ? 0 : sessionTimeSumNs / 1e9 / sessionsEnded; }
 }

@@ -7,13 +7,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
+import org.rubis.format.RunStatus;
+import org.rubis.format.SectionStatus;
 
 /**
  * A run's summary.json read back as types, for the commands that run the client as a child and
  * compare runs (bench, capacity, accuracy): the keys are read here, next to {@link Summary} which
  * writes them, instead of in each command.
  *
- * @param status       complete, partial or invalid
+ * @param status       how the run ended; null when summary.json names no status this client knows
  * @param stopReason   why the run ended
  * @param requests     requests sent (all phases)
  * @param throughputRps requests per second in the run phase
@@ -23,8 +25,15 @@ import org.rubis.format.RunFiles;
  * @param wireCheckNotRun why a run with {@code --capture} was not checked against the wire (no privilege, no
  *                     libpcap, ...), or null: not asked for, or checked
  */
-public record SummaryFile(String status, String stopReason, long requests, double throughputRps, Latency run, Health health, Server server,
-                          String wireCheckNotRun) {
+public record SummaryFile(
+        RunStatus status,
+        String stopReason,
+        long requests,
+        double throughputRps,
+        Latency run,
+        Health health,
+        Server server,
+        String wireCheckNotRun) {
 
     /** Response time in ms. */
     public record Latency(double mean, double p99) {}
@@ -51,7 +60,7 @@ public record SummaryFile(String status, String stopReason, long requests, doubl
     public record Server(long connectionsAccepted, long maxConcurrentConnections) {}
 
     public boolean complete() {
-        return "complete".equals(status);
+        return status == RunStatus.COMPLETE;
     }
 
     private static long elapsedMs(JsonNode phases) {
@@ -73,7 +82,10 @@ public record SummaryFile(String status, String stopReason, long requests, doubl
         JsonNode h = s.path("client_health");
         JsonNode srv = s.path("server");
         JsonNode wire = s.path("wire_check");
-        return new SummaryFile(s.path("status").asText(), s.path("stop_reason").asText(), s.path("requests").asLong(),
+        return new SummaryFile(
+                RunStatus.parse(s.path("status").asText(null)),
+                s.path("stop_reason").asText(),
+                s.path("requests").asLong(),
                 s.path("throughput_rps").asDouble(),
                 new Latency(run.path("mean").asDouble(), run.path("p99").asDouble()),
                 new Health(h.path("cores").asInt(), h.path("run_cpu_seconds").asDouble(), h.path("run_cpu_cores").asDouble(),
@@ -82,7 +94,11 @@ public record SummaryFile(String status, String stopReason, long requests, doubl
                         h.path("fixed_cpu_cores_error").asDouble(-1), h.path("run_request_cpu_us").asDouble(-1),
                         h.path("gc_pause_total_ms").asLong(), h.path("max_heap_bytes").asLong(), elapsedMs(s.path("phases_ms")),
                         h.path("run_system_cpu_us_per_request").asDouble(-1)),
-                new Server(srv.path("connections_accepted").asLong(), srv.path("max_concurrent_connections").asLong()),
-                "not run".equals(wire.path("status").asText()) ? wire.path("reason").asText() : null);
+                new Server(
+                        srv.path("connections_accepted").asLong(),
+                        srv.path("max_concurrent_connections").asLong()),
+                SectionStatus.parse(wire.path("status").asText()) == SectionStatus.NOT_RUN
+                        ? wire.path("reason").asText()
+                        : null);
     }
 }

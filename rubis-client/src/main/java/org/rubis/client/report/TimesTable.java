@@ -27,20 +27,20 @@ public final class TimesTable {
             LatencyCell total = new LatencyCell();
             Map<Interaction, LatencyCell> m = cells.getOrDefault(p, Map.of());
             m.values().forEach(total::add);
-            ObjectNode ph = Summary.cell(rt.putObject(p.label()), total);
+            ObjectNode ph = SummaryFormat.cell(rt.putObject(p.label()), total);
             ObjectNode states = ph.putObject("states");
             for (Interaction i : Interaction.values()) {
                 LatencyCell c = m.get(i);
                 if (c != null && c.count() > 0) {
-                    Summary.cell(states.putObject(i.label()), c);
+                    SummaryFormat.cell(states.putObject(i.label()), c);
                     byState.computeIfAbsent(i, k -> new LatencyCell()).add(c);
                 }
             }
             all.add(total);
         }
-        ObjectNode o = Summary.cell(rt.putObject("overall"), all);
+        ObjectNode o = SummaryFormat.cell(rt.putObject("overall"), all);
         ObjectNode states = o.putObject("states");
-        byState.forEach((i, c) -> Summary.cell(states.putObject(i.label()), c));
+        byState.forEach((i, c) -> SummaryFormat.cell(states.putObject(i.label()), c));
         return rt;
     }
 }

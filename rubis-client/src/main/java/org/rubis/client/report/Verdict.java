@@ -81,10 +81,46 @@ public final class Verdict {
         List<Cause> causes = new ArrayList<>();
         List<String> findings = new ArrayList<>();
         boolean late = e.p99LatenessMs > LATENESS_LIMIT_MS;
+        List<String> host = hostLoad(e);
+        boolean hostBusy = !host.isEmpty();
         // Lateness the scheduler explains: an idle thread of ours woke that late too.
         boolean hostExplainsLateness = !Double.isNaN(e.wakeupLateP99Ms) && e.p99LatenessMs <= 2 * e.wakeupLateP99Ms + 1;
+        boolean accurate = accuracy == null || accuracy.within();
+        // An inaccurate run is the client's doing only if it is further from the wire than a minimal client on
+        // this host (the reference probe, same run); otherwise it is the host's floor (and new connections' connects).
+        boolean floor = !accurate && accuracy.floorExplains();
+        List<String> client =
+                clientLoad(e, late && !(hostBusy && hostExplainsLateness), accurate || floor ? null : accuracy);
+        if (!client.isEmpty()) {
+            causes.add(Cause.CLIENT);
+            findings.add("CLIENT: " + String.join(", ", client));
+        }
+        if (hostBusy && late && client.isEmpty()) {
+            host.add(f(
+                    "the client's own CPU was %.2f cores and its idle threads woke as late, so its p99 send lateness"
+                            + " of %.1f ms is the host's",
+                    e.clientCpuCores, e.p99LatenessMs));
+        }
+        if (floor) {
+            String connects = accuracy.newConnectionsText();
+            host.add(f(
+                    "its floor: the run's times were %.1f us (mean) above the wire, over the %s, but %s, within that"
+                            + " limit%s",
+                    accuracy.meanUs(),
+                    accuracy.limitText(),
+                    accuracy.floorText(),
+                    connects.isEmpty() ? "" : "; " + connects));
+        }
+        if (!host.isEmpty()) {
+            causes.add(Cause.HOST);
+            findings.add("HOST: " + String.join(", ", host));
+        }
+        String server = server(e, causes, findings);
+        return new Verdict(causes, text(e, causes, findings, server, accuracy, accurate));
+    }
 
-        // HOST: other processes, the run queue, the hypervisor.
+    /** HOST: other processes, the run queue, the hypervisor, the scheduler's wake-ups. */
+    private static List<String> hostLoad(Evidence e) {
         List<String> host = new ArrayList<>();
         if (e.hostOtherCpuCores >= HOST_OTHER_CPU_LIMIT * e.cores) {
             host.add(f("other processes used %.2f of %d cores", e.hostOtherCpuCores, e.cores));
@@ -98,9 +134,15 @@ public final class Verdict {
         if (e.wakeupLateP99Ms > LATENESS_LIMIT_MS) {
             host.add(f("an idle client thread woke up to %.1f ms late (p99)", e.wakeupLateP99Ms));
         }
-        boolean hostBusy = !host.isEmpty();
+        return host;
+    }
 
-        // CLIENT: its own CPU, GC, and lateness it cannot blame on the host.
+    /**
+     * CLIENT: its own CPU, GC, lateness it cannot blame on the host ({@code lateItself}), and times further from the
+     * wire
+     * than the host's floor explains ({@code inaccurate}, null when they are not).
+     */
+    private static List<String> clientLoad(Evidence e, boolean lateItself, WireAccuracy inaccurate) {
         List<String> client = new ArrayList<>();
         if (e.clientCpuCores > CLIENT_CPU_LIMIT * e.cores) {
             client.add(f("it used %.2f of %d cores", e.clientCpuCores, e.cores));
@@ -108,48 +150,48 @@ public final class Verdict {
         if (e.gcMaxPauseMs > GC_PAUSE_LIMIT_MS) {
             client.add("GC pauses up to " + e.gcMaxPauseMs + " ms");
         }
-        if (late && !(hostBusy && hostExplainsLateness)) {
+        if (lateItself) {
             client.add(f("p99 send lateness %.1f ms in the run phase (> %.0f ms)", e.p99LatenessMs, LATENESS_LIMIT_MS));
         }
-        boolean accurate = accuracy == null || accuracy.within();
-        // An inaccurate run is the client's doing only if it is further from the wire than a minimal client on
-        // this host (the reference probe, same run); otherwise it is the host's floor (and new connections' connects).
-        boolean floor = !accurate && accuracy.floorExplains();
-        if (!accurate && !floor) {
-            client.add(f("its times were %.1f us (mean) above the wire, over the %s (%s)%s", accuracy.meanUs(), accuracy.limitText(),
-                    accuracy.splitText(), accuracy.floorText().isEmpty() ? "; run with --probe to measure this host's floor beside it"
-                            : "; " + accuracy.floorText()));
+        if (inaccurate != null) {
+            client.add(f(
+                    "its times were %.1f us (mean) above the wire, over the %s (%s)%s",
+                    inaccurate.meanUs(),
+                    inaccurate.limitText(),
+                    inaccurate.splitText(),
+                    inaccurate.floorText().isEmpty()
+                            ? "; run with --probe to measure this host's floor beside it"
+                            : "; " + inaccurate.floorText()));
         }
-        if (!client.isEmpty()) {
-            causes.add(Cause.CLIENT);
-            findings.add("CLIENT: " + String.join(", ", client));
-        }
-        if (hostBusy && late && client.isEmpty()) {
-            host.add(f("the client's own CPU was %.2f cores and its idle threads woke as late, so its p99 send lateness of %.1f ms is the host's",
-                    e.clientCpuCores, e.p99LatenessMs));
-        }
-        if (floor) {
-            String connects = accuracy.newConnectionsText();
-            host.add(f("its floor: the run's times were %.1f us (mean) above the wire, over the %s, but %s, within that limit%s", accuracy.meanUs(),
-                    accuracy.limitText(), accuracy.floorText(), connects.isEmpty() ? "" : "; " + connects));
-        }
-        if (!host.isEmpty()) {
-            causes.add(Cause.HOST);
-            findings.add("HOST: " + String.join(", ", host));
-        }
+        return client;
+    }
 
-        // SERVER: only the embedded one is known.
-        String server;
+    /** SERVER: only the embedded one is known. Its words when it is not a cause (null when it is: then a finding). */
+    private static String server(Evidence e, List<Cause> causes, List<String> findings) {
         if (!e.embeddedServer) {
-            server = "server load unknown (not the embedded server)";
-        } else if (e.serverCpuCores >= SERVER_CPU_LIMIT * e.cores) {
+            return "server load unknown (not the embedded server)";
+        }
+        if (e.serverCpuCores >= SERVER_CPU_LIMIT * e.cores) {
             causes.add(Cause.SERVER);
             findings.add(f("SERVER: the embedded server used %.2f of %d cores of this machine", e.serverCpuCores, e.cores));
-            server = null;
-        } else {
-            server = Double.isNaN(e.serverCpuCores) ? "embedded server CPU unknown" : f("embedded server %.2f cores", e.serverCpuCores);
+            return null;
         }
+        return Double.isNaN(e.serverCpuCores)
+                ? "embedded server CPU unknown"
+                : f("embedded server %.2f cores", e.serverCpuCores);
+    }
 
+    /**
+     * The paragraph: OK or SUSPECT, the findings (or the figures that found nothing), the server, the accuracy
+     * statement.
+     */
+    private static String text(
+            Evidence e,
+            List<Cause> causes,
+            List<String> findings,
+            String server,
+            WireAccuracy accuracy,
+            boolean accurate) {
         StringBuilder b = new StringBuilder(causes.isEmpty() ? "OK" : "SUSPECT");
         b.append(": ");
         if (findings.isEmpty()) {
@@ -171,7 +213,7 @@ public final class Verdict {
             b.append(f("Accuracy measured on the wire: client minus wire %.1f us mean, %.1f us p99 on %d requests (%s the %s).", accuracy.meanUs(),
                     accuracy.p99Us(), accuracy.requests(), accurate ? "within" : "OUTSIDE", accuracy.limitText()));
         }
-        return new Verdict(causes, b.toString());
+        return b.toString();
     }
 
     private static String hostText(Evidence e) {

@@ -55,7 +55,7 @@ public final class ClientRun {
 
     /** The wire check, or null when the run was not captured. */
     public WireCheck wire() {
-        return analysis().wire;
+        return analysis().wire();
     }
 
     /** Why the capture or the wire check is missing, or null. */

@@ -124,7 +124,7 @@ final class ConnectionSharing implements Experiment {
 
     private static Side side(String backend, ClientRun r, boolean ownServer) {
         RunAnalysis a = r.analysis();
-        WireCheck w = a.wire;
+        WireCheck w = a.wire();
         long wire = w == null ? -1 : w.wireConnectionsWithRequests();
         if (ownServer) {
             ConnectionTimeline t = ConnectionTimeline.read(r.dir());
@@ -136,14 +136,16 @@ final class ConnectionSharing implements Experiment {
                     wire, t.series(250), t.requestsPerConnection);
         }
         // A target we did not start: the client's own view of its connections.
-        Map<Integer, Long> per = new TreeMap<>(a.requestsPerConnection);
+        Map<Integer, Long> per = new TreeMap<>(a.connections().requestsPerConnection());
         long reqs = per.entrySet().stream().mapToLong(e -> e.getKey() * e.getValue()).sum();
-        long t0 = a.concurrentConnections.isEmpty() ? 0 : a.concurrentConnections.firstKey();
-        List<double[]> series = a.concurrentConnections.entrySet().stream().map(e -> new double[] {e.getKey() - t0, e.getValue()}).toList();
+        long t0 = a.connections().concurrent().isEmpty() ? 0 : a.connections().concurrent().firstKey();
+        List<double[]> series = a.connections().concurrent().entrySet().stream()
+                .map(e -> new double[] {e.getKey() - t0, e.getValue()}).toList();
         long[] window = runWindow(r);
-        int max = a.concurrentConnections.subMap(window[0] / 1_000_000_000L, true, window[1] / 1_000_000_000L, true).values().stream()
-                .mapToInt(Integer::intValue).max().orElse(0);
-        int conns = a.distinctConnections;
+        int max = a.connections().concurrent()
+                .subMap(window[0] / 1_000_000_000L, true, window[1] / 1_000_000_000L, true)
+                .values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        int conns = a.connections().distinct();
         return new Side(backend, r, max, conns, per.keySet().stream().mapToInt(Integer::intValue).max().orElse(0),
                 conns == 0 ? 0 : (double) reqs / conns, wire, series, per);
     }

@@ -73,14 +73,14 @@ final class ErrorVersusLoad implements Experiment {
                     return Finding.failed(this, v.label() + " at N=" + n + ": no requests or no summary; " + r.where(), runs);
                 }
                 RunAnalysis a = r.analysis();
-                WireCheck w = a.wire;
+                WireCheck w = a.wire();
                 double err;
                 String ref;
                 if (w != null && w.groups.containsKey("all") && w.groups.get("all").response.count() > 0) {
                     err = w.groups.get("all").response.meanUs() / 1000;
                     ref = "wire";
-                } else if (a.server != null && a.server.matched > 0) {
-                    err = a.server.absoluteErrorMs();
+                } else if (a.server() != null && a.server().matched() > 0) {
+                    err = a.server().absoluteErrorMs();
                     ref = "server log";
                 } else {
                     return Finding.failed(this, v.label() + " at N=" + n + ": neither a capture nor a server log to measure the error against ("

@@ -79,11 +79,11 @@ final class PrinciplesAB implements Experiment {
             RunAnalysis ha = h.analysis();
             double cAchieved = RunRates.of(c).offeredPerSecond();
             double hAchieved = RunRates.of(h).offeredPerSecond();
-            closed.add(new double[] {n, ca.requestInterArrival.cov(), cAchieved / rate});
-            hybrid.add(new double[] {n, ha.requestInterArrival.cov(), hAchieved / rate});
-            rows.addObject().put("users", n).put("think_scale", scale).put("n_over_z", rate).put("closed_cov", ca.requestInterArrival.cov())
-                    .put("closed_rate", cAchieved).put("hybrid_cov", ha.requestInterArrival.cov()).put("hybrid_rate", hAchieved)
-                    .put("closed_session_cov", ca.sessionInterArrival.cov()).put("hybrid_session_cov", ha.sessionInterArrival.cov());
+            closed.add(new double[] {n, ca.requestInterArrival().cov(), cAchieved / rate});
+            hybrid.add(new double[] {n, ha.requestInterArrival().cov(), hAchieved / rate});
+            rows.addObject().put("users", n).put("think_scale", scale).put("n_over_z", rate).put("closed_cov", ca.requestInterArrival().cov())
+                    .put("closed_rate", cAchieved).put("hybrid_cov", ha.requestInterArrival().cov()).put("hybrid_rate", hAchieved)
+                    .put("closed_session_cov", ca.sessions().interArrival().cov()).put("hybrid_session_cov", ha.sessions().interArrival().cov());
         }
         XYChart cov = Charts.xy(Figure.STYLE, "Request inter-arrival CoV with N/Z constant", "threads / emulated users N", "coefficient of variation");
         cov.getStyler().setXAxisLogarithmic(true);

@@ -6,6 +6,7 @@ import java.util.List;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
+import org.rubis.format.SessionEnd;
 
 /**
  * Request and session rates of one run's measured phase, from its own logs: requests the client sent
@@ -27,10 +28,10 @@ record RunRates(double seconds, long sent, long answered, long sessions, long se
     }
 
     static RunRates of(ClientRun r) {
-        double seconds = r.analysis().runSeconds;
+        double seconds = r.analysis().window().seconds();
         long[] c = new long[2];
         new CsvStream(RunFiles.requests(r.dir())).forEach(List.of("phase", "error"), row -> {
-            if (row.get("phase").equals(Phase.RUN.label())) {
+            if (Phase.parse(row.get("phase")) == Phase.RUN) {
                 c[0]++;
                 if (row.get("error").isEmpty()) {
                     c[1]++;
@@ -41,7 +42,7 @@ record RunRates(double seconds, long sent, long answered, long sessions, long se
         Path sessions = RunFiles.sessions(r.dir());
         if (Files.isRegularFile(sessions)) {
             new CsvStream(sessions).forEach(List.of("requests", "end_reason"), row -> {
-                if (!row.get("end_reason").equals("dropped")) {
+                if (SessionEnd.parse(row.get("end_reason")) != SessionEnd.DROPPED) {
                     s[0]++;
                     s[1] += row.getLong("requests");
                 }

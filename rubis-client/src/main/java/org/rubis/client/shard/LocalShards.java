@@ -20,6 +20,8 @@ import org.rubis.client.config.ClientConfig;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.EmbeddedServerProcess;
+import org.rubis.client.report.ExitStatus;
+import org.rubis.format.RunStatus;
 
 /**
  * {@code run --shards N}: the sharded run of docs/SHARDING.md on one host, for a machine too big
@@ -157,7 +159,7 @@ public final class LocalShards {
                 left.get(0).waitFor(100, TimeUnit.MILLISECONDS);
             }
         }
-        return interrupted && status == 0 ? org.rubis.client.report.ExitStatus.PARTIAL : status;
+        return interrupted && status == 0 ? ExitStatus.PARTIAL : status;
     }
 
     /** SIGTERM to every running shard (each stops its run cleanly and writes its summary), then wait for them. */
@@ -200,7 +202,7 @@ public final class LocalShards {
         if (shardDirs.size() < count || !missing.isEmpty()) {
             System.err.println("error: not merged: " + (shardDirs.size() < count ? "not every shard was started" : "no summary.json in " + missing)
                     + "; each shard's output is in its console.txt");
-            return status == 0 ? org.rubis.client.report.ExitStatus.NOT_MERGED : status;
+            return status == 0 ? ExitStatus.NOT_MERGED : status;
         }
         RunMerge.Result r;
         try {
@@ -217,10 +219,9 @@ public final class LocalShards {
         out.println();
         r.warnings().forEach(w -> System.err.println("warning: " + w));
         out.println("Merged " + count + " shards into " + dir + " (requests.csv, sessions.csv, summary.json); each shard's run is in " + dir.resolve("shard-I"));
-        String merged = r.summary().path("status").asText();
-        if (status == 0 && !merged.equals("complete")) {
+        if (status == 0 && r.status() != RunStatus.COMPLETE) {
             System.err.println("error: the run did not complete: " + r.summary().path("stop_reason").asText());
-            return org.rubis.client.report.ExitStatus.of(merged);
+            return r.status().exitCode();
         }
         return status;
     }

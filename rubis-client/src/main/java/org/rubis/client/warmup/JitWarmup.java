@@ -19,7 +19,7 @@ import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.JitWarmupPolicy;
 import org.rubis.client.config.ThreadModel;
-import org.rubis.client.report.Summary;
+import org.rubis.client.report.JvmFacts;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
 import org.rubis.client.workload.WorkloadModel;
@@ -136,7 +136,7 @@ public final class JitWarmup {
         WarmupReport report;
         if (policy.off()) {
             report = WarmupReport.off(policy, name);
-        } else if (Summary.interpretedOnly()) {
+        } else if (JvmFacts.interpretedOnly()) {
             report = WarmupReport.skipped(policy, name, 0, 0, "this JVM runs interpreted only (-Xint): there is nothing to compile");
         } else {
             report = warmUp(name, loads, deadlineNano);

@@ -14,6 +14,7 @@ import org.rubis.analysis.wire.WireAccuracy;
 import org.rubis.analysis.wire.WireCheck;
 import org.rubis.client.config.PublishedTimes;
 import org.rubis.client.report.SummarySection;
+import org.rubis.format.SectionStatus;
 
 /**
  * The summary's "wire check" section (summary.json {@code wire_check}): the join of the run's requests
@@ -45,7 +46,7 @@ public final class WireCheckSection implements SummarySection {
     /** The capture did not run: say so and why (accuracy then not measured by the wire). */
     public static WireCheckSection notRun(String why) {
         ObjectNode o = JsonNodeFactory.instance.objectNode();
-        o.put("status", "not run");
+        o.put("status", SectionStatus.NOT_RUN.label());
         o.put("reason", why);
         return new WireCheckSection(o, "Wire check\n  not run: " + why + "\n", null, null);
     }
@@ -64,7 +65,7 @@ public final class WireCheckSection implements SummarySection {
         }
         ObjectNode o = JsonNodeFactory.instance.objectNode();
         boolean complete = w.complete() && stats.complete();
-        o.put("status", complete ? "complete" : "incomplete");
+        o.put("status", (complete ? SectionStatus.COMPLETE : SectionStatus.INCOMPLETE).label());
         w.toJson(o);
         WireAccuracy measured = w.accuracy();
         String verdict = verdict(measured, complete, stats, w.capture.gaps());

@@ -51,12 +51,8 @@ public enum Interaction {
         return VALUES[index];
     }
 
+    /** The interaction a log names (requests.csv's {@code state}). */
     public static Interaction byLabel(String label) {
-        for (Interaction i : VALUES) { // a record carries the label's own instance: found by identity, no string compared
-            if (i.label == label) {
-                return i;
-            }
-        }
         for (Interaction i : VALUES) {
             if (i.label.equals(label)) {
                 return i;

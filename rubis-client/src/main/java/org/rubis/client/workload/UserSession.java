@@ -1,6 +1,7 @@
 package org.rubis.client.workload;
 
 import java.util.random.RandomGenerator;
+import org.rubis.format.SessionEnd;
 
 /**
  * One emulated user's session, as a state machine that any driver can run: a blocking thread per
@@ -14,13 +15,6 @@ import java.util.random.RandomGenerator;
  * unreachable server cannot make users spin.
  */
 public final class UserSession implements RequestGenerator.Context {
-
-    /** Why a session ended. */
-    /**
-     * Why a session ended; {@code STUCK}: still in a request when the run gave up waiting for it
-     * (the end-of-run wait ran out), so its last request has no line.
-     */
-    public enum EndReason { END_OF_SESSION, MAX_TRANSITIONS, RUN_ENDED, STUCK }
 
     /** What the driver does after a reply. */
     public enum Next { REQUEST, END }
@@ -40,7 +34,7 @@ public final class UserSession implements RequestGenerator.Context {
     private int pendingState;
     private String lastPath;
     private long thinkNanos;
-    private EndReason endReason;
+    private SessionEnd endReason;
     private boolean lastError;
 
     public UserSession(WorkloadModel model, RequestGenerator generator, long id, long runSeed) {
@@ -58,7 +52,10 @@ public final class UserSession implements RequestGenerator.Context {
     public String nickname() { return nickname; }
     public int requests() { return requests; }
     public int errors() { return errors; }
-    public EndReason endReason() { return endReason; }
+    /** Why the session ended (null while it runs); {@link SessionEnd#STUCK}: its last request has no line. */
+    public SessionEnd endReason() {
+        return endReason;
+    }
     /** Think time (unscaled) the driver waits before the next request, or before the next session in closed mode. */
     public long thinkNanos() { return thinkNanos; }
     /** The interaction of the request last returned by {@link #nextPath()}. */
@@ -133,7 +130,7 @@ public final class UserSession implements RequestGenerator.Context {
                 int row = navigator.next(random.transitions.nextDouble());
                 thinkNanos = model.thinkTime().nanos(row, random.think);
                 if (navigator.ended()) {
-                    endReason = EndReason.END_OF_SESSION;
+                    endReason = SessionEnd.END_OF_SESSION;
                     return Next.END;
                 }
                 if (sorry) {
@@ -142,23 +139,23 @@ public final class UserSession implements RequestGenerator.Context {
             }
         }
         if (requests >= model.maxTransitions()) {
-            endReason = EndReason.MAX_TRANSITIONS;
+            endReason = SessionEnd.MAX_TRANSITIONS;
             return Next.END;
         }
         return Next.REQUEST;
     }
 
-    /** Marks the session as given up while a request was in flight (see {@link EndReason#STUCK}). */
+    /** Marks the session as given up while a request was in flight (see {@link SessionEnd#STUCK}). */
     public void stuck() {
         if (endReason == null) {
-            endReason = EndReason.STUCK;
+            endReason = SessionEnd.STUCK;
         }
     }
 
     /** Marks the session as cut short by the end of the run. */
     public void abort() {
         if (endReason == null) {
-            endReason = EndReason.RUN_ENDED;
+            endReason = SessionEnd.RUN_ENDED;
         }
     }
 

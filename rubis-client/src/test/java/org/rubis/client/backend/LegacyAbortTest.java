@@ -1,5 +1,6 @@
 package org.rubis.client.backend;
 
+import org.rubis.format.ErrorClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -14,6 +14,7 @@ import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.format.StopCause.Kind;
 
 /**
  * The dedicated backend prepares a new connection's socket before the request's send mark, as netty does on its event
@@ -103,7 +104,7 @@ class DedicatedPrepareTest extends PageServerTest {
         int before = UnconnectedSockets.count();
         StopSignal stop = new StopSignal();
         WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), server.base()));
-        w.afterPrepare = () -> stop.stop("stopped by the test during the prepare's lead", false);
+        w.afterPrepare = () -> stop.stop(Kind.INTERRUPTED, "stopped by the test during the prepare's lead");
         OneUserRun.Result r = run(w, c, later(w), stop);
         assertEquals(List.of(before + 1), w.unconnectedAfterPrepare, "prepared: one unconnected socket");
         assertEquals(List.of(), w.sendMarks, "no request sent after the stop");

@@ -12,6 +12,7 @@ import org.rubis.client.log.RunLog;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
+import org.rubis.format.StopCause;
 
 /**
  * One user's one session as a run drives it (on the backend's event loops, or on a thread of its own for a blocking
@@ -45,7 +46,7 @@ final class OneUserRun {
         try (RunLog log = new RunLog(dir, stats::accept, stats::accept)) {
             Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base), b.name());
             SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b, rec, new ActiveSessions()), c.execution().threads(),
-                    (who, e) -> stop.stop(who + " failed: " + e, true));
+                    (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
             if (b.eventLoops()) {
                 assertTrue(d instanceof EventLoopSessions, "the sessions run on event loops");
             } else if (c.execution().threads() == org.rubis.client.config.ThreadModel.VIRTUAL) {

@@ -18,6 +18,7 @@ import org.rubis.client.log.RunLog;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
+import org.rubis.format.StopCause;
 
 /** Every backend sends the same bytes for the same request: only the connection policy differs. */
 class RequestBytesTest {
@@ -70,7 +71,7 @@ class RequestBytesTest {
             Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base()), "netty");
             Backend b = Backends.create(c.execution(), base());
             SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b, rec, new ActiveSessions()), c.execution().threads(),
-                    (who, e) -> stop.stop(who + " failed: " + e, true));
+                    (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
             assertTrue(d instanceof EventLoopSessions, "netty sessions run on event loops");
             UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
             d.start("user-0", 0, System.nanoTime(), k -> k == 0 ? s : null, done::countDown);

@@ -23,6 +23,7 @@ import org.rubis.client.log.RunLog;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
+import org.rubis.format.StopCause;
 
 /** A server that accepts and never answers: every backend gives up after the request timeout, as an error. */
 class TimeoutTest {
@@ -69,7 +70,7 @@ class TimeoutTest {
                 Backend b = Backends.create(c.execution(), base);
                 SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b,
                         new Recorder(clock, log, stats, new TargetWatch(stop, base), "netty"), new ActiveSessions()), c.execution().threads(),
-                        (who, e) -> stop.stop(who + " failed: " + e, true));
+                        (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
                 UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
                 d.start("user-0", 0, System.nanoTime(), k -> k == 0 ? s : null, done::countDown);
                 assertTrue(done.await(10, TimeUnit.SECONDS));

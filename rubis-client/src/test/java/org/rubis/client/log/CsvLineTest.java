@@ -8,6 +8,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.rubis.client.workload.Interaction;
+import org.rubis.format.Phase;
+import org.rubis.format.ErrorClass;
+import org.rubis.format.SessionEnd;
 
 /**
  * The byte formatter writes exactly what the JDK's own decimal and UTF-8 conversions write: the log's
@@ -87,15 +91,82 @@ class CsvLineTest {
 
     @Test
     void aRecordIsTheSameLineItAlwaysWas() {
-        RequestRecord r = new RequestRecord(42, "user7", 3, "ViewItem", "/PHP/ViewItem.php?itemId=5&x=a,b", "run",
-            1_700_000_000_123_456_789L, 1_700_000_000_123_999_000L, 81_234, 1_234_567, 2048, 200, "",
-            "127.0.0.1:40512", true, "netty", 0, 0, 1);
+        RequestRecord r = new RequestRecord(
+                42,
+                "user7",
+                3,
+                Interaction.VIEW_ITEM,
+                "/PHP/ViewItem.php?itemId=5&x=a,b",
+                Phase.RUN,
+                1_700_000_000_123_456_789L,
+                1_700_000_000_123_999_000L,
+                81_234,
+                1_234_567,
+                2048,
+                200,
+                null,
+                false,
+                "127.0.0.1:40512",
+                true,
+                "netty",
+                0,
+                0,
+                1);
         CsvLine line = new CsvLine(16);
         r.appendCsv(line);
         assertEquals("42,user7,3,ViewItem,\"/PHP/ViewItem.php?itemId=5&x=a,b\",run,1700000000123456789,1700000000123999000,"
             + "81234,1234567,2048,200,,127.0.0.1:40512,true,netty,0,0,1\n", line.toString());
         line.truncate(0);
-        new SessionRecord(42, 7, "user7", -5, 10, 20, 3, 1, "end_of_session").appendCsv(line);
+        new SessionRecord(42, 7, "user7", -5, 10, 20, 3, 1, SessionEnd.END_OF_SESSION).appendCsv(line);
         assertEquals("42,7,user7,-5,10,20,3,1,end_of_session\n", line.toString());
+    }
+
+    /**
+     * The typed error is written as the column always held it (docs/RUN-DIRECTORY.md), and as the statistics count it.
+     */
+    @Test
+    void theErrorColumnNamesTheClassTheStatusAndTheImage() {
+        Object[][] cases = {
+            {ErrorClass.REFUSED, false, 0, "refused"},
+            {ErrorClass.HTTP_STATUS, false, 503, "http-503"},
+            {ErrorClass.ERROR_PAGE, false, 200, "error-page"},
+            {ErrorClass.READ_TIMEOUT, true, 200, "image-read-timeout"},
+            {ErrorClass.CLOSED_BEFORE_ANY_BYTE, false, 0, "closed-before-any-byte"},
+            {ErrorClass.CLIENT, false, 0, "client-error"},
+        };
+        for (Object[] c : cases) {
+            RequestRecord r = new RequestRecord(
+                    1,
+                    "u",
+                    0,
+                    Interaction.HOME,
+                    "/",
+                    Phase.UP,
+                    1,
+                    2,
+                    3,
+                    4,
+                    5,
+                    (Integer) c[2],
+                    (ErrorClass) c[0],
+                    (Boolean) c[1],
+                    "",
+                    false,
+                    "legacy",
+                    0,
+                    0,
+                    0);
+            CsvLine line = new CsvLine(16);
+            r.appendCsv(line);
+            assertEquals("1,u,0,Home,/,up,1,2,3,4,5," + c[2] + "," + c[3] + ",,false,legacy,0,0,0\n", line.toString());
+            assertEquals(c[3], r.errorLabel());
+            assertEquals(c[0], ErrorClass.parse((String) c[3]), "read back as its class: " + c[3]);
+        }
+        for (SessionEnd e : SessionEnd.values()) {
+            CsvLine line = new CsvLine(16);
+            new SessionRecord(1, 2, "u", 3, 4, 5, 6, 7, e).appendCsv(line);
+            assertEquals("1,2,u,3,4,5,6,7," + e.name().toLowerCase(java.util.Locale.ROOT) + "\n", line.toString());
+            assertEquals(e, SessionEnd.parse(e.label()));
+        }
     }
 }

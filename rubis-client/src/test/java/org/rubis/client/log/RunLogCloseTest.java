@@ -13,6 +13,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rubis.client.workload.Interaction;
+import org.rubis.format.Phase;
 
 /**
  * A record added just as the log closes is written, or counted lost, never dropped unseen. The race
@@ -25,7 +27,27 @@ class RunLogCloseTest {
     @TempDir Path dir;
 
     private static RequestRecord request(String path) {
-        return new RequestRecord(7, "user7", 0, "Home", path, "run", 1, 2, 3, 4, 5, 200, "", "127.0.0.1:1", true, "legacy", 0, 0, 0);
+        return new RequestRecord(
+                7,
+                "user7",
+                0,
+                Interaction.HOME,
+                path,
+                Phase.RUN,
+                1,
+                2,
+                3,
+                4,
+                5,
+                200,
+                null,
+                false,
+                "127.0.0.1:1",
+                true,
+                "legacy",
+                0,
+                0,
+                0);
     }
 
     @Test

@@ -12,6 +12,9 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.rubis.client.workload.Interaction;
+import org.rubis.format.Phase;
+import org.rubis.format.SessionEnd;
 
 /**
  * Both queues between the producers and the log's writer (the array queue for a few event loops or carriers, the
@@ -39,10 +42,29 @@ class RunLogProducersTest {
                     return;
                 }
                 for (int k = 0; k < each; k++) {
-                    log.add(new RequestRecord(user, "user" + user, k, "Home", "/p/" + user + "/" + k, "run", 1, 2, 3, 4, 5, 200, "",
-                            "127.0.0.1:1", false, "dedicated", 0, 0, 0));
+                    log.add(new RequestRecord(
+                            user,
+                            "user" + user,
+                            k,
+                            Interaction.HOME,
+                            "/p/" + user + "/" + k,
+                            Phase.RUN,
+                            1,
+                            2,
+                            3,
+                            4,
+                            5,
+                            200,
+                            null,
+                            false,
+                            "127.0.0.1:1",
+                            false,
+                            "dedicated",
+                            0,
+                            0,
+                            0));
                     if (k == each - 1) {
-                        log.add(new SessionRecord(user, user, "user" + user, 1, 2, 3, each, 0, "run_ended"));
+                        log.add(new SessionRecord(user, user, "user" + user, 1, 2, 3, each, 0, SessionEnd.RUN_ENDED));
                     }
                 }
             }));

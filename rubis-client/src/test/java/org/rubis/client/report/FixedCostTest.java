@@ -59,11 +59,11 @@ class FixedCostTest {
         double[] values = {0, 0.0004, 0.001, 0.0125, 0.1, 0.472, 1, 1.98, 2.000, 12.3456, 123456.789, -0.25, -1.5, 0.999, 0.9996};
         for (double v : values) {
             StringBuilder b = new StringBuilder();
-            ClientHealth.fixed3(b, v);
+            HealthSampler.fixed3(b, v);
             assertEquals(String.format(Locale.ROOT, "%.3f", v), b.toString(), "value " + v);
         }
         StringBuilder nan = new StringBuilder();
-        ClientHealth.fixed3(nan, Double.NaN);
+        HealthSampler.fixed3(nan, Double.NaN);
         assertEquals("", nan.toString());
     }
 

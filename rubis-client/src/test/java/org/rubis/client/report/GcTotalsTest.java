@@ -68,17 +68,21 @@ class GcTotalsTest {
         try (HeldNotifications held = new HeldNotifications(); ClientHealth health = new ClientHealth(dir, () -> 0, () -> 0)) {
             System.gc(); // its notification reaches the blocker, which then holds the notification thread
             assertTrue(held.holding.await(10, java.util.concurrent.TimeUnit.SECONDS), "the JVM notified the first collection");
-            GcTotals before = health.gc();
+            GcTotals before = health.figures().gc().totals();
             for (int i = 0; i < 5; i++) {
                 System.gc();
             }
-            GcTotals g = health.gc();
+            GcTotals g = health.figures().gc().totals();
             assertTrue(g.pauses() - before.pauses() >= 5, "every collection counted: " + before + " then " + g);
             assertTrue(g.pauseMs() >= before.pauseMs());
-            assertTrue(health.gcPausesLogged() < g.pauses(), "the held-back notifications are not logged yet: " + health.gcPausesLogged()
-                    + " logged of " + g.pauses());
-            assertTrue(health.maxGcPauseMs() >= g.pauseMs() / g.pauses(), "the longest pause is at least the mean of those missed: "
-                    + health.maxGcPauseMs() + " ms, " + g);
+            assertTrue(
+                    health.figures().gc().pauses().notified() < g.pauses(),
+                    "the held-back notifications are not logged yet: "
+                            + health.figures().gc().pauses().notified() + " logged of " + g.pauses());
+            assertTrue(
+                    health.figures().gc().pauses().longestMs() >= g.pauseMs() / g.pauses(),
+                    "the longest pause is at least the mean of those missed: "
+                            + health.figures().gc().pauses().longestMs() + " ms, " + g);
         }
     }
 
@@ -90,12 +94,12 @@ class GcTotalsTest {
                 System.gc();
             }
             health.close();
-            GcTotals g = health.gc();
+            GcTotals g = health.figures().gc().totals();
             assertTrue(g.pauses() >= 3, g.toString());
-            assertEquals(g, health.gc(), "closed: the totals stop at the close");
+            assertEquals(g, health.figures().gc().totals(), "closed: the totals stop at the close");
             held.release();
             Thread.sleep(200);
-            assertEquals(g, health.gc(), "notifications that come after the close change nothing");
+            assertEquals(g, health.figures().gc().totals(), "notifications that come after the close change nothing");
             List<String> csv = Files.readAllLines(dir.resolve("client-gc.csv"));
             assertTrue(csv.size() - 1 < g.pauses(), "client-gc.csv missed the held-back pauses: " + csv);
         }

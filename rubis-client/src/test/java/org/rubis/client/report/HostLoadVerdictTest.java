@@ -48,9 +48,11 @@ class HostLoadVerdictTest {
         List<String> lines = Files.readAllLines(dir.resolve("client-health.csv"));
         assertTrue(lines.get(0).equals(Columns.header(Columns.CLIENT_HEALTH)), lines.get(0));
         assertTrue(lines.size() >= 3, "at least two samples: " + lines);
-        assertTrue(health.hostOtherCpuCores() >= 0.25 * cores, "other processes' CPU seen: " + health.hostOtherCpuCores());
-        Verdict v = Verdict.of(new Verdict.Evidence(cores, health.meanCpuCores(), health.maxGcPauseMs(), 0.5, health.wakeupLateP99Ms(),
-                health.hostOtherCpuCores(), health.hostStealCores(), health.procsRunningMean(), health.serverCpuCores(), false), null);
+        HealthFigures f = health.figures();
+        assertTrue(
+                f.load().otherCores() >= 0.25 * cores,
+                "other processes' CPU seen: " + f.load().otherCores());
+        Verdict v = Verdict.of(f.evidence(0.5), null);
         assertTrue(v.causes().contains(Verdict.Cause.HOST), v.text());
         assertFalse(v.causes().contains(Verdict.Cause.CLIENT), v.text());
     }

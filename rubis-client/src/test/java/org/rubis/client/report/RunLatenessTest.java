@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import org.rubis.client.log.RequestRecord;
 import org.rubis.format.Percentiles;
+import org.rubis.client.workload.Interaction;
+import org.rubis.format.Phase;
 
 /**
  * The run phase's send lateness is clamped to its own largest value: clamped to the whole run's (an up ramp's late
@@ -15,8 +17,27 @@ class RunLatenessTest {
 
     private static RequestRecord sent(String phase, long latenessNs) {
         long intended = 1_000_000_000_000L;
-        return new RequestRecord(1, "u", 0, "Home", "/PHP/index.html", phase, intended, intended + latenessNs, 1_000, 2_000, 100, 200, "", "c1",
-                false, "netty", 0, 0, 0);
+        return new RequestRecord(
+                1,
+                "u",
+                0,
+                Interaction.HOME,
+                "/PHP/index.html",
+                Phase.parse(phase),
+                intended,
+                intended + latenessNs,
+                1_000,
+                2_000,
+                100,
+                200,
+                null,
+                false,
+                "c1",
+                false,
+                "netty",
+                0,
+                0,
+                0);
     }
 
     @Test

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.rubis.client.log.RequestRecord;
+import org.rubis.client.workload.Interaction;
+import org.rubis.format.Phase;
 
 /** The run phase's per-window request counts that the stationarity check reads. */
 class RunWindowsTest {
@@ -13,8 +15,27 @@ class RunWindowsTest {
     private static final long S = 1_000_000_000L;
 
     private static RequestRecord sent(long sendEpochNs, String phase) {
-        return new RequestRecord(1, "user1", 0, "Home", "/PHP/index.html", phase, sendEpochNs, sendEpochNs, 1, 2, 3, 200, "",
-                "127.0.0.1:1", false, "netty", 0, 0, 0);
+        return new RequestRecord(
+                1,
+                "user1",
+                0,
+                Interaction.HOME,
+                "/PHP/index.html",
+                Phase.parse(phase),
+                sendEpochNs,
+                sendEpochNs,
+                1,
+                2,
+                3,
+                200,
+                null,
+                false,
+                "127.0.0.1:1",
+                false,
+                "netty",
+                0,
+                0,
+                0);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.rubis.format.SessionEnd;
 
 class UserSessionTest {
 
@@ -125,9 +126,9 @@ class UserSessionTest {
             List<String> w = walk(s, Fixtures.SEARCH_PAGE);
             assertTrue(w.size() <= 3);
             if (w.size() == 3) {
-                assertEquals(UserSession.EndReason.MAX_TRANSITIONS, s.endReason());
+                assertEquals(SessionEnd.MAX_TRANSITIONS, s.endReason());
             } else {
-                assertEquals(UserSession.EndReason.END_OF_SESSION, s.endReason());
+                assertEquals(SessionEnd.END_OF_SESSION, s.endReason());
             }
         }
     }

@@ -1,4 +1,4 @@
-package org.rubis.client.backend;
+package org.rubis.format;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -9,14 +9,17 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.Locale;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
 
 /**
  * The one taxonomy of failed requests, shared by every backend, so that the same fault gets the same
  * name whichever backend met it. The {@link #label} is what requests.csv's {@code error} column and
  * the summary's {@code errors_by_class} hold; docs/RUN-DIRECTORY.md describes each class. An HTTP
- * error status is {@code http-<status>} (the status itself is in the {@code status} column).
- * Exception names never reach the log: anything unknown is {@link #IO} or {@link #CLIENT}.
+ * error status is {@code http-<status>} (the status itself is in the {@code status} column); a page
+ * that arrived but one of whose images failed is {@code image-<class>} ({@link #label(ErrorClass,
+ * boolean, int)}). Exception names never reach the log: anything unknown is {@link #IO} or
+ * {@link #CLIENT}. A request carries its class as this enum until its log line is written.
  */
 public enum ErrorClass {
     /** The target refused the connection (nothing listens on the port). */
@@ -50,10 +53,19 @@ public enum ErrorClass {
     /** A failure inside the client (a bug or a bad URL), not a network fault. */
     CLIENT("client-error");
 
+    /** The prefix of the error of a page whose image failed: {@code image-<class>}. */
+    public static final String IMAGE_PREFIX = "image-";
+    /** The prefix of an HTTP error status's label: {@code http-<status>}. */
+    public static final String HTTP_PREFIX = "http-";
+    private static final ErrorClass[] VALUES = values();
+
     private final String label;
+    /** Made once: the writer thread counts every error by its label. */
+    private final String imageLabel;
 
     ErrorClass(String label) {
         this.label = label;
+        this.imageLabel = IMAGE_PREFIX + label;
     }
 
     /** The name written to requests.csv (for {@link #HTTP_STATUS} use {@link #http(int)}). */
@@ -63,25 +75,54 @@ public enum ErrorClass {
 
     /** {@code http-<status>}. */
     public static String http(int status) {
-        return "http-" + status;
+        return HTTP_PREFIX + status;
     }
 
-    /** Every label the log can hold ({@code http-<status>} as the prefix {@code http-}). */
-    public static boolean isKnownLabel(String s) {
-        if (s.startsWith("http-")) {
-            return s.length() > 5 && s.substring(5).chars().allMatch(Character::isDigit);
+    /**
+     * The value of requests.csv's {@code error} column: "" without an error, else the class's label,
+     * {@code http-<status>} for {@link #HTTP_STATUS}, prefixed with {@code image-} when the class is
+     * that of one of the page's images ({@code inImage}).
+     */
+    public static String label(ErrorClass error, boolean inImage, int status) {
+        if (error == null) {
+            return "";
         }
-        for (ErrorClass c : values()) {
+        if (error == HTTP_STATUS) {
+            return inImage ? IMAGE_PREFIX + http(status) : http(status);
+        }
+        return inImage ? error.imageLabel : error.label;
+    }
+
+    /**
+     * The class an {@code error} column's value names ({@code http-<status>} is {@link #HTTP_STATUS},
+     * {@code image-<class>} that class), or null for "" and for a value outside the taxonomy.
+     */
+    public static ErrorClass parse(String label) {
+        String s = label.startsWith(IMAGE_PREFIX) ? label.substring(IMAGE_PREFIX.length()) : label;
+        if (s.startsWith(HTTP_PREFIX)) {
+            return s.length() > 5 && s.substring(5).chars().allMatch(Character::isDigit) ? HTTP_STATUS : null;
+        }
+        for (ErrorClass c : VALUES) {
             if (c != HTTP_STATUS && c.label.equals(s)) {
-                return true;
+                return c;
             }
         }
-        return false;
+        return null;
     }
 
     /** True for failures to reach the target at all (no connection was made). */
-    public static boolean isConnectFailure(String label) {
-        return label.equals(REFUSED.label) || label.equals(CONNECT_TIMEOUT.label) || label.equals(UNREACHABLE.label);
+    public boolean isConnectFailure() {
+        return this == REFUSED || this == CONNECT_TIMEOUT || this == UNREACHABLE;
+    }
+
+    /** True when a timeout of ours ended the request (the connect's or the reply's). */
+    public boolean isTimeout() {
+        return this == CONNECT_TIMEOUT || this == READ_TIMEOUT;
+    }
+
+    /** True for a reply that did arrive, whole, and says the request failed (an error page, an HTTP error status). */
+    public boolean answered() {
+        return this == ERROR_PAGE || this == HTTP_STATUS;
     }
 
     /**
@@ -125,7 +166,7 @@ public enum ErrorClass {
         if (e instanceof UnknownHostException || e instanceof NoRouteToHostException) {
             return UNREACHABLE;
         }
-        if (e instanceof SocketTimeoutException || e instanceof java.util.concurrent.TimeoutException
+        if (e instanceof SocketTimeoutException || e instanceof TimeoutException
                 || name.equals("ReadTimeoutException")) {
             if (m.contains("connect")) {
                 return CONNECT_TIMEOUT;

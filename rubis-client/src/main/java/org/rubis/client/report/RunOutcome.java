@@ -1,0 +1,63 @@
+package org.rubis.client.report;
+
+import org.rubis.client.config.Arrivals;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.format.RunStatus;
+import org.rubis.format.StopCause;
+
+/**
+ * The rule that gives a run its status, in one place: a run whose target died, a run made invalid (out of memory,
+ * an unreachable target, a failure of the client), a run in which no request succeeded, and a run stopped early
+ * are told apart, in that order, from one that ran to its end and measured something. The stop reason is the
+ * engine's, or says why nothing was measured.
+ *
+ * @param status     summary.json's {@code status}
+ * @param stopReason summary.json's {@code stop_reason}: "complete", or why the run stopped or measured nothing
+ */
+record RunOutcome(RunStatus status, String stopReason) {
+
+    /**
+     * The outcome of a run that logged {@code requests} requests, {@code served} of them without an error.
+     */
+    static RunOutcome of(ClientConfig config, RunResult result, long requests, long served) {
+        String stopReason = result.stopReason();
+        boolean died = result.targetDied();
+        // A run in which no request succeeded measured nothing, whatever else it says.
+        // (Sessions that began but none of whose requests finished, e.g. all stuck in a request at the end, count too.)
+        // So did one that ran to its end without sending any: no session began (a run shorter than the users' first
+        // think
+        // time, or arrivals too rare for its length).
+        boolean nothingSent = requests == 0 && result.sessionsStarted() == 0 && result.complete();
+        boolean failed = !died && served == 0 && (requests > 0 || result.sessionsStarted() > 0 || nothingSent);
+        if (failed && nothingSent) {
+            stopReason = nothingSent(config);
+        } else if (failed) {
+            stopReason = "no request succeeded ("
+                    + (requests > 0
+                            ? requests + " requests, all errors"
+                            : "none finished; " + result.sessionsStarted() + " sessions began")
+                    + ")"
+                    + (stopReason == null || result.complete() ? "" : "; " + stopReason);
+        }
+        RunStatus status = died
+                ? RunStatus.TARGET_DIED
+                : result.invalid()
+                        ? RunStatus.INVALID
+                        : failed ? RunStatus.FAILED : result.complete() ? RunStatus.COMPLETE : RunStatus.PARTIAL;
+        return new RunOutcome(status, stopReason == null ? StopCause.END.reason() : stopReason);
+    }
+
+    private static String nothingSent(ClientConfig config) {
+        String who = config.arrivals() == Arrivals.CLOSED
+                ? (config.users() == 1 ? "1 user, waiting" : config.users() + " users, each waiting")
+                        + " a think time before its first session"
+                : "no session arrived in time";
+        return "no request was sent: no session began before the run's end (" + who
+                + "): lengthen the run (--duration, --ramp-up), " + "or add users or arrivals";
+    }
+
+    /** Whether summary.json says {@code partial}: every status but {@code complete}. */
+    boolean partial() {
+        return status != RunStatus.COMPLETE;
+    }
+}

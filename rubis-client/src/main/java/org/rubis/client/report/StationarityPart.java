@@ -1,0 +1,73 @@
+package org.rubis.client.report;
+
+import static org.rubis.client.report.SummaryFormat.line;
+import static org.rubis.client.report.SummaryFormat.round;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.rubis.client.config.Arrivals;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.format.Phase;
+
+/** Whether the run phase was steady ({@link Stationarity}): the trend, the halves, Little's law for a closed run. */
+final class StationarityPart implements SummaryPart {
+
+    private final ClientConfig config;
+    private final RunStats stats;
+    private final Stationarity st;
+
+    StationarityPart(ClientConfig config, RunResult result, RunStats stats) {
+        this.config = config;
+        this.stats = stats;
+        this.st = Stationarity.of(
+                config.arrivals() == Arrivals.CLOSED ? result.usersStarted() : 0,
+                stats.runWindows(result.runSeconds()),
+                stats.runWindowSeconds(),
+                stats.phaseTotal(Phase.RUN).meanMs() / 1e3,
+                stats.runThinkMoments());
+    }
+
+    /** The warning the judgement gives (not steady, or not judged), or null. */
+    String warning() {
+        return st.warning();
+    }
+
+    @Override
+    public void json(ObjectNode root) {
+        ObjectNode sj = root.putObject("stationarity");
+        sj.put("steady", st.steady());
+        sj.put("verdict", st.judgement().label());
+        if (!st.judged()) {
+            sj.put("not_judged_reason", st.notJudgedReason());
+        }
+        if (!Double.isNaN(st.littleRatio())) {
+            sj.put("little_ratio", round(st.littleRatio(), 4));
+            sj.put("little_ratio_se", round(st.littleSe(), 4));
+            sj.put("little_low", round(st.littleLow(), 4));
+            sj.put("little_high", round(st.littleHigh(), 4));
+        }
+        sj.put("mean_think_s", round(stats.meanRunThinkSeconds(), 4));
+        sj.put("trend_rps_per_s", round(st.slopePerS(), 4));
+        sj.put("trend_ci99_low", round(st.slopeLow(), 4));
+        sj.put("trend_ci99_high", round(st.slopeHigh(), 4));
+        sj.put("first_half_rps", round(st.firstHalfRps(), 3));
+        sj.put("second_half_rps", round(st.secondHalfRps(), 3));
+        sj.put("windows", st.windows());
+        sj.put("ramp_mode", config.rampMode().label());
+        sj.put("text", st.describe());
+    }
+
+    /**
+     * The verdict in words, then the figures ({@link Stationarity#describe} already says "not judged (why)" when not
+     * judged).
+     */
+    @Override
+    public void text(JsonNode root, StringBuilder b) {
+        String prefix = switch (st.judgement()) {
+            case STEADY -> "yes: ";
+            case NOT_JUDGED -> "";
+            case NOT_STEADY -> "NO: ";
+        };
+        line(b, "run phase steady", prefix + st.describe());
+    }
+}

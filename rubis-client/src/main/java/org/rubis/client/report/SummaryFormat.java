@@ -1,0 +1,92 @@
+package org.rubis.client.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Locale;
+import org.HdrHistogram.Histogram;
+import org.rubis.format.Percentiles;
+
+/**
+ * How the summary writes its figures: rounding, latency cells and percentiles in summary.json, lines and rows in
+ * summary.txt.
+ */
+final class SummaryFormat {
+
+    private SummaryFormat() {}
+
+    static double round(double v, int digits) {
+        double f = Math.pow(10, digits);
+        return Math.round(v * f) / f;
+    }
+
+    /** A figure that may be unknown (NaN): null in the JSON. */
+    static void putKnown(ObjectNode n, String key, double v, int digits) {
+        if (Double.isNaN(v)) {
+            n.putNull(key);
+        } else {
+            n.put(key, round(v, digits));
+        }
+    }
+
+    /** count, errors, mean, min, max and percentiles of one group of requests, in ms. */
+    static ObjectNode cell(ObjectNode n, LatencyCell c) {
+        n.put("count", c.count());
+        n.put("errors", c.errors());
+        n.put("mean", round(c.meanMs(), 3));
+        n.put("min", round(c.minMs(), 3));
+        n.put("max", round(c.maxMs(), 3));
+        n.put("p50", round(c.percentileMs(50), 3));
+        n.put("p90", round(c.percentileMs(90), 3));
+        n.put("p99", round(c.percentileMs(99), 3));
+        n.put("p99_9", round(c.percentileMs(99.9), 3));
+        return n;
+    }
+
+    /** Percentiles by the shared rule ({@link Percentiles}), never above {@code maxNs} (the exact max, when known). */
+    static void percentiles(ObjectNode n, Histogram h, long maxNs) {
+        n.put("count", h.getTotalCount());
+        n.put("p50", round(Percentiles.valueAtMs(h, 50, 0, maxNs), 3));
+        n.put("p90", round(Percentiles.valueAtMs(h, 90, 0, maxNs), 3));
+        n.put("p99", round(Percentiles.valueAtMs(h, 99, 0, maxNs), 3));
+        n.put("p99_9", round(Percentiles.valueAtMs(h, 99.9, 0, maxNs), 3));
+    }
+
+    /** A line of summary.txt: the name, padded, then the value. */
+    static void line(StringBuilder b, String k, String v) {
+        b.append(String.format(Locale.ROOT, "%-24s %s%n", k + ":", v));
+    }
+
+    /** A response-time table's header. */
+    static void header(StringBuilder b, String first) {
+        b.append(String.format(
+                Locale.ROOT,
+                "  %-26s %8s %6s %9s %9s %9s %9s %9s %9s %9s%n",
+                first,
+                "count",
+                "errors",
+                "mean",
+                "min",
+                "max",
+                "p50",
+                "p90",
+                "p99",
+                "p99.9"));
+    }
+
+    /** A response-time table's row, from a cell as {@link #cell} wrote it. */
+    static void row(StringBuilder b, String name, JsonNode c) {
+        b.append(String.format(
+                Locale.ROOT,
+                "  %-26s %8d %6d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f%n",
+                name,
+                c.get("count").asLong(),
+                c.get("errors").asLong(),
+                c.get("mean").asDouble(),
+                c.get("min").asDouble(),
+                c.get("max").asDouble(),
+                c.get("p50").asDouble(),
+                c.get("p90").asDouble(),
+                c.get("p99").asDouble(),
+                c.get("p99_9").asDouble()));
+    }
+}

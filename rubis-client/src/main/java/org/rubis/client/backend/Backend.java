@@ -30,9 +30,9 @@ public interface Backend extends AutoCloseable {
 
     /**
      * Sends {@code GET base+path} and reads the whole reply into {@code out}; never throws for
-     * network failures (they are recorded in {@code out.error}). The backend builds its request
-     * first and then marks {@code out.sendNano}; {@code ttfbNs} and {@code responseNs} are measured
-     * from there, {@code responseNs} up to the last byte read (decoding the page comes after).
+     * network failures (they are recorded as the reply's {@link Reply#error()}). The reply's marks
+     * are taken as {@link Reply} says (the send after the request is built, the last byte before the
+     * page is decoded).
      * An event-loop backend blocks the caller until the reply is complete (benchmarks, tests);
      * never call it on the session's own event loop.
      */

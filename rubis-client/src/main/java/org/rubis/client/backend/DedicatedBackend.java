@@ -231,10 +231,10 @@ public final class DedicatedBackend implements Backend {
                 closeQuietly(SourcePortSockets.takeBack()); // not taken (the request never connected): not left open
             }
         }
-        if (out.retries > 0 && reused) {
+        if (out.retries() > 0 && reused) {
             // the server had closed the connection after it was idle about this long (the resend's mark follows the failed
             // attempt within microseconds): from now on, check connections idle 9/10 of it ahead
-            long idle = out.sendNano - d.idleSinceNano;
+            long idle = out.sendNano() - d.idleSinceNano;
             staleAfterNanos.accumulateAndGet(idle - idle / 10, Math::min);
         }
         if (d.conn != null && !d.conn.isOpen()) {

@@ -84,6 +84,16 @@ public enum ErrorClass {
         return label.equals(REFUSED.label) || label.equals(CONNECT_TIMEOUT.label) || label.equals(UNREACHABLE.label);
     }
 
+    /** True for failures to reach the target at all (no connection was made). */
+    public boolean isConnectFailure() {
+        return this == REFUSED || this == CONNECT_TIMEOUT || this == UNREACHABLE;
+    }
+
+    /** True when a timeout of ours ended the request (the connect's or the reply's). */
+    public boolean isTimeout() {
+        return this == CONNECT_TIMEOUT || this == READ_TIMEOUT;
+    }
+
     /**
      * Classifies an exception. {@code connected} says whether the connection was established (a
      * timeout after that is a read timeout); {@code anyByte} whether any byte of the reply arrived

@@ -95,24 +95,24 @@ public final class LegacyBackend implements Backend {
             if (aborting) {
                 throw new java.io.InterruptedIOException("aborted");
             }
-            out.sent();
+            out.markSend();
             int status = c.getResponseCode();        // sends, reads the status line and headers
-            out.ttfbNs = System.nanoTime() - out.sendNano;
+            out.markFirstByte(System.nanoTime());
             connected = true;
             anyByte = true;
             if (status < 0) {
-                out.fail(ErrorClass.NOT_HTTP.label());
+                out.fail(ErrorClass.NOT_HTTP);
                 c.disconnect();
                 return;
             }
             // 4xx/5xx: the JDK throws from getInputStream(); the body is on the error stream.
             InputStream stream = status >= 400 ? c.getErrorStream() : c.getInputStream();
             if (stream == null) {
-                out.responseNs = out.ttfbNs;
+                out.markLastByteAtHead();
                 out.body = "";
             } else {
                 try (InputStream in = stream) {
-                    out.body = buffers.readAll(in, out); // response time taken at the last byte
+                    out.body = buffers.readAll(in, out, true); // the last byte marked at the end of the stream
                     identify(c, out);                    // after the measurement, before close() returns the connection to the cache
                 }
             }
@@ -120,11 +120,11 @@ public final class LegacyBackend implements Backend {
             long announced = c.getContentLengthLong();
             if (announced >= 0 && out.bytes < announced) {
                 // The JDK's stream ends quietly at a close before Content-Length: that is a truncated body.
-                out.fail(ErrorClass.TRUNCATED_BODY.label());
+                out.fail(ErrorClass.TRUNCATED_BODY);
                 return;
             }
         } catch (IOException | RuntimeException e) {
-            out.fail(aborting ? ErrorClass.ABORTED.label() : ErrorClass.of(e, connected, anyByte).label());
+            out.fail(aborting ? ErrorClass.ABORTED : ErrorClass.of(e, connected, anyByte));
             return;
         } finally {
             if (c != null) {
@@ -203,7 +203,7 @@ public final class LegacyBackend implements Backend {
                 // resent the request on a new socket after the cached one failed without a response
                 // (its own StaleConnectionRetry). Its window includes the failed attempt (an immediate
                 // EOF or reset), since the JDK does it inside getInputStream().
-                out.retries = 1;
+                out.retriedInsideWindow();
             }
         } catch (ReflectiveOperationException | RuntimeException e) {
             // leave the id empty

@@ -230,7 +230,7 @@ public final class NettyBackend implements Backend {
             done.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            out.fail(ErrorClass.ABORTED.label());
+            out.fail(ErrorClass.ABORTED);
         }
     }
 
@@ -436,13 +436,12 @@ public final class NettyBackend implements Backend {
         /** Sends the request in {@link #path} on the open connection, or on a new one. */
         private void transmit(boolean reuse) {
             ByteBuf req = request(path);
-            Reply reply = out;
-            reply.sent();
+            long sent = out.markSend();
             awaiting = true;
             deadlines.add(this);
             if (reuse) {
                 newConnection = false;
-                write(req, reply.sendNano); // the mark was taken just now: no second clock read for the deadline
+                write(req, sent); // the mark was taken just now: no second clock read for the deadline
                 return;
             }
             newConnection = true;
@@ -463,7 +462,7 @@ public final class NettyBackend implements Backend {
                     registered = register(loop);
                 } catch (RuntimeException e) { // no socket (file descriptors exhausted): the request fails, the session goes on
                     req.release();
-                    failRequest(ErrorClass.of(e, false).label());
+                    failRequest(ErrorClass.of(e, false));
                     return;
                 }
             }
@@ -473,7 +472,7 @@ public final class NettyBackend implements Backend {
                 connectTimer = loop.schedule(() -> {
                     connectTimer = null;
                     if (awaiting && !cf.isDone()) {
-                        failRequest(ErrorClass.CONNECT_TIMEOUT.label());
+                        failRequest(ErrorClass.CONNECT_TIMEOUT);
                         cf.channel().close();
                     }
                 }, connectTimeoutMs, TimeUnit.MILLISECONDS);
@@ -488,7 +487,7 @@ public final class NettyBackend implements Backend {
                 cancelConnectTimer();
                 if (!f.isSuccess()) {
                     req.release();
-                    failRequest(ErrorClass.of(f.cause(), false).label());
+                    failRequest(ErrorClass.of(f.cause(), false));
                     return;
                 }
                 if (!awaiting) { // the connect timed out (already failed) or the run aborted the request
@@ -522,7 +521,7 @@ public final class NettyBackend implements Backend {
          * The request failed; resent once on a new connection when {@link StaleConnectionRetry} says
          * so (a reused connection closed by the server before any response byte), else failed.
          */
-        private void failOrRetry(String error) {
+        private void failOrRetry(ErrorClass error) {
             if (awaiting && images == null && StaleConnectionRetry.applies(out, !newConnection, firstByte != 0, error)) {
                 deadlines.clearDeadline(this);
                 Channel old = ch;
@@ -532,7 +531,7 @@ public final class NettyBackend implements Backend {
                 }
                 cause = null;
                 dropReply();
-                StaleConnectionRetry.restart(out);
+                out.retry();
                 transmit(false);
                 return;
             }
@@ -566,7 +565,7 @@ public final class NettyBackend implements Backend {
         @Override
         public void expired() {
             if (awaiting) {
-                endOnFailure(ErrorClass.READ_TIMEOUT.label());
+                endOnFailure(ErrorClass.READ_TIMEOUT);
             }
         }
 
@@ -576,7 +575,7 @@ public final class NettyBackend implements Backend {
          * inline: the close must not fall in the next request's window), after the failure's time stamp when the
          * page itself failed (its time must not include the close; its next step is queued, never inline).
          */
-        private void endOnFailure(String error) {
+        private void endOnFailure(ErrorClass error) {
             Channel c = detach();
             if (images != null) {
                 close(c);
@@ -606,7 +605,7 @@ public final class NettyBackend implements Backend {
             }
         }
 
-        void fail(String error) {
+        void fail(ErrorClass error) {
             if (!awaiting) {
                 return;
             }
@@ -660,14 +659,14 @@ public final class NettyBackend implements Backend {
          * with its status, bytes, times and the images fetched so far, and the error {@code image-<class>}; the
          * session goes on. False when no image was being fetched: the page's own reply must then fail.
          */
-        private boolean imageFailed(String error) {
+        private boolean imageFailed(ErrorClass error) {
             if (images == null) {
                 return false;
             }
             images = null;
             awaiting = false;
             deadlines.clearDeadline(this);
-            out.error = ImageFetcher.error(error);
+            out.failImage(error);
             done();
             return true;
         }
@@ -680,7 +679,7 @@ public final class NettyBackend implements Backend {
         /** The bytes are not an HTTP reply. */
         @Override
         void onGarbage() {
-            endOnFailure(ErrorClass.NOT_HTTP.label());
+            endOnFailure(ErrorClass.NOT_HTTP);
         }
 
         void dropBody() {
@@ -700,13 +699,12 @@ public final class NettyBackend implements Backend {
             }
             awaiting = false;
             deadlines.clearDeadline(this);
-            long send = out.sendNano;
+            out.markFirstByte(firstByte == 0 ? now : firstByte);
+            out.markLastByte(now);
             out.status = status;
             out.bytes = received;
             out.body = text != null ? text : body == null ? "" : latin1(body, body.readerIndex(), body.readableBytes());
             dropBody();
-            out.ttfbNs = (firstByte == 0 ? now : firstByte) - send;
-            out.responseNs = now - send;
             out.newConnection = newConnection;
             if (newConnection || connectionId == null) {
                 InetSocketAddress local = (InetSocketAddress) ch.localAddress();
@@ -761,7 +759,7 @@ public final class NettyBackend implements Backend {
         }
 
         /** The request in progress failed before it was written: during the images they end (the page stands), else the page fails. */
-        private void failRequest(String error) {
+        private void failRequest(ErrorClass error) {
             if (!imageFailed(error)) {
                 fail(error);
             }
@@ -781,8 +779,8 @@ public final class NettyBackend implements Backend {
             dropReply();
             Throwable c = cause;
             cause = null;
-            String error = c != null ? ErrorClass.of(c, true, partial).label()
-                    : partial ? ErrorClass.TRUNCATED_BODY.label() : ErrorClass.CLOSED_BEFORE_ANY_BYTE.label();
+            ErrorClass error = c != null ? ErrorClass.of(c, true, partial)
+                    : partial ? ErrorClass.TRUNCATED_BODY : ErrorClass.CLOSED_BEFORE_ANY_BYTE;
             if (!imageFailed(error)) {
                 failOrRetry(error);
             }
@@ -792,7 +790,7 @@ public final class NettyBackend implements Backend {
         @Override
         public void abort() {
             // as any failure: a page in its image fetches stands (image-aborted), like in the blocking backends
-            endOnFailure(ErrorClass.ABORTED.label());
+            endOnFailure(ErrorClass.ABORTED);
         }
 
         void done() {

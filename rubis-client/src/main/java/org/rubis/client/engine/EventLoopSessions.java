@@ -152,7 +152,7 @@ final class EventLoopSessions implements SessionExecutor {
 
         void send() {
             awaiting = true;
-            backend.send(bs, step.path(), reply, this); // marks reply.sendNano right before the write
+            backend.send(bs, step.path(), reply, this); // the send marked right before the write (Reply)
         }
 
         /** The reply callback. */

@@ -31,7 +31,7 @@ final class Recorder {
 
     /** The error class of a reply the session has just processed ("" when none). */
     static String errorOf(Reply reply, UserSession s) {
-        return !reply.error.isEmpty() ? reply.error
+        return reply.error() != null ? reply.errorLabel()
                 : reply.status >= 400 ? ErrorClass.http(reply.status)
                 : s.lastReplyWasError() ? ErrorClass.ERROR_PAGE.label() : "";
     }
@@ -41,8 +41,8 @@ final class Recorder {
         stats.countLive(!error.isEmpty());
         watch.observe(error);
         log.add(new RequestRecord(s.id(), s.nickname(), index, s.pendingState().label(), s.lastPath(), clock.phase(sendNano).label(),
-                clock.epochNs(intendedNano), clock.epochNs(sendNano), reply.ttfbNs, reply.responseNs, reply.bytes, reply.status, error,
-                reply.connectionId, reply.newConnection, backend, reply.images, reply.imageBytes, reply.retries));
+                clock.epochNs(intendedNano), clock.epochNs(sendNano), reply.ttfbNs(), reply.responseNs(), reply.bytes, reply.status, error,
+                reply.connectionId, reply.newConnection, backend, reply.images, reply.imageBytes, reply.retries()));
     }
 
     void session(UserSession s, int emulatedUser, long intendedStartNano, long startNano, long endNano) {

@@ -73,7 +73,7 @@ final class ThreadSessions implements SessionExecutor {
             begun = true;
             while (true) {
                 TestStall.beforeSend();
-                backend.execute(bs, step.path(), reply); // marks reply.sendNano right before the network call
+                backend.execute(bs, step.path(), reply); // the send marked right before the network call (Reply)
                 if (!step.replied(reply)) {
                     break;
                 }

@@ -184,7 +184,7 @@ final class VirtualThreadSessions implements SessionExecutor {
                     }
                 }
                 TestStall.beforeSend();
-                backend.execute(bs, step.path(), reply); // marks reply.sendNano right before the network call
+                backend.execute(bs, step.path(), reply); // the send marked right before the network call (Reply)
                 if (!step.replied(reply)) {
                     end(false);
                     return;

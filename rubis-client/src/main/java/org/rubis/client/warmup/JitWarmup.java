@@ -294,7 +294,7 @@ public final class JitWarmup {
         if (r.failed()) {
             errors.incrementAndGet();
             if (firstError == null) {
-                firstError = r.error.isEmpty() ? "no page" : r.error;
+                firstError = r.error() == null ? "no page" : r.errorLabel();
             }
         }
     }

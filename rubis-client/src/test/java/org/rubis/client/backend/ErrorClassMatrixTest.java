@@ -74,9 +74,9 @@ class ErrorClassMatrixTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        assertEquals("refused", once(backend, "http://127.0.0.1:" + port).error);
+        assertEquals(ErrorClass.REFUSED, once(backend, "http://127.0.0.1:" + port).error());
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "delay=0:0.0", tmp)) {
-            assertEquals("tls-failure", once(backend, "https://127.0.0.1:" + server.port()).error);
+            assertEquals(ErrorClass.TLS_FAILURE, once(backend, "https://127.0.0.1:" + server.port()).error());
         }
     }
 
@@ -86,7 +86,7 @@ class ErrorClassMatrixTest {
 
     /** What the engine logs: the transport class, else http-<status>. */
     private static String classOf(Reply r) {
-        return !r.error.isEmpty() ? r.error : r.status >= 400 ? ErrorClass.http(r.status) : "";
+        return !r.errorLabel().isEmpty() ? r.errorLabel() : r.status >= 400 ? ErrorClass.http(r.status) : "";
     }
 
     private static Reply once(String backend, String base) throws Exception {

@@ -155,8 +155,8 @@ class LegacyAbortTest {
 
         assertEquals(1, receivedCount("/first"), "received: " + received);
         assertEquals(1, receivedCount("/second"), "the JDK sent the other request again after the abort closed its connection: " + received);
-        assertEquals(200, first.status, "the first request's response was complete before its close: " + first.error);
-        assertEquals(200, second.status, "a request the abort does not track is not ended by it: " + second.error);
+        assertEquals(200, first.status, "the first request's response was complete before its close: " + first.errorLabel());
+        assertEquals(200, second.status, "a request the abort does not track is not ended by it: " + second.errorLabel());
     }
 
     @Test
@@ -175,7 +175,7 @@ class LegacyAbortTest {
         b.abortInFlight();
         user.join(5000);
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        assertEquals(ErrorClass.ABORTED.label(), hung.error);
+        assertEquals(ErrorClass.ABORTED, hung.error());
         assertTrue(ms < 2000, "ended by the abort, not the 10 s read timeout: " + ms + " ms");
         Thread.sleep(200);
         assertEquals(1, receivedCount("/hang"), "not resent: " + received);

@@ -40,7 +40,7 @@ class LegacyConnectionIdTest {
                 Reply r = new Reply();
                 b.execute(b.startSession(), "/close", r);
                 t.join(5000);
-                assertEquals(200, r.status, r.error);
+                assertEquals(200, r.status, r.errorLabel());
                 assertEquals(seen[0], r.connectionId);
             }
         }

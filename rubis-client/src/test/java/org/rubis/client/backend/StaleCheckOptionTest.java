@@ -50,9 +50,9 @@ class StaleCheckOptionTest {
                 Thread.sleep(300); // idle longer than the check's threshold; the server's FIN has arrived
                 Reply second = new Reply();
                 b.execute(s, "/b", second);
-                assertEquals(200, second.status, second.error);
+                assertEquals(200, second.status, second.errorLabel());
                 assertTrue(second.newConnection);
-                assertEquals(staleCheckMs > 0 ? 0 : 1, second.retries, "stale check " + staleCheckMs + " ms");
+                assertEquals(staleCheckMs > 0 ? 0 : 1, second.retries(), "stale check " + staleCheckMs + " ms");
                 b.endSession(s);
             }
             server.close();

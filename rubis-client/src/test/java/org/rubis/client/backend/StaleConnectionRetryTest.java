@@ -100,18 +100,18 @@ class StaleConnectionRetryTest {
             Backend.Session session = b.startSession();
             Reply first = new Reply();
             b.execute(session, "/first", first);
-            assertEquals(200, first.status, kind + " first: " + first.error);
-            assertEquals(0, first.retries);
+            assertEquals(200, first.status, kind + " first: " + first.errorLabel());
+            assertEquals(0, first.retries());
             assertTrue(first.newConnection);
 
             Reply second = new Reply();
             b.execute(session, "/second", second);
-            assertEquals("", second.error, kind);
+            assertEquals("", second.errorLabel(), kind);
             assertEquals(200, second.status, kind);
             assertEquals("hello", second.body);
-            assertEquals(1, second.retries, kind + ": the retry is logged");
+            assertEquals(1, second.retries(), kind + ": the retry is logged");
             assertTrue(second.newConnection, kind + ": the retried request went on a new connection");
-            assertTrue(second.responseNs > 0);
+            assertTrue(second.responseNs() > 0);
             b.endSession(session);
         }
         // Truth from the server: two connections, three requests (the second one twice).
@@ -133,5 +133,29 @@ class StaleConnectionRetryTest {
             assertEquals("127.0.0.1:" + clientPorts.get(1), second.connectionId, kind);
             b.endSession(session);
         }
+    }
+
+    /**
+     * The rule by error class, for a first attempt on a reused connection that got no response byte. A connect failure
+     * was meant never to be retried (the rule once tested the labels' "connect-" prefix, which "refused" and
+     * "unreachable" lost when the classes were renamed), nor a request the run gave up on (once "interrupted", now
+     * "aborted").
+     */
+    @org.junit.jupiter.api.Test
+    void onlyAConnectionTheServerClosedIsRetriedNeverATimeoutAConnectFailureGarbageOrAnAbort() {
+        java.util.Set<ErrorClass> never = java.util.EnumSet.of(ErrorClass.REFUSED, ErrorClass.UNREACHABLE, ErrorClass.CONNECT_TIMEOUT,
+                ErrorClass.READ_TIMEOUT, ErrorClass.NOT_HTTP, ErrorClass.ABORTED);
+        for (ErrorClass c : ErrorClass.values()) {
+            Reply fresh = new Reply();
+            assertEquals(!never.contains(c), StaleConnectionRetry.applies(fresh, true, false, c), c.label());
+            assertEquals(false, StaleConnectionRetry.applies(fresh, false, false, c), c.label() + " on a new connection");
+            assertEquals(false, StaleConnectionRetry.applies(fresh, true, true, c), c.label() + " after a response byte");
+        }
+        Reply resent = new Reply();
+        for (int i = 0; i < StaleConnectionRetry.MAX_RETRIES; i++) {
+            assertTrue(StaleConnectionRetry.applies(resent, true, false, ErrorClass.CLOSED_BEFORE_ANY_BYTE), "resend " + i);
+            resent.retry();
+        }
+        assertEquals(false, StaleConnectionRetry.applies(resent, true, false, ErrorClass.CLOSED_BEFORE_ANY_BYTE), "at most MAX_RETRIES");
     }
 }

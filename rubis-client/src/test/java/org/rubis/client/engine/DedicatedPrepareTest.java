@@ -1,5 +1,7 @@
 package org.rubis.client.engine;
 
+import static org.junit.jupiter.api.Assertions.assertNull;
+import org.rubis.client.backend.ErrorClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -168,7 +170,7 @@ class DedicatedPrepareTest extends PageServerTest {
             assertEquals(before, UnconnectedSockets.count(), "the failed prepare left no socket behind");
             Reply r = new Reply();
             b.execute(s, "/PHP/index.html", r);
-            assertEquals("", r.error, "the request made its own socket");
+            assertNull(r.error(), "the request made its own socket");
             b.endSession(s);
         }
         assertEquals(1, server.accepted.get());
@@ -184,7 +186,7 @@ class DedicatedPrepareTest extends PageServerTest {
             b.abortInFlight(); // the run is stopping: the request fails before it connects
             Reply r = new Reply();
             b.execute(s, "/PHP/index.html", r);
-            assertEquals("aborted", r.error);
+            assertEquals(ErrorClass.ABORTED, r.error());
             assertEquals(before, UnconnectedSockets.count(), "the socket handed to the request and not taken is closed when it ends");
             assertTrue(b.prepares(s, System.nanoTime()), "nothing prepared any more, no connection open");
             b.endSession(s);

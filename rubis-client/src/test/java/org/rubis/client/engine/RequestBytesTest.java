@@ -51,10 +51,10 @@ class RequestBytesTest {
             Backend.Session s = b.startSession();
             b.execute(s, "/PHP/index.html", r);
             b.endSession(s);
-            assertEquals(PAGE, r.body, backend + ": " + r.error);
+            assertEquals(PAGE, r.body, backend + ": " + r.errorLabel());
             assertEquals(200, r.status);
             assertTrue(r.newConnection, backend);
-            assertTrue(r.sendNano > 0 && r.ttfbNs > 0 && r.ttfbNs <= r.responseNs, backend);
+            assertTrue(r.sendNano() > 0 && r.ttfbNs() > 0 && r.ttfbNs() <= r.responseNs(), backend);
             assertTrue(r.connectionId.startsWith("127.0.0.1:"), backend + " logs its connection: " + r.connectionId);
         }
         return server.heads.remove(server.heads.size() - 1);

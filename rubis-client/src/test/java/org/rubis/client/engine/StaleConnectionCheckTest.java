@@ -30,14 +30,13 @@ class StaleConnectionCheckTest extends PageServerTest {
             Backend.Session s = b.startSession();
             Reply r = new Reply();
             b.execute(s, PATH, r);
-            assertTrue(r.newConnection && !r.failed(), r.error);
+            assertTrue(r.newConnection && !r.failed(), r.errorLabel());
 
             // The server closes the idle connection; nothing is known yet, so nothing is checked ahead and the request resends.
             Thread.sleep(300);
             assertFalse(b.preparesAhead(s, SOON), "no idle limit known yet: no check");
-            r.reset();
             b.execute(s, PATH, r);
-            assertEquals(1, r.retries, "sent again on a new connection: " + r.error);
+            assertEquals(1, r.retries(), "sent again on a new connection: " + r.errorLabel());
             assertTrue(r.newConnection && !r.failed());
             assertEquals(1, server.idleClosed.get());
 
@@ -47,9 +46,8 @@ class StaleConnectionCheckTest extends PageServerTest {
             b.prepare(s);
             assertEquals(1, b.staleConnectionsFound());
             server.idleCloseMs = 0; // from here on the server keeps its connections
-            r.reset();
             b.execute(s, PATH, r);
-            assertEquals(0, r.retries, "no failed attempt: " + r.error);
+            assertEquals(0, r.retries(), "no failed attempt: " + r.errorLabel());
             assertTrue(r.newConnection && !r.failed(), "on the connection made in the lead");
             assertEquals(2, server.idleClosed.get());
 
@@ -58,9 +56,8 @@ class StaleConnectionCheckTest extends PageServerTest {
             assertTrue(b.preparesAhead(s, SOON));
             b.prepare(s);
             assertEquals(1, b.staleConnectionsFound(), "a live connection is not replaced");
-            r.reset();
             b.execute(s, PATH, r);
-            assertEquals(0, r.retries);
+            assertEquals(0, r.retries());
             assertFalse(r.newConnection, "the live connection carried the request");
             assertEquals(3, server.accepted.get(), "the first connection, the resend's, the one made in the lead");
             assertEquals(4, server.heads.size(), "and no request was sent on a closed connection that the server saw");

@@ -1,5 +1,6 @@
 package org.rubis.client.engine;
 
+import org.rubis.client.backend.ErrorClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,7 +55,7 @@ class TimeoutTest {
                     b.execute(s, "/PHP/index.html", r);
                     b.endSession(s);
                     long ms = (System.nanoTime() - t0) / 1_000_000;
-                    assertEquals("read-timeout", r.error, backend);
+                    assertEquals(ErrorClass.READ_TIMEOUT, r.error(), backend);
                     assertTrue(r.failed(), backend);
                     assertTrue(ms >= 350 && ms < 5000, backend + ": gave up after " + ms + " ms");
                 }

@@ -56,8 +56,8 @@ final class WatchedBackend implements Backend {
     private void replied(Reply out) {
         unconnectedAtReply.add(UnconnectedSockets.countNow());
         tcpInodesAtReply.add(UnconnectedSockets.tcpInodesNow());
-        sendMarks.add(out.sendNano);
-        errors.add(out.error);
+        sendMarks.add(out.sendNano());
+        errors.add(out.errorLabel());
     }
 
     @Override

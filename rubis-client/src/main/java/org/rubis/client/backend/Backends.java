@@ -24,6 +24,18 @@ public final class Backends {
     }
 
     /**
+     * One request, the caller waiting for its reply, whatever the backend's protocol: how benchmarks and tests drive
+     * every backend alike. A run never does: its execution model drives each protocol its own way.
+     */
+    public static void execute(Backend backend, Backend.Session session, String path, Reply out) {
+        if (backend instanceof BlockingBackend b) {
+            b.execute(session, path, out);
+        } else {
+            ((EventLoopBackend) backend).sendAndWait(session, path, out);
+        }
+    }
+
+    /**
      * The legacy backend's JDK keep-alive cache policy ({@code client_http_keepalive},
      * {@code client_http_max_connections}); null keeps the JDK's default. The JDK reads these once,
      * when its HttpClient class initialises, so they are set here, only when legacy is chosen, and

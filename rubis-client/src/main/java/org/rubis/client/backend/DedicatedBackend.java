@@ -28,7 +28,7 @@ import org.apache.hc.core5.io.CloseMode;
  * client as the request's user token ({@link SessionConnections}), holds its one connection. An
  * idle user costs its manager and its connection (with 1 KB I/O buffers), not a whole client.
  */
-public final class DedicatedBackend implements Backend {
+public final class DedicatedBackend implements BlockingBackend, PreparingBackend {
 
     /**
      * I/O buffer size of each connection. HttpClient keeps three of this size per connection (input,

@@ -17,7 +17,7 @@ import java.net.URL;
  * <p>To log which connection was used, the connection's socket is read by reflection from the JDK
  * internals (opened to us by the jar's {@code Add-Opens}); without access the id stays empty.
  */
-public final class LegacyBackend implements Backend {
+public final class LegacyBackend implements BlockingBackend {
 
     private static final Session NO_STATE = new Session() {};
     private static final Field HTTP;           // sun.net.www.protocol.http.HttpURLConnection.http

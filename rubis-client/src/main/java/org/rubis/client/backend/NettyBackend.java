@@ -38,7 +38,14 @@ import java.util.function.Supplier;
  * belongs to a user. A session is bound to one event loop at {@link #startSession}; its requests,
  * replies and timers all run there, so its state needs no locking.
  */
-public final class NettyBackend implements Backend {
+public final class NettyBackend implements EventLoopBackend, PreparingBackend {
+
+    /**
+     * The prepare lead: 1 ms is far beyond the prepare's own time (60-120 us cold) and the timer's lateness, and short
+     * enough that the channel is not kept through a think time. Dedicated takes 2 ms ({@link DedicatedBackend#LEAD_NANOS}):
+     * its prepare may first check an idle connection, a read of up to 1 ms.
+     */
+    static final long LEAD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private static final AttributeKey<Conn> CONN = AttributeKey.valueOf("rubis-conn");
 
@@ -192,11 +199,6 @@ public final class NettyBackend implements Backend {
     }
 
     @Override
-    public boolean eventLoops() {
-        return true;
-    }
-
-    @Override
     public Session startSession() {
         EventLoop loop = group.next();
         return new Conn(loop, deadlines.computeIfAbsent(loop, LoopDeadlines::new), sources.next());
@@ -217,12 +219,11 @@ public final class NettyBackend implements Backend {
         }
     }
 
-    /** Blocks until the reply is complete (benchmarks and tests; the engine uses {@link #send}). */
     @Override
-    public void execute(Session session, String path, Reply out) {
+    public void sendAndWait(Session session, String path, Reply out) {
         Conn c = (Conn) session;
         if (c.loop.inEventLoop()) {
-            throw new IllegalStateException("execute() would block the session's own event loop; use send()");
+            throw new IllegalStateException("sendAndWait() would block the session's own event loop; use send()");
         }
         CountDownLatch done = new CountDownLatch(1);
         send(session, path, out, done::countDown);
@@ -236,7 +237,16 @@ public final class NettyBackend implements Backend {
 
     @Override
     public long prepareLeadNanos() {
-        return PREPARE_LEAD_NANOS;
+        return LEAD_NANOS;
+    }
+
+    /**
+     * Always: the step's prepare timer is one timer of the session's loop, and {@link #prepare} itself finds out, on
+     * the loop, whether the next request will need a new connection (nothing is read here from another thread).
+     */
+    @Override
+    public boolean prepares(Session session, long requestNano) {
+        return true;
     }
 
     @Override

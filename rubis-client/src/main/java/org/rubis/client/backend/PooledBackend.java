@@ -10,7 +10,7 @@ import org.apache.hc.core5.io.CloseMode;
  * {@code poolMax} connections, a request waits for a free one. Like the JDK's cache it shares
  * connections across users, but with an explicit bound; the wait counts in the response time.
  */
-public final class PooledBackend implements Backend {
+public final class PooledBackend implements BlockingBackend {
 
     private static final Session NO_STATE = new Session() {};
     private final HttpClient5Exchange exchange;

@@ -201,7 +201,7 @@ public final class RunEngine {
             stats.runPhase(clock.epochNs(clock.upEndNano()), clock.runSeconds());
             Recorder recorder = new Recorder(clock, log, stats, new TargetWatch(stop, target.base()), backend.name());
             SessionContext ctx = new SessionContext(clock, stop, backend, recorder, counters.active);
-            SessionExecutor executor = SessionExecutor.of(ctx, config.execution().threads(), this::onUserFailed);
+            SessionExecutor executor = SessionExecutor.of(ctx, config.execution().model(), this::onUserFailed);
             finisher.add("sessions", executor);
             RequestGenerator generator = new RequestGenerator(config.workload());
             for (RunObserver o : observers) {

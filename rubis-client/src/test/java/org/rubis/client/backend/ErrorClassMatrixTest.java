@@ -99,7 +99,7 @@ class ErrorClassMatrixTest {
         try (Backend b = Backends.create(c.execution(), base)) {
             Reply r = new Reply();
             Backend.Session s = b.startSession();
-            b.execute(s, "/PHP/index.html", r);
+            Backends.execute(b, s, "/PHP/index.html", r);
             b.endSession(s);
             return r;
         }

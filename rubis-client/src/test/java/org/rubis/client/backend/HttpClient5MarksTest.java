@@ -131,7 +131,7 @@ class HttpClient5MarksTest {
                 Backend.Session session = b.startSession();
                 Reply r = new Reply();
                 for (int i = 0; i < 3; i++) {
-                    b.execute(session, "/page" + i, r);
+                    Backends.execute(b, session, "/page" + i, r);
                     assertEquals(200, r.status, b.name() + " " + r.errorLabel());
                     assertEquals(BODY.length(), r.bytes, b.name());
                     assertEquals(i == 0, r.newConnection, b.name() + " request " + i);

@@ -99,13 +99,13 @@ class StaleConnectionRetryTest {
         try (Backend b = backend(kind, base)) {
             Backend.Session session = b.startSession();
             Reply first = new Reply();
-            b.execute(session, "/first", first);
+            Backends.execute(b, session, "/first", first);
             assertEquals(200, first.status, kind + " first: " + first.errorLabel());
             assertEquals(0, first.retries());
             assertTrue(first.newConnection);
 
             Reply second = new Reply();
-            b.execute(session, "/second", second);
+            Backends.execute(b, session, "/second", second);
             assertEquals("", second.errorLabel(), kind);
             assertEquals(200, second.status, kind);
             assertEquals("hello", second.body);
@@ -126,9 +126,9 @@ class StaleConnectionRetryTest {
         try (Backend b = backend(kind, base)) {
             Backend.Session session = b.startSession();
             Reply first = new Reply();
-            b.execute(session, "/first", first);
+            Backends.execute(b, session, "/first", first);
             Reply second = new Reply();
-            b.execute(session, "/second", second);
+            Backends.execute(b, session, "/second", second);
             assertEquals("127.0.0.1:" + clientPorts.get(0), first.connectionId, kind);
             assertEquals("127.0.0.1:" + clientPorts.get(1), second.connectionId, kind);
             b.endSession(session);

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.backend.Backend;
+import org.rubis.client.backend.DedicatedBackend;
+import org.rubis.client.backend.PreparingBackend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
@@ -41,11 +43,11 @@ class DedicatedPrepareTest extends PageServerTest {
     }
 
     /** The dedicated backend as a run with a thread per user builds it. */
-    private Backend dedicated() {
-        return Backends.create(server.config("dedicated").execution(), server.base());
+    private DedicatedBackend dedicated() {
+        return (DedicatedBackend) Backends.create(server.config("dedicated").execution(), server.base());
     }
 
-    private static long later(Backend b) {
+    private static long later(PreparingBackend b) {
         return System.nanoTime() + Math.max(TimeUnit.MILLISECONDS.toNanos(100), 3 * b.prepareLeadNanos());
     }
 
@@ -117,7 +119,7 @@ class DedicatedPrepareTest extends PageServerTest {
     @Test
     void aPreparedSocketIsMadeOnceAndClosedWithItsSession() throws Exception {
         int before = UnconnectedSockets.count();
-        try (Backend b = dedicated()) {
+        try (DedicatedBackend b = dedicated()) {
             Backend.Session s = b.startSession();
             assertTrue(b.prepares(s, System.nanoTime()), "a new session has no connection: its first request's socket can be prepared");
             b.prepare(s);
@@ -147,7 +149,7 @@ class DedicatedPrepareTest extends PageServerTest {
     @Test
     void aPrepareThatGetsNoSocketLeavesNoneAndTheRequestMakesItsOwn() throws Exception {
         int before = UnconnectedSockets.count();
-        try (Backend b = dedicated()) {
+        try (DedicatedBackend b = dedicated()) {
             Backend.Session s = b.startSession();
             List<java.io.FileInputStream> held = new java.util.ArrayList<>();
             try {
@@ -179,7 +181,7 @@ class DedicatedPrepareTest extends PageServerTest {
     @Test
     void aPreparedSocketItsRequestNeverConnectsIsClosedAtTheRequestsEnd() throws Exception {
         int before = UnconnectedSockets.count();
-        try (Backend b = dedicated()) {
+        try (DedicatedBackend b = dedicated()) {
             Backend.Session s = b.startSession();
             b.prepare(s);
             assertEquals(before + 1, UnconnectedSockets.count(), "prepared");

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
+import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.DedicatedBackend;
 import org.rubis.client.backend.Reply;
 
@@ -34,7 +35,7 @@ class StaleConnectionCheckTest extends PageServerTest {
 
             // The server closes the idle connection; nothing is known yet, so nothing is checked ahead and the request resends.
             Thread.sleep(300);
-            assertFalse(b.preparesAhead(s, SOON), "no idle limit known yet: no check");
+            assertFalse(PrepareAhead.of(b).due(s, SOON), "no idle limit known yet: no check");
             b.execute(s, PATH, r);
             assertEquals(1, r.retries(), "sent again on a new connection: " + r.errorLabel());
             assertTrue(r.newConnection && !r.failed());
@@ -42,7 +43,7 @@ class StaleConnectionCheckTest extends PageServerTest {
 
             // Idle as long again: checked in the lead, found closed, replaced before the request.
             Thread.sleep(300);
-            assertTrue(b.preparesAhead(s, SOON), "a connection idle past the learnt limit is checked ahead");
+            assertTrue(PrepareAhead.of(b).due(s, SOON), "a connection idle past the learnt limit is checked ahead");
             b.prepare(s);
             assertEquals(1, b.staleConnectionsFound());
             server.idleCloseMs = 0; // from here on the server keeps its connections
@@ -53,7 +54,7 @@ class StaleConnectionCheckTest extends PageServerTest {
 
             // A live connection idle as long is checked too, and kept.
             Thread.sleep(300);
-            assertTrue(b.preparesAhead(s, SOON));
+            assertTrue(PrepareAhead.of(b).due(s, SOON));
             b.prepare(s);
             assertEquals(1, b.staleConnectionsFound(), "a live connection is not replaced");
             b.execute(s, PATH, r);
@@ -63,7 +64,7 @@ class StaleConnectionCheckTest extends PageServerTest {
             assertEquals(4, server.heads.size(), "and no request was sent on a closed connection that the server saw");
 
             // A request due at once is not checked (no lead to check in).
-            assertFalse(b.preparesAhead(s, 0));
+            assertFalse(PrepareAhead.of(b).due(s, 0));
             b.endSession(s);
         } finally {
             b.close();

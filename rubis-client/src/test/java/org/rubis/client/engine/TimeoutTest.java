@@ -52,7 +52,7 @@ class TimeoutTest {
                     Reply r = new Reply();
                     Backend.Session s = b.startSession();
                     long t0 = System.nanoTime();
-                    b.execute(s, "/PHP/index.html", r);
+                    Backends.execute(b, s, "/PHP/index.html", r);
                     b.endSession(s);
                     long ms = (System.nanoTime() - t0) / 1_000_000;
                     assertEquals(ErrorClass.READ_TIMEOUT, r.error(), backend);
@@ -69,7 +69,7 @@ class TimeoutTest {
             try (RunLog log = new RunLog(tmp, stats::accept, stats::accept)) {
                 Backend b = Backends.create(c.execution(), base);
                 SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b,
-                        new Recorder(clock, log, stats, new TargetWatch(stop, base), "netty"), new ActiveSessions()), c.execution().threads(),
+                        new Recorder(clock, log, stats, new TargetWatch(stop, base), "netty"), new ActiveSessions()), c.execution().model(),
                         (who, e) -> stop.stop(who + " failed: " + e, true));
                 UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
                 d.start("user-0", 0, System.nanoTime(), k -> k == 0 ? s : null, done::countDown);

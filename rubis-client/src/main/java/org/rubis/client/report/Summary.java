@@ -301,8 +301,7 @@ public final class Summary {
                 w.add("shard " + plan.index() + " of " + plan.count() + " applied " + plan.capShare(cap) + " of the cap of " + cap
                         + " concurrent sessions: delays and drops by the cap are this shard's, not those of one process");
             }
-            if (config.execution().backend() == org.rubis.client.config.BackendKind.LEGACY
-                    || config.execution().backend() == org.rubis.client.config.BackendKind.POOLED) {
+            if (config.execution().backend().sharesConnections()) {
                 w.add("the " + result.backend() + " backend shares connections among the users of one process: over " + plan.count()
                         + " shards the connection counts are not those of one process (dedicated and netty are unaffected)");
             }

@@ -16,6 +16,7 @@ import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.config.RegistryBuilder;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
+import org.rubis.client.config.ClientConfig;
 
 /**
  * One persistent connection per user session (httperf's model and the paper's fix): opened at
@@ -96,23 +97,18 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
         }
     }
 
-    public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages) {
-        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, new ClientTls(true), 1, 0);
-    }
-
-    public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls) {
-        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, 1, 0);
-    }
-
     /**
-     * @param sourceAddresses loopback source addresses to spread connections over (1 = the OS chooses)
-     * @param staleCheckMs    HttpClient's stale check before reusing a connection idle this long; 0 = none
+     * The backend for {@code base} as {@code e} configures it: connections spread over {@code client_source_addresses}
+     * loopback source addresses (1: the OS chooses), HttpClient's stale check only when
+     * {@code client_http_stale_check_ms} asks for it.
      */
-    public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, int sourceAddresses,
-            int staleCheckMs) {
-        this.exchange = new HttpClient5Exchange(base, staleCheckMs);
-        this.downloadImages = downloadImages;
-        this.sources = new SourceAddresses(sourceAddresses, java.net.URI.create(base).getHost());
+    DedicatedBackend(ClientConfig.Execution e, String base) {
+        this.exchange = new HttpClient5Exchange(base, e.httpStaleCheckMs());
+        this.downloadImages = e.downloadImages();
+        this.sources = new SourceAddresses(e.sourceAddresses(), java.net.URI.create(base).getHost());
+        ClientTls tls = new ClientTls(e.tlsResumption());
+        int connectTimeoutMs = e.connectTimeoutMs();
+        int requestTimeoutMs = e.requestTimeoutMs();
         // sockets that pick their own source port when bound to a source address (SourcePortSockets: the kernel's search is slow)
         this.operator = new DefaultHttpClientConnectionOperator(sockets, null, null,
                 RegistryBuilder.<TlsSocketStrategy>create().register("https", tls.httpClientStrategy()).build());

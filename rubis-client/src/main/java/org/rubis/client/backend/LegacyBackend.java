@@ -7,6 +7,7 @@ import java.net.HttpURLConnection;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
+import org.rubis.client.config.ClientConfig;
 
 /**
  * The original client's policy: {@code URL.openStream()} (here {@code openConnection()} followed
@@ -60,17 +61,17 @@ public final class LegacyBackend implements BlockingBackend {
     private final ClientTls tls;
     private final RequestHeaders headers;
 
-    public LegacyBackend(String base, int connectTimeoutMs, int readTimeoutMs, boolean downloadImages) {
-        this(base, connectTimeoutMs, readTimeoutMs, downloadImages, new ClientTls(true));
-    }
-
-    public LegacyBackend(String base, int connectTimeoutMs, int readTimeoutMs, boolean downloadImages, ClientTls tls) {
+    /**
+     * The backend for {@code base} as {@code e} configures it. The JDK's keep-alive settings are set before
+     * this class loads ({@link Backends#create}).
+     */
+    LegacyBackend(ClientConfig.Execution e, String base) {
         this.base = base;
-        this.tls = tls;
+        this.tls = new ClientTls(e.tlsResumption());
         this.headers = new RequestHeaders(base);
-        this.connectTimeoutMs = connectTimeoutMs;
-        this.readTimeoutMs = readTimeoutMs;
-        this.images = downloadImages ? new ImageFetcher(this::fetchImage) : null;
+        this.connectTimeoutMs = e.connectTimeoutMs();
+        this.readTimeoutMs = e.requestTimeoutMs();
+        this.images = e.downloadImages() ? new ImageFetcher(this::fetchImage) : null;
     }
 
     @Override

@@ -31,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.rubis.client.config.ClientConfig;
 
 /**
  * The event-driven backend, httperf's architecture in Java: a few Netty event loops (epoll where
@@ -84,36 +85,28 @@ public final class NettyBackend implements EventLoopBackend, PreparingBackend {
     private final Supplier<Channel> channels;
 
     /**
-     * @param tls null for http; for https the TLS policy (session resumption or not)
+     * The backend for {@code base} as {@code e} configures it: TLS for https with its resumption setting; connections
+     * spread over {@code client_source_addresses} loopback source addresses (1: the OS chooses); with
+     * {@code client_busy_poll}, one epoll event loop that busy-waits (epoll_wait with no timeout, in a loop) instead of
+     * blocking: it burns a whole core so that a reply is seen as soon as it arrives, as httperf does; one loop only, so
+     * the other cores stay for the server. Without epoll busy polling is ignored, with a one-line message.
      */
-    public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls) {
-        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, false, 1);
-    }
-
-    /**
-     * @param busyPoll        one epoll event loop that busy-waits (epoll_wait with no timeout, in a loop) instead of
-     *                        blocking: it burns a whole core so that a reply is seen as soon as it arrives, as httperf
-     *                        does; one loop only, so the other cores stay for the server. Without epoll: ignored, with
-     *                        a one-line message.
-     * @param sourceAddresses loopback source addresses to spread connections over (1 = the OS chooses)
-     */
-    public NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, boolean busyPoll,
-            int sourceAddresses) {
-        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, busyPoll, sourceAddresses, null);
+    NettyBackend(ClientConfig.Execution e, String base) {
+        this(e, base, null);
     }
 
     /** @param channels each new connection's channel (a test's, see {@link #channels}); null: the transport's */
-    NettyBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, boolean busyPoll,
-            int sourceAddresses, Supplier<Channel> channels) {
+    NettyBackend(ClientConfig.Execution e, String base, Supplier<Channel> channels) {
         URI u = URI.create(base);
-        this.sources = new SourceAddresses(sourceAddresses, u.getHost());
+        this.sources = new SourceAddresses(e.sourceAddresses(), u.getHost());
         boolean https = ClientTls.isHttps(base);
         this.target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? (https ? 443 : 80) : u.getPort());
-        ClientTls t = https ? (tls != null ? tls : new ClientTls(true)) : null;
+        ClientTls t = https ? new ClientTls(e.tlsResumption()) : null;
         this.requestTail = requestTail(new RequestHeaders(base));
-        this.requestTimeoutNs = TimeUnit.MILLISECONDS.toNanos(requestTimeoutMs);
-        this.connectTimeoutMs = connectTimeoutMs;
-        this.downloadImages = downloadImages;
+        this.requestTimeoutNs = TimeUnit.MILLISECONDS.toNanos(e.requestTimeoutMs());
+        this.connectTimeoutMs = e.connectTimeoutMs();
+        this.downloadImages = e.downloadImages();
+        boolean busyPoll = e.busyPoll();
         boolean epoll = Epoll.isAvailable();
         int threads = Runtime.getRuntime().availableProcessors();
         if (busyPoll && !epoll) {

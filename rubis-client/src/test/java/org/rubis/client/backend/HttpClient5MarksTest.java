@@ -96,7 +96,8 @@ class HttpClient5MarksTest {
     @Test
     void aPooledRequestThatWaitedForTheOnlyConnectionKeepsTheWaitInItsResponseTime() throws Exception {
         holdMs = HOLD_MS;
-        PooledBackend pooled = new PooledBackend(base(), 5000, 10000, 1, false);
+        PooledBackend pooled = (PooledBackend) TestBackends.create("pooled", base(), "client_connect_timeout_ms", "5000",
+                "client_request_timeout_ms", "10000", "client_pool_max", "1");
         try {
             Reply first = new Reply();
             Reply second = new Reply();
@@ -125,7 +126,9 @@ class HttpClient5MarksTest {
     @Test
     void eachBackendsMarksBracketTheServersOwnInstantsOnNewAndReusedConnections() throws Exception {
         holdMs = 20;
-        for (Backend b : List.of(new PooledBackend(base(), 5000, 10000, 4, false), new DedicatedBackend(base(), 5000, 10000, false))) {
+        for (String kind : List.of("pooled", "dedicated")) {
+            Backend b = TestBackends.create(kind, base(), "client_connect_timeout_ms", "5000", "client_request_timeout_ms", "10000",
+                    "client_pool_max", "4");
             served.clear();
             try {
                 Backend.Session session = b.startSession();

@@ -101,13 +101,7 @@ class ImageTimeoutTest {
 
     private Backend backend(String name) {
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
-        return switch (name) {
-            case "legacy" -> new LegacyBackend(base, 2000, TIMEOUT_MS, true);
-            case "pooled" -> new PooledBackend(base, 2000, TIMEOUT_MS, 4, true);
-            case "dedicated" -> new DedicatedBackend(base, 2000, TIMEOUT_MS, true);
-            case "netty" -> new NettyBackend(base, 2000, TIMEOUT_MS, true, null);
-            default -> throw new IllegalArgumentException(name);
-        };
+        return TestBackends.create(name, base, TIMEOUT_MS, true);
     }
 
     /**
@@ -176,12 +170,7 @@ class ImageTimeoutTest {
         Reply page = new Reply();
         CountDownLatch done = new CountDownLatch(1);
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
-        Backend b = switch (name) { // a request timeout far beyond the wait below: only the stop can end the hung image
-            case "legacy" -> new LegacyBackend(base, 2000, 60_000, true);
-            case "pooled" -> new PooledBackend(base, 2000, 60_000, 4, true);
-            case "dedicated" -> new DedicatedBackend(base, 2000, 60_000, true);
-            default -> new NettyBackend(base, 2000, 60_000, true, null);
-        };
+        Backend b = TestBackends.create(name, base, 60_000, true); // a request timeout far beyond the wait below: only the stop can end the hung image
         try (b) {
             Backend.Session session = b.startSession();
             Thread sender = Thread.ofPlatform().start(() -> send(b, session, "/page/1", page, done::countDown)); // blocking backends block here

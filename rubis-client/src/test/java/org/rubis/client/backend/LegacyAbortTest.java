@@ -128,8 +128,8 @@ class LegacyAbortTest {
         CountDownLatch secondGoesOn = new CountDownLatch(1);
         ProxySelector.setDefault(new HoldingSelector(previous, "/second", secondSelecting, secondGoesOn));
 
-        LegacyBackend b = new LegacyBackend(base, 2000, 5000, false);
-        LegacyBackend untracked = new LegacyBackend(base, 2000, 5000, false);
+        LegacyBackend b = (LegacyBackend) TestBackends.create("legacy", base, 5000, false);
+        LegacyBackend untracked = (LegacyBackend) TestBackends.create("legacy", base, 5000, false);
         Backend.Session session = b.startSession();
         Reply first = new Reply();
         Reply second = new Reply();
@@ -163,7 +163,7 @@ class LegacyAbortTest {
     void anAbortEndsARequestWaitingForItsResponseWhichIsSentOnce() throws Exception {
         String base = "http://127.0.0.1:" + server.getLocalPort();
         held.put("/hang", new CountDownLatch(1));
-        LegacyBackend b = new LegacyBackend(base, 2000, 10_000, false);
+        LegacyBackend b = (LegacyBackend) TestBackends.create("legacy", base, 10_000, false);
         Backend.Session session = b.startSession();
         Reply warm = new Reply();
         b.execute(session, "/warm", warm); // a connection in the cache: the hung request reuses it

@@ -43,7 +43,8 @@ class StaleCheckOptionTest {
                 }
             });
             String base = "http://127.0.0.1:" + server.getLocalPort();
-            try (DedicatedBackend b = new DedicatedBackend(base, 2000, 5000, false, new ClientTls(true), 1, staleCheckMs)) {
+            try (DedicatedBackend b = (DedicatedBackend) TestBackends.create("dedicated", base, "client_connect_timeout_ms", "2000",
+                    "client_request_timeout_ms", "5000", "client_http_stale_check_ms", String.valueOf(staleCheckMs))) {
                 Backend.Session s = b.startSession();
                 Reply first = new Reply();
                 b.execute(s, "/a", first);

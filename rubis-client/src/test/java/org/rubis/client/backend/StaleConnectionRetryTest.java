@@ -83,13 +83,7 @@ class StaleConnectionRetryTest {
     }
 
     private Backend backend(String kind, String base) {
-        return switch (kind) {
-            case "legacy" -> new LegacyBackend(base, 2000, 5000, false);
-            case "pooled" -> new PooledBackend(base, 2000, 5000, 4, false);
-            case "dedicated" -> new DedicatedBackend(base, 2000, 5000, false);
-            case "netty" -> new NettyBackend(base, 2000, 5000, false, null);
-            default -> throw new IllegalArgumentException(kind);
-        };
+        return TestBackends.create(kind, base, 5000, false);
     }
 
     @ParameterizedTest

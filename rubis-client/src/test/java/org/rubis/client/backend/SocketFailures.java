@@ -20,7 +20,7 @@ public final class SocketFailures implements Supplier<Channel> {
     /** EMFILE on Linux, the only system with the epoll transport. */
     private static final int EMFILE = 24;
 
-    private final Supplier<Channel> transport = NettyBackend.socketChannels(Epoll.isAvailable());
+    private final Supplier<Channel> transport = NettyChannels.socketChannels(Epoll.isAvailable());
     private final Set<Integer> failing;
     private final AtomicInteger calls = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();

@@ -1,9 +1,8 @@
 package org.rubis.client.engine;
 
-import static org.junit.jupiter.api.Assertions.assertNull;
-import org.rubis.client.backend.ErrorClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -13,9 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.backend.Backend;
-import org.rubis.client.backend.DedicatedBackend;
-import org.rubis.client.backend.PreparingBackend;
 import org.rubis.client.backend.Backends;
+import org.rubis.client.backend.DedicatedBackend;
+import org.rubis.client.backend.ErrorClass;
+import org.rubis.client.backend.PreparingBackend;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
 

@@ -8,8 +8,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
-import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.DedicatedBackend;
+import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.Reply;
 
 /**

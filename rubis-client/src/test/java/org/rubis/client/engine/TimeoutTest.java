@@ -1,6 +1,5 @@
 package org.rubis.client.engine;
 
-import org.rubis.client.backend.ErrorClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
+import org.rubis.client.backend.ErrorClass;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;

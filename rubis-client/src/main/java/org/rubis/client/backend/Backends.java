@@ -14,7 +14,8 @@ public final class Backends {
     public static Backend create(ClientConfig.Execution e, String base) {
         return switch (e.backend()) {
             case LEGACY -> {
-                jdkSettings(e.httpKeepAlive(), e.httpMaxConnections()); // before anything initialises the JDK's HttpClient
+                // before anything initialises the JDK's HttpClient
+                jdkSettings(e.httpKeepAlive(), e.httpMaxConnections());
                 yield new LegacyBackend(e, base);
             }
             case POOLED -> new PooledBackend(e, base);

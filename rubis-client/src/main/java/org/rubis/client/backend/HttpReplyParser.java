@@ -385,7 +385,7 @@ abstract class HttpReplyParser {
         return v;
     }
 
-    /** A final reply's head was read: its status and framing are set, {@link #onHead} runs, then its body is awaited (or it ended). */
+    /** A final reply's head was read: status and framing set, {@link #onHead} run, then its body is awaited (or it ended). */
     private void headRead(int code, boolean keepAlive, boolean chunked, long length) {
         status = code;
         this.keepAlive = keepAlive;

@@ -22,7 +22,10 @@ final class Latin1Text {
         return of(b, b.readerIndex(), b.readableBytes());
     }
 
-    /** {@code n} bytes from {@code at} as ISO-8859-1 text, as {@code ByteBuf.toString(ISO_8859_1)} without its temporary array. */
+    /**
+     * {@code n} bytes from {@code at} as ISO-8859-1 text, as {@code ByteBuf.toString(ISO_8859_1)} without its
+     * temporary array.
+     */
     static String of(ByteBuf b, int at, int n) {
         if (n == 0) {
             return "";
@@ -33,7 +36,8 @@ final class Latin1Text {
         byte[] a = SCRATCH.get();
         if (a.length < n) {
             if (n > 1 << 20) {
-                return b.toString(at, n, StandardCharsets.ISO_8859_1); // a huge page: no event-loop buffer that large kept
+                // a huge page: no event-loop buffer that large kept
+                return b.toString(at, n, StandardCharsets.ISO_8859_1);
             }
             a = new byte[Math.max(n, 2 * a.length)];
             SCRATCH.set(a);

@@ -30,9 +30,9 @@ import org.rubis.client.config.ClientConfig;
 public final class NettyBackend implements EventLoopBackend, PreparingBackend {
 
     /**
-     * The prepare lead: 1 ms is far beyond the prepare's own time (60-120 us cold) and the timer's lateness, and short
-     * enough that the channel is not kept through a think time. Dedicated takes 2 ms ({@link DedicatedBackend#LEAD_NANOS}):
-     * its prepare may first check an idle connection, a read of up to 1 ms.
+     * The prepare lead: 1 ms is far beyond the prepare's own time (60-120 us cold) and the timer's lateness, and
+     * short enough that the channel is not kept through a think time. Dedicated takes 2 ms
+     * ({@link DedicatedBackend#LEAD_NANOS}): its prepare may first check an idle connection, a read of up to 1 ms.
      */
     static final long LEAD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -71,10 +71,12 @@ public final class NettyBackend implements EventLoopBackend, PreparingBackend {
     NettyBackend(ClientConfig.Execution e, String base, Supplier<Channel> channels) {
         URI u = URI.create(base);
         boolean https = ClientTls.isHttps(base);
-        InetSocketAddress target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? (https ? 443 : 80) : u.getPort());
+        int port = u.getPort() < 0 ? (https ? 443 : 80) : u.getPort();
+        InetSocketAddress target = new InetSocketAddress(u.getHost(), port);
         boolean epoll = Epoll.isAvailable();
         this.sources = new SourceAddresses(e.sourceAddresses(), u.getHost());
-        this.channels = new NettyChannels(target, https ? new ClientTls(e.tlsResumption()) : null, epoll, channels, e.connectTimeoutMs());
+        ClientTls tls = https ? new ClientTls(e.tlsResumption()) : null;
+        this.channels = new NettyChannels(target, tls, epoll, channels, e.connectTimeoutMs());
         this.requests = new RequestBytes(new RequestHeaders(base));
         this.requestTimeoutNs = TimeUnit.MILLISECONDS.toNanos(e.requestTimeoutMs());
         this.downloadImages = e.downloadImages();
@@ -82,18 +84,19 @@ public final class NettyBackend implements EventLoopBackend, PreparingBackend {
     }
 
     /**
-     * A loop per core, epoll where available. {@code busyPoll}: one epoll event loop that busy-waits (epoll_wait with no
-     * timeout, in a loop) instead of blocking: it burns a whole core so that a reply is seen as soon as it arrives, as
-     * httperf does; one loop only, so the other cores stay for the server. Without epoll it is ignored, with a one-line
-     * message.
+     * A loop per core, epoll where available. {@code busyPoll}: one epoll event loop that busy-waits (epoll_wait
+     * with no timeout, in a loop) instead of blocking: it burns a whole core so that a reply is seen as soon as it
+     * arrives, as httperf does; one loop only, so the other cores stay for the server. Without epoll it is ignored,
+     * with a one-line message.
      */
     private static EventLoopGroup eventLoops(boolean busyPoll, boolean epoll) {
         if (busyPoll && !epoll) {
-            System.err.println("warning: --busy-poll needs Netty's epoll transport (Linux x86_64/aarch64), unavailable here ("
-                    + Epoll.unavailabilityCause() + "); the event loops block as usual");
+            System.err.println("warning: --busy-poll needs Netty's epoll transport (Linux x86_64/aarch64), "
+                    + "unavailable here (" + Epoll.unavailabilityCause() + "); the event loops block as usual");
         }
         if (busyPoll && epoll) {
-            return new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory(0, () -> (selectSupplier, hasTasks) -> SelectStrategy.BUSY_WAIT));
+            return new MultiThreadIoEventLoopGroup(1,
+                    EpollIoHandler.newFactory(0, () -> (selectSupplier, hasTasks) -> SelectStrategy.BUSY_WAIT));
         }
         int threads = Runtime.getRuntime().availableProcessors();
         return epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);

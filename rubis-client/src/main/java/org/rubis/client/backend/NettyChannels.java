@@ -53,7 +53,8 @@ final class NettyChannels {
     final int connectTimeoutMs;
 
     /** @param channels each new connection's channel (a test's); null: the transport's */
-    NettyChannels(InetSocketAddress target, ClientTls tls, boolean epoll, Supplier<Channel> channels, int connectTimeoutMs) {
+    NettyChannels(InetSocketAddress target, ClientTls tls, boolean epoll, Supplier<Channel> channels,
+            int connectTimeoutMs) {
         this.target = target;
         this.tls = tls;
         this.epoll = epoll;
@@ -81,7 +82,8 @@ final class NettyChannels {
                 config.setOption(EpollChannelOption.IP_BIND_ADDRESS_NO_PORT, true);
             }
             if (tls != null) {
-                ch.pipeline().addLast("tls", new SslHandler(tls.clientEngine(target.getHostString(), target.getPort())));
+                SslHandler handler = new SslHandler(tls.clientEngine(target.getHostString(), target.getPort()));
+                ch.pipeline().addLast("tls", handler);
             }
             ch.pipeline().addLast("reply", NettyReplyHandler.INSTANCE);
         } catch (RuntimeException | Error e) {

@@ -39,13 +39,13 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
     boolean awaiting;
     boolean newConnection;
     String path;
-    /** {@link NettyReplyHandler}'s stamp of the first read of the exchange in progress (the page's or an image's); 0 before it. */
+    /** {@link NettyReplyHandler}'s stamp of the first read of the exchange in progress (page or image); 0 before. */
     long firstByte;
     /** Its stamp of the exchange's latest read: the last byte's, once the reply is complete. */
     long lastRead;
     /** This request's slot in {@link #deadlines}, -1 when none is in flight. */
     int slot = -1;
-    /** The connect in progress for the request in flight, or null: a later completion of an earlier connect is closed. */
+    /** The connect in progress for the request in flight, or null: an earlier connect completing later is closed. */
     ChannelFuture connecting;
     /** The connect's own timer, while connecting. */
     ScheduledFuture<?> connectTimer;
@@ -109,7 +109,7 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
         if (registered == null || !registered.channel().isOpen()) {
             try {
                 registered = backend.channels.register(loop);
-            } catch (RuntimeException e) { // no socket (file descriptors exhausted): the request fails, the session goes on
+            } catch (RuntimeException e) { // no socket (descriptors exhausted): the request fails, the session goes on
                 req.release();
                 failRequest(ErrorClass.of(e, false));
                 return;
@@ -353,7 +353,7 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
         out.markLastByte(now);
         out.status = status;
         out.bytes = received;
-        out.body = text != null ? text : body == null ? "" : Latin1Text.of(body, body.readerIndex(), body.readableBytes());
+        out.body = text != null ? text : body == null ? "" : Latin1Text.of(body);
         dropBody();
         out.newConnection = newConnection;
         if (newConnection || connectionId == null) {
@@ -381,7 +381,7 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
         deadlines.clearDeadline(this);
         out.images++;
         out.imageBytes += received;
-        if (!keepAlive) { // as after a page that closes: neither the next image nor the next step writes on this connection
+        if (!keepAlive) { // as after a page that closes: neither the next image nor the next step writes on it
             close(detach());
         }
         String nextImage = images.poll();
@@ -408,18 +408,18 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
         open(req);
     }
 
-    /** The request in progress failed before it was written: during the images they end (the page stands), else the page fails. */
+    /** The request in progress failed before it was written: images end (the page stands), else the page fails. */
     private void failRequest(ErrorClass error) {
         if (!imageFailed(error)) {
             fail(error);
         }
     }
 
-    /** The connection closed: a reply framed by the close is complete; one in progress ends with the class of how it ended. */
+    /** The connection closed: a reply framed by the close is complete; one in progress ends as the close says. */
     void onInactive() {
         Channel closed = ch;
         if (endOfInput()) {
-            if (ch == closed) { // not a connection the reply's end opened since (for an image, or the next step's request)
+            if (ch == closed) { // not one the reply's end opened since (for an image, or the next step's request)
                 ch = null;
             }
             return;

@@ -21,8 +21,8 @@ public final class PooledBackend implements BlockingBackend {
     private final ImageFetcher images;
 
     /**
-     * The backend for {@code base} as {@code e} configures it: at most {@code client_pool_max} connections, HttpClient's
-     * stale check only when {@code client_http_stale_check_ms} asks for it.
+     * The backend for {@code base} as {@code e} configures it: at most {@code client_pool_max} connections,
+     * HttpClient's stale check only when {@code client_http_stale_check_ms} asks for it.
      */
     PooledBackend(ClientConfig.Execution e, String base) {
         this.exchange = new HttpClient5Exchange(base, e.httpStaleCheckMs());

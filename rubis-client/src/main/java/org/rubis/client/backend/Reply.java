@@ -142,7 +142,7 @@ public final class Reply {
         retries = n;
     }
 
-    /** Rule 6 for the JDK's own resend inside {@code getResponseCode} (legacy): counted, its window includes the failure. */
+    /** Rule 6 for the JDK's own resend inside {@code getResponseCode} (legacy): counted; its window has the failure. */
     void retriedInsideWindow() {
         retries = 1;
     }
@@ -181,7 +181,10 @@ public final class Reply {
         return imageError;
     }
 
-    /** The error as requests.csv names it: "" for none, {@code image-<class>} for an image's (docs/RUN-DIRECTORY.md). */
+    /**
+     * The error as requests.csv names it: "" for none, {@code image-<class>} for an image's, {@code http-<status>}
+     * for {@link ErrorClass#HTTP_STATUS} (docs/RUN-DIRECTORY.md).
+     */
     public String errorLabel() {
         if (error == null) {
             return "";

@@ -48,7 +48,7 @@ final class RequestBytes {
         this.tail = tail(headers);
     }
 
-    /** " HTTP/1.1", then each header of {@link RequestHeaders} in order, then the blank line: what HttpRequestEncoder wrote. */
+    /** " HTTP/1.1", each header of {@link RequestHeaders} in order, the blank line: what HttpRequestEncoder wrote. */
     static byte[] tail(RequestHeaders headers) {
         StringBuilder b = new StringBuilder(" HTTP/1.1\r\n");
         headers.forEach((name, value) -> b.append(name).append(": ").append(value).append("\r\n"));

@@ -38,6 +38,7 @@ final class StaleConnectionRetry {
      * own flag says) or {@code aborted} (the run stopped: also what a waiting caller's interrupt becomes).
      */
     static boolean retriable(ErrorClass error) {
-        return !error.isTimeout() && !error.isConnectFailure() && error != ErrorClass.NOT_HTTP && error != ErrorClass.ABORTED;
+        return !error.isTimeout() && !error.isConnectFailure()
+                && error != ErrorClass.NOT_HTTP && error != ErrorClass.ABORTED;
     }
 }

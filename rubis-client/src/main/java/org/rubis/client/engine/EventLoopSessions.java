@@ -113,15 +113,17 @@ final class EventLoopSessions implements SessionExecutor {
                 return;
             }
             if (prepareAhead.due(bs, delay)) {
-                timer = loop.schedule(() -> prepareThen(nano, task), delay - prepareAhead.leadNanos(), TimeUnit.NANOSECONDS);
+                long early = delay - prepareAhead.leadNanos();
+                timer = loop.schedule(() -> prepareThen(nano, task), early, TimeUnit.NANOSECONDS);
                 return;
             }
             timer = loop.schedule(task, delay, TimeUnit.NANOSECONDS);
         }
 
         /**
-         * Prepares ({@link PrepareAhead#prepare}) a little before the step at {@code nano}, then the step's own timer: what the backend
-         * readies here (a new connection's socket) stays out of the request's window, which opens at its send mark.
+         * Prepares ({@link PrepareAhead#prepare}) a little before the step at {@code nano}, then the step's own timer:
+         * what the backend readies here (a new connection's channel) stays out of the request's window, which opens at
+         * its send mark.
          */
         void prepareThen(long nano, Runnable task) {
             if (finished) {

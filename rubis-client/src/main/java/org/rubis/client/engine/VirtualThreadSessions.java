@@ -115,7 +115,8 @@ final class VirtualThreadSessions implements SessionExecutor {
             long end = ctx.clock().endNano();
             boolean prepare = nano < end && prepareAhead.due(bs, nano - System.nanoTime()); // bs null: not created yet
             Runnable task = nano >= end ? () -> fired(true, false) : () -> fired(false, prepare);
-            long delay = Math.max(0, Math.min(nano, end) - (prepare ? prepareAhead.leadNanos() : 0) - System.nanoTime());
+            long lead = prepare ? prepareAhead.leadNanos() : 0;
+            long delay = Math.max(0, Math.min(nano, end) - lead - System.nanoTime());
             synchronized (this) {
                 if (finished) {
                     return;

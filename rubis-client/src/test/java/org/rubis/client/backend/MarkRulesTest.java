@@ -36,7 +36,8 @@ class MarkRulesTest {
     private static final String SMALL = "<html>small</html>";
 
     /** What the server did for one request, by its own clock; 0 for what it did not do. */
-    private record Served(String path, int onConnection, long accepted, long read, long firstWrite, long lastWrite, long closed) {}
+    private record Served(String path, int onConnection, long accepted, long read, long firstWrite, long lastWrite,
+            long closed) {}
 
     private ServerSocket server;
     private final List<Served> served = new CopyOnWriteArrayList<>();
@@ -140,7 +141,7 @@ class MarkRulesTest {
         while ((c = in.read()) >= 0) {
             head.append((char) c);
             int n = head.length();
-            if (n >= 4 && head.charAt(n - 4) == '\r' && head.charAt(n - 3) == '\n' && head.charAt(n - 2) == '\r' && head.charAt(n - 1) == '\n') {
+            if (n >= 4 && head.substring(n - 4).equals("\r\n\r\n")) {
                 String[] line = head.substring(0, head.indexOf("\r")).split(" ");
                 return line.length > 1 ? line[1] : "";
             }
@@ -182,11 +183,11 @@ class MarkRulesTest {
                 assertTrue(s.firstWrite() <= first, what + ": the first byte is marked after the server wrote it");
                 assertTrue(first < s.lastWrite(), what + ": at the first read, before the server wrote the rest");
                 assertTrue(r.endNano() >= s.lastWrite(), what + ": the last byte is marked after the server wrote it");
-                assertTrue(r.ttfbNs() >= FIRST_MS * MS, what + ": the first-byte delay is in the time to first byte: " + r.ttfbNs());
+                assertTrue(r.ttfbNs() >= FIRST_MS * MS, what + ": the first-byte delay is in the ttfb: " + r.ttfbNs());
                 assertTrue(r.responseNs() - r.ttfbNs() >= LAST_MS * MS / 2, what + ": the last-byte delay after it");
-                assertTrue(r.responseNs() >= (FIRST_MS + LAST_MS) * MS, what + ": both delays are in the response time");
+                assertTrue(r.responseNs() >= (FIRST_MS + LAST_MS) * MS, what + ": both delays are in the response");
                 if (i == 0 && (kind.equals("legacy") || kind.equals("netty"))) {
-                    assertTrue(r.sendNano() < s.accepted(), what + ": the connect comes after the send mark, in the window");
+                    assertTrue(r.sendNano() < s.accepted(), what + ": the connect is after the send mark");
                 }
             }
             b.endSession(session);
@@ -207,7 +208,7 @@ class MarkRulesTest {
             assertTrue(r.sendNano() <= s.read() && s.firstWrite() <= first && first <= r.endNano(), kind);
             assertTrue(r.ttfbNs() >= FIRST_MS * MS, kind + ": " + r.ttfbNs());
             if (kind.equals("pooled") || kind.equals("dedicated")) {
-                assertEquals(r.ttfbNs(), r.responseNs(), kind + ": the whole body was read with the head, so it ended there");
+                assertEquals(r.ttfbNs(), r.responseNs(), kind + ": the body came with the head, so it ended there");
             }
             b.endSession(session);
         }
@@ -226,8 +227,8 @@ class MarkRulesTest {
             assertTrue(r.failed(), kind);
             assertEquals(ErrorClass.CLOSED_BEFORE_ANY_BYTE, r.error(), kind);
             assertEquals(0, r.ttfbNs(), kind + ": no byte came");
-            assertTrue(called <= r.sendNano() && r.sendNano() <= drops.get(0).read(), kind + ": sent before the server read it");
-            assertTrue(r.endNano() >= drops.get(drops.size() - 1).closed(), kind + ": the failure is marked after the close");
+            assertTrue(called <= r.sendNano() && r.sendNano() <= drops.get(0).read(), kind + ": sent before the read");
+            assertTrue(r.endNano() >= drops.get(drops.size() - 1).closed(), kind + ": marked after the close");
             assertTrue(r.responseNs() >= FAIL_MS * MS, kind + ": the wait for the close is in the response time");
             b.endSession(session);
         }
@@ -250,9 +251,10 @@ class MarkRulesTest {
             Backends.execute(b, session, "/gone", r);
             assertEquals(SMALL, r.body, kind + ": " + r.errorLabel());
             assertEquals(1, r.retries(), kind);
-            Served failed = served.stream().filter(x -> x.path().equals("/gone") && x.closed() != 0).findFirst().orElseThrow();
+            Served failed = served.stream().filter(x -> x.path().equals("/gone") && x.closed() != 0).findFirst()
+                    .orElseThrow();
             Served resent = last("/gone");
-            assertTrue(r.sendNano() <= resent.read() && r.endNano() >= resent.firstWrite(), kind + ": the resend's marks bracket it");
+            assertTrue(r.sendNano() <= resent.read() && r.endNano() >= resent.firstWrite(), kind + ": the resend");
             if (kind.equals("legacy")) {
                 assertTrue(r.sendNano() <= failed.read(), kind + ": the JDK's resend is inside the window");
             } else {

@@ -29,12 +29,14 @@ class ExecutionModelTest {
             "pooled, platform, PLATFORM_THREADS, false", "pooled, virtual, VIRTUAL_THREADS, false",
             "dedicated, platform, PLATFORM_THREADS, true", "dedicated, virtual, VIRTUAL_THREADS, true",
             "netty, platform, EVENT_LOOPS, true", "netty, virtual, EVENT_LOOPS, true"})
-    void theBackendAndTheExecutorAreThoseOfTheOneModel(String backend, String threads, ExecutionModel model, boolean prepares) {
+    void theBackendAndTheExecutorAreThoseOfTheOneModel(String backend, String threads, ExecutionModel model,
+            boolean prepares) {
         ClientConfig c = ConfigLoader.load((Path) null, Map.of("client_backend", backend, "client_threads", threads));
         assertEquals(model, c.execution().model());
         try (Backend b = Backends.create(c.execution(), "http://127.0.0.1:9")) {
             assertEquals(backend, b.name());
-            assertTrue(model == ExecutionModel.EVENT_LOOPS ? b instanceof EventLoopBackend : b instanceof BlockingBackend, b.name());
+            boolean loops = model == ExecutionModel.EVENT_LOOPS;
+            assertTrue(loops ? b instanceof EventLoopBackend : b instanceof BlockingBackend, b.name());
             assertEquals(prepares, PrepareAhead.of(b).enabled(), "prepares ahead");
             SessionContext ctx = new SessionContext(new RunClock(c), new StopSignal(), b, null, new ActiveSessions());
             try (SessionExecutor e = SessionExecutor.of(ctx, model, (who, x) -> { })) {

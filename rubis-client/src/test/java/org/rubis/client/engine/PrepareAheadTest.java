@@ -15,7 +15,7 @@ import org.rubis.client.config.ClientConfig;
 
 /**
  * A request due later than twice the backend's lead gets its new connection's socket prepared before its send mark
- * ({@link Backend#prepare}), and that socket is the one it connects: the server accepts one connection, and no
+ * ({@link org.rubis.client.backend.PreparingBackend#prepare}), and that socket is the one it connects: the server accepts one connection, and no
  * unconnected socket is left over (counted as the process's sockets absent from the kernel's TCP tables, the only
  * state a prepared socket can be in). A due request is not prepared, a session with an open connection prepares
  * nothing, and a prepared socket is closed with its session.

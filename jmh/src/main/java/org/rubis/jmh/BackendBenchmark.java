@@ -25,9 +25,9 @@ import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.process.EmbeddedServerProcess;
 
 /**
- * Client-side cost of one request with each backend (legacy, pooled, dedicated, netty), all through
- * the same {@link Backend} interface ({@code execute}: the caller waits for the whole reply, for netty
- * on its event loop), against the embedded server in its own JVM. Run with {@code -prof gc} for the
+ * Client-side cost of one request with each backend (legacy, pooled, dedicated, netty), all driven
+ * alike ({@link Backends#execute}: the caller waits for the whole reply, for netty while its event
+ * loop does the request), against the embedded server in its own JVM. Run with {@code -prof gc} for the
  * allocation per request. The server shares the machine, so compare backends with each other, not
  * with absolute figures elsewhere.
  */
@@ -82,7 +82,7 @@ public class BackendBenchmark {
 
     @Benchmark
     public long request(UserState u) {
-        b.execute(u.session, PATH, u.reply);
+        Backends.execute(b, u.session, PATH, u.reply);
         return u.reply.bytes;
     }
 }

@@ -1,6 +1,5 @@
 package org.rubis.client.backend;
 
-import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.ClientConfig;
 
 /** Creates the backend named by {@code client_backend} / {@code --backend}: the one place a backend plugs in. */
@@ -8,19 +7,33 @@ public final class Backends {
 
     private Backends() {}
 
+    /**
+     * The backend {@code e} names, for requests to {@code base}, configured by {@code e}; it speaks the protocol of
+     * {@code e.model()}: an {@link EventLoopBackend} for event loops, a {@link BlockingBackend} for threads.
+     */
     public static Backend create(ClientConfig.Execution e, String base) {
-        if (e.backend() == BackendKind.LEGACY) {
-            jdkSettings(e.httpKeepAlive(), e.httpMaxConnections()); // before anything initialises the JDK's HttpClient
-        }
-        ClientTls tls = new ClientTls(e.tlsResumption());
         return switch (e.backend()) {
-            case LEGACY -> new LegacyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls);
-            case POOLED -> new PooledBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.poolMax(), e.downloadImages(), tls, e.httpStaleCheckMs());
-            case DEDICATED -> new DedicatedBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), tls, e.sourceAddresses(),
-                    e.httpStaleCheckMs());
-            case NETTY -> new NettyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(),
-                    ClientTls.isHttps(base) ? tls : null, e.busyPoll(), e.sourceAddresses());
+            case LEGACY -> {
+                // before anything initialises the JDK's HttpClient
+                jdkSettings(e.httpKeepAlive(), e.httpMaxConnections());
+                yield new LegacyBackend(e, base);
+            }
+            case POOLED -> new PooledBackend(e, base);
+            case DEDICATED -> new DedicatedBackend(e, base);
+            case NETTY -> new NettyBackend(e, base);
         };
+    }
+
+    /**
+     * One request, the caller waiting for its reply, whatever the backend's protocol: how benchmarks and tests drive
+     * every backend alike. A run never does: its execution model drives each protocol its own way.
+     */
+    public static void execute(Backend backend, Backend.Session session, String path, Reply out) {
+        if (backend instanceof BlockingBackend b) {
+            b.execute(session, path, out);
+        } else {
+            ((EventLoopBackend) backend).sendAndWait(session, path, out);
+        }
     }
 
     /**

@@ -7,8 +7,8 @@ import org.apache.hc.client5.http.impl.io.BasicHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.DefaultHttpClientConnectionOperator;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.routing.DefaultRoutePlanner;
-import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
 import org.apache.hc.client5.http.io.HttpClientConnectionOperator;
+import org.apache.hc.client5.http.io.ManagedHttpClientConnection;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.apache.hc.core5.http.HttpHost;
@@ -16,6 +16,7 @@ import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.config.RegistryBuilder;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
+import org.rubis.client.config.ClientConfig;
 
 /**
  * One persistent connection per user session (httperf's model and the paper's fix): opened at
@@ -28,7 +29,7 @@ import org.apache.hc.core5.io.CloseMode;
  * client as the request's user token ({@link SessionConnections}), holds its one connection. An
  * idle user costs its manager and its connection (with 1 KB I/O buffers), not a whole client.
  */
-public final class DedicatedBackend implements Backend {
+public final class DedicatedBackend implements BlockingBackend, PreparingBackend {
 
     /**
      * I/O buffer size of each connection. HttpClient keeps three of this size per connection (input,
@@ -96,23 +97,18 @@ public final class DedicatedBackend implements Backend {
         }
     }
 
-    public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages) {
-        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, new ClientTls(true), 1, 0);
-    }
-
-    public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls) {
-        this(base, connectTimeoutMs, requestTimeoutMs, downloadImages, tls, 1, 0);
-    }
-
     /**
-     * @param sourceAddresses loopback source addresses to spread connections over (1 = the OS chooses)
-     * @param staleCheckMs    HttpClient's stale check before reusing a connection idle this long; 0 = none
+     * The backend for {@code base} as {@code e} configures it: connections spread over {@code client_source_addresses}
+     * loopback source addresses (1: the OS chooses), HttpClient's stale check only when
+     * {@code client_http_stale_check_ms} asks for it.
      */
-    public DedicatedBackend(String base, int connectTimeoutMs, int requestTimeoutMs, boolean downloadImages, ClientTls tls, int sourceAddresses,
-            int staleCheckMs) {
-        this.exchange = new HttpClient5Exchange(base, staleCheckMs);
-        this.downloadImages = downloadImages;
-        this.sources = new SourceAddresses(sourceAddresses, java.net.URI.create(base).getHost());
+    DedicatedBackend(ClientConfig.Execution e, String base) {
+        this.exchange = new HttpClient5Exchange(base, e.httpStaleCheckMs());
+        this.downloadImages = e.downloadImages();
+        this.sources = new SourceAddresses(e.sourceAddresses(), java.net.URI.create(base).getHost());
+        ClientTls tls = new ClientTls(e.tlsResumption());
+        int connectTimeoutMs = e.connectTimeoutMs();
+        int requestTimeoutMs = e.requestTimeoutMs();
         // sockets that pick their own source port when bound to a source address (SourcePortSockets: the kernel's search is slow)
         this.operator = new DefaultHttpClientConnectionOperator(sockets, null, null,
                 RegistryBuilder.<TlsSocketStrategy>create().register("https", tls.httpClientStrategy()).build());
@@ -231,10 +227,10 @@ public final class DedicatedBackend implements Backend {
                 closeQuietly(SourcePortSockets.takeBack()); // not taken (the request never connected): not left open
             }
         }
-        if (out.retries > 0 && reused) {
+        if (out.retries() > 0 && reused) {
             // the server had closed the connection after it was idle about this long (the resend's mark follows the failed
             // attempt within microseconds): from now on, check connections idle 9/10 of it ahead
-            long idle = out.sendNano - d.idleSinceNano;
+            long idle = out.sendNano() - d.idleSinceNano;
             staleAfterNanos.accumulateAndGet(idle - idle / 10, Math::min);
         }
         if (d.conn != null && !d.conn.isOpen()) {

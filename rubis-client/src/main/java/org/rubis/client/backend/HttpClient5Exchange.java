@@ -2,7 +2,6 @@ package org.rubis.client.backend;
 
 import org.rubis.format.ErrorClass;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -118,38 +117,37 @@ final class HttpClient5Exchange {
     void execute(CloseableHttpClient client, String path, Reply out, java.util.function.Supplier<HttpClientContext> contexts) {
         out.reset();
         while (!attempt(client, path, out, contexts.get())) {
-            StaleConnectionRetry.restart(out);
+            out.retry();
         }
     }
 
     /**
      * One attempt; false when it failed in a way {@link StaleConnectionRetry} retries (no response
-     * byte on a reused connection). The send instant is marked before the call, then moved to where
-     * the request was written ({@link HttpClient5Marks}) once the attempt got that far.
+     * byte on a reused connection). The send is marked before the call, then again at the write
+     * of the request ({@link HttpClient5Marks}) once the attempt gets that far.
      */
     private boolean attempt(CloseableHttpClient client, String path, Reply out, HttpClientContext context) {
         boolean connected = false;
         HttpGet get = get(path);
-        HttpClient5Marks marks = new HttpClient5Marks();
+        HttpClient5Marks marks = new HttpClient5Marks(out);
         context.setAttribute(HttpClient5Marks.ATTRIBUTE, marks);
         inFlight.add(get);
         if (aborting) {
             get.cancel();
         }
-        out.sent();
+        out.markSend();
         try (ClassicHttpResponse resp = client.executeOpen(host, get, context)) {
             long opened = System.nanoTime();
             connected = true;
-            if (!marks.applySend(out)) {
-                out.ttfbNs = opened - out.sendNano;
+            if (!out.firstByteMarked()) {
+                out.markFirstByte(opened); // HttpClient answered without our executor: the call's return is the head
             }
             HttpEntity e = resp.getEntity();
             if (e == null) {
-                out.responseNs = out.ttfbNs;
+                out.markLastByteAtHead();
                 out.body = "";
             } else {
-                out.body = buffers.readAll(e.getContent(), out);
-                marks.applyEnd(out);
+                out.body = buffers.readAll(e.getContent(), out, !marks.bodyWithHead());
             }
             out.status = resp.getCode();
             EndpointDetails ed = context.getEndpointDetails();
@@ -159,18 +157,17 @@ final class HttpClient5Exchange {
             }
             long announced = e == null ? -1 : e.getContentLength();
             if (announced >= 0 && out.bytes < announced) {
-                out.fail(ErrorClass.TRUNCATED_BODY.label());
+                out.fail(ErrorClass.TRUNCATED_BODY);
             }
         } catch (IOException | RuntimeException e) {
-            String error = aborting ? ErrorClass.ABORTED.label() : ErrorClass.of(e, connected).label();
+            ErrorClass error = aborting ? ErrorClass.ABORTED : ErrorClass.of(e, connected);
             EndpointDetails ed = context.getEndpointDetails();
             boolean reused = ed != null && ed.getRequestCount() > 1;
             if (!aborting && StaleConnectionRetry.applies(out, reused, connected, error)) {
                 return false;
             }
-            marks.applySend(out);
             out.fail(error);
-            if (ed != null && out.retries > 0) {
+            if (ed != null && out.retries() > 0) {
                 out.connectionId = id(ed.getLocalAddress());
                 out.newConnection = true;
             }

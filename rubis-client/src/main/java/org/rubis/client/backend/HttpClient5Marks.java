@@ -24,15 +24,15 @@ import org.apache.hc.core5.http.protocol.HttpContext;
  * set-up are the request's, the client's CPU around them is not. The exchange's execution chain
  * gets two interceptors around its connect step ({@link ChainElement#CONNECT}, which leases a
  * connection from the pool or the session's own manager, checks it if a stale check is configured,
- * and connects and handshakes a new one), and a request executor that stamps the instant just
- * before it writes the request head and flushes it, and the instant the response head has been
- * read. The reported send instant is the write instant minus the time the connect step took:
- * a pooled request that waited for a free connection, or one that opened a new connection, still
- * has that wait or that connect in its response time; a request on a reused connection is measured
- * from (a few microseconds before) its write.
+ * and connects and handshakes a new one), and a request executor that marks the send just before it
+ * writes the request head and flushes it, at that instant minus the time the connect step took
+ * ({@link Reply#markSendAtWrite}), and the first byte once the response head has been read: a pooled
+ * request that waited for a free connection, or one that opened a new connection, still has that
+ * wait or that connect in its response time; a request on a reused connection is measured from (a
+ * few microseconds before) its write.
  *
  * <p>When the whole body came in with the head (Content-Length known and already buffered), the
- * response ended at the read that returned the head, so that instant is its end, as the netty
+ * response ended at the read that returned the head, so that instant is its last byte, as the netty
  * backend stamps the read that completes a response before decoding it; otherwise the body's last
  * read ends it ({@link ReplyBuffers}).
  *
@@ -43,11 +43,15 @@ final class HttpClient5Marks {
 
     static final String ATTRIBUTE = "org.rubis.http-client-5-marks";
 
-    long connectStepStartNano;
-    long connectStepEndNano;
-    long writeNano;
-    long headNano;
-    boolean bodyWithHead;
+    private final Reply reply;
+    private long connectStepStartNano;
+    private long connectStepEndNano;
+    private boolean bodyWithHead;
+
+    /** The marks of one attempt, taken into {@code reply}. */
+    HttpClient5Marks(Reply reply) {
+        this.reply = reply;
+    }
 
     /** The builder with the two connect-step interceptors and the marking request executor. */
     static HttpClientBuilder install(HttpClientBuilder builder) {
@@ -57,6 +61,14 @@ final class HttpClient5Marks {
                 .addExecInterceptorAfter(ChainElement.CONNECT.name(), "rubis-connect-step-end",
                         stamp((m, now) -> m.connectStepEndNano = now))
                 .setRequestExecutor(new MarkingExecutor());
+    }
+
+    /**
+     * True when the whole body was in HttpClient's buffer with the head: its last byte is marked already
+     * (the head's instant), and reading the body only drains the buffer.
+     */
+    boolean bodyWithHead() {
+        return bodyWithHead;
     }
 
     private interface Stamp {
@@ -73,29 +85,10 @@ final class HttpClient5Marks {
     }
 
     /**
-     * Moves the reply's send instant to the write instant minus the connect step, and sets the time
-     * to first byte from the response head's instant. Returns false (reply untouched) when the
-     * attempt never reached the write.
+     * Marks the send at the write of the request head (minus the connect step, computed before the stamp),
+     * the first byte at the response head, and the last byte there too when the body came with the head;
+     * otherwise HttpClient's own executor.
      */
-    boolean applySend(Reply out) {
-        if (writeNano == 0) {
-            return false;
-        }
-        out.sendNano = writeNano - Math.max(0, connectStepEndNano - connectStepStartNano);
-        if (headNano != 0) {
-            out.ttfbNs = headNano - out.sendNano;
-        }
-        return headNano != 0;
-    }
-
-    /** Sets the response's end to the head's read when the whole body came with it. */
-    void applyEnd(Reply out) {
-        if (bodyWithHead && headNano != 0) {
-            out.responseNs = headNano - out.sendNano;
-        }
-    }
-
-    /** Stamps the write and the response head of marked attempts; otherwise HttpClient's own executor. */
     private static final class MarkingExecutor extends HttpRequestExecutor {
         @Override
         public ClassicHttpResponse execute(ClassicHttpRequest request, HttpClientConnection conn,
@@ -103,14 +96,20 @@ final class HttpClient5Marks {
             if (!(context.getAttribute(ATTRIBUTE) instanceof HttpClient5Marks m)) {
                 return super.execute(request, conn, informationCallback, context);
             }
-            m.writeNano = System.nanoTime();
+            Reply reply = m.reply;
+            long connectStep = Math.max(0, m.connectStepEndNano - m.connectStepStartNano);
+            reply.markSendAtWrite(System.nanoTime(), connectStep);
             ClassicHttpResponse response = super.execute(request, conn, informationCallback, context);
-            m.headNano = System.nanoTime();
+            long head = System.nanoTime();
+            reply.markFirstByte(head);
             HttpEntity e = response.getEntity();
             if (e != null) {
                 long length = e.getContentLength();
                 // ContentLengthInputStream.available(): what the connection's buffer already holds of the body
                 m.bodyWithHead = length >= 0 && length <= Integer.MAX_VALUE && e.getContent().available() >= length;
+                if (m.bodyWithHead) {
+                    reply.markLastByte(head);
+                }
             }
             return response;
         }

@@ -234,22 +234,13 @@ abstract class HttpReplyParser {
 
     /** Parses a whole head at {@code pos}: the position after it, or -1 when it is not all there yet (kept) or was garbage. */
     private int head(byte[] a, int pos, int end, ByteBufAllocator alloc) {
-        while (pos < end) { // leading blank lines are skipped, as Netty's decoder does
-            byte b = a[pos];
-            if (b != '\r' && b != '\n' && b != ' ' && b != '\t') {
-                break;
-            }
-            pos++;
-        }
+        pos = skipBlankLines(a, pos, end);
         if (pos == end) {
             return end;
         }
         int start = pos;
-        int check = Math.min(end - start, 7);
-        for (int i = 0; i < check; i++) { // garbage is known from its first bytes, not only at its first line end
-            if (a[start + i] != "HTTP/1.".charAt(i)) {
-                return garbageAt();
-            }
+        if (!startsLikeAReply(a, start, end)) {
+            return garbageAt();
         }
         int code = -1;
         boolean http11 = false;
@@ -269,63 +260,27 @@ abstract class HttpReplyParser {
             }
             int e = lf > pos && a[lf - 1] == '\r' ? lf - 1 : lf;
             if (first) {
-                // HTTP/1.x SP ddd [SP reason]
-                if (e - pos < 12 || a[pos + 8] != ' ') {
+                code = statusCode(a, pos, e);
+                if (code < 0) {
                     return garbageAt();
                 }
                 http11 = a[pos + 7] != '0';
-                code = 0;
-                for (int i = pos + 9; i < pos + 12; i++) {
-                    byte d = a[i];
-                    if (d < '0' || d > '9') {
-                        return garbageAt();
-                    }
-                    code = code * 10 + (d - '0');
-                }
-                if (e > pos + 12 && a[pos + 12] != ' ') {
-                    return garbageAt();
-                }
                 first = false;
             } else if (e == pos) {
                 pos = lf + 1;
                 break;
             } else {
-                int colon = pos;
-                while (colon < e && a[colon] != ':') {
-                    colon++;
+                int colon = colon(a, pos, e);
+                if (colon == e || colon <= pos) {
+                    return garbageAt(); // no colon, or no name
                 }
-                if (colon == e) {
-                    return garbageAt();
-                }
-                if (colon <= pos) {
-                    return garbageAt();
-                }
-                int vs = colon + 1;
-                while (vs < e && (a[vs] == ' ' || a[vs] == '\t')) {
-                    vs++;
-                }
-                int ve = e;
-                while (ve > vs && (a[ve - 1] == ' ' || a[ve - 1] == '\t')) {
-                    ve--;
-                }
-                int nameEnd = colon;
-                while (nameEnd > pos && (a[nameEnd - 1] == ' ' || a[nameEnd - 1] == '\t')) {
-                    nameEnd--;
-                }
+                int vs = skipBlanks(a, colon + 1, e);
+                int ve = trimBlanks(a, vs, e);
+                int nameEnd = trimBlanks(a, pos, colon);
                 if (named(a, pos, nameEnd, CONTENT_LENGTH)) {
-                    long v = 0;
-                    if (ve == vs || ve - vs > 18) {
-                        return garbageAt();
-                    }
-                    for (int i = vs; i < ve; i++) {
-                        byte d = a[i];
-                        if (d < '0' || d > '9') {
-                            return garbageAt();
-                        }
-                        v = v * 10 + (d - '0');
-                    }
-                    if (length >= 0 && length != v) {
-                        return garbageAt(); // two different lengths
+                    long v = contentLength(a, vs, ve);
+                    if (v < 0 || length >= 0 && length != v) {
+                        return garbageAt(); // not a length, or two different lengths
                     }
                     length = v;
                 } else if (named(a, pos, nameEnd, TRANSFER_ENCODING)) {
@@ -343,8 +298,97 @@ abstract class HttpReplyParser {
         if (code >= 100 && code < 200 && code != 101) {
             return pos; // an interim reply: the real one follows
         }
+        headRead(code, !close && (http11 || keep), chunked, length);
+        return pos;
+    }
+
+    /** Past the blank lines before a head, skipped as Netty's decoder does. */
+    private static int skipBlankLines(byte[] a, int pos, int end) {
+        while (pos < end) {
+            byte b = a[pos];
+            if (b != '\r' && b != '\n' && b != ' ' && b != '\t') {
+                break;
+            }
+            pos++;
+        }
+        return pos;
+    }
+
+    /** Garbage is known from its first bytes, not only at its first line end: they must be {@code HTTP/1.} so far. */
+    private static boolean startsLikeAReply(byte[] a, int start, int end) {
+        int check = Math.min(end - start, 7);
+        for (int i = 0; i < check; i++) {
+            if (a[start + i] != "HTTP/1.".charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The status of the line [pos, e), {@code HTTP/1.x SP ddd [SP reason]}; -1 when it is not one. */
+    private static int statusCode(byte[] a, int pos, int e) {
+        if (e - pos < 12 || a[pos + 8] != ' ') {
+            return -1;
+        }
+        int code = 0;
+        for (int i = pos + 9; i < pos + 12; i++) {
+            byte d = a[i];
+            if (d < '0' || d > '9') {
+                return -1;
+            }
+            code = code * 10 + (d - '0');
+        }
+        if (e > pos + 12 && a[pos + 12] != ' ') {
+            return -1;
+        }
+        return code;
+    }
+
+    /** The first colon in [pos, e), or e. */
+    private static int colon(byte[] a, int pos, int e) {
+        int colon = pos;
+        while (colon < e && a[colon] != ':') {
+            colon++;
+        }
+        return colon;
+    }
+
+    /** Past the spaces and tabs from {@code pos} (at most to e). */
+    private static int skipBlanks(byte[] a, int pos, int e) {
+        while (pos < e && (a[pos] == ' ' || a[pos] == '\t')) {
+            pos++;
+        }
+        return pos;
+    }
+
+    /** The end of [s, e) without its trailing spaces and tabs. */
+    private static int trimBlanks(byte[] a, int s, int e) {
+        while (e > s && (a[e - 1] == ' ' || a[e - 1] == '\t')) {
+            e--;
+        }
+        return e;
+    }
+
+    /** A Content-Length value in [vs, ve): up to 18 digits; -1 when it is not one. */
+    private static long contentLength(byte[] a, int vs, int ve) {
+        if (ve == vs || ve - vs > 18) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = vs; i < ve; i++) {
+            byte d = a[i];
+            if (d < '0' || d > '9') {
+                return -1;
+            }
+            v = v * 10 + (d - '0');
+        }
+        return v;
+    }
+
+    /** A final reply's head was read: status and framing set, {@link #onHead} run, then its body is awaited (or it ended). */
+    private void headRead(int code, boolean keepAlive, boolean chunked, long length) {
         status = code;
-        keepAlive = !close && (http11 || keep);
+        this.keepAlive = keepAlive;
         received = 0;
         onHead();
         if (chunked) {
@@ -358,7 +402,6 @@ abstract class HttpReplyParser {
         } else {
             state = UNTIL_CLOSE;
         }
-        return pos;
     }
 
     private boolean garbage() {

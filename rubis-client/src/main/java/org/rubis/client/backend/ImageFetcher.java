@@ -45,9 +45,9 @@ public final class ImageFetcher {
                 out.images++;
             }
         } catch (Aborted e) {
-            out.error = error(ErrorClass.ABORTED.label());
+            out.failImage(ErrorClass.ABORTED);
         } catch (IOException | RuntimeException e) {
-            out.error = error(ErrorClass.of(e, true).label());
+            out.failImage(ErrorClass.of(e, true));
         }
     }
 

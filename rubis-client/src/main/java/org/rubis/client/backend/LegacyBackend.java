@@ -8,6 +8,7 @@ import java.net.HttpURLConnection;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
+import org.rubis.client.config.ClientConfig;
 
 /**
  * The original client's policy: {@code URL.openStream()} (here {@code openConnection()} followed
@@ -18,7 +19,7 @@ import java.net.URL;
  * <p>To log which connection was used, the connection's socket is read by reflection from the JDK
  * internals (opened to us by the jar's {@code Add-Opens}); without access the id stays empty.
  */
-public final class LegacyBackend implements Backend {
+public final class LegacyBackend implements BlockingBackend {
 
     private static final Session NO_STATE = new Session() {};
     private static final Field HTTP;           // sun.net.www.protocol.http.HttpURLConnection.http
@@ -61,17 +62,17 @@ public final class LegacyBackend implements Backend {
     private final ClientTls tls;
     private final RequestHeaders headers;
 
-    public LegacyBackend(String base, int connectTimeoutMs, int readTimeoutMs, boolean downloadImages) {
-        this(base, connectTimeoutMs, readTimeoutMs, downloadImages, new ClientTls(true));
-    }
-
-    public LegacyBackend(String base, int connectTimeoutMs, int readTimeoutMs, boolean downloadImages, ClientTls tls) {
+    /**
+     * The backend for {@code base} as {@code e} configures it. The JDK's keep-alive settings are set before
+     * this class loads ({@link Backends#create}).
+     */
+    LegacyBackend(ClientConfig.Execution e, String base) {
         this.base = base;
-        this.tls = tls;
+        this.tls = new ClientTls(e.tlsResumption());
         this.headers = new RequestHeaders(base);
-        this.connectTimeoutMs = connectTimeoutMs;
-        this.readTimeoutMs = readTimeoutMs;
-        this.images = downloadImages ? new ImageFetcher(this::fetchImage) : null;
+        this.connectTimeoutMs = e.connectTimeoutMs();
+        this.readTimeoutMs = e.requestTimeoutMs();
+        this.images = e.downloadImages() ? new ImageFetcher(this::fetchImage) : null;
     }
 
     @Override
@@ -96,24 +97,24 @@ public final class LegacyBackend implements Backend {
             if (aborting) {
                 throw new java.io.InterruptedIOException("aborted");
             }
-            out.sent();
+            out.markSend();
             int status = c.getResponseCode();        // sends, reads the status line and headers
-            out.ttfbNs = System.nanoTime() - out.sendNano;
+            out.markFirstByte(System.nanoTime());
             connected = true;
             anyByte = true;
             if (status < 0) {
-                out.fail(ErrorClass.NOT_HTTP.label());
+                out.fail(ErrorClass.NOT_HTTP);
                 c.disconnect();
                 return;
             }
             // 4xx/5xx: the JDK throws from getInputStream(); the body is on the error stream.
             InputStream stream = status >= 400 ? c.getErrorStream() : c.getInputStream();
             if (stream == null) {
-                out.responseNs = out.ttfbNs;
+                out.markLastByteAtHead();
                 out.body = "";
             } else {
                 try (InputStream in = stream) {
-                    out.body = buffers.readAll(in, out); // response time taken at the last byte
+                    out.body = buffers.readAll(in, out, true); // the last byte marked at the end of the stream
                     identify(c, out);                    // after the measurement, before close() returns the connection to the cache
                 }
             }
@@ -121,11 +122,11 @@ public final class LegacyBackend implements Backend {
             long announced = c.getContentLengthLong();
             if (announced >= 0 && out.bytes < announced) {
                 // The JDK's stream ends quietly at a close before Content-Length: that is a truncated body.
-                out.fail(ErrorClass.TRUNCATED_BODY.label());
+                out.fail(ErrorClass.TRUNCATED_BODY);
                 return;
             }
         } catch (IOException | RuntimeException e) {
-            out.fail(aborting ? ErrorClass.ABORTED.label() : ErrorClass.of(e, connected, anyByte).label());
+            out.fail(aborting ? ErrorClass.ABORTED : ErrorClass.of(e, connected, anyByte));
             return;
         } finally {
             if (c != null) {
@@ -204,7 +205,7 @@ public final class LegacyBackend implements Backend {
                 // resent the request on a new socket after the cached one failed without a response
                 // (its own StaleConnectionRetry). Its window includes the failed attempt (an immediate
                 // EOF or reset), since the JDK does it inside getInputStream().
-                out.retries = 1;
+                out.retriedInsideWindow();
             }
         } catch (ReflectiveOperationException | RuntimeException e) {
             // leave the id empty

@@ -3,14 +3,16 @@ package org.rubis.client.backend;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.io.CloseMode;
+import org.rubis.client.config.ClientConfig;
 
 /**
  * One Apache HttpClient 5 connection pool shared by all emulated users: at most
  * {@code poolMax} connections, a request waits for a free one. Like the JDK's cache it shares
  * connections across users, but with an explicit bound; the wait counts in the response time.
  */
-public final class PooledBackend implements Backend {
+public final class PooledBackend implements BlockingBackend {
 
     private static final Session NO_STATE = new Session() {};
     private final HttpClient5Exchange exchange;
@@ -18,28 +20,22 @@ public final class PooledBackend implements Backend {
     private final CloseableHttpClient client;
     private final ImageFetcher images;
 
-    public PooledBackend(String base, int connectTimeoutMs, int requestTimeoutMs, int poolMax, boolean downloadImages) {
-        this(base, connectTimeoutMs, requestTimeoutMs, poolMax, downloadImages, new ClientTls(true));
-    }
-
-    public PooledBackend(String base, int connectTimeoutMs, int requestTimeoutMs, int poolMax, boolean downloadImages, ClientTls tls) {
-        this(base, connectTimeoutMs, requestTimeoutMs, poolMax, downloadImages, tls, 0);
-    }
-
-    /** @param staleCheckMs HttpClient's stale check before reusing a connection idle this long; 0 = none */
-    public PooledBackend(String base, int connectTimeoutMs, int requestTimeoutMs, int poolMax, boolean downloadImages, ClientTls tls,
-            int staleCheckMs) {
-        this.exchange = new HttpClient5Exchange(base, staleCheckMs);
+    /**
+     * The backend for {@code base} as {@code e} configures it: at most {@code client_pool_max} connections,
+     * HttpClient's stale check only when {@code client_http_stale_check_ms} asks for it.
+     */
+    PooledBackend(ClientConfig.Execution e, String base) {
+        this.exchange = new HttpClient5Exchange(base, e.httpStaleCheckMs());
         this.pool = PoolingHttpClientConnectionManagerBuilder.create()
-                .setTlsSocketStrategy(tls.httpClientStrategy())
-                .setConnectionFactory(HttpClient5Exchange.connections(org.apache.hc.core5.http.config.Http1Config.DEFAULT))
-                .setMaxConnTotal(poolMax)
-                .setMaxConnPerRoute(poolMax)
-                .setDefaultConnectionConfig(exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs))
-                .setDefaultSocketConfig(HttpClient5Exchange.socketConfig(requestTimeoutMs))
+                .setTlsSocketStrategy(new ClientTls(e.tlsResumption()).httpClientStrategy())
+                .setConnectionFactory(HttpClient5Exchange.connections(Http1Config.DEFAULT))
+                .setMaxConnTotal(e.poolMax())
+                .setMaxConnPerRoute(e.poolMax())
+                .setDefaultConnectionConfig(exchange.connectionConfig(e.connectTimeoutMs(), e.requestTimeoutMs()))
+                .setDefaultSocketConfig(HttpClient5Exchange.socketConfig(e.requestTimeoutMs()))
                 .build();
-        this.client = HttpClient5Exchange.client(pool, requestTimeoutMs);
-        this.images = downloadImages ? new ImageFetcher(p -> exchange.fetch(client, p)) : null;
+        this.client = HttpClient5Exchange.client(pool, e.requestTimeoutMs());
+        this.images = e.downloadImages() ? new ImageFetcher(p -> exchange.fetch(client, p)) : null;
     }
 
     @Override

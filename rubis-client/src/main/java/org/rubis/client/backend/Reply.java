@@ -1,71 +1,206 @@
 package org.rubis.client.backend;
 
+import org.rubis.format.ErrorClass;
+
 /**
- * The outcome of one request, filled in by a backend. One instance per emulated user is reused
- * for every request, so the timing path allocates nothing for it.
+ * The outcome of one request and the one place that says where its times are taken. One instance per
+ * emulated user is reused for every request, so the timing path allocates nothing for it. Only the
+ * backends (this package) take marks; everyone else reads them.
+ *
+ * <p>Every mark is a {@link System#nanoTime()} instant; the logged times are differences of marks
+ * ({@link #ttfbNs()}, {@link #responseNs()}). The rules, each in the method that applies it:
+ * <ol>
+ * <li><b>Send</b> ({@link #markSend()}): after the request is built (its bytes, its request object,
+ *     the headers of {@link RequestHeaders}), immediately before the call that writes it, or opens its
+ *     connection and then writes it. Building the request is never in the window; a new connection's
+ *     connect (and TLS handshake) always is.
+ * <li><b>HttpClient 5's write</b> ({@link #markSendAtWrite}): pooled and dedicated take the send mark
+ *     before handing the request to HttpClient, then take it again at the write of the request head,
+ *     minus the time the connection step took ({@link HttpClient5Marks}): the wait for a pooled
+ *     connection, a stale check, a connect and a handshake stay in the window, HttpClient's own CPU
+ *     before the write does not. An attempt that failed before the write keeps the first mark.
+ * <li><b>First byte</b> ({@link #markFirstByte}): netty, the instant its reply handler was handed the
+ *     first read of the reply, taken before any parsing; HttpClient 5, the instant its request executor
+ *     has read the response head; legacy, the instant {@code getResponseCode} returns (the JDK reads and
+ *     parses the head inside it and offers no earlier instant).
+ * <li><b>Last byte</b> ({@link #markLastByte}): the read that completed the reply, before the page is
+ *     decoded: netty, the stamp of the read that ended the reply (taken before that read was parsed);
+ *     blocking backends, the read that returned the end of the stream ({@link ReplyBuffers}). When
+ *     HttpClient 5 had the whole body in its buffer with the head, the body came with the head: the
+ *     head's instant is the last byte. A reply without a body ends at its head.
+ * <li><b>Failure</b> ({@link #fail}): the instant the backend detects it (the exception caught, the
+ *     deadline's check, the close seen); a request that failed before its send mark (no socket) is
+ *     marked sent at that instant, so its response time is 0.
+ * <li><b>Retry</b> ({@link #retry()}): a request resent by {@link StaleConnectionRetry} forgets the failed
+ *     attempt (marks, status, error) and is marked sent again right before it goes out again, so the
+ *     failed attempt is outside its window. The legacy backend cannot see the JDK's own resend: it is
+ *     counted ({@link #retriedInsideWindow()}) and its window includes the failed attempt.
+ * <li><b>Prepared connects</b>: what a {@link PreparingBackend} readies in the lead before a request's
+ *     intended instant (a socket made, its options set, a channel registered) is done before the send
+ *     mark; the connect itself, on the prepared socket, is in the window like any connect.
+ * </ol>
+ * Between a mark and the event it marks there is no allocation, lock, I/O or virtual call: each mark
+ * method is a store into this final class.
  */
 public final class Reply {
-    /**
-     * {@link System#nanoTime()} when the backend handed the request to the network: taken after the
-     * request object is built, so building it is not counted in the response time.
-     */
-    public long sendNano;
+
+    private long sendNano;
+    private long firstByteNano;
+    private long endNano;
+    private ErrorClass error;
+    private boolean imageError;
+    private int retries;
+
     /** HTTP status, or 0 when no response was received. */
     public int status;
     /** The page, decoded as ISO-8859-1; null on failure. */
     public String body;
     public long bytes;
-    /** Send instant to the first byte of the response (headers parsed), ns. */
-    public long ttfbNs;
-    /** Send instant to the last byte of the body, ns. */
-    public long responseNs;
     /** Local address:port of the connection that carried the request ("" if unknown). */
     public String connectionId = "";
     /** True when this request opened the connection. */
     public boolean newConnection;
-    /** Error class (connect-refused, connect-timeout, read-timeout, http-404, io, ...) or "". */
-    public String error = "";
     /** Images fetched for this page (when enabled) and their total bytes. */
     public int images;
     public long imageBytes;
-    /**
-     * Attempts retried before this reply: 1 when the first attempt, on a reused connection, got no
-     * response byte (the server closed the idle connection as the request left) and the request was
-     * sent again on a new connection ({@link StaleConnectionRetry}).
-     */
-    public int retries;
 
-    public void reset() {
+    /** Ready for the next request: no marks, no outcome. */
+    void reset() {
         sendNano = 0;
+        firstByteNano = 0;
+        endNano = 0;
+        error = null;
+        imageError = false;
+        retries = 0;
         status = 0;
         body = null;
         bytes = 0;
-        ttfbNs = 0;
-        responseNs = 0;
         connectionId = "";
         newConnection = false;
-        error = "";
         images = 0;
         imageBytes = 0;
-        retries = 0;
+    }
+
+    /** Rule 1, the send: call it last before the network call. Returns the instant (a deadline may count from it). */
+    long markSend() {
+        long now = System.nanoTime();
+        sendNano = now;
+        return now;
+    }
+
+    /**
+     * Rule 2, HttpClient 5's write: {@code writeNano} was taken immediately before the request head was
+     * written; {@code connectStepNanos} is how long the connection step took before it.
+     */
+    void markSendAtWrite(long writeNano, long connectStepNanos) {
+        sendNano = writeNano - connectStepNanos;
+    }
+
+    /** Rule 3, the first byte: {@code readNano} is the backend's stamp of the read that brought it. */
+    void markFirstByte(long readNano) {
+        firstByteNano = readNano;
+    }
+
+    /** Rule 4, the last byte: {@code readNano} is the backend's stamp of the read that completed the reply. */
+    void markLastByte(long readNano) {
+        endNano = readNano;
+    }
+
+    /** Rule 4 for a reply without a body: it ends at its head, the first byte's instant. */
+    void markLastByteAtHead() {
+        endNano = firstByteNano;
+    }
+
+    /** True once the first byte is marked. */
+    boolean firstByteMarked() {
+        return firstByteNano != 0;
+    }
+
+    /** Rule 5, a failure: no page; the time until it was detected counts as the response time. */
+    void fail(ErrorClass errorClass) {
+        long now = System.nanoTime();
+        if (sendNano == 0) {
+            sendNano = now;
+        }
+        endNano = now;
+        body = null;
+        error = errorClass;
+        imageError = false;
+    }
+
+    /**
+     * One of the page's images failed: the page stands with its own marks, status and bytes; the
+     * request's error is {@code image-<class>}.
+     */
+    void failImage(ErrorClass errorClass) {
+        error = errorClass;
+        imageError = true;
+    }
+
+    /** Rule 6, a retry: forgets the failed attempt and counts it; the caller marks the send again before resending. */
+    void retry() {
+        int n = retries + 1;
+        reset();
+        retries = n;
+    }
+
+    /** Rule 6 for the JDK's own resend inside {@code getResponseCode} (legacy): counted; its window has the failure. */
+    void retriedInsideWindow() {
+        retries = 1;
+    }
+
+    /** The send mark. */
+    public long sendNano() {
+        return sendNano;
+    }
+
+    /** Send mark to first byte, ns; 0 when no byte arrived. */
+    public long ttfbNs() {
+        return firstByteNano == 0 ? 0 : firstByteNano - sendNano;
+    }
+
+    /** Send mark to last byte (or to the failure), ns. */
+    public long responseNs() {
+        return endNano - sendNano;
+    }
+
+    /** The last byte's (or the failure's) instant. */
+    public long endNano() {
+        return endNano;
     }
 
     public boolean failed() {
         return body == null;
     }
 
-    /** Marks the send instant (call it last before the network call). */
-    public void sent() {
-        sendNano = System.nanoTime();
+    /** The error class, or null when the backend met none (an HTTP error status is read from {@link #status}). */
+    public ErrorClass error() {
+        return error;
     }
 
-    /** A failure: no page; the time until it was detected counts as the response time. */
-    public void fail(String errorClass) {
-        if (sendNano == 0) {
-            sendNano = System.nanoTime();
+    /** True when the error is one of the page's images' (the page itself stands). */
+    public boolean imageError() {
+        return imageError;
+    }
+
+    /**
+     * The error as requests.csv names it: "" for none, {@code image-<class>} for an image's, {@code http-<status>}
+     * for {@link ErrorClass#HTTP_STATUS} (docs/RUN-DIRECTORY.md).
+     */
+    public String errorLabel() {
+        if (error == null) {
+            return "";
         }
-        responseNs = System.nanoTime() - sendNano;
-        body = null;
-        error = errorClass;
+        String label = error == ErrorClass.HTTP_STATUS ? ErrorClass.http(status) : error.label();
+        return imageError ? ImageFetcher.error(label) : label;
+    }
+
+    /**
+     * Resends before this reply: 1 when the first attempt, on a reused connection, got no response byte
+     * (the server closed the idle connection as the request left) and the request was sent again on a
+     * new connection ({@link StaleConnectionRetry}); the pooled backend may count more.
+     */
+    public int retries() {
+        return retries;
     }
 }

@@ -17,10 +17,11 @@ final class ReplyBuffers {
     private final ConcurrentLinkedQueue<byte[]> free = new ConcurrentLinkedQueue<>();
 
     /**
-     * Reads the stream to its end; sets {@code out.responseNs} at the last byte (before decoding)
-     * and {@code out.bytes}, and returns the page decoded as ISO-8859-1.
+     * Reads the stream to its end; marks the last byte at the read that returned the end of the
+     * stream (before decoding; not when {@code markEnd} is false: the end was marked already), sets
+     * {@code out.bytes}, and returns the page decoded as ISO-8859-1.
      */
-    String readAll(InputStream in, Reply out) throws IOException {
+    String readAll(InputStream in, Reply out, boolean markEnd) throws IOException {
         byte[] buf = free.poll();
         if (buf == null) {
             buf = new byte[SIZE];
@@ -33,7 +34,10 @@ final class ReplyBuffers {
                 }
                 int r = in.read(buf, n, buf.length - n);
                 if (r < 0) {
-                    out.responseNs = System.nanoTime() - out.sendNano;
+                    long end = System.nanoTime(); // first: nothing between the read's return and its stamp
+                    if (markEnd) {
+                        out.markLastByte(end);
+                    }
                     break;
                 }
                 n += r;

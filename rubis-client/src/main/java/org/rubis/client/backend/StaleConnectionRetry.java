@@ -25,21 +25,22 @@ final class StaleConnectionRetry {
 
     private StaleConnectionRetry() {}
 
-    /** Whether a failed first attempt should be sent again on a new connection. */
-    static boolean applies(Reply out, boolean reusedConnection, boolean responseByteSeen, String errorClass) {
-        // not-http: bytes did arrive (just not a status line), whatever the backend's own flag says
-        return out.retries < MAX_RETRIES && reusedConnection && !responseByteSeen && !ErrorClass.NOT_HTTP.label().equals(errorClass)
-                && !errorClass.endsWith("-timeout") && !errorClass.startsWith("connect-") && !"interrupted".equals(errorClass)
-                && !"aborted".equals(errorClass);
+    /**
+     * Whether a failed attempt should be sent again on a new connection: it was on a reused connection, no
+     * response byte came, the request was not resent too often already, and its error class says the server
+     * closed the connection rather than worked on the request, was never reached, or the run gave up on it.
+     */
+    static boolean applies(Reply out, boolean reusedConnection, boolean responseByteSeen, ErrorClass error) {
+        return out.retries() < MAX_RETRIES && reusedConnection && !responseByteSeen && retriable(error);
     }
 
     /**
-     * Forgets the failed attempt and counts the retry; the caller then re-marks the send instant
-     * ({@link Reply#sent()}) right before sending again.
+     * Never a timeout (the server may be working on the request), a connect failure (no connection was made,
+     * so none went stale), {@code not-http} (bytes did arrive, just not a status line, whatever the backend's
+     * own flag says) or {@code aborted} (the run stopped: also what a waiting caller's interrupt becomes).
      */
-    static void restart(Reply out) {
-        int retries = out.retries + 1;
-        out.reset();
-        out.retries = retries;
+    static boolean retriable(ErrorClass error) {
+        return !error.isTimeout() && !error.isConnectFailure()
+                && error != ErrorClass.NOT_HTTP && error != ErrorClass.ABORTED;
     }
 }

@@ -28,4 +28,24 @@ public enum BackendKind {
     public boolean eventLoops() {
         return this == NETTY;
     }
+
+    /**
+     * True when the users of one process share connections (the JDK's keep-alive cache, the pool), so that connection
+     * counts depend on how many users one process holds; false when each session has its own connection.
+     */
+    public boolean sharesConnections() {
+        return this == LEGACY || this == POOLED;
+    }
+
+    /**
+     * Connections held at once by {@code sessions} sessions at most: one each when sessions have their own, the
+     * pool's bound ({@code poolMax}) at most for the pool; 0 when the backend does not say (the JDK's cache).
+     */
+    public int connectionsHeld(int sessions, int poolMax) {
+        return switch (this) {
+            case DEDICATED, NETTY -> sessions;
+            case POOLED -> Math.min(sessions, poolMax);
+            case LEGACY -> 0;
+        };
+    }
 }

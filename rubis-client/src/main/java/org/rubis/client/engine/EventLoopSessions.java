@@ -6,6 +6,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.backend.Backend;
+import org.rubis.client.backend.EventLoopBackend;
+import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.Reply;
 
 /**
@@ -17,11 +19,16 @@ import org.rubis.client.backend.Reply;
 final class EventLoopSessions implements SessionExecutor {
 
     private final SessionContext ctx;
+    private final EventLoopBackend backend;
+    /** When a step's prepare timer fires before it ({@link PrepareAhead#due}), and how early. */
+    private final PrepareAhead prepareAhead;
     private final FailureHandler failures;
     private final Set<Flow> flows = ConcurrentHashMap.newKeySet();
 
-    EventLoopSessions(SessionContext ctx, FailureHandler failures) {
+    EventLoopSessions(SessionContext ctx, EventLoopBackend backend, FailureHandler failures) {
         this.ctx = ctx;
+        this.backend = backend;
+        this.prepareAhead = PrepareAhead.of(backend);
         this.failures = failures;
     }
 
@@ -55,9 +62,6 @@ final class EventLoopSessions implements SessionExecutor {
     private final class Flow implements Runnable {
         final SessionStep step;
         final java.util.function.LongConsumer onEnd;
-        final Backend backend = ctx.backend();
-        /** {@link Backend#prepareLeadNanos()}: how early the prepare timer of a step fires ({@link Backend#preparesAhead}). */
-        final long prepareLead = backend.prepareLeadNanos();
         final Backend.Session bs;
         final ScheduledExecutorService loop;
         final Reply reply = new Reply();
@@ -108,22 +112,24 @@ final class EventLoopSessions implements SessionExecutor {
                 }
                 return;
             }
-            if (backend.preparesAhead(bs, delay)) {
-                timer = loop.schedule(() -> prepareThen(nano, task), delay - prepareLead, TimeUnit.NANOSECONDS);
+            if (prepareAhead.due(bs, delay)) {
+                long early = delay - prepareAhead.leadNanos();
+                timer = loop.schedule(() -> prepareThen(nano, task), early, TimeUnit.NANOSECONDS);
                 return;
             }
             timer = loop.schedule(task, delay, TimeUnit.NANOSECONDS);
         }
 
         /**
-         * {@link Backend#prepare} a little before the step at {@code nano}, then the step's own timer: what the backend
-         * readies here (a new connection's socket) stays out of the request's window, which opens at its send mark.
+         * Prepares ({@link PrepareAhead#prepare}) a little before the step at {@code nano}, then the step's own timer:
+         * what the backend readies here (a new connection's channel) stays out of the request's window, which opens at
+         * its send mark.
          */
         void prepareThen(long nano, Runnable task) {
             if (finished) {
                 return;
             }
-            backend.prepare(bs);
+            prepareAhead.prepare(bs);
             at(nano, task);
         }
 
@@ -152,7 +158,7 @@ final class EventLoopSessions implements SessionExecutor {
 
         void send() {
             awaiting = true;
-            backend.send(bs, step.path(), reply, this); // marks reply.sendNano right before the write
+            backend.send(bs, step.path(), reply, this); // the send marked right before the write (Reply)
         }
 
         /** The reply callback. */

@@ -36,29 +36,15 @@ final class Recorder {
      * status ({@link ErrorClass#HTTP_STATUS}, the status itself is the record's), else a RUBiS error page.
      */
     static ErrorClass errorOf(Reply reply, UserSession s) {
-        ErrorClass backend = backendError(reply);
+        ErrorClass backend = reply.error();
         return backend != null
                 ? backend
                 : reply.status >= 400 ? ErrorClass.HTTP_STATUS : s.lastReplyWasError() ? ErrorClass.ERROR_PAGE : null;
     }
 
-    /** The class the backend gave the reply (null: none). */
-    private static ErrorClass backendError(Reply reply) {
-        if (reply.error.isEmpty()) {
-            return null;
-        }
-        ErrorClass c = ErrorClass.parse(reply.error);
-        return c != null ? c : ErrorClass.CLIENT;
-    }
-
-    /** Whether the backend's error is one of the page's images'. */
-    private static boolean imageError(Reply reply) {
-        return reply.error.startsWith(ErrorClass.IMAGE_PREFIX);
-    }
-
     void request(UserSession s, int index, long intendedNano, long sendNano, Reply reply) {
         ErrorClass error = errorOf(reply, s);
-        boolean image = error != null && imageError(reply);
+        boolean image = error != null && reply.imageError();
         stats.countLive(error != null);
         watch.observe(error, image);
         log.add(new RequestRecord(
@@ -70,8 +56,8 @@ final class Recorder {
                 clock.phase(sendNano),
                 clock.epochNs(intendedNano),
                 clock.epochNs(sendNano),
-                reply.ttfbNs,
-                reply.responseNs,
+                reply.ttfbNs(),
+                reply.responseNs(),
                 reply.bytes,
                 reply.status,
                 error,
@@ -81,7 +67,7 @@ final class Recorder {
                 backend,
                 reply.images,
                 reply.imageBytes,
-                reply.retries));
+                reply.retries()));
     }
 
     void session(UserSession s, int emulatedUser, long intendedStartNano, long startNano, long endNano) {

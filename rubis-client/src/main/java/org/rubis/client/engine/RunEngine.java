@@ -287,7 +287,7 @@ public final class RunEngine {
         run.recorder = new Recorder(
                 run.clock, run.log, run.stats, new TargetWatch(stop, run.target.base()), run.backend.name());
         SessionContext ctx = new SessionContext(run.clock, stop, run.backend, run.recorder, counters.active);
-        SessionExecutor executor = SessionExecutor.of(ctx, config.execution().threads(), this::onUserFailed);
+        SessionExecutor executor = SessionExecutor.of(ctx, config.execution().model(), this::onUserFailed);
         run.finisher.add("sessions", executor);
         for (RunObserver o : observers) {
             o.clock(run.clock);

@@ -1,5 +1,8 @@
 package org.rubis.client.engine;
 
+import org.rubis.client.backend.BlockingBackend;
+import org.rubis.client.backend.EventLoopBackend;
+import org.rubis.client.config.ExecutionModel;
 import org.rubis.client.workload.UserSession;
 
 /**
@@ -32,11 +35,16 @@ interface SessionExecutor extends AutoCloseable {
     @Override
     void close();
 
-    static SessionExecutor of(SessionContext ctx, org.rubis.client.config.ThreadModel threads, FailureHandler failures) {
-        if (ctx.backend().eventLoops()) {
-            return new EventLoopSessions(ctx, failures);
-        }
-        return threads == org.rubis.client.config.ThreadModel.VIRTUAL ? new VirtualThreadSessions(ctx, failures) : new ThreadSessions(ctx, failures);
+    /**
+     * The executor of the run's execution model ({@code ClientConfig.Execution.model()}, the one place it is decided),
+     * driving the backend {@code Backends.create} made for that model.
+     */
+    static SessionExecutor of(SessionContext ctx, ExecutionModel model, FailureHandler failures) {
+        return switch (model) {
+            case EVENT_LOOPS -> new EventLoopSessions(ctx, (EventLoopBackend) ctx.backend(), failures);
+            case VIRTUAL_THREADS -> new VirtualThreadSessions(ctx, (BlockingBackend) ctx.backend(), failures);
+            case PLATFORM_THREADS -> new ThreadSessions(ctx, (BlockingBackend) ctx.backend(), failures);
+        };
     }
 
     /** Where a user that failed with an exception is reported (the run is then invalid). */

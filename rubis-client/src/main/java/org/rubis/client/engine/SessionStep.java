@@ -75,8 +75,8 @@ final class SessionStep {
         if (closed) {
             return false;
         }
-        long send = reply.sendNano;
-        long done = send + reply.responseNs;
+        long send = reply.sendNano();
+        long done = reply.endNano();
         lastDone = done;
         UserSession.Next next = s.onReply(reply.body, reply.failed());
         ctx.recorder().request(s, index++, intended, send, reply);

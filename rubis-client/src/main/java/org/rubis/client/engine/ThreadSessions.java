@@ -5,6 +5,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.rubis.client.backend.Backend;
+import org.rubis.client.backend.BlockingBackend;
+import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.workload.UserSession;
 
@@ -17,12 +19,16 @@ import org.rubis.client.workload.UserSession;
 final class ThreadSessions implements SessionExecutor {
 
     private final SessionContext ctx;
+    private final BlockingBackend backend;
+    private final PrepareAhead prepareAhead;
     private final FailureHandler failures;
     private final Queue<Thread> running = new ConcurrentLinkedQueue<>();
     private final AtomicLong startedCount = new AtomicLong();
 
-    ThreadSessions(SessionContext ctx, FailureHandler failures) {
+    ThreadSessions(SessionContext ctx, BlockingBackend backend, FailureHandler failures) {
         this.ctx = ctx;
+        this.backend = backend;
+        this.prepareAhead = PrepareAhead.of(backend);
         this.failures = failures;
     }
 
@@ -58,9 +64,8 @@ final class ThreadSessions implements SessionExecutor {
 
     /** Runs one session on the calling thread; returns the next session's intended start or ABORTED. */
     private long run(SessionStep step, Reply reply) {
-        Backend backend = ctx.backend();
         // The backend's session exists before its first request's intended instant, so that the backend can prepare
-        // that request's connection (Backend.prepare); the session's start in the log is its first request's (begin()).
+        // that request's connection (PrepareAhead); the session's start in the log is its first request's (begin()).
         Backend.Session bs = backend.startSession();
         boolean begun = false;
         boolean aborted = false;
@@ -73,7 +78,7 @@ final class ThreadSessions implements SessionExecutor {
             begun = true;
             while (true) {
                 TestStall.beforeSend();
-                backend.execute(bs, step.path(), reply); // marks reply.sendNano right before the network call
+                backend.execute(bs, step.path(), reply); // the send marked right before the network call (Reply)
                 if (!step.replied(reply)) {
                     break;
                 }
@@ -94,18 +99,17 @@ final class ThreadSessions implements SessionExecutor {
 
     /**
      * Waits for a step's intended instant; false when the run ended first. When the backend prepares the step
-     * ({@link Backend#preparesAhead}), the thread wakes once at the lead before the instant to {@link Backend#prepare}
-     * it, off the request's window.
+     * ({@link PrepareAhead#due}), the thread wakes once at the lead before the instant to prepare it, off the
+     * request's window.
      */
     private boolean awaitStep(long intendedNano, Backend.Session bs) {
         RunClock clock = ctx.clock();
         StopSignal stop = ctx.stop();
-        Backend backend = ctx.backend();
-        if (backend.preparesAhead(bs, intendedNano - System.nanoTime())) {
-            if (!stop.awaitUntil(intendedNano - backend.prepareLeadNanos(), clock.endNano())) {
+        if (prepareAhead.due(bs, intendedNano - System.nanoTime())) {
+            if (!stop.awaitUntil(intendedNano - prepareAhead.leadNanos(), clock.endNano())) {
                 return false;
             }
-            backend.prepare(bs);
+            prepareAhead.prepare(bs);
         }
         return stop.awaitUntil(intendedNano, clock.endNano());
     }

@@ -7,6 +7,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import org.rubis.client.backend.Backend;
+import org.rubis.client.backend.BlockingBackend;
+import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.Reply;
 
 /**
@@ -25,21 +27,25 @@ import org.rubis.client.backend.Reply;
  * either waiting on the timer or running a request, never both; the stop and the end-of-run wait
  * end the waiting ones, requests in flight finish (or are given up on by the engine).
  *
- * <p>A backend that prepares new connections ({@link Backend#prepareLeadNanos}, dedicated) gets its lead: when it
- * prepares the request ({@link Backend#preparesAhead}), the timer fires the lead early and the request's virtual
+ * <p>A backend that prepares new connections (a {@code PreparingBackend}, dedicated) gets its lead: when it
+ * prepares the request ({@link PrepareAhead#due}), the timer fires the lead early and the request's virtual
  * thread prepares, then waits for the intended instant itself, so the prepare and the request run on one thread,
  * off the request's window. That thread holds its small stack for the lead only (1 ms).
  */
 final class VirtualThreadSessions implements SessionExecutor {
 
     private final SessionContext ctx;
+    private final BlockingBackend backend;
+    private final PrepareAhead prepareAhead;
     private final FailureHandler failures;
     private final Set<Flow> flows = ConcurrentHashMap.newKeySet();
     /** The think times: one platform thread that only starts virtual threads, so it is never held up by a request. */
     private final ScheduledThreadPoolExecutor timer;
 
-    VirtualThreadSessions(SessionContext ctx, FailureHandler failures) {
+    VirtualThreadSessions(SessionContext ctx, BlockingBackend backend, FailureHandler failures) {
         this.ctx = ctx;
+        this.backend = backend;
+        this.prepareAhead = PrepareAhead.of(backend);
         this.failures = failures;
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "rubis-think-timer");
@@ -77,7 +83,6 @@ final class VirtualThreadSessions implements SessionExecutor {
         final Reply reply;
         final SessionStep step;
         final LongConsumer onEnd;
-        final Backend backend = ctx.backend();
         /**
          * Created on the thread of the session's first request (or of its prepare), not when the flow starts: a user
          * waiting for its first request holds none (the dispatch starts every user at once, on one thread); kept until
@@ -108,9 +113,10 @@ final class VirtualThreadSessions implements SessionExecutor {
          */
         void waitUntil(long nano) {
             long end = ctx.clock().endNano();
-            boolean prepare = nano < end && backend.preparesAhead(bs, nano - System.nanoTime()); // bs null: not created yet
+            boolean prepare = nano < end && prepareAhead.due(bs, nano - System.nanoTime()); // bs null: not created yet
             Runnable task = nano >= end ? () -> fired(true, false) : () -> fired(false, prepare);
-            long delay = Math.max(0, Math.min(nano, end) - (prepare ? backend.prepareLeadNanos() : 0) - System.nanoTime());
+            long lead = prepare ? prepareAhead.leadNanos() : 0;
+            long delay = Math.max(0, Math.min(nano, end) - lead - System.nanoTime());
             synchronized (this) {
                 if (finished) {
                     return;
@@ -158,7 +164,7 @@ final class VirtualThreadSessions implements SessionExecutor {
                 if (bs == null) {
                     bs = backend.startSession();
                 }
-                backend.prepare(bs); // a prepare that fails leaves the request to make its socket, as without one
+                prepareAhead.prepare(bs); // a prepare that fails leaves the request to make its socket, as without one
                 if (!ctx.stop().awaitUntil(step.intended(), ctx.clock().endNano())) {
                     end(true); // stopped meanwhile: the session's end closes the prepared socket
                     return;
@@ -184,7 +190,7 @@ final class VirtualThreadSessions implements SessionExecutor {
                     }
                 }
                 TestStall.beforeSend();
-                backend.execute(bs, step.path(), reply); // marks reply.sendNano right before the network call
+                backend.execute(bs, step.path(), reply); // the send marked right before the network call (Reply)
                 if (!step.replied(reply)) {
                     end(false);
                     return;

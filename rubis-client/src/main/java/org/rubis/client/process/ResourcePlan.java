@@ -35,15 +35,11 @@ public record ResourcePlan(int connections, long fdLimit, int ports) {
 
     /** Connections held at once: one per user with dedicated/netty, the pool bound with pooled; 0 when unknown (legacy, hybrid). */
     static int connections(ClientConfig c) {
+        BackendKind backend = c.execution().backend();
         if (c.arrivals() != Arrivals.CLOSED) {
-            int cap = c.arrival().maxConcurrentSessions();
-            return c.execution().backend() == BackendKind.DEDICATED || c.execution().backend() == BackendKind.NETTY ? cap : 0;
+            return backend.sharesConnections() ? 0 : c.arrival().maxConcurrentSessions();
         }
-        return switch (c.execution().backend()) {
-            case DEDICATED, NETTY -> c.users();
-            case POOLED -> Math.min(c.users(), c.execution().poolMax());
-            case LEGACY -> 0;
-        };
+        return backend.connectionsHeld(c.users(), c.execution().poolMax());
     }
 
     /** Open files one process needs. */

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import org.rubis.client.config.Arrivals;
-import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ShardPlan;
 
@@ -56,8 +55,7 @@ final class WarningsPart implements SummaryPart {
                         + " concurrent sessions: delays and drops by the cap are this shard's, not those of"
                         + " one process");
             }
-            if (config.execution().backend() == BackendKind.LEGACY
-                    || config.execution().backend() == BackendKind.POOLED) {
+            if (config.execution().backend().sharesConnections()) {
                 w.add("the " + result.backend() + " backend shares connections among the users of one process: over "
                         + plan.count()
                         + " shards the connection counts are not those of one process (dedicated and netty are"

@@ -15,8 +15,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
+import org.rubis.client.backend.BlockingBackend;
+import org.rubis.client.backend.EventLoopBackend;
+import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ExecutionModel;
 import org.rubis.client.config.JitWarmupPolicy;
 import org.rubis.client.config.ThreadModel;
 import org.rubis.client.report.JvmFacts;
@@ -83,6 +87,8 @@ public final class JitWarmup {
     private final AtomicLong sessions = new AtomicLong();
     private volatile boolean stop;
     private volatile String firstError;
+    /** The backend's prepare rule, resolved once its instance exists. */
+    private PrepareAhead prepareAhead;
 
     public JitWarmup(ClientConfig.Execution execution, WorkloadModel model, JitWarmupPolicy policy, PrintStream out) {
         this.execution = execution;
@@ -163,6 +169,7 @@ public final class JitWarmup {
         CountDownLatch flowsDone = null;
         try {
             backend = wrap.apply(Backends.create(execution, stub.base()));
+            prepareAhead = PrepareAhead.of(backend);
             for (WarmupLoad.Factory f : factories) {
                 try {
                     WarmupLoad l = f.create(stub.base());
@@ -175,20 +182,9 @@ public final class JitWarmup {
             }
             for (WarmupLoad l : loads) {
                 AtomicLong n = others.computeIfAbsent(l.name(), k -> new AtomicLong());
-                threads.add(start("rubis-warmup-" + l.name().replace(' ', '-'), () -> drive(l, n), ThreadModel.PLATFORM));
+                threads.add(start("rubis-warmup-" + l.name().replace(' ', '-'), () -> drive(l, n), false));
             }
-            if (backend.eventLoops()) {
-                flowsDone = new CountDownLatch(FLOWS);
-                for (int i = 0; i < FLOWS; i++) {
-                    new Flow(backend, i, flowsDone).start();
-                }
-            } else {
-                for (int i = 0; i < THREADS; i++) {
-                    Backend b = backend;
-                    int id = i;
-                    threads.add(start("rubis-warmup-" + i, () -> drive(b, id), execution.threads()));
-                }
-            }
+            flowsDone = startDrivers(backend, threads);
             WarmupReport.Outcome outcome = await(jit, jitTimed, t0, deadlineNano);
             stop = true;
             finish(threads, flowsDone);
@@ -279,8 +275,29 @@ public final class JitWarmup {
         }
     }
 
-    private static Thread start(String name, Runnable r, ThreadModel model) {
-        Thread.Builder b = model == ThreadModel.VIRTUAL ? Thread.ofVirtual() : Thread.ofPlatform().daemon(true);
+    /**
+     * Drives the backend as the run's execution model will ({@link ClientConfig.Execution#model()}): event-loop flows,
+     * whose end the returned latch counts, or threads of the model's kind, added to {@code threads} (then null).
+     */
+    private CountDownLatch startDrivers(Backend backend, List<Thread> threads) {
+        ExecutionModel model = execution.model();
+        if (model == ExecutionModel.EVENT_LOOPS) {
+            CountDownLatch flowsDone = new CountDownLatch(FLOWS);
+            for (int i = 0; i < FLOWS; i++) {
+                new Flow((EventLoopBackend) backend, i, flowsDone).start();
+            }
+            return flowsDone;
+        }
+        BlockingBackend blocking = (BlockingBackend) backend;
+        for (int i = 0; i < THREADS; i++) {
+            int id = i;
+            threads.add(start("rubis-warmup-" + i, () -> drive(blocking, id), model == ExecutionModel.VIRTUAL_THREADS));
+        }
+        return null;
+    }
+
+    private static Thread start(String name, Runnable r, boolean virtual) {
+        Thread.Builder b = virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon(true);
         return b.name(name).start(r);
     }
 
@@ -294,13 +311,13 @@ public final class JitWarmup {
         if (r.failed()) {
             errors.incrementAndGet();
             if (firstError == null) {
-                firstError = r.error.isEmpty() ? "no page" : r.error;
+                firstError = r.error() == null ? "no page" : r.errorLabel();
             }
         }
     }
 
     /** A blocking backend's user: sessions back to back, no think time, as ThreadSessions drives them. */
-    private void drive(Backend backend, int worker) {
+    private void drive(BlockingBackend backend, int worker) {
         Reply r = new Reply();
         long sends = 0;
         while (!stop) {
@@ -309,7 +326,7 @@ public final class JitWarmup {
             try {
                 String path = s.nextPath();
                 while (!stop) {
-                    prepareEveryOther(backend, bs, sends++);
+                    prepareEveryOther(bs, sends++);
                     backend.execute(bs, path, r);
                     count(r);
                     UserSession.Next next = s.onReply(r.body, r.failed());
@@ -326,14 +343,14 @@ public final class JitWarmup {
     }
 
     /**
-     * A run prepares most new connections ahead ({@link Backend#prepare}, the think time's last millisecond) and connects
+     * A run prepares most new connections ahead ({@link PrepareAhead}, the think time's last millisecond) and connects
      * the prepared socket in the request's window; a request due at once, or retried, makes its own. The warm-up has no
      * think time, so it prepares before every other send: both paths are compiled, the prepared one being the one most
      * measured requests that open a connection take. A no-op on an open connection, as in a run.
      */
-    private static void prepareEveryOther(Backend backend, Backend.Session bs, long send) {
-        if ((send & 1) == 0 && backend.prepareLeadNanos() > 0) {
-            backend.prepare(bs);
+    private void prepareEveryOther(Backend.Session bs, long send) {
+        if ((send & 1) == 0 && prepareAhead.enabled()) {
+            prepareAhead.prepare(bs);
         }
     }
 
@@ -354,7 +371,7 @@ public final class JitWarmup {
 
     /** An event-loop session: send, reply callback, a zero-delay timer for the next send, as EventLoopSessions drives them. */
     private final class Flow {
-        final Backend backend;
+        final EventLoopBackend backend;
         final int worker;
         final CountDownLatch done;
         final Reply reply = new Reply();
@@ -364,7 +381,7 @@ public final class JitWarmup {
         String path;
         long sends;
 
-        Flow(Backend backend, int worker, CountDownLatch done) {
+        Flow(EventLoopBackend backend, int worker, CountDownLatch done) {
             this.backend = backend;
             this.worker = worker;
             this.done = done;
@@ -389,7 +406,7 @@ public final class JitWarmup {
                 return;
             }
             try {
-                prepareEveryOther(backend, bs, sends++);
+                prepareEveryOther(bs, sends++);
                 backend.send(bs, path, reply, this::replied);
             } catch (RuntimeException e) {
                 failed(e);

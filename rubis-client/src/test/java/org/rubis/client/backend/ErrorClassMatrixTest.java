@@ -11,10 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.server.FaultyServer;
@@ -75,9 +75,9 @@ class ErrorClassMatrixTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        assertEquals("refused", once(backend, "http://127.0.0.1:" + port).error);
+        assertEquals(ErrorClass.REFUSED, once(backend, "http://127.0.0.1:" + port).error());
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "delay=0:0.0", tmp)) {
-            assertEquals("tls-failure", once(backend, "https://127.0.0.1:" + server.port()).error);
+            assertEquals(ErrorClass.TLS_FAILURE, once(backend, "https://127.0.0.1:" + server.port()).error());
         }
     }
 
@@ -87,7 +87,7 @@ class ErrorClassMatrixTest {
 
     /** What the engine logs: the transport class, else http-<status>. */
     private static String classOf(Reply r) {
-        return !r.error.isEmpty() ? r.error : r.status >= 400 ? ErrorClass.http(r.status) : "";
+        return !r.errorLabel().isEmpty() ? r.errorLabel() : r.status >= 400 ? ErrorClass.http(r.status) : "";
     }
 
     private static Reply once(String backend, String base) throws Exception {
@@ -100,7 +100,7 @@ class ErrorClassMatrixTest {
         try (Backend b = Backends.create(c.execution(), base)) {
             Reply r = new Reply();
             Backend.Session s = b.startSession();
-            b.execute(s, "/PHP/index.html", r);
+            Backends.execute(b, s, "/PHP/index.html", r);
             b.endSession(s);
             return r;
         }

@@ -96,7 +96,8 @@ class HttpClient5MarksTest {
     @Test
     void aPooledRequestThatWaitedForTheOnlyConnectionKeepsTheWaitInItsResponseTime() throws Exception {
         holdMs = HOLD_MS;
-        PooledBackend pooled = new PooledBackend(base(), 5000, 10000, 1, false);
+        PooledBackend pooled = (PooledBackend) TestBackends.create("pooled", base(), "client_connect_timeout_ms", "5000",
+                "client_request_timeout_ms", "10000", "client_pool_max", "1");
         try {
             Reply first = new Reply();
             Reply second = new Reply();
@@ -105,18 +106,18 @@ class HttpClient5MarksTest {
             long secondCalled = System.nanoTime();
             pooled.execute(null, "/second", second); // waits for the pool's one connection, held by the first
             t.join(10_000);
-            assertEquals(200, first.status, first.error);
-            assertEquals(200, second.status, second.error);
+            assertEquals(200, first.status, first.errorLabel());
+            assertEquals(200, second.status, second.errorLabel());
             assertEquals(2, served.size());
             long firstReplyWritten = served.get(0)[1]; // before the write: the connection was busy until after it
             long secondRead = served.get(1)[0];
-            assertTrue(second.sendNano >= secondCalled && second.sendNano < firstReplyWritten,
+            assertTrue(second.sendNano() >= secondCalled && second.sendNano() < firstReplyWritten,
                     "the waiting request is measured from before its connection was free: sent "
-                            + (second.sendNano - secondCalled) / 1000 + " us after the call, connection free "
+                            + (second.sendNano() - secondCalled) / 1000 + " us after the call, connection free "
                             + (firstReplyWritten - secondCalled) / 1000 + " us after it");
-            assertTrue(second.sendNano + second.responseNs >= secondRead + HOLD_MS * 1_000_000,
+            assertTrue(second.sendNano() + second.responseNs() >= secondRead + HOLD_MS * 1_000_000,
                     "its response time spans the wait and its own service");
-            assertEquals(0, second.retries, "no resend");
+            assertEquals(0, second.retries(), "no resend");
         } finally {
             pooled.close();
         }
@@ -125,21 +126,23 @@ class HttpClient5MarksTest {
     @Test
     void eachBackendsMarksBracketTheServersOwnInstantsOnNewAndReusedConnections() throws Exception {
         holdMs = 20;
-        for (Backend b : List.of(new PooledBackend(base(), 5000, 10000, 4, false), new DedicatedBackend(base(), 5000, 10000, false))) {
+        for (String kind : List.of("pooled", "dedicated")) {
+            Backend b = TestBackends.create(kind, base(), "client_connect_timeout_ms", "5000", "client_request_timeout_ms", "10000",
+                    "client_pool_max", "4");
             served.clear();
             try {
                 Backend.Session session = b.startSession();
                 Reply r = new Reply();
                 for (int i = 0; i < 3; i++) {
-                    b.execute(session, "/page" + i, r);
-                    assertEquals(200, r.status, b.name() + " " + r.error);
+                    Backends.execute(b, session, "/page" + i, r);
+                    assertEquals(200, r.status, b.name() + " " + r.errorLabel());
                     assertEquals(BODY.length(), r.bytes, b.name());
                     assertEquals(i == 0, r.newConnection, b.name() + " request " + i);
                     long[] s = served.get(i);
-                    assertTrue(r.sendNano <= s[0], b.name() + " request " + i + ": reported sent after the server read it");
-                    assertTrue(r.sendNano + r.responseNs >= s[1], b.name() + " request " + i + ": reported ended before the server wrote the reply");
-                    assertTrue(r.ttfbNs > 0 && r.ttfbNs <= r.responseNs, b.name() + " ttfb " + r.ttfbNs + " response " + r.responseNs);
-                    assertTrue(r.responseNs >= holdMs * 1_000_000, b.name() + ": the server's hold is inside the response time");
+                    assertTrue(r.sendNano() <= s[0], b.name() + " request " + i + ": reported sent after the server read it");
+                    assertTrue(r.sendNano() + r.responseNs() >= s[1], b.name() + " request " + i + ": reported ended before the server wrote the reply");
+                    assertTrue(r.ttfbNs() > 0 && r.ttfbNs() <= r.responseNs(), b.name() + " ttfb " + r.ttfbNs() + " response " + r.responseNs());
+                    assertTrue(r.responseNs() >= holdMs * 1_000_000, b.name() + ": the server's hold is inside the response time");
                 }
                 b.endSession(session);
             } finally {
@@ -165,12 +168,12 @@ class HttpClient5MarksTest {
                 long called = System.nanoTime();
                 exchange.execute(client, "/slow" + i, r);
                 long took = System.nanoTime() - called;
-                assertEquals(200, r.status, r.error);
+                assertEquals(200, r.status, r.errorLabel());
                 assertTrue(took >= 2 * slowMs * 1_000_000, "the call itself took the interceptors' time");
-                assertTrue(r.sendNano - called >= slowMs * 1_000_000, "sent after the work before the lease: " + (r.sendNano - called) / 1000 + " us");
-                assertTrue(r.ttfbNs < slowMs * 1_000_000, "first byte before the work after the head: " + r.ttfbNs / 1000 + " us");
+                assertTrue(r.sendNano() - called >= slowMs * 1_000_000, "sent after the work before the lease: " + (r.sendNano() - called) / 1000 + " us");
+                assertTrue(r.ttfbNs() < slowMs * 1_000_000, "first byte before the work after the head: " + r.ttfbNs() / 1000 + " us");
                 long[] s = served.get(i);
-                assertTrue(r.sendNano <= s[0] && r.sendNano + r.responseNs >= s[1], "marks bracket the server's instants");
+                assertTrue(r.sendNano() <= s[0] && r.sendNano() + r.responseNs() >= s[1], "marks bracket the server's instants");
             }
         } finally {
             cm.close();

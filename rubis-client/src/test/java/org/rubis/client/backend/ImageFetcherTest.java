@@ -1,5 +1,7 @@
 package org.rubis.client.backend;
 
+import org.rubis.format.ErrorClass;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,7 +27,7 @@ class ImageFetcherTest {
         new ImageFetcher(p -> 100).fetchAfter(ok);
         assertEquals(2, ok.images);
         assertEquals(200, ok.imageBytes);
-        assertEquals("", ok.error);
+        assertEquals("", ok.errorLabel());
 
         Reply broken = new Reply();
         broken.body = PAGE;
@@ -36,15 +38,17 @@ class ImageFetcherTest {
             return 100;
         }).fetchAfter(broken);
         assertEquals(1, broken.images);
-        assertEquals("image-refused", broken.error, "counted as the request's error");
+        assertEquals(ErrorClass.REFUSED, broken.error(), "counted as the request's error");
+        assertTrue(broken.imageError(), "an image's");
+        assertEquals("image-refused", broken.errorLabel(), "as requests.csv names it");
         assertEquals(PAGE, broken.body, "the page itself arrived and stays usable");
 
         Reply failedPage = new Reply();
-        failedPage.fail("read-timeout");
+        failedPage.fail(ErrorClass.READ_TIMEOUT);
         new ImageFetcher(p -> {
             throw new IOException("must not be called");
         }).fetchAfter(failedPage);
-        assertEquals("read-timeout", failedPage.error);
+        assertEquals("read-timeout", failedPage.errorLabel());
         assertTrue(failedPage.failed());
     }
 }

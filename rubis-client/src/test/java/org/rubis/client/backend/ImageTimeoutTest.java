@@ -101,13 +101,20 @@ class ImageTimeoutTest {
 
     private Backend backend(String name) {
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
-        return switch (name) {
-            case "legacy" -> new LegacyBackend(base, 2000, TIMEOUT_MS, true);
-            case "pooled" -> new PooledBackend(base, 2000, TIMEOUT_MS, 4, true);
-            case "dedicated" -> new DedicatedBackend(base, 2000, TIMEOUT_MS, true);
-            case "netty" -> new NettyBackend(base, 2000, TIMEOUT_MS, true, null);
-            default -> throw new IllegalArgumentException(name);
-        };
+        return TestBackends.create(name, base, TIMEOUT_MS, true);
+    }
+
+    /**
+     * Sends as the run's execution model does: an event-loop backend without blocking, its callback on the session's
+     * loop; a blocking backend on the caller, then the callback.
+     */
+    private static void send(Backend b, Backend.Session session, String path, Reply out, Runnable onReply) {
+        if (b instanceof EventLoopBackend e) {
+            e.send(session, path, out, onReply);
+        } else {
+            ((BlockingBackend) b).execute(session, path, out);
+            onReply.run();
+        }
     }
 
     /**
@@ -118,7 +125,7 @@ class ImageTimeoutTest {
         CountDownLatch done = new CountDownLatch(1);
         try (Backend b = backend(name)) {
             Backend.Session session = b.startSession();
-            b.send(session, prefix + "1", first, () -> b.send(session, prefix + "2", next, done::countDown));
+            send(b, session, prefix + "1", first, () -> send(b, session, prefix + "2", next, done::countDown));
             assertTrue(done.await(10, TimeUnit.SECONDS), "both requests ended");
             b.endSession(session);
         }
@@ -131,17 +138,17 @@ class ImageTimeoutTest {
         Reply next = new Reply();
         twoPages(name, "/page/", first, next);
         for (Reply r : List.of(first, next)) {
-            assertEquals("image-read-timeout", r.error, "the image's failure, not the page's");
+            assertEquals("image-read-timeout", r.errorLabel(), "the image's failure, not the page's");
             assertEquals(200, r.status, "the page's own status");
             assertTrue(!r.failed(), "the page stands (the session goes on with it)");
             assertEquals(PAGE.length, r.bytes, "the page's bytes");
             assertEquals(1, r.images, "the image fetched before the hang");
             assertEquals(IMAGE.length, r.imageBytes);
-            assertTrue(r.responseNs > 0 && r.responseNs < TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS),
-                    "the page's own time, not the image's wait: " + r.responseNs);
+            assertTrue(r.responseNs() > 0 && r.responseNs() < TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS),
+                    "the page's own time, not the image's wait: " + r.responseNs());
         }
         assertTrue(next.newConnection, "the next request opened a new connection");
-        assertEquals(0, next.retries, "at once: not first written on the timed-out connection, then resent when it closed");
+        assertEquals(0, next.retries(), "at once: not first written on the timed-out connection, then resent when it closed");
         List<String> requests = List.copyOf(seen);
         assertEquals(6, requests.size(), "2 pages logged, their 2 images fetched, their 2 hung images: " + requests);
         Map<String, Long> byPath = requests.stream().collect(Collectors.groupingBy(s -> s.substring(0, s.indexOf('@')), Collectors.counting()));
@@ -163,15 +170,10 @@ class ImageTimeoutTest {
         Reply page = new Reply();
         CountDownLatch done = new CountDownLatch(1);
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
-        Backend b = switch (name) { // a request timeout far beyond the wait below: only the stop can end the hung image
-            case "legacy" -> new LegacyBackend(base, 2000, 60_000, true);
-            case "pooled" -> new PooledBackend(base, 2000, 60_000, 4, true);
-            case "dedicated" -> new DedicatedBackend(base, 2000, 60_000, true);
-            default -> new NettyBackend(base, 2000, 60_000, true, null);
-        };
+        Backend b = TestBackends.create(name, base, 60_000, true); // a request timeout far beyond the wait below: only the stop can end the hung image
         try (b) {
             Backend.Session session = b.startSession();
-            Thread sender = Thread.ofPlatform().start(() -> b.send(session, "/page/1", page, done::countDown)); // blocking backends block here
+            Thread sender = Thread.ofPlatform().start(() -> send(b, session, "/page/1", page, done::countDown)); // blocking backends block here
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (seen.stream().noneMatch(r -> r.startsWith(HUNG + "@")) && System.nanoTime() < deadline) {
                 Thread.sleep(5);
@@ -182,7 +184,7 @@ class ImageTimeoutTest {
             sender.join(10_000);
             b.endSession(session);
         }
-        assertEquals("image-aborted", page.error, "the image's end, not the page's");
+        assertEquals("image-aborted", page.errorLabel(), "the image's end, not the page's");
         assertEquals(200, page.status, "the page's own status");
         assertEquals(PAGE.length, page.bytes);
         assertEquals(1, page.images, "the image fetched before the hang");
@@ -196,11 +198,11 @@ class ImageTimeoutTest {
         CountDownLatch done = new CountDownLatch(1);
         try (Backend b = backend(name)) {
             Backend.Session session = b.startSession();
-            b.send(session, "/missing/1", page, done::countDown);
+            send(b, session, "/missing/1", page, done::countDown);
             assertTrue(done.await(10, TimeUnit.SECONDS), "the request ended");
             b.endSession(session);
         }
-        assertEquals("", page.error, "a 404 image is no failure of the page");
+        assertEquals("", page.errorLabel(), "a 404 image is no failure of the page");
         assertEquals(200, page.status);
         assertEquals(1, page.images);
         assertEquals(IMAGE.length, page.imageBytes, "its body counted");
@@ -219,7 +221,7 @@ class ImageTimeoutTest {
         twoPages(name, "/closing/", first, next);
         assertPagesStoodWithTheirImages(1, first, next);
         assertTrue(next.newConnection, "the next request opened a new connection");
-        assertEquals(0, next.retries, "at once: not first written on the closing connection, then resent");
+        assertEquals(0, next.retries(), "at once: not first written on the closing connection, then resent");
         List<String> requests = List.copyOf(seen);
         assertEquals(4, requests.size(), "2 pages, 2 images, nothing resent: " + requests);
     }
@@ -237,7 +239,7 @@ class ImageTimeoutTest {
         Reply next = new Reply();
         twoPages(name, "/pageclose/", first, next);
         assertPagesStoodWithTheirImages(2, first, next);
-        assertEquals(0, next.retries, "nothing written on a closing connection and resent");
+        assertEquals(0, next.retries(), "nothing written on a closing connection and resent");
         List<String> requests = List.copyOf(seen);
         assertEquals(6, requests.size(), "2 pages, 4 images, nothing resent: " + requests);
         assertEquals(port(requests, SHOWN, 0), port(requests, "/pageclose/2", 0), "the next page reused the last image's open connection");
@@ -258,7 +260,7 @@ class ImageTimeoutTest {
     /** Each page stood (a closing reply is no failure) with all its {@code images} images fetched. */
     private static void assertPagesStoodWithTheirImages(int images, Reply... pages) {
         for (Reply r : pages) {
-            assertEquals("", r.error, "a closing reply is no failure");
+            assertEquals("", r.errorLabel(), "a closing reply is no failure");
             assertEquals(200, r.status);
             assertEquals(images, r.images, "every image fetched");
             assertEquals(images * IMAGE.length, r.imageBytes);

@@ -26,7 +26,7 @@ class Latin1BodyTest {
                     body.addComponent(true, piece);
                 }
                 body.skipBytes(Math.min(size, 3)); // a reader index not at 0
-                assertEquals(body.toString(StandardCharsets.ISO_8859_1), NettyBackend.latin1(body), "size " + size);
+                assertEquals(body.toString(StandardCharsets.ISO_8859_1), Latin1Text.of(body), "size " + size);
             } finally {
                 body.release();
             }

@@ -129,8 +129,8 @@ class LegacyAbortTest {
         CountDownLatch secondGoesOn = new CountDownLatch(1);
         ProxySelector.setDefault(new HoldingSelector(previous, "/second", secondSelecting, secondGoesOn));
 
-        LegacyBackend b = new LegacyBackend(base, 2000, 5000, false);
-        LegacyBackend untracked = new LegacyBackend(base, 2000, 5000, false);
+        LegacyBackend b = (LegacyBackend) TestBackends.create("legacy", base, 5000, false);
+        LegacyBackend untracked = (LegacyBackend) TestBackends.create("legacy", base, 5000, false);
         Backend.Session session = b.startSession();
         Reply first = new Reply();
         Reply second = new Reply();
@@ -156,15 +156,15 @@ class LegacyAbortTest {
 
         assertEquals(1, receivedCount("/first"), "received: " + received);
         assertEquals(1, receivedCount("/second"), "the JDK sent the other request again after the abort closed its connection: " + received);
-        assertEquals(200, first.status, "the first request's response was complete before its close: " + first.error);
-        assertEquals(200, second.status, "a request the abort does not track is not ended by it: " + second.error);
+        assertEquals(200, first.status, "the first request's response was complete before its close: " + first.errorLabel());
+        assertEquals(200, second.status, "a request the abort does not track is not ended by it: " + second.errorLabel());
     }
 
     @Test
     void anAbortEndsARequestWaitingForItsResponseWhichIsSentOnce() throws Exception {
         String base = "http://127.0.0.1:" + server.getLocalPort();
         held.put("/hang", new CountDownLatch(1));
-        LegacyBackend b = new LegacyBackend(base, 2000, 10_000, false);
+        LegacyBackend b = (LegacyBackend) TestBackends.create("legacy", base, 10_000, false);
         Backend.Session session = b.startSession();
         Reply warm = new Reply();
         b.execute(session, "/warm", warm); // a connection in the cache: the hung request reuses it
@@ -176,7 +176,7 @@ class LegacyAbortTest {
         b.abortInFlight();
         user.join(5000);
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        assertEquals(ErrorClass.ABORTED.label(), hung.error);
+        assertEquals(ErrorClass.ABORTED, hung.error());
         assertTrue(ms < 2000, "ended by the abort, not the 10 s read timeout: " + ms + " ms");
         Thread.sleep(200);
         assertEquals(1, receivedCount("/hang"), "not resent: " + received);

@@ -36,11 +36,11 @@ class LegacyConnectionIdTest {
                     // reported by the assertions
                 }
             });
-            try (LegacyBackend b = new LegacyBackend("http://127.0.0.2:" + server.getLocalPort(), 2000, 5000, false)) {
+            try (LegacyBackend b = (LegacyBackend) TestBackends.create("legacy", "http://127.0.0.2:" + server.getLocalPort(), 5000, false)) {
                 Reply r = new Reply();
                 b.execute(b.startSession(), "/close", r);
                 t.join(5000);
-                assertEquals(200, r.status, r.error);
+                assertEquals(200, r.status, r.errorLabel());
                 assertEquals(seen[0], r.connectionId);
             }
         }

@@ -20,7 +20,7 @@ public final class SocketFailures implements Supplier<Channel> {
     /** EMFILE on Linux, the only system with the epoll transport. */
     private static final int EMFILE = 24;
 
-    private final Supplier<Channel> transport = NettyBackend.socketChannels(Epoll.isAvailable());
+    private final Supplier<Channel> transport = NettyChannels.socketChannels(Epoll.isAvailable());
     private final Set<Integer> failing;
     private final AtomicInteger calls = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
@@ -55,7 +55,7 @@ public final class SocketFailures implements Supplier<Channel> {
 
     /** A netty backend for {@code base} (http), configured as {@code e} says, whose channels come from here. */
     public Backend netty(ClientConfig.Execution e, String base) {
-        return new NettyBackend(base, e.connectTimeoutMs(), e.requestTimeoutMs(), e.downloadImages(), null, e.busyPoll(), e.sourceAddresses(), this);
+        return new NettyBackend(e, base, this);
     }
 
     /** What the transport in use throws when no socket can be made. */

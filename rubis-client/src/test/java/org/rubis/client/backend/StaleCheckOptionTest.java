@@ -43,16 +43,17 @@ class StaleCheckOptionTest {
                 }
             });
             String base = "http://127.0.0.1:" + server.getLocalPort();
-            try (DedicatedBackend b = new DedicatedBackend(base, 2000, 5000, false, new ClientTls(true), 1, staleCheckMs)) {
+            try (DedicatedBackend b = (DedicatedBackend) TestBackends.create("dedicated", base, "client_connect_timeout_ms", "2000",
+                    "client_request_timeout_ms", "5000", "client_http_stale_check_ms", String.valueOf(staleCheckMs))) {
                 Backend.Session s = b.startSession();
                 Reply first = new Reply();
                 b.execute(s, "/a", first);
                 Thread.sleep(300); // idle longer than the check's threshold; the server's FIN has arrived
                 Reply second = new Reply();
                 b.execute(s, "/b", second);
-                assertEquals(200, second.status, second.error);
+                assertEquals(200, second.status, second.errorLabel());
                 assertTrue(second.newConnection);
-                assertEquals(staleCheckMs > 0 ? 0 : 1, second.retries, "stale check " + staleCheckMs + " ms");
+                assertEquals(staleCheckMs > 0 ? 0 : 1, second.retries(), "stale check " + staleCheckMs + " ms");
                 b.endSession(s);
             }
             server.close();

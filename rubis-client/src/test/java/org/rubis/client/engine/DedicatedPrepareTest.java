@@ -1,7 +1,10 @@
 package org.rubis.client.engine;
 
+import org.rubis.format.ErrorClass;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -12,6 +15,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
+import org.rubis.client.backend.DedicatedBackend;
+import org.rubis.client.backend.PreparingBackend;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.format.StopCause.Kind;
@@ -40,11 +45,11 @@ class DedicatedPrepareTest extends PageServerTest {
     }
 
     /** The dedicated backend as a run with a thread per user builds it. */
-    private Backend dedicated() {
-        return Backends.create(server.config("dedicated").execution(), server.base());
+    private DedicatedBackend dedicated() {
+        return (DedicatedBackend) Backends.create(server.config("dedicated").execution(), server.base());
     }
 
-    private static long later(Backend b) {
+    private static long later(PreparingBackend b) {
         return System.nanoTime() + Math.max(TimeUnit.MILLISECONDS.toNanos(100), 3 * b.prepareLeadNanos());
     }
 
@@ -116,7 +121,7 @@ class DedicatedPrepareTest extends PageServerTest {
     @Test
     void aPreparedSocketIsMadeOnceAndClosedWithItsSession() throws Exception {
         int before = UnconnectedSockets.count();
-        try (Backend b = dedicated()) {
+        try (DedicatedBackend b = dedicated()) {
             Backend.Session s = b.startSession();
             assertTrue(b.prepares(s, System.nanoTime()), "a new session has no connection: its first request's socket can be prepared");
             b.prepare(s);
@@ -146,7 +151,7 @@ class DedicatedPrepareTest extends PageServerTest {
     @Test
     void aPrepareThatGetsNoSocketLeavesNoneAndTheRequestMakesItsOwn() throws Exception {
         int before = UnconnectedSockets.count();
-        try (Backend b = dedicated()) {
+        try (DedicatedBackend b = dedicated()) {
             Backend.Session s = b.startSession();
             List<java.io.FileInputStream> held = new java.util.ArrayList<>();
             try {
@@ -169,7 +174,7 @@ class DedicatedPrepareTest extends PageServerTest {
             assertEquals(before, UnconnectedSockets.count(), "the failed prepare left no socket behind");
             Reply r = new Reply();
             b.execute(s, "/PHP/index.html", r);
-            assertEquals("", r.error, "the request made its own socket");
+            assertNull(r.error(), "the request made its own socket");
             b.endSession(s);
         }
         assertEquals(1, server.accepted.get());
@@ -178,14 +183,14 @@ class DedicatedPrepareTest extends PageServerTest {
     @Test
     void aPreparedSocketItsRequestNeverConnectsIsClosedAtTheRequestsEnd() throws Exception {
         int before = UnconnectedSockets.count();
-        try (Backend b = dedicated()) {
+        try (DedicatedBackend b = dedicated()) {
             Backend.Session s = b.startSession();
             b.prepare(s);
             assertEquals(before + 1, UnconnectedSockets.count(), "prepared");
             b.abortInFlight(); // the run is stopping: the request fails before it connects
             Reply r = new Reply();
             b.execute(s, "/PHP/index.html", r);
-            assertEquals("aborted", r.error);
+            assertEquals(ErrorClass.ABORTED, r.error());
             assertEquals(before, UnconnectedSockets.count(), "the socket handed to the request and not taken is closed when it ends");
             assertTrue(b.prepares(s, System.nanoTime()), "nothing prepared any more, no connection open");
             b.endSession(s);

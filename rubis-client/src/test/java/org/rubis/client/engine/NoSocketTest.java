@@ -13,7 +13,7 @@ import org.rubis.client.config.ClientConfig;
  * When no socket can be made for a new connection (the client's file descriptors ran out; here NettyBackend's channel
  * creation made to fail as the transport's does, {@link SocketFailures}), the request fails at once as {@code io}, never
  * reaching the server, and its session goes on: its next request, with sockets again, connects and succeeds. A prepare
- * that gets no socket ({@link org.rubis.client.backend.Backend#prepare}) leaves nothing behind: its request makes its
+ * that gets no socket ({@link org.rubis.client.backend.PreparingBackend#prepare}) leaves nothing behind: its request makes its
  * own connection, or fails as {@code io} when it gets no socket either. The server's accepted connections and request
  * heads are the truth of what reached it; the process's unconnected sockets ({@link UnconnectedSockets}) of what was
  * left behind. Every run ends within {@link OneUserRun}'s bound.

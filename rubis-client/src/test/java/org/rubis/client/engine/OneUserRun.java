@@ -45,15 +45,8 @@ final class OneUserRun {
         UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
         try (RunLog log = new RunLog(dir, stats::accept, stats::accept)) {
             Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base), b.name());
-            SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b, rec, new ActiveSessions()), c.execution().threads(),
+            SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b, rec, new ActiveSessions()), c.execution().model(),
                     (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
-            if (b.eventLoops()) {
-                assertTrue(d instanceof EventLoopSessions, "the sessions run on event loops");
-            } else if (c.execution().threads() == org.rubis.client.config.ThreadModel.VIRTUAL) {
-                assertTrue(d instanceof VirtualThreadSessions, "a virtual thread per request, think times on a timer");
-            } else {
-                assertTrue(d instanceof ThreadSessions, "a blocking backend's session runs on a thread of its own");
-            }
             d.start("user-0", 0, firstIntendedNano, k -> k == 0 ? s : null, done::countDown);
             assertTrue(done.await(10, TimeUnit.SECONDS), "the session ended");
         }

@@ -9,12 +9,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
+import org.rubis.client.backend.NettyBackend;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
 
 /**
  * A request due later than twice the backend's lead gets its new connection's socket prepared before its send mark
- * ({@link Backend#prepare}), and that socket is the one it connects: the server accepts one connection, and no
+ * ({@link org.rubis.client.backend.PreparingBackend#prepare}), and that socket is the one it connects: the server accepts one connection, and no
  * unconnected socket is left over (counted as the process's sockets absent from the kernel's TCP tables, the only
  * state a prepared socket can be in). A due request is not prepared, a session with an open connection prepares
  * nothing, and a prepared socket is closed with its session.
@@ -74,10 +75,10 @@ class PrepareAheadTest extends PageServerTest {
     void anOpenConnectionPreparesNothingAndAPreparedSocketClosesWithItsSession() throws Exception {
         ClientConfig c = config();
         int before = UnconnectedSockets.count();
-        try (Backend b = Backends.create(c.execution(), base())) {
+        try (NettyBackend b = (NettyBackend) Backends.create(c.execution(), base())) {
             Backend.Session s = b.startSession();
             ScheduledExecutorService loop = b.loop(s);
-            b.execute(s, "/PHP/index.html", new Reply());
+            b.sendAndWait(s, "/PHP/index.html", new Reply());
             loop.submit(() -> b.prepare(s)).get(5, TimeUnit.SECONDS);
             assertEquals(before, UnconnectedSockets.count(), "the session's connection is open: nothing to prepare");
             b.endSession(s);

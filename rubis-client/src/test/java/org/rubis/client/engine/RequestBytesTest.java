@@ -50,12 +50,12 @@ class RequestBytesTest {
         try (Backend b = Backends.create(c.execution(), base())) {
             Reply r = new Reply();
             Backend.Session s = b.startSession();
-            b.execute(s, "/PHP/index.html", r);
+            Backends.execute(b, s, "/PHP/index.html", r);
             b.endSession(s);
-            assertEquals(PAGE, r.body, backend + ": " + r.error);
+            assertEquals(PAGE, r.body, backend + ": " + r.errorLabel());
             assertEquals(200, r.status);
             assertTrue(r.newConnection, backend);
-            assertTrue(r.sendNano > 0 && r.ttfbNs > 0 && r.ttfbNs <= r.responseNs, backend);
+            assertTrue(r.sendNano() > 0 && r.ttfbNs() > 0 && r.ttfbNs() <= r.responseNs(), backend);
             assertTrue(r.connectionId.startsWith("127.0.0.1:"), backend + " logs its connection: " + r.connectionId);
         }
         return server.heads.remove(server.heads.size() - 1);
@@ -70,7 +70,7 @@ class RequestBytesTest {
         try (RunLog log = new RunLog(tmp, stats::accept, stats::accept)) {
             Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base()), "netty");
             Backend b = Backends.create(c.execution(), base());
-            SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b, rec, new ActiveSessions()), c.execution().threads(),
+            SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b, rec, new ActiveSessions()), c.execution().model(),
                     (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
             assertTrue(d instanceof EventLoopSessions, "netty sessions run on event loops");
             UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);

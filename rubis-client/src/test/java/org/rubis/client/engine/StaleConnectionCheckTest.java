@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.DedicatedBackend;
+import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.Reply;
 
 /**
@@ -30,43 +31,40 @@ class StaleConnectionCheckTest extends PageServerTest {
             Backend.Session s = b.startSession();
             Reply r = new Reply();
             b.execute(s, PATH, r);
-            assertTrue(r.newConnection && !r.failed(), r.error);
+            assertTrue(r.newConnection && !r.failed(), r.errorLabel());
 
             // The server closes the idle connection; nothing is known yet, so nothing is checked ahead and the request resends.
             Thread.sleep(300);
-            assertFalse(b.preparesAhead(s, SOON), "no idle limit known yet: no check");
-            r.reset();
+            assertFalse(PrepareAhead.of(b).due(s, SOON), "no idle limit known yet: no check");
             b.execute(s, PATH, r);
-            assertEquals(1, r.retries, "sent again on a new connection: " + r.error);
+            assertEquals(1, r.retries(), "sent again on a new connection: " + r.errorLabel());
             assertTrue(r.newConnection && !r.failed());
             assertEquals(1, server.idleClosed.get());
 
             // Idle as long again: checked in the lead, found closed, replaced before the request.
             Thread.sleep(300);
-            assertTrue(b.preparesAhead(s, SOON), "a connection idle past the learnt limit is checked ahead");
+            assertTrue(PrepareAhead.of(b).due(s, SOON), "a connection idle past the learnt limit is checked ahead");
             b.prepare(s);
             assertEquals(1, b.staleConnectionsFound());
             server.idleCloseMs = 0; // from here on the server keeps its connections
-            r.reset();
             b.execute(s, PATH, r);
-            assertEquals(0, r.retries, "no failed attempt: " + r.error);
+            assertEquals(0, r.retries(), "no failed attempt: " + r.errorLabel());
             assertTrue(r.newConnection && !r.failed(), "on the connection made in the lead");
             assertEquals(2, server.idleClosed.get());
 
             // A live connection idle as long is checked too, and kept.
             Thread.sleep(300);
-            assertTrue(b.preparesAhead(s, SOON));
+            assertTrue(PrepareAhead.of(b).due(s, SOON));
             b.prepare(s);
             assertEquals(1, b.staleConnectionsFound(), "a live connection is not replaced");
-            r.reset();
             b.execute(s, PATH, r);
-            assertEquals(0, r.retries);
+            assertEquals(0, r.retries());
             assertFalse(r.newConnection, "the live connection carried the request");
             assertEquals(3, server.accepted.get(), "the first connection, the resend's, the one made in the lead");
             assertEquals(4, server.heads.size(), "and no request was sent on a closed connection that the server saw");
 
             // A request due at once is not checked (no lead to check in).
-            assertFalse(b.preparesAhead(s, 0));
+            assertFalse(PrepareAhead.of(b).due(s, 0));
             b.endSession(s);
         } finally {
             b.close();

@@ -1,5 +1,7 @@
 package org.rubis.client.engine;
 
+import org.rubis.format.ErrorClass;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,10 +54,10 @@ class TimeoutTest {
                     Reply r = new Reply();
                     Backend.Session s = b.startSession();
                     long t0 = System.nanoTime();
-                    b.execute(s, "/PHP/index.html", r);
+                    Backends.execute(b, s, "/PHP/index.html", r);
                     b.endSession(s);
                     long ms = (System.nanoTime() - t0) / 1_000_000;
-                    assertEquals("read-timeout", r.error, backend);
+                    assertEquals(ErrorClass.READ_TIMEOUT, r.error(), backend);
                     assertTrue(r.failed(), backend);
                     assertTrue(ms >= 350 && ms < 5000, backend + ": gave up after " + ms + " ms");
                 }
@@ -69,7 +71,7 @@ class TimeoutTest {
             try (RunLog log = new RunLog(tmp, stats::accept, stats::accept)) {
                 Backend b = Backends.create(c.execution(), base);
                 SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b,
-                        new Recorder(clock, log, stats, new TargetWatch(stop, base), "netty"), new ActiveSessions()), c.execution().threads(),
+                        new Recorder(clock, log, stats, new TargetWatch(stop, base), "netty"), new ActiveSessions()), c.execution().model(),
                         (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
                 UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
                 d.start("user-0", 0, System.nanoTime(), k -> k == 0 ? s : null, done::countDown);

@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 
 /**
  * Counts the process's sockets that are in no kernel socket table (TCP, UDP, Unix): TCP sockets created, never bound
- * nor connected, the only state a prepared socket ({@link org.rubis.client.backend.Backend#prepare}) can be in; how the
+ * nor connected, the only state a prepared socket ({@link org.rubis.client.backend.PreparingBackend#prepare}) can be in; how the
  * engine's tests see that a prepared socket is the one its request connects (its inode then in the TCP table), and that
  * none is left behind.
  */

@@ -7,14 +7,18 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import org.rubis.client.backend.Backend;
+import org.rubis.client.backend.BlockingBackend;
+import org.rubis.client.backend.EventLoopBackend;
+import org.rubis.client.backend.PreparingBackend;
 import org.rubis.client.backend.Reply;
 
 /**
  * Delegates to a backend and notes, where the engine calls it (the session's loop, or the user's thread), each prepare
  * and the unconnected sockets ({@link UnconnectedSockets}) after it, and each reply's send mark, error and unconnected
- * sockets: what the engine's tests of {@link Backend#prepare} check.
+ * sockets: what the engine's tests of {@link PreparingBackend#prepare} check. It speaks every protocol and passes each
+ * call to the backend's own (the run's execution model picks the one the backend has).
  */
-final class WatchedBackend implements Backend {
+final class WatchedBackend implements BlockingBackend, EventLoopBackend, PreparingBackend {
     final Backend b;
     final List<Long> prepares = new CopyOnWriteArrayList<>();
     final List<Integer> unconnectedAfterPrepare = new CopyOnWriteArrayList<>();
@@ -49,33 +53,34 @@ final class WatchedBackend implements Backend {
     @Override
     public void execute(Session session, String path, Reply out) {
         executeCalls.add(System.nanoTime());
-        b.execute(session, path, out);
+        ((BlockingBackend) b).execute(session, path, out);
         replied(out);
     }
 
     private void replied(Reply out) {
         unconnectedAtReply.add(UnconnectedSockets.countNow());
         tcpInodesAtReply.add(UnconnectedSockets.tcpInodesNow());
-        sendMarks.add(out.sendNano);
-        errors.add(out.error);
+        sendMarks.add(out.sendNano());
+        errors.add(out.errorLabel());
     }
 
     @Override
     public void send(Session session, String path, Reply out, Runnable onReply) {
-        b.send(session, path, out, () -> {
+        ((EventLoopBackend) b).send(session, path, out, () -> {
             replied(out);
             onReply.run();
         });
     }
 
     @Override
-    public boolean eventLoops() {
-        return b.eventLoops();
+    public void sendAndWait(Session session, String path, Reply out) {
+        ((EventLoopBackend) b).sendAndWait(session, path, out);
+        replied(out);
     }
 
     @Override
     public ScheduledExecutorService loop(Session session) {
-        return b.loop(session);
+        return ((EventLoopBackend) b).loop(session);
     }
 
     /** When positive, the lead the engine is given instead of the backend's (longer than this class's own checks take). */
@@ -83,7 +88,7 @@ final class WatchedBackend implements Backend {
 
     @Override
     public long prepareLeadNanos() {
-        return leadNanos > 0 ? leadNanos : b.prepareLeadNanos();
+        return leadNanos > 0 ? leadNanos : b instanceof PreparingBackend p ? p.prepareLeadNanos() : 0;
     }
 
     /**
@@ -104,13 +109,13 @@ final class WatchedBackend implements Backend {
 
     @Override
     public boolean prepares(Session session, long requestNano) {
-        return b.prepares(session, requestNano);
+        return b instanceof PreparingBackend p && p.prepares(session, requestNano);
     }
 
     @Override
     public void prepare(Session session) {
         prepares.add(System.nanoTime());
-        b.prepare(session);
+        ((PreparingBackend) b).prepare(session);
         java.util.Set<String> unconnected = UnconnectedSockets.inodesNow();
         unconnectedAfterPrepare.add(unconnected.size());
         unconnectedInodesAfterPrepare.add(unconnected);
@@ -120,6 +125,11 @@ final class WatchedBackend implements Backend {
     @Override
     public void endSession(Session session) {
         b.endSession(session);
+    }
+
+    @Override
+    public void abortInFlight() {
+        b.abortInFlight();
     }
 
     @Override

@@ -14,7 +14,7 @@ class HeapPerUserTest {
              num     #instances         #bytes  class name (module)
             -------------------------------------------------------
                1:         48850        7902656  [B (java.base@25.0.3)
-               2:          2000         176000  org.rubis.client.backend.NettyBackend$Conn
+               2:          2000         176000  org.rubis.client.backend.NettySession
                3:          5871         375744  io.netty.util.concurrent.ScheduledFutureTask
                4:            10            160  com.example.Same
                5:            12          77448  [Ljdk.internal.vm.FillerElement; (java.base@25.0.3)
@@ -34,7 +34,7 @@ class HeapPerUserTest {
         assertEquals(8_454_560L, HeapPerUser.total(WITH_USERS));
         Map<String, HeapPerUser.Row> rows = HeapPerUser.parse(WITH_USERS);
         assertEquals(5, rows.size());
-        assertEquals(new HeapPerUser.Row("org.rubis.client.backend.NettyBackend$Conn", 2000, 176_000), rows.get("org.rubis.client.backend.NettyBackend$Conn"));
+        assertEquals(new HeapPerUser.Row("org.rubis.client.backend.NettySession", 2000, 176_000), rows.get("org.rubis.client.backend.NettySession"));
     }
 
     @Test
@@ -42,7 +42,7 @@ class HeapPerUserTest {
         List<HeapPerUser.Row> top = HeapPerUser.perUser(HeapPerUser.parse(WITH_USERS), HeapPerUser.parse(AFTER), 3);
         assertEquals(List.of(
                 new HeapPerUser.Row("[B", 1000, 202_656),
-                new HeapPerUser.Row("org.rubis.client.backend.NettyBackend$Conn", 2000, 176_000),
+                new HeapPerUser.Row("org.rubis.client.backend.NettySession", 2000, 176_000),
                 new HeapPerUser.Row("io.netty.util.concurrent.ScheduledFutureTask", 2000, 128_000)), top);
     }
 

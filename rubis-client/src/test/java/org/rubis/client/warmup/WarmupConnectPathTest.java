@@ -14,6 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.backend.Backend;
+import org.rubis.client.backend.BlockingBackend;
+import org.rubis.client.backend.EventLoopBackend;
+import org.rubis.client.backend.PreparingBackend;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;
@@ -21,14 +24,17 @@ import org.rubis.client.config.JitWarmupPolicy;
 
 /**
  * The warm-up compiles the connect paths a run takes: in a TPC-W run about half the requests open a connection, most
- * of them on a socket prepared in the think time's last millisecond ({@link Backend#prepare}), some on one made in the
+ * of them on a socket prepared in the think time's last millisecond ({@link PreparingBackend#prepare}), some on one made in the
  * request's window (a request due at once, a retry). The warm-up has no think time; it must still make both kinds, as
  * often as a run makes new connections.
  */
 class WarmupConnectPathTest {
 
-    /** Delegates every call; counts requests, the new connections among them, and whether a prepare came before. */
-    private static final class Watching implements Backend {
+    /**
+     * Delegates every call of the backend's protocol (the warm-up drives the one of the run's execution model); counts
+     * requests, the new connections among them, and whether a prepare came before.
+     */
+    private static final class Watching implements BlockingBackend, EventLoopBackend, PreparingBackend {
         final Backend b;
         final Set<Session> preparedSinceLastSend = ConcurrentHashMap.newKeySet();
         final AtomicLong requests = new AtomicLong();
@@ -49,10 +55,10 @@ class WarmupConnectPathTest {
 
         @Override public String name() { return b.name(); }
         @Override public Session startSession() { return b.startSession(); }
-        @Override public boolean eventLoops() { return b.eventLoops(); }
-        @Override public ScheduledExecutorService loop(Session s) { return b.loop(s); }
-        @Override public long prepareLeadNanos() { return b.prepareLeadNanos(); }
-        @Override public boolean prepares(Session s, long at) { return b.prepares(s, at); }
+        @Override public ScheduledExecutorService loop(Session s) { return ((EventLoopBackend) b).loop(s); }
+        @Override public long prepareLeadNanos() { return ((PreparingBackend) b).prepareLeadNanos(); }
+        @Override public boolean prepares(Session s, long at) { return ((PreparingBackend) b).prepares(s, at); }
+        @Override public void sendAndWait(Session s, String path, Reply out) { ((EventLoopBackend) b).sendAndWait(s, path, out); }
         @Override public void abortInFlight() { b.abortInFlight(); }
         @Override public void endSession(Session s) { b.endSession(s); }
         @Override public void close() { b.close(); }
@@ -61,20 +67,20 @@ class WarmupConnectPathTest {
         public void prepare(Session s) {
             prepares.incrementAndGet();
             preparedSinceLastSend.add(s);
-            b.prepare(s);
+            ((PreparingBackend) b).prepare(s);
         }
 
         @Override
         public void execute(Session s, String path, Reply out) {
             boolean prepared = preparedSinceLastSend.remove(s);
-            b.execute(s, path, out);
+            ((BlockingBackend) b).execute(s, path, out);
             replied(prepared, out);
         }
 
         @Override
         public void send(Session s, String path, Reply out, Runnable onReply) {
             boolean prepared = preparedSinceLastSend.remove(s);
-            b.send(s, path, out, () -> {
+            ((EventLoopBackend) b).send(s, path, out, () -> {
                 replied(prepared, out);
                 onReply.run();
             });

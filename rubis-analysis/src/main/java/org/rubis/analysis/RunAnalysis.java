@@ -10,13 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.HdrHistogram.Histogram;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
-import org.rubis.analysis.stats.Latency;
 import org.rubis.analysis.stats.Moments;
 import org.rubis.analysis.stats.SortedStream;
 import org.rubis.analysis.wire.WireCheck;
+import org.rubis.format.LatencyStats;
 
 /**
  * Everything the report shows about one run, computed by streaming the logs: memory grows with
@@ -28,28 +27,6 @@ public final class RunAnalysis {
     public static final String[] PHASES = java.util.Arrays.stream(org.rubis.format.Phase.values()).map(org.rubis.format.Phase::label).toArray(String[]::new);
     /** Send instants are re-sorted within this window (well above any response time). */
     static final long REORDER_WINDOW_NS = 120_000_000_000L;
-
-    /** One second of the run (by send instant). */
-    public static final class Bin {
-        public long requests;
-        public long errors;
-        public double sumNs;
-        public long maxNs;
-        final Histogram h = new Histogram(3_600_000_000_000L, 2); // 2 digits: one per second of the run, a plot's precision
-
-        void add(long ns, boolean error) {
-            requests++;
-            if (error) {
-                errors++;
-            }
-            sumNs += ns;
-            maxNs = Math.max(maxNs, ns);
-            h.recordValue(org.rubis.format.Percentiles.recorded(ns));
-        }
-
-        public double meanMs() { return requests == 0 ? 0 : sumNs / requests / 1e6; }
-        public double p99Ms() { return requests == 0 ? 0 : org.rubis.format.Percentiles.valueAtMs(h, 99, 0, maxNs); }
-    }
 
     /** A connection as the client used it. */
     static final class Conn {
@@ -92,20 +69,21 @@ public final class RunAnalysis {
 
     public final String name;
     public final JsonNode summary;
-    public final Map<String, Map<String, Latency>> byPhaseState = new LinkedHashMap<>();
-    public final Map<String, Latency> byPhase = new LinkedHashMap<>();
+    public final Map<String, Map<String, LatencyStats>> byPhaseState = new LinkedHashMap<>();
+    public final Map<String, LatencyStats> byPhase = new LinkedHashMap<>();
     /**
      * Response time from the intended send instant (the schedule) to the last byte, per phase: the
      * coordinated-omission-corrected figure (wrk2, HdrHistogram's expected-interval recording). It
      * differs from {@link #byPhase} (the service time, from the actual send) by the send lateness.
      */
-    public final Map<String, Latency> byPhaseFromIntended = new LinkedHashMap<>();
-    public final Latency overallFromIntended = new Latency();
-    public final Map<String, Latency> byState = new TreeMap<>();
-    public final Latency overall = new Latency();
-    public final Latency lateness = new Latency();
-    public final Latency think = new Latency();
-    public final TreeMap<Long, Bin> timeline = new TreeMap<>();
+    public final Map<String, LatencyStats> byPhaseFromIntended = new LinkedHashMap<>();
+    public final LatencyStats overallFromIntended = new LatencyStats();
+    public final Map<String, LatencyStats> byState = new TreeMap<>();
+    public final LatencyStats overall = new LatencyStats();
+    public final LatencyStats lateness = new LatencyStats();
+    public final LatencyStats think = new LatencyStats();
+    /** Per second of the run (by send instant). */
+    public final TreeMap<Long, LatencyStats> timeline = new TreeMap<>();
     public final Map<String, Long> errorsByClass = new TreeMap<>();
     public final Map<Integer, Long> requestsPerConnection = new TreeMap<>();
     public final Map<Integer, Long> connectionsPerSession = new TreeMap<>();
@@ -166,7 +144,7 @@ public final class RunAnalysis {
      */
     public String clock = "client";
     /** The client's own times by phase, kept beside the published ones when those are the wire's. */
-    public final Map<String, Latency> clientByPhase = new LinkedHashMap<>();
+    public final Map<String, LatencyStats> clientByPhase = new LinkedHashMap<>();
     private Map<String, Long> wireTimes;
 
     /** Client-reported versus server-measured times, request by request. */
@@ -177,7 +155,7 @@ public final class RunAnalysis {
         public long pathMismatches;
         public double clientMeanMs;
         public double serverMeanMs;
-        public final Latency difference = new Latency(); // client response - server service, clipped at 0
+        public final LatencyStats difference = new LatencyStats(); // client response - server service, clipped at 0
         public long negative;                            // client shorter than server (clock or matching anomaly)
         public long serverRequests;
         public long serverConnections;
@@ -193,8 +171,8 @@ public final class RunAnalysis {
         this.summary = d.summary();
         for (String p : PHASES) {
             byPhaseState.put(p, new TreeMap<>());
-            byPhase.put(p, new Latency());
-            byPhaseFromIntended.put(p, new Latency());
+            byPhase.put(p, new LatencyStats());
+            byPhaseFromIntended.put(p, new LatencyStats());
         }
     }
 
@@ -327,28 +305,28 @@ public final class RunAnalysis {
             long send = row.getLong("send_epoch_ns");
             long intended = row.getLong("intended_send_epoch_ns");
             long clientResp = row.getLong("response_ns");
-            clientByPhase.computeIfAbsent(phase, k -> new Latency()).add(clientResp, failed);
+            clientByPhase.computeIfAbsent(phase, k -> new LatencyStats()).record(clientResp, failed);
             Long onWire = wireTimes == null ? null : wireTimes.get(row.get("connection_id") + " " + send);
             long resp = onWire != null ? onWire : clientResp;
             long done = send + clientResp;
             if (backend.isEmpty()) {
                 backend = row.get("backend");
             }
-            Latency ps = byPhaseState.computeIfAbsent(phase, k -> new TreeMap<>()).computeIfAbsent(state, k -> new Latency());
-            ps.add(resp, failed);
-            byPhase.computeIfAbsent(phase, k -> new Latency()).add(resp, failed);
-            byState.computeIfAbsent(state, k -> new Latency()).add(resp, failed);
-            overall.add(resp, failed);
-            lateness.add(Math.max(0, send - intended), false);
+            LatencyStats ps = byPhaseState.computeIfAbsent(phase, k -> new TreeMap<>()).computeIfAbsent(state, k -> new LatencyStats());
+            ps.record(resp, failed);
+            byPhase.computeIfAbsent(phase, k -> new LatencyStats()).record(resp, failed);
+            byState.computeIfAbsent(state, k -> new LatencyStats()).record(resp, failed);
+            overall.record(resp, failed);
+            lateness.record(Math.max(0, send - intended), false);
             long fromIntended = Math.max(0, send - intended) + resp;
-            byPhaseFromIntended.computeIfAbsent(phase, k -> new Latency()).add(fromIntended, failed);
-            overallFromIntended.add(fromIntended, failed);
+            byPhaseFromIntended.computeIfAbsent(phase, k -> new LatencyStats()).record(fromIntended, failed);
+            overallFromIntended.record(fromIntended, failed);
             if (failed) {
                 errorsByClass.merge(error, 1L, Long::sum);
             }
             t0Ns = Math.min(t0Ns, send);
             tEndNs = Math.max(tEndNs, done);
-            timeline.computeIfAbsent(send / 1_000_000_000L, k -> new Bin()).add(resp, failed);
+            timeline.computeIfAbsent(send / 1_000_000_000L, k -> LatencyStats.coarse()).record(resp, failed);
             boolean inRun = org.rubis.format.Phase.RUN.label().equals(phase);
             if (inRun) {
                 sends.add(send); // the measurement phase only: ramps change the rate on purpose
@@ -375,7 +353,7 @@ public final class RunAnalysis {
             }
             if (st.seen > 0) {
                 long t = Math.max(0, intended - st.lastDone);
-                think.add(t, false);
+                think.record(t, false);
                 if (st.lastInRun) { // a think time that began in the run phase (after a run-phase request)
                     runThinkCensored.finished(t);
                 }
@@ -520,7 +498,7 @@ public final class RunAnalysis {
                 if (diff < 0) {
                     c.negative++;
                 }
-                c.difference.add(Math.max(0, diff), false);
+                c.difference.record(Math.max(0, diff), false);
             });
             CsvStream.Row s;
             while ((s = server.next()) != null) {
@@ -593,7 +571,7 @@ public final class RunAnalysis {
 
     /** Run-phase throughput: successful requests (no error) per second of run phase actually run, as summary.json's throughput_rps. */
     public double throughput() {
-        Latency run = byPhase.get("run");
+        LatencyStats run = byPhase.get("run");
         return runSeconds > 0 ? (run.count() - run.errors()) / runSeconds : 0;
     }
 

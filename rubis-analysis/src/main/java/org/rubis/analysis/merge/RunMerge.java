@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.LatencyStats;
 
 /**
  * {@code rubis-analysis merge}: turns the run directories of N shards (docs/SHARDING.md) into one
@@ -229,7 +230,7 @@ public final class RunMerge {
         }
 
         root.put("requests", st.requests());
-        root.put("errors", st.overall.errors);
+        root.put("errors", st.overall.errors());
         ObjectNode byClass = root.putObject("errors_by_class");
         st.errorsByClass.forEach(byClass::put);
         root.put("requests_logged", st.requests());
@@ -238,10 +239,10 @@ public final class RunMerge {
         // than planned). throughput_rps and attempted_rps as in a shard's summary: successful and all run-phase requests per second.
         double runSeconds = list.stream().mapToDouble(s -> s.summary().has("run_seconds") ? s.summary().path("run_seconds").asDouble()
                 : s.summary().path("phases_ms").path("run").asDouble() / 1000).max().orElse(0);
-        MergedStats.Cell run = st.byPhase.get("run");
-        root.put("requests_served", st.requests() - st.overall.errors);
-        root.put("throughput_rps", MergedStats.round((run.count - run.errors) / Math.max(1e-9, runSeconds), 3));
-        root.put("attempted_rps", MergedStats.round(run.count / Math.max(1e-9, runSeconds), 3));
+        LatencyStats run = st.byPhase.get("run");
+        root.put("requests_served", st.requests() - st.overall.errors());
+        root.put("throughput_rps", MergedStats.round((run.count() - run.errors()) / Math.max(1e-9, runSeconds), 3));
+        root.put("attempted_rps", MergedStats.round(run.count() / Math.max(1e-9, runSeconds), 3));
         root.put("run_seconds", MergedStats.round(runSeconds, 3));
         root.put("sessions_started", st.sessionsStarted());
         root.put("sessions_completed", st.sessionsCompleted());
@@ -260,13 +261,13 @@ public final class RunMerge {
 
         ObjectNode rt = root.putObject("response_time_ms");
         for (String p : MergedStats.PHASES) {
-            ObjectNode ph = st.byPhase.get(p).write(rt.putObject(p));
+            ObjectNode ph = MergedStats.write(rt.putObject(p), st.byPhase.get(p));
             ObjectNode states = ph.putObject("states");
-            st.byPhaseState.get(p).forEach((state, c) -> c.write(states.putObject(state)));
+            st.byPhaseState.get(p).forEach((state, c) -> MergedStats.write(states.putObject(state), c));
         }
-        ObjectNode all = st.overall.write(rt.putObject("overall"));
+        ObjectNode all = MergedStats.write(rt.putObject("overall"), st.overall);
         ObjectNode allStates = all.putObject("states");
-        st.byState.forEach((state, c) -> c.write(allStates.putObject(state)));
+        st.byState.forEach((state, c) -> MergedStats.write(allStates.putObject(state), c));
 
         root.set("client_health", health(st));
         ObjectNode merged = root.putObject("merged");
@@ -383,7 +384,7 @@ public final class RunMerge {
             o.set("client_health", x);
         }
         long n = st.requests();
-        long runN = st.byPhase.get("run").count;
+        long runN = st.byPhase.get("run").count();
         h.put("cpu_mean_cores", MergedStats.round(cpuMean, 3));
         h.put("cpu_peak_cores", MergedStats.round(cpuPeak, 3));
         h.put("cpu_seconds", MergedStats.round(cpuSeconds, 3));
@@ -411,11 +412,11 @@ public final class RunMerge {
         h.put("peak_heap_bytes", peakHeap);
         h.put("max_heap_bytes", list.stream().mapToLong(s -> s.summary().path("client_health").path("max_heap_bytes").asLong()).max().orElse(0));
         ObjectNode late = h.putObject("send_lateness_ms");
-        st.lateness.percentiles(late);
-        late.put("max", MergedStats.round(st.lateness.max / 1e6, 3));
-        st.runLateness.percentiles(h.putObject("run_send_lateness_ms"));
+        MergedStats.percentiles(late, st.lateness);
+        late.put("max", MergedStats.round(st.lateness.maxMs(), 3));
+        MergedStats.percentiles(h.putObject("run_send_lateness_ms"), st.runLateness);
         if ("hybrid".equals(shards.first().arrivals())) {
-            st.sessionStartLateness.percentiles(h.putObject("session_start_lateness_ms"));
+            MergedStats.percentiles(h.putObject("session_start_lateness_ms"), st.sessionStartLateness);
         }
         h.put("saturated", !suspects.isEmpty());
         h.put("verdict", suspects.isEmpty()

@@ -10,7 +10,7 @@ import java.util.List;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
 import org.rubis.analysis.RunAnalysis;
-import org.rubis.analysis.stats.Latency;
+import org.rubis.format.LatencyStats;
 
 /**
  * Side-by-side comparison of runs: the paper's Table II (median, mean and p95 per run, with the
@@ -30,7 +30,7 @@ public final class CompareReport {
         return json;
     }
 
-    private static Latency measured(RunAnalysis a) {
+    private static LatencyStats measured(RunAnalysis a) {
         return a.byPhase.get("run").count() > 0 ? a.byPhase.get("run") : a.overall;
     }
 
@@ -54,9 +54,9 @@ public final class CompareReport {
             .append(HtmlReport.esc(runs.get(0).name)).append("</code>.</p>\n");
         List<String[]> rows = new ArrayList<>();
         ArrayNode arr = json.putArray("runs");
-        Latency base = measured(runs.get(0));
+        LatencyStats base = measured(runs.get(0));
         for (RunAnalysis a : runs) {
-            Latency l = measured(a);
+            LatencyStats l = measured(a);
             int maxConc = a.concurrentConnections.values().stream().mapToInt(Integer::intValue).max().orElse(0);
             rows.add(new String[] {a.name + (a.partial ? " [" + a.status.toUpperCase(java.util.Locale.ROOT) + "]" : ""), a.status,
                     a.backend + (a.clock.equals("wire") ? " (wire clock)" : ""), load(a), String.valueOf(l.count()), HtmlReport.fmt(a.runSeconds),

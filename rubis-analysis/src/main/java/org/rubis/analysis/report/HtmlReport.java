@@ -16,8 +16,8 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
 import org.rubis.analysis.LittleLaw;
 import org.rubis.analysis.RunAnalysis;
-import org.rubis.analysis.stats.Latency;
 import org.rubis.analysis.stats.Moments;
+import org.rubis.format.LatencyStats;
 
 /**
  * The self-contained HTML report of one run (plots embedded as PNG data URIs) and
@@ -120,7 +120,7 @@ public final class HtmlReport {
         ObjectNode rt = json.putObject("response_time_ms");
         List<String[]> rows = new ArrayList<>();
         for (String p : RunAnalysis.PHASES) {
-            Latency l = a.byPhase.get(p);
+            LatencyStats l = a.byPhase.get(p);
             if (l.count() > 0) {
                 rows.add(latencyRow(p, l));
                 latencyJson(rt.putObject(p), l);
@@ -147,7 +147,7 @@ public final class HtmlReport {
         ObjectNode fi = json.putObject("response_time_from_intended_ms");
         rows = new ArrayList<>();
         for (String p : RunAnalysis.PHASES) {
-            Latency l = a.byPhaseFromIntended.get(p);
+            LatencyStats l = a.byPhaseFromIntended.get(p);
             if (l.count() > 0) {
                 rows.add(latencyRow(p, l));
                 latencyJson(fi.putObject(p), l);
@@ -159,7 +159,7 @@ public final class HtmlReport {
 
         String phase = a.byPhase.get("run").count() > 0 ? "run" : "overall";
         html.append("<h3>Per state (").append(phase).append(" phase)</h3>\n");
-        Map<String, Latency> states = phase.equals("run") ? a.byPhaseState.get("run") : a.byState;
+        Map<String, LatencyStats> states = phase.equals("run") ? a.byPhaseState.get("run") : a.byState;
         ObjectNode st = rt.putObject("states_" + phase);
         rows = new ArrayList<>();
         for (var e : states.entrySet()) {
@@ -185,7 +185,7 @@ public final class HtmlReport {
         for (var e : a.timeline.entrySet()) {
             x.add((double) (e.getKey() - t0));
             mean.add(e.getValue().meanMs());
-            p99.add(e.getValue().p99Ms());
+            p99.add(e.getValue().percentileMs(99));
         }
         Charts.addLine(ts, "mean", x, mean);
         Charts.addLine(ts, "p99", x, p99);
@@ -215,7 +215,7 @@ public final class HtmlReport {
         long t0 = a.timeline.isEmpty() ? 0 : a.timeline.firstKey();
         for (var e : a.timeline.entrySet()) {
             x.add((double) (e.getKey() - t0));
-            rps.add((double) e.getValue().requests);
+            rps.add((double) e.getValue().count());
         }
         Charts.addLine(c, "requests/s", x, rps);
         List<Double> sx = new ArrayList<>();
@@ -430,12 +430,12 @@ public final class HtmlReport {
 
     static final String[] LAT_HEAD = {"", "count", "errors", "mean", "median", "p90", "p95", "p99", "max"};
 
-    static String[] latencyRow(String name, Latency l) {
+    static String[] latencyRow(String name, LatencyStats l) {
         return new String[] {name, String.valueOf(l.count()), String.valueOf(l.errors()), fmt(l.meanMs()), fmt(l.percentileMs(50)),
                 fmt(l.percentileMs(90)), fmt(l.percentileMs(95)), fmt(l.percentileMs(99)), fmt(l.maxMs())};
     }
 
-    static void latencyJson(ObjectNode n, Latency l) {
+    static void latencyJson(ObjectNode n, LatencyStats l) {
         n.put("count", l.count()).put("errors", l.errors()).put("mean", r3(l.meanMs())).put("median", r3(l.percentileMs(50)))
          .put("p90", r3(l.percentileMs(90))).put("p95", r3(l.percentileMs(95))).put("p99", r3(l.percentileMs(99))).put("max", r3(l.maxMs()));
     }

@@ -1,6 +1,7 @@
 package org.rubis.client.report;
 
 import org.rubis.format.AtomicFile;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -55,8 +56,8 @@ public final class Summary {
         this.dir = result.dir();
         String stopReason = result.stopReason();
         boolean invalid = result.invalid();
-        LatencyCell overall = stats.overall();
-        LatencyCell run = stats.phaseTotal(Phase.RUN);
+        LatencyStats overall = stats.overall();
+        LatencyStats run = stats.phaseTotal(Phase.RUN);
         long served = overall.count() - overall.errors();
         boolean died = stopReason != null && stopReason.startsWith("target died");
         // A run in which no request succeeded measured nothing, whatever else it says.
@@ -177,7 +178,7 @@ public final class Summary {
             ObjectNode ph = cell(rt.putObject(p.label()), stats.phaseTotal(p));
             ObjectNode states = ph.putObject("states");
             for (Interaction i : Interaction.values()) {
-                LatencyCell c = stats.cell(p, i);
+                LatencyStats c = stats.cell(p, i);
                 if (c.count() > 0) {
                     cell(states.putObject(i.label()), c);
                 }
@@ -186,7 +187,7 @@ public final class Summary {
         ObjectNode all = cell(rt.putObject("overall"), overall);
         ObjectNode allStates = all.putObject("states");
         for (Interaction i : Interaction.values()) {
-            LatencyCell c = stats.stateTotal(i);
+            LatencyStats c = stats.stateTotal(i);
             if (c.count() > 0) {
                 cell(allStates.putObject(i.label()), c);
             }
@@ -331,7 +332,7 @@ public final class Summary {
         sectionsText.append('\n').append(section.text());
     }
 
-    static ObjectNode cell(ObjectNode n, LatencyCell c) {
+    static ObjectNode cell(ObjectNode n, LatencyStats c) {
         n.put("count", c.count());
         n.put("errors", c.errors());
         n.put("mean", round(c.meanMs(), 3));

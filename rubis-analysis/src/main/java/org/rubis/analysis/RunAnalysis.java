@@ -16,6 +16,7 @@ import org.rubis.analysis.stats.Moments;
 import org.rubis.analysis.stats.SortedStream;
 import org.rubis.analysis.wire.WireCheck;
 import org.rubis.format.LatencyStats;
+import org.rubis.format.RunFiles;
 
 /**
  * Everything the report shows about one run, computed by streaming the logs: memory grows with
@@ -197,7 +198,7 @@ public final class RunAnalysis {
         a.readGc(d);
         if (d.hasServer()) {
             a.server = compare(d, a);
-        } else if (Files.isDirectory(org.rubis.format.RunFiles.serverDir(d.dir()))) {
+        } else if (Files.isDirectory(RunFiles.serverDir(d.dir()))) {
             a.notes.add("server/requests.csv is missing: no comparison with the server's log");
         }
         a.wire(d);
@@ -224,7 +225,7 @@ public final class RunAnalysis {
     }
 
     private void readWireTimes(RunDirectory d) {
-        Path csv = d.dir().resolve(WireCheck.CSV);
+        Path csv = d.dir().resolve(RunFiles.WIRE_CSV);
         if (summary == null || !summary.path("response_time_clock").asText("").startsWith("wire")) {
             return;
         }
@@ -271,7 +272,7 @@ public final class RunAnalysis {
                 intervals.add(new long[] {start, Math.max(start, end)});
             }
         });
-        account("sessions.csv", s);
+        account(RunFiles.SESSIONS, s);
         if (s.empty()) {
             notes.add("no session statistics");
         }
@@ -374,7 +375,7 @@ public final class RunAnalysis {
         });
         sends.finish();
         lateSendsOutsideWindow = sends.late();
-        account("requests.csv", csv);
+        account(RunFiles.REQUESTS, csv);
         long end = tEndNs;
         for (SessionState st : sessions.values()) {
             if (st.seen > 0 && (st.expected < 0 || st.seen < st.expected)) {
@@ -440,7 +441,7 @@ public final class RunAnalysis {
         CsvStream gc = new CsvStream(d.gc());
         gc.forEach(List.of("end_epoch_ms", "duration_ms"), RunDirectory.GC_NUMERIC, row ->
                 gcPauses.add(new long[] {row.getLong("end_epoch_ms"), row.getLong("duration_ms")}));
-        account("client-gc.csv", gc);
+        account(RunFiles.CLIENT_GC, gc);
     }
 
     /** Notes and bad-line counts of one file read. */

@@ -18,6 +18,7 @@ import org.rubis.analysis.LittleLaw;
 import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.stats.Moments;
 import org.rubis.format.LatencyStats;
+import org.rubis.format.RunFiles;
 
 /**
  * The self-contained HTML report of one run (plots embedded as PNG data URIs) and
@@ -43,7 +44,7 @@ public final class HtmlReport {
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         org.rubis.format.AtomicFile.writeString(out, html);
-        org.rubis.format.AtomicFile.writeString(parent.resolve("analysis.json"), JSON.writeValueAsString(json));
+        org.rubis.format.AtomicFile.writeString(parent.resolve(RunFiles.ANALYSIS_JSON), JSON.writeValueAsString(json));
     }
 
     public ObjectNode json() {

@@ -26,6 +26,7 @@ import org.rubis.client.report.Summary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import org.rubis.format.RunFiles;
 
 /** Runs an emulation and writes the run directory (requests.csv, sessions.csv, summary.*, server/). */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true, defaultValueProvider = PackagedDefaults.class,
@@ -253,7 +254,7 @@ public final class RunCommand implements Callable<Integer> {
         stdout.println();
         stdout.print(s.text());
         stdout.println();
-        stdout.println("Logs: " + dir.resolve("requests.csv") + ", " + dir.resolve("sessions.csv") + "; summary: " + dir.resolve("summary.json"));
+        stdout.println("Logs: " + RunFiles.requests(dir) + ", " + RunFiles.sessions(dir) + "; summary: " + RunFiles.summaryJson(dir));
         String status = s.json().get("status").asText();
         if (!status.equals("complete")) {
             System.err.println("error: the run did not complete: " + s.json().get("stop_reason").asText());

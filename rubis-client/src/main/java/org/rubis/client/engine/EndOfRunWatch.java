@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.rubis.client.report.SummarySection;
+import org.rubis.format.RunFiles;
 
 /**
  * Evidence for a run whose sessions do not end after its stop. Once the end-of-run wait has lasted
@@ -30,8 +31,6 @@ import org.rubis.client.report.SummarySection;
  */
 final class EndOfRunWatch implements RunObserver, AutoCloseable {
 
-    static final String STALL_FILE = "end-of-run-stall.txt";
-    static final String THREADS_FILE = "end-of-run-threads.txt";
     /** How long the end-of-run wait may last before the threads are dumped (or half the wait when shorter). */
     static final long AFTER_NS = TimeUnit.SECONDS.toNanos(10);
     private static final long BUSY_WINDOW_NS = TimeUnit.SECONDS.toNanos(1);
@@ -137,13 +136,13 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
         List<Map.Entry<String, List<String>>> sorted = new ArrayList<>(groups.entrySet());
         sorted.sort(Comparator.comparingInt((Map.Entry<String, List<String>> e) -> e.getValue().size()).reversed());
         b.append(String.format(Locale.ROOT, "%nPlatform threads grouped by stack (%d threads, %d stacks; virtual threads are in %s):%n", ids.length,
-                sorted.size(), THREADS_FILE));
+                sorted.size(), RunFiles.END_OF_RUN_THREADS));
         for (Map.Entry<String, List<String>> e : sorted) {
             List<String> names = e.getValue();
             b.append(String.format(Locale.ROOT, "%n%d thread%s, e.g. \"%s\": %s", names.size(), names.size() == 1 ? "" : "s", names.get(0), e.getKey()));
         }
-        org.rubis.format.AtomicFile.writeString(dir.resolve(STALL_FILE), b.toString());
-        Path full = dir.resolve(THREADS_FILE).toAbsolutePath();
+        org.rubis.format.AtomicFile.writeString(dir.resolve(RunFiles.END_OF_RUN_STALL), b.toString());
+        Path full = dir.resolve(RunFiles.END_OF_RUN_THREADS).toAbsolutePath();
         Files.deleteIfExists(full);
         ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).dumpThreads(full.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
         ObjectNode j = JsonNodeFactory.instance.objectNode();
@@ -151,12 +150,12 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
         j.put("active_sessions", active);
         j.put("busy_cores", Math.round(cores * 100) / 100.0);
         j.put("threads", ids.length);
-        j.putArray("files").add(STALL_FILE).add(THREADS_FILE);
+        j.putArray("files").add(RunFiles.END_OF_RUN_STALL).add(RunFiles.END_OF_RUN_THREADS);
         text = String.format(Locale.ROOT, "End-of-run stall:        %d sessions still active %s s after the run's end (%.2f cores busy); threads in %s, %s",
-                active, seconds(afterNs), cores, STALL_FILE, THREADS_FILE);
+                active, seconds(afterNs), cores, RunFiles.END_OF_RUN_STALL, RunFiles.END_OF_RUN_THREADS);
         found = j;
         err.println("warning: " + active + " sessions still active " + seconds(afterNs) + " s after the run's end; their threads are in "
-                + dir.resolve(STALL_FILE) + " and " + dir.resolve(THREADS_FILE));
+                + dir.resolve(RunFiles.END_OF_RUN_STALL) + " and " + dir.resolve(RunFiles.END_OF_RUN_THREADS));
     }
 
     private static String seconds(long ns) {

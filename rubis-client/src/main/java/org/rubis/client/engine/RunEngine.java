@@ -25,6 +25,7 @@ import org.rubis.client.warmup.JitWarmup;
 import org.rubis.client.warmup.WarmupLoad;
 import org.rubis.client.warmup.WarmupReport;
 import org.rubis.client.workload.RequestGenerator;
+import org.rubis.format.RunFiles;
 
 /**
  * One emulation run from start to summary: starts the target, hands users or arrivals to their
@@ -342,7 +343,7 @@ public final class RunEngine {
     /** The run ran out of heap so badly that only a minimal summary could be written. */
     public static final class RunOutOfMemory extends RuntimeException {
         public RunOutOfMemory(Path dir) {
-            super("the client ran out of memory (heap); logs are complete, " + dir.resolve("summary.json") + " holds the essentials", null, false, false);
+            super("the client ran out of memory (heap); logs are complete, " + RunFiles.summaryJson(dir) + " holds the essentials", null, false, false);
         }
     }
 

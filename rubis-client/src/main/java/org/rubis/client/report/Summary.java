@@ -527,10 +527,10 @@ public final class Summary {
                 + ",\n  \"jvm\": {\"max_heap_bytes\": " + Runtime.getRuntime().maxMemory() + "},\n  \"client_health\": {\"saturated\": true, "
                 + "\"verdict\": \"INVALID: the client ran out of heap\"" + gc + "}\n}\n";
         try {
-            AtomicFile.writeString(dir.resolve("summary.json"), json);
-            AtomicFile.writeString(dir.resolve("summary.txt"), "RUBiS client run summary\nstatus: invalid (" + r + ")\nrequests logged: " + logged + "\n");
+            AtomicFile.writeString(RunFiles.summaryJson(dir), json);
+            AtomicFile.writeString(RunFiles.summaryText(dir), "RUBiS client run summary\nstatus: invalid (" + r + ")\nrequests logged: " + logged + "\n");
         } catch (IOException e) {
-            System.err.println("error: cannot write " + dir.resolve("summary.json") + ": " + e.getMessage());
+            System.err.println("error: cannot write " + RunFiles.summaryJson(dir) + ": " + e.getMessage());
         }
     }
 
@@ -553,8 +553,8 @@ public final class Summary {
 
     /** Writes summary.json, then summary.txt, each whole or not at all (AtomicFile): a kill leaves no torn summary. */
     public void write() throws IOException {
-        AtomicFile.writeString(dir.resolve("summary.json"), JSON.writeValueAsString(root));
-        AtomicFile.writeString(dir.resolve("summary.txt"), text());
+        AtomicFile.writeString(RunFiles.summaryJson(dir), JSON.writeValueAsString(root));
+        AtomicFile.writeString(RunFiles.summaryText(dir), text());
     }
 
     public String text() {

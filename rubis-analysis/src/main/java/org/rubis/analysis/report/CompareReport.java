@@ -26,10 +26,6 @@ public final class CompareReport {
         this.runs = runs;
     }
 
-    public ObjectNode json() {
-        return json;
-    }
-
     private static LatencyStats measured(RunAnalysis a) {
         return a.byPhase.get("run").count() > 0 ? a.byPhase.get("run") : a.overall;
     }

@@ -47,10 +47,6 @@ public final class HtmlReport {
         org.rubis.format.AtomicFile.writeString(parent.resolve(RunFiles.ANALYSIS_JSON), JSON.writeValueAsString(json));
     }
 
-    public ObjectNode json() {
-        return json;
-    }
-
     void build() {
         JsonNode s = a.summary;
         head("RUBiS run " + a.name);

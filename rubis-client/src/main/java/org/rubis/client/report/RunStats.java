@@ -29,7 +29,6 @@ public final class RunStats {
     private final Histogram sessionStartLateness = Percentiles.newHistogram();
     /** Distinct connection ids are tracked up to this many (a long dedicated run opens one per session). */
     static final int MAX_TRACKED_CONNECTIONS = 200_000;
-    private boolean connectionsCapped;
     private final Set<String> connections = new HashSet<>();
     private final Map<String, Long> errorsByClass = new LinkedHashMap<>();
     private final Map<String, Long> sessionEnds = new LinkedHashMap<>();
@@ -106,8 +105,6 @@ public final class RunStats {
             requestsWithoutConnectionId++;
         } else if (connections.size() < MAX_TRACKED_CONNECTIONS) {
             connections.add(r.connectionId());
-        } else {
-            connectionsCapped = true;
         }
         imageRequests += r.images();
     }
@@ -250,9 +247,8 @@ public final class RunStats {
                 : Percentiles.valueAtMs(lateness, p, 0, maxLatenessNs);
     }
     public synchronized Histogram sessionStartLateness() { return sessionStartLateness.copy(); }
-    /** Distinct connection ids (a lower bound when {@link #connectionsCapped()}). */
+    /** Distinct connection ids (a lower bound once {@link #MAX_TRACKED_CONNECTIONS} are tracked). */
     public synchronized int distinctConnections() { return connections.size(); }
-    public synchronized boolean connectionsCapped() { return connectionsCapped; }
     public synchronized long newConnections() { return newConnections; }
     /** Requests resent once on a new connection after a reused one gave no response byte. */
     public synchronized long retried() { return retried; }

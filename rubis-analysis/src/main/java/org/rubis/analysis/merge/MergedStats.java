@@ -96,24 +96,9 @@ final class MergedStats {
         return sessionEnds.getOrDefault("end_of_session", 0L) + sessionEnds.getOrDefault("max_transitions", 0L);
     }
 
-    /** A group's figures under summary.json's keys, as the client's summary writes them. */
-    static ObjectNode write(ObjectNode n, LatencyStats c) {
-        n.put("count", c.count());
-        n.put("errors", c.errors());
-        n.put("mean", round(c.meanMs(), 3));
-        n.put("min", round(c.minMs(), 3));
-        n.put("max", round(c.maxMs(), 3));
-        percentileFields(n, c);
-        return n;
-    }
-
     /** A group's count and percentiles (the send-lateness objects). */
     static void percentiles(ObjectNode n, LatencyStats c) {
         n.put("count", c.count());
-        percentileFields(n, c);
-    }
-
-    private static void percentileFields(ObjectNode n, LatencyStats c) {
         n.put("p50", round(c.percentileMs(50), 3));
         n.put("p90", round(c.percentileMs(90), 3));
         n.put("p99", round(c.percentileMs(99), 3));

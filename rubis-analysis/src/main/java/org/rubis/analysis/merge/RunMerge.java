@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.LatencyJson;
 import org.rubis.format.LatencyStats;
 import org.rubis.format.RunFiles;
 
@@ -266,13 +267,13 @@ public final class RunMerge {
 
         ObjectNode rt = root.putObject("response_time_ms");
         for (String p : MergedStats.PHASES) {
-            ObjectNode ph = MergedStats.write(rt.putObject(p), st.byPhase.get(p));
+            ObjectNode ph = LatencyJson.cell(rt.putObject(p), st.byPhase.get(p));
             ObjectNode states = ph.putObject("states");
-            st.byPhaseState.get(p).forEach((state, c) -> MergedStats.write(states.putObject(state), c));
+            st.byPhaseState.get(p).forEach((state, c) -> LatencyJson.cell(states.putObject(state), c));
         }
-        ObjectNode all = MergedStats.write(rt.putObject("overall"), st.overall);
+        ObjectNode all = LatencyJson.cell(rt.putObject("overall"), st.overall);
         ObjectNode allStates = all.putObject("states");
-        st.byState.forEach((state, c) -> MergedStats.write(allStates.putObject(state), c));
+        st.byState.forEach((state, c) -> LatencyJson.cell(allStates.putObject(state), c));
 
         root.set("client_health", health(st));
         ObjectNode merged = root.putObject("merged");

@@ -1,6 +1,7 @@
 package org.rubis.client.report;
 
 import org.rubis.format.AtomicFile;
+import org.rubis.format.LatencyJson;
 import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
@@ -333,16 +334,7 @@ public final class Summary {
     }
 
     static ObjectNode cell(ObjectNode n, LatencyStats c) {
-        n.put("count", c.count());
-        n.put("errors", c.errors());
-        n.put("mean", round(c.meanMs(), 3));
-        n.put("min", round(c.minMs(), 3));
-        n.put("max", round(c.maxMs(), 3));
-        n.put("p50", round(c.percentileMs(50), 3));
-        n.put("p90", round(c.percentileMs(90), 3));
-        n.put("p99", round(c.percentileMs(99), 3));
-        n.put("p99_9", round(c.percentileMs(99.9), 3));
-        return n;
+        return LatencyJson.cell(n, c);
     }
 
     public static boolean interpretedOnly() {

@@ -115,17 +115,7 @@ public final class HtmlReport {
         }
         json.put("response_time_clock", a.clock);
         ObjectNode rt = json.putObject("response_time_ms");
-        List<String[]> rows = new ArrayList<>();
-        for (String p : RunAnalysis.PHASES) {
-            LatencyStats l = a.byPhase.get(p);
-            if (l.count() > 0) {
-                rows.add(latencyRow(p, l));
-                latencyJson(rt.putObject(p), l);
-            }
-        }
-        rows.add(latencyRow("overall", a.overall));
-        latencyJson(rt.putObject("overall"), a.overall);
-        table(LAT_HEAD, rows);
+        phaseTable(a.byPhase, a.overall, rt);
         if (a.clock.equals("wire")) {
             html.append("<h3>The client's own times (beside the wire's)</h3>\n");
             ObjectNode ct = json.putObject("response_time_ms_client");
@@ -141,24 +131,13 @@ public final class HtmlReport {
                 + "said each should be sent, not from when it was: the response time a user would see, corrected for coordinated "
                 + "omission (a late client sends late and hides the wait). The table above is the service time. They differ by the send "
                 + "lateness.</p>\n");
-        ObjectNode fi = json.putObject("response_time_from_intended_ms");
-        rows = new ArrayList<>();
-        for (String p : RunAnalysis.PHASES) {
-            LatencyStats l = a.byPhaseFromIntended.get(p);
-            if (l.count() > 0) {
-                rows.add(latencyRow(p, l));
-                latencyJson(fi.putObject(p), l);
-            }
-        }
-        rows.add(latencyRow("overall", a.overallFromIntended));
-        latencyJson(fi.putObject("overall"), a.overallFromIntended);
-        table(LAT_HEAD, rows);
+        phaseTable(a.byPhaseFromIntended, a.overallFromIntended, json.putObject("response_time_from_intended_ms"));
 
         String phase = a.byPhase.get("run").count() > 0 ? "run" : "overall";
         html.append("<h3>Per state (").append(phase).append(" phase)</h3>\n");
         Map<String, LatencyStats> states = phase.equals("run") ? a.byPhaseState.get("run") : a.byState;
         ObjectNode st = rt.putObject("states_" + phase);
-        rows = new ArrayList<>();
+        List<String[]> rows = new ArrayList<>();
         for (var e : states.entrySet()) {
             rows.add(latencyRow(e.getKey(), e.getValue()));
             latencyJson(st.putObject(e.getKey()), e.getValue());
@@ -421,6 +400,21 @@ public final class HtmlReport {
             d.getStyler().setXAxisLogarithmic(true);
         }
         img(d, "client-server-difference");
+    }
+
+    /** The phases that had requests and the overall: a table, and the same figures under {@code out}. */
+    private void phaseTable(Map<String, LatencyStats> byPhase, LatencyStats overall, ObjectNode out) {
+        List<String[]> rows = new ArrayList<>();
+        for (String p : RunAnalysis.PHASES) {
+            LatencyStats l = byPhase.get(p);
+            if (l.count() > 0) {
+                rows.add(latencyRow(p, l));
+                latencyJson(out.putObject(p), l);
+            }
+        }
+        rows.add(latencyRow("overall", overall));
+        latencyJson(out.putObject("overall"), overall);
+        table(LAT_HEAD, rows);
     }
 
     // ------------------------------------------------------------------ html helpers

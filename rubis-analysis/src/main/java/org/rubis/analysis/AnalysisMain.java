@@ -11,6 +11,7 @@ import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.merge.RunMerge;
 import org.rubis.analysis.report.CompareReport;
 import org.rubis.analysis.report.HtmlReport;
+import org.rubis.format.RunFiles;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -56,9 +57,9 @@ public final class AnalysisMain {
         @Override
         public Integer call() throws Exception {
             RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
-            Path target = out != null ? out : dir.resolve("report.html");
+            Path target = out != null ? out : dir.resolve(RunFiles.REPORT_HTML);
             new HtmlReport(a).write(target);
-            Path hlog = dir.resolve("response-times.hlog");
+            Path hlog = dir.resolve(RunFiles.RESPONSE_TIMES_HLOG);
             new org.rubis.analysis.export.HdrLogExport(new RunDirectory(dir)).write(hlog);
             PrintWriter pw = spec.commandLine().getOut();
             a.notes().forEach(n -> pw.println("note: " + n));

@@ -1,5 +1,6 @@
 package org.rubis.analysis;
 
+import org.rubis.format.LatencyStats;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashMap;
@@ -39,7 +40,7 @@ final class RequestsReader {
             long requests,
             String backend,
             ResponseTimes times,
-            NavigableMap<Long, RunAnalysis.Bin> timeline,
+            NavigableMap<Long, LatencyStats> timeline,
             ConnectionFigures connections,
             SessionFigures sessions,
             long runFirstSend,
@@ -49,7 +50,7 @@ final class RequestsReader {
 
     private final ResponseTimes.Builder times = new ResponseTimes.Builder();
     private final ConnectionFigures.Builder connections = new ConnectionFigures.Builder();
-    private final NavigableMap<Long, RunAnalysis.Bin> timeline = new TreeMap<>();
+    private final NavigableMap<Long, LatencyStats> timeline = new TreeMap<>();
     private final Moments interArrival = new Moments();
     private final SessionFigures.Tracker sessions;
     /**
@@ -119,8 +120,8 @@ final class RequestsReader {
         }
         times.request(phase, row.get("state"), ns, clientNs, Math.max(0, send - intended), error);
         endNs = Math.max(endNs, done);
-        timeline.computeIfAbsent(send / 1_000_000_000L, k -> new RunAnalysis.Bin())
-                .add(ns, !error.isEmpty());
+        timeline.computeIfAbsent(send / 1_000_000_000L, k -> LatencyStats.coarse())
+                .record(ns, !error.isEmpty());
         boolean inRun = phase == Phase.RUN;
         if (inRun) {
             sends.add(send); // the measurement phase only: ramps change the rate on purpose

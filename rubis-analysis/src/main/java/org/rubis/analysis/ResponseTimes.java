@@ -5,7 +5,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import org.rubis.analysis.stats.Latency;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
 
 /**
@@ -31,15 +31,15 @@ import org.rubis.format.Phase;
  *                            wire.csv (a request with none on the wire, e.g. a failed connect, keeps the client's)
  */
 public record ResponseTimes(
-        Map<Phase, Latency> byPhase,
-        Map<Phase, SortedMap<String, Latency>> byPhaseState,
-        SortedMap<String, Latency> byState,
-        Latency overall,
-        Map<Phase, Latency> byPhaseFromIntended,
-        Latency overallFromIntended,
-        Map<Phase, Latency> clientByPhase,
-        Latency lateness,
-        Latency think,
+        Map<Phase, LatencyStats> byPhase,
+        Map<Phase, SortedMap<String, LatencyStats>> byPhaseState,
+        SortedMap<String, LatencyStats> byState,
+        LatencyStats overall,
+        Map<Phase, LatencyStats> byPhaseFromIntended,
+        LatencyStats overallFromIntended,
+        Map<Phase, LatencyStats> clientByPhase,
+        LatencyStats lateness,
+        LatencyStats think,
         SortedMap<String, Long> errorsByClass,
         String clock) {
 
@@ -49,7 +49,7 @@ public record ResponseTimes(
     public static final String WIRE_CLOCK = "wire";
 
     /** The run phase's times. */
-    public Latency run() {
+    public LatencyStats run() {
         return byPhase.get(Phase.RUN);
     }
 
@@ -60,22 +60,22 @@ public record ResponseTimes(
 
     /** Accumulates the times row by row (the requests' reader); {@link #build} hands them over. */
     static final class Builder {
-        private final Map<Phase, Latency> byPhase = new EnumMap<>(Phase.class);
-        private final Map<Phase, SortedMap<String, Latency>> byPhaseState = new EnumMap<>(Phase.class);
-        private final SortedMap<String, Latency> byState = new TreeMap<>();
-        private final Latency overall = new Latency();
-        private final Map<Phase, Latency> byPhaseFromIntended = new EnumMap<>(Phase.class);
-        private final Latency overallFromIntended = new Latency();
-        private final Map<Phase, Latency> clientByPhase = new EnumMap<>(Phase.class);
-        private final Latency lateness = new Latency();
-        private final Latency think = new Latency();
+        private final Map<Phase, LatencyStats> byPhase = new EnumMap<>(Phase.class);
+        private final Map<Phase, SortedMap<String, LatencyStats>> byPhaseState = new EnumMap<>(Phase.class);
+        private final SortedMap<String, LatencyStats> byState = new TreeMap<>();
+        private final LatencyStats overall = new LatencyStats();
+        private final Map<Phase, LatencyStats> byPhaseFromIntended = new EnumMap<>(Phase.class);
+        private final LatencyStats overallFromIntended = new LatencyStats();
+        private final Map<Phase, LatencyStats> clientByPhase = new EnumMap<>(Phase.class);
+        private final LatencyStats lateness = new LatencyStats();
+        private final LatencyStats think = new LatencyStats();
         private final SortedMap<String, Long> errorsByClass = new TreeMap<>();
 
         Builder() {
             for (Phase p : Phase.values()) {
                 byPhaseState.put(p, new TreeMap<>());
-                byPhase.put(p, new Latency());
-                byPhaseFromIntended.put(p, new Latency());
+                byPhase.put(p, new LatencyStats());
+                byPhaseFromIntended.put(p, new LatencyStats());
             }
         }
 
@@ -85,14 +85,14 @@ public record ResponseTimes(
          */
         void request(Phase phase, String state, long ns, long clientNs, long latenessNs, String error) {
             boolean failed = !error.isEmpty();
-            clientByPhase.computeIfAbsent(phase, k -> new Latency()).add(clientNs, failed);
-            byPhaseState.get(phase).computeIfAbsent(state, k -> new Latency()).add(ns, failed);
-            byPhase.get(phase).add(ns, failed);
-            byState.computeIfAbsent(state, k -> new Latency()).add(ns, failed);
-            overall.add(ns, failed);
-            lateness.add(latenessNs, false);
-            byPhaseFromIntended.get(phase).add(latenessNs + ns, failed);
-            overallFromIntended.add(latenessNs + ns, failed);
+            clientByPhase.computeIfAbsent(phase, k -> new LatencyStats()).record(clientNs, failed);
+            byPhaseState.get(phase).computeIfAbsent(state, k -> new LatencyStats()).record(ns, failed);
+            byPhase.get(phase).record(ns, failed);
+            byState.computeIfAbsent(state, k -> new LatencyStats()).record(ns, failed);
+            overall.record(ns, failed);
+            lateness.record(latenessNs, false);
+            byPhaseFromIntended.get(phase).record(latenessNs + ns, failed);
+            overallFromIntended.record(latenessNs + ns, failed);
             if (failed) {
                 errorsByClass.merge(error, 1L, Long::sum);
             }
@@ -100,11 +100,11 @@ public record ResponseTimes(
 
         /** A think time within a session. */
         void think(long ns) {
-            think.add(ns, false);
+            think.record(ns, false);
         }
 
         ResponseTimes build(String clock) {
-            Map<Phase, SortedMap<String, Latency>> states = new EnumMap<>(Phase.class);
+            Map<Phase, SortedMap<String, LatencyStats>> states = new EnumMap<>(Phase.class);
             byPhaseState.forEach((p, m) -> states.put(p, Collections.unmodifiableSortedMap(m)));
             return new ResponseTimes(
                     Collections.unmodifiableMap(byPhase),

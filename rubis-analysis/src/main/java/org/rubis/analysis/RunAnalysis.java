@@ -1,5 +1,6 @@
 package org.rubis.analysis;
 
+import org.rubis.format.LatencyStats;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,9 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableMap;
 import org.HdrHistogram.Histogram;
+import java.util.TreeMap;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
-import org.rubis.analysis.stats.Latency;
 import org.rubis.analysis.stats.Moments;
 import org.rubis.analysis.wire.WireCheck;
 import org.rubis.format.Percentiles;
@@ -28,40 +29,13 @@ import org.rubis.format.RunFiles;
  */
 public final class RunAnalysis {
 
-    /** One second of the run (by send instant). */
-    public static final class Bin {
-        public long requests;
-        public long errors;
-        public double sumNs;
-        public long maxNs;
-        final Histogram h = new Histogram(3_600_000_000_000L, 2); // 2 digits: one per second of the run, a plot's precision
-
-        void add(long ns, boolean error) {
-            requests++;
-            if (error) {
-                errors++;
-            }
-            sumNs += ns;
-            maxNs = Math.max(maxNs, ns);
-            h.recordValue(Percentiles.recorded(ns));
-        }
-
-        public double meanMs() {
-            return requests == 0 ? 0 : sumNs / requests / 1e6;
-        }
-
-        public double p99Ms() {
-            return requests == 0 ? 0 : Percentiles.valueAtMs(h, 99, 0, maxNs);
-        }
-    }
-
     private final String name;
     private final JsonNode summary;
     private final RunEnding ending;
     private final long requests;
     private final String backend;
     private final ResponseTimes times;
-    private final NavigableMap<Long, Bin> timeline;
+    private final NavigableMap<Long, LatencyStats> timeline;
     private final ConnectionFigures connections;
     private final SessionFigures sessions;
     /**
@@ -149,7 +123,7 @@ public final class RunAnalysis {
         if (summary == null || !summary.path("response_time_clock").asText("").startsWith(ResponseTimes.WIRE_CLOCK)) {
             return null;
         }
-        Path csv = d.dir().resolve(WireCheck.CSV);
+        Path csv = d.dir().resolve(RunFiles.WIRE_CSV);
         if (!Files.isRegularFile(csv)) {
             notes.add("the run published wire times but " + csv.getFileName()
                     + " is missing: the client's times are shown");
@@ -219,7 +193,7 @@ public final class RunAnalysis {
     }
 
     /** Each second of the run (epoch second, by send instant). */
-    public NavigableMap<Long, Bin> timeline() {
+    public NavigableMap<Long, LatencyStats> timeline() {
         return timeline;
     }
 
@@ -273,7 +247,7 @@ public final class RunAnalysis {
 
     /** Run-phase throughput: successful requests (no error) per second of run phase actually run, as summary.json's throughput_rps. */
     public double throughput() {
-        Latency run = times.run();
+        LatencyStats run = times.run();
         return window.seconds() > 0 ? (run.count() - run.errors()) / window.seconds() : 0;
     }
 

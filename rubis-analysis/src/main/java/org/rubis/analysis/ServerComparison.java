@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
-import org.rubis.analysis.stats.Latency;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Columns;
 
 /**
@@ -34,7 +34,7 @@ public record ServerComparison(
         long pathMismatches,
         double clientMeanMs,
         double serverMeanMs,
-        Latency difference,
+        LatencyStats difference,
         long negative,
         long serverRequests,
         long serverConnections) {
@@ -89,7 +89,7 @@ public record ServerComparison(
     private static final class Join {
         final Map<String, ArrayDeque<Served>> pending = new HashMap<>();
         final Set<String> serverConnections = new HashSet<>();
-        final Latency difference = new Latency();
+        final LatencyStats difference = new LatencyStats();
         long matched;
         long clientOnly;
         long serverOnly;
@@ -134,7 +134,7 @@ public record ServerComparison(
             if (diff < 0) {
                 negative++;
             }
-            difference.add(Math.max(0, diff), false);
+            difference.record(Math.max(0, diff), false);
         }
 
         /**

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.wire.WireCheck;
+import org.rubis.format.RunFiles;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,7 +56,7 @@ final class WireCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "accuracy: %s: client minus wire mean %.1f us over %d requests; %s%n", acc.within() ? "OK" : "INACCURATE",
                     acc.meanUs(), acc.requests(), acc.limitText());
         }
-        out.println("per request: " + dir.resolve(WireCheck.CSV));
+        out.println("per request: " + dir.resolve(RunFiles.WIRE_CSV));
         return 0;
     }
 }

@@ -28,7 +28,6 @@ public final class RubisServer implements AutoCloseable {
     private final RubisHttpServer http;
     private final int items;
     private final long populateMs;
-    private final Model model;
     private final FaultInjector faults;
     private int port;
     private boolean closed;
@@ -45,7 +44,6 @@ public final class RubisServer implements AutoCloseable {
      */
     public RubisServer(Model model, ServerSettings settings, DataPolicy policy, Path outDir, String dbFile,
                        Map<String, Integer> demandMicros, FaultSpec faults) throws Exception {
-        this.model = model;
         this.faults = new FaultInjector(faults);
         this.faults.onDie(() -> new Thread(this::close, "rubis-server-die").start());
         long t0 = System.nanoTime();
@@ -73,10 +71,6 @@ public final class RubisServer implements AutoCloseable {
 
     public long populateMs() {
         return populateMs;
-    }
-
-    public Model model() {
-        return model;
     }
 
     /** The fault injector, e.g. to make {@code die} end the process. */

@@ -15,6 +15,7 @@ import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.SessionEnd;
+import org.rubis.format.RunFiles;
 
 /**
  * Exports the workload a run executed so that httperf replays it (FINDINGS A.6): a
@@ -143,7 +144,7 @@ public final class HttperfExport {
 
         /** The URL the embedded server printed when it was ready (server/server.log), or null. */
         private static String embeddedUrl(RunDirectory run) {
-            Path log = run.dir().resolve("server").resolve("server.log");
+            Path log = RunFiles.serverLog(run.dir());
             if (!Files.isRegularFile(log)) {
                 return null;
             }

@@ -92,7 +92,6 @@ public final class CsvStream {
     private final Path path;
     private boolean truncated;
     private boolean empty;
-    private long rows;
     private long badLines;
     private long firstBadLine;
 
@@ -178,7 +177,6 @@ public final class CsvStream {
                     pending = reader.readLine();
                     String[] f = split(line);
                     if (f != null && f.length == columns.size() && numbersIn(f)) {
-                        rows++;
                         return new Row(f, header, name, lineNo);
                     }
                     if (pending == null && !endsWithNewline) {
@@ -318,16 +316,11 @@ public final class CsvStream {
         return empty;
     }
 
-    public long rows() {
-        return rows;
-    }
-
     /**
      * Counts a row the reader found malformed by a rule of its own (e.g. an unknown phase) as a skipped line, like the
      * lines this class rejects itself: the caller then ignores the row.
      */
     public void reject(Row r) {
-        rows--;
         if (badLines++ == 0 || r.line() < firstBadLine) {
             firstBadLine = r.line();
         }

@@ -6,10 +6,10 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.HdrHistogram.Histogram;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.format.Phase;
 import org.rubis.format.SessionEnd;
+import org.rubis.format.LatencyStats;
 
 /**
  * The summary's figures recomputed from the merged logs, row by row: counts, per-phase and
@@ -18,61 +18,13 @@ import org.rubis.format.SessionEnd;
  */
 final class MergedStats {
 
-    /** count, errors, mean, min, max and percentiles of one group, as the client's summary has them. */
-    static final class Cell {
-        private final Histogram h = org.rubis.format.Percentiles.newHistogram();
-        long count;
-        long errors;
-        double sum;
-        long min = Long.MAX_VALUE;
-        long max;
-
-        void add(long ns, boolean error) {
-            long v = Math.max(0, ns);
-            count++;
-            if (error) {
-                errors++;
-            }
-            sum += v;
-            min = Math.min(min, v);
-            max = Math.max(max, v);
-            h.recordValue(org.rubis.format.Percentiles.recorded(v));
-        }
-
-        /** By the client's rule ({@link org.rubis.format.Percentiles}): the merged summary reads like a shard's. */
-        double percentileMs(double p) {
-            return count == 0 ? 0 : org.rubis.format.Percentiles.valueAtMs(h, p, min, max);
-        }
-
-        ObjectNode write(ObjectNode n) {
-            n.put("count", count);
-            n.put("errors", errors);
-            n.put("mean", round(count == 0 ? 0 : sum / count / 1e6, 3));
-            n.put("min", round(count == 0 ? 0 : min / 1e6, 3));
-            n.put("max", round(max / 1e6, 3));
-            n.put("p50", round(percentileMs(50), 3));
-            n.put("p90", round(percentileMs(90), 3));
-            n.put("p99", round(percentileMs(99), 3));
-            n.put("p99_9", round(percentileMs(99.9), 3));
-            return n;
-        }
-
-        void percentiles(ObjectNode n) {
-            n.put("count", count);
-            n.put("p50", round(percentileMs(50), 3));
-            n.put("p90", round(percentileMs(90), 3));
-            n.put("p99", round(percentileMs(99), 3));
-            n.put("p99_9", round(percentileMs(99.9), 3));
-        }
-    }
-
-    final Map<Phase, Map<String, Cell>> byPhaseState = new EnumMap<>(Phase.class);
-    final Map<Phase, Cell> byPhase = new EnumMap<>(Phase.class);
-    final Map<String, Cell> byState = new TreeMap<>();
-    final Cell overall = new Cell();
-    final Cell lateness = new Cell();
-    final Cell runLateness = new Cell();
-    final Cell sessionStartLateness = new Cell();
+    final Map<Phase, Map<String, LatencyStats>> byPhaseState = new EnumMap<>(Phase.class);
+    final Map<Phase, LatencyStats> byPhase = new EnumMap<>(Phase.class);
+    final Map<String, LatencyStats> byState = new TreeMap<>();
+    final LatencyStats overall = new LatencyStats();
+    final LatencyStats lateness = new LatencyStats();
+    final LatencyStats runLateness = new LatencyStats();
+    final LatencyStats sessionStartLateness = new LatencyStats();
     final Map<String, Long> errorsByClass = new TreeMap<>();
     private final Map<SessionEnd, Long> sessionEnds = new EnumMap<>(SessionEnd.class);
     final Set<String> connections = new HashSet<>();
@@ -85,7 +37,7 @@ final class MergedStats {
     MergedStats() {
         for (Phase p : Phase.values()) {
             byPhaseState.put(p, new TreeMap<>());
-            byPhase.put(p, new Cell());
+            byPhase.put(p, new LatencyStats());
         }
     }
 
@@ -94,20 +46,20 @@ final class MergedStats {
         String state = r.get("state");
         String error = r.get("error");
         boolean failed = !error.isEmpty();
-        long resp = r.getLong("response_ns");
+        long resp = Math.max(0, r.getLong("response_ns"));
         if (phase != null) {
-            byPhaseState.get(phase).computeIfAbsent(state, k -> new Cell()).add(resp, failed);
-            byPhase.get(phase).add(resp, failed);
+            byPhaseState.get(phase).computeIfAbsent(state, k -> new LatencyStats()).record(resp, failed);
+            byPhase.get(phase).record(resp, failed);
         }
-        byState.computeIfAbsent(state, k -> new Cell()).add(resp, failed);
-        overall.add(resp, failed);
+        byState.computeIfAbsent(state, k -> new LatencyStats()).record(resp, failed);
+        overall.record(resp, failed);
         if (failed) {
             errorsByClass.merge(error, 1L, Long::sum);
         }
         long late = Math.max(0, r.getLong("send_epoch_ns") - r.getLong("intended_send_epoch_ns"));
-        lateness.add(late, false);
+        lateness.record(late, false);
         if (phase == Phase.RUN) {
-            runLateness.add(late, false);
+            runLateness.record(late, false);
         }
         String conn = r.get("connection_id");
         if (conn.isEmpty()) {
@@ -129,7 +81,7 @@ final class MergedStats {
         long start = r.getLong("start_epoch_ns");
         long end = r.getLong("end_epoch_ns");
         if (start > 0) {
-            sessionStartLateness.add(start - r.getLong("intended_start_epoch_ns"), false);
+            sessionStartLateness.record(Math.max(0, start - r.getLong("intended_start_epoch_ns")), false);
             if (end > start) {
                 sessionTimeSumNs += end - start;
                 sessionsTimed++;
@@ -138,7 +90,7 @@ final class MergedStats {
     }
 
     long requests() {
-        return overall.count;
+        return overall.count();
     }
 
     long sessionsStarted() {
@@ -155,6 +107,15 @@ final class MergedStats {
     /** Sessions that ended so. */
     long sessions(SessionEnd end) {
         return sessionEnds.getOrDefault(end, 0L);
+    }
+
+    /** A group's count and percentiles (the send-lateness objects). */
+    static void percentiles(ObjectNode n, LatencyStats c) {
+        n.put("count", c.count());
+        n.put("p50", round(c.percentileMs(50), 3));
+        n.put("p90", round(c.percentileMs(90), 3));
+        n.put("p99", round(c.percentileMs(99), 3));
+        n.put("p99_9", round(c.percentileMs(99.9), 3));
     }
 
     static double round(double v, int digits) {

@@ -24,6 +24,9 @@ import org.rubis.format.Phase;
 import org.rubis.format.RunStatus;
 import org.rubis.format.SessionEnd;
 import org.rubis.format.StopCause;
+import org.rubis.format.LatencyJson;
+import org.rubis.format.LatencyStats;
+import org.rubis.format.RunFiles;
 
 /**
  * {@code rubis-analysis merge}: turns the run directories of N shards (docs/SHARDING.md) into one
@@ -71,7 +74,7 @@ public final class RunMerge {
         ShardSet set = ShardSet.of(dirs);
         try (Stream<Path> s = Files.list(out)) {
             List<Path> inside = dirs.stream().map(d -> d.toAbsolutePath().normalize()).toList();
-            Path server = org.rubis.format.RunFiles.serverDir(out).toAbsolutePath().normalize();
+            Path server = RunFiles.serverDir(out).toAbsolutePath().normalize();
             Path other = s.map(p -> p.toAbsolutePath().normalize()).filter(p -> !inside.contains(p) && !p.equals(server)).findAny().orElse(null);
             if (other != null) {
                 throw new AnalysisException(out + ": holds " + other.getFileName() + " besides the shards; choose a new directory (merge never overwrites a run)");
@@ -111,10 +114,10 @@ public final class RunMerge {
             throw new AnalysisException(out + ": cannot create: " + e.getMessage());
         }
         CsvMerge.Result req = CsvMerge.merge(files(RunDirectory::requests), org.rubis.format.Columns.REQUESTS_REQUIRED,
-                r -> r.getLong("send_epoch_ns") + r.getLong("response_ns"), out.resolve("requests.csv"), (shard, r) -> stats.request(r));
+                r -> r.getLong("send_epoch_ns") + r.getLong("response_ns"), RunFiles.requests(out), (shard, r) -> stats.request(r));
         truncated(req);
         if (list.stream().allMatch(s -> Files.isRegularFile(s.dir().sessions()))) {
-            CsvMerge.Result ses = CsvMerge.merge(files(RunDirectory::sessions), SESSION_KEYS, RunMerge::sessionInstant, out.resolve("sessions.csv"),
+            CsvMerge.Result ses = CsvMerge.merge(files(RunDirectory::sessions), SESSION_KEYS, RunMerge::sessionInstant, RunFiles.sessions(out),
                     (shard, r) -> {
                         checkAssignment(list.get(shard), r);
                         stats.session(r);
@@ -123,12 +126,12 @@ public final class RunMerge {
         } else {
             warnings.add("some shards have no sessions.csv: the merged run has no session log");
         }
-        optional(RunDirectory::health, List.of("epoch_ms"), r -> r.getLong("epoch_ms"), "client-health.csv");
-        optional(RunDirectory::gc, List.of("end_epoch_ms"), r -> r.getLong("end_epoch_ms"), "client-gc.csv");
+        optional(RunDirectory::health, List.of("epoch_ms"), r -> r.getLong("epoch_ms"), RunFiles::clientHealth);
+        optional(RunDirectory::gc, List.of("end_epoch_ms"), r -> r.getLong("end_epoch_ms"), RunFiles::clientGc);
         if (list.stream().allMatch(s -> s.dir().hasServer())) {
-            optional(d -> d.serverRequests(), org.rubis.format.Columns.SERVER_REQUESTS, r -> r.getLong("completion_epoch_ns"), "server/requests.csv");
-            optional(d -> org.rubis.format.RunFiles.serverConnections(d.dir()), List.of("close_epoch_ns"), r -> r.getLong("close_epoch_ns"),
-                    "server/connections.csv");
+            optional(d -> d.serverRequests(), org.rubis.format.Columns.SERVER_REQUESTS, r -> r.getLong("completion_epoch_ns"), RunFiles::serverRequests);
+            optional(d -> RunFiles.serverConnections(d.dir()), List.of("close_epoch_ns"), r -> r.getLong("close_epoch_ns"),
+                    RunFiles::serverConnections);
             if (list.size() > 1) {
                 warnings.add("each shard ran its own embedded server: server/ merges " + list.size() + " servers' logs (one row per request, "
                         + "with a shard column); the per-server stats.json are under shards/");
@@ -137,10 +140,10 @@ public final class RunMerge {
         copyShardFiles();
         ObjectNode summary = summary(stats);
         try {
-            org.rubis.format.AtomicFile.writeString(out.resolve("summary.json"), JSON.writeValueAsString(summary));
-            org.rubis.format.AtomicFile.writeString(out.resolve("summary.txt"), SummaryText.of(summary));
+            org.rubis.format.AtomicFile.writeString(RunFiles.summaryJson(out), JSON.writeValueAsString(summary));
+            org.rubis.format.AtomicFile.writeString(RunFiles.summaryText(out), SummaryText.of(summary));
         } catch (IOException e) {
-            throw new AnalysisException(out.resolve("summary.json") + ": cannot write: " + e.getMessage());
+            throw new AnalysisException(RunFiles.summaryJson(out) + ": cannot write: " + e.getMessage());
         }
         return new Result(out, summary, status(), List.copyOf(warnings));
     }
@@ -149,10 +152,14 @@ public final class RunMerge {
         return shards.shards().stream().map(s -> f.apply(s.dir())).toList();
     }
 
-    private void optional(Function<RunDirectory, Path> f, List<String> required, java.util.function.ToLongFunction<CsvStream.Row> key, String name) {
+    /** Merges a log some runs lack, into {@code target}'s place in the merged run (a {@link RunFiles} path). */
+    private void optional(Function<RunDirectory, Path> f, List<String> required, java.util.function.ToLongFunction<CsvStream.Row> key,
+                          Function<Path, Path> target) {
         List<Path> in = files(f);
+        Path to = target.apply(out);
+        String name = out.relativize(to).toString();
         if (in.stream().allMatch(Files::isRegularFile)) {
-            truncated(CsvMerge.merge(in, required, key, out.resolve(name), (s, r) -> { }));
+            truncated(CsvMerge.merge(in, required, key, to, (s, r) -> { }));
         } else if (in.stream().anyMatch(Files::isRegularFile)) {
             warnings.add("only some shards have " + name + ": not merged");
         }
@@ -182,18 +189,18 @@ public final class RunMerge {
 
     private void copyShardFiles() {
         for (ShardInfo s : shards.shards()) {
-            Path target = out.resolve("shards").resolve("shard-" + s.index());
+            Path target = RunFiles.shardDir(out.resolve(RunFiles.MERGED_SHARDS_DIR), s.index());
             try {
                 Files.createDirectories(target);
-                for (String name : List.of("summary.json", "summary.txt", "gc.log")) {
+                for (String name : List.of(RunFiles.SUMMARY_JSON, RunFiles.SUMMARY_TXT, RunFiles.GC_LOG)) {
                     Path src = s.dir().dir().resolve(name);
                     if (Files.isRegularFile(src)) {
                         Files.copy(src, target.resolve(name), StandardCopyOption.REPLACE_EXISTING);
                     }
                 }
-                Path stats = org.rubis.format.RunFiles.serverStats(s.dir().dir());
+                Path stats = RunFiles.serverStats(s.dir().dir());
                 if (Files.isRegularFile(stats)) {
-                    Files.copy(stats, target.resolve("server-stats.json"), StandardCopyOption.REPLACE_EXISTING);
+                    Files.copy(stats, target.resolve(RunFiles.MERGED_SHARD_SERVER_STATS), StandardCopyOption.REPLACE_EXISTING);
                 }
             } catch (IOException e) {
                 throw new AnalysisException(target + ": cannot write: " + e.getMessage());
@@ -261,7 +268,7 @@ public final class RunMerge {
     /** Requests, throughput, sessions and connections, cross-checked against the shards' own summaries. */
     private void counts(ObjectNode root, MergedStats st) {
         root.put("requests", st.requests());
-        root.put("errors", st.overall.errors);
+        root.put("errors", st.overall.errors());
         ObjectNode byClass = root.putObject("errors_by_class");
         st.errorsByClass.forEach(byClass::put);
         root.put("requests_logged", st.requests());
@@ -276,10 +283,10 @@ public final class RunMerge {
                         : s.summary().path("phases_ms").path(Phase.RUN.label()).asDouble() / 1000)
                 .max()
                 .orElse(0);
-        MergedStats.Cell run = st.byPhase.get(Phase.RUN);
-        root.put("requests_served", st.requests() - st.overall.errors);
-        root.put("throughput_rps", MergedStats.round((run.count - run.errors) / Math.max(1e-9, runSeconds), 3));
-        root.put("attempted_rps", MergedStats.round(run.count / Math.max(1e-9, runSeconds), 3));
+        LatencyStats run = st.byPhase.get(Phase.RUN);
+        root.put("requests_served", st.requests() - st.overall.errors());
+        root.put("throughput_rps", MergedStats.round((run.count() - run.errors()) / Math.max(1e-9, runSeconds), 3));
+        root.put("attempted_rps", MergedStats.round(run.count() / Math.max(1e-9, runSeconds), 3));
         root.put("run_seconds", MergedStats.round(runSeconds, 3));
         root.put("sessions_started", st.sessionsStarted());
         root.put("sessions_completed", st.sessionsCompleted());
@@ -300,13 +307,13 @@ public final class RunMerge {
     /** Per phase and state, then overall, from every request (never averaged over shards). */
     private static void responseTimes(ObjectNode rt, MergedStats st) {
         for (Phase p : Phase.values()) {
-            ObjectNode ph = st.byPhase.get(p).write(rt.putObject(p.label()));
+            ObjectNode ph = LatencyJson.cell(rt.putObject(p.label()), st.byPhase.get(p));
             ObjectNode states = ph.putObject("states");
-            st.byPhaseState.get(p).forEach((state, c) -> c.write(states.putObject(state)));
+            st.byPhaseState.get(p).forEach((state, c) -> LatencyJson.cell(states.putObject(state), c));
         }
-        ObjectNode all = st.overall.write(rt.putObject("overall"));
+        ObjectNode all = LatencyJson.cell(rt.putObject("overall"), st.overall);
         ObjectNode allStates = all.putObject("states");
-        st.byState.forEach((state, c) -> c.write(allStates.putObject(state)));
+        st.byState.forEach((state, c) -> LatencyJson.cell(allStates.putObject(state), c));
     }
 
     /** The shards, their start instants and offsets; warnings when they did not start together. */
@@ -393,15 +400,15 @@ public final class RunMerge {
             o.set("client_health", x);
         }
         long n = st.requests();
-        long runN = st.byPhase.get(Phase.RUN).count;
+        long runN = st.byPhase.get(Phase.RUN).count();
         sum.writeCpu(h, n, runN);
         sum.writeGcAndMemory(h);
         ObjectNode late = h.putObject("send_lateness_ms");
-        st.lateness.percentiles(late);
-        late.put("max", MergedStats.round(st.lateness.max / 1e6, 3));
-        st.runLateness.percentiles(h.putObject("run_send_lateness_ms"));
+        MergedStats.percentiles(late, st.lateness);
+        late.put("max", MergedStats.round(st.lateness.maxMs(), 3));
+        MergedStats.percentiles(h.putObject("run_send_lateness_ms"), st.runLateness);
         if ("hybrid".equals(shards.first().arrivals())) {
-            st.sessionStartLateness.percentiles(h.putObject("session_start_lateness_ms"));
+            MergedStats.percentiles(h.putObject("session_start_lateness_ms"), st.sessionStartLateness);
         }
         h.put("saturated", !sum.suspects.isEmpty());
         h.put("verdict", sum.suspects.isEmpty()

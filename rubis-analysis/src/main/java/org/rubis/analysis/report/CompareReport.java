@@ -12,8 +12,9 @@ import java.util.Locale;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
 import org.rubis.analysis.RunAnalysis;
-import org.rubis.analysis.stats.Latency;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.AtomicFile;
+import org.rubis.format.LatencyStats;
 
 /**
  * Side-by-side comparison of runs: the paper's Table II (median, mean and p95 per run, with the
@@ -33,7 +34,7 @@ public final class CompareReport {
         return json;
     }
 
-    private static Latency measured(RunAnalysis a) {
+    private static LatencyStats measured(RunAnalysis a) {
         return a.times().run().count() > 0 ? a.times().run() : a.times().overall();
     }
 
@@ -60,7 +61,7 @@ public final class CompareReport {
                 .append("</code>.</p>\n");
         List<String[]> rows = new ArrayList<>();
         ArrayNode arr = json.putArray("runs");
-        Latency base = measured(runs.get(0));
+        LatencyStats base = measured(runs.get(0));
         for (RunAnalysis a : runs) {
             rows.add(row(a, base));
             runJson(arr.addObject(), a, base);
@@ -112,8 +113,8 @@ public final class CompareReport {
     }
 
     /** The table's row of a run, its ratios to {@code base}. */
-    private static String[] row(RunAnalysis a, Latency base) {
-        Latency l = measured(a);
+    private static String[] row(RunAnalysis a, LatencyStats base) {
+        LatencyStats l = measured(a);
         String name =
                 a.name() + (a.ending().partial() ? " [" + a.ending().label().toUpperCase(Locale.ROOT) + "]" : "");
         return new String[] {
@@ -144,8 +145,8 @@ public final class CompareReport {
      * successful and
      * all run-phase requests per second run.
      */
-    private static void runJson(ObjectNode o, RunAnalysis a, Latency base) {
-        Latency l = measured(a);
+    private static void runJson(ObjectNode o, RunAnalysis a, LatencyStats base) {
+        LatencyStats l = measured(a);
         o.put("run", a.name())
                 .put("status", a.ending().label())
                 .put("partial", a.ending().partial())

@@ -21,9 +21,12 @@ import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.RunEnding;
 import org.rubis.analysis.ServerComparison;
 import org.rubis.analysis.SessionFigures;
-import org.rubis.analysis.stats.Latency;
+import org.rubis.format.LatencyStats;
 import org.rubis.analysis.stats.Moments;
 import org.rubis.format.Phase;
+import org.rubis.analysis.stats.Moments;
+import org.rubis.format.LatencyStats;
+import org.rubis.format.RunFiles;
 
 /**
  * The self-contained HTML report of one run (plots embedded as PNG data URIs) and
@@ -49,11 +52,7 @@ public final class HtmlReport {
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         org.rubis.format.AtomicFile.writeString(out, html);
-        org.rubis.format.AtomicFile.writeString(parent.resolve("analysis.json"), JSON.writeValueAsString(json));
-    }
-
-    public ObjectNode json() {
-        return json;
+        org.rubis.format.AtomicFile.writeString(parent.resolve(RunFiles.ANALYSIS_JSON), JSON.writeValueAsString(json));
     }
 
     void build() {
@@ -163,10 +162,10 @@ public final class HtmlReport {
     }
 
     /** A row per phase that had requests, then the overall row, into the page and into {@code o}. */
-    private void phaseTable(ObjectNode o, Map<Phase, Latency> byPhase, Latency overall) {
+    private void phaseTable(ObjectNode o, Map<Phase, LatencyStats> byPhase, LatencyStats overall) {
         List<String[]> rows = new ArrayList<>();
         for (Phase p : Phase.values()) {
-            Latency l = byPhase.get(p);
+            LatencyStats l = byPhase.get(p);
             if (l.count() > 0) {
                 rows.add(latencyRow(p.label(), l));
                 latencyJson(o.putObject(p.label()), l);
@@ -182,7 +181,7 @@ public final class HtmlReport {
         boolean run = t.run().count() > 0;
         String phase = run ? Phase.RUN.label() : "overall";
         html.append("<h3>Per state (").append(phase).append(" phase)</h3>\n");
-        Map<String, Latency> states = run ? t.byPhaseState().get(Phase.RUN) : t.byState();
+        Map<String, LatencyStats> states = run ? t.byPhaseState().get(Phase.RUN) : t.byState();
         ObjectNode st = rt.putObject("states_" + phase);
         List<String[]> rows = new ArrayList<>();
         for (var e : states.entrySet()) {
@@ -202,7 +201,7 @@ public final class HtmlReport {
         for (var e : a.timeline().entrySet()) {
             x.add((double) (e.getKey() - t0));
             mean.add(e.getValue().meanMs());
-            p99.add(e.getValue().p99Ms());
+            p99.add(e.getValue().percentileMs(99));
         }
         Charts.addLine(ts, "mean", x, mean);
         Charts.addLine(ts, "p99", x, p99);
@@ -232,7 +231,7 @@ public final class HtmlReport {
         long t0 = a.timeline().isEmpty() ? 0 : a.timeline().firstKey();
         for (var e : a.timeline().entrySet()) {
             x.add((double) (e.getKey() - t0));
-            rps.add((double) e.getValue().requests);
+            rps.add((double) e.getValue().count());
         }
         Charts.addLine(c, "requests/s", x, rps);
         List<Double> sx = new ArrayList<>();
@@ -492,12 +491,12 @@ public final class HtmlReport {
 
     static final String[] LAT_HEAD = {"", "count", "errors", "mean", "median", "p90", "p95", "p99", "max"};
 
-    static String[] latencyRow(String name, Latency l) {
+    static String[] latencyRow(String name, LatencyStats l) {
         return new String[] {name, String.valueOf(l.count()), String.valueOf(l.errors()), fmt(l.meanMs()), fmt(l.percentileMs(50)),
                 fmt(l.percentileMs(90)), fmt(l.percentileMs(95)), fmt(l.percentileMs(99)), fmt(l.maxMs())};
     }
 
-    static void latencyJson(ObjectNode n, Latency l) {
+    static void latencyJson(ObjectNode n, LatencyStats l) {
         n.put("count", l.count()).put("errors", l.errors()).put("mean", r3(l.meanMs())).put("median", r3(l.percentileMs(50)))
          .put("p90", r3(l.percentileMs(90))).put("p95", r3(l.percentileMs(95))).put("p99", r3(l.percentileMs(99))).put("max", r3(l.maxMs()));
     }

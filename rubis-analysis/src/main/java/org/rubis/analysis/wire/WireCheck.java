@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.RunFiles;
 
 /**
  * The wire check of a run: every request the capture saw joined to the client's line in requests.csv
@@ -33,10 +34,6 @@ import org.rubis.analysis.io.RunDirectory;
  * ({@link AnchorBrackets}), their sum is exact. Writes wire.csv and wire-connections.csv.
  */
 public final class WireCheck {
-    public static final String CSV = "wire.csv";
-    public static final String CONNECTIONS_CSV = "wire-connections.csv";
-    public static final String CAPTURE_STATS = "capture-stats.json";
-    public static final String DEFAULT_PCAP = "capture.pcap";
     static final String HEADER = org.rubis.format.Columns.header(org.rubis.format.Columns.WIRE);
     /** How far ahead a path is looked for when the next lines disagree (images, failed connects). */
     private static final int LOOKAHEAD = 64;
@@ -163,7 +160,7 @@ public final class WireCheck {
 
     /** The default capture of a run directory (RUN_DIR/capture.pcap). */
     public static Path defaultPcap(RunDirectory dir) {
-        return dir.dir().resolve(DEFAULT_PCAP);
+        return dir.dir().resolve(RunFiles.CAPTURE_PCAP);
     }
 
     /**
@@ -182,7 +179,7 @@ public final class WireCheck {
         }
         WireCheck w = new WireCheck(WireCapture.read(file));
         w.anchors = anchors;
-        w.readCaptureStats(dir.dir().resolve(CAPTURE_STATS));
+        w.readCaptureStats(dir.dir().resolve(RunFiles.CAPTURE_STATS));
         if (w.capture.read.truncated()) {
             w.notes.add(file.getFileName() + " is truncated (cut inside a packet record): analysed up to the cut, "
                     + w.capture.read.records() + " packets");
@@ -191,7 +188,7 @@ public final class WireCheck {
             w.notes.add("the capture misses packets (" + w.capture.gaps() + " holes in TCP sequence numbers): those requests' wire times may be wrong");
         }
         Map<String, List<ClientLine>> client = w.readClient(dir);
-        Map<String, List<ClientLine>> probeLines = w.readProbe(dir.dir().resolve(org.rubis.format.RunFiles.PROBE_CSV));
+        Map<String, List<ClientLine>> probeLines = w.readProbe(dir.dir().resolve(RunFiles.PROBE_CSV));
         w.probeLines = probeLines;
         Map<String, List<ServerLine>> server = dir.hasServer() ? w.readServer(dir) : null;
         Map<WireRequest, Long> serviceByWire = new HashMap<>();
@@ -213,10 +210,10 @@ public final class WireCheck {
         w.clientOnly = w.clientRequests - w.matched;
         w.countServerConnections(dir);
         try {
-            w.write(dir.dir().resolve(CSV), client, serviceByWire);
-            w.writeConnections(dir.dir().resolve(CONNECTIONS_CSV));
+            w.write(dir.dir().resolve(RunFiles.WIRE_CSV), client, serviceByWire);
+            w.writeConnections(dir.dir().resolve(RunFiles.WIRE_CONNECTIONS_CSV));
         } catch (IOException e) {
-            throw new AnalysisException(dir.dir().resolve(CSV) + ": cannot write (" + e.getMessage() + ")");
+            throw new AnalysisException(dir.dir().resolve(RunFiles.WIRE_CSV) + ": cannot write (" + e.getMessage() + ")");
         }
         if (w.clientOnly > 0) {
             w.notes.add(w.clientOnly + " client requests have no request on the wire (failed connects, or missing from the capture)");
@@ -330,7 +327,7 @@ public final class WireCheck {
 
     /** True for a server log path or request of the reference probe. */
     static boolean isProbePath(String path) {
-        return path.contains(org.rubis.format.RunFiles.PROBE_QUERY);
+        return path.contains(RunFiles.PROBE_QUERY);
     }
 
     private Map<String, List<ServerLine>> readServer(RunDirectory dir) {
@@ -355,7 +352,7 @@ public final class WireCheck {
     }
 
     private void countServerConnections(RunDirectory dir) {
-        Path p = org.rubis.format.RunFiles.serverConnections(dir.dir());
+        Path p = RunFiles.serverConnections(dir.dir());
         if (Files.isRegularFile(p)) {
             long[] n = {0};
             new CsvStream(p).forEach(List.of("connection_id"), row -> {

@@ -41,6 +41,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import org.rubis.format.RunFiles;
 
 /** Runs an emulation and writes the run directory (requests.csv, sessions.csv, summary.*, server/). */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true, defaultValueProvider = PackagedDefaults.class,
@@ -284,7 +285,7 @@ public final class RunCommand implements Callable<Integer> {
         stdout.println();
         stdout.print(s.text());
         stdout.println();
-        stdout.println("Logs: " + dir.resolve("requests.csv") + ", " + dir.resolve("sessions.csv") + "; summary: " + dir.resolve("summary.json"));
+        stdout.println("Logs: " + RunFiles.requests(dir) + ", " + RunFiles.sessions(dir) + "; summary: " + RunFiles.summaryJson(dir));
         if (s.status() != RunStatus.COMPLETE) {
             System.err.println("error: the run did not complete: " + s.stopReason());
         }

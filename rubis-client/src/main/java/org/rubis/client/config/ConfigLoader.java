@@ -115,10 +115,6 @@ public final class ConfigLoader {
         return load(new Settings(PropertiesFile.read(src), overrides, options), src);
     }
 
-    public static ClientConfig load(Source src, Map<String, String> overrides) {
-        return load(new Settings(PropertiesFile.read(src), overrides), src);
-    }
-
     private static ClientConfig load(Settings s, Source src) {
         List<String> warnings = new ArrayList<>(unknownAndIgnored(s));
         String target = target(s);

@@ -57,11 +57,6 @@ public final class JvmOptions {
         this.flags = List.copyOf(flags);
     }
 
-    /** No flags. */
-    public static JvmOptions none() {
-        return new JvmOptions(List.of());
-    }
-
     /**
      * Splits {@code text} on white space and checks every flag.
      *

@@ -39,10 +39,6 @@ public final class Settings {
         return file;
     }
 
-    public Map<String, PropertiesFile.Entry> overrides() {
-        return overrides;
-    }
-
     /** The entry for the first of the given spellings that is set (overrides win over the file). */
     public Optional<PropertiesFile.Entry> entry(String... spellings) {
         for (String k : spellings) {

@@ -22,6 +22,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import org.rubis.client.report.SummarySection;
 import org.rubis.format.AtomicFile;
+import org.rubis.format.RunFiles;
 
 /**
  * Evidence for a run whose sessions do not end after its stop. Once the end-of-run wait has lasted
@@ -33,8 +34,6 @@ import org.rubis.format.AtomicFile;
  */
 final class EndOfRunWatch implements RunObserver, AutoCloseable {
 
-    static final String STALL_FILE = "end-of-run-stall.txt";
-    static final String THREADS_FILE = "end-of-run-threads.txt";
     /** How long the end-of-run wait may last before the threads are dumped (or half the wait when shorter). */
     static final long AFTER_NS = TimeUnit.SECONDS.toNanos(10);
     private static final long BUSY_WINDOW_NS = TimeUnit.SECONDS.toNanos(1);
@@ -116,8 +115,8 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
                 + "%.2f cores in the next %.1f s%n", active, seconds(afterNs), cores, window));
         busiest(b, threads, ids, busy);
         byStack(b, threads, ids);
-        AtomicFile.writeString(dir.resolve(STALL_FILE), b.toString());
-        Path full = dir.resolve(THREADS_FILE).toAbsolutePath();
+        AtomicFile.writeString(dir.resolve(RunFiles.END_OF_RUN_STALL), b.toString());
+        Path full = dir.resolve(RunFiles.END_OF_RUN_THREADS).toAbsolutePath();
         Files.deleteIfExists(full);
         ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
                 .dumpThreads(full.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
@@ -126,7 +125,7 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
         j.put("active_sessions", active);
         j.put("busy_cores", Math.round(cores * 100) / 100.0);
         j.put("threads", ids.length);
-        j.putArray("files").add(STALL_FILE).add(THREADS_FILE);
+        j.putArray("files").add(RunFiles.END_OF_RUN_STALL).add(RunFiles.END_OF_RUN_THREADS);
         text = String.format(
                 Locale.ROOT,
                 "End-of-run stall:        %d sessions still active %s s after the run's end (%.2f cores busy); threads"
@@ -134,12 +133,12 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
                 active,
                 seconds(afterNs),
                 cores,
-                STALL_FILE,
-                THREADS_FILE);
+                RunFiles.END_OF_RUN_STALL,
+                RunFiles.END_OF_RUN_THREADS);
         found = j;
         err.println("warning: " + active + " sessions still active " + seconds(afterNs)
-                + " s after the run's end; their threads are in " + dir.resolve(STALL_FILE) + " and "
-                + dir.resolve(THREADS_FILE));
+                + " s after the run's end; their threads are in " + dir.resolve(RunFiles.END_OF_RUN_STALL) + " and "
+                + dir.resolve(RunFiles.END_OF_RUN_THREADS));
     }
 
     /** The busiest threads of the window ({index, cpu ns}, busiest first) with their stacks. */
@@ -174,7 +173,7 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
         List<Map.Entry<String, List<String>>> sorted = new ArrayList<>(groups.entrySet());
         sorted.sort(Comparator.comparingInt((Map.Entry<String, List<String>> e) -> e.getValue().size()).reversed());
         b.append(String.format(Locale.ROOT, "%nPlatform threads grouped by stack (%d threads, %d stacks; virtual threads are in %s):%n", ids.length,
-                sorted.size(), THREADS_FILE));
+                sorted.size(), RunFiles.END_OF_RUN_THREADS));
         for (Map.Entry<String, List<String>> e : sorted) {
             List<String> names = e.getValue();
             b.append(String.format(Locale.ROOT, "%n%d thread%s, e.g. \"%s\": %s", names.size(), names.size() == 1 ? "" : "s", names.get(0), e.getKey()));

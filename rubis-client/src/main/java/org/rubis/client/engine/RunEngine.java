@@ -36,6 +36,7 @@ import org.rubis.client.warmup.WarmupReport;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.format.Phase;
 import org.rubis.format.StopCause.Kind;
+import org.rubis.format.RunFiles;
 
 /**
  * One emulation run from start to summary: starts the target, hands users or arrivals to their

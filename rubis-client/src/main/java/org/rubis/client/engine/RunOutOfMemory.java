@@ -1,15 +1,12 @@
 package org.rubis.client.engine;
 
 import java.nio.file.Path;
+import org.rubis.format.RunFiles;
 
 /** The run ran out of heap so badly that only a minimal summary could be written. */
 public final class RunOutOfMemory extends RuntimeException {
     public RunOutOfMemory(Path dir) {
-        super(
-                "the client ran out of memory (heap); logs are complete, " + dir.resolve("summary.json")
-                        + " holds the essentials",
-                null,
-                false,
-                false);
+        super("the client ran out of memory (heap); logs are complete, " + RunFiles.summaryJson(dir)
+                + " holds the essentials", null, false, false);
     }
 }

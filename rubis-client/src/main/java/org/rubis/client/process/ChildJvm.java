@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.input.ConfigException;
+import org.rubis.format.RunFiles;
 
 /**
  * Runs {@code rubis-client run} in a child JVM with the flags of a JVM profile (and, optionally, a
@@ -34,7 +35,7 @@ public final class ChildJvm {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         cmd.addAll(flags);
-        cmd.add("-Xlog:gc*:file=" + runDir.resolve("gc.log") + ":time,uptime,level,tags");
+        cmd.add("-Xlog:gc*:file=" + RunFiles.gcLog(runDir) + ":time,uptime,level,tags");
         cmd.add("-Drubis.jvm.profile=" + profile);
         cmd.add("-jar");
         cmd.add(selfJar());

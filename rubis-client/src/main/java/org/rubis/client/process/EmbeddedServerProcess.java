@@ -12,6 +12,7 @@ import org.rubis.client.config.ClientConfig;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.input.Source;
 import org.rubis.client.workload.DatabasePolicy;
+import org.rubis.format.RunFiles;
 
 /**
  * The embedded RUBiS server in its own JVM (never inside the client's: it would share the CPU,
@@ -54,7 +55,7 @@ public final class EmbeddedServerProcess implements AutoCloseable {
     /** Starts the server and waits until it accepts requests. */
     public static EmbeddedServerProcess start(ClientConfig c, Source regions, Source categories, Path dir) throws IOException {
         Files.createDirectories(dir);
-        Path props = dir.resolve("rubis-server.properties");
+        Path props = dir.resolve(RunFiles.SERVER_PROPERTIES);
         DatabasePolicy p = c.workload().policy();
         StringBuilder b = new StringBuilder("# database policy handed to the embedded server by rubis-client\n");
         b.append("database_number_of_users = ").append(p.users()).append('\n')
@@ -116,7 +117,7 @@ public final class EmbeddedServerProcess implements AutoCloseable {
         cmd.add("--exit-with-parent"); // a kill -9 of this client must not leave the server running
         cmd.addAll(List.of("--port", "0", "--out", dir.toString()));
         cmd.addAll(serverArgs);
-        Path log = dir.resolve("server.log");
+        Path log = dir.resolve(RunFiles.SERVER_LOG);
         Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {

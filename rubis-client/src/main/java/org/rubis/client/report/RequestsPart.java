@@ -1,5 +1,6 @@
 package org.rubis.client.report;
 
+import org.rubis.format.LatencyStats;
 import static org.rubis.client.report.SummaryFormat.line;
 import static org.rubis.client.report.SummaryFormat.round;
 
@@ -20,8 +21,8 @@ final class RequestsPart implements SummaryPart {
 
     @Override
     public void json(ObjectNode root) {
-        LatencyCell overall = stats.overall();
-        LatencyCell run = stats.phaseTotal(Phase.RUN);
+        LatencyStats overall = stats.overall();
+        LatencyStats run = stats.phaseTotal(Phase.RUN);
         root.put("requests", overall.count());
         root.put("requests_served", overall.count() - overall.errors());
         root.put("errors", overall.errors());

@@ -1,5 +1,6 @@
 package org.rubis.client.report;
 
+import org.rubis.format.LatencyStats;
 import static org.rubis.client.report.SummaryFormat.cell;
 import static org.rubis.client.report.SummaryFormat.header;
 import static org.rubis.client.report.SummaryFormat.row;
@@ -31,7 +32,7 @@ final class ResponseTimesPart implements SummaryPart {
             ObjectNode ph = cell(rt.putObject(p.label()), stats.phaseTotal(p));
             ObjectNode states = ph.putObject("states");
             for (Interaction i : Interaction.values()) {
-                LatencyCell c = stats.cell(p, i);
+                LatencyStats c = stats.cell(p, i);
                 if (c.count() > 0) {
                     cell(states.putObject(i.label()), c);
                 }
@@ -40,7 +41,7 @@ final class ResponseTimesPart implements SummaryPart {
         ObjectNode all = cell(rt.putObject(OVERALL), stats.overall());
         ObjectNode allStates = all.putObject("states");
         for (Interaction i : Interaction.values()) {
-            LatencyCell c = stats.stateTotal(i);
+            LatencyStats c = stats.stateTotal(i);
             if (c.count() > 0) {
                 cell(allStates.putObject(i.label()), c);
             }

@@ -1,5 +1,7 @@
 package org.rubis.client.report;
 
+import org.rubis.format.LatencyStats;
+import org.rubis.format.Percentiles;
 import org.rubis.format.Phase;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -21,15 +23,14 @@ import org.rubis.format.SessionEnd;
 public final class RunStats {
 
 
-    private final Map<Phase, LatencyCell[]> cells = new EnumMap<>(Phase.class);
-    private final Histogram lateness = LatencyCell.newHistogram();
+    private final Map<Phase, LatencyStats[]> cells = new EnumMap<>(Phase.class);
+    private final Histogram lateness = Percentiles.newHistogram();
     /** Per phase: intended send instant to last byte (coordinated omission corrected); derived, not logged. */
-    private final Map<Phase, LatencyCell> fromIntended = new EnumMap<>(Phase.class);
-    private final Histogram runLateness = LatencyCell.newHistogram();
-    private final Histogram sessionStartLateness = LatencyCell.newHistogram();
+    private final Map<Phase, LatencyStats> fromIntended = new EnumMap<>(Phase.class);
+    private final Histogram runLateness = Percentiles.newHistogram();
+    private final Histogram sessionStartLateness = Percentiles.newHistogram();
     /** Distinct connection ids are tracked up to this many (a long dedicated run opens one per session). */
     static final int MAX_TRACKED_CONNECTIONS = 200_000;
-    private boolean connectionsCapped;
     private final Set<String> connections = new HashSet<>();
     /** By the error column's label, in the order first met (the summary's errors_by_class). */
     private final Map<String, Long> errorsByClass = new LinkedHashMap<>();
@@ -63,12 +64,12 @@ public final class RunStats {
 
     public RunStats() {
         for (Phase p : Phase.values()) {
-            LatencyCell[] row = new LatencyCell[Interaction.COUNT];
+            LatencyStats[] row = new LatencyStats[Interaction.COUNT];
             for (int i = 0; i < row.length; i++) {
-                row[i] = new LatencyCell();
+                row[i] = new LatencyStats();
             }
             cells.put(p, row);
-            fromIntended.put(p, new LatencyCell());
+            fromIntended.put(p, new LatencyStats());
         }
     }
 
@@ -80,7 +81,7 @@ public final class RunStats {
         fromIntended.get(phase).record(late + r.responseNs(), r.isError());
         lateness.recordValue(org.rubis.format.Percentiles.recorded(late));
         if (phase == Phase.RUN) {
-            runLateness.recordValue(org.rubis.format.Percentiles.recorded(late));
+            runLateness.recordValue(Percentiles.recorded(late));
             runMaxLatenessNs = Math.max(runMaxLatenessNs, late);
             long w = (r.sendEpochNs() - runStartEpochNs) / runWindowNs;
             if (w >= 0 && w < runWindows.length) {
@@ -101,8 +102,6 @@ public final class RunStats {
             requestsWithoutConnectionId++;
         } else if (connections.size() < MAX_TRACKED_CONNECTIONS) {
             connections.add(r.connectionId());
-        } else {
-            connectionsCapped = true;
         }
         imageRequests += r.images();
     }
@@ -111,7 +110,7 @@ public final class RunStats {
     public synchronized void accept(SessionRecord s) {
         sessionEnds.merge(s.endReason(), 1L, Long::sum);
         if (s.startEpochNs() > 0) {
-            sessionStartLateness.recordValue(org.rubis.format.Percentiles.recorded(Math.max(0, s.startEpochNs() - s.intendedStartEpochNs())));
+            sessionStartLateness.recordValue(Percentiles.recorded(Math.max(0, s.startEpochNs() - s.intendedStartEpochNs())));
             if (s.endEpochNs() > s.startEpochNs()) {
                 sessionTimeSumNs += s.endEpochNs() - s.startEpochNs();
                 sessionsEnded++;
@@ -184,23 +183,23 @@ public final class RunStats {
         return liveErrors.get();
     }
 
-    public synchronized LatencyCell cell(Phase phase, Interaction state) {
+    public synchronized LatencyStats cell(Phase phase, Interaction state) {
         return cells.get(phase)[state.ordinal()];
     }
 
     /** All states of one phase merged. */
-    public synchronized LatencyCell phaseTotal(Phase phase) {
-        LatencyCell t = new LatencyCell();
-        for (LatencyCell c : cells.get(phase)) {
+    public synchronized LatencyStats phaseTotal(Phase phase) {
+        LatencyStats t = new LatencyStats();
+        for (LatencyStats c : cells.get(phase)) {
             t.add(c);
         }
         return t;
     }
 
     /** All phases of one state merged. */
-    public synchronized LatencyCell stateTotal(Interaction state) {
-        LatencyCell t = new LatencyCell();
-        for (LatencyCell[] row : cells.values()) {
+    public synchronized LatencyStats stateTotal(Interaction state) {
+        LatencyStats t = new LatencyStats();
+        for (LatencyStats[] row : cells.values()) {
             t.add(row[state.ordinal()]);
         }
         return t;
@@ -210,20 +209,20 @@ public final class RunStats {
      * Response times of one phase measured from the intended send instant (the schedule), as wrk2
      * does: what a user would have waited, including the client's own lateness in sending.
      */
-    public synchronized LatencyCell fromIntended(Phase phase) {
-        LatencyCell t = new LatencyCell();
+    public synchronized LatencyStats fromIntended(Phase phase) {
+        LatencyStats t = new LatencyStats();
         t.add(fromIntended.get(phase));
         return t;
     }
 
-    public synchronized LatencyCell overallFromIntended() {
-        LatencyCell t = new LatencyCell();
+    public synchronized LatencyStats overallFromIntended() {
+        LatencyStats t = new LatencyStats();
         fromIntended.values().forEach(t::add);
         return t;
     }
 
-    public synchronized LatencyCell overall() {
-        LatencyCell t = new LatencyCell();
+    public synchronized LatencyStats overall() {
+        LatencyStats t = new LatencyStats();
         for (Phase p : Phase.values()) {
             t.add(phaseTotal(p));
         }
@@ -241,13 +240,12 @@ public final class RunStats {
      * percentile, clamped to that phase's own largest value ({@link org.rubis.format.Percentiles}).
      */
     public synchronized double judgedLatenessMs(double p) {
-        return runLateness.getTotalCount() > 0 ? org.rubis.format.Percentiles.valueAtMs(runLateness, p, 0, runMaxLatenessNs)
-                : org.rubis.format.Percentiles.valueAtMs(lateness, p, 0, maxLatenessNs);
+        return runLateness.getTotalCount() > 0 ? Percentiles.valueAtMs(runLateness, p, 0, runMaxLatenessNs)
+                : Percentiles.valueAtMs(lateness, p, 0, maxLatenessNs);
     }
     public synchronized Histogram sessionStartLateness() { return sessionStartLateness.copy(); }
-    /** Distinct connection ids (a lower bound when {@link #connectionsCapped()}). */
+    /** Distinct connection ids (a lower bound once {@link #MAX_TRACKED_CONNECTIONS} are tracked). */
     public synchronized int distinctConnections() { return connections.size(); }
-    public synchronized boolean connectionsCapped() { return connectionsCapped; }
     public synchronized long newConnections() { return newConnections; }
     /** Requests resent once on a new connection after a reused one gave no response byte. */
     public synchronized long retried() { return retried; }

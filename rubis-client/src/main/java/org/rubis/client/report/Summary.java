@@ -1,5 +1,6 @@
 package org.rubis.client.report;
 
+import org.rubis.format.LatencyStats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -40,7 +41,7 @@ public final class Summary {
      */
     public Summary(ClientConfig config, RunResult result, RunStats stats, HealthFigures health, WireAccuracy accuracy) {
         this.dir = result.dir();
-        LatencyCell overall = stats.overall();
+        LatencyStats overall = stats.overall();
         this.outcome = RunOutcome.of(config, result, overall.count(), overall.count() - overall.errors());
         RunPart run = new RunPart(config, result, outcome);
         RequestsPart requests = new RequestsPart(result, stats);

@@ -1,5 +1,7 @@
 package org.rubis.client.report;
 
+import org.rubis.format.LatencyJson;
+import org.rubis.format.LatencyStats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
@@ -28,18 +30,9 @@ final class SummaryFormat {
         }
     }
 
-    /** count, errors, mean, min, max and percentiles of one group of requests, in ms. */
-    static ObjectNode cell(ObjectNode n, LatencyCell c) {
-        n.put("count", c.count());
-        n.put("errors", c.errors());
-        n.put("mean", round(c.meanMs(), 3));
-        n.put("min", round(c.minMs(), 3));
-        n.put("max", round(c.maxMs(), 3));
-        n.put("p50", round(c.percentileMs(50), 3));
-        n.put("p90", round(c.percentileMs(90), 3));
-        n.put("p99", round(c.percentileMs(99), 3));
-        n.put("p99_9", round(c.percentileMs(99.9), 3));
-        return n;
+    /** count, errors, mean, min, max and percentiles of one group of requests, in ms ({@link LatencyJson}). */
+    static ObjectNode cell(ObjectNode n, LatencyStats c) {
+        return LatencyJson.cell(n, c);
     }
 
     /** Percentiles by the shared rule ({@link Percentiles}), never above {@code maxNs} (the exact max, when known). */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.EnumMap;
 import java.util.Map;
 import org.rubis.client.workload.Interaction;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
 
 /**
@@ -13,27 +14,27 @@ import org.rubis.format.Phase;
  */
 public final class TimesTable {
 
-    private final Map<Phase, Map<Interaction, LatencyCell>> cells = new EnumMap<>(Phase.class);
+    private final Map<Phase, Map<Interaction, LatencyStats>> cells = new EnumMap<>(Phase.class);
 
     public void add(Phase phase, Interaction state, long ns, boolean error) {
-        cells.computeIfAbsent(phase, p -> new EnumMap<>(Interaction.class)).computeIfAbsent(state, s -> new LatencyCell()).record(ns, error);
+        cells.computeIfAbsent(phase, p -> new EnumMap<>(Interaction.class)).computeIfAbsent(state, s -> new LatencyStats()).record(ns, error);
     }
 
     public ObjectNode toJson() {
         ObjectNode rt = JsonNodeFactory.instance.objectNode();
-        Map<Interaction, LatencyCell> byState = new EnumMap<>(Interaction.class);
-        LatencyCell all = new LatencyCell();
+        Map<Interaction, LatencyStats> byState = new EnumMap<>(Interaction.class);
+        LatencyStats all = new LatencyStats();
         for (Phase p : Phase.values()) {
-            LatencyCell total = new LatencyCell();
-            Map<Interaction, LatencyCell> m = cells.getOrDefault(p, Map.of());
+            LatencyStats total = new LatencyStats();
+            Map<Interaction, LatencyStats> m = cells.getOrDefault(p, Map.of());
             m.values().forEach(total::add);
             ObjectNode ph = SummaryFormat.cell(rt.putObject(p.label()), total);
             ObjectNode states = ph.putObject("states");
             for (Interaction i : Interaction.values()) {
-                LatencyCell c = m.get(i);
+                LatencyStats c = m.get(i);
                 if (c != null && c.count() > 0) {
                     SummaryFormat.cell(states.putObject(i.label()), c);
-                    byState.computeIfAbsent(i, k -> new LatencyCell()).add(c);
+                    byState.computeIfAbsent(i, k -> new LatencyStats()).add(c);
                 }
             }
             all.add(total);

@@ -22,6 +22,7 @@ import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.EmbeddedServerProcess;
 import org.rubis.client.report.ExitStatus;
 import org.rubis.format.RunStatus;
+import org.rubis.format.RunFiles;
 
 /**
  * {@code run --shards N}: the sharded run of docs/SHARDING.md on one host, for a machine too big
@@ -86,7 +87,7 @@ public final class LocalShards {
         String target = config.target();
         if (config.embedded()) {
             out.println("Starting one embedded RUBiS server for " + count + " shards (" + config.server().model() + " model)...");
-            server = EmbeddedServerProcess.start(config, config.regionsFile(), config.categoriesFile(), dir.resolve("server"));
+            server = EmbeddedServerProcess.start(config, config.regionsFile(), config.categoriesFile(), RunFiles.serverDir(dir));
             target = server.baseUrl();
             out.println("Embedded server ready at " + target + "/PHP/ (pid " + server.pid() + ")");
         }
@@ -98,7 +99,7 @@ public final class LocalShards {
             Instant start = startAt != null ? startAt : Instant.now().plus(lead(count)).truncatedTo(ChronoUnit.MILLIS);
             out.println("Starting " + count + " shards at " + start + " (seed " + config.seed() + ", target " + target + ")");
             for (int i = 0; i < count; i++) {
-                Path sd = dir.resolve("shard-" + i);
+                Path sd = RunFiles.shardDir(dir, i);
                 Files.createDirectories(sd);
                 shardDirs.add(sd);
                 List<String> args = new ArrayList<>(runArgs);
@@ -112,7 +113,7 @@ public final class LocalShards {
                     if (interrupted) {
                         break;
                     }
-                    children.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(sd.resolve("console.txt").toFile()).start());
+                    children.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(sd.resolve(RunFiles.SHARD_CONSOLE).toFile()).start());
                 }
             }
             status = await();
@@ -149,7 +150,7 @@ public final class LocalShards {
                         int i = children.indexOf(p);
                         if (!interrupted) {
                             System.err.println("error: shard " + i + " ended with status " + s + ": "
-                                    + lastLine(dir.resolve("shard-" + i).resolve("console.txt")) + " (stopping the other shards)");
+                                    + lastLine(RunFiles.shardDir(dir, i).resolve(RunFiles.SHARD_CONSOLE)) + " (stopping the other shards)");
                             stopAll();
                         }
                     }
@@ -198,7 +199,7 @@ public final class LocalShards {
     }
 
     private int merge(List<Path> shardDirs, int status) {
-        List<Path> missing = shardDirs.stream().filter(d -> !Files.isRegularFile(d.resolve("summary.json"))).toList();
+        List<Path> missing = shardDirs.stream().filter(d -> !Files.isRegularFile(RunFiles.summaryJson(d))).toList();
         if (shardDirs.size() < count || !missing.isEmpty()) {
             System.err.println("error: not merged: " + (shardDirs.size() < count ? "not every shard was started" : "no summary.json in " + missing)
                     + "; each shard's output is in its console.txt");
@@ -212,7 +213,7 @@ public final class LocalShards {
         }
         out.println();
         try {
-            out.print(Files.readString(dir.resolve("summary.txt"), StandardCharsets.UTF_8));
+            out.print(Files.readString(RunFiles.summaryText(dir), StandardCharsets.UTF_8));
         } catch (IOException e) {
             out.println("(summary.txt unreadable: " + e.getMessage() + ")");
         }

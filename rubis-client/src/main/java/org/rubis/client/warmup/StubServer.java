@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLSocket;
+import org.rubis.format.PageFrame;
 import org.rubis.server.http.Tls;
 
 /**
@@ -269,9 +270,8 @@ final class StubServer implements AutoCloseable {
     /** The pages the stub serves: shaped like the embedded server's (header with images, item table, page links). */
     static final class Pages {
 
-        // begin/end mirror rubis-server's app/Html page frame on purpose: the client never runs the server's
-        // application code (it runs in its own JVM; the stub borrows only its TLS key), and the warm-up only
-        // needs pages of the same shape.
+        // The page frame is the embedded server's (rubis-format's PageFrame): the warm-up needs pages of the
+        // same shape; the client never runs the server's application code (the stub borrows only its TLS key).
 
         /** A small JPEG-sized body for images (only counted by the client). */
         static final byte[] IMAGE = new byte[2048];
@@ -279,18 +279,11 @@ final class StubServer implements AutoCloseable {
         private Pages() {}
 
         private static StringBuilder begin(String title) {
-            StringBuilder b = new StringBuilder(8192);
-            b.append("<html>\n<head><title>RUBiS: ").append(title).append("</title></head>\n<body bgcolor=\"#FFFFFF\">\n")
-             .append("<table border=\"0\" width=\"100%\"><tr>\n")
-             .append("<td><a href=\"/PHP/index.html\"><IMG SRC=\"/PHP/RUBiS_logo.jpg\" height=\"40\" alt=\"RUBiS logo\"></a></td>\n")
-             .append("<td><a href=\"/PHP/register.html\">Register</a></td><td><a href=\"/PHP/browse.html\">Browse</a></td>\n")
-             .append("<td><a href=\"/PHP/sell.html\">Sell</a></td><td><a href=\"/PHP/about_me.html\">About me</a></td>\n")
-             .append("</tr></table>\n<hr>\n");
-            return b;
+            return PageFrame.begin(new StringBuilder(8192), title);
         }
 
         private static String end(StringBuilder b) {
-            return b.append("<hr>\n<center><i>RUBiS warm-up stub (rubis-client)</i></center>\n</body>\n</html>\n").toString();
+            return PageFrame.end(b, "RUBiS warm-up stub (rubis-client)");
         }
 
         /** A search result of 20 items with links, page links and the form values the client extracts (about 5 KB). */

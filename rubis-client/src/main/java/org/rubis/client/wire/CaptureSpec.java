@@ -50,14 +50,6 @@ public record CaptureSpec(InetAddress address, int port, String interfaceName, i
         return new CaptureSpec(address, port, name, snapLength, bufferBytes);
     }
 
-    public CaptureSpec withSnapLength(int bytes) {
-        return new CaptureSpec(address, port, interfaceName, bytes, bufferBytes);
-    }
-
-    public CaptureSpec withBufferBytes(int bytes) {
-        return new CaptureSpec(address, port, interfaceName, snapLength, bytes);
-    }
-
     /** `tcp and host A and port P`, with A the numeric address. */
     public String filter() {
         String host = address.getHostAddress();

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.format.ErrorClass;
 import org.rubis.client.config.ConfigLoader;
+import org.rubis.format.RunFiles;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
 
@@ -75,7 +76,7 @@ class FaultRunTest {
     void mixedFaultsAreEachLoggedOnceWithTheirClass(String backend) throws Exception {
         Path dir = tmp.resolve(backend);
         JsonNode s = run(backend, "reset:0.1,truncate:0.1,status=503:0.1,garbage:0.05,delay=20:0.1", dir, "2500");
-        assertTrue(!s.has("end_of_run_stall") && !Files.exists(dir.resolve(EndOfRunWatch.STALL_FILE)), "sessions that end in time leave no dump");
+        assertTrue(!s.has("end_of_run_stall") && !Files.exists(dir.resolve(RunFiles.END_OF_RUN_STALL)), "sessions that end in time leave no dump");
         List<String> lines = Files.readAllLines(dir.resolve("requests.csv"));
         List<String> header = List.of(lines.get(0).split(","));
         int errorCol = header.indexOf("error");
@@ -225,12 +226,12 @@ class FaultRunTest {
         JsonNode stall = s.get("end_of_run_stall");
         assertTrue(stall != null && stall.get("active_sessions").asLong() == started, "a stall section naming the stuck sessions: " + s);
         assertEquals(started, stall.get("active_sessions_when_the_wait_ended").asLong(), "none ended in the wait: " + stall);
-        String text = Files.readString(dir.resolve(EndOfRunWatch.STALL_FILE));
+        String text = Files.readString(dir.resolve(RunFiles.END_OF_RUN_STALL));
         assertTrue(text.startsWith(started + " sessions still active"), text);
         // the busy threads' window is a whole second although the wait ended inside it
         java.util.regex.Matcher window = java.util.regex.Pattern.compile("in the next ([0-9.]+) s").matcher(text);
         assertTrue(window.find() && Double.parseDouble(window.group(1)) >= 0.95, text);
-        String all = Files.readString(dir.resolve(EndOfRunWatch.THREADS_FILE));
+        String all = Files.readString(dir.resolve(RunFiles.END_OF_RUN_THREADS));
         if (!backend.equals("netty")) { // the users' own threads, each waiting for its reply (virtual ones only in the JVM's dump)
             long users = (backend.endsWith("virtual") ? all : text).lines().filter(l -> l.contains("\"user-")).count();
             assertTrue(users >= 1, backend + ": the users' threads in the dump:\n" + (backend.endsWith("virtual") ? all : text));

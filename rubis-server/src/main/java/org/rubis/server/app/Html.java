@@ -1,7 +1,9 @@
 package org.rubis.server.app;
 
+import org.rubis.format.PageFrame;
+
 /**
- * Page scaffolding shaped like the RUBiS PHP pages: the same header with its images, and the same
+ * Page scaffolding shaped like the RUBiS PHP pages: the same header with its images ({@link PageFrame}), and the same
  * error page ("ERROR", HTTP 200) the original PHP prints for bad parameters.
  */
 public final class Html {
@@ -9,19 +11,11 @@ public final class Html {
     private Html() {}
 
     public static StringBuilder begin(String title) {
-        StringBuilder b = new StringBuilder(4096);
-        b.append("<html>\n<head><title>RUBiS: ").append(title).append("</title></head>\n<body bgcolor=\"#FFFFFF\">\n")
-         .append("<table border=\"0\" width=\"100%\"><tr>\n")
-         .append("<td><a href=\"/PHP/index.html\"><IMG SRC=\"/PHP/RUBiS_logo.jpg\" height=\"40\" alt=\"RUBiS logo\"></a></td>\n")
-         .append("<td><a href=\"/PHP/register.html\">Register</a></td><td><a href=\"/PHP/browse.html\">Browse</a></td>\n")
-         .append("<td><a href=\"/PHP/sell.html\">Sell</a></td><td><a href=\"/PHP/about_me.html\">About me</a></td>\n")
-         .append("</tr></table>\n<hr>\n");
-        return b;
+        return PageFrame.begin(new StringBuilder(4096), title);
     }
 
     public static String end(StringBuilder b) {
-        b.append("<hr>\n<center><i>RUBiS embedded auction site (rubis-server)</i></center>\n</body>\n</html>\n");
-        return b.toString();
+        return PageFrame.end(b, "RUBiS embedded auction site (rubis-server)");
     }
 
     /** The original's error page: contains ERROR, answered with status 200. */

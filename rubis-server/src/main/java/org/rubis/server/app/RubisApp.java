@@ -2,7 +2,6 @@ package org.rubis.server.app;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -138,24 +137,17 @@ public final class RubisApp {
         if (userId(nick) >= 0) {
             throw new Query.BadParameter("The nickname you have choosen is already taken by someone else. Please choose a new nickname.");
         }
-        PreparedStatement ps = db.session().prepare("INSERT INTO users (firstname, lastname, nickname, password, email, rating, balance, creation_date, region)"
-                + " VALUES (?, ?, ?, ?, ?, 0, 0, ?, ?)");
-        ps.setString(1, first);
-        ps.setString(2, last);
-        ps.setString(3, nick);
-        ps.setString(4, pwd);
-        ps.setString(5, email);
-        ps.setTimestamp(6, now());
-        ps.setInt(7, region);
+        int id;
         try {
-            ps.executeUpdate();
+            id = db.session().insert("INSERT INTO users (firstname, lastname, nickname, password, email, rating,"
+                    + " balance, creation_date, region) VALUES (?, ?, ?, ?, ?, 0, 0, ?, ?)",
+                    first, last, nick, pwd, email, now(), region);
         } catch (SQLException e) {
             if ("23505".equals(e.getSQLState())) { // a concurrent registration took the nickname
                 throw new Query.BadParameter("The nickname you have choosen is already taken by someone else. Please choose a new nickname.");
             }
             throw e;
         }
-        int id = generatedKey(ps);
         StringBuilder b = Html.begin("Register");
         b.append("<h2>Your registration has been processed successfully</h2><br>\n<h3>Welcome ").append(Html.escape(nick)).append("</h3>\n")
          .append("RUBiS has stored the following information about you:<br>\n")
@@ -183,7 +175,7 @@ public final class RubisApp {
             b.append("<h2>Currently available categories</h2><br>\n");
             link = "SearchItemsByCategory.php?category=";
         }
-        try (ResultSet rs = db.session().prepare("SELECT id, name FROM categories ORDER BY id").executeQuery()) {
+        try (ResultSet rs = db.session().query("SELECT id, name FROM categories ORDER BY id")) {
             while (rs.next()) {
                 String name = rs.getString(2);
                 b.append("<a href=\"/PHP/").append(link).append(rs.getInt(1)).append("&categoryName=").append(Html.url(name)).append("\">")
@@ -196,7 +188,7 @@ public final class RubisApp {
     private String browseRegions() throws SQLException {
         StringBuilder b = Html.begin("Browse Regions");
         b.append("<h2>Currently available regions</h2><br>\n");
-        try (ResultSet rs = db.session().prepare("SELECT id, name FROM regions ORDER BY id").executeQuery()) {
+        try (ResultSet rs = db.session().query("SELECT id, name FROM regions ORDER BY id")) {
             while (rs.next()) {
                 String name = rs.getString(2);
                 b.append("<a href=\"/PHP/BrowseCategories.php?region=").append(Html.url(name)).append("\">").append(Html.escape(name)).append("</a><br>\n");
@@ -211,29 +203,19 @@ public final class RubisApp {
         int page = Math.max(0, q.integer("page", 0));
         int perPage = Math.max(1, Math.min(500, q.integer("nbOfItems", 25)));
         int region = byRegion ? q.integer("region") : 0;
-        PreparedStatement ps;
-        if (byRegion) {
-            ps = db.session().prepare("SELECT i.id, i.name, i.initial_price, i.max_bid, i.nb_of_bids, i.end_date FROM items i JOIN users u ON i.seller = u.id"
-                    + " WHERE i.category = ? AND u.region = ? AND i.end_date >= ? ORDER BY i.id LIMIT ? OFFSET ?");
-            ps.setInt(1, category);
-            ps.setInt(2, region);
-            ps.setTimestamp(3, now());
-            ps.setInt(4, perPage);
-            ps.setInt(5, page * perPage);
-        } else {
-            ps = db.session().prepare("SELECT id, name, initial_price, max_bid, nb_of_bids, end_date FROM items"
-                    + " WHERE category = ? AND end_date >= ? ORDER BY id LIMIT ? OFFSET ?");
-            ps.setInt(1, category);
-            ps.setTimestamp(2, now());
-            ps.setInt(3, perPage);
-            ps.setInt(4, page * perPage);
-        }
         StringBuilder b = Html.begin(byRegion ? "Search items by region" : "Search items by category");
         String self = byRegion
                 ? "SearchItemsByRegion.php?region=" + region + "&category=" + category + "&categoryName=" + Html.url(categoryName)
                 : "SearchItemsByCategory.php?category=" + category + "&categoryName=" + Html.url(categoryName);
         int rows = 0;
-        try (ResultSet rs = ps.executeQuery()) {
+        try (ResultSet rs = byRegion
+                ? db.session().query("SELECT i.id, i.name, i.initial_price, i.max_bid, i.nb_of_bids, i.end_date"
+                        + " FROM items i JOIN users u ON i.seller = u.id"
+                        + " WHERE i.category = ? AND u.region = ? AND i.end_date >= ? ORDER BY i.id LIMIT ? OFFSET ?",
+                        category, region, now(), perPage, page * perPage)
+                : db.session().query("SELECT id, name, initial_price, max_bid, nb_of_bids, end_date FROM items"
+                        + " WHERE category = ? AND end_date >= ? ORDER BY id LIMIT ? OFFSET ?",
+                        category, now(), perPage, page * perPage)) {
             while (rs.next()) {
                 if (rows == 0) {
                     b.append("<h2>Items in category ").append(Html.escape(categoryName)).append("</h2><br><br>\n")
@@ -282,10 +264,10 @@ public final class RubisApp {
 
     private Item item(int id) throws SQLException {
         for (String table : new String[] {"items", "old_items"}) {
-            PreparedStatement ps = db.session().prepare("SELECT i.id, i.name, i.description, i.initial_price, i.quantity, i.reserve_price, i.buy_now,"
-                    + " i.nb_of_bids, i.max_bid, i.start_date, i.end_date, i.seller, u.nickname FROM " + table + " i LEFT JOIN users u ON i.seller = u.id WHERE i.id = ?");
-            ps.setInt(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
+            try (ResultSet rs = db.session().query("SELECT i.id, i.name, i.description, i.initial_price, i.quantity,"
+                    + " i.reserve_price, i.buy_now, i.nb_of_bids, i.max_bid, i.start_date, i.end_date, i.seller,"
+                    + " u.nickname"
+                    + " FROM " + table + " i LEFT JOIN users u ON i.seller = u.id WHERE i.id = ?", id)) {
                 if (rs.next()) {
                     return new Item(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getDouble(4), rs.getInt(5), rs.getDouble(6), rs.getDouble(7),
                             rs.getInt(8), rs.getDouble(9), rs.getTimestamp(10), rs.getTimestamp(11), rs.getInt(12), rs.getString(13));
@@ -323,10 +305,9 @@ public final class RubisApp {
 
     private String viewUserInfo(Query q) throws SQLException {
         int uid = q.integer("userId");
-        PreparedStatement ps = db.session().prepare("SELECT nickname, firstname, lastname, email, rating, creation_date FROM users WHERE id = ?");
-        ps.setInt(1, uid);
         StringBuilder b = Html.begin("View user information");
-        try (ResultSet rs = ps.executeQuery()) {
+        try (ResultSet rs = db.session().query(
+                "SELECT nickname, firstname, lastname, email, rating, creation_date FROM users WHERE id = ?", uid)) {
             if (!rs.next()) {
                 throw new Query.BadParameter("This user (" + uid + ") does not exist in the database.");
             }
@@ -336,11 +317,10 @@ public final class RubisApp {
              .append("User since     : ").append(rs.getTimestamp(6)).append("<br>\n")
              .append("Current rating : <b>").append(rs.getInt(5)).append("</b><br>\n");
         }
-        PreparedStatement cs = db.session().prepare("SELECT c.from_user_id, u.nickname, c.date, c.comment, c.rating FROM comments c"
-                + " LEFT JOIN users u ON c.from_user_id = u.id WHERE c.to_user_id = ? ORDER BY c.id LIMIT 20");
-        cs.setInt(1, uid);
         int n = 0;
-        try (ResultSet rs = cs.executeQuery()) {
+        try (ResultSet rs = db.session().query("SELECT c.from_user_id, u.nickname, c.date, c.comment, c.rating"
+                + " FROM comments c LEFT JOIN users u ON c.from_user_id = u.id"
+                + " WHERE c.to_user_id = ? ORDER BY c.id LIMIT 20", uid)) {
             while (rs.next()) {
                 if (n++ == 0) {
                     b.append("<h3>Comments about this user</h3>\n<DL>\n");
@@ -358,11 +338,10 @@ public final class RubisApp {
         Item it = item(q.integer("itemId"));
         StringBuilder b = Html.begin("Bid history");
         b.append("<h2>Bid history for <a href=\"/PHP/ViewItem.php?itemId=").append(it.id()).append("\">").append(Html.escape(it.name())).append("</a></h2>\n");
-        PreparedStatement ps = db.session().prepare("SELECT b.user_id, u.nickname, b.bid, b.date FROM bids b LEFT JOIN users u ON b.user_id = u.id"
-                + " WHERE b.item_id = ? ORDER BY b.bid DESC, b.id DESC LIMIT 50");
-        ps.setInt(1, it.id());
         int n = 0;
-        try (ResultSet rs = ps.executeQuery()) {
+        try (ResultSet rs = db.session().query("SELECT b.user_id, u.nickname, b.bid, b.date"
+                + " FROM bids b LEFT JOIN users u ON b.user_id = u.id"
+                + " WHERE b.item_id = ? ORDER BY b.bid DESC, b.id DESC LIMIT 50", it.id())) {
             while (rs.next()) {
                 if (n++ == 0) {
                     b.append("<TABLE border=\"1\" summary=\"List of bids\">\n<THEAD><TR><TH>User ID<TH>Bid amount<TH>Date of bid<TBODY>\n");
@@ -418,20 +397,13 @@ public final class RubisApp {
         if (qty > maxQty || qty < 1) {
             throw new Query.BadParameter("You cannot request " + qty + " items because only " + maxQty + " are proposed!");
         }
-        PreparedStatement upd = db.session().prepare("UPDATE items SET quantity = quantity - ?, end_date = CASE WHEN quantity - ? <= 0 THEN ? ELSE end_date END WHERE id = ?");
-        upd.setInt(1, qty);
-        upd.setInt(2, qty);
-        upd.setTimestamp(3, now());
-        upd.setInt(4, itemId);
-        if (upd.executeUpdate() == 0) {
+        if (db.session().update("UPDATE items SET quantity = quantity - ?,"
+                + " end_date = CASE WHEN quantity - ? <= 0 THEN ? ELSE end_date END WHERE id = ?",
+                qty, qty, now(), itemId) == 0) {
             throw new Query.BadParameter("This item (" + itemId + ") is not for sale.");
         }
-        PreparedStatement ins = db.session().prepare("INSERT INTO buy_now (buyer_id, item_id, qty, date) VALUES (?, ?, ?, ?)");
-        ins.setInt(1, uid);
-        ins.setInt(2, itemId);
-        ins.setInt(3, qty);
-        ins.setTimestamp(4, now());
-        ins.executeUpdate();
+        db.session().update("INSERT INTO buy_now (buyer_id, item_id, qty, date) VALUES (?, ?, ?, ?)",
+                uid, itemId, qty, now());
         StringBuilder b = Html.begin("Buy Now");
         b.append("<h2>Your have successfully bought this item</h2>\n");
         return Html.end(b);
@@ -472,20 +444,12 @@ public final class RubisApp {
         if (maxBid < bid) {
             throw new Query.BadParameter("Your maximum bid of " + maxBid + " is not acceptable because it is below your current bid of " + bid + "!");
         }
-        PreparedStatement upd = db.session().prepare("UPDATE items SET nb_of_bids = nb_of_bids + 1, max_bid = GREATEST(max_bid, ?) WHERE id = ?");
-        upd.setDouble(1, bid);
-        upd.setInt(2, itemId);
-        if (upd.executeUpdate() == 0) {
+        if (db.session().update("UPDATE items SET nb_of_bids = nb_of_bids + 1, max_bid = GREATEST(max_bid, ?)"
+                + " WHERE id = ?", bid, itemId) == 0) {
             throw new Query.BadParameter("This item (" + itemId + ") is not open for bids.");
         }
-        PreparedStatement ins = db.session().prepare("INSERT INTO bids (user_id, item_id, qty, bid, max_bid, date) VALUES (?, ?, ?, ?, ?, ?)");
-        ins.setInt(1, uid);
-        ins.setInt(2, itemId);
-        ins.setInt(3, qty);
-        ins.setDouble(4, bid);
-        ins.setDouble(5, maxBid);
-        ins.setTimestamp(6, now());
-        ins.executeUpdate();
+        db.session().update("INSERT INTO bids (user_id, item_id, qty, bid, max_bid, date) VALUES (?, ?, ?, ?, ?, ?)",
+                uid, itemId, qty, bid, maxBid, now());
         StringBuilder b = Html.begin("Bid");
         b.append("<h2>Your bid has been successfully processed.</h2>\n");
         return Html.end(b);
@@ -496,10 +460,8 @@ public final class RubisApp {
         int to = q.integer("to");
         int uid = authenticate(q.string("nickname"), q.string("password"));
         Item it = item(itemId);
-        PreparedStatement ps = db.session().prepare("SELECT nickname FROM users WHERE id = ?");
-        ps.setInt(1, to);
         String toNick;
-        try (ResultSet rs = ps.executeQuery()) {
+        try (ResultSet rs = db.session().query("SELECT nickname FROM users WHERE id = ?", to)) {
             if (!rs.next()) {
                 throw new Query.BadParameter("This user (" + to + ") does not exist in the database.");
             }
@@ -527,20 +489,12 @@ public final class RubisApp {
         int from = q.integer("from");
         int rating = q.integer("rating");
         String comment = q.string("comment");
-        PreparedStatement upd = db.session().prepare("UPDATE users SET rating = rating + ? WHERE id = ?");
-        upd.setInt(1, rating);
-        upd.setInt(2, to);
-        if (upd.executeUpdate() == 0) {
+        if (db.session().update("UPDATE users SET rating = rating + ? WHERE id = ?", rating, to) == 0) {
             throw new Query.BadParameter("This user (" + to + ") does not exist in the database.");
         }
-        PreparedStatement ins = db.session().prepare("INSERT INTO comments (from_user_id, to_user_id, item_id, rating, date, comment) VALUES (?, ?, ?, ?, ?, ?)");
-        ins.setInt(1, from);
-        ins.setInt(2, to);
-        ins.setInt(3, itemId);
-        ins.setInt(4, rating);
-        ins.setTimestamp(5, now());
-        ins.setString(6, comment.length() > 2048 ? comment.substring(0, 2048) : comment);
-        ins.executeUpdate();
+        db.session().update("INSERT INTO comments (from_user_id, to_user_id, item_id, rating, date, comment)"
+                + " VALUES (?, ?, ?, ?, ?, ?)",
+                from, to, itemId, rating, now(), comment.length() > 2048 ? comment.substring(0, 2048) : comment);
         StringBuilder b = Html.begin("Comment");
         b.append("<h2>Your comment has been posted.</h2>\n");
         return Html.end(b);
@@ -578,20 +532,13 @@ public final class RubisApp {
             throw new Query.BadParameter("You must provide a duration and a quantity of at least 1!");
         }
         long nowMs = System.currentTimeMillis();
-        PreparedStatement ps = db.session().prepare("INSERT INTO items (name, description, initial_price, quantity, reserve_price, buy_now, nb_of_bids,"
-                + " max_bid, start_date, end_date, seller, category) VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?)");
-        ps.setString(1, name.length() > 100 ? name.substring(0, 100) : name);
-        ps.setString(2, description.length() > 8192 ? description.substring(0, 8192) : description);
-        ps.setDouble(3, initial);
-        ps.setInt(4, quantity);
-        ps.setDouble(5, reserve);
-        ps.setDouble(6, buyNow);
-        ps.setTimestamp(7, new Timestamp(nowMs));
-        ps.setTimestamp(8, new Timestamp(nowMs + duration * 86_400_000L));
-        ps.setInt(9, uid);
-        ps.setInt(10, category);
-        ps.executeUpdate();
-        int id = generatedKey(ps);
+        int id = db.session().insert("INSERT INTO items (name, description, initial_price, quantity, reserve_price,"
+                + " buy_now, nb_of_bids, max_bid, start_date, end_date, seller, category)"
+                + " VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?)",
+                name.length() > 100 ? name.substring(0, 100) : name,
+                description.length() > 8192 ? description.substring(0, 8192) : description,
+                initial, quantity, reserve, buyNow, new Timestamp(nowMs), new Timestamp(nowMs + duration * 86_400_000L),
+                uid, category);
         StringBuilder b = Html.begin("Selling " + name);
         b.append("<h2>Your Item has been successfully registered.</h2>\n<p>Item number ").append(id).append(".</p>\n");
         return Html.end(b);
@@ -602,23 +549,20 @@ public final class RubisApp {
         int uid = authenticate(nick, q.string("password"));
         StringBuilder b = Html.begin("About me");
         b.append("<h2>Information about ").append(Html.escape(nick)).append("<br></h2>\n");
-        PreparedStatement bids = db.session().prepare("SELECT DISTINCT i.id, i.name, i.max_bid, i.end_date, i.seller FROM bids b JOIN items i ON b.item_id = i.id"
-                + " WHERE b.user_id = ? ORDER BY i.id LIMIT 20");
-        bids.setInt(1, uid);
-        list(b, bids, uid, "Items you have bid on", false);
-        PreparedStatement sold = db.session().prepare("SELECT id, name, max_bid, end_date, seller FROM items WHERE seller = ? ORDER BY id LIMIT 20");
-        sold.setInt(1, uid);
-        list(b, sold, uid, "Items you are selling", false);
-        PreparedStatement bought = db.session().prepare("SELECT i.id, i.name, i.max_bid, i.end_date, i.seller FROM buy_now n JOIN items i ON n.item_id = i.id"
-                + " WHERE n.buyer_id = ? ORDER BY n.id LIMIT 20");
-        bought.setInt(1, uid);
-        list(b, bought, uid, "Items you bought", true);
+        list(b, "SELECT DISTINCT i.id, i.name, i.max_bid, i.end_date, i.seller"
+                + " FROM bids b JOIN items i ON b.item_id = i.id WHERE b.user_id = ? ORDER BY i.id LIMIT 20",
+                uid, "Items you have bid on", false);
+        list(b, "SELECT id, name, max_bid, end_date, seller FROM items WHERE seller = ? ORDER BY id LIMIT 20",
+                uid, "Items you are selling", false);
+        list(b, "SELECT i.id, i.name, i.max_bid, i.end_date, i.seller FROM buy_now n JOIN items i ON n.item_id = i.id"
+                + " WHERE n.buyer_id = ? ORDER BY n.id LIMIT 20", uid, "Items you bought", true);
         return Html.end(b);
     }
 
-    private void list(StringBuilder b, PreparedStatement ps, int uid, String title, boolean comment) throws SQLException {
+    /** The items of {@code sql} (id, name, max bid, end date, seller) for user {@code uid}, under {@code title}. */
+    private void list(StringBuilder b, String sql, int uid, String title, boolean comment) throws SQLException {
         int n = 0;
-        try (ResultSet rs = ps.executeQuery()) {
+        try (ResultSet rs = db.session().query(sql, uid)) {
             while (rs.next()) {
                 if (n++ == 0) {
                     b.append("<h3>").append(title).append("</h3>\n<TABLE border=\"1\">\n<TBODY>\n");
@@ -638,10 +582,8 @@ public final class RubisApp {
     // ---------------------------------------------------------------- helpers
 
     private int authenticate(String nickname, String password) throws SQLException {
-        PreparedStatement ps = db.session().prepare("SELECT id FROM users WHERE nickname = ? AND password = ?");
-        ps.setString(1, nickname);
-        ps.setString(2, password);
-        try (ResultSet rs = ps.executeQuery()) {
+        try (ResultSet rs = db.session().query("SELECT id FROM users WHERE nickname = ? AND password = ?",
+                nickname, password)) {
             if (rs.next()) {
                 return rs.getInt(1);
             }
@@ -650,32 +592,22 @@ public final class RubisApp {
     }
 
     private int userId(String nickname) throws SQLException {
-        PreparedStatement ps = db.session().prepare("SELECT id FROM users WHERE nickname = ?");
-        ps.setString(1, nickname);
-        try (ResultSet rs = ps.executeQuery()) {
+        try (ResultSet rs = db.session().query("SELECT id FROM users WHERE nickname = ?", nickname)) {
             return rs.next() ? rs.getInt(1) : -1;
         }
     }
 
     /** A region by id or by name; -1 when unknown. */
     private int regionId(String region) throws SQLException {
-        PreparedStatement ps;
+        Integer id;
         try {
-            int id = Integer.parseInt(region.strip());
-            ps = db.session().prepare("SELECT id FROM regions WHERE id = ?");
-            ps.setInt(1, id);
+            id = Integer.parseInt(region.strip());
         } catch (NumberFormatException e) {
-            ps = db.session().prepare("SELECT id FROM regions WHERE name = ?");
-            ps.setString(1, region);
+            id = null;
         }
-        try (ResultSet rs = ps.executeQuery()) {
+        try (ResultSet rs = id != null ? db.session().query("SELECT id FROM regions WHERE id = ?", id)
+                : db.session().query("SELECT id FROM regions WHERE name = ?", region)) {
             return rs.next() ? rs.getInt(1) : -1;
-        }
-    }
-
-    private static int generatedKey(PreparedStatement ps) throws SQLException {
-        try (ResultSet keys = ps.getGeneratedKeys()) {
-            return keys.next() ? keys.getInt(1) : -1;
         }
     }
 

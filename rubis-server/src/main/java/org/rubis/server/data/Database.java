@@ -3,8 +3,11 @@ package org.rubis.server.data;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -20,7 +23,11 @@ public final class Database implements AutoCloseable {
     private final ThreadLocal<Session> sessions;
     private final java.util.List<Session> all = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    /** One thread's connection and statement cache. */
+    /**
+     * One thread's connection and statement cache. A statement is prepared once per thread and its parameters bound
+     * in order from Java values ({@code Integer}, {@code Long}, {@code Double}, {@code String}, {@code Timestamp},
+     * null), so that an interaction states its SQL and arguments in one call.
+     */
     public static final class Session {
         private final Connection connection;
         private final Map<String, PreparedStatement> statements = new HashMap<>();
@@ -29,17 +36,45 @@ public final class Database implements AutoCloseable {
             this.connection = c;
         }
 
-        public PreparedStatement prepare(String sql) throws SQLException {
+        /** Runs a query; the caller closes the result set (try-with-resources). */
+        public ResultSet query(String sql, Object... params) throws SQLException {
+            return bound(sql, params).executeQuery();
+        }
+
+        /** Runs an INSERT, UPDATE or DELETE; returns the number of rows it changed. */
+        public int update(String sql, Object... params) throws SQLException {
+            return bound(sql, params).executeUpdate();
+        }
+
+        /** Runs an INSERT; returns the key it generated (-1 when none). */
+        public int insert(String sql, Object... params) throws SQLException {
+            PreparedStatement ps = bound(sql, params);
+            ps.executeUpdate();
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                return keys.next() ? keys.getInt(1) : -1;
+            }
+        }
+
+        private PreparedStatement bound(String sql, Object... params) throws SQLException {
             PreparedStatement ps = statements.get(sql);
             if (ps == null) {
                 ps = connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
                 statements.put(sql, ps);
             }
+            for (int i = 0; i < params.length; i++) {
+                int at = i + 1;
+                switch (params[i]) {
+                    case Integer v -> ps.setInt(at, v);
+                    case Long v -> ps.setLong(at, v);
+                    case Double v -> ps.setDouble(at, v);
+                    case String v -> ps.setString(at, v);
+                    case Timestamp v -> ps.setTimestamp(at, v);
+                    case null -> ps.setNull(at, Types.NULL);
+                    default -> throw new IllegalArgumentException(
+                            "no SQL binding for " + params[i].getClass().getName() + ": " + sql);
+                }
+            }
             return ps;
-        }
-
-        public Connection connection() {
-            return connection;
         }
     }
 

@@ -41,10 +41,6 @@ public final class FaultInjector implements AutoCloseable {
         return new FaultInjector(FaultSpec.none());
     }
 
-    public FaultSpec spec() {
-        return spec;
-    }
-
     public boolean isEmpty() {
         return spec.isEmpty();
     }

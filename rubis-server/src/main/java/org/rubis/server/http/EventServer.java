@@ -45,30 +45,18 @@ import org.rubis.server.truth.GroundTruth;
  * application runs on the loop that read the request. Keep-alive idle connections are closed by
  * an idle timer.
  */
-public final class EventServer implements RubisHttpServer, FaultInjector.Listener {
+public final class EventServer extends RubisHttpServer {
 
-    private final RubisApp app;
-    private final GroundTruth truth;
-    private final ServerSettings settings;
-    private final FaultInjector faults;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Channel serverChannel;
 
-    public EventServer(RubisApp app, GroundTruth truth, ServerSettings settings) {
-        this(app, truth, settings, FaultInjector.none());
-    }
-
     public EventServer(RubisApp app, GroundTruth truth, ServerSettings settings, FaultInjector faults) {
-        this.app = app;
-        this.truth = truth;
-        this.settings = settings;
-        this.faults = faults;
+        super(app, truth, settings, faults);
     }
 
     @Override
-    public void stopAccepting() {
-        truth.fault(FaultKind.STOP_ACCEPTING.specName());
+    void holdNewConnections() {
         serverChannel.config().setAutoRead(false); // connections wait in the kernel's backlog
     }
 
@@ -237,8 +225,8 @@ public final class EventServer implements RubisHttpServer, FaultInjector.Listene
         /** The answer: the application's, or the status/large/idle-close fault's. */
         private void answer(ChannelHandlerContext ctx, long arrival, String uri, boolean keepAlive, boolean decoded, boolean admin, FaultRule fault) {
             FaultKind kind = fault == null ? null : fault.kind();
-            Response r = kind == FaultKind.STATUS ? new Response((int) fault.param(), "text/html", FaultReplies.statusBody((int) fault.param()), FaultReplies.INTERACTION)
-                    : kind == FaultKind.LARGE ? new Response(200, "text/html", FaultReplies.large(fault.param()), FaultReplies.INTERACTION)
+            Response instead = faultReply(fault);
+            Response r = instead != null ? instead
                     : decoded ? Exchange.respond(app, truth, uri)
                     : new Response(400, "text/plain", "bad request\n".getBytes(), "BadRequest");
             int served = conn.record.requests() + (admin ? 0 : 1);

@@ -29,36 +29,23 @@ import org.rubis.server.truth.GroundTruth;
  * {@code spawnDelayMs}, when fewer than {@code minSpareWorkers} are idle, it spawns 1, 2, 4, ...
  * (at most 32) workers per round, as Apache does.
  */
-public final class PreforkServer implements RubisHttpServer, FaultInjector.Listener {
+public final class PreforkServer extends RubisHttpServer {
 
-    private final RubisApp app;
-    private final GroundTruth truth;
-    private final ServerSettings settings;
     private final List<Thread> workers = new CopyOnWriteArrayList<>();
     private final List<Socket> active = new CopyOnWriteArrayList<>();
     private final AtomicInteger idle = new AtomicInteger();
     private volatile boolean running = true;
     private ServerSocket server;
     private Thread supervisor;
-
-    private final FaultInjector faults;
     private volatile boolean paused;
 
-    public PreforkServer(RubisApp app, GroundTruth truth, ServerSettings settings) {
-        this(app, truth, settings, FaultInjector.none());
-    }
-
     public PreforkServer(RubisApp app, GroundTruth truth, ServerSettings settings, FaultInjector faults) {
-        this.app = app;
-        this.truth = truth;
-        this.settings = settings;
-        this.faults = faults;
+        super(app, truth, settings, faults);
     }
 
     /** Workers take no new connection from the listener until resumed (they wait in the backlog). */
     @Override
-    public void stopAccepting() {
-        truth.fault(FaultKind.STOP_ACCEPTING.specName());
+    void holdNewConnections() {
         paused = true;
     }
 
@@ -230,9 +217,8 @@ public final class PreforkServer implements RubisHttpServer, FaultInjector.Liste
                         break;
                     }
                 }
-                Response r = kind == FaultKind.STATUS ? new Response((int) fault.param(), "text/html", FaultReplies.statusBody((int) fault.param()), FaultReplies.INTERACTION)
-                        : kind == FaultKind.LARGE ? new Response(200, "text/html", FaultReplies.large(fault.param()), FaultReplies.INTERACTION)
-                        : Exchange.respond(app, truth, req.uri);
+                Response instead = faultReply(fault);
+                Response r = instead != null ? instead : Exchange.respond(app, truth, req.uri);
                 boolean keepAlive = req.keepAlive
                         && (settings.maxKeepAliveRequests() <= 0 || conn.requests() + 1 < settings.maxKeepAliveRequests());
                 String head = "HTTP/1.1 " + r.status() + (r.status() == 200 ? " OK" : r.status() == 404 ? " Not Found" : " Error") + "\r\n"

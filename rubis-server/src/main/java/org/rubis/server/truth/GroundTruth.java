@@ -37,10 +37,6 @@ public final class GroundTruth implements AutoCloseable {
             this.openNano = openNano;
         }
 
-        public String id() {
-            return id;
-        }
-
         public int requests() {
             return requests.get();
         }
@@ -98,10 +94,6 @@ public final class GroundTruth implements AutoCloseable {
         }
     }
 
-    public EpochClock clock() {
-        return clock;
-    }
-
     public Conn opened(String connectionId) {
         Conn c = new Conn(connectionId, System.nanoTime());
         open.put(connectionId, c);
@@ -139,14 +131,9 @@ public final class GroundTruth implements AutoCloseable {
         }
     }
 
-    /** Records one served request; arrival and completion are {@link System#nanoTime()} readings. */
-    public void served(Conn c, long arrivalNano, long completionNano, String interaction, int status, int bytes, String path, boolean errorPage) {
-        served(c, arrivalNano, completionNano, interaction, status, bytes, path, errorPage, "");
-    }
-
     /**
-     * Records one request; {@code fault} names the fault injected on it ({@code ""}: none), so the
-     * log says which request was answered wrongly on purpose.
+     * Records one request; arrival and completion are {@link System#nanoTime()} readings, {@code fault} names the
+     * fault injected on it ({@code ""}: none), so the log says which request was answered wrongly on purpose.
      */
     public void served(Conn c, long arrivalNano, long completionNano, String interaction, int status, int bytes, String path, boolean errorPage,
                        String fault) {

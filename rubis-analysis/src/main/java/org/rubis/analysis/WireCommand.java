@@ -10,6 +10,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import org.rubis.format.WireAccuracy;
 
 /** {@code rubis-analysis wire RUN_DIR [--pcap FILE]}: the wire check of a run, printed and written to wire.csv. */
 @Command(name = "wire", mixinStandardHelpOptions = true,
@@ -50,7 +51,7 @@ final class WireCommand implements Callable<Integer> {
                             .collect(java.util.stream.Collectors.joining(", ")));
         }
         w.splitLines().forEach(out::println);
-        org.rubis.analysis.wire.WireAccuracy acc = w.accuracy();
+        WireAccuracy acc = w.accuracy();
         if (acc != null) {
             out.printf(Locale.ROOT, "accuracy: %s: client minus wire mean %.1f us over %d requests; %s%n", acc.within() ? "OK" : "INACCURATE",
                     acc.meanUs(), acc.requests(), acc.limitText());

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.wire.PcapBuilder.Conversation;
+import org.rubis.format.WireAccuracy;
 
 /** The join of wire requests with requests.csv and the server's log, on a run directory written by the test. */
 class WireCheckTest {

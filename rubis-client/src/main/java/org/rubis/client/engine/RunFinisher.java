@@ -11,6 +11,7 @@ import org.rubis.client.report.ClientHealth;
 import org.rubis.client.report.RunResult;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
+import org.rubis.format.WireAccuracy;
 
 /**
  * The end of a run: closes what the run opened, last opened first, each step even when an earlier
@@ -72,7 +73,7 @@ final class RunFinisher {
                     shard, clock.anchorEpochNs(), runStartEpochNs, clock.anchor().bracketNs());
             // Sections first: a wire check's measured error is the verdict's accuracy evidence.
             java.util.List<org.rubis.client.report.SummarySection> sections = new java.util.ArrayList<>();
-            org.rubis.analysis.wire.WireAccuracy accuracy = null;
+            WireAccuracy accuracy = null;
             if (warmup != null) {
                 sections.add(warmup); // the JIT warm-up (measures no accuracy)
             }

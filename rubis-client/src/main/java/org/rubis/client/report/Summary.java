@@ -21,6 +21,7 @@ import org.HdrHistogram.Histogram;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ExecutionModel;
 import org.rubis.client.workload.Interaction;
+import org.rubis.format.WireAccuracy;
 
 /**
  * The end-of-run summary: the original client's per-phase, per-state table (count, errors, mean,
@@ -50,7 +51,7 @@ public final class Summary {
      *                 wire check of {@code run --capture}), else null: the verdict then says accuracy
      *                 was not measured
      */
-    public Summary(ClientConfig config, RunResult result, RunStats stats, ClientHealth health, org.rubis.analysis.wire.WireAccuracy accuracy) {
+    public Summary(ClientConfig config, RunResult result, RunStats stats, ClientHealth health, WireAccuracy accuracy) {
         this.config = config;
         this.dir = result.dir();
         String stopReason = result.stopReason();

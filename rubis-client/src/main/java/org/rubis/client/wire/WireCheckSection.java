@@ -10,7 +10,7 @@ import org.rubis.analysis.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.wire.AnchorBrackets;
 import org.rubis.analysis.wire.DiffStats;
-import org.rubis.analysis.wire.WireAccuracy;
+import org.rubis.format.WireAccuracy;
 import org.rubis.analysis.wire.WireCheck;
 import org.rubis.client.config.PublishedTimes;
 import org.rubis.client.report.SummarySection;

@@ -1,4 +1,4 @@
-package org.rubis.analysis.wire;
+package org.rubis.format;
 
 import java.util.Locale;
 

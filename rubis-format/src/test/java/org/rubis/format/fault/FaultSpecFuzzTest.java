@@ -1,4 +1,4 @@
-package org.rubis.server.fault;
+package org.rubis.format.fault;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 

@@ -1,4 +1,4 @@
-package org.rubis.server.fault;
+package org.rubis.format.fault;
 
 import java.util.ArrayList;
 import java.util.List;

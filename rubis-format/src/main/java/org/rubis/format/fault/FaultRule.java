@@ -1,4 +1,4 @@
-package org.rubis.server.fault;
+package org.rubis.format.fault;
 
 /**
  * One rule of a {@link FaultSpec}: a kind and its parameter, the fraction of requests it hits, and

@@ -1,4 +1,4 @@
-package org.rubis.server.http;
+package org.rubis.format;
 
 import java.io.IOException;
 import java.io.InputStream;

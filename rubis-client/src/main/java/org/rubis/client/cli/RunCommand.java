@@ -23,6 +23,7 @@ import org.rubis.client.workload.TransitionMode;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.engine.RunEngine;
 import org.rubis.client.report.Summary;
+import org.rubis.client.heap.HeapPerUser;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -227,7 +228,7 @@ public final class RunCommand implements Callable<Integer> {
         RunEngine engine = new RunEngine(c, plan, dir, stdout);
         MeasurementObservers.register(engine, c, stdout);
         if (heapPerUser) {
-            engine.observe(new org.rubis.client.experiment.HeapPerUser(c.users()));
+            engine.observe(new HeapPerUser(c.users()));
         }
         Thread hook = new Thread(() -> {
             engine.requestStop("interrupted (SIGINT/SIGTERM)");

@@ -21,7 +21,7 @@ import org.rubis.format.RunFiles;
  * from one client JVM with a fixed heap (default -Xmx512m) against the embedded event server in
  * its own JVM. Per execution model it prints users reached (the server's own count of concurrent
  * connections), connect errors, run-phase p99 send lateness, client heap per idle user
- * ({@link HeapPerUser}: live heap with the users thinking minus live heap after the sessions ended,
+ * ({@link org.rubis.client.heap.HeapPerUser}: live heap with the users thinking minus live heap after the sessions ended,
  * both after a full GC, divided by the users) and CPU.
  * The resource plan (open files, ephemeral ports) is checked first; a plan that cannot fit is
  * refused with one line.

@@ -1,4 +1,4 @@
-package org.rubis.client.experiment;
+package org.rubis.client.heap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package org.rubis.client.experiment;
+package org.rubis.client.heap;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -12,11 +12,11 @@ import org.rubis.client.workload.TransitionMode;
 import picocli.CommandLine;
 
 /** Converts option values to the configuration's enums, accepting what users type (any case, - or _). */
-final class Choices {
+public final class Choices {
 
     private Choices() {}
 
-    static void register(CommandLine cl) {
+    public static void register(CommandLine cl) {
         add(cl, Arrivals.class);
         add(cl, BackendKind.class);
         add(cl, CapPolicy.class);

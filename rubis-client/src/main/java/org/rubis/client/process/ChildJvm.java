@@ -73,7 +73,7 @@ public final class ChildJvm {
         try {
             Path p = Path.of(ChildJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             if (!Files.isRegularFile(p)) {
-                throw new ConfigException("--jvm-profile needs rubis-client.jar (run java -jar rubis-client/target/rubis-client.jar)");
+                throw new ConfigException("--jvm-profile needs rubis-client.jar (run java -jar rubis-cli/target/rubis-client.jar)");
             }
             return p.toString();
         } catch (java.net.URISyntaxException e) {

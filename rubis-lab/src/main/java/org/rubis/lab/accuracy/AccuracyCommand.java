@@ -7,14 +7,21 @@ import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.rubis.client.cli.Population;
+import org.rubis.client.cli.RunPhases;
+import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.JvmProfiles;
 import org.rubis.client.process.ChildJvm;
+import org.rubis.client.process.ClientCommandLine;
+import org.rubis.lab.Runs;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -24,27 +31,19 @@ import picocli.CommandLine.Spec;
  * and an interpreter-only JVM), and for each the error of the client's mean and p99 response time
  * against the embedded server's ground truth, with the client's CPU.
  */
-@Command(name = "accuracy", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "accuracy", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
         description = "Same workload under JVM profiles; error of the client's mean and p99 against the server's own log.")
 public final class AccuracyCommand implements Callable<Integer> {
 
-    @Option(names = "--profiles", split = ",", defaultValue = "default,no-jit", description = "JVM profiles (default ${DEFAULT-VALUE}).")
+    @Option(names = "--profiles", split = ",", paramLabel = "NAME", defaultValue = "default,no-jit", description = "The JVM profiles, in this order.")
     List<String> names;
-    @Option(names = "--jvm-profiles", paramLabel = "FILE", description = "Extra JVM profiles file.")
+    @Option(names = "--jvm-profiles", paramLabel = "FILE", description = "Extra JVM profiles (name = flags), added to the packaged ones.")
     Path profiles;
-    @Option(names = "--users", defaultValue = "400", description = "Emulated users (default ${DEFAULT-VALUE}).")
-    int users;
-    @Option(names = "--think-scale", defaultValue = "0.25", description = "Think-time scale (default ${DEFAULT-VALUE}).")
-    double thinkScale;
-    @Option(names = "--backend", paramLabel = "NAME", defaultValue = "dedicated", description = "Backend: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
-    org.rubis.client.config.BackendKind backend;
-    @Option(names = "--ramp-up", paramLabel = "TIME", defaultValue = "10s", description = "Up ramp of each run; a bare number is seconds (default ${DEFAULT-VALUE}).")
-    String rampUp;
-    @Option(names = "--duration", paramLabel = "TIME", defaultValue = "30s", description = "Run (measured) phase of each run; a bare number is seconds "
-            + "(default ${DEFAULT-VALUE}).")
-    String duration;
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "runs/accuracy", description = "Directory for the runs, one per profile (default ${DEFAULT-VALUE}).")
-    Path out;
+    @Mixin Population population = new Population(400, 0.25);
+    @Option(names = "--backend", paramLabel = "NAME", defaultValue = "dedicated", description = "The backend: ${COMPLETION-CANDIDATES}.")
+    BackendKind backend;
+    @Mixin RunPhases phases = new RunPhases("10s", "30s");
+    @Mixin Runs runs = new Runs("runs/accuracy");
     @Spec CommandSpec spec;
 
     @Override
@@ -52,15 +51,15 @@ public final class AccuracyCommand implements Callable<Integer> {
         JvmProfiles all = JvmProfiles.load(profiles);
         PrintWriter pw = spec.commandLine().getOut();
         List<String> rows = new ArrayList<>();
+        ClientCommandLine base = ClientCommandLine.run().users(population.users()).thinkScale(population.thinkScale()).backend(backend)
+                .rampUp(phases.rampUp()).duration(phases.duration()).rampDown(Duration.ZERO).seed(1).noProgress();
         for (String name : names) {
-            Path dir = out.resolve(name);
+            Path dir = runs.dir().resolve(name);
             Files.createDirectories(dir);
-            List<String> args = List.of("--users", String.valueOf(users), "--think-scale", String.valueOf(thinkScale), "--backend", backend.label(),
-                    "--ramp-up", rampUp, "--duration", duration, "--ramp-down", "0", "--seed", "1", "--no-progress");
-            List<String> cmd = ChildJvm.command(ChildJvm.java(null), name, all.flags(name), dir, args);
-            pw.println(name + ": " + String.join(" ", cmd));
+            ClientCommandLine line = base.profile(name, all.flags(name)).out(dir);
+            pw.println(name + ": " + String.join(" ", line.command()));
             pw.flush();
-            new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("client.log").toFile()).start().waitFor();
+            ChildJvm.run(line, dir.resolve(RunFiles.CLIENT_LOG), null);
             rows.add(row(name, dir));
         }
         pw.println();

@@ -7,12 +7,24 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.rubis.client.process.ChildJvm;
-import org.rubis.client.process.EmbeddedServerProcess;
+import java.util.concurrent.Callable;
+import org.rubis.client.cli.Population;
+import org.rubis.client.cli.RunPhases;
+import org.rubis.client.config.BackendKind;
+import org.rubis.client.config.JitWarmupPolicy;
+import org.rubis.client.input.ConfigException;
+import org.rubis.client.process.ClientCommandLine;
 import org.rubis.format.RunFiles;
+import org.rubis.lab.Runs;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code bench accuracy}: each backend in its own client JVM against the embedded server (its own JVM),
@@ -20,39 +32,76 @@ import org.rubis.format.RunFiles;
  * on reused connections, the host's floor (the probe), our overhead above it, retries and CPU, with the
  * host's load average before the run. The table goes to stdout and to OUT/accuracy.txt.
  */
-final class AccuracyBench {
+@Command(name = "accuracy", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
+        description = "Each backend (and netty with --busy-poll) with the packet capture and the reference probe on; prints client minus wire, "
+                + "the host's floor, the overhead above it, retries and CPU.")
+final class AccuracyBench implements Callable<Integer> {
 
-    /** Backends measured by default; "netty+busy-poll" is netty with --busy-poll. */
-    static final List<String> BACKENDS = List.of("legacy", "pooled", "dedicated", "netty", "netty+busy-poll");
+    @Mixin Population population = new Population(300, 1.0);
+    @Mixin RunPhases phases = new RunPhases("10s", "60s");
+    @Option(names = "--list", split = ",", paramLabel = "ITEM", defaultValue = "legacy,pooled,dedicated,netty,netty+busy-poll",
+            description = "What to measure: BACKEND, BACKEND+busy-poll (netty's busy-polling loop), BACKEND+no-warmup (no JIT warm-up, the "
+                    + "pitfall), e.g. netty,netty+no-warmup.")
+    List<String> list;
+    @Mixin Runs runs = new Runs("runs/bench-accuracy");
+    @Spec CommandSpec spec;
 
-    private AccuracyBench() {}
+    /**
+     * One item of the list: a backend and its modifiers. Without {@code +no-warmup} the run warms up (auto), whatever
+     * the environment's default.
+     */
+    record Item(String label, BackendKind backend, boolean busyPoll, boolean warmup) {
 
-    static int run(PrintWriter pw, List<String> backends, int users, String duration, String rampUp, double thinkScale, Path out) throws Exception {
-        for (String item : backends) { // every item checked before the first run
+        /** {@code BACKEND[+busy-poll][+no-warmup]}; anything else is a one-line error naming the item. */
+        static Item parse(String item) {
             String[] parts = item.split("\\+");
-            checkBackend(item, parts[0]);
-            modifiers(item, parts);
+            BackendKind backend = null;
+            for (BackendKind k : BackendKind.values()) {
+                if (k.label().equals(parts[0])) {
+                    backend = k;
+                }
+            }
+            if (backend == null) {
+                throw new ConfigException("bench accuracy --list " + item + ": unknown backend " + parts[0]
+                        + "; expected legacy, pooled, dedicated or netty, optionally +busy-poll and/or +no-warmup");
+            }
+            boolean busyPoll = false;
+            boolean warmup = true;
+            for (int i = 1; i < parts.length; i++) {
+                switch (parts[i]) {
+                    case "busy-poll" -> busyPoll = true;
+                    case "no-warmup" -> warmup = false;
+                    default -> throw new ConfigException("bench accuracy --list " + item + ": unknown modifier +" + parts[i]
+                            + "; expected BACKEND, BACKEND+busy-poll, BACKEND+no-warmup (e.g. netty,netty+no-warmup)");
+                }
+            }
+            return new Item(item, backend, busyPoll, warmup);
         }
+
+        /** {@code line} measuring this item. */
+        ClientCommandLine applyTo(ClientCommandLine line) {
+            ClientCommandLine l = line.backend(backend).jitWarmup(warmup ? JitWarmupPolicy.AUTO : JitWarmupPolicy.OFF);
+            return busyPoll ? l.busyPoll() : l;
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<Item> items = list.stream().map(Item::parse).toList(); // every item checked before the first run
+        PrintWriter pw = spec.commandLine().getOut();
+        Path out = runs.dir();
         Files.createDirectories(out);
+        ClientCommandLine base = ClientCommandLine.run().users(population.users()).duration(phases.duration()).rampUp(phases.rampUp())
+                .rampDown(Duration.ZERO).thinkScale(population.thinkScale()).seed(1).capture().probe().noProgress();
         List<String> rows = new ArrayList<>();
         List<String> splits = new ArrayList<>();
-        for (String item : backends) {
-            String[] parts = item.split("\\+");
-            String backend = parts[0];
-            Path dir = out.resolve(item);
-            List<String> cmd = new ArrayList<>(List.of(EmbeddedServerProcess.javaExecutable(), "-jar", ChildJvm.selfJar(), "run",
-                    "--users", String.valueOf(users), "--duration", duration, "--ramp-up", rampUp, "--ramp-down", "0",
-                    "--think-scale", String.valueOf(thinkScale), "--seed", "1", "--backend", backend, "--capture", "--probe",
-                    "--out", dir.toString(), "--no-progress"));
-            cmd.addAll(modifiers(item, parts));
+        for (Item item : items) {
+            Path dir = out.resolve(item.label());
             String load = loadAverage();
-            pw.println("measuring " + item + " (load average " + load + "): " + String.join(" ", cmd.subList(3, cmd.size())));
-            pw.flush();
-            Files.createDirectories(dir);
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(RunFiles.CLIENT_LOG).toFile()).start();
-            int status = p.waitFor();
-            rows.add(row(item, dir, status, load));
-            splits.add(splitRow(item, dir));
+            Measurement m = Measurement.of(pw, item.label() + " (load average " + load + ")", item.applyTo(base).out(dir),
+                    dir.resolve(RunFiles.CLIENT_LOG));
+            rows.add(row(item.label(), dir, m.status(), load));
+            splits.add(splitRow(item.label(), dir));
         }
         List<String> table = new ArrayList<>();
         table.add("client minus wire on reused connections (us), floor = the reference probe's client minus wire p50 on the same host and run");
@@ -73,36 +122,6 @@ final class AccuracyBench {
         Files.writeString(out.resolve("accuracy.txt"), text, StandardCharsets.UTF_8);
         pw.println("table written to " + out.resolve("accuracy.txt"));
         return 0;
-    }
-
-    /**
-     * The options of an item's modifiers: {@code +busy-poll} (netty's busy-polling loop) and
-     * {@code +no-warmup} (the JIT warm-up off, the pitfall); without {@code +no-warmup} the run warms up
-     * (auto), whatever the environment's default.
-     */
-    static List<String> modifiers(String item, String[] parts) {
-        List<String> args = new ArrayList<>();
-        boolean warm = true;
-        for (int i = 1; i < parts.length; i++) {
-            switch (parts[i]) {
-                case "busy-poll" -> args.add("--busy-poll");
-                case "no-warmup" -> warm = false;
-                default -> throw new org.rubis.client.input.ConfigException("bench accuracy --list " + item + ": unknown modifier +" + parts[i]
-                        + "; expected BACKEND, BACKEND+busy-poll, BACKEND+no-warmup (e.g. netty,netty+no-warmup)");
-            }
-        }
-        args.addAll(List.of("--jit-warmup", warm ? "auto" : "off"));
-        return args;
-    }
-
-    private static void checkBackend(String item, String backend) {
-        for (org.rubis.client.config.BackendKind k : org.rubis.client.config.BackendKind.values()) {
-            if (k.label().equals(backend)) {
-                return;
-            }
-        }
-        throw new org.rubis.client.input.ConfigException("bench accuracy --list " + item + ": unknown backend " + backend
-                + "; expected legacy, pooled, dedicated or netty, optionally +busy-poll and/or +no-warmup");
     }
 
     private static String row(String item, Path dir, int status, String load) throws IOException {

@@ -1,21 +1,39 @@
 package org.rubis.lab.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.rubis.client.config.Durations;
+import org.rubis.client.cli.RunPhases;
+import org.rubis.client.config.BackendKind;
+import org.rubis.client.config.JitWarmupPolicy;
+import org.rubis.client.input.ConfigException;
 import org.rubis.client.process.ChildJvm;
-import org.rubis.client.process.EmbeddedServerProcess;
+import org.rubis.client.process.ClientCommandLine;
+import org.rubis.client.report.Summary;
 import org.rubis.client.report.SummaryFile;
+import org.rubis.format.RunFiles;
+import org.rubis.lab.Runs;
+import org.rubis.lab.host.HostProgram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code bench rate}: client CPU per request at the highest rate it can drive. A static 2 KB page
@@ -30,7 +48,10 @@ import org.rubis.client.report.SummaryFile;
  * median and range and the ratio of netty to wrk within each round (the same minute) and its median
  * ({@link RateRounds}).
  */
-final class RateBench {
+@Command(name = "rate", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
+        description = "Client CPU per request at the highest rate, a static 2 KB page on lighttpd (client and server pinned to one core each), "
+                + "beside wrk and httperf when installed, --rounds times in turn.")
+final class RateBench implements Callable<Integer> {
 
     /**
      * The netty client's JIT warm-up: a fixed 40,000 requests (about 11 s here) instead of the auto warm-up's 5 s cap. At
@@ -41,15 +62,30 @@ final class RateBench {
      */
     static final int WARMUP_REQUESTS = 40_000;
 
-    private final PrintWriter out;
+    @Option(names = "--users", paramLabel = "N", defaultValue = "64", description = "Connections (closed users with no think time).")
+    int users;
+    @Mixin RunPhases phases = new RunPhases("5s", "20s");
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3", description = "How many times each client runs, in turn; the end prints "
+            + "each client's median and netty's ratio to wrk within each round.")
+    int rounds;
+    @Mixin Runs runs = new Runs("runs/bench");
+    @Spec CommandSpec spec;
 
-    RateBench(PrintWriter out) {
-        this.out = out;
-    }
+    private PrintWriter out;
 
-    int run(int users, String duration, int rounds, Path dir) throws Exception {
-        Path lighttpd = which("lighttpd");
-        Path taskset = which("taskset");
+    @Override
+    public Integer call() throws Exception {
+        if (rounds < 1 || rounds > 100) {
+            throw new ConfigException("--rounds " + rounds + ": expected 1 to 100 rounds (bench rate runs each client once per round)");
+        }
+        out = spec.commandLine().getOut();
+        Duration duration = phases.duration();
+        ClientCommandLine client = ClientCommandLine.run().backend(BackendKind.NETTY).users(users).thinkScale(0).rampUp(phases.rampUp())
+                .duration(duration).rampDown(Duration.ZERO).seed(1).jitWarmup(JitWarmupPolicy.parse(String.valueOf(WARMUP_REQUESTS))).noProgress()
+                .jvmFlags(List.of("-Xmx512m"));
+        Path dir = runs.dir().resolve("rate");
+        Path lighttpd = HostProgram.which("lighttpd");
+        Path taskset = HostProgram.which("taskset");
         if (lighttpd == null || taskset == null) {
             out.println("bench rate needs lighttpd and taskset (apt-get install -y lighttpd wrk httperf); not found, nothing measured");
             return 0;
@@ -66,7 +102,7 @@ final class RateBench {
         }
         Files.writeString(root.resolve("page.html"), page.append("</body></html>\n").toString(), StandardCharsets.ISO_8859_1);
         int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
         Path conf = dir.resolve("lighttpd.conf").toAbsolutePath();
@@ -76,8 +112,8 @@ final class RateBench {
                 + "server.errorlog = \"" + dir.toAbsolutePath().resolve("lighttpd-error.log") + "\"\n", StandardCharsets.ISO_8859_1);
         // lighttpd 1.4: max-keep-alive-requests = 0 DISABLES keep-alive (every reply says Connection: close);
         // a large count keeps each connection for the whole run, as wrk and the client expect
-        Process server = new ProcessBuilder(taskset.toString(), "-c", serverCore, lighttpd.toString(), "-D", "-f", conf.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("lighttpd.out").toFile()).start();
+        Process server = HostProgram.start(List.of(taskset.toString(), "-c", serverCore, lighttpd.toString(), "-D", "-f", conf.toString()),
+                dir.resolve("lighttpd.out"));
         RateRounds all = new RateRounds();
         try {
             Thread.sleep(500);
@@ -86,18 +122,18 @@ final class RateBench {
                 return 1;
             }
             String base = "http://127.0.0.1:" + port;
-            out.printf(Locale.ROOT, "static 2 KB page on lighttpd (core %s), clients on core %s, %d connections, %s each, %d round%s; netty after a JIT "
-                    + "warm-up of %,d requests%n", serverCore, clientCore, users, duration, rounds, rounds == 1 ? "" : "s (the clients in turn, round after round)",
+            out.printf(Locale.ROOT, "static 2 KB page on lighttpd (core %s), clients on core %s, %d connections, %d s each, %d round%s; netty after a "
+                    + "JIT warm-up of %,d requests%n", serverCore, clientCore, users, duration.toSeconds(), rounds, rounds == 1 ? "" : "s (the clients in turn, round after round)",
                     WARMUP_REQUESTS);
             for (int r = 1; r <= rounds; r++) {
                 Path roundDir = rounds == 1 ? dir : dir.resolve("round-" + r);
                 Files.createDirectories(roundDir);
-                List<RateRounds.Row> rows = List.of(client(taskset, clientCore, base, users, duration, roundDir.resolve("netty")),
-                        wrk(taskset, clientCore, base, users, duration, roundDir), httperf(taskset, clientCore, port, users, duration));
+                List<RateRounds.Row> rows = List.of(client(client.pinned(taskset, clientCore).target(base).out(roundDir.resolve("netty"))),
+                        wrk(taskset, clientCore, base, duration, roundDir), httperf(taskset, clientCore, port, duration));
                 all.add(rows);
                 out.println();
                 if (rounds > 1) {
-                    out.printf(Locale.ROOT, "round %d of %d (ended %s)%n", r, rounds, java.time.LocalTime.now().withNano(0));
+                    out.printf(Locale.ROOT, "round %d of %d (ended %s)%n", r, rounds, LocalTime.now().withNano(0));
                 }
                 out.println(RateRounds.HEADER);
                 rows.forEach(row -> out.println(row.text()));
@@ -121,13 +157,9 @@ final class RateBench {
         return 0;
     }
 
-    private RateRounds.Row client(Path taskset, String core, String base, int users, String duration, Path runDir) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(taskset.toString(), "-c", core, EmbeddedServerProcess.javaExecutable(), "-Xmx512m", "-jar",
-                ChildJvm.selfJar(), "run", "--target", base, "--backend", "netty", "--users", String.valueOf(users), "--think-scale", "0",
-                "--ramp-up", "5s", "--duration", duration, "--ramp-down", "0", "--seed", "1", "--jit-warmup", String.valueOf(WARMUP_REQUESTS),
-                "--no-progress", "--out", runDir.toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(runDir.resolveSibling("netty.out").toFile()).start();
-        p.waitFor();
+    private RateRounds.Row client(ClientCommandLine line) throws Exception {
+        Path runDir = line.out();
+        ChildJvm.run(line, runDir.resolveSibling("netty.out"), null);
         SummaryFile s = SummaryFile.read(runDir);
         if (s == null) {
             return RateRounds.Row.missing(RateRounds.NETTY, "failed, see " + runDir.resolveSibling("netty.out"));
@@ -135,9 +167,8 @@ final class RateBench {
         SummaryFile.Health h = s.health();
         String byThread;
         try {
-            com.fasterxml.jackson.databind.JsonNode per = new com.fasterxml.jackson.databind.ObjectMapper()
-                    .readTree(org.rubis.format.RunFiles.summaryJson(runDir).toFile()).path("client_health").path("run_cpu_us_per_request_by_thread");
-            byThread = per.isObject() ? org.rubis.client.report.Summary.byThread(per) : null;
+            JsonNode per = new ObjectMapper().readTree(RunFiles.summaryJson(runDir).toFile()).path("client_health").path("run_cpu_us_per_request_by_thread");
+            byThread = per.isObject() ? Summary.byThread(per) : null;
         } catch (IOException e) {
             byThread = null;
         }
@@ -146,14 +177,14 @@ final class RateBench {
                 h.runCpuUsPerRequest(), byThread, null);
     }
 
-    private RateRounds.Row wrk(Path taskset, String core, String base, int users, String duration, Path dir) throws Exception {
-        Path wrk = which("wrk");
+    private RateRounds.Row wrk(Path taskset, String core, String base, Duration duration, Path dir) throws Exception {
+        Path wrk = HostProgram.which("wrk");
         if (wrk == null) {
             return RateRounds.Row.missing(RateRounds.WRK, "not installed (apt-get install -y wrk)");
         }
         // bash's time keyword gives the CPU of the pinned wrk; TIMEFORMAT "%U %S" prints user and system seconds.
-        String text = capture(List.of("bash", "-c", "TIMEFORMAT='cpu %U %S'; time " + taskset + " -c " + core + " " + wrk + " -t1 -c" + users
-                + " -d" + duration + " " + base + "/page.html"), dir.resolve("wrk.out"));
+        String text = HostProgram.output(List.of("bash", "-c", "TIMEFORMAT='cpu %U %S'; time " + taskset + " -c " + core + " " + wrk + " -t1 -c"
+                + users + " -d" + duration.toSeconds() + "s " + base + "/page.html"), dir.resolve("wrk.out"));
         Matcher rate = Pattern.compile("Requests/sec:\\s+([0-9.]+)").matcher(text);
         Matcher total = Pattern.compile("([0-9]+) requests in").matcher(text);
         Matcher cpu = Pattern.compile("cpu ([0-9.]+) ([0-9.]+)").matcher(text);
@@ -164,15 +195,15 @@ final class RateBench {
                 Long.parseLong(total.group(1)));
     }
 
-    private RateRounds.Row httperf(Path taskset, String core, int port, int users, String duration) throws Exception {
-        Path httperf = which("httperf");
+    private RateRounds.Row httperf(Path taskset, String core, int port, Duration duration) throws Exception {
+        Path httperf = HostProgram.which("httperf");
         if (httperf == null) {
             return RateRounds.Row.missing(RateRounds.HTTPERF, "not installed (apt-get install -y httperf)");
         }
         // Each of the connections sends its calls back to back; enough calls to last about the duration at wrk's rate.
-        long seconds = Durations.millis("--duration", duration) / 1000;
+        long seconds = duration.toSeconds();
         long calls = Math.max(1000, 100_000 * seconds / Math.max(1, users));
-        String text = capture(List.of(taskset.toString(), "-c", core, httperf.toString(), "--server", "127.0.0.1", "--port", String.valueOf(port),
+        String text = HostProgram.output(List.of(taskset.toString(), "-c", core, httperf.toString(), "--server", "127.0.0.1", "--port", String.valueOf(port),
                 "--uri", "/page.html", "--num-conns", String.valueOf(users), "--num-calls", String.valueOf(calls), "--rate", "1000",
                 "--hog", "--timeout", "10"), Path.of(System.getProperty("java.io.tmpdir"), "httperf-" + port + ".out"));
         Matcher rate = Pattern.compile("Request rate: ([0-9.]+) req/s").matcher(text);
@@ -183,24 +214,5 @@ final class RateBench {
         }
         return RateRounds.Row.tool(RateRounds.HTTPERF, Double.parseDouble(rate.group(1)), Double.parseDouble(cpu.group(1)),
                 Double.parseDouble(cpu.group(2)), Long.parseLong(total.group(1)));
-    }
-
-    private static String capture(List<String> cmd, Path save) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(save.toFile()).start();
-        p.waitFor();
-        return Files.readString(save, StandardCharsets.UTF_8);
-    }
-
-    /** The executable on PATH (or in /usr/sbin), or null. */
-    static Path which(String name) {
-        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")));
-        dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/local/sbin"));
-        for (String d : dirs) {
-            Path p = Path.of(d, name);
-            if (Files.isExecutable(p)) {
-                return p;
-            }
-        }
-        return null;
     }
 }

@@ -1,48 +1,28 @@
 package org.rubis.lab.reproduce;
 
-import java.util.ArrayList;
-import java.util.List;
+import org.rubis.client.process.ClientCommandLine;
+import org.rubis.client.process.ServerChoice;
 
 /**
- * One client run of an experiment: the {@code run} arguments, the JVM profile of the client, the
- * flags of the server started for it (ignored with {@code --target URL}). Immutable; the {@code with...}
- * methods return a changed copy.
+ * One client run of an experiment: the client's {@code run} options, the JVM profile of the client, the server
+ * started for it (ignored with {@code --target URL}). Immutable; the {@code with...} methods return a changed copy.
  *
- * @param args        arguments of {@code rubis-client run} (no {@code --target}, no {@code --out}: the lab adds them)
- * @param profile     JVM profile of the client JVM ({@code default}: the JVM's own ergonomics)
- * @param serverFlags flags of {@code rubis-server} (model, CPU demand, TLS)
- * @param https       the server serves HTTPS
+ * @param client  the client's command line without target, progress and run directory (the lab adds them)
+ * @param profile JVM profile of the client JVM ({@code default}: the JVM's own ergonomics)
+ * @param server  the embedded server as the experiment chooses it
  */
-public record ClientSpec(List<String> args, String profile, List<String> serverFlags, boolean https) {
+public record ClientSpec(ClientCommandLine client, String profile, ServerChoice server) {
 
-    public ClientSpec {
-        args = List.copyOf(args);
-        serverFlags = List.copyOf(serverFlags);
-    }
-
-    /** A run with these arguments, the default JVM profile, the default event server, no capture. */
-    public static ClientSpec of(String... args) {
-        return new ClientSpec(List.of(args), "default", List.of(), false);
-    }
-
-    public ClientSpec with(String... more) {
-        List<String> a = new ArrayList<>(args);
-        a.addAll(List.of(more));
-        return new ClientSpec(a, profile, serverFlags, https);
+    /** A run of {@code client}, the default JVM profile, the default event server. */
+    public static ClientSpec of(ClientCommandLine client) {
+        return new ClientSpec(client, "default", ServerChoice.DEFAULTS);
     }
 
     public ClientSpec withProfile(String name) {
-        return new ClientSpec(args, name, serverFlags, https);
+        return new ClientSpec(client, name, server);
     }
 
-    public ClientSpec withServer(String... flags) {
-        List<String> f = new ArrayList<>(serverFlags);
-        f.addAll(List.of(flags));
-        return new ClientSpec(args, profile, f, https || f.contains("--tls"));
-    }
-
-    /** The run captures its packets and checks every request against the wire ({@code run --capture}). */
-    public ClientSpec withCapture() {
-        return with("--capture");
+    public ClientSpec withServer(ServerChoice choice) {
+        return new ClientSpec(client, profile, choice);
     }
 }

@@ -4,11 +4,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.XYChart;
 import org.rubis.analysis.report.Charts;
+import org.rubis.client.config.BackendKind;
+import org.rubis.client.process.ClientCommandLine;
+import org.rubis.client.process.ServerChoice;
 
 /**
  * Banga and Druschel (FINDINGS B.1, B.2): a closed population can never offer more load than the
@@ -58,7 +62,7 @@ final class ClosedVersusOpen implements Experiment {
     @Override
     public Finding run(Lab lab) throws Exception {
         List<Double> loads = lab.pick(List.of(0.5, 2.0), List.of(0.25, 0.5, 1.0, 2.0, 3.0));
-        String duration = lab.pick("8s", "20s");
+        Duration duration = lab.pick(Duration.ofSeconds(8), Duration.ofSeconds(20));
         List<double[]> closed = new ArrayList<>(); // {target, offered, achieved, users, seconds}
         List<double[]> open = new ArrayList<>();
         List<Path> runs = new ArrayList<>();
@@ -67,14 +71,14 @@ final class ClosedVersusOpen implements Experiment {
         for (double load : loads) {
             double target = load * NOMINAL_CAPACITY;
             int users = Math.max(1, (int) Math.round(target * MEAN_THINK_S));
-            ClientSpec base = ClientSpec.of("--think-scale", String.valueOf(THINK_SCALE), "--max-transitions", String.valueOf(SESSION_LENGTH),
-                    "--backend", "dedicated", "--duration", duration, "--ramp-down", "0", "--seed", "1")
-                    .withServer("--event-threads", "1", "--demand-us", String.valueOf(DEMAND_US));
-            ClientRun c = lab.run(name(), String.format(Locale.ROOT, "closed-%.0f", target),
-                    base.with("--users", String.valueOf(users), "--ramp-up", "2s", "-Dworkload_up_ramp_slowdown_factor=1"));
+            ClientCommandLine base = ClientCommandLine.run().thinkScale(THINK_SCALE).maxTransitions(SESSION_LENGTH).backend(BackendKind.DEDICATED)
+                    .duration(duration).rampDown(Duration.ZERO).seed(1);
+            ServerChoice slow = ServerChoice.DEFAULTS.eventThreads(1).demandMicros(DEMAND_US);
+            ClientRun c = lab.run(name(), String.format(Locale.ROOT, "closed-%.0f", target), ClientSpec.of(base.users(users)
+                    .rampUp(Duration.ofSeconds(2)).property("workload_up_ramp_slowdown_factor", "1")).withServer(slow));
             double rate = target / sessionLength;
             ClientRun o = lab.run(name(), String.format(Locale.ROOT, "open-%.0f", target),
-                    base.with("--arrivals", "hybrid", "--session-rate", String.format(Locale.ROOT, "%.3f", rate), "--ramp-up", "0"));
+                    ClientSpec.of(base.sessionRate(Math.round(rate * 1000) / 1000.0).rampUp(Duration.ZERO)).withServer(slow));
             runs.add(c.dir());
             runs.add(o.dir());
             if (!c.ok() || !o.ok()) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.time.Duration;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.style.Styler;
 import org.rubis.analysis.RunAnalysis;
@@ -16,6 +17,8 @@ import org.rubis.analysis.report.Charts;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
 import org.rubis.analysis.wire.WireCheck;
+import org.rubis.client.config.BackendKind;
+import org.rubis.client.process.ClientCommandLine;
 
 /**
  * Paper Figs. 7, 8, 10, 11 (FINDINGS A.4): the original client's {@code URL.openStream()} shares a
@@ -56,15 +59,15 @@ final class ConnectionSharing implements Experiment {
         int n = lab.pick(100, 500);
         List<Side> sides = new ArrayList<>();
         List<Path> runs = new ArrayList<>();
-        for (String backend : List.of("legacy", "dedicated")) {
-            ClientRun r = lab.run(name(), backend + "-" + n, ClientSpec.of("--users", String.valueOf(n), "--think-scale", "0.5",
-                    "--backend", backend, "--ramp-up", lab.pick("3s", "10s"), "--duration", lab.pick("6s", "30s"), "--ramp-down", "0", "--seed", "1")
-                    .withCapture());
+        for (BackendKind backend : List.of(BackendKind.LEGACY, BackendKind.DEDICATED)) {
+            ClientRun r = lab.run(name(), backend + "-" + n, ClientSpec.of(ClientCommandLine.run().users(n).thinkScale(0.5).backend(backend)
+                    .rampUp(lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(10))).duration(lab.pick(Duration.ofSeconds(6), Duration.ofSeconds(30)))
+                    .rampDown(Duration.ZERO).seed(1).capture()));
             runs.add(r.dir());
             if (!r.ok()) {
                 return Finding.failed(this, backend + ": no requests or no summary; " + r.where(), runs);
             }
-            sides.add(side(backend, r, lab.ownServer()));
+            sides.add(side(backend.label(), r, lab.ownServer()));
         }
         Side legacy = sides.get(0);
         Side dedicated = sides.get(1);

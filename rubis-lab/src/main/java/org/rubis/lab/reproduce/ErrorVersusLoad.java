@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +14,9 @@ import org.knowm.xchart.XYChart;
 import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.report.Charts;
 import org.rubis.analysis.wire.WireCheck;
+import org.rubis.client.config.BackendKind;
+import org.rubis.client.config.ThreadModel;
+import org.rubis.client.process.ClientCommandLine;
 
 /**
  * Paper Fig. 3 (FINDINGS A.1): the client's error of the mean response time grows with the load it
@@ -24,10 +28,11 @@ import org.rubis.analysis.wire.WireCheck;
 final class ErrorVersusLoad implements Experiment {
 
     /** A client configuration whose error is plotted against N. */
-    private record Variant(String label, String profile, String backend) {}
+    private record Variant(String label, String profile, BackendKind backend) {}
 
-    private static final List<Variant> VARIANTS = List.of(new Variant("JIT, thread per user", "default", "dedicated"),
-            new Variant("no JIT (-Xint), thread per user", "no-jit", "dedicated"), new Variant("JIT, event loop (netty)", "default", "netty"));
+    private static final List<Variant> VARIANTS = List.of(new Variant("JIT, thread per user", "default", BackendKind.DEDICATED),
+            new Variant("no JIT (-Xint), thread per user", "no-jit", BackendKind.DEDICATED),
+            new Variant("JIT, event loop (netty)", "default", BackendKind.NETTY));
 
     @Override
     public String name() {
@@ -53,20 +58,21 @@ final class ErrorVersusLoad implements Experiment {
     @Override
     public Finding run(Lab lab) throws Exception {
         List<Integer> ns = lab.pick(List.of(20, 150), List.of(50, 200, 500, 1000, 2000, 4000));
-        String think = lab.pick("0.1", "0.25");
+        double think = lab.pick(0.1, 0.25);
         Map<Variant, List<double[]>> points = new LinkedHashMap<>(); // {N, error ms, client cpu cores}
         List<Path> runs = new ArrayList<>();
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
         String reference = null;
         for (Variant v : VARIANTS) {
             // The event loop is the flat reference line: two points at full scale, the highest N at quick scale.
-            for (int n : v.backend().equals("netty") ? List.of(ns.get(lab.quick() ? ns.size() - 1 : 1), ns.get(ns.size() - 1)).stream().distinct().toList() : ns) {
-                ClientSpec spec = ClientSpec.of("--users", String.valueOf(n), "--think-scale", think, "--backend", v.backend(), "--ramp-up",
-                        lab.pick("1s", "5s"), "--duration", lab.pick("4s", "15s"), "--ramp-down", "0", "--seed", "1").withProfile(v.profile())
-                        .withCapture();
-                if (!v.backend().equals("netty")) {
-                    spec = spec.with("--threads", "platform");
+            for (int n : v.backend() == BackendKind.NETTY ? List.of(ns.get(lab.quick() ? ns.size() - 1 : 1), ns.get(ns.size() - 1)).stream().distinct().toList() : ns) {
+                ClientCommandLine client = ClientCommandLine.run().users(n).thinkScale(think).backend(v.backend())
+                        .rampUp(lab.pick(Duration.ofSeconds(1), Duration.ofSeconds(5))).duration(lab.pick(Duration.ofSeconds(4), Duration.ofSeconds(15)))
+                        .rampDown(Duration.ZERO).seed(1).capture();
+                if (v.backend() != BackendKind.NETTY) {
+                    client = client.threads(ThreadModel.PLATFORM);
                 }
+                ClientSpec spec = ClientSpec.of(client).withProfile(v.profile());
                 ClientRun r = lab.run(name(), v.profile() + "-" + v.backend() + "-" + n, spec);
                 runs.add(r.dir());
                 if (!r.ok()) {
@@ -122,7 +128,7 @@ final class ErrorVersusLoad implements Experiment {
                                 + "%.1f ms at N=%d for the JIT): the machine, not the client's design, limited them (see each run's client-health "
                                 + "verdict)", jitHi[1], loopHi[1], (int) jitHi[0], jitLo[1], (int) jitLo[0]));
         ObjectNode data = JsonNodeFactory.instance.objectNode();
-        data.put("think_scale", Double.parseDouble(think));
+        data.put("think_scale", think);
         data.set("points", rows);
         return Finding.of(this, measured, Verdict.of(grows && slowWorst && fastFlat), why, List.of(fig), data, runs);
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 import org.knowm.xchart.CategoryChart;
 import org.rubis.analysis.report.Charts;
+import org.rubis.client.config.BackendKind;
+import org.rubis.client.config.ServerModel;
+import org.rubis.client.process.ClientCommandLine;
+import org.rubis.client.process.ServerChoice;
 
 /**
  * Paper Table II (FINDINGS A.5): with a flash crowd of session arrivals, the two generators rank the
@@ -59,25 +64,25 @@ final class FlashCrowd implements Experiment {
         Path burst = dir.resolve("burst.txt");
         Files.writeString(flat, lab.pick("0 1.5\n", "0 1.5\n"));
         Files.writeString(burst, lab.pick("0 1.5\n3 25\n6 1.5\n", "0 1.5\n15 20\n30 1.5\n"));
-        List<String> servers = lab.pick(List.of("prefork"), List.of("event", "prefork"));
+        List<ServerModel> servers = lab.pick(List.of(ServerModel.PREFORK), List.of(ServerModel.EVENT, ServerModel.PREFORK));
         Map<String, double[]> means = new LinkedHashMap<>(); // "server/backend" -> {flat, burst}
         List<Path> runs = new ArrayList<>();
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
-        for (String server : servers) {
-            for (String backend : List.of("legacy", "dedicated")) {
+        for (ServerModel server : servers) {
+            for (BackendKind backend : List.of(BackendKind.LEGACY, BackendKind.DEDICATED)) {
                 double[] m = new double[2];
                 for (int i = 0; i < 2; i++) {
                     Path schedule = i == 0 ? flat : burst;
-                    ClientSpec spec = ClientSpec.of("--arrivals", "hybrid", "--rate-schedule", schedule.toString(), "--max-transitions", "10",
-                            "--think-scale", "0.1", "--backend", backend, "--duration", duration + "s", "--ramp-up", "0", "--ramp-down", "0",
-                            "--seed", "1").withServer("--model", server);
+                    ClientSpec spec = ClientSpec.of(ClientCommandLine.run().rateSchedule(schedule).maxTransitions(10).thinkScale(0.1).backend(backend)
+                            .duration(Duration.ofSeconds(duration)).rampUp(Duration.ZERO).rampDown(Duration.ZERO).seed(1))
+                            .withServer(ServerChoice.DEFAULTS.model(server));
                     ClientRun r = lab.run(name(), server + "-" + backend + (i == 0 ? "-flat" : "-burst"), spec);
                     runs.add(r.dir());
                     if (!r.ok()) {
                         return Finding.failed(this, server + "/" + backend + ": no requests or no summary; " + r.where(), runs);
                     }
                     m[i] = r.summary().run().mean();
-                    rows.addObject().put("server", server).put("backend", backend).put("schedule", i == 0 ? "non-bursty" : "bursty")
+                    rows.addObject().put("server", server.label()).put("backend", backend.label()).put("schedule", i == 0 ? "non-bursty" : "bursty")
                             .put("mean_ms", m[i]).put("p99_ms", r.summary().run().p99()).put("requests", r.summary().requests())
                             .put("server_max_concurrent_connections", r.serverStats() == null ? -1
                                     : r.serverStats().path("max_concurrent_connections").asLong());

@@ -10,13 +10,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.knowm.xchart.CategoryChart;
 import org.rubis.analysis.report.Charts;
 import org.rubis.lab.capacity.CapacityCommand;
+import org.rubis.lab.capacity.Execution;
 import org.rubis.client.report.SummaryFile;
-import picocli.CommandLine;
+import org.rubis.client.cli.RunPhases;
 
 /**
  * FINDINGS A.2: the JVM's heap decides how many users one client emulates (the paper's 64 MB
@@ -26,7 +25,6 @@ import picocli.CommandLine;
  */
 final class HeapCapacity implements Experiment {
 
-    private static final Pattern LARGEST = Pattern.compile("largest sustained: (none of the steps|(\\d+) users) \\((.*)\\)");
 
     @Override
     public String name() {
@@ -57,8 +55,9 @@ final class HeapCapacity implements Experiment {
     @Override
     public Finding run(Lab lab) throws Exception {
         List<String> profiles = lab.pick(List.of("paper-default"), List.of("paper-default", "paper-tuned"));
-        List<String> executions = lab.pick(List.of("platform", "netty"), List.of("platform", "netty"));
-        String steps = lab.pick("100", "1000,3000,6000");
+        List<Execution> executions = List.of(Execution.PLATFORM, Execution.NETTY);
+        List<Integer> stepList = lab.pick(List.of(100), List.of(1000, 3000, 6000));
+        String steps = String.join(",", stepList.stream().map(String::valueOf).toList());
         Path dir = lab.out().resolve(name());
         CategoryChart c = Charts.bars(Figure.STYLE, "Largest N sustained by one client JVM", "JVM profile", "emulated users");
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
@@ -67,26 +66,25 @@ final class HeapCapacity implements Experiment {
         boolean heapLimited = false;
         int defaultBest = 0;
         int tunedBest = 0;
-        for (String exec : executions) {
+        for (Execution exec : executions) {
             List<Double> ys = new ArrayList<>();
             for (String profile : profiles) {
                 Path out = dir.resolve(profile + "-" + exec);
                 Files.createDirectories(out);
                 StringWriter text = new StringWriter();
-                // --until-heap: on a host whose cores give out first (3,000 platform threads woken late on 2 vCPUs), the ladder still
+                // until the heap: on a host whose cores give out first (3,000 platform threads woken late on 2 vCPUs), the ladder still
                 // reaches the step where the 64 MB heap fills, which is the finding (docs/REPRODUCTION.md, 2026-11-25 evening)
-                List<String> args = List.of("--jvm-profile", profile, "--execution", exec, "--users", steps, "--ramp-up", lab.pick("1s", "5s"),
-                        "--duration", lab.pick("3s", "10s"), "--until-heap", "--out", out.toString());
-                lab.say("  capacity " + String.join(" ", args));
-                int status = new CommandLine(new CapacityCommand()).setOut(new PrintWriter(text, true)).setErr(new PrintWriter(text, true))
-                        .execute(args.toArray(String[]::new));
-                Files.writeString(out.resolve("capacity.txt"), text.toString());
-                Matcher m = LARGEST.matcher(text.toString());
-                if (status != 0 || !m.find()) {
-                    return Finding.failed(this, "capacity " + profile + " " + exec + " failed; see " + out.resolve("capacity.txt"), List.of(out));
+                CapacityCommand search = CapacityCommand.of(profile, exec, stepList, new RunPhases(lab.pick("1s", "5s"), lab.pick("3s", "10s")), true,
+                        out);
+                lab.say("  capacity: JVM profile " + profile + ", execution " + exec + ", users " + steps + ", until the heap");
+                CapacityCommand.Result result;
+                try {
+                    result = search.search(new PrintWriter(text, true));
+                } finally {
+                    Files.writeString(out.resolve("capacity.txt"), text.toString());
                 }
-                int largest = m.group(2) == null ? 0 : Integer.parseInt(m.group(2));
-                String stop = m.group(3);
+                int largest = result.largestSustained();
+                String stop = result.stopReason();
                 long peakHeap = 0;
                 try (var s = Files.list(out)) {
                     for (Path step : s.filter(Files::isDirectory).sorted().toList()) {
@@ -107,12 +105,12 @@ final class HeapCapacity implements Experiment {
                     tunedBest = Math.max(tunedBest, largest);
                 }
                 ys.add((double) largest);
-                rows.addObject().put("profile", profile).put("execution", exec).put("largest_sustained_users", largest).put("stopped_by", stop)
+                rows.addObject().put("profile", profile).put("execution", exec.toString()).put("largest_sustained_users", largest).put("stopped_by", stop)
                         .put("peak_heap_mib", peakHeap >> 20);
                 measured.append(String.format(Locale.ROOT, "%s%s/%s: %d users (%s, peak heap %d MiB)", measured.isEmpty() ? "" : "; ", profile,
                         exec, largest, stop, peakHeap >> 20));
             }
-            c.addSeries(exec.equals("netty") ? "event loop (netty)" : "thread per user", profiles, ys);
+            c.addSeries(exec == Execution.NETTY ? "event loop (netty)" : "thread per user", profiles, ys);
         }
         Figure fig = Figure.save(c, lab.out(), "fig-heap-capacity",
                 "Largest N each client JVM sustained (steps " + steps + ", TPC-W think time), per heap profile (paper-default: -Xmx64m serial GC; "

@@ -6,13 +6,15 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.Locale;
 import org.rubis.client.config.JvmProfiles;
 import org.rubis.client.process.ChildJvm;
+import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.process.EmbeddedServerProcess;
+import org.rubis.client.process.ServerChoice;
 import org.rubis.client.report.SummaryFile;
+import org.rubis.format.RunFiles;
 
 /**
  * Where the experiments run their clients. Each run is a child JVM ({@code rubis-client run} with
@@ -23,8 +25,8 @@ import org.rubis.client.report.SummaryFile;
  */
 public final class Lab {
 
-    /** A run longer than this is killed (the longest full-scale run is a few minutes). */
-    private static final long RUN_TIMEOUT_MIN = 20;
+    /** A run longer than this is stopped (the longest full-scale run is a few minutes). */
+    private static final Duration RUN_LIMIT = Duration.ofMinutes(20);
 
     private final Path out;
     private final boolean quick;
@@ -64,7 +66,7 @@ public final class Lab {
     private Path database(Path runServerDir) throws IOException {
         if (dbTemplate == null) {
             Path dir = out.resolve(".database");
-            try (EmbeddedServerProcess s = EmbeddedServerProcess.start(List.of(), dir, dir.resolve("rubis"))) {
+            try (EmbeddedServerProcess s = EmbeddedServerProcess.start(ServerChoice.DEFAULTS, dir, dir.resolve("rubis"))) {
                 current = s;
             } finally {
                 current = null;
@@ -114,19 +116,17 @@ public final class Lab {
         long t0 = System.nanoTime();
         try {
             if (target == null) {
-                server = EmbeddedServerProcess.start(spec.serverFlags(), dir.resolve("server"), database(dir.resolve("server")));
+                server = EmbeddedServerProcess.start(spec.server(), dir.resolve("server"), database(dir.resolve("server")));
                 current = server;
                 base = server.baseUrl();
             }
-            List<String> args = new ArrayList<>(spec.args());
-            args.addAll(List.of("--target", base, "--no-progress"));
-            List<String> cmd = ChildJvm.command(ChildJvm.java(null), spec.profile(), profiles.flags(spec.profile()), dir, args);
-            Files.writeString(dir.resolve("command.txt"), String.join(" ", cmd) + "\n");
+            ClientCommandLine line = spec.client().profile(spec.profile(), profiles.flags(spec.profile())).target(base).noProgress().out(dir);
+            Files.writeString(dir.resolve("command.txt"), String.join(" ", line.command()) + "\n");
             if (server != null) {
                 cpuBefore = server.cpuSeconds();
             }
             try {
-                runChild(cmd, dir);
+                ChildJvm.run(line, dir.resolve(RunFiles.CLIENT_LOG), RUN_LIMIT);
             } finally {
                 if (server != null) {
                     cpuAfter = server.cpuSeconds();
@@ -150,37 +150,8 @@ public final class Lab {
         if (Files.isRegularFile(statsFile)) {
             stats = new ObjectMapper().readTree(statsFile.toFile());
         }
-        say(String.format(java.util.Locale.ROOT, "  %s/%s: %s, %d requests, %.0f s", experiment, label,
+        say(String.format(Locale.ROOT, "  %s/%s: %s, %d requests, %.0f s", experiment, label,
                 summary == null ? "no summary" : summary.status(), summary == null ? 0 : summary.requests(), (System.nanoTime() - t0) / 1e9));
         return new ClientRun(dir, summary, cpuAfter - cpuBefore, stats, note);
-    }
-
-    private static void runChild(List<String> cmd, Path dir) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("client.log").toFile()).start();
-        Thread hook = new Thread(() -> {
-            if (p.isAlive()) {
-                p.destroy(); // SIGTERM: the child stops its run cleanly and writes a partial summary
-                try {
-                    p.waitFor(60, TimeUnit.SECONDS);
-                } catch (InterruptedException ignored) {
-                    // exiting anyway
-                }
-            }
-        }, "reproduce-child-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            if (!p.waitFor(RUN_TIMEOUT_MIN, TimeUnit.MINUTES)) {
-                p.destroy();
-                if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            }
-        } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running
-            }
-        }
     }
 }

@@ -2,6 +2,7 @@ package org.rubis.lab.reproduce;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -10,6 +11,8 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.style.Styler;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.report.Charts;
+import org.rubis.client.config.BackendKind;
+import org.rubis.client.process.ClientCommandLine;
 import org.rubis.format.RunFiles;
 
 /**
@@ -43,8 +46,8 @@ final class MillisecondTimers implements Experiment {
     @Override
     public Finding run(Lab lab) throws Exception {
         int n = lab.pick(50, 200);
-        ClientRun r = lab.run(name(), "dedicated-" + n, ClientSpec.of("--users", String.valueOf(n), "--think-scale", "0.1", "--backend", "dedicated",
-                "--ramp-up", "1s", "--duration", lab.pick("4s", "20s"), "--ramp-down", "0", "--seed", "1"));
+        ClientRun r = lab.run(name(), "dedicated-" + n, ClientSpec.of(ClientCommandLine.run().users(n).thinkScale(0.1).backend(BackendKind.DEDICATED)
+                .rampUp(Duration.ofSeconds(1)).duration(lab.pick(Duration.ofSeconds(4), Duration.ofSeconds(20))).rampDown(Duration.ZERO).seed(1)));
         if (!r.ok()) {
             return Finding.failed(this, "the run sent no requests; " + r.where(), List.of(r.dir()));
         }

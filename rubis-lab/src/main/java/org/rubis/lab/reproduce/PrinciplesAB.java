@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,6 +12,8 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.style.Styler;
 import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.report.Charts;
+import org.rubis.client.config.BackendKind;
+import org.rubis.client.process.ClientCommandLine;
 
 /**
  * Gunther, Mohan and Brady (FINDINGS C.2, C.3). Principle A: to emulate an open arrival stream with
@@ -51,7 +54,7 @@ final class PrinciplesAB implements Experiment {
     @Override
     public Finding run(Lab lab) throws Exception {
         List<Integer> ns = lab.pick(List.of(5, 50), List.of(5, 25, 100, 200));
-        String duration = lab.pick("6s", "20s");
+        Duration duration = lab.pick(Duration.ofSeconds(6), Duration.ofSeconds(20));
         List<double[]> closed = new ArrayList<>(); // {N, CoV, achieved / (N/Z)}
         List<double[]> hybrid = new ArrayList<>();
         List<Path> runs = new ArrayList<>();
@@ -60,16 +63,15 @@ final class PrinciplesAB implements Experiment {
             double scale = SCALE_AT_5 * n / 5.0;
             double z = 7 * scale;
             double rate = n / z;
-            ClientSpec base = ClientSpec.of("--think-scale", String.format(Locale.ROOT, "%.4f", scale), "--max-transitions",
-                    String.valueOf(SESSION_LENGTH), "--backend", "dedicated", "--duration", duration, "--ramp-down", "0", "--seed", "1");
-            ClientRun c = lab.run(name(), "closed-" + n, base.with("--users", String.valueOf(n), "--ramp-up", "0"));
+            ClientCommandLine base = ClientCommandLine.run().thinkScale(Math.round(scale * 1e4) / 1e4).maxTransitions(SESSION_LENGTH)
+                    .backend(BackendKind.DEDICATED).duration(duration).rampDown(Duration.ZERO).seed(1);
+            ClientRun c = lab.run(name(), "closed-" + n, ClientSpec.of(base.users(n).rampUp(Duration.ZERO)));
             // Open sessions of SESSION_LENGTH requests last about SESSION_LENGTH x Z: started empty, their
             // population (and request rate) grows for that long. An up ramp of that length with no slowdown
             // lets it fill before the measured phase, as a closed population of N is full from the start.
             long fillMs = Math.round(SESSION_LENGTH * z * 1000);
-            ClientRun h = lab.run(name(), "hybrid-" + n, base.with("--arrivals", "hybrid", "--session-rate",
-                    String.format(Locale.ROOT, "%.3f", rate / SESSION_LENGTH), "--ramp-up", fillMs + "ms",
-                    "-Dworkload_up_ramp_slowdown_factor=1"));
+            ClientRun h = lab.run(name(), "hybrid-" + n, ClientSpec.of(base.sessionRate(Math.round(rate / SESSION_LENGTH * 1000) / 1000.0)
+                    .rampUp(Duration.ofMillis(fillMs)).property("workload_up_ramp_slowdown_factor", "1")));
             runs.add(c.dir());
             runs.add(h.dir());
             if (!c.ok() || !h.ok()) {

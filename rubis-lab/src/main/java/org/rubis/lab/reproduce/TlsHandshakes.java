@@ -3,11 +3,15 @@ package org.rubis.lab.reproduce;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.CategoryChart;
 import org.rubis.analysis.report.Charts;
+import org.rubis.client.config.BackendKind;
+import org.rubis.client.process.ClientCommandLine;
+import org.rubis.client.process.ServerChoice;
 
 /**
  * Nou, Guitart and Torres (FINDINGS D): a full TLS handshake costs the server far more CPU than a
@@ -57,9 +61,10 @@ final class TlsHandshakes implements Experiment {
         for (String resumption : List.of("on", "off")) {
             // Sessions of 2 requests with no think time: a new connection (and handshake) every few milliseconds per user.
             // Two users: only their first handshakes are necessarily full (nothing to resume yet), every later one may resume.
-            ClientSpec spec = ClientSpec.of("--users", "2", "--think-scale", "0", "--max-transitions", "2", "--backend", "dedicated",
-                    "--tls-resumption", resumption, "--ramp-up", "1s", "--duration", lab.pick("8s", "20s"), "--ramp-down", "0", "--seed", "1")
-                    .withServer("--tls", "--tls-resumption", resumption);
+            boolean on = resumption.equals("on");
+            ClientSpec spec = ClientSpec.of(ClientCommandLine.run().users(2).thinkScale(0).maxTransitions(2).backend(BackendKind.DEDICATED)
+                    .tlsResumption(on).rampUp(Duration.ofSeconds(1)).duration(lab.pick(Duration.ofSeconds(8), Duration.ofSeconds(20)))
+                    .rampDown(Duration.ZERO).seed(1)).withServer(ServerChoice.DEFAULTS.https(on));
             ClientRun r = lab.run(name(), "resumption-" + resumption, spec);
             runs.add(r.dir());
             if (!r.ok() || r.serverStats() == null) {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.stats.Latency;

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.WireAccuracy;

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.merge.RunMerge;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
-import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.wire.AnchorBrackets;
 import org.rubis.analysis.wire.DiffStats;

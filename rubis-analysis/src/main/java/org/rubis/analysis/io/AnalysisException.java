@@ -1,4 +1,4 @@
-package org.rubis.analysis;
+package org.rubis.analysis.io;
 
 /** A problem with the input (missing or foreign directory, corrupt line): one line, no stack trace. */
 public final class AnalysisException extends RuntimeException {

@@ -1,4 +1,4 @@
-package org.rubis.analysis;
+package org.rubis.analysis.cli;
 
 import java.io.PrintWriter;
 import org.rubis.format.OneLineErrors;
@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.rubis.analysis.export.HttperfExport;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.merge.RunMerge;
 import org.rubis.analysis.report.CompareReport;
 import org.rubis.analysis.report.HtmlReport;
+import org.rubis.analysis.RunAnalysis;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

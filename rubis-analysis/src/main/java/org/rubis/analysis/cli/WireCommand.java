@@ -1,4 +1,4 @@
-package org.rubis.analysis;
+package org.rubis.analysis.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -23,8 +23,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "rubis-client", mixinStandardHelpOptions = true, version = "rubis-client 0.1.0",
         description = "A trustworthy RUBiS workload generator.",
-        subcommands = {ValidateCommand.class, RunCommand.class, BenchCommand.class, CapacityCommand.class, AccuracyCommand.class,
-                ReproduceCommand.class})
+        subcommands = {ValidateCommand.class, RunCommand.class, BenchCommand.class, CapacityCommand.class,
+                AccuracyCommand.class, ReproduceCommand.class})
 public final class RubisClientMain {
 
     public static void main(String[] args) {

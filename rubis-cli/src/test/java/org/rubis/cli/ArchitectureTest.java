@@ -33,10 +33,12 @@ class ArchitectureTest {
     }
 
     @ArchTest
-    static final ArchRule everyCommandIsListed = classes().that().areAnnotatedWith(Command.class).should(beInTheProgramsCommandTree());
+    static final ArchRule everyCommandIsListed = classes().that().areAnnotatedWith(Command.class)
+            .should(beInTheProgramsCommandTree());
 
     @ArchTest
-    static final ArchRule onlyTheProgramComposesTheModules = noClasses().that().resideOutsideOfPackage("org.rubis.cli..")
+    static final ArchRule onlyTheProgramComposesTheModules = noClasses().that()
+            .resideOutsideOfPackage("org.rubis.cli..")
             .should().dependOnClassesThat().resideInAPackage("org.rubis.cli..")
             .because("rubis-cli is the top: the emulator and the lab know nothing of it");
 
@@ -47,7 +49,8 @@ class ArchitectureTest {
             @Override
             public void check(JavaClass c, ConditionEvents events) {
                 boolean in = listed.stream().anyMatch(l -> l.getName().equals(c.getName()));
-                events.add(new SimpleConditionEvent(c, in, c.getName() + " is a command that rubis-client.jar does not list"));
+                events.add(new SimpleConditionEvent(c, in, c.getName()
+                        + " is a command that rubis-client.jar does not list"));
             }
         };
     }

@@ -198,21 +198,25 @@ class CommandLineErrorsTest {
         assertTrue(run.matches(".*--source-addresses=N .*? Default: 1 --think-scale.*"), run);
         assertTrue(run.contains("a bare number is seconds (--duration 500 = 500 s"), run);
         String accuracy = run("accuracy", "--help").out().replaceAll("\\s+", " ");
-        for (String o : List.of("--ramp-up=TIME Up-ramp length (a bare number is seconds). Default: 10s", "--duration=TIME Length of the run (measured) "
+        for (String o : List.of("--ramp-up=TIME Up-ramp length (a bare number is seconds). Default: 10s",
+                "--duration=TIME Length of the run (measured) "
                 + "phase", "--out=DIR Directory for the runs, one per measurement. Default: runs/accuracy")) {
             assertTrue(accuracy.contains(o), accuracy);
         }
     }
 
-    /** Each benchmark is a subcommand with its own defaults, shown by its help; the shared option blocks read alike in all. */
+    /** Each benchmark is a subcommand with its own defaults, shown by its help; shared option blocks read alike. */
     @Test
     void eachBenchmarkShowsItsOwnDefaults() {
         String backends = run("bench", "backends", "--help").out().replaceAll("\\s+", " ");
-        assertTrue(backends.contains("--users=N Emulated users. Default: 200") && backends.contains("Default: legacy,pooled,dedicated,netty"), backends);
+        assertTrue(backends.contains("--users=N Emulated users. Default: 200")
+                && backends.contains("Default: legacy,pooled,dedicated,netty"), backends);
         String soak = run("bench", "soak", "--help").out().replaceAll("\\s+", " ");
-        assertTrue(soak.contains("--users=N Emulated users. Default: 4000") && soak.contains("Default: 30m") && soak.contains("Default: netty"), soak);
+        assertTrue(soak.contains("--users=N Emulated users. Default: 4000") && soak.contains("Default: 30m")
+                && soak.contains("Default: netty"), soak);
         String capacity = run("capacity", "--help").out().replaceAll("\\s+", " ");
-        assertTrue(capacity.contains("--jvm-profile=NAME Run the client in a JVM with this profile's flags") && capacity.contains("Default: 15s"),
+        assertTrue(capacity.contains("--jvm-profile=NAME Run the client in a JVM with this profile's flags")
+                && capacity.contains("Default: 15s"),
                 capacity);
     }
 
@@ -220,23 +224,27 @@ class CommandLineErrorsTest {
     void aMissingOrUnknownBenchmarkIsOneLine() {
         Result none = run("bench");
         assertEquals(ExitStatus.USAGE, none.status());
-        assertEquals("error: missing benchmark, accepted: backends, server, accuracy, scale, rate, soak; see rubis-client bench --help",
+        assertEquals("error: missing benchmark, accepted: backends, server, accuracy, scale, rate, soak; see "
+                + "rubis-client bench --help",
                 none.err().strip());
         Result typo = run("bench", "backend");
         assertEquals(ExitStatus.USAGE, typo.status());
         assertEquals(1, typo.err().strip().lines().count(), typo.err());
-        assertTrue(typo.err().startsWith("error: backend: unknown command, did you mean backends") && typo.err().contains(
-                "accepted: backends, server, accuracy, scale, rate, soak"), typo.err());
+        assertTrue(typo.err().startsWith("error: backend: unknown command, did you mean backends"), typo.err());
+        assertTrue(typo.err().contains("accepted: backends, server, accuracy, scale, rate, soak"), typo.err());
     }
 
     @Test
     void aMistypedEnumOrDurationOfALabCommandIsOneLine() {
         Result execution = run("capacity", "--execution", "threads");
         assertEquals(ExitStatus.USAGE, execution.status());
-        assertTrue(execution.err().startsWith("error: --execution: invalid value 'threads', accepted: platform, virtual, netty"), execution.err());
+        assertTrue(execution.err()
+                .startsWith("error: --execution: invalid value 'threads', accepted: platform, virtual, netty"),
+                execution.err());
         Result duration = run("bench", "server", "--duration", "soon");
         assertEquals(ExitStatus.USAGE, duration.status());
-        assertEquals("error: --duration soon: not a duration; expected e.g. 60s, 2m, 500ms or 1h", duration.err().strip());
+        String expected = "error: --duration soon: not a duration; expected e.g. 60s, 2m, 500ms or 1h";
+        assertEquals(expected, duration.err().strip());
         assertEquals("", duration.out(), "nothing started");
     }
 }

@@ -23,14 +23,16 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule ioIsTheBottom = classes().that().resideInAPackage("org.rubis.analysis.io..")
-            .should().onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis.analysis..").or(resideInAPackage("org.rubis.analysis.io..")));
+            .should().onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis.analysis..")
+            .or(resideInAPackage("org.rubis.analysis.io..")));
 
     @ArchTest
     static final ArchRule theCommandsAreTheTop = noClasses().that().resideOutsideOfPackage("org.rubis.analysis.cli..")
             .should().dependOnClassesThat().resideInAPackage("org.rubis.analysis.cli..");
 
     @ArchTest
-    static final ArchRule onlyTheCommandsUsePicocli = noClasses().that().resideOutsideOfPackage("org.rubis.analysis.cli..")
+    static final ArchRule onlyTheCommandsUsePicocli = noClasses().that()
+            .resideOutsideOfPackage("org.rubis.analysis.cli..")
             .should().dependOnClassesThat().resideInAPackage("picocli..");
 
     @ArchTest

@@ -254,8 +254,8 @@ public final class RunCommand implements Callable<Integer> {
             throw new ConfigException("--shards " + shards + " starts its own shards; leave out --shard");
         }
         java.time.Instant start = startAt == null ? null : org.rubis.client.config.ShardPlan.resolve(null, startAt, Map.of(), c, java.time.Instant.now()).startAt();
-        return new org.rubis.client.shard.LocalShards(c, shards, dir, System.out).run(jvm.applyTo(ClientCommandLine.run()).forwarding(runArguments()),
-                start);
+        ClientCommandLine child = jvm.applyTo(ClientCommandLine.run()).forwarding(runArguments());
+        return new org.rubis.client.shard.LocalShards(c, shards, dir, System.out).run(child, start);
     }
 
     /** The arguments the user gave after {@code run}. */

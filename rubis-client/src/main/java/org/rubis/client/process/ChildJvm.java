@@ -27,8 +27,8 @@ public final class ChildJvm {
             return EmbeddedServerProcess.javaExecutable();
         }
         if (!Files.isRegularFile(javaPath) || !Files.isExecutable(javaPath)) {
-            throw new ConfigException("--java " + javaPath + ": not an executable file; give the path of a java binary, "
-                    + "e.g. /usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+            throw new ConfigException("--java " + javaPath + ": not an executable file; give the path of a java "
+                    + "binary, e.g. /usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
         }
         return javaPath.toString();
     }
@@ -41,7 +41,8 @@ public final class ChildJvm {
     /** Starts the child with its output (standard output and error) in {@code output}, or discarded when null. */
     public static Process start(ClientCommandLine line, Path output) throws IOException {
         ProcessBuilder b = new ProcessBuilder(line.command()).redirectErrorStream(true);
-        b.redirectOutput(output == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(output.toFile()));
+        b.redirectOutput(output == null ? ProcessBuilder.Redirect.DISCARD
+                : ProcessBuilder.Redirect.to(output.toFile()));
         return b.start();
     }
 
@@ -49,11 +50,14 @@ public final class ChildJvm {
      * Runs the child with its output in {@code output} (null: discarded) and waits for it, at most {@code limit} (null:
      * no limit; past it the child is stopped as by Ctrl-C). Returns its exit status.
      */
-    public static int run(ClientCommandLine line, Path output, Duration limit) throws IOException, InterruptedException {
+    public static int run(ClientCommandLine line, Path output, Duration limit)
+            throws IOException, InterruptedException {
         return await(start(line, output), limit);
     }
 
-    /** Waits for the child; stops it (SIGTERM, then SIGKILL after a grace period) past {@code limit} or on Ctrl-C here. */
+    /**
+     * Waits for the child; stops it (SIGTERM, then SIGKILL after a grace period) past {@code limit} or on Ctrl-C here.
+     */
     private static int await(Process p, Duration limit) throws InterruptedException {
         Thread hook = new Thread(() -> stop(p), "child-jvm-stop");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -94,7 +98,8 @@ public final class ChildJvm {
         try {
             Path p = Path.of(ChildJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             if (!Files.isRegularFile(p)) {
-                throw new ConfigException("a child JVM needs rubis-client.jar (run java -jar rubis-cli/target/rubis-client.jar)");
+                throw new ConfigException("a child JVM needs rubis-client.jar (run java -jar "
+                        + "rubis-cli/target/rubis-client.jar)");
             }
             return p.toString();
         } catch (URISyntaxException e) {

@@ -40,8 +40,8 @@ public final class ClientCommandLine {
     private final Map<String, String> properties;
     private final Path out;
 
-    private ClientCommandLine(List<String> wrapper, String java, List<String> jvmFlags, String profile, List<String> forwarded,
-            Map<String, String> options, Map<String, String> properties, Path out) {
+    private ClientCommandLine(List<String> wrapper, String java, List<String> jvmFlags, String profile,
+            List<String> forwarded, Map<String, String> options, Map<String, String> properties, Path out) {
         this.wrapper = List.copyOf(wrapper);
         this.java = java;
         this.jvmFlags = List.copyOf(jvmFlags);
@@ -54,8 +54,8 @@ public final class ClientCommandLine {
 
     /** {@code run} with this process's java, no JVM flags and no option: the run's properties decide everything. */
     public static ClientCommandLine run() {
-        return new ClientCommandLine(List.of(), EmbeddedServerProcess.javaExecutable(), List.of(), null, List.of(), Map.of(), Map.of(),
-                null);
+        return new ClientCommandLine(List.of(), EmbeddedServerProcess.javaExecutable(), List.of(), null, List.of(),
+                Map.of(), Map.of(), null);
     }
 
     // ---- the child JVM
@@ -77,7 +77,8 @@ public final class ClientCommandLine {
      * ({@code -Drubis.jvm.profile}).
      */
     public ClientCommandLine profile(String name, List<String> flags) {
-        return new ClientCommandLine(wrapper, java, jvmFlags, name, forwarded, options, properties, out).jvmFlags(flags);
+        return new ClientCommandLine(wrapper, java, jvmFlags, name, forwarded, options, properties, out)
+                .jvmFlags(flags);
     }
 
     /** The child pinned to {@code cpus} (a taskset CPU list such as {@code 0}) by {@code taskset}. */
@@ -85,14 +86,15 @@ public final class ClientCommandLine {
         if (!cpus.matches("[0-9,-]{1,32}")) {
             throw new IllegalArgumentException("not a CPU list: " + cpus);
         }
-        return new ClientCommandLine(List.of(taskset.toString(), "-c", cpus), java, jvmFlags, profile, forwarded, options, properties, out);
+        return new ClientCommandLine(List.of(taskset.toString(), "-c", cpus), java, jvmFlags, profile, forwarded,
+                options, properties, out);
     }
 
     // ---- run's arguments
 
     /**
-     * The arguments a user gave to {@code run} (already parsed and checked by this process), passed on; the options that
-     * choose the child JVM or split the run are left out, and so is every option this line sets itself.
+     * The arguments a user gave to {@code run} (already parsed and checked by this process), passed on; the options
+     * that choose the child JVM or split the run are left out, and so is every option this line sets itself.
      */
     public ClientCommandLine forwarding(List<String> userArguments) {
         return new ClientCommandLine(wrapper, java, jvmFlags, profile, userArguments, options, properties, out);
@@ -250,7 +252,10 @@ public final class ClientCommandLine {
         return cmd;
     }
 
-    /** {@code run} and its arguments: the user's (those this line does not set), the options, the properties, {@code --out}. */
+    /**
+     * {@code run} and its arguments: the user's (those this line does not set), the options, the properties,
+     * {@code --out}.
+     */
     public List<String> runArguments() {
         if (out == null) {
             throw new IllegalStateException("a child run needs its run directory (out)");

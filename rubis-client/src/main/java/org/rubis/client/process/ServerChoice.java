@@ -22,7 +22,8 @@ public record ServerChoice(ServerModel model, int eventThreads, int demandMicros
 
     public ServerChoice {
         if (eventThreads < 0 || demandMicros < 0) {
-            throw new IllegalArgumentException("negative server setting: " + eventThreads + " threads, " + demandMicros + " us");
+            throw new IllegalArgumentException(
+                    "negative server setting: " + eventThreads + " threads, " + demandMicros + " us");
         }
     }
 

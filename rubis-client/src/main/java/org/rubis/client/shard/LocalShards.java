@@ -71,8 +71,9 @@ public final class LocalShards {
     /**
      * Runs the shards and merges them; returns the exit status (0 when every shard completed).
      *
-     * @param child    each shard's command line: its JVM (java, a profile's flags) and the user's arguments of
-     *                 {@code run}; the shard, the start instant, the target, the seed and the run directory are set here
+     * @param child    each shard's command line: its JVM (java, a profile's flags) and the user's arguments
+     *                 of {@code run}; the shard, the start instant, the target, the seed and the run directory
+     *                 are set here
      * @param startAt  the common start instant, or null for a few seconds ahead ({@link #lead})
      */
     public int run(ClientCommandLine child, Instant startAt) throws IOException, InterruptedException {
@@ -97,7 +98,8 @@ public final class LocalShards {
                 Path sd = dir.resolve("shard-" + i);
                 Files.createDirectories(sd);
                 shardDirs.add(sd);
-                ClientCommandLine shard = child.shard(i, count).startAt(start).target(target).seed(config.seed()).noProgress().out(sd);
+                ClientCommandLine shard = child.shard(i, count).startAt(start).target(target).seed(config.seed())
+                        .noProgress().out(sd);
                 synchronized (children) {
                     if (interrupted) {
                         break;

@@ -29,25 +29,33 @@ import picocli.CommandLine;
 class ArchitectureTest {
 
     /** run's options by their long names, from run's own command line. */
-    static final Set<String> RUN_OPTIONS = new CommandLine(new RunCommand()).getCommandSpec().optionsMap().keySet().stream()
-            .filter(n -> n.startsWith("--") && !n.equals("--help") && !n.equals("--version")).collect(Collectors.toUnmodifiableSet());
+    static final Set<String> RUN_OPTIONS = new CommandLine(new RunCommand()).getCommandSpec().optionsMap().keySet()
+            .stream()
+            .filter(n -> n.startsWith("--") && !n.equals("--help") && !n.equals("--version"))
+            .collect(Collectors.toUnmodifiableSet());
 
     @ArchTest
     static final ArchRule noPackageCycle = slices().matching("org.rubis.client.(*)..").should().beFreeOfCycles();
 
     @ArchTest
     static final ArchRule onlyTheOuterRingUsesTheAnalysis = noClasses()
-            .that().resideOutsideOfPackages("org.rubis.client.wire..", "org.rubis.client.shard..", "org.rubis.client.cli..")
+            .that().resideOutsideOfPackages("org.rubis.client.wire..", "org.rubis.client.shard..",
+                    "org.rubis.client.cli..")
             .should().dependOnClassesThat().resideInAPackage("org.rubis.analysis..")
-            .because("the core (engine, backend, workload, log, report and what they use) runs and measures on its own; the wire check "
-                    + "(wire), the merge of shards (shard) and the capture's wiring (cli) are rubis-analysis's, called from outside the core");
+            .because("the core (engine, backend, workload, log, report and what they use) runs and measures on its "
+                    + "own; the wire check "
+                    + "(wire), the merge of shards (shard) and the capture's wiring (cli) are rubis-analysis's, "
+                    + "called from outside the core");
 
     @ArchTest
-    static final ArchRule nothingUsesTheServer = noClasses().should().dependOnClassesThat().resideInAPackage("org.rubis.server..")
-            .because("the embedded server runs in its own JVM, started by name from the classpath; what both need is in rubis-format");
+    static final ArchRule nothingUsesTheServer = noClasses().should().dependOnClassesThat()
+            .resideInAPackage("org.rubis.server..")
+            .because("the embedded server runs in its own JVM, started by name from the classpath; what both need is "
+                    + "in rubis-format");
 
     @ArchTest
-    static final ArchRule onlyTheCommandLineUsesPicocli = noClasses().that().resideOutsideOfPackage("org.rubis.client.cli..")
+    static final ArchRule onlyTheCommandLineUsesPicocli = noClasses().that()
+            .resideOutsideOfPackage("org.rubis.client.cli..")
             .should().dependOnClassesThat().resideInAPackage("picocli..");
 
     @ArchTest
@@ -57,12 +65,15 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule theLogTakesOnlyNettysQueue = noClasses().that().resideInAPackage("org.rubis.client.log..")
-            .should().dependOnClassesThat(resideInAnyPackage("io.netty..", "org.apache.hc..").and(not(resideInAPackage("io.netty.util.internal.."))))
-            .because("the log's writer hand-off takes the lock-free multi-producer queue Netty ships (JCTools, io.netty.util.internal), "
+            .should().dependOnClassesThat(resideInAnyPackage("io.netty..", "org.apache.hc..")
+            .and(not(resideInAPackage("io.netty.util.internal.."))))
+            .because("the log's writer hand-off takes the lock-free multi-producer queue Netty ships (JCTools, "
+                    + "io.netty.util.internal), "
                     + "the one such queue on the classpath; nothing else of Netty, and no HttpClient 5");
 
     @ArchTest
-    static final ArchRule onlyProcessStartsProcesses = noClasses().that().resideOutsideOfPackage("org.rubis.client.process..")
+    static final ArchRule onlyProcessStartsProcesses = noClasses().that()
+            .resideOutsideOfPackage("org.rubis.client.process..")
             .should().dependOnClassesThat().areAssignableTo(ProcessBuilder.class)
             .orShould().callMethodWhere(target(owner(equivalentTo(Runtime.class))).and(target(name("exec"))))
             .because("other JVMs (the embedded server, child clients) are started by process alone");
@@ -71,17 +82,21 @@ class ArchitectureTest {
     static final ArchRule runsOptionsAreWrittenForAChildOnlyByProcess = classes()
             .that().resideOutsideOfPackages("org.rubis.client.cli..", "org.rubis.client.process..")
             .should(StringConstants.nameNoLiteral("an option of run", RUN_OPTIONS::contains))
-            .because("the cli declares run's options and process writes the command lines of other JVMs (ClientCommandLine the client's, "
-                    + "EmbeddedServerProcess the server's): a child started anywhere else would bypass the typed builder");
+            .because("the cli declares run's options and process writes the command lines of other JVMs "
+                    + "(ClientCommandLine the client's, "
+                    + "EmbeddedServerProcess the server's): a child started anywhere else would bypass the typed "
+                    + "builder");
 
     @ArchTest
-    static final ArchRule theEngineNamesNoCommandLineFlag = classes().that().resideInAPackage("org.rubis.client.engine..")
+    static final ArchRule theEngineNamesNoCommandLineFlag = classes().that()
+            .resideInAPackage("org.rubis.client.engine..")
             .should(StringConstants.nameNoLiteral("a command-line flag", s -> s.matches("--[a-z].*")))
             .because("the engine runs a loaded configuration; flags are the command line's");
 
     @ArchTest
     static final ArchRule inputIsTheBottom = classes().that().resideInAPackage("org.rubis.client.input..")
-            .should().onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis.client..").or(resideInAPackage("org.rubis.client.input..")));
+            .should().onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis.client..")
+            .or(resideInAPackage("org.rubis.client.input..")));
 
     @ArchTest
     static final ArchRule theEngineKnowsNoCommandLine = noClasses().that().resideInAPackage("org.rubis.client.engine..")
@@ -93,5 +108,6 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule theWorkloadDoesNotReachUp = noClasses().that().resideInAPackage("org.rubis.client.workload..")
-            .should().dependOnClassesThat().resideInAnyPackage("org.rubis.client.config..", "org.rubis.client.engine..");
+            .should().dependOnClassesThat().resideInAnyPackage("org.rubis.client.config..",
+                    "org.rubis.client.engine..");
 }

@@ -9,14 +9,19 @@ import org.junit.jupiter.api.Test;
 import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.process.ResourcePlan;
 
-/** The literal rules read what the source says: the builder's option names are literals of its class file, annotations are not. */
+/**
+ * The literal rules read what the source says: the builder's option names are literals of its class file, annotations
+ * are not.
+ */
 class StringConstantsTest {
 
     @Test
     void theBuildersOptionsAreItsLiteralsAndRunsOptionsAreKnown() {
         Set<String> builder = StringConstants.of(new ClassFileImporter().importClass(ClientCommandLine.class));
-        assertTrue(builder.containsAll(Set.of("--backend", "--users", "--jit-warmup", "--out", "run", "-jar")), builder.toString());
-        assertTrue(ArchitectureTest.RUN_OPTIONS.containsAll(Set.of("--backend", "--users", "--duration", "--jvm-profile", "--out")),
+        assertTrue(builder.containsAll(Set.of("--backend", "--users", "--jit-warmup", "--out", "run", "-jar")),
+                builder.toString());
+        assertTrue(ArchitectureTest.RUN_OPTIONS.containsAll(Set.of("--backend", "--users", "--duration",
+                "--jvm-profile", "--out")),
                 ArchitectureTest.RUN_OPTIONS.toString());
     }
 

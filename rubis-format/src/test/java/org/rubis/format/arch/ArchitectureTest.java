@@ -19,9 +19,12 @@ class ArchitectureTest {
     static final ArchRule noPackageCycle = slices().matching("org.rubis.(**)").should().beFreeOfCycles();
 
     @ArchTest
-    static final ArchRule theFaultLanguageNeedsOnlyTheJdk = classes().that().resideInAPackage("org.rubis.format.fault..")
-            .should().onlyDependOnClassesThat(resideInAPackage("java..").or(resideInAPackage("org.rubis.format.fault..")))
-            .because("the client checks a spec at load and the server parses it: the same grammar, with nothing else attached");
+    static final ArchRule theFaultLanguageNeedsOnlyTheJdk = classes().that()
+            .resideInAPackage("org.rubis.format.fault..")
+            .should().onlyDependOnClassesThat(resideInAPackage("java..")
+            .or(resideInAPackage("org.rubis.format.fault..")))
+            .because("the client checks a spec at load and the server parses it: the same grammar, with nothing else "
+                    + "attached");
 
     @ArchTest
     static final ArchRule picocliOnlyForTheOneLineErrors = noClasses().that().resideOutsideOfPackage("org.rubis.format")
@@ -29,7 +32,8 @@ class ArchitectureTest {
             .because("OneLineErrors, the three programs' parse-error format, is the only command-line code here");
 
     @ArchTest
-    static final ArchRule noProgramModule = classes().should().onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis..")
-                    .or(resideInAPackage("org.rubis.format..")))
+    static final ArchRule noProgramModule = classes().should()
+            .onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis..")
+            .or(resideInAPackage("org.rubis.format..")))
             .because("the three programs depend on this module, never the other way");
 }

@@ -35,12 +35,15 @@ import picocli.CommandLine.Spec;
         description = "Same workload under JVM profiles; error of the client's mean and p99 against the server's own log.")
 public final class AccuracyCommand implements Callable<Integer> {
 
-    @Option(names = "--profiles", split = ",", paramLabel = "NAME", defaultValue = "default,no-jit", description = "The JVM profiles, in this order.")
+    @Option(names = "--profiles", split = ",", paramLabel = "NAME", defaultValue = "default,no-jit",
+            description = "The JVM profiles, in this order.")
     List<String> names;
-    @Option(names = "--jvm-profiles", paramLabel = "FILE", description = "Extra JVM profiles (name = flags), added to the packaged ones.")
+    @Option(names = "--jvm-profiles", paramLabel = "FILE",
+            description = "Extra JVM profiles (name = flags), added to the packaged ones.")
     Path profiles;
     @Mixin Population population = new Population(400, 0.25);
-    @Option(names = "--backend", paramLabel = "NAME", defaultValue = "dedicated", description = "The backend: ${COMPLETION-CANDIDATES}.")
+    @Option(names = "--backend", paramLabel = "NAME", defaultValue = "dedicated",
+            description = "The backend: ${COMPLETION-CANDIDATES}.")
     BackendKind backend;
     @Mixin RunPhases phases = new RunPhases("10s", "30s");
     @Mixin Runs runs = new Runs("runs/accuracy");
@@ -51,8 +54,9 @@ public final class AccuracyCommand implements Callable<Integer> {
         JvmProfiles all = JvmProfiles.load(profiles);
         PrintWriter pw = spec.commandLine().getOut();
         List<String> rows = new ArrayList<>();
-        ClientCommandLine base = ClientCommandLine.run().users(population.users()).thinkScale(population.thinkScale()).backend(backend)
-                .rampUp(phases.rampUp()).duration(phases.duration()).rampDown(Duration.ZERO).seed(1).noProgress();
+        ClientCommandLine base = ClientCommandLine.run().users(population.users()).thinkScale(population.thinkScale())
+                .backend(backend).rampUp(phases.rampUp()).duration(phases.duration()).rampDown(Duration.ZERO).seed(1)
+                .noProgress();
         for (String name : names) {
             Path dir = runs.dir().resolve(name);
             Files.createDirectories(dir);

@@ -33,15 +33,16 @@ import picocli.CommandLine.Spec;
  * host's load average before the run. The table goes to stdout and to OUT/accuracy.txt.
  */
 @Command(name = "accuracy", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
-        description = "Each backend (and netty with --busy-poll) with the packet capture and the reference probe on; prints client minus wire, "
-                + "the host's floor, the overhead above it, retries and CPU.")
+        description = "Each backend (and netty with --busy-poll) with the packet capture and the reference probe on; "
+                + "prints client minus wire, the host's floor, the overhead above it, retries and CPU.")
 final class AccuracyBench implements Callable<Integer> {
 
     @Mixin Population population = new Population(300, 1.0);
     @Mixin RunPhases phases = new RunPhases("10s", "60s");
-    @Option(names = "--list", split = ",", paramLabel = "ITEM", defaultValue = "legacy,pooled,dedicated,netty,netty+busy-poll",
-            description = "What to measure: BACKEND, BACKEND+busy-poll (netty's busy-polling loop), BACKEND+no-warmup (no JIT warm-up, the "
-                    + "pitfall), e.g. netty,netty+no-warmup.")
+    @Option(names = "--list", split = ",", paramLabel = "ITEM",
+            defaultValue = "legacy,pooled,dedicated,netty,netty+busy-poll",
+            description = "What to measure: BACKEND, BACKEND+busy-poll (netty's busy-polling loop), "
+                    + "BACKEND+no-warmup (no JIT warm-up, the pitfall), e.g. netty,netty+no-warmup.")
     List<String> list;
     @Mixin Runs runs = new Runs("runs/bench-accuracy");
     @Spec CommandSpec spec;
@@ -71,8 +72,9 @@ final class AccuracyBench implements Callable<Integer> {
                 switch (parts[i]) {
                     case "busy-poll" -> busyPoll = true;
                     case "no-warmup" -> warmup = false;
-                    default -> throw new ConfigException("bench accuracy --list " + item + ": unknown modifier +" + parts[i]
-                            + "; expected BACKEND, BACKEND+busy-poll, BACKEND+no-warmup (e.g. netty,netty+no-warmup)");
+                    default -> throw new ConfigException("bench accuracy --list " + item + ": unknown modifier +"
+                            + parts[i] + "; expected BACKEND, BACKEND+busy-poll, BACKEND+no-warmup (e.g. "
+                            + "netty,netty+no-warmup)");
                 }
             }
             return new Item(item, backend, busyPoll, warmup);
@@ -91,15 +93,16 @@ final class AccuracyBench implements Callable<Integer> {
         PrintWriter pw = spec.commandLine().getOut();
         Path out = runs.dir();
         Files.createDirectories(out);
-        ClientCommandLine base = ClientCommandLine.run().users(population.users()).duration(phases.duration()).rampUp(phases.rampUp())
-                .rampDown(Duration.ZERO).thinkScale(population.thinkScale()).seed(1).capture().probe().noProgress();
+        ClientCommandLine base = ClientCommandLine.run().users(population.users()).duration(phases.duration())
+                .rampUp(phases.rampUp()).rampDown(Duration.ZERO).thinkScale(population.thinkScale()).seed(1).capture()
+                .probe().noProgress();
         List<String> rows = new ArrayList<>();
         List<String> splits = new ArrayList<>();
         for (Item item : items) {
             Path dir = out.resolve(item.label());
             String load = loadAverage();
-            Measurement m = Measurement.of(pw, item.label() + " (load average " + load + ")", item.applyTo(base).out(dir),
-                    dir.resolve(RunFiles.CLIENT_LOG));
+            Measurement m = Measurement.of(pw, item.label() + " (load average " + load + ")",
+                    item.applyTo(base).out(dir), dir.resolve(RunFiles.CLIENT_LOG));
             rows.add(row(item.label(), dir, m.status(), load));
             splits.add(splitRow(item.label(), dir));
         }

@@ -12,9 +12,11 @@ import picocli.CommandLine.Spec;
  * summary.json and the server's ground truth. One subcommand per benchmark, each with its own options and defaults.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Benchmarks: each measurement is a client JVM of its own running `run`; the figures come from its summary and the "
-                + "server's own log. `rubis-client bench BENCHMARK --help` gives each one's options and defaults.",
-        subcommands = {BackendsBench.class, ServerBench.class, AccuracyBench.class, ScaleBench.class, RateBench.class, SoakBench.class})
+        description = "Benchmarks: each measurement is a client JVM of its own running `run`; the figures come from "
+                + "its summary and the server's own log. `rubis-client bench BENCHMARK --help` gives each one's "
+                + "options and defaults.",
+        subcommands = {BackendsBench.class, ServerBench.class, AccuracyBench.class, ScaleBench.class, RateBench.class,
+                SoakBench.class})
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
@@ -22,6 +24,7 @@ public final class BenchCommand implements Callable<Integer> {
     /** {@code bench} alone: which benchmark is missing, in one line. */
     @Override
     public Integer call() {
-        throw new ParameterException(spec.commandLine(), "missing benchmark, accepted: " + String.join(", ", spec.subcommands().keySet()));
+        String accepted = String.join(", ", spec.subcommands().keySet());
+        throw new ParameterException(spec.commandLine(), "missing benchmark, accepted: " + accepted);
     }
 }

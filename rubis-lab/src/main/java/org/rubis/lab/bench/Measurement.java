@@ -17,10 +17,11 @@ import org.rubis.client.report.SummaryFile;
 record Measurement(SummaryFile summary, int status) {
 
     /**
-     * Says {@code measuring LABEL (note): run ...}, runs {@code line} to its end with its output in {@code output} (null:
+     * Says {@code measuring LABEL: run ...}, runs {@code line} to its end with its output in {@code output} (null:
      * discarded) and reads its summary.
      */
-    static Measurement of(PrintWriter out, String label, ClientCommandLine line, Path output) throws IOException, InterruptedException {
+    static Measurement of(PrintWriter out, String label, ClientCommandLine line, Path output)
+            throws IOException, InterruptedException {
         out.println("measuring " + label + ": " + line);
         out.flush();
         Files.createDirectories(line.out());

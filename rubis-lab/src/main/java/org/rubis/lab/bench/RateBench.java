@@ -49,8 +49,8 @@ import picocli.CommandLine.Spec;
  * ({@link RateRounds}).
  */
 @Command(name = "rate", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
-        description = "Client CPU per request at the highest rate, a static 2 KB page on lighttpd (client and server pinned to one core each), "
-                + "beside wrk and httperf when installed, --rounds times in turn.")
+        description = "Client CPU per request at the highest rate, a static 2 KB page on lighttpd (client and server "
+                + "pinned to one core each), beside wrk and httperf when installed, --rounds times in turn.")
 final class RateBench implements Callable<Integer> {
 
     /**
@@ -62,11 +62,13 @@ final class RateBench implements Callable<Integer> {
      */
     static final int WARMUP_REQUESTS = 40_000;
 
-    @Option(names = "--users", paramLabel = "N", defaultValue = "64", description = "Connections (closed users with no think time).")
+    @Option(names = "--users", paramLabel = "N", defaultValue = "64",
+            description = "Connections (closed users with no think time).")
     int users;
     @Mixin RunPhases phases = new RunPhases("5s", "20s");
-    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3", description = "How many times each client runs, in turn; the end prints "
-            + "each client's median and netty's ratio to wrk within each round.")
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3",
+            description = "How many times each client runs, in turn; the end prints each client's median and netty's "
+                    + "ratio to wrk within each round.")
     int rounds;
     @Mixin Runs runs = new Runs("runs/bench");
     @Spec CommandSpec spec;
@@ -76,12 +78,14 @@ final class RateBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (rounds < 1 || rounds > 100) {
-            throw new ConfigException("--rounds " + rounds + ": expected 1 to 100 rounds (bench rate runs each client once per round)");
+            throw new ConfigException("--rounds " + rounds
+                    + ": expected 1 to 100 rounds (bench rate runs each client once per round)");
         }
         out = spec.commandLine().getOut();
         Duration duration = phases.duration();
-        ClientCommandLine client = ClientCommandLine.run().backend(BackendKind.NETTY).users(users).thinkScale(0).rampUp(phases.rampUp())
-                .duration(duration).rampDown(Duration.ZERO).seed(1).jitWarmup(JitWarmupPolicy.parse(String.valueOf(WARMUP_REQUESTS))).noProgress()
+        ClientCommandLine client = ClientCommandLine.run().backend(BackendKind.NETTY).users(users).thinkScale(0)
+                .rampUp(phases.rampUp()).duration(duration).rampDown(Duration.ZERO).seed(1)
+                .jitWarmup(JitWarmupPolicy.parse(String.valueOf(WARMUP_REQUESTS))).noProgress()
                 .jvmFlags(List.of("-Xmx512m"));
         Path dir = runs.dir().resolve("rate");
         Path lighttpd = HostProgram.which("lighttpd");
@@ -112,8 +116,9 @@ final class RateBench implements Callable<Integer> {
                 + "server.errorlog = \"" + dir.toAbsolutePath().resolve("lighttpd-error.log") + "\"\n", StandardCharsets.ISO_8859_1);
         // lighttpd 1.4: max-keep-alive-requests = 0 DISABLES keep-alive (every reply says Connection: close);
         // a large count keeps each connection for the whole run, as wrk and the client expect
-        Process server = HostProgram.start(List.of(taskset.toString(), "-c", serverCore, lighttpd.toString(), "-D", "-f", conf.toString()),
-                dir.resolve("lighttpd.out"));
+        List<String> lighttpdCommand = List.of(taskset.toString(), "-c", serverCore, lighttpd.toString(), "-D", "-f",
+                conf.toString());
+        Process server = HostProgram.start(lighttpdCommand, dir.resolve("lighttpd.out"));
         RateRounds all = new RateRounds();
         try {
             Thread.sleep(500);
@@ -122,14 +127,17 @@ final class RateBench implements Callable<Integer> {
                 return 1;
             }
             String base = "http://127.0.0.1:" + port;
-            out.printf(Locale.ROOT, "static 2 KB page on lighttpd (core %s), clients on core %s, %d connections, %d s each, %d round%s; netty after a "
-                    + "JIT warm-up of %,d requests%n", serverCore, clientCore, users, duration.toSeconds(), rounds, rounds == 1 ? "" : "s (the clients in turn, round after round)",
+            out.printf(Locale.ROOT, "static 2 KB page on lighttpd (core %s), clients on core %s, %d connections, %d s "
+                    + "each, %d round%s; netty after a JIT warm-up of %,d requests%n", serverCore, clientCore, users,
+                    duration.toSeconds(), rounds, rounds == 1 ? "" : "s (the clients in turn, round after round)",
                     WARMUP_REQUESTS);
             for (int r = 1; r <= rounds; r++) {
                 Path roundDir = rounds == 1 ? dir : dir.resolve("round-" + r);
                 Files.createDirectories(roundDir);
-                List<RateRounds.Row> rows = List.of(client(client.pinned(taskset, clientCore).target(base).out(roundDir.resolve("netty"))),
-                        wrk(taskset, clientCore, base, duration, roundDir), httperf(taskset, clientCore, port, duration));
+                ClientCommandLine netty = client.pinned(taskset, clientCore).target(base)
+                        .out(roundDir.resolve("netty"));
+                List<RateRounds.Row> rows = List.of(client(netty), wrk(taskset, clientCore, base, duration, roundDir),
+                        httperf(taskset, clientCore, port, duration));
                 all.add(rows);
                 out.println();
                 if (rounds > 1) {
@@ -167,7 +175,8 @@ final class RateBench implements Callable<Integer> {
         SummaryFile.Health h = s.health();
         String byThread;
         try {
-            JsonNode per = new ObjectMapper().readTree(RunFiles.summaryJson(runDir).toFile()).path("client_health").path("run_cpu_us_per_request_by_thread");
+            JsonNode per = new ObjectMapper().readTree(RunFiles.summaryJson(runDir).toFile()).path("client_health")
+                    .path("run_cpu_us_per_request_by_thread");
             byThread = per.isObject() ? Summary.byThread(per) : null;
         } catch (IOException e) {
             byThread = null;
@@ -183,8 +192,9 @@ final class RateBench implements Callable<Integer> {
             return RateRounds.Row.missing(RateRounds.WRK, "not installed (apt-get install -y wrk)");
         }
         // bash's time keyword gives the CPU of the pinned wrk; TIMEFORMAT "%U %S" prints user and system seconds.
-        String text = HostProgram.output(List.of("bash", "-c", "TIMEFORMAT='cpu %U %S'; time " + taskset + " -c " + core + " " + wrk + " -t1 -c"
-                + users + " -d" + duration.toSeconds() + "s " + base + "/page.html"), dir.resolve("wrk.out"));
+        String text = HostProgram.output(List.of("bash", "-c", "TIMEFORMAT='cpu %U %S'; time " + taskset + " -c " + core
+                + " " + wrk + " -t1 -c" + users + " -d" + duration.toSeconds() + "s " + base + "/page.html"),
+                dir.resolve("wrk.out"));
         Matcher rate = Pattern.compile("Requests/sec:\\s+([0-9.]+)").matcher(text);
         Matcher total = Pattern.compile("([0-9]+) requests in").matcher(text);
         Matcher cpu = Pattern.compile("cpu ([0-9.]+) ([0-9.]+)").matcher(text);
@@ -203,8 +213,9 @@ final class RateBench implements Callable<Integer> {
         // Each of the connections sends its calls back to back; enough calls to last about the duration at wrk's rate.
         long seconds = duration.toSeconds();
         long calls = Math.max(1000, 100_000 * seconds / Math.max(1, users));
-        String text = HostProgram.output(List.of(taskset.toString(), "-c", core, httperf.toString(), "--server", "127.0.0.1", "--port", String.valueOf(port),
-                "--uri", "/page.html", "--num-conns", String.valueOf(users), "--num-calls", String.valueOf(calls), "--rate", "1000",
+        String text = HostProgram.output(List.of(taskset.toString(), "-c", core, httperf.toString(), "--server",
+                "127.0.0.1", "--port", String.valueOf(port), "--uri", "/page.html", "--num-conns",
+                        String.valueOf(users), "--num-calls", String.valueOf(calls), "--rate", "1000",
                 "--hog", "--timeout", "10"), Path.of(System.getProperty("java.io.tmpdir"), "httperf-" + port + ".out"));
         Matcher rate = Pattern.compile("Request rate: ([0-9.]+) req/s").matcher(text);
         Matcher cpu = Pattern.compile("CPU time \\[s\\]: user ([0-9.]+) system ([0-9.]+)").matcher(text);

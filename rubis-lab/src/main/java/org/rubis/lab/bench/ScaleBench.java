@@ -37,8 +37,9 @@ import picocli.CommandLine.Spec;
  * refused with one line.
  */
 @Command(name = "scale", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
-        description = "Many users with their own connections and TPC-W think time in one client JVM with a fixed heap, with netty and with "
-                + "virtual threads; prints users reached, connect errors, run-phase p99 send lateness, heap per user and CPU.")
+        description = "Many users with their own connections and TPC-W think time in one client JVM with a fixed "
+                + "heap, with netty and with virtual threads; prints users reached, connect errors, run-phase p99 send "
+                + "lateness, heap per user and CPU.")
 final class ScaleBench implements Callable<Integer> {
 
     /** The execution models measured: how each selects its backend and threads, and its collector. */
@@ -46,15 +47,17 @@ final class ScaleBench implements Callable<Integer> {
         /** netty's event loops, the JVM's default collector (G1). */
         NETTY,
         /**
-         * A virtual thread per request (dedicated), with ZGC: G1 copies these sessions' state (HttpClient 5 connections and
-         * their buffers, 6.5 KB a user) in young pauses of 15 to 35 ms at 18,000 users: its run-phase p99 send lateness was
-         * 4.0 to 7.9 ms, over 5 ms in 3 of 5 runs on an idle host (2026-11-25), against 2.3 to 2.5 ms with ZGC for the same
-         * CPU per request and 1 KB more heap per user (docs/BENCHMARKS.md "bench scale: virtual threads with ZGC").
+         * A virtual thread per request (dedicated), with ZGC: G1 copies these sessions' state (HttpClient 5
+         * connections and their buffers, 6.5 KB a user) in young pauses of 15 to 35 ms at 18,000 users: its run-phase
+         * p99 send lateness was 4.0 to 7.9 ms, over 5 ms in 3 of 5 runs on an idle host (2026-11-25), against 2.3 to
+         * 2.5 ms with ZGC for the same CPU per request and 1 KB more heap per user (docs/BENCHMARKS.md "bench scale:
+         * virtual threads with ZGC").
          */
         VIRTUAL;
 
         ClientCommandLine applyTo(ClientCommandLine line) {
-            return this == NETTY ? line.backend(BackendKind.NETTY) : line.backend(BackendKind.DEDICATED).threads(ThreadModel.VIRTUAL);
+            return this == NETTY ? line.backend(BackendKind.NETTY)
+                    : line.backend(BackendKind.DEDICATED).threads(ThreadModel.VIRTUAL);
         }
 
         /** The client JVM's collector flags beside {@code -Xmx}. */
@@ -68,7 +71,8 @@ final class ScaleBench implements Callable<Integer> {
         }
     }
 
-    @Option(names = "--users", paramLabel = "N", defaultValue = "18000", description = "Emulated users, each with its own connection.")
+    @Option(names = "--users", paramLabel = "N", defaultValue = "18000",
+            description = "Emulated users, each with its own connection.")
     int users;
     @Mixin RunPhases phases = new RunPhases("30s", "30s");
     @Option(names = "--heap", paramLabel = "SIZE", defaultValue = "512m", description = "The client JVM's -Xmx.")
@@ -91,11 +95,14 @@ final class ScaleBench implements Callable<Integer> {
         plan.check(true, sources, true);
         out.printf(Locale.ROOT, "plan: %d users, open-file limit %d per process (client and server each need about %d), %d ephemeral ports per "
                 + "source address -> %d loopback source address(es)%n", users, plan.fdLimit(), plan.filesNeeded(), plan.ports(), sources);
-        ClientCommandLine base = ClientCommandLine.run().users(users).rampUp(phases.rampUp()).duration(phases.duration())
+        ClientCommandLine base = ClientCommandLine.run().users(users).rampUp(phases.rampUp())
+                .duration(phases.duration())
                 .rampDown(Duration.ofSeconds(15)).seed(1).noProgress().sourceAddresses(sources)
                 // dedicated semantics: the server keeps idle connections through any think time (TPC-W: up to 70 s)
                 .property("server_keepalive_timeout_ms", "0")
-                // class histograms (full GC) 2 s into the down ramp (users connected and thinking) and after the sessions end
+                // class histograms (full GC) 2 s into the down ramp (users connected and thinking) and after the
+                // sessions
+                // end
                 .heapPerUser();
         List<String> rows = new ArrayList<>();
         List<String> details = new ArrayList<>();
@@ -107,7 +114,8 @@ final class ScaleBench implements Callable<Integer> {
             Measurement m = Measurement.of(out, model.toString(), line, runDir.resolve("client.out"));
             SummaryFile s = m.summary();
             if (s == null) {
-                rows.add(String.format(Locale.ROOT, "%-8s failed (exit %d), see %s", model, m.status(), runDir.resolve("client.out")));
+                rows.add(String.format(Locale.ROOT, "%-8s failed (exit %d), see %s", model, m.status(),
+                        runDir.resolve("client.out")));
                 continue;
             }
             JsonNode j = new ObjectMapper().readTree(RunFiles.summaryJson(runDir).toFile());

@@ -23,9 +23,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code bench server}: the browse mix against each embedded server model with no think time; requests/s and service time. */
+/** {@code bench server}: the browse mix against each server model with no think time; requests/s, service time. */
 @Command(name = "server", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
-        description = "The browse mix against each server model with no think time; prints requests/s and mean service time.")
+        description = "The browse mix against each server model with no think time; prints requests/s and mean "
+                + "service time.")
 final class ServerBench implements Callable<Integer> {
 
     /** The browse-only mix: every request reads, so the models are compared on the same work. */
@@ -42,18 +43,21 @@ final class ServerBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter pw = spec.commandLine().getOut();
-        ClientCommandLine base = ClientCommandLine.run().users(population.users()).duration(phases.duration()).rampUp(phases.rampUp())
-                .rampDown(Duration.ZERO).thinkScale(population.thinkScale()).seed(1).noProgress().backend(BackendKind.DEDICATED)
-                .property("workload_transition_table", BROWSE_ONLY);
+        ClientCommandLine base = ClientCommandLine.run().users(population.users()).duration(phases.duration())
+                .rampUp(phases.rampUp()).rampDown(Duration.ZERO).thinkScale(population.thinkScale()).seed(1)
+                .noProgress()
+                .backend(BackendKind.DEDICATED).property("workload_transition_table", BROWSE_ONLY);
         List<String> rows = new ArrayList<>();
         for (ServerModel model : models) {
             Path dir = runs.dir().resolve("server-" + model.label());
             Measurement m = Measurement.of(pw, model.label(), base.serverModel(model).out(dir), null);
-            rows.add(m.summary() == null ? String.format(Locale.ROOT, "%-10s failed (exit %d)", model.label(), m.status())
+            rows.add(m.summary() == null ? String.format(Locale.ROOT, "%-10s failed (exit %d)", model.label(),
+                    m.status())
                     : row(model.label(), dir, m.summary()));
         }
         pw.println();
-        pw.println(String.format(Locale.ROOT, "%-10s %10s %12s %12s %12s %10s", "model", "req/s", "service ms", "client ms", "p99 ms", "conns max"));
+        pw.println(String.format(Locale.ROOT, "%-10s %10s %12s %12s %12s %10s", "model", "req/s", "service ms",
+                "client ms", "p99 ms", "conns max"));
         rows.forEach(pw::println);
         pw.flush();
         return 0;
@@ -70,7 +74,8 @@ final class ServerBench implements Callable<Integer> {
                 n++;
             }
         }
-        return String.format(Locale.ROOT, "%-10s %10.1f %12.3f %12.3f %12.3f %10d", model, s.throughputRps(), n == 0 ? 0 : sum / n / 1e6,
+        double serviceMs = n == 0 ? 0 : sum / n / 1e6;
+        return String.format(Locale.ROOT, "%-10s %10.1f %12.3f %12.3f %12.3f %10d", model, s.throughputRps(), serviceMs,
                 s.run().mean(), s.run().p99(), s.server().maxConcurrentConnections());
     }
 }

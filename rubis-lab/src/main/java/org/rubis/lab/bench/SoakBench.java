@@ -27,13 +27,15 @@ import picocli.CommandLine.Spec;
  * the warm-up, and the figures per 5 minutes ({@link SoakTrend}).
  */
 @Command(name = "soak", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
-        description = "One long run; prints heap, file descriptors and threads over time and whether each is flat. Exit 0 when all are "
-                + "flat, 1 when one grows or the run failed, 2 when the run was too short to judge.")
+        description = "One long run; prints heap, file descriptors and threads over time and whether each is flat. "
+                + "Exit 0 when all are flat, 1 when one grows or the run failed, 2 when the run was too short to "
+                + "judge.")
 final class SoakBench implements Callable<Integer> {
 
     @Mixin Population population = new Population(4000, 1.0);
     @Mixin RunPhases phases = new RunPhases("5s", "30m");
-    @Option(names = "--backend", paramLabel = "NAME", defaultValue = "netty", description = "The backend: ${COMPLETION-CANDIDATES}.")
+    @Option(names = "--backend", paramLabel = "NAME", defaultValue = "netty",
+            description = "The backend: ${COMPLETION-CANDIDATES}.")
     BackendKind backend;
     @Option(names = "--heap", paramLabel = "SIZE", defaultValue = "1g",
             description = "The client JVM's -Xmx, so that collections happen and the heap after them can be judged.")
@@ -49,8 +51,9 @@ final class SoakBench implements Callable<Integer> {
         Path dir = runs.dir().resolve("soak-" + backend.label());
         PrintWriter pw = spec.commandLine().getOut();
         Duration rampUp = phases.rampUp();
-        ClientCommandLine line = ClientCommandLine.run().users(population.users()).duration(phases.duration()).rampUp(rampUp)
-                .rampDown(Duration.ZERO).thinkScale(population.thinkScale()).seed(1).noProgress().backend(backend)
+        ClientCommandLine line = ClientCommandLine.run().users(population.users()).duration(phases.duration())
+                .rampUp(rampUp).rampDown(Duration.ZERO).thinkScale(population.thinkScale()).seed(1).noProgress()
+                .backend(backend)
                 .profile("soak", List.of("-Xmx" + heap)).out(dir);
         Measurement m = Measurement.of(pw, "soak", line, dir.resolve("client.out"));
         SummaryFile s = m.summary();
@@ -62,9 +65,10 @@ final class SoakBench implements Callable<Integer> {
         double skip = rampUp.toMillis() / 1000.0 + 60; // judge after the ramp and a minute of warm-up
         SoakTrend.Trend trend = SoakTrend.read(dir, skip);
         pw.println();
-        pw.println(String.format(Locale.ROOT, "%d users, %s, backend %s, -Xmx%s: %d requests, %.1f req/s, status %s (exit %d); %s",
-                population.users(), phases.durationText(), backend, heap, s.requests(), s.throughputRps(), s.status(), m.status(),
-                trend.judgedFrom(skip)));
+        pw.println(String.format(Locale.ROOT,
+                "%d users, %s, backend %s, -Xmx%s: %d requests, %.1f req/s, status %s (exit %d); %s",
+                population.users(), phases.durationText(), backend, heap, s.requests(), s.throughputRps(), s.status(),
+                m.status(), trend.judgedFrom(skip)));
         trend.windows(5, skip).forEach(pw::println);
         pw.println("heap judged on the " + trend.heapSource());
         trend.series().forEach(t -> pw.println(t.line()));

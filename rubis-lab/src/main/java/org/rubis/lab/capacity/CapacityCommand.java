@@ -33,10 +33,11 @@ public final class CapacityCommand implements Callable<Integer> {
 
     @Mixin JvmChoice jvm = new JvmChoice("default");
     @Option(names = "--execution", paramLabel = "MODEL", defaultValue = "platform",
-            description = "${COMPLETION-CANDIDATES}: platform (a thread per user), virtual (a virtual thread per request, think times on a timer) "
-                    + "or netty (event loops).")
+            description = "${COMPLETION-CANDIDATES}: platform (a thread per user), virtual (a virtual thread per "
+                    + "request, think times on a timer) or netty (event loops).")
     Execution execution;
-    @Option(names = "--users", split = ",", paramLabel = "N", defaultValue = "500,1000,2000,4000,8000", description = "The steps: users of each run.")
+    @Option(names = "--users", split = ",", paramLabel = "N", defaultValue = "500,1000,2000,4000,8000",
+            description = "The steps: users of each run.")
     List<Integer> steps;
     @Mixin RunPhases phases = new RunPhases("15s", "20s");
     private static final double DEFAULT_LATENESS_MS = 5;
@@ -55,11 +56,12 @@ public final class CapacityCommand implements Callable<Integer> {
     @Mixin Runs runs = new Runs("runs/capacity");
     @Spec CommandSpec spec;
 
-    /** What a search found: the largest number of users sustained before the first bottleneck (0: none), and what ended it. */
+    /** What a search found: the most users sustained before the first bottleneck (0: none), and what ended it. */
     public record Result(int largestSustained, String stopReason) {}
 
-    /** A search set up from code (as {@code reproduce heap-capacity} runs it), with these values in place of the options. */
-    public static CapacityCommand of(String profile, Execution execution, List<Integer> steps, RunPhases phases, boolean untilHeap, Path out) {
+    /** A search set up from code (as {@code reproduce heap-capacity} runs it): these values in place of the options. */
+    public static CapacityCommand of(String profile, Execution execution, List<Integer> steps, RunPhases phases,
+            boolean untilHeap, Path out) {
         CapacityCommand c = new CapacityCommand();
         c.jvm = new JvmChoice(profile);
         c.execution = execution;
@@ -81,8 +83,9 @@ public final class CapacityCommand implements Callable<Integer> {
     /** Runs the steps, prints each and the table to {@code pw}, and returns what the search found. */
     public Result search(PrintWriter pw) throws Exception {
         List<String> flags = jvm.flags();
-        ClientCommandLine base = execution.applyTo(jvm.applyTo(ClientCommandLine.run())).rampUp(phases.rampUp()).duration(phases.duration())
-                .rampDown(Duration.ZERO).property("workload_up_ramp_slowdown_factor", "1").seed(1).noProgress()
+        ClientCommandLine base = execution.applyTo(jvm.applyTo(ClientCommandLine.run())).rampUp(phases.rampUp())
+                .duration(phases.duration()).rampDown(Duration.ZERO).property("workload_up_ramp_slowdown_factor", "1")
+                .seed(1).noProgress()
                 .property("server_java_options", "-Xmx2g");
         List<String> rows = new ArrayList<>();
         CapacityLadder ladder = new CapacityLadder(untilHeap);
@@ -95,7 +98,8 @@ public final class CapacityCommand implements Callable<Integer> {
             ChildJvm.run(line, dir.resolve(RunFiles.CLIENT_LOG), null);
             SummaryFile s = SummaryFile.read(dir);
             if (s == null) {
-                rows.add(String.format(Locale.ROOT, "%7d  %-8s (no summary: see %s)", n, "failed", dir.resolve(RunFiles.CLIENT_LOG)));
+                rows.add(String.format(Locale.ROOT, "%7d  %-8s (no summary: see %s)", n, "failed",
+                        dir.resolve(RunFiles.CLIENT_LOG)));
                 ladder.step(n, "the client JVM died without a summary", true);
                 break;
             }
@@ -119,7 +123,8 @@ public final class CapacityCommand implements Callable<Integer> {
             }
         }
         pw.println();
-        pw.println("JVM profile " + JvmProfiles.describe(jvm.profile(), flags) + ", execution " + execution + ", TPC-W think time (mean 7 s)");
+        pw.println("JVM profile " + JvmProfiles.describe(jvm.profile(), flags) + ", execution " + execution
+                + ", TPC-W think time (mean 7 s)");
         pw.println(String.format(Locale.ROOT, "%7s  %9s %9s %9s %8s %9s  %s", "users", "req/s", "late p99", "CPU cores", "threads", "heap MiB", "verdict"));
         rows.forEach(pw::println);
         pw.println("largest sustained: " + (ladder.sustained() == 0 ? "none of the steps" : ladder.sustained() + " users") + " (" + ladder.stopReason() + ")");

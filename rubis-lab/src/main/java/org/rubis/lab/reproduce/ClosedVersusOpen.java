@@ -71,14 +71,17 @@ final class ClosedVersusOpen implements Experiment {
         for (double load : loads) {
             double target = load * NOMINAL_CAPACITY;
             int users = Math.max(1, (int) Math.round(target * MEAN_THINK_S));
-            ClientCommandLine base = ClientCommandLine.run().thinkScale(THINK_SCALE).maxTransitions(SESSION_LENGTH).backend(BackendKind.DEDICATED)
-                    .duration(duration).rampDown(Duration.ZERO).seed(1);
+            ClientCommandLine base = ClientCommandLine.run().thinkScale(THINK_SCALE).maxTransitions(SESSION_LENGTH)
+                    .backend(BackendKind.DEDICATED).duration(duration).rampDown(Duration.ZERO).seed(1);
             ServerChoice slow = ServerChoice.DEFAULTS.eventThreads(1).demandMicros(DEMAND_US);
-            ClientRun c = lab.run(name(), String.format(Locale.ROOT, "closed-%.0f", target), ClientSpec.of(base.users(users)
-                    .rampUp(Duration.ofSeconds(2)).property("workload_up_ramp_slowdown_factor", "1")).withServer(slow));
+            ClientCommandLine closedLine = base.users(users).rampUp(Duration.ofSeconds(2))
+                    .property("workload_up_ramp_slowdown_factor", "1");
+            ClientRun c = lab.run(name(), String.format(Locale.ROOT, "closed-%.0f", target),
+                    ClientSpec.of(closedLine).withServer(slow));
             double rate = target / sessionLength;
+            ClientCommandLine openLine = base.sessionRate(Math.round(rate * 1000) / 1000.0).rampUp(Duration.ZERO);
             ClientRun o = lab.run(name(), String.format(Locale.ROOT, "open-%.0f", target),
-                    ClientSpec.of(base.sessionRate(Math.round(rate * 1000) / 1000.0).rampUp(Duration.ZERO)).withServer(slow));
+                    ClientSpec.of(openLine).withServer(slow));
             runs.add(c.dir());
             runs.add(o.dir());
             if (!c.ok() || !o.ok()) {
@@ -133,7 +136,7 @@ final class ClosedVersusOpen implements Experiment {
         String why = (closedCapped ? "the closed population's offered rate never exceeded the capacity (it throttles itself)"
                 : "the closed population offered more than the capacity")
                 + (openPast ? "; open arrivals kept offering past capacity while the achieved rate fell below what was offered, as Banga and "
-                        + "Druschel found" : "; open arrivals did not reach past capacity with the achieved rate falling behind");
+                + "Druschel found" : "; open arrivals did not reach past capacity with the achieved rate falling behind");
         ObjectNode data = JsonNodeFactory.instance.objectNode();
         data.put("demand_us", DEMAND_US).put("nominal_capacity_rps", NOMINAL_CAPACITY).put("measured_capacity_rps", capacity)
                 .put("requests_per_session", sessionLength).put("closed_max_offered_rps", closedMaxOffered).put("closed_capped", closedCapped)

@@ -60,9 +60,11 @@ final class ConnectionSharing implements Experiment {
         List<Side> sides = new ArrayList<>();
         List<Path> runs = new ArrayList<>();
         for (BackendKind backend : List.of(BackendKind.LEGACY, BackendKind.DEDICATED)) {
-            ClientRun r = lab.run(name(), backend + "-" + n, ClientSpec.of(ClientCommandLine.run().users(n).thinkScale(0.5).backend(backend)
-                    .rampUp(lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(10))).duration(lab.pick(Duration.ofSeconds(6), Duration.ofSeconds(30)))
-                    .rampDown(Duration.ZERO).seed(1).capture()));
+            ClientCommandLine client = ClientCommandLine.run().users(n).thinkScale(0.5).backend(backend)
+                    .rampUp(lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(10)))
+                    .duration(lab.pick(Duration.ofSeconds(6), Duration.ofSeconds(30))).rampDown(Duration.ZERO).seed(1)
+                    .capture();
+            ClientRun r = lab.run(name(), backend + "-" + n, ClientSpec.of(client));
             runs.add(r.dir());
             if (!r.ok()) {
                 return Finding.failed(this, backend + ": no requests or no summary; " + r.where(), runs);
@@ -99,7 +101,7 @@ final class ConnectionSharing implements Experiment {
         String why = (fewer ? "legacy's concurrent connections are a fraction of dedicated's"
                 : "legacy's concurrent connections are not far below dedicated's")
                 + (longer ? ", and its busiest connection carries more requests than any session's own connection: the JDK's keep-alive cache "
-                        + "shares connections among users, as in the paper" : ", but its connections do not carry more requests than dedicated's");
+                + "shares connections among users, as in the paper" : ", but its connections do not carry more requests than dedicated's");
         ObjectNode data = JsonNodeFactory.instance.objectNode();
         data.put("users", n).put("source", from);
         for (Side s : sides) {

@@ -30,7 +30,8 @@ final class ErrorVersusLoad implements Experiment {
     /** A client configuration whose error is plotted against N. */
     private record Variant(String label, String profile, BackendKind backend) {}
 
-    private static final List<Variant> VARIANTS = List.of(new Variant("JIT, thread per user", "default", BackendKind.DEDICATED),
+    private static final List<Variant> VARIANTS = List.of(
+            new Variant("JIT, thread per user", "default", BackendKind.DEDICATED),
             new Variant("no JIT (-Xint), thread per user", "no-jit", BackendKind.DEDICATED),
             new Variant("JIT, event loop (netty)", "default", BackendKind.NETTY));
 
@@ -65,9 +66,13 @@ final class ErrorVersusLoad implements Experiment {
         String reference = null;
         for (Variant v : VARIANTS) {
             // The event loop is the flat reference line: two points at full scale, the highest N at quick scale.
-            for (int n : v.backend() == BackendKind.NETTY ? List.of(ns.get(lab.quick() ? ns.size() - 1 : 1), ns.get(ns.size() - 1)).stream().distinct().toList() : ns) {
+            List<Integer> sizes = v.backend() != BackendKind.NETTY ? ns
+                    : List.of(ns.get(lab.quick() ? ns.size() - 1 : 1), ns.get(ns.size() - 1)).stream().distinct()
+                            .toList();
+            for (int n : sizes) {
                 ClientCommandLine client = ClientCommandLine.run().users(n).thinkScale(think).backend(v.backend())
-                        .rampUp(lab.pick(Duration.ofSeconds(1), Duration.ofSeconds(5))).duration(lab.pick(Duration.ofSeconds(4), Duration.ofSeconds(15)))
+                        .rampUp(lab.pick(Duration.ofSeconds(1), Duration.ofSeconds(5)))
+                        .duration(lab.pick(Duration.ofSeconds(4), Duration.ofSeconds(15)))
                         .rampDown(Duration.ZERO).seed(1).capture();
                 if (v.backend() != BackendKind.NETTY) {
                     client = client.threads(ThreadModel.PLATFORM);

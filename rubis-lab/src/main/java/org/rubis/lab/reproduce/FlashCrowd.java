@@ -64,7 +64,8 @@ final class FlashCrowd implements Experiment {
         Path burst = dir.resolve("burst.txt");
         Files.writeString(flat, lab.pick("0 1.5\n", "0 1.5\n"));
         Files.writeString(burst, lab.pick("0 1.5\n3 25\n6 1.5\n", "0 1.5\n15 20\n30 1.5\n"));
-        List<ServerModel> servers = lab.pick(List.of(ServerModel.PREFORK), List.of(ServerModel.EVENT, ServerModel.PREFORK));
+        List<ServerModel> servers = lab.pick(List.of(ServerModel.PREFORK), List.of(ServerModel.EVENT,
+                ServerModel.PREFORK));
         Map<String, double[]> means = new LinkedHashMap<>(); // "server/backend" -> {flat, burst}
         List<Path> runs = new ArrayList<>();
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
@@ -73,16 +74,19 @@ final class FlashCrowd implements Experiment {
                 double[] m = new double[2];
                 for (int i = 0; i < 2; i++) {
                     Path schedule = i == 0 ? flat : burst;
-                    ClientSpec spec = ClientSpec.of(ClientCommandLine.run().rateSchedule(schedule).maxTransitions(10).thinkScale(0.1).backend(backend)
-                            .duration(Duration.ofSeconds(duration)).rampUp(Duration.ZERO).rampDown(Duration.ZERO).seed(1))
-                            .withServer(ServerChoice.DEFAULTS.model(server));
+                    ClientCommandLine client = ClientCommandLine.run().rateSchedule(schedule).maxTransitions(10)
+                            .thinkScale(0.1)
+                            .backend(backend).duration(Duration.ofSeconds(duration)).rampUp(Duration.ZERO)
+                            .rampDown(Duration.ZERO).seed(1);
+                    ClientSpec spec = ClientSpec.of(client).withServer(ServerChoice.DEFAULTS.model(server));
                     ClientRun r = lab.run(name(), server + "-" + backend + (i == 0 ? "-flat" : "-burst"), spec);
                     runs.add(r.dir());
                     if (!r.ok()) {
                         return Finding.failed(this, server + "/" + backend + ": no requests or no summary; " + r.where(), runs);
                     }
                     m[i] = r.summary().run().mean();
-                    rows.addObject().put("server", server.label()).put("backend", backend.label()).put("schedule", i == 0 ? "non-bursty" : "bursty")
+                    rows.addObject().put("server", server.label()).put("backend", backend.label())
+                            .put("schedule", i == 0 ? "non-bursty" : "bursty")
                             .put("mean_ms", m[i]).put("p99_ms", r.summary().run().p99()).put("requests", r.summary().requests())
                             .put("server_max_concurrent_connections", r.serverStats() == null ? -1
                                     : r.serverStats().path("max_concurrent_connections").asLong());

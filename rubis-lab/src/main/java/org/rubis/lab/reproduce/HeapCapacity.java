@@ -72,11 +72,13 @@ final class HeapCapacity implements Experiment {
                 Path out = dir.resolve(profile + "-" + exec);
                 Files.createDirectories(out);
                 StringWriter text = new StringWriter();
-                // until the heap: on a host whose cores give out first (3,000 platform threads woken late on 2 vCPUs), the ladder still
-                // reaches the step where the 64 MB heap fills, which is the finding (docs/REPRODUCTION.md, 2026-11-25 evening)
-                CapacityCommand search = CapacityCommand.of(profile, exec, stepList, new RunPhases(lab.pick("1s", "5s"), lab.pick("3s", "10s")), true,
-                        out);
-                lab.say("  capacity: JVM profile " + profile + ", execution " + exec + ", users " + steps + ", until the heap");
+                // until the heap: on a host whose cores give out first (3,000 platform threads woken late on 2
+                // vCPUs), the ladder still reaches the step where the 64 MB heap fills, which is the finding
+                // (docs/REPRODUCTION.md, 2026-11-25 evening)
+                RunPhases phases = new RunPhases(lab.pick("1s", "5s"), lab.pick("3s", "10s"));
+                CapacityCommand search = CapacityCommand.of(profile, exec, stepList, phases, true, out);
+                lab.say("  capacity: JVM profile " + profile + ", execution " + exec + ", users " + steps
+                        + ", until the heap");
                 CapacityCommand.Result result;
                 try {
                     result = search.search(new PrintWriter(text, true));
@@ -105,7 +107,8 @@ final class HeapCapacity implements Experiment {
                     tunedBest = Math.max(tunedBest, largest);
                 }
                 ys.add((double) largest);
-                rows.addObject().put("profile", profile).put("execution", exec.toString()).put("largest_sustained_users", largest).put("stopped_by", stop)
+                rows.addObject().put("profile", profile).put("execution", exec.toString())
+                        .put("largest_sustained_users", largest).put("stopped_by", stop)
                         .put("peak_heap_mib", peakHeap >> 20);
                 measured.append(String.format(Locale.ROOT, "%s%s/%s: %d users (%s, peak heap %d MiB)", measured.isEmpty() ? "" : "; ", profile,
                         exec, largest, stop, peakHeap >> 20));

@@ -66,7 +66,8 @@ public final class Lab {
     private Path database(Path runServerDir) throws IOException {
         if (dbTemplate == null) {
             Path dir = out.resolve(".database");
-            try (EmbeddedServerProcess s = EmbeddedServerProcess.start(ServerChoice.DEFAULTS, dir, dir.resolve("rubis"))) {
+            try (EmbeddedServerProcess s = EmbeddedServerProcess.start(ServerChoice.DEFAULTS, dir,
+                    dir.resolve("rubis"))) {
                 current = s;
             } finally {
                 current = null;
@@ -116,11 +117,13 @@ public final class Lab {
         long t0 = System.nanoTime();
         try {
             if (target == null) {
-                server = EmbeddedServerProcess.start(spec.server(), dir.resolve("server"), database(dir.resolve("server")));
+                Path serverDir = dir.resolve("server");
+                server = EmbeddedServerProcess.start(spec.server(), serverDir, database(serverDir));
                 current = server;
                 base = server.baseUrl();
             }
-            ClientCommandLine line = spec.client().profile(spec.profile(), profiles.flags(spec.profile())).target(base).noProgress().out(dir);
+            ClientCommandLine line = spec.client().profile(spec.profile(), profiles.flags(spec.profile())).target(base)
+                    .noProgress().out(dir);
             Files.writeString(dir.resolve("command.txt"), String.join(" ", line.command()) + "\n");
             if (server != null) {
                 cpuBefore = server.cpuSeconds();

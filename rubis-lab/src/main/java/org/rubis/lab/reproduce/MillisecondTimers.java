@@ -46,8 +46,10 @@ final class MillisecondTimers implements Experiment {
     @Override
     public Finding run(Lab lab) throws Exception {
         int n = lab.pick(50, 200);
-        ClientRun r = lab.run(name(), "dedicated-" + n, ClientSpec.of(ClientCommandLine.run().users(n).thinkScale(0.1).backend(BackendKind.DEDICATED)
-                .rampUp(Duration.ofSeconds(1)).duration(lab.pick(Duration.ofSeconds(4), Duration.ofSeconds(20))).rampDown(Duration.ZERO).seed(1)));
+        ClientCommandLine client = ClientCommandLine.run().users(n).thinkScale(0.1).backend(BackendKind.DEDICATED)
+                .rampUp(Duration.ofSeconds(1)).duration(lab.pick(Duration.ofSeconds(4), Duration.ofSeconds(20)))
+                .rampDown(Duration.ZERO).seed(1);
+        ClientRun r = lab.run(name(), "dedicated-" + n, ClientSpec.of(client));
         if (!r.ok()) {
             return Finding.failed(this, "the run sent no requests; " + r.where(), List.of(r.dir()));
         }

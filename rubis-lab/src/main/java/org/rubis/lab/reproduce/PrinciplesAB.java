@@ -63,15 +63,17 @@ final class PrinciplesAB implements Experiment {
             double scale = SCALE_AT_5 * n / 5.0;
             double z = 7 * scale;
             double rate = n / z;
-            ClientCommandLine base = ClientCommandLine.run().thinkScale(Math.round(scale * 1e4) / 1e4).maxTransitions(SESSION_LENGTH)
-                    .backend(BackendKind.DEDICATED).duration(duration).rampDown(Duration.ZERO).seed(1);
+            ClientCommandLine base = ClientCommandLine.run().thinkScale(Math.round(scale * 1e4) / 1e4)
+                    .maxTransitions(SESSION_LENGTH).backend(BackendKind.DEDICATED).duration(duration)
+                    .rampDown(Duration.ZERO).seed(1);
             ClientRun c = lab.run(name(), "closed-" + n, ClientSpec.of(base.users(n).rampUp(Duration.ZERO)));
             // Open sessions of SESSION_LENGTH requests last about SESSION_LENGTH x Z: started empty, their
             // population (and request rate) grows for that long. An up ramp of that length with no slowdown
             // lets it fill before the measured phase, as a closed population of N is full from the start.
             long fillMs = Math.round(SESSION_LENGTH * z * 1000);
-            ClientRun h = lab.run(name(), "hybrid-" + n, ClientSpec.of(base.sessionRate(Math.round(rate / SESSION_LENGTH * 1000) / 1000.0)
-                    .rampUp(Duration.ofMillis(fillMs)).property("workload_up_ramp_slowdown_factor", "1")));
+            ClientCommandLine openLine = base.sessionRate(Math.round(rate / SESSION_LENGTH * 1000) / 1000.0)
+                    .rampUp(Duration.ofMillis(fillMs)).property("workload_up_ramp_slowdown_factor", "1");
+            ClientRun h = lab.run(name(), "hybrid-" + n, ClientSpec.of(openLine));
             runs.add(c.dir());
             runs.add(h.dir());
             if (!c.ok() || !h.ok()) {
@@ -118,7 +120,7 @@ final class PrinciplesAB implements Experiment {
                         + "session arrivals' %s, as Principle B expects once the stream is made of many users", SETTLED_FROM,
                 closedNear1 ? "near 1" : "not near 1", hybridNear1 ? "near 1" : "not near 1")
                 + (hLo[1] > 1.25 ? String.format(Locale.ROOT, "; at N=%d the open CoV is %.2f: a few live sessions, whose number varies, bunch "
-                        + "the requests", (int) hLo[0], hLo[1]) : "")
+                + "the requests", (int) hLo[0], hLo[1]) : "")
                 + (cLo[1] < 0.8 ? String.format(Locale.ROOT, "; at N=%d the closed CoV is %.2f, below 1 as for a synchronised workload", (int) cLo[0], cLo[1])
                         : cLo[1] <= 1.25 ? String.format(Locale.ROOT, "; RUBiS's exponential think times keep even N=%d near 1 (%.2f): its closed "
                                 + "stream is not synchronised", (int) cLo[0], cLo[1])

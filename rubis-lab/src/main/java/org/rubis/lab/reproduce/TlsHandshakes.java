@@ -62,9 +62,10 @@ final class TlsHandshakes implements Experiment {
             // Sessions of 2 requests with no think time: a new connection (and handshake) every few milliseconds per user.
             // Two users: only their first handshakes are necessarily full (nothing to resume yet), every later one may resume.
             boolean on = resumption.equals("on");
-            ClientSpec spec = ClientSpec.of(ClientCommandLine.run().users(2).thinkScale(0).maxTransitions(2).backend(BackendKind.DEDICATED)
-                    .tlsResumption(on).rampUp(Duration.ofSeconds(1)).duration(lab.pick(Duration.ofSeconds(8), Duration.ofSeconds(20)))
-                    .rampDown(Duration.ZERO).seed(1)).withServer(ServerChoice.DEFAULTS.https(on));
+            ClientCommandLine client = ClientCommandLine.run().users(2).thinkScale(0).maxTransitions(2)
+                    .backend(BackendKind.DEDICATED).tlsResumption(on).rampUp(Duration.ofSeconds(1))
+                    .duration(lab.pick(Duration.ofSeconds(8), Duration.ofSeconds(20))).rampDown(Duration.ZERO).seed(1);
+            ClientSpec spec = ClientSpec.of(client).withServer(ServerChoice.DEFAULTS.https(on));
             ClientRun r = lab.run(name(), "resumption-" + resumption, spec);
             runs.add(r.dir());
             if (!r.ok() || r.serverStats() == null) {
@@ -89,7 +90,7 @@ final class TlsHandshakes implements Experiment {
         boolean cheaper = off.cpuMsPerConnection() > on.cpuMsPerConnection();
         String why = (counts ? "resumed handshakes occur only with resumption on" : "the handshake counts do not follow the resumption setting")
                 + (cheaper ? ", and the server spends more CPU per connection when every handshake is full, as Nou et al. found (the ratio is "
-                        + "smaller: today's ECDHE handshakes are far cheaper than the 2000s' RSA ones, and request work is in both)"
+                + "smaller: today's ECDHE handshakes are far cheaper than the 2000s' RSA ones, and request work is in both)"
                         : ", but the server's CPU per connection was not higher with full handshakes on this noisy machine");
         ObjectNode data = JsonNodeFactory.instance.objectNode();
         for (Side s : sides) {

@@ -38,51 +38,67 @@ import picocli.CommandLine.Parameters;
 class ArchitectureTest {
 
     /** run's options by their long names, from run's own command line. */
-    static final Set<String> RUN_OPTIONS = new CommandLine(new RunCommand()).getCommandSpec().optionsMap().keySet().stream()
-            .filter(n -> n.startsWith("--") && !n.equals("--help") && !n.equals("--version")).collect(Collectors.toUnmodifiableSet());
+    static final Set<String> RUN_OPTIONS = new CommandLine(new RunCommand()).getCommandSpec().optionsMap().keySet()
+            .stream()
+            .filter(n -> n.startsWith("--") && !n.equals("--help") && !n.equals("--version"))
+            .collect(Collectors.toUnmodifiableSet());
 
     @ArchTest
     static final ArchRule noPackageCycle = slices().matching("org.rubis.(**)").should().beFreeOfCycles();
 
     @ArchTest
-    static final ArchRule theLabUsesTheClientFromOutside = classes().should().onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis.client..")
-                    .or(resideInAnyPackage("org.rubis.client.cli..", "org.rubis.client.config..", "org.rubis.client.input..",
+    static final ArchRule theLabUsesTheClientFromOutside = classes().should()
+            .onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis.client..")
+            .or(resideInAnyPackage("org.rubis.client.cli..", "org.rubis.client.config..",
+                            "org.rubis.client.input..",
                             "org.rubis.client.process..", "org.rubis.client.report..")))
-            .because("the lab starts the client as a child JVM (process), in its vocabulary (config, the command-line option blocks of cli), "
-                    + "and reads its run directories (report's SummaryFile, rubis-analysis); the engine, backends and workload are the "
+            .because("the lab starts the client as a child JVM (process), in its vocabulary (config, the "
+                    + "command-line option blocks of cli), "
+                    + "and reads its run directories (report's SummaryFile, rubis-analysis); the engine, backends "
+                    + "and workload are the "
                     + "child's business");
 
     @ArchTest
     static final ArchRule noChildCommandLineOutsideTheBuilder = classes()
             .should(StringConstants.nameNoLiteral("an option of run", RUN_OPTIONS::contains))
-            .because("every client the lab starts is written by process.ClientCommandLine, the one place that names run's options");
+            .because("every client the lab starts is written by process.ClientCommandLine, the one place that names "
+                    + "run's options");
 
     @ArchTest
-    static final ArchRule processesOnlyThroughTheClientOrHost = noClasses().that().resideOutsideOfPackage("org.rubis.lab.host..")
+    static final ArchRule processesOnlyThroughTheClientOrHost = noClasses().that()
+            .resideOutsideOfPackage("org.rubis.lab.host..")
             .should().dependOnClassesThat().areAssignableTo(ProcessBuilder.class)
             .orShould().callMethodWhere(target(owner(equivalentTo(Runtime.class))).and(target(name("exec"))))
-            .because("client JVMs start through the client's process.ChildJvm; host holds the programs of bench rate that are not JVMs "
+            .because("client JVMs start through the client's process.ChildJvm; host holds the programs of bench rate "
+                    + "that are not JVMs "
                     + "(lighttpd, taskset, wrk, httperf)");
 
     @ArchTest
-    static final ArchRule picocliOnlyInCommandsAndTheirOptionBlocks = classes().that(usePicocli()).should(beACommandOrAnOptionBlock());
+    static final ArchRule picocliOnlyInCommandsAndTheirOptionBlocks = classes().that(usePicocli())
+            .should(beACommandOrAnOptionBlock());
 
     @ArchTest
-    static final ArchRule noNettyNorHttpClient5 = noClasses().should().dependOnClassesThat().resideInAnyPackage("io.netty..", "org.apache.hc..");
+    static final ArchRule noNettyNorHttpClient5 = noClasses().should().dependOnClassesThat()
+            .resideInAnyPackage("io.netty..", "org.apache.hc..");
 
     private static DescribedPredicate<JavaClass> usePicocli() {
         return DescribedPredicate.describe("use picocli",
-                c -> c.getDirectDependenciesFromSelf().stream().anyMatch(d -> d.getTargetClass().getPackageName().startsWith("picocli")));
+                c -> c.getDirectDependenciesFromSelf().stream().anyMatch(d -> d.getTargetClass().getPackageName()
+                        .startsWith("picocli")));
     }
 
-    /** Annotated {@code @Command}, or a block of options (a field with {@code @Option}, {@code @Parameters} or {@code @Mixin}). */
+    /**
+     * Annotated {@code @Command}, or a block of options (a field with {@code @Option}, {@code @Parameters} or
+     * {@code @Mixin}).
+     */
     private static ArchCondition<JavaClass> beACommandOrAnOptionBlock() {
         return new ArchCondition<>("be a command or a block of options (the command-line layer)") {
             @Override
             public void check(JavaClass c, ConditionEvents events) {
                 boolean command = c.isAnnotatedWith(Command.class);
                 boolean options = c.getFields().stream().anyMatch(ArchitectureTest::isOption);
-                events.add(new SimpleConditionEvent(c, command || options, c.getName() + " uses picocli but is neither a command nor options"));
+                events.add(new SimpleConditionEvent(c, command || options, c.getName()
+                        + " uses picocli but is neither a command nor options"));
             }
         };
     }

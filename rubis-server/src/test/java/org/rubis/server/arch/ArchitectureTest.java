@@ -16,9 +16,11 @@ class ArchitectureTest {
     static final ArchRule noPackageCycle = slices().matching("org.rubis.(**)").should().beFreeOfCycles();
 
     @ArchTest
-    static final ArchRule nettyOnlyWhereTheHttpIs = noClasses().that().resideOutsideOfPackages("org.rubis.server.http..", "org.rubis.server.app..")
+    static final ArchRule nettyOnlyWhereTheHttpIs = noClasses().that()
+            .resideOutsideOfPackages("org.rubis.server.http..", "org.rubis.server.app..")
             .should().dependOnClassesThat().resideInAPackage("io.netty..")
-            .because("http serves with Netty (event model); app reads query strings with Netty's decoder; the data, the faults and the "
+            .because("http serves with Netty (event model); app reads query strings with Netty's decoder; the data, "
+                    + "the faults and the "
                     + "ground truth know no transport");
 
     @ArchTest
@@ -27,7 +29,8 @@ class ArchitectureTest {
             .because("ServerMain, in the root package, is the server's command line");
 
     @ArchTest
-    static final ArchRule theGroundTruthKnowsNoServerModel = noClasses().that().resideInAPackage("org.rubis.server.truth..")
+    static final ArchRule theGroundTruthKnowsNoServerModel = noClasses().that()
+            .resideInAPackage("org.rubis.server.truth..")
             .should().dependOnClassesThat().resideInAnyPackage("org.rubis.server.http..", "org.rubis.server.app..")
             .because("the server's own log is written the same way by every model");
 }

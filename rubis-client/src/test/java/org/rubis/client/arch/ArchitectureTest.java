@@ -16,10 +16,6 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
-import java.util.Set;
-import java.util.stream.Collectors;
-import org.rubis.client.cli.RunCommand;
-import picocli.CommandLine;
 
 /**
  * The client's packages as docs/ARCHITECTURE.md draws them, checked on the compiled main classes. Rules name packages
@@ -27,12 +23,6 @@ import picocli.CommandLine;
  */
 @AnalyzeClasses(packages = "org.rubis.client", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
-
-    /** run's options by their long names, from run's own command line. */
-    static final Set<String> RUN_OPTIONS = new CommandLine(new RunCommand()).getCommandSpec().optionsMap().keySet()
-            .stream()
-            .filter(n -> n.startsWith("--") && !n.equals("--help") && !n.equals("--version"))
-            .collect(Collectors.toUnmodifiableSet());
 
     @ArchTest
     static final ArchRule noPackageCycle = slices().matching("org.rubis.client.(*)..").should().beFreeOfCycles();
@@ -81,7 +71,7 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule runsOptionsAreWrittenForAChildOnlyByProcess = classes()
             .that().resideOutsideOfPackages("org.rubis.client.cli..", "org.rubis.client.process..")
-            .should(StringConstants.nameNoLiteral("an option of run", RUN_OPTIONS::contains))
+            .should(StringConstants.nameNoLiteral("an option of run", RunOptions.NAMES::contains))
             .because("the cli declares run's options and process writes the command lines of other JVMs "
                     + "(ClientCommandLine the client's, "
                     + "EmbeddedServerProcess the server's): a child started anywhere else would bypass the typed "

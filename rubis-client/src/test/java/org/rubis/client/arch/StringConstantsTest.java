@@ -20,15 +20,15 @@ class StringConstantsTest {
         Set<String> builder = StringConstants.of(new ClassFileImporter().importClass(ClientCommandLine.class));
         assertTrue(builder.containsAll(Set.of("--backend", "--users", "--jit-warmup", "--out", "run", "-jar")),
                 builder.toString());
-        assertTrue(ArchitectureTest.RUN_OPTIONS.containsAll(Set.of("--backend", "--users", "--duration",
+        assertTrue(RunOptions.NAMES.containsAll(Set.of("--backend", "--users", "--duration",
                 "--jvm-profile", "--out")),
-                ArchitectureTest.RUN_OPTIONS.toString());
+                RunOptions.NAMES.toString());
     }
 
     @Test
     void aClassWithoutOptionLiteralsHasNone() {
         Set<String> plan = StringConstants.of(new ClassFileImporter().importClass(ResourcePlan.class));
-        assertFalse(plan.stream().anyMatch(ArchitectureTest.RUN_OPTIONS::contains), plan.toString());
+        assertFalse(plan.stream().anyMatch(RunOptions.NAMES::contains), plan.toString());
         assertTrue(plan.stream().anyMatch(s -> s.contains("ulimit -n")), "its messages are read: " + plan);
     }
 }

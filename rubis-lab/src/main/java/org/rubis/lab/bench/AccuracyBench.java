@@ -7,7 +7,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -93,9 +92,7 @@ final class AccuracyBench implements Callable<Integer> {
         PrintWriter pw = spec.commandLine().getOut();
         Path out = runs.dir();
         Files.createDirectories(out);
-        ClientCommandLine base = ClientCommandLine.run().users(population.users()).duration(phases.duration())
-                .rampUp(phases.rampUp()).rampDown(Duration.ZERO).thinkScale(population.thinkScale()).seed(1).capture()
-                .probe().noProgress();
+        ClientCommandLine base = Measurement.closedRuns(population, phases).capture().probe();
         List<String> rows = new ArrayList<>();
         List<String> splits = new ArrayList<>();
         for (Item item : items) {

@@ -2,7 +2,6 @@ package org.rubis.lab.bench;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,9 +35,7 @@ final class BackendsBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter pw = spec.commandLine().getOut();
-        ClientCommandLine base = ClientCommandLine.run().users(population.users()).duration(phases.duration())
-                .rampUp(phases.rampUp()).rampDown(Duration.ZERO).thinkScale(population.thinkScale()).seed(1)
-                .noProgress();
+        ClientCommandLine base = Measurement.closedRuns(population, phases);
         List<String> rows = new ArrayList<>();
         for (BackendKind b : backends) {
             Path dir = runs.dir().resolve("backend-" + b.label());

@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import org.rubis.client.cli.Population;
+import org.rubis.client.cli.RunPhases;
 import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.report.SummaryFile;
@@ -15,6 +18,12 @@ import org.rubis.client.report.SummaryFile;
  * @param status  the client's exit status
  */
 record Measurement(SummaryFile summary, int status) {
+
+    /** A benchmark's closed runs: its population and phases, no down ramp, the same seed, no progress line. */
+    static ClientCommandLine closedRuns(Population population, RunPhases phases) {
+        return ClientCommandLine.run().users(population.users()).thinkScale(population.thinkScale())
+                .rampUp(phases.rampUp()).duration(phases.duration()).rampDown(Duration.ZERO).seed(1).noProgress();
+    }
 
     /**
      * Says {@code measuring LABEL: run ...}, runs {@code line} to its end with its output in {@code output} (null:

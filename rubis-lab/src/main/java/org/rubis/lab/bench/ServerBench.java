@@ -3,7 +3,6 @@ package org.rubis.lab.bench;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,10 +42,8 @@ final class ServerBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter pw = spec.commandLine().getOut();
-        ClientCommandLine base = ClientCommandLine.run().users(population.users()).duration(phases.duration())
-                .rampUp(phases.rampUp()).rampDown(Duration.ZERO).thinkScale(population.thinkScale()).seed(1)
-                .noProgress()
-                .backend(BackendKind.DEDICATED).property("workload_transition_table", BROWSE_ONLY);
+        ClientCommandLine base = Measurement.closedRuns(population, phases).backend(BackendKind.DEDICATED)
+                .property("workload_transition_table", BROWSE_ONLY);
         List<String> rows = new ArrayList<>();
         for (ServerModel model : models) {
             Path dir = runs.dir().resolve("server-" + model.label());

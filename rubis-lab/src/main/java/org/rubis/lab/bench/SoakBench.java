@@ -51,9 +51,7 @@ final class SoakBench implements Callable<Integer> {
         Path dir = runs.dir().resolve("soak-" + backend.label());
         PrintWriter pw = spec.commandLine().getOut();
         Duration rampUp = phases.rampUp();
-        ClientCommandLine line = ClientCommandLine.run().users(population.users()).duration(phases.duration())
-                .rampUp(rampUp).rampDown(Duration.ZERO).thinkScale(population.thinkScale()).seed(1).noProgress()
-                .backend(backend)
+        ClientCommandLine line = Measurement.closedRuns(population, phases).backend(backend)
                 .profile("soak", List.of("-Xmx" + heap)).out(dir);
         Measurement m = Measurement.of(pw, "soak", line, dir.resolve("client.out"));
         SummaryFile s = m.summary();

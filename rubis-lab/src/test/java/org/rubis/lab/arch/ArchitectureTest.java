@@ -20,11 +20,8 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
-import java.util.Set;
-import java.util.stream.Collectors;
+import org.rubis.client.arch.RunOptions;
 import org.rubis.client.arch.StringConstants;
-import org.rubis.client.cli.RunCommand;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -36,12 +33,6 @@ import picocli.CommandLine.Parameters;
  */
 @AnalyzeClasses(packages = "org.rubis.lab", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
-
-    /** run's options by their long names, from run's own command line. */
-    static final Set<String> RUN_OPTIONS = new CommandLine(new RunCommand()).getCommandSpec().optionsMap().keySet()
-            .stream()
-            .filter(n -> n.startsWith("--") && !n.equals("--help") && !n.equals("--version"))
-            .collect(Collectors.toUnmodifiableSet());
 
     @ArchTest
     static final ArchRule noPackageCycle = slices().matching("org.rubis.(**)").should().beFreeOfCycles();
@@ -60,7 +51,7 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule noChildCommandLineOutsideTheBuilder = classes()
-            .should(StringConstants.nameNoLiteral("an option of run", RUN_OPTIONS::contains))
+            .should(StringConstants.nameNoLiteral("an option of run", RunOptions.NAMES::contains))
             .because("every client the lab starts is written by process.ClientCommandLine, the one place that names "
                     + "run's options");
 

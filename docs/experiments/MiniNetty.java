@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  * core 1 (its lighttpd.conf under the bench's --out):
  *
  *   J=/usr/lib/jvm/temurin-25-jdk-amd64/bin; U=~/.m2/repository/io/netty
- *   CP=rubis-client/target/rubis-client.jar:$U/netty-transport-classes-io_uring/4.2.7.Final/netty-transport-classes-io_uring-4.2.7.Final.jar:$U/netty-transport-native-io_uring/4.2.7.Final/netty-transport-native-io_uring-4.2.7.Final-linux-x86_64.jar
+ *   CP=rubis-cli/target/rubis-client.jar:$U/netty-transport-classes-io_uring/4.2.7.Final/netty-transport-classes-io_uring-4.2.7.Final.jar:$U/netty-transport-native-io_uring/4.2.7.Final/netty-transport-native-io_uring-4.2.7.Final-linux-x86_64.jar
  *   $J/javac -cp $CP -d /tmp/mini docs/experiments/MiniNetty.java
  *   taskset -c 0 $J/java -cp $CP:/tmp/mini MiniNetty PORT 64 10 epoll   # or uring (Netty's io_uring transport)
  *

@@ -20,7 +20,7 @@ final class Cli {
     }
 
     static Path clientJar() {
-        Path p = Path.of(System.getProperty("rubis.client.jar", "../../rubis-client/target/rubis-client.jar"));
+        Path p = Path.of(System.getProperty("rubis.client.jar", "../../rubis-cli/target/rubis-client.jar"));
         if (!Files.isRegularFile(p)) {
             throw new IllegalStateException(p + " not built: run mvn verify from the top directory");
         }

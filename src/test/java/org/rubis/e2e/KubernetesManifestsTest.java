@@ -188,7 +188,8 @@ class KubernetesManifestsTest {
         assertTrue(jar > 0 && cmd.get(jar + 1).equals("/opt/rubis/rubis-client.jar"), cmd.toString());
         String dockerfile = Files.readString(ROOT.resolve("deploy/container/Dockerfile"));
         assertTrue(dockerfile.lines().anyMatch(l -> l.matches("FROM eclipse-temurin:21-jre\\s*")), "Temurin 21 JRE base");
-        assertTrue(dockerfile.lines().anyMatch(l -> l.startsWith("COPY ") && l.contains("rubis-client/target/rubis-client.jar") && l.endsWith(" /opt/rubis/")),
+        assertTrue(dockerfile.lines().anyMatch(l -> l.startsWith("COPY ")
+                && l.contains("rubis-cli/target/rubis-client.jar") && l.endsWith(" /opt/rubis/")),
                 "the image has the jar where the Job runs it");
         assertTrue(dockerfile.contains("USER 10001"), "the image's user is the one the Job runs as");
     }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import org.HdrHistogram.Histogram;
 import java.util.TreeMap;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.stats.Moments;

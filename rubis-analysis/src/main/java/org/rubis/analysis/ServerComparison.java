@@ -1,5 +1,7 @@
 package org.rubis.analysis;
 
+import org.rubis.analysis.io.AnalysisException;
+
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.HashMap;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
+import org.rubis.analysis.cli.AnalysisMain;
 
 /** Parse errors of rubis-analysis are one line with exit status 2; every subcommand's help describes its arguments. */
 class CommandLineErrorsTest {

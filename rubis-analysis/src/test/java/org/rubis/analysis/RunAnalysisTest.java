@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.Phase;
 

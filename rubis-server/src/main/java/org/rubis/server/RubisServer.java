@@ -7,7 +7,7 @@ import org.rubis.server.data.DataPolicy;
 import org.rubis.server.data.Database;
 import org.rubis.server.data.Populator;
 import org.rubis.server.fault.FaultInjector;
-import org.rubis.server.fault.FaultSpec;
+import org.rubis.format.fault.FaultSpec;
 import org.rubis.server.http.EventServer;
 import org.rubis.server.http.PreforkServer;
 import org.rubis.server.http.RubisHttpServer;

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.rubis.format.OneLineErrors;
+import org.rubis.format.Tls;
+import org.rubis.format.fault.FaultSpec;
 import org.rubis.server.data.DataPolicy;
 import org.rubis.server.http.ServerSettings;
 import picocli.CommandLine;
@@ -107,10 +109,10 @@ public final class ServerMain implements Callable<Integer> {
         if (!tlsResumption.equals("on") && !tlsResumption.equals("off")) {
             throw new IllegalArgumentException("--tls-resumption " + tlsResumption + ": expected on or off");
         }
-        org.rubis.server.http.Tls tlsConfig = tls ? org.rubis.server.http.Tls.load(tlsKeystore, tlsPassword, tlsResumption.equals("on")) : null;
+        Tls tlsConfig = tls ? Tls.load(tlsKeystore, tlsPassword, tlsResumption.equals("on")) : null;
         ServerSettings settings = new ServerSettings(host, port, keepAliveMs, maxKeepAliveRequests, workers, maxWorkers, minSpare,
                 spawnDelayMs, backlog, eventThreads, tlsConfig);
-        org.rubis.server.fault.FaultSpec faultSpec = org.rubis.server.fault.FaultSpec.parse(faults);
+        FaultSpec faultSpec = FaultSpec.parse(faults);
         RubisServer server = new RubisServer(m, settings, DataPolicy.load(properties, size, seed), out, dbFile, d, faultSpec);
         server.faults().onDie(() -> {
             server.truth().close(); // the logs say which request the server died on

@@ -22,6 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.server.RubisServer.Model;
+import org.rubis.format.fault.FaultSpec;
 
 /** Each fault of the fault spec, seen on a raw socket, and recorded in the server's ground truth. */
 class FaultInjectionTest {
@@ -261,10 +262,10 @@ class FaultInjectionTest {
     void aMalformedSpecIsOneLineNamingTheRule() {
         for (String bad : List.of("explode", "delay=abc", "status=200", "reset:1.5", "reset:NaN", "stop-accepting", "stop-accepting:0.5@1-2",
                 "delay@5-2", "large=99999", "hang=3", ",", "delay=2000@1e300")) {
-            String m = assertThrows(IllegalArgumentException.class, () -> org.rubis.server.fault.FaultSpec.parse(bad), bad).getMessage();
+            String m = assertThrows(IllegalArgumentException.class, () -> FaultSpec.parse(bad), bad).getMessage();
             assertTrue(m.startsWith("fault spec \""), m);
             assertFalse(m.contains("\n"), m);
         }
-        assertEquals(3, org.rubis.server.fault.FaultSpec.parse("reset:0.1, delay=3000:0.5@10-20 ,die@30").rules().size());
+        assertEquals(3, FaultSpec.parse("reset:0.1, delay=3000:0.5@10-20 ,die@30").rules().size());
     }
 }

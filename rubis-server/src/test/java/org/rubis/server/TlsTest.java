@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.server.data.DataPolicy;
 import org.rubis.server.http.ServerSettings;
-import org.rubis.server.http.Tls;
+import org.rubis.format.Tls;
 
 /** HTTPS in both models; the ground truth tells full from resumed handshakes. */
 class TlsTest {

@@ -12,7 +12,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.rubis.analysis.AnalysisException;
 
 /**
  * Streams a CSV file with a header row, one record per line, checking that the header has the

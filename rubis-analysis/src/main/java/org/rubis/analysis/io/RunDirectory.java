@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.rubis.format.Columns;
 import org.rubis.format.RunFiles;
-import org.rubis.analysis.AnalysisException;
 
 /**
  * A rubis-client run directory (the contract in docs/RUN-DIRECTORY.md), checked on opening. File

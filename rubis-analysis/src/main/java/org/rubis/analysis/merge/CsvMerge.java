@@ -11,7 +11,7 @@ import java.util.PriorityQueue;
 import java.util.function.ToLongFunction;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
-import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 
 /**

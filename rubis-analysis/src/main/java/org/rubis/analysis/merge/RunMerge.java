@@ -17,7 +17,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Stream;
-import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.Phase;

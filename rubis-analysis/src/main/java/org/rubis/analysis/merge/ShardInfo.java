@@ -2,7 +2,7 @@ package org.rubis.analysis.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
-import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.RunStatus;
 

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.AnalysisException;
 
 /**
  * The shards of one run, checked to belong together: same seed, same configuration, same start

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.knowm.xchart.XYChart;
 import org.rubis.analysis.wire.DiffStats;
 import org.rubis.analysis.wire.WireCheck;
+import org.rubis.format.WireAccuracy;
 
 /** The report's "Wire check" section: how far the client's own times are from the packet capture's. */
 final class WireSection {
@@ -64,7 +65,7 @@ final class WireSection {
                     HtmlReport.fmt(g.response.percentileUs(50))}));
             r.table(new String[] {"requests", "count", "send side", "receive side", "total p50"}, splitRows);
         }
-        org.rubis.analysis.wire.WireAccuracy acc = w.accuracy();
+        WireAccuracy acc = w.accuracy();
         if (acc != null) {
             html.append(acc.within() ? "<div class=ok>" : "<div class=warn>").append("Accuracy: ").append(acc.within() ? "OK" : "INACCURATE")
                 .append(": client minus wire mean ").append(HtmlReport.fmt(acc.meanUs())).append(" us over ").append(acc.requests())

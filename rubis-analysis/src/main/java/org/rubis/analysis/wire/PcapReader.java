@@ -11,7 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.Consumer;
-import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.AnalysisException;
 
 /**
  * Reads classic pcap files (libpcap, tcpdump -w, tshark -F pcap; micro- or nanosecond timestamps, either

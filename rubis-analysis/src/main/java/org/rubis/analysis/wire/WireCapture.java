@@ -1,5 +1,7 @@
 package org.rubis.analysis.wire;
 
+import org.rubis.analysis.io.AnalysisException;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;

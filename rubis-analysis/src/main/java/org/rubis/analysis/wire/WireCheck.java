@@ -17,10 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.RunFiles;
+import org.rubis.format.WireAccuracy;
 
 /**
  * The wire check of a run: every request the capture saw joined to the client's line in requests.csv

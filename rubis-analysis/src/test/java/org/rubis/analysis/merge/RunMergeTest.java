@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rubis.analysis.AnalysisMain;
+import org.rubis.analysis.cli.AnalysisMain;
 import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;

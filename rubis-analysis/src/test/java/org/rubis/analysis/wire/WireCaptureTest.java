@@ -14,7 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.wire.PcapBuilder.Conversation;
 
 /** The analyser on pcap files the tests write byte by byte, so every expected instant is known exactly. */

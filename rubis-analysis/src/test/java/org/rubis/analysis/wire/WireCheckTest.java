@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.wire.PcapBuilder.Conversation;
+import org.rubis.format.WireAccuracy;
 
 /** The join of wire requests with requests.csv and the server's log, on a run directory written by the test. */
 class WireCheckTest {
@@ -129,7 +130,8 @@ class WireCheckTest {
         Files.writeString(run.resolve("requests.csv"), HEADER + line("/a", 0, MS + 5_000, MS + 7_000, 200, "127.0.0.1:50003", true, "netty"));
         java.io.StringWriter out = new java.io.StringWriter();
         java.io.StringWriter err = new java.io.StringWriter();
-        int rc = org.rubis.analysis.AnalysisMain.execute(new String[] {"wire", run.toString()}, new java.io.PrintWriter(out, true),
+        int rc = org.rubis.analysis.cli.AnalysisMain.execute(new String[] {"wire", run.toString()},
+                new java.io.PrintWriter(out, true),
                 new java.io.PrintWriter(err, true));
         assertEquals(1, rc, "no capture yet");
         assertEquals(1, err.toString().strip().lines().count(), err.toString());
@@ -137,19 +139,22 @@ class WireCheckTest {
 
         Files.writeString(run.resolve("capture.pcap"), "garbage that is long enough to be a header but is not one");
         err.getBuffer().setLength(0);
-        rc = org.rubis.analysis.AnalysisMain.execute(new String[] {"wire", run.toString()}, new java.io.PrintWriter(out, true),
+        rc = org.rubis.analysis.cli.AnalysisMain.execute(new String[] {"wire", run.toString()},
+                new java.io.PrintWriter(out, true),
                 new java.io.PrintWriter(err, true));
         assertEquals(1, rc);
         assertTrue(err.toString().contains("not a pcap file"), err.toString());
 
         p.write(run.resolve("other.pcap"));
-        rc = org.rubis.analysis.AnalysisMain.execute(new String[] {"wire", run.toString(), "--pcap", run.resolve("other.pcap").toString()},
+        rc = org.rubis.analysis.cli.AnalysisMain.execute(new String[] {"wire", run.toString(), "--pcap",
+                run.resolve("other.pcap").toString()},
                 new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true));
         assertEquals(0, rc, err.toString());
         assertTrue(out.toString().contains("matched 1, client only 0, wire only 0"), out.toString());
 
         p.write(run.resolve("capture.pcap"));
-        rc = org.rubis.analysis.AnalysisMain.execute(new String[] {"report", run.toString()}, new java.io.PrintWriter(out, true),
+        rc = org.rubis.analysis.cli.AnalysisMain.execute(new String[] {"report", run.toString()},
+                new java.io.PrintWriter(out, true),
                 new java.io.PrintWriter(err, true));
         assertEquals(0, rc, err.toString());
         assertTrue(Files.readString(run.resolve("report.html")).contains("<h2 id=wire>Wire check</h2>"));

@@ -12,11 +12,11 @@ import picocli.CommandLine.Model.OptionSpec;
  * Help that shows the {@code -D} option as users type it, {@code -Dkey=value}, instead of
  * picocli's {@code -D=key=value} (which would set a key named "=key").
  */
-final class DefineLabel {
+public final class DefineLabel {
 
     private DefineLabel() {}
 
-    static Help help(CommandSpec spec, Help.ColorScheme colors) {
+    public static Help help(CommandSpec spec, Help.ColorScheme colors) {
         return new Help(spec, colors) {
             @Override
             public Help.IParamLabelRenderer parameterLabelRenderer() {

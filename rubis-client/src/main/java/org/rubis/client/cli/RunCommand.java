@@ -18,7 +18,6 @@ import org.rubis.client.config.Durations;
 import org.rubis.client.config.GivenOption;
 import org.rubis.client.config.Interarrival;
 import org.rubis.client.config.JitWarmupPolicy;
-import org.rubis.client.config.JvmProfiles;
 import org.rubis.client.config.PublishedTimes;
 import org.rubis.client.config.RampMode;
 import org.rubis.client.config.ServerModel;
@@ -26,12 +25,13 @@ import org.rubis.client.config.ShardPlan;
 import org.rubis.client.config.ThreadModel;
 import org.rubis.client.engine.RunEngine;
 import org.rubis.client.engine.RunOutOfMemory;
-import org.rubis.client.experiment.HeapPerUser;
 import org.rubis.client.input.ConfigException;
-import org.rubis.client.process.ChildJvm;
 import org.rubis.client.report.ExitStatus;
 import org.rubis.client.report.JvmFacts;
 import org.rubis.client.report.Summary;
+import org.rubis.client.heap.HeapPerUser;
+import org.rubis.client.process.ChildJvm;
+import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.shard.LocalShards;
 import org.rubis.client.workload.TransitionMode;
 import org.rubis.format.RunStatus;
@@ -73,10 +73,7 @@ public final class RunCommand implements Callable<Integer> {
     Integer maxSessions;
     @Option(names = "--cap-policy", paramLabel = "POLICY", description = "Hybrid: what happens to sessions beyond the cap: ${COMPLETION-CANDIDATES}.")
     CapPolicy capPolicy;
-    @Option(names = "--duration", paramLabel = "TIME", description = "Length of the run (measured) phase, e.g. 60s, 2m, 500ms (a bare number is seconds).")
-    String duration;
-    @Option(names = "--ramp-up", paramLabel = "TIME", description = "Up-ramp length (a bare number is seconds).")
-    String rampUp;
+    @Mixin RunPhases phases;
     @Option(names = "--ramp-down", paramLabel = "TIME", description = "Down-ramp length (a bare number is seconds).")
     String rampDown;
     @Option(names = "--ramp-mode", paramLabel = "MODE",
@@ -125,13 +122,7 @@ public final class RunCommand implements Callable<Integer> {
     Path out;
     @Option(names = "--no-progress", description = "No progress line.")
     boolean noProgress;
-    @Option(names = "--jvm-profile", paramLabel = "NAME",
-            description = "Run the emulation in a child JVM with this profile's flags (paper-default, paper-tuned, g1, parallel, zgc, no-jit, default, or your own).")
-    String jvmProfile;
-    @Option(names = "--jvm-profiles", paramLabel = "FILE", description = "Extra JVM profiles (name = flags), added to the packaged ones.")
-    Path jvmProfiles;
-    @Option(names = "--java", paramLabel = "PATH", description = "The java executable of the child JVM (with --jvm-profile; default: this one).")
-    Path javaPath;
+    @Mixin JvmChoice jvm;
     @Option(names = "--shard", paramLabel = "I/N",
             description = "Run shard I (0-based) of N of the workload (docs/SHARDING.md); needs --start-at, --seed and a --target URL. "
                     + "Default: JOB_COMPLETION_INDEX/RUBIS_SHARD_COUNT from the environment.")
@@ -154,7 +145,7 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PackagedDefaults.keepOnlyGiven(spec); // the defaults shown in --help must not override the properties file
         ClientConfig c = config.load(settings(), given);
-        if (shards != null || (jvmProfile == null && javaPath == null)) {
+        if (shards != null || !jvm.given()) {
             // Before anything starts, so that a misspelt key is seen while the run can still be stopped; the child
             // JVM of --jvm-profile says them itself. The summary's Warnings section repeats them.
             ConfigWarnings.print(c, spec.commandLine().getErr());
@@ -166,7 +157,7 @@ public final class RunCommand implements Callable<Integer> {
             return localShards(c, dir);
         }
         ShardPlan plan = ShardPlan.resolve(shard, startAt, System.getenv(), c, Instant.now());
-        if (jvmProfile != null || javaPath != null) {
+        if (jvm.given()) {
             return inChildJvm(dir);
         }
         return runHere(c, plan, dir);
@@ -187,8 +178,8 @@ public final class RunCommand implements Callable<Integer> {
         if (interarrivalFile != null || rateSchedule != null || sessionRate != null) {
             named.putIfAbsent("workload_arrivals", "hybrid");
         }
-        put(named, "workload_session_run_time_in_ms", "--duration", millis("--duration", duration));
-        put(named, "workload_up_ramp_time_in_ms", "--ramp-up", millis("--ramp-up", rampUp));
+        put(named, "workload_session_run_time_in_ms", "--duration", millis("--duration", phases.durationText()));
+        put(named, "workload_up_ramp_time_in_ms", "--ramp-up", millis("--ramp-up", phases.rampUpText()));
         put(named, "workload_down_ramp_time_in_ms", "--ramp-down", millis("--ramp-down", rampDown));
         put(named, "workload_think_scale", "--think-scale", thinkScale);
         put(named, "workload_ramp_mode", "--ramp-mode", rampMode);
@@ -236,16 +227,10 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The run itself happens in a child JVM with the profile's flags; this process only waits. */
     private int inChildJvm(Path dir) throws Exception {
-        String name = jvmProfile == null ? "default" : jvmProfile;
-        List<String> flags = JvmProfiles.load(jvmProfiles).flags(name);
-        String exe = ChildJvm.java(javaPath);
         Files.createDirectories(dir);
-        List<String> original = spec.commandLine().getParseResult().originalArgs();
-        original = original.subList(original.indexOf("run") + 1, original.size()); // the arguments after the subcommand
-        List<String> args = ChildJvm.runArgs(original, List.of("--jvm-profile", "--jvm-profiles", "--java", "--out"));
-        List<String> cmd = ChildJvm.command(exe, name, flags, dir, args);
-        System.out.println("JVM profile " + name + ": " + String.join(" ", cmd.subList(0, cmd.indexOf("-jar"))));
-        return ChildJvm.run(cmd);
+        ClientCommandLine child = jvm.applyTo(ClientCommandLine.run()).forwarding(runArguments()).out(dir);
+        System.out.println("JVM profile " + jvm.profile() + ": " + String.join(" ", child.jvm()));
+        return ChildJvm.run(child);
     }
 
     /** The run in this JVM: Ctrl-C stops it cleanly (logs and summary written); the exit status is the run status's. */
@@ -300,23 +285,14 @@ public final class RunCommand implements Callable<Integer> {
         Instant start = startAt == null
                 ? null
                 : ShardPlan.resolve(null, startAt, Map.of(), c, Instant.now()).startAt();
-        String name = jvmProfile == null ? "default" : jvmProfile;
-        List<String> flags = JvmProfiles.load(jvmProfiles).flags(name);
-        String exe = ChildJvm.java(javaPath);
+        ClientCommandLine child = jvm.applyTo(ClientCommandLine.run()).forwarding(runArguments());
+        return new LocalShards(c, shards, dir, System.out).run(child, start);
+    }
+
+    /** The arguments the user gave after {@code run}. */
+    private List<String> runArguments() {
         List<String> original = spec.commandLine().getParseResult().originalArgs();
-        original = original.subList(original.indexOf("run") + 1, original.size());
-        List<String> args = ChildJvm.runArgs(
-                original,
-                List.of(
-                        "--shards",
-                        "--out",
-                        "--target",
-                        "--seed",
-                        "--start-at",
-                        "--jvm-profile",
-                        "--jvm-profiles",
-                        "--java"));
-        return new LocalShards(c, shards, dir, System.out).run(exe, flags, name, args, start);
+        return original.subList(original.indexOf("run") + 1, original.size());
     }
 
     /** The named options' keys, with the option and the text typed: errors about their values name the option. */

@@ -1,7 +1,7 @@
 package org.rubis.client.config;
 
 import org.rubis.client.input.ConfigException;
-import org.rubis.server.fault.FaultSpec;
+import org.rubis.format.fault.FaultSpec;
 
 /** The {@code server_faults} key: a fault spec for the embedded server, checked at load. */
 final class ServerFaults {

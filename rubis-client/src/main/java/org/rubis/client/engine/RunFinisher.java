@@ -6,7 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import org.rubis.analysis.wire.WireAccuracy;
+import org.rubis.format.WireAccuracy;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ShardPlan;
 import org.rubis.client.log.RunLog;
@@ -17,6 +17,7 @@ import org.rubis.client.report.Summary;
 import org.rubis.client.report.SummarySection;
 import org.rubis.client.report.SummaryWriter;
 import org.rubis.format.StopCause.Kind;
+import org.rubis.format.WireAccuracy;
 
 /**
  * The end of a run: closes what the run opened, last opened first, each step even when an earlier

@@ -1,21 +1,24 @@
 package org.rubis.client.process;
 
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.input.ConfigException;
 import org.rubis.format.RunFiles;
 
 /**
- * Runs {@code rubis-client run} in a child JVM with the flags of a JVM profile (and, optionally, a
- * given java executable: the paper advises naming it exactly), with GC logging into the run
- * directory. The parent only waits: it forwards Ctrl-C (SIGTERM to the child) and returns the
- * child's exit status.
+ * Runs {@code rubis-client run} in a child JVM ({@link ClientCommandLine}): with a JVM profile's flags and a given java
+ * executable (the paper advises naming it exactly) for {@code run --jvm-profile}, as a shard, or as one run of an
+ * experiment. The parent only waits: Ctrl-C in the parent stops the child cleanly (SIGTERM, and the child writes its
+ * summary), and the child's exit status is returned.
  */
 public final class ChildJvm {
+
+    /** How long a stopped child has to write its summary before it is killed. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(90);
 
     private ChildJvm() {}
 
@@ -25,80 +28,83 @@ public final class ChildJvm {
             return EmbeddedServerProcess.javaExecutable();
         }
         if (!Files.isRegularFile(javaPath) || !Files.isExecutable(javaPath)) {
-            throw new ConfigException("--java " + javaPath + ": not an executable file; give the path of a java binary, e.g. /usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+            throw new ConfigException("--java " + javaPath + ": not an executable file; give the path of a java "
+                    + "binary, e.g. /usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
         }
         return javaPath.toString();
     }
 
-    /** The command line of the child: java, profile flags, GC log, the client jar and the run arguments. */
-    public static List<String> command(String java, String profile, List<String> flags, Path runDir, List<String> runArgs) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java);
-        cmd.addAll(flags);
-        cmd.add("-Xlog:gc*:file=" + RunFiles.gcLog(runDir) + ":time,uptime,level,tags");
-        cmd.add("-Drubis.jvm.profile=" + profile);
-        cmd.add("-jar");
-        cmd.add(selfJar());
-        cmd.add("run");
-        cmd.addAll(runArgs);
-        cmd.add("--out");
-        cmd.add(runDir.toString());
-        return cmd;
+    /** Runs the child with this process's standard streams and waits for it. */
+    public static int run(ClientCommandLine line) throws IOException, InterruptedException {
+        return await(new ProcessBuilder(line.command()).inheritIO().start(), null);
     }
 
-    /** Starts the child with inherited standard streams and waits for it. */
-    public static int run(List<String> cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).inheritIO().start();
-        Thread hook = new Thread(() -> {
-            if (p.isAlive()) {
-                p.destroy(); // SIGTERM: the child stops its run cleanly
-                try {
-                    p.waitFor(90, TimeUnit.SECONDS);
-                } catch (InterruptedException ignored) {
-                    // exiting anyway
-                }
-            }
-        }, "child-jvm-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        int status = p.waitFor();
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running
-        }
-        return status;
-    }
-
-    /** The client jar this process runs from (further JVMs start it). */
-    public static String selfJar() throws IOException {
-        try {
-            Path p = Path.of(ChildJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            if (!Files.isRegularFile(p)) {
-                throw new ConfigException("--jvm-profile needs rubis-client.jar (run java -jar rubis-client/target/rubis-client.jar)");
-            }
-            return p.toString();
-        } catch (java.net.URISyntaxException e) {
-            throw new IOException(e);
-        }
+    /** Starts the child with its output (standard output and error) in {@code output}, or discarded when null. */
+    public static Process start(ClientCommandLine line, Path output) throws IOException {
+        ProcessBuilder b = new ProcessBuilder(line.command()).redirectErrorStream(true);
+        b.redirectOutput(output == null ? ProcessBuilder.Redirect.DISCARD
+                : ProcessBuilder.Redirect.to(output.toFile()));
+        return b.start();
     }
 
     /**
-     * The original arguments of {@code run} without the options that select the child JVM and
-     * without {@code --out} (the parent fixes the run directory).
+     * Runs the child with its output in {@code output} (null: discarded) and waits for it, at most {@code limit} (null:
+     * no limit; past it the child is stopped as by Ctrl-C). Returns its exit status.
      */
-    public static List<String> runArgs(List<String> original, List<String> drop) {
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < original.size(); i++) {
-            String a = original.get(i);
-            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
-            if (drop.contains(name)) {
-                if (!a.contains("=")) {
-                    i++; // skip the value
-                }
-                continue;
+    public static int run(ClientCommandLine line, Path output, Duration limit)
+            throws IOException, InterruptedException {
+        return await(start(line, output), limit);
+    }
+
+    /**
+     * Waits for the child; stops it (SIGTERM, then SIGKILL after a grace period) past {@code limit} or on Ctrl-C here.
+     */
+    private static int await(Process p, Duration limit) throws InterruptedException {
+        Thread hook = new Thread(() -> stop(p), "child-jvm-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            if (limit == null) {
+                return p.waitFor();
             }
-            out.add(a);
+            if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+                stop(p);
+            }
+            return p.waitFor();
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running
+            }
         }
-        return out;
+    }
+
+    private static void stop(Process p) {
+        if (!p.isAlive()) {
+            return;
+        }
+        p.destroy(); // SIGTERM: the child stops its run cleanly and writes its summary
+        try {
+            if (!p.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The client jar this process runs from (further JVMs start it). */
+    static String selfJar() {
+        try {
+            Path p = Path.of(ChildJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            if (!Files.isRegularFile(p)) {
+                throw new ConfigException("a child JVM needs rubis-client.jar (run java -jar "
+                        + "rubis-cli/target/rubis-client.jar)");
+            }
+            return p.toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("the client jar's location: " + e, e);
+        }
     }
 }

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.input.ConfigException;
@@ -24,9 +23,6 @@ import org.rubis.format.RunFiles;
 public final class EmbeddedServerProcess implements AutoCloseable {
 
     private static final String READY = "rubis-server ready: ";
-    /** Flags an experiment may pass; values are checked to be plain tokens (no shell, no JVM options). */
-    private static final Set<String> ALLOWED = Set.of("--model", "--demand-us", "--demand", "--tls", "--tls-resumption", "--size",
-            "--keepalive-ms", "--workers", "--max-workers", "--event-threads", "--backlog", "--max-keepalive-requests");
 
     private final Process process;
     private final String baseUrl;
@@ -84,21 +80,13 @@ public final class EmbeddedServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts the server with flags chosen by an experiment (1 GB heap), logs in {@code dir}; returns once it accepts requests.
+     * Starts the server as an experiment chose it (1 GB heap), logs in {@code dir}; returns once it accepts requests.
      *
      * @param dbFile a file-backed database (H2 path without {@code .mv.db}; populated on first use, reused after), or null for memory
      */
-    public static EmbeddedServerProcess start(List<String> flags, Path dir, Path dbFile) throws IOException {
-        for (String f : flags) {
-            if (f.startsWith("--") && !ALLOWED.contains(f)) {
-                throw new IllegalArgumentException("server flag not allowed here: " + f);
-            }
-            if (!f.matches("[A-Za-z0-9_.=:-]{1,64}")) {
-                throw new IllegalArgumentException("server argument is not a plain token: " + f);
-            }
-        }
+    public static EmbeddedServerProcess start(ServerChoice choice, Path dir, Path dbFile) throws IOException {
         Files.createDirectories(dir);
-        List<String> args = new ArrayList<>(flags);
+        List<String> args = new ArrayList<>(choice.arguments());
         if (dbFile != null) {
             args.addAll(List.of("--db-file", dbFile.toAbsolutePath().toString()));
         }

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
 import java.util.Map;
-import org.rubis.analysis.wire.WireAccuracy;
+import org.rubis.format.WireAccuracy;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.format.Phase;

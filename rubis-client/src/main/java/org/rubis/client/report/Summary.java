@@ -8,9 +8,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import org.rubis.analysis.wire.WireAccuracy;
+import org.rubis.format.WireAccuracy;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.format.RunStatus;
+import org.rubis.client.config.ExecutionModel;
+import org.rubis.client.workload.Interaction;
+import org.rubis.format.WireAccuracy;
 
 /**
  * The end-of-run summary, {@code summary.json} and {@code summary.txt}: how the run ended ({@link RunOutcome}), then

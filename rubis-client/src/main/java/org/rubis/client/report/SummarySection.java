@@ -1,6 +1,7 @@
 package org.rubis.client.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.rubis.format.WireAccuracy;
 
 /**
  * A part of the summary contributed by a run hook (the wire check), built after the logs are closed:
@@ -21,7 +22,7 @@ public interface SummarySection {
      * The client-minus-wire error this section measured, judged by the one accuracy rule, for the run's
      * verdict ({@link Verdict}), or null when it measured none or its measurement is incomplete.
      */
-    default org.rubis.analysis.wire.WireAccuracy accuracy() {
+    default WireAccuracy accuracy() {
         return null;
     }
 

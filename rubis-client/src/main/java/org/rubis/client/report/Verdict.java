@@ -3,7 +3,7 @@ package org.rubis.client.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.rubis.analysis.wire.WireAccuracy;
+import org.rubis.format.WireAccuracy;
 
 /**
  * Whether the run's numbers can be trusted, and if not, whom to blame: the CLIENT (its own CPU,

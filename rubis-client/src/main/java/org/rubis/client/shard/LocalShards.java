@@ -13,12 +13,13 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.rubis.analysis.AnalysisException;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.merge.RunMerge;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.process.ChildJvm;
+import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.process.EmbeddedServerProcess;
 import org.rubis.client.report.ExitStatus;
 import org.rubis.format.RunStatus;
@@ -73,14 +74,12 @@ public final class LocalShards {
     /**
      * Runs the shards and merges them; returns the exit status (0 when every shard completed).
      *
-     * @param java     the java executable of the children
-     * @param flags    JVM flags of every child (a JVM profile's)
-     * @param profile  the profile's name, recorded in each child's summary
-     * @param runArgs  the arguments of {@code run} every shard gets (the user's, without --shards,
-     *                 --out, --target, --seed, --start-at and the child-JVM options)
+     * @param child    each shard's command line: its JVM (java, a profile's flags) and the user's arguments
+     *                 of {@code run}; the shard, the start instant, the target, the seed and the run directory
+     *                 are set here
      * @param startAt  the common start instant, or null for a few seconds ahead ({@link #lead})
      */
-    public int run(String java, List<String> flags, String profile, List<String> runArgs, Instant startAt) throws IOException, InterruptedException {
+    public int run(ClientCommandLine child, Instant startAt) throws IOException, InterruptedException {
         checkEmpty(dir);
         Files.createDirectories(dir);
         EmbeddedServerProcess server = null;
@@ -102,18 +101,13 @@ public final class LocalShards {
                 Path sd = RunFiles.shardDir(dir, i);
                 Files.createDirectories(sd);
                 shardDirs.add(sd);
-                List<String> args = new ArrayList<>(runArgs);
-                args.addAll(List.of("--shard", i + "/" + count, "--start-at", start.toString(), "--target", target,
-                        "--seed", String.valueOf(config.seed())));
-                if (!args.contains("--no-progress")) {
-                    args.add("--no-progress");
-                }
-                List<String> cmd = ChildJvm.command(java, profile, flags, sd, args);
+                ClientCommandLine shard = child.shard(i, count).startAt(start).target(target).seed(config.seed())
+                        .noProgress().out(sd);
                 synchronized (children) {
                     if (interrupted) {
                         break;
                     }
-                    children.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(sd.resolve(RunFiles.SHARD_CONSOLE).toFile()).start());
+                    children.add(ChildJvm.start(shard, sd.resolve(RunFiles.SHARD_CONSOLE)));
                 }
             }
             status = await();

@@ -27,7 +27,7 @@ import org.rubis.client.report.JvmFacts;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
 import org.rubis.client.workload.WorkloadModel;
-import org.rubis.server.http.Tls;
+import org.rubis.format.Tls;
 
 /**
  * The JIT warm-up before a measurement. At TPC-W think times (7 s mean) a run calls the request path

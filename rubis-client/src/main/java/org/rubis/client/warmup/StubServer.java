@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLSocket;
 import org.rubis.format.PageFrame;
-import org.rubis.server.http.Tls;
+import org.rubis.format.Tls;
 
 /**
  * A throw-away HTTP/1.1 server on loopback that answers every GET with a RUBiS-like page, for the JIT

@@ -23,7 +23,7 @@ import org.rubis.client.probe.ReferenceProbe;
 import org.rubis.client.warmup.JitWarmup;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
-import org.rubis.server.http.Tls;
+import org.rubis.format.Tls;
 
 /**
  * The JIT warm-up runs against its own loopback stub, never against the target: with the warm-up on,

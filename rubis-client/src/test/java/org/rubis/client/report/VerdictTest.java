@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.rubis.analysis.wire.WireAccuracy;
+import org.rubis.format.WireAccuracy;
 import org.rubis.client.report.Verdict.Cause;
 import org.rubis.client.report.Verdict.Evidence;
 

@@ -5,6 +5,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.rubis.format.fault.FaultKind;
+import org.rubis.format.fault.FaultRule;
+import org.rubis.format.fault.FaultSpec;
 
 /**
  * Decides, request by request, which fault of a {@link FaultSpec} to inject, and runs the

@@ -34,11 +34,12 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.rubis.server.app.Response;
 import org.rubis.server.fault.FaultInjector;
-import org.rubis.server.fault.FaultKind;
+import org.rubis.format.fault.FaultKind;
 import org.rubis.server.fault.FaultReplies;
-import org.rubis.server.fault.FaultRule;
+import org.rubis.format.fault.FaultRule;
 import org.rubis.server.app.RubisApp;
 import org.rubis.server.truth.GroundTruth;
+import org.rubis.format.Tls;
 
 /**
  * The event-driven model (like Lighttpd): a few Netty event loops serve every connection; the

@@ -16,11 +16,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rubis.server.app.Response;
 import org.rubis.server.fault.FaultInjector;
-import org.rubis.server.fault.FaultKind;
+import org.rubis.format.fault.FaultKind;
 import org.rubis.server.fault.FaultReplies;
-import org.rubis.server.fault.FaultRule;
+import org.rubis.format.fault.FaultRule;
 import org.rubis.server.app.RubisApp;
 import org.rubis.server.truth.GroundTruth;
+import org.rubis.format.Tls;
 
 /**
  * The worker-pool model (like Apache prefork): each worker accepts one connection and serves it

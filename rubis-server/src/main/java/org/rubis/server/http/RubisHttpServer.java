@@ -3,9 +3,9 @@ package org.rubis.server.http;
 import org.rubis.server.app.Response;
 import org.rubis.server.app.RubisApp;
 import org.rubis.server.fault.FaultInjector;
-import org.rubis.server.fault.FaultKind;
+import org.rubis.format.fault.FaultKind;
 import org.rubis.server.fault.FaultReplies;
-import org.rubis.server.fault.FaultRule;
+import org.rubis.format.fault.FaultRule;
 import org.rubis.server.truth.GroundTruth;
 
 /**

@@ -1,5 +1,7 @@
 package org.rubis.server.http;
 
+import org.rubis.format.Tls;
+
 /**
  * Network settings shared by the server models.
  *

@@ -1,8 +1,0 @@
-package org.rubis.analysis;
-
-/** A problem with the input (missing or foreign directory, corrupt line): one line, no stack trace. */
-public final class AnalysisException extends RuntimeException {
-    public AnalysisException(String message) {
-        super(message, null, false, false);
-    }
-}

@@ -1,0 +1,120 @@
+package org.rubis.lab.reproduce;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.rubis.client.input.ConfigException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code rubis-client reproduce NAME|all}: runs the experiments that reproduce the published
+ * findings (docs/REPRODUCTION.md), keeps every run directory, and writes reproduction.html and
+ * reproduction.json with our figure beside the published one and whether the effect's shape held.
+ */
+@Command(name = "reproduce", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Reproduce the papers' findings: each experiment's runs, our figure beside the published one, a plot, and whether "
+                + "the effect's shape was reproduced. Writes OUT/reproduction.html and OUT/reproduction.json; keeps every run directory.",
+                "Experiments: error-vs-load, heap-capacity, ms-timers, connection-sharing, flash-crowd, closed-vs-open, principles-ab, tls."})
+public final class ReproduceCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "NAME|all", description = "An experiment's name, several separated by commas, or all.")
+    String which;
+    @Option(names = "--quick", description = "Small N, short runs, few points (a few minutes in all): checks the shapes that hold at small scale.")
+    boolean quick;
+    @Option(names = "--target", paramLabel = "URL", description = "A real deployment's base URL; experiments that need our own server "
+            + "(its ground truth, CPU time or server models) are then skipped.")
+    String target;
+    @Option(names = "--out", paramLabel = "DIR", description = "Reproduction directory (default runs/reproduce-<timestamp>); must be new or empty.")
+    Path out;
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Experiment> chosen = choose(which);
+        if (target != null) {
+            URI u;
+            try {
+                u = URI.create(target);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("--target " + target + ": not a URL; give a base URL such as http://host:8080");
+            }
+            if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) {
+                throw new ConfigException("--target " + target + ": expected http://host[:port] or https://host[:port]");
+            }
+        }
+        Path dir = (out != null ? out : Path.of("runs", "reproduce-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
+                .toAbsolutePath();
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> s = Files.list(dir)) {
+                if (s.findAny().isPresent()) {
+                    throw new ConfigException("--out " + dir + ": not empty; a reproduction keeps every run, so give a new directory");
+                }
+            }
+        }
+        Files.createDirectories(dir);
+        PrintWriter pw = spec.commandLine().getOut();
+        Lab lab = new Lab(dir, quick, target, pw);
+        ObjectNode meta = JsonNodeFactory.instance.objectNode();
+        meta.put("command", "rubis-client reproduce " + which + (quick ? " --quick" : "") + (target != null ? " --target " + target : ""));
+        meta.put("scale", quick ? "quick" : "full");
+        meta.put("target", target != null ? target : "a rubis-server of our own per run (loopback)");
+        meta.put("started", LocalDateTime.now().toString());
+        meta.put("host", Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + ", Java "
+                + Runtime.version() + ", load average at start " + String.format(Locale.ROOT, "%.2f",
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+        List<Finding> findings = new ArrayList<>();
+        for (Experiment e : chosen) {
+            long t0 = System.nanoTime();
+            pw.println(e.name() + ": " + e.title());
+            pw.flush();
+            Finding f;
+            if (target != null && e.needsOwnServer() != null) {
+                f = Finding.skipped(e, "with --target: " + e.needsOwnServer());
+            } else {
+                try {
+                    f = e.run(lab);
+                } catch (ConfigException | InterruptedException ex) {
+                    throw ex;
+                } catch (Exception ex) {
+                    f = Finding.failed(e, "the experiment failed: " + ex, List.of(dir.resolve(e.name())));
+                }
+            }
+            findings.add(f);
+            pw.println(String.format(Locale.ROOT, "  -> %s: %s (%.0f s)", f.verdict().label(), f.why(), (System.nanoTime() - t0) / 1e9));
+            pw.flush();
+            ReproductionReport.write(dir, meta, findings);
+        }
+        pw.println("report: " + dir.resolve(ReproductionReport.HTML));
+        pw.flush();
+        return findings.stream().anyMatch(f -> f.verdict() == Verdict.FAILED) ? 1 : 0;
+    }
+
+    private static List<Experiment> choose(String which) {
+        List<Experiment> all = Experiments.all();
+        if (which.equals("all")) {
+            return all;
+        }
+        List<Experiment> chosen = new ArrayList<>();
+        for (String name : which.split(",")) {
+            Experiment e = all.stream().filter(x -> x.name().equals(name.trim())).findFirst()
+                    .orElseThrow(() -> new ConfigException("reproduce " + name + ": no such experiment; expected all or one of "
+                            + Experiments.names()));
+            chosen.add(e);
+        }
+        return chosen;
+    }
+}

@@ -2,6 +2,7 @@ package org.rubis.analysis;
 
 import java.io.PrintWriter;
 import org.rubis.format.OneLineErrors;
+import org.rubis.format.Printable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,9 +34,10 @@ public final class AnalysisMain {
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (ex instanceof AnalysisException) {
-                err.println("error: " + ex.getMessage());
+                err.println("error: " + Printable.escape(ex.getMessage()));
             } else {
-                err.println("error: unexpected failure (a bug in rubis-analysis; please report it with the trace below): " + ex);
+                err.println("error: unexpected failure (a bug in rubis-analysis; please report it with the trace below): "
+                        + Printable.escape(ex.toString()));
                 ex.printStackTrace(err);
             }
             err.flush();
@@ -61,7 +63,7 @@ public final class AnalysisMain {
             Path hlog = dir.resolve("response-times.hlog");
             new org.rubis.analysis.export.HdrLogExport(new RunDirectory(dir)).write(hlog);
             PrintWriter pw = spec.commandLine().getOut();
-            a.notes.forEach(n -> pw.println("note: " + n));
+            a.notes.forEach(n -> pw.println("note: " + Printable.escape(n)));
             pw.println("report: " + target + " (" + a.requests + " requests; analysis.json beside it; HdrHistogram log " + hlog + ")");
             return 0;
         }
@@ -83,7 +85,7 @@ public final class AnalysisMain {
             for (Path d : dirs) {
                 RunAnalysis a = RunAnalysis.of(new RunDirectory(d));
                 if (a.partial) {
-                    pw.println("note: " + a.name + ": " + a.status + " (" + a.stopReason + ")");
+                    pw.println("note: " + Printable.escape(a.name + ": " + a.status + " (" + a.stopReason + ")"));
                 }
                 runs.add(a);
             }
@@ -107,7 +109,7 @@ public final class AnalysisMain {
         public Integer call() throws Exception {
             RunDirectory run = new RunDirectory(dir);
             if (run.summaryProblem() != null) {
-                spec.commandLine().getOut().println("note: " + run.summaryProblem());
+                spec.commandLine().getOut().println("note: " + Printable.escape(run.summaryProblem()));
             }
             int n = new HttperfExport(run).write(out);
             spec.commandLine().getOut().println("exported " + n + " sessions to " + out.resolve("sessions.wsesslog") + "; see " + out.resolve("README.txt"));
@@ -128,7 +130,7 @@ public final class AnalysisMain {
         public Integer call() {
             RunMerge.Result r = RunMerge.merge(dirs, out);
             PrintWriter pw = spec.commandLine().getOut();
-            r.warnings().forEach(w -> pw.println("warning: " + w));
+            r.warnings().forEach(w -> pw.println("warning: " + Printable.escape(w)));
             pw.println("merged " + dirs.size() + " shards into " + out + " (" + r.summary().path("requests").asLong() + " requests, status "
                     + r.summary().path("status").asText() + "); next: rubis-analysis report " + out);
             return 0;

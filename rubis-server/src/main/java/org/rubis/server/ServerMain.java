@@ -84,7 +84,8 @@ public final class ServerMain implements Callable<Integer> {
     static CommandLine commandLine() {
         CommandLine cl = OneLineErrors.install(new CommandLine(new ServerMain()));
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            cmd.getErr().println("rubis-server: " + (ex instanceof IllegalArgumentException ? "" : ex.getClass().getSimpleName() + ": ") + ex.getMessage());
+            cmd.getErr().println("rubis-server: " + org.rubis.format.Printable.escape((ex instanceof IllegalArgumentException ? ""
+                    : ex.getClass().getSimpleName() + ": ") + ex.getMessage()));
             return 1;
         });
         return cl;

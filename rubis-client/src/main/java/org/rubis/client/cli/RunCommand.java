@@ -256,7 +256,7 @@ public final class RunCommand implements Callable<Integer> {
         stdout.println("Logs: " + dir.resolve("requests.csv") + ", " + dir.resolve("sessions.csv") + "; summary: " + dir.resolve("summary.json"));
         String status = s.json().get("status").asText();
         if (!status.equals("complete")) {
-            System.err.println("error: the run did not complete: " + s.json().get("stop_reason").asText());
+            System.err.println("error: the run did not complete: " + org.rubis.format.Printable.escape(s.json().get("stop_reason").asText()));
         }
         return ExitStatus.of(status);
     }

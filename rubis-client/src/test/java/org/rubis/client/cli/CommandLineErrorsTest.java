@@ -203,4 +203,25 @@ class CommandLineErrorsTest {
             assertTrue(accuracy.contains(o), accuracy);
         }
     }
+
+    /** docs/FAULTS.md: a value quoted from an input file reaches the terminal with its control characters escaped. */
+    @Test
+    void escapeSequencesFromAnInputFileArePrintedEscaped(@TempDir Path dir) throws Exception {
+        Path shipped = TestFiles.propertiesDir();
+        String base = Files.readString(shipped.resolve("rubis.properties")).replaceAll("(?m)^workload_number_of_clients_per_node.*$", "") + "\n";
+        String[] files = {"-Dworkload_transition_table=" + shipped.resolve("default_transitions.txt"),
+                "-Ddatabase_regions_file=" + shipped.resolve("ebay_regions.txt"),
+                "-Ddatabase_categories_file=" + shipped.resolve("ebay_simple_categories.txt")};
+        Path props = dir.resolve("esc.properties");
+        Files.writeString(props, base + "workload_number_of_clients_per_node = \u001b]0;owned\u0007\u001b[2J5\n");
+        Result r = run("validate", "-p", props.toString(), files[0], files[1], files[2]);
+        assertEquals(ExitStatus.USAGE, r.status());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains("\\x1b]0;owned\\x07\\x1b[2J5"), r.err());
+        assertTrue(r.err().strip().chars().noneMatch(c -> c < 0x20 || c == 0x7f), "no control character reaches stderr: " + r.err());
+        Files.writeString(props, base + "workload_number_of_clients_per_node = 5\nclient_sede\u001b[31m = 1\n");
+        Result w = run("validate", "-p", props.toString(), files[0], files[1], files[2]);
+        assertEquals(0, w.status(), w.err());
+        assertTrue(w.out().contains("client_sede\\x1b[31m") && w.err().isEmpty(), "validate lists the warning, escaped: " + w.out());
+    }
 }

@@ -4,7 +4,6 @@ import org.rubis.client.report.ExitStatus;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +21,7 @@ import org.rubis.client.config.ThreadModel;
 import org.rubis.client.workload.TransitionMode;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.engine.RunEngine;
+import org.rubis.client.log.RunDirectoryClaim;
 import org.rubis.client.report.Summary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -198,10 +198,8 @@ public final class RunCommand implements Callable<Integer> {
             // JVM of --jvm-profile says them itself. The summary's Warnings section repeats them.
             ConfigWarnings.print(c, spec.commandLine().getErr());
         }
-        Path dir = c.outDir() != null ? c.outDir()
-                : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         if (shards != null) {
-            return localShards(c, dir);
+            return localShards(c, runDirectory(c));
         }
         org.rubis.client.config.ShardPlan plan = org.rubis.client.config.ShardPlan.resolve(shard, startAt, System.getenv(), c, java.time.Instant.now());
         if (jvmProfile != null || javaPath != null) {
@@ -209,6 +207,7 @@ public final class RunCommand implements Callable<Integer> {
             String name = jvmProfile == null ? "default" : jvmProfile;
             List<String> flags = org.rubis.client.config.JvmProfiles.load(jvmProfiles).flags(name);
             String exe = org.rubis.client.process.ChildJvm.java(javaPath);
+            Path dir = runDirectory(c);
             Files.createDirectories(dir);
             List<String> original = spec.commandLine().getParseResult().originalArgs();
             original = original.subList(original.indexOf("run") + 1, original.size()); // the arguments after the subcommand
@@ -224,6 +223,7 @@ public final class RunCommand implements Callable<Integer> {
         if (heapPerUser && (c.arrivals() != org.rubis.client.config.Arrivals.CLOSED || c.users() <= 0)) {
             throw new ConfigException("--heap-per-user: closed runs only (--users N), the population it divides by");
         }
+        Path dir = runDirectory(c);
         RunEngine engine = new RunEngine(c, plan, dir, stdout);
         MeasurementObservers.register(engine, c, stdout);
         if (heapPerUser) {
@@ -259,6 +259,11 @@ public final class RunCommand implements Callable<Integer> {
             System.err.println("error: the run did not complete: " + org.rubis.format.Printable.escape(s.json().get("stop_reason").asText()));
         }
         return ExitStatus.of(status);
+    }
+
+    /** The run's directory: {@code --out}, or a new one under runs/ that no other run has (created now, once the options are checked). */
+    private static Path runDirectory(ClientConfig c) throws java.io.IOException {
+        return c.outDir() != null ? c.outDir() : RunDirectoryClaim.createNew(Path.of("runs"), LocalDateTime.now());
     }
 
     /** {@code run --shards N}: the children get the user's arguments with the shard wiring in place of these. */

@@ -43,4 +43,38 @@ class RunDirectoryTest {
             assertEquals(client, r.json("summary.json").path("requests").asInt(), d + ": the summary is this run's");
         }
     }
+
+    /**
+     * An --out holding a previous run is refused in one line; --force empties it first, and the link planted in it is deleted,
+     * its target outside never written. The same through a child JVM (--jvm-profile), whose GC log the parent's claim allows.
+     */
+    @Test
+    void aNonEmptyOutIsRefusedAndForceEmptiesItWithoutFollowingLinks() throws Exception {
+        Path victim = Files.writeString(work.resolve("victim.txt"), "precious");
+        for (String profile : List.of("", "default")) {
+            Path out = Files.createDirectories(work.resolve("old" + profile));
+            Files.writeString(out.resolve("summary.json"), "{\"status\": \"complete\"}");
+            Files.createDirectories(out.resolve("server"));
+            Files.writeString(out.resolve("server/requests.csv"), "stale");
+            Files.createSymbolicLink(out.resolve("requests.csv"), victim);
+            List<String> args = new ArrayList<>(List.of("run", "--users", "2", "--ramp-up", "0", "--duration", "2s", "--ramp-down", "0",
+                    "--think-scale", "0.05", "--no-progress", "-Dserver_size=0.01", "--out", out.toString()));
+            if (!profile.isEmpty()) {
+                args.addAll(List.of("--jvm-profile", profile));
+            }
+            Cli.Result refused = Cli.run(work, 60, args.toArray(String[]::new));
+            assertEquals(64, refused.status(), refused.out() + refused.err());
+            assertEquals("error: --out " + out + ": not empty (.. is there); a run writes only into a new or empty directory: give another --out,"
+                    .replace("..", "requests.csv") + " or add --force to delete the previous run's files in it", refused.err().strip());
+            assertEquals("stale", Files.readString(out.resolve("server/requests.csv")), "nothing touched");
+            args.add("--force");
+            Cli.Result forced = Cli.run(work, 120, args.toArray(String[]::new));
+            assertEquals(0, forced.status(), forced.out() + forced.err());
+            assertEquals("precious", Files.readString(victim), "the link's target was not written");
+            assertTrue(!Files.isSymbolicLink(out.resolve("requests.csv")), "requests.csv is the run's own file");
+            RunDir d = new RunDir(out);
+            assertEquals(d.csv("requests.csv").size(), d.csv("server/requests.csv").size(), "the server's log is this run's, not the stale one");
+            assertEquals(profile.isEmpty(), !Files.exists(out.resolve("gc.log")), "a child JVM's GC log is in its run directory");
+        }
+    }
 }

@@ -105,8 +105,13 @@ public final class RunCommand implements Callable<Integer> {
     String jitWarmup;
     @Option(names = "--busy-poll", description = "netty backend: one epoll event loop that busy-waits (a whole core) instead of blocking, as httperf does.")
     boolean busyPoll;
-    @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: runs/<timestamp>).")
+    @Option(names = "--out", paramLabel = "DIR", description = "Run directory, new or empty (default: a new runs/<timestamp>).")
     Path out;
+    @Option(names = "--force", description = "With --out: empty a directory that holds a previous run's files (and nothing else) first.")
+    boolean force;
+    /** Set by a parent rubis-client (ChildJvm): the run directory is the parent's, already claimed. */
+    @Option(names = "--child", hidden = true)
+    boolean child;
     @Option(names = "--no-progress", description = "No progress line.")
     boolean noProgress;
     @Option(names = "--jvm-profile", paramLabel = "NAME",
@@ -208,7 +213,6 @@ public final class RunCommand implements Callable<Integer> {
             List<String> flags = org.rubis.client.config.JvmProfiles.load(jvmProfiles).flags(name);
             String exe = org.rubis.client.process.ChildJvm.java(javaPath);
             Path dir = runDirectory(c);
-            Files.createDirectories(dir);
             List<String> original = spec.commandLine().getParseResult().originalArgs();
             original = original.subList(original.indexOf("run") + 1, original.size()); // the arguments after the subcommand
             List<String> args = org.rubis.client.process.ChildJvm.runArgs(original,
@@ -261,9 +265,15 @@ public final class RunCommand implements Callable<Integer> {
         return ExitStatus.of(status);
     }
 
-    /** The run's directory: {@code --out}, or a new one under runs/ that no other run has (created now, once the options are checked). */
-    private static Path runDirectory(ClientConfig c) throws java.io.IOException {
-        return c.outDir() != null ? c.outDir() : RunDirectoryClaim.createNew(Path.of("runs"), LocalDateTime.now());
+    /**
+     * The run's directory, once the options are checked: a new one under runs/ that no other run has, or {@code --out}
+     * made this run's (created, or empty, or emptied with --force); a child JVM's is its parent's.
+     */
+    private Path runDirectory(ClientConfig c) throws java.io.IOException {
+        if (c.outDir() == null) {
+            return RunDirectoryClaim.createNew(Path.of("runs"), LocalDateTime.now());
+        }
+        return child ? c.outDir() : RunDirectoryClaim.claim(c.outDir(), force);
     }
 
     /** {@code run --shards N}: the children get the user's arguments with the shard wiring in place of these. */

@@ -40,7 +40,7 @@ final class AccuracyBench {
             String[] parts = item.split("\\+");
             String backend = parts[0];
             Path dir = out.resolve(item);
-            List<String> cmd = new ArrayList<>(List.of(EmbeddedServerProcess.javaExecutable(), "-jar", ChildJvm.selfJar(), "run",
+            List<String> cmd = new ArrayList<>(List.of(EmbeddedServerProcess.javaExecutable(), "-jar", ChildJvm.selfJar(), "run", ChildJvm.CHILD,
                     "--users", String.valueOf(users), "--duration", duration, "--ramp-up", rampUp, "--ramp-down", "0",
                     "--think-scale", String.valueOf(thinkScale), "--seed", "1", "--backend", backend, "--capture", "--probe",
                     "--out", dir.toString(), "--no-progress"));

@@ -101,7 +101,7 @@ public final class BenchCommand implements Callable<Integer> {
         for (String item : items) {
             Path dir = out.resolve((server ? "server-" : "backend-") + item);
             List<String> cmd = new ArrayList<>(List.of(org.rubis.client.process.EmbeddedServerProcess.javaExecutable(), "-jar",
-                    org.rubis.client.process.ChildJvm.selfJar(), "run",
+                    org.rubis.client.process.ChildJvm.selfJar(), "run", org.rubis.client.process.ChildJvm.CHILD,
                     "--users", String.valueOf(n), "--duration", duration, "--ramp-up", rampUp, "--ramp-down", "0",
                     "--think-scale", String.valueOf(scale), "--seed", "1", "--out", dir.toString(), "--no-progress"));
             if (server) {

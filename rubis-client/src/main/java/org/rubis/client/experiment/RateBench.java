@@ -123,7 +123,7 @@ final class RateBench {
 
     private RateRounds.Row client(Path taskset, String core, String base, int users, String duration, Path runDir) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(taskset.toString(), "-c", core, EmbeddedServerProcess.javaExecutable(), "-Xmx512m", "-jar",
-                ChildJvm.selfJar(), "run", "--target", base, "--backend", "netty", "--users", String.valueOf(users), "--think-scale", "0",
+                ChildJvm.selfJar(), "run", ChildJvm.CHILD, "--target", base, "--backend", "netty", "--users", String.valueOf(users), "--think-scale", "0",
                 "--ramp-up", "5s", "--duration", duration, "--ramp-down", "0", "--seed", "1", "--jit-warmup", String.valueOf(WARMUP_REQUESTS),
                 "--no-progress", "--out", runDir.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(runDir.resolveSibling("netty.out").toFile()).start();

@@ -10,8 +10,12 @@ import org.rubis.client.input.ConfigException;
 
 /**
  * Gives a run a directory of its own. Two runs started in the same second used to share {@code runs/<timestamp>}
- * and write their logs into each other's files. A new directory is created atomically ({@link Files#createDirectory}),
- * its name the start time with {@code -2}, {@code -3}, ... when another run took it first: no two runs get it.
+ * and write their logs into each other's files; a given {@code --out} that held a previous run kept that run's
+ * files beside the new ones (its server log, joined by {@code report} with the new client logs) and followed the
+ * symbolic links in it. So: a new directory is created atomically ({@link Files#createDirectory}), its name the
+ * start time with {@code -2}, {@code -3}, ... when another run took it first; a given one must be missing (then
+ * created) or empty, and {@code --force} empties it only when everything in it is a file a run writes
+ * ({@link RunDirectoryNames}): the links in it are deleted, never followed, and nothing outside it is touched.
  */
 public final class RunDirectoryClaim {
 
@@ -38,5 +42,38 @@ public final class RunDirectoryClaim {
             }
         }
         throw new ConfigException(parent.resolve(base) + "-" + MAX_SAME_SECOND + ": every name of this second is taken; give --out DIR");
+    }
+
+    /**
+     * Makes {@code dir} (the user's {@code --out}) this run's: created when missing; an existing one must be an empty
+     * directory, or, with {@code force}, one that holds only what a run writes, which is then deleted.
+     */
+    public static Path claim(Path dir, boolean force) throws IOException {
+        String what = "--out " + dir;
+        if (!Files.exists(dir)) {
+            Path parent = dir.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            try {
+                return Files.createDirectory(dir);
+            } catch (FileAlreadyExistsException raced) {
+                // made meanwhile by someone else: checked as an existing one
+            }
+        }
+        String first = RunDirectoryNames.firstEntry(dir);
+        if (first != null && !force) {
+            throw new ConfigException(what + ": not empty (" + first + " is there); a run writes only into a new or empty directory: "
+                    + "give another --out, or add --force to delete the previous run's files in it");
+        }
+        if (first != null) {
+            String foreign = RunDirectoryNames.firstForeign(dir);
+            if (foreign != null) {
+                throw new ConfigException(what + ": holds " + foreign + ", which no run writes; --force deletes only a previous run's "
+                        + "files: give another --out");
+            }
+            RunDirectoryNames.deleteContents(dir);
+        }
+        return dir;
     }
 }

@@ -16,6 +16,12 @@ import org.rubis.client.input.ConfigException;
  */
 public final class ChildJvm {
 
+    /**
+     * The hidden option of {@code run} that says it runs for a parent rubis-client: its {@code --out} is the parent's
+     * directory, which the parent made its own (run --jvm-profile, --shards, the experiments).
+     */
+    public static final String CHILD = "--child";
+
     private ChildJvm() {}
 
     /** The java to use: {@code javaPath} if given (checked), else the one running this process. */
@@ -39,6 +45,7 @@ public final class ChildJvm {
         cmd.add("-jar");
         cmd.add(selfJar());
         cmd.add("run");
+        cmd.add(CHILD); // the run directory is the parent's, the GC log already in it
         cmd.addAll(runArgs);
         cmd.add("--out");
         cmd.add(runDir.toString());

@@ -1,6 +1,7 @@
 package org.rubis.client.report;
 
 import org.rubis.format.Columns;
+import org.rubis.format.RegularFile;
 import org.rubis.format.RunFiles;
 import com.sun.management.GarbageCollectionNotificationInfo;
 import java.io.BufferedWriter;
@@ -78,8 +79,8 @@ public final class ClientHealth implements AutoCloseable {
     private volatile double serverCpuSum;
 
     public ClientHealth(Path dir, LongSupplier activeSessions, LongSupplier requests) throws IOException {
-        this.samples = Files.newBufferedWriter(RunFiles.clientHealth(dir), StandardCharsets.UTF_8);
-        this.gcLog = Files.newBufferedWriter(RunFiles.clientGc(dir), StandardCharsets.UTF_8);
+        this.samples = Files.newBufferedWriter(RegularFile.fresh(RunFiles.clientHealth(dir)), StandardCharsets.UTF_8);
+        this.gcLog = Files.newBufferedWriter(RegularFile.fresh(RunFiles.clientGc(dir)), StandardCharsets.UTF_8);
         samples.write(Columns.header(Columns.CLIENT_HEALTH) + "\n");
         gcLog.write(Columns.header(Columns.CLIENT_GC) + "\n");
         samples.flush(); // headers on disk at once: a kill -9'd run leaves files the analysis can read

@@ -1,6 +1,9 @@
 package org.rubis.analysis;
 
 import java.io.PrintWriter;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import org.rubis.format.FileProblem;
 import org.rubis.format.OneLineErrors;
 import org.rubis.format.Printable;
 import java.nio.file.Path;
@@ -33,17 +36,37 @@ public final class AnalysisMain {
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            boolean user = ex instanceof AnalysisException || ex instanceof FileSystemException;
             if (ex instanceof AnalysisException) {
                 err.println("error: " + Printable.escape(ex.getMessage()));
+            } else if (ex instanceof FileSystemException f) {
+                // A read-only folder, an output that is a directory: the user's to fix, said in one line.
+                err.println("error: cannot read or write " + Printable.escape(FileProblem.of(f)));
             } else {
                 err.println("error: unexpected failure (a bug in rubis-analysis; please report it with the trace below): "
                         + Printable.escape(ex.toString()));
                 ex.printStackTrace(err);
             }
             err.flush();
-            return ex instanceof AnalysisException ? 1 : 3;
+            return user ? 1 : 3;
         });
         return cl.execute(args.length == 0 ? new String[] {"--help"} : args);
+    }
+
+    /**
+     * Checks an output file before the analysis: a directory, or a folder this user may not write, is a one-line error
+     * naming it, not a stack trace after minutes of reading logs.
+     */
+    static Path outputFile(Path out, String example) {
+        if (Files.isDirectory(out)) {
+            throw new AnalysisException("--out " + out + ": a directory; give a file name, e.g. " + out.resolve(example));
+        }
+        Path parent = out.toAbsolutePath().getParent();
+        if (parent != null && Files.isDirectory(parent) && !Files.isWritable(parent)) {
+            throw new AnalysisException("cannot write " + out + ": permission denied (" + parent + " is not writable); give --out FILE.html "
+                    + "in a folder this user may write");
+        }
+        return out;
     }
 
     @Command(name = "report", mixinStandardHelpOptions = true,
@@ -51,16 +74,17 @@ public final class AnalysisMain {
     static final class Report implements Callable<Integer> {
         @Parameters(paramLabel = "RUN_DIR", description = "A run directory written by rubis-client run (requests.csv, sessions.csv, summary.json, ...).")
         Path dir;
-        @Option(names = "--out", paramLabel = "FILE.html", description = "Where to write the report (default: RUN_DIR/report.html); analysis.json and response-times.hlog go into RUN_DIR.")
+        @Option(names = "--out", paramLabel = "FILE.html",
+                description = "Where to write the report (default: RUN_DIR/report.html); analysis.json and response-times.hlog go beside it.")
         Path out;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() throws Exception {
+            Path target = outputFile(out != null ? out : dir.resolve("report.html"), "report.html");
             RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
-            Path target = out != null ? out : dir.resolve("report.html");
             new HtmlReport(a).write(target);
-            Path hlog = dir.resolve("response-times.hlog");
+            Path hlog = target.toAbsolutePath().resolveSibling("response-times.hlog");
             new org.rubis.analysis.export.HdrLogExport(new RunDirectory(dir)).write(hlog);
             PrintWriter pw = spec.commandLine().getOut();
             a.notes.forEach(n -> pw.println("note: " + Printable.escape(n)));
@@ -80,6 +104,7 @@ public final class AnalysisMain {
 
         @Override
         public Integer call() throws Exception {
+            outputFile(out, "comparison.html");
             List<RunAnalysis> runs = new ArrayList<>();
             PrintWriter pw = spec.commandLine().getOut();
             for (Path d : dirs) {

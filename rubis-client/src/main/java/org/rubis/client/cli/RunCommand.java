@@ -269,7 +269,7 @@ public final class RunCommand implements Callable<Integer> {
      * The run's directory, once the options are checked: a new one under runs/ that no other run has, or {@code --out}
      * made this run's (created, or empty, or emptied with --force); a child JVM's is its parent's.
      */
-    private Path runDirectory(ClientConfig c) throws java.io.IOException {
+    private Path runDirectory(ClientConfig c) {
         if (c.outDir() == null) {
             return RunDirectoryClaim.createNew(Path.of("runs"), LocalDateTime.now());
         }

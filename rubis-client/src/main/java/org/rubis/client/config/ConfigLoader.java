@@ -137,6 +137,7 @@ public final class ConfigLoader {
         String out = s.string("client_output_dir", null);
         int users = s.intValue("workload_number_of_clients_per_node", 1, 1, "users");
         double thinkScale = s.doubleValue("workload_think_scale", 1.0, 0, "multiplier");
+        Limits.checkThinkTimes(s, maxThinkMs(model), thinkScale, phases.upF, phases.downF);
 
         Map<String, String> resolved = new LinkedHashMap<>();
         resolved.put("target", target);
@@ -169,6 +170,18 @@ public final class ConfigLoader {
                 out == null ? null : Path.of(out),
                 progress,
                 List.copyOf(warnings), resolved, measurement, s.sha256());
+    }
+
+    /** The longest think time the workload draws, unscaled: TPC-W's cap, or the table's longest waiting time. */
+    private static long maxThinkMs(WorkloadModel model) {
+        if (model.thinkTime().isTpcw()) {
+            return org.rubis.client.workload.ThinkTime.TPCW_MAX_NS / 1_000_000;
+        }
+        long max = 0;
+        for (int row = 0; row < model.table().rows(); row++) {
+            max = Math.max(max, model.table().waitingTimeMs(row));
+        }
+        return max;
     }
 
     private static ClientConfig.Measurement measurement(Settings s) {

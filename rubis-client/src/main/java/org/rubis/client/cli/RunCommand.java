@@ -140,6 +140,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PackagedDefaults.keepOnlyGiven(spec); // the defaults shown in --help must not override the properties file
+        refuseConflicts();
         Map<String, String> named = new LinkedHashMap<>();
         put(named, "client_target", "--target", target);
         put(named, "workload_number_of_clients_per_node", "--users", users);
@@ -290,6 +291,38 @@ public final class RunCommand implements Callable<Integer> {
         List<String> args = org.rubis.client.process.ChildJvm.runArgs(original,
                 List.of("--shards", "--out", "--target", "--seed", "--start-at", "--jvm-profile", "--jvm-profiles", "--java"));
         return new org.rubis.client.shard.LocalShards(c, shards, dir, System.out).run(exe, flags, name, args, start);
+    }
+
+    /**
+     * Options that contradict each other are refused, not one of them ignored: a hybrid-arrival option with --users,
+     * --sessions-per-user or --arrivals closed; --users with --arrivals hybrid; two sources of session arrivals.
+     */
+    private void refuseConflicts() {
+        List<String> hybrid = typed("--session-rate", "--interarrival", "--interarrival-file", "--rate-schedule", "--max-sessions", "--cap-policy");
+        List<String> closed = typed("--users", "--sessions-per-user");
+        if (!hybrid.isEmpty() && arrivals == org.rubis.client.config.Arrivals.CLOSED) {
+            throw new ConfigException("--arrivals closed and " + hybrid.get(0) + ": " + hybrid.get(0) + " sets hybrid arrivals; drop it, or give "
+                    + "--arrivals hybrid");
+        }
+        if (!closed.isEmpty() && (!hybrid.isEmpty() || arrivals == org.rubis.client.config.Arrivals.HYBRID)) {
+            String other = hybrid.isEmpty() ? "--arrivals hybrid" : hybrid.get(0);
+            throw new ConfigException(closed.get(0) + " and " + other + ": " + closed.get(0) + " sets a closed population, " + other
+                    + " hybrid arrivals (sessions against the clock; --max-sessions caps them); give one of them");
+        }
+        List<String> sources = typed("--session-rate", "--interarrival-file", "--rate-schedule");
+        if (sources.size() > 1) {
+            throw new ConfigException(sources.get(0) + " and " + sources.get(1) + ": both say when sessions arrive; give one of them");
+        }
+        if (interarrivalFile != null && interarrival != null) {
+            throw new ConfigException("--interarrival and --interarrival-file: the file gives the inter-arrival times themselves; drop "
+                    + "--interarrival");
+        }
+    }
+
+    /** Those of {@code options} given on the command line, in that order. */
+    private List<String> typed(String... options) {
+        var parsed = spec.commandLine().getParseResult();
+        return java.util.Arrays.stream(options).filter(parsed::hasMatchedOption).toList();
     }
 
     /** The named options' keys, with the option and the text typed: errors about their values name the option. */

@@ -224,4 +224,35 @@ class CommandLineErrorsTest {
         assertEquals(0, w.status(), w.err());
         assertTrue(w.out().contains("client_sede\\x1b[31m") && w.err().isEmpty(), "validate lists the warning, escaped: " + w.out());
     }
+
+    /** Options that contradict each other are one line naming both, never one of them ignored; so is a -D with no value. */
+    @Test
+    void conflictingOptionsAreOneLine() {
+        String[][] cases = {
+            {"error: --users and --session-rate: --users sets a closed population, --session-rate hybrid arrivals (sessions against the clock; "
+                    + "--max-sessions caps them); give one of them", "--session-rate", "5", "--users", "3"},
+            {"error: --arrivals closed and --session-rate: --session-rate sets hybrid arrivals; drop it, or give --arrivals hybrid",
+                    "--arrivals", "closed", "--session-rate", "5"},
+            {"error: --users and --arrivals hybrid: --users sets a closed population, --arrivals hybrid hybrid arrivals (sessions against the "
+                    + "clock; --max-sessions caps them); give one of them", "--arrivals", "hybrid", "--users", "3"},
+            {"error: --sessions-per-user and --max-sessions: --sessions-per-user sets a closed population, --max-sessions hybrid arrivals "
+                    + "(sessions against the clock; --max-sessions caps them); give one of them", "--max-sessions", "4", "--sessions-per-user", "2"},
+            {"error: --session-rate and --rate-schedule: both say when sessions arrive; give one of them", "--session-rate", "5",
+                    "--rate-schedule", "s.txt"},
+            {"error: --interarrival and --interarrival-file: the file gives the inter-arrival times themselves; drop --interarrival",
+                    "--interarrival-file", "ia.txt", "--interarrival", "deterministic"},
+        };
+        for (String[] c : cases) {
+            List<String> args = new ArrayList<>(List.of("run", "--duration", "1s", "--out", "never-created"));
+            args.addAll(List.of(c).subList(1, c.length));
+            Result r = run(args.toArray(String[]::new));
+            assertEquals(ExitStatus.USAGE, r.status(), r.err());
+            assertEquals(c[0], r.err().strip(), String.join(" ", args));
+        }
+        assertFalse(Files.exists(Path.of("never-created")), "nothing was created");
+        Result d = run("validate", "-Dclient_seed");
+        assertEquals(ExitStatus.USAGE, d.status(), d.err());
+        assertEquals(1, d.err().strip().lines().count(), d.err());
+        assertTrue(d.err().startsWith("error: -D: ") && d.err().contains("client_seed"), d.err());
+    }
 }

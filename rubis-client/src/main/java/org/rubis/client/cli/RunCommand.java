@@ -204,6 +204,9 @@ public final class RunCommand implements Callable<Integer> {
             // JVM of --jvm-profile says them itself. The summary's Warnings section repeats them.
             ConfigWarnings.print(c, spec.commandLine().getErr());
         }
+        if (c.outDir() != null && !child && (shards != null || jvmProfile != null || javaPath != null)) {
+            org.rubis.client.process.ChildJvm.gcLog(c.outDir().resolve("gc.log")); // a path -Xlog cannot take: refused before it is made
+        }
         if (shards != null) {
             return localShards(c, runDirectory(c));
         }

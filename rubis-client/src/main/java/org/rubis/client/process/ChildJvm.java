@@ -40,7 +40,7 @@ public final class ChildJvm {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         cmd.addAll(flags);
-        cmd.add("-Xlog:gc*:file=" + runDir.resolve("gc.log") + ":time,uptime,level,tags");
+        cmd.add(gcLog(runDir.resolve("gc.log")));
         cmd.add("-Drubis.jvm.profile=" + profile);
         cmd.add("-jar");
         cmd.add(selfJar());
@@ -50,6 +50,20 @@ public final class ChildJvm {
         cmd.add("--out");
         cmd.add(runDir.toString());
         return cmd;
+    }
+
+    /**
+     * The child's GC logging option. -Xlog splits its argument at {@code :} and its output options at {@code ,}, so
+     * the file name is quoted, as -Xlog allows, and a run directory with those characters works; -Xlog has no escape
+     * for a double quote, so a path with one is refused in one line.
+     */
+    public static String gcLog(Path file) {
+        String name = file.toString();
+        if (name.indexOf('"') >= 0) {
+            throw new ConfigException("--out " + file.getParent() + ": a double quote in the path cannot be given to the child JVM's GC log "
+                    + "(-Xlog has no escape for it); choose a directory name without one");
+        }
+        return "-Xlog:gc*:file=\"" + name + "\":time,uptime,level,tags";
     }
 
     /** Starts the child with inherited standard streams and waits for it. */

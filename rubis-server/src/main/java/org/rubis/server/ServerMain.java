@@ -138,7 +138,7 @@ public final class ServerMain implements Callable<Integer> {
                 + (out == null ? "" : ", logs in " + out) + (faultSpec.isEmpty() ? "" : ", faults " + faultSpec) + ")");
         System.out.flush();
         if (exitWithParent) {
-            ParentWatch.start(() -> {
+            org.rubis.format.ParentWatch.start(() -> {
                 System.out.println("rubis-server: parent process gone; stopping");
                 System.exit(0); // runs the shutdown hook: the server stops and its logs are flushed
             });

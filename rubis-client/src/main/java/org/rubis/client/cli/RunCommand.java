@@ -22,6 +22,7 @@ import org.rubis.client.workload.TransitionMode;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.engine.RunEngine;
 import org.rubis.client.log.RunDirectoryClaim;
+import org.rubis.format.ParentWatch;
 import org.rubis.client.report.Summary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -109,7 +110,7 @@ public final class RunCommand implements Callable<Integer> {
     Path out;
     @Option(names = "--force", description = "With --out: empty a directory that holds a previous run's files (and nothing else) first.")
     boolean force;
-    /** Set by a parent rubis-client (ChildJvm): the run directory is the parent's, already claimed. */
+    /** Set by a parent rubis-client (ChildJvm): the run directory is the parent's, already claimed; the run stops when the parent is gone. */
     @Option(names = "--child", hidden = true)
     boolean child;
     @Option(names = "--no-progress", description = "No progress line.")
@@ -140,6 +141,12 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PackagedDefaults.keepOnlyGiven(spec); // the defaults shown in --help must not override the properties file
+        if (child) {
+            ParentWatch.start(() -> {
+                System.err.println("rubis-client: parent process gone; stopping");
+                System.exit(ExitStatus.PARTIAL); // the shutdown hook stops the run: logs flushed, a partial summary
+            });
+        }
         refuseConflicts();
         Map<String, String> named = new LinkedHashMap<>();
         put(named, "client_target", "--target", target);

@@ -12,13 +12,15 @@ import org.rubis.client.input.ConfigException;
  * Runs {@code rubis-client run} in a child JVM with the flags of a JVM profile (and, optionally, a
  * given java executable: the paper advises naming it exactly), with GC logging into the run
  * directory. The parent only waits: it forwards Ctrl-C (SIGTERM to the child) and returns the
- * child's exit status.
+ * child's exit status. The child stops by itself when the parent dies ({@link #CHILD}: even a
+ * {@code kill -9} of the parent does not leave it loading the target).
  */
 public final class ChildJvm {
 
     /**
      * The hidden option of {@code run} that says it runs for a parent rubis-client: its {@code --out} is the parent's
-     * directory, which the parent made its own (run --jvm-profile, --shards, the experiments).
+     * directory, which the parent made its own (run --jvm-profile, --shards, the experiments), and it stops, as a
+     * Ctrl-C would stop it, when the parent exits or closes its standard input (org.rubis.format.ParentWatch).
      */
     public static final String CHILD = "--child";
 
@@ -68,7 +70,9 @@ public final class ChildJvm {
 
     /** Starts the child with inherited standard streams and waits for it. */
     public static int run(List<String> cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        // Output shared; standard input a pipe only this process holds: its end, at any death of this process, stops the child.
+        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         Thread hook = new Thread(() -> {
             if (p.isAlive()) {
                 p.destroy(); // SIGTERM: the child stops its run cleanly

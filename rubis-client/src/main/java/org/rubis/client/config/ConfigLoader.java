@@ -65,7 +65,7 @@ public final class ConfigLoader {
         m.put("client_progress", "yes|no: progress line every few seconds (default yes)");
         m.put("client_capture", "yes|no: capture the run's packets (libpcap) and check every request against the wire (default no)");
         m.put("client_probe", "yes|no: a reference probe on its own connection measures this host's floor (default no)");
-        m.put("client_probe_rate", "reference probe: requests per second (default 5)");
+        m.put("client_probe_rate", "reference probe: requests per second, 0.1 to 100 (default 5)");
         m.put("client_probe_busy_poll", "yes|no: the probe busy-polls a non-blocking socket instead of blocking (default no)");
         m.put("client_published_times", "client|wire: whose clock the summary's response times come from (wire needs client_capture; default client)");
         m.put("client_jit_warmup", "auto|off|N: warm the client's request path up against a loopback stub before the run, until the JIT is quiet "
@@ -191,7 +191,14 @@ public final class ConfigLoader {
             throw new ConfigException(s.where(s.entry("client_published_times").orElseThrow())
                     + " = \"wire\": wire times need the capture; add --capture (client_capture = yes) or publish client times");
         }
-        return new ClientConfig.Measurement(capture, s.yesNo("client_probe", false), s.doubleValue("client_probe_rate", 5.0, 0.1, "requests per second"),
+        double probeRate = s.doubleValue("client_probe_rate", 5.0, 0.1, "requests per second");
+        if (probeRate > Limits.MAX_PROBE_RATE) {
+            PropertiesFile.Entry e = s.entry("client_probe_rate").orElseThrow();
+            throw new ConfigException(s.given(e, Limits.abbreviate(e.value())) + ": above the maximum of " + (int) Limits.MAX_PROBE_RATE
+                    + " requests per second (the probe measures this host's floor at a low rate, on one connection, its load apart from "
+                    + "the run's); expected 0.1 to " + (int) Limits.MAX_PROBE_RATE);
+        }
+        return new ClientConfig.Measurement(capture, s.yesNo("client_probe", false), probeRate,
                 s.yesNo("client_probe_busy_poll", false), published, jitWarmup(s, System.getenv(JIT_WARMUP_ENV)));
     }
 

@@ -21,6 +21,8 @@ public final class Limits {
     /** Session rates (per second) outside this range are refused (0 is "no rate"). */
     public static final double MIN_RATE = 1e-6;
     public static final double MAX_RATE = 1e6;
+    /** The reference probe's highest rate (per second): one connection, requests one after another, at a low rate. */
+    public static final double MAX_PROBE_RATE = 100;
 
     private static final List<String> DURATION_KEYS = List.of("workload_up_ramp_time_in_ms", "workload_session_run_time_in_ms",
             "workload_down_ramp_time_in_ms", "client_connect_timeout_ms", "client_request_timeout_ms", "server_keepalive_timeout_ms");

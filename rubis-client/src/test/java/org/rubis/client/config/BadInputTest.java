@@ -167,4 +167,14 @@ class BadInputTest {
                 Map.of("workload_think_scale", "1e10"), Map.of("workload_think_scale", new GivenOption("--think-scale", "1e10")))).getMessage();
         assertTrue(option.startsWith("--think-scale 1e10: the longest think time (70 s) times it is beyond the maximum of 30 days"), option);
     }
+
+    /** The probe rate has an upper bound: a rate of 1e12 made the probe send back to back on its connection. */
+    @Test
+    void theProbeRateIsBounded() {
+        assertEquals(100.0, load(BASE + "client_probe_rate = 100\n", Map.of()).measurement().probeRate());
+        assertEquals(tmp.resolve("rubis.properties") + ":5: client_probe_rate = \"1e12\": above the maximum of 100 requests per second (the probe "
+                + "measures this host's floor at a low rate, on one connection, its load apart from the run's); expected 0.1 to 100",
+                error(BASE + "client_probe_rate = 1e12\n", Map.of()));
+        assertTrue(error(BASE, Map.of("client_probe_rate", "100.5")).startsWith("command line: -Dclient_probe_rate = \"100.5\": above the maximum"));
+    }
 }

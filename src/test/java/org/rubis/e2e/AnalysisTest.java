@@ -116,4 +116,61 @@ class AnalysisTest {
         assertEquals("error: " + work.resolve("empty") + ": not a rubis-client run directory (no requests.csv); pass the directory given to run --out",
                 r.err().strip());
     }
+
+    /**
+     * docs/FAULTS.md: a damaged line is skipped and counted, the rest analysed. A byte that is not UTF-8 in requests.csv,
+     * sessions.csv and server/requests.csv, and a line of 100 MB in requests.csv, under a 64 MB heap: report and compare work,
+     * the notes say which lines were skipped.
+     */
+    @Test
+    void aLineThatIsNotUtf8OrTooLongIsSkippedAndCounted() throws Exception {
+        Path bad = work.resolve("damaged");
+        try (var files = Files.walk(runs.closed())) {
+            for (Path f : files.toList()) {
+                Path to = bad.resolve(runs.closed().relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to);
+                }
+            }
+        }
+        Files.deleteIfExists(bad.resolve("report.html"));
+        for (String f : List.of("requests.csv", "sessions.csv", "server/requests.csv")) {
+            List<byte[]> lines = new java.util.ArrayList<>();
+            for (String l : Files.readAllLines(bad.resolve(f))) {
+                lines.add((l + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            byte[] third = lines.get(2);
+            third[5] = (byte) 0xff; // line 3: not UTF-8
+            try (var out = Files.newOutputStream(bad.resolve(f))) {
+                for (int i = 0; i < lines.size(); i++) {
+                    out.write(lines.get(i));
+                    if (i == 3 && f.equals("requests.csv")) {
+                        byte[] chunk = new byte[1 << 20];
+                        java.util.Arrays.fill(chunk, (byte) 'x');
+                        for (int k = 0; k < 100; k++) {
+                            out.write(chunk); // line 5: 100 MB with no line break
+                        }
+                        out.write('\n');
+                    }
+                }
+            }
+        }
+        for (String[] args : new String[][] {{"report", "damaged"}, {"compare", "damaged", runs.closed().toString(), "--out", "cmp-damaged.html"}}) {
+            List<String> cmd = new java.util.ArrayList<>(List.of(Cli.java(), "-Xmx64m", "-jar", Cli.analysisJar().toAbsolutePath().toString()));
+            cmd.addAll(List.of(args));
+            Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor(), output);
+            if (args[0].equals("report")) {
+                assertTrue(output.contains("note: requests.csv: 2 malformed lines skipped (first at line 3, 1 not UTF-8, 1 longer than 1 MiB (not read))"),
+                        output);
+                assertTrue(output.contains("note: sessions.csv: 1 malformed line skipped (first at line 3, 1 not UTF-8)"), output);
+                assertTrue(output.contains("server/requests.csv: 1 malformed line skipped (first at line 3, 1 not UTF-8)"), output);
+            }
+        }
+        JsonNode badLines = new RunDir(bad).json("analysis.json").get("bad_lines");
+        assertEquals(2, badLines.path("requests.csv").path("count").asInt(), badLines.toString());
+    }
 }

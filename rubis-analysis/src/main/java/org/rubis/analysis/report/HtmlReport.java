@@ -61,7 +61,7 @@ public final class HtmlReport {
         json.put("stop_reason", a.stopReason);
         if (s != null) {
             html.append(esc(s.path("arrival_process").asText())).append(" &middot; backend <b>").append(esc(s.path("backend").asText()))
-                .append("</b> (").append(esc(s.path("threads").asText())).append(" threads) &middot; seed ").append(s.path("seed").asText())
+                .append("</b> (").append(esc(s.path("threads").asText())).append(" threads) &middot; seed ").append(esc(s.path("seed").asText()))
                 .append(" &middot; status <b>").append(esc(a.status)).append("</b> &middot; started ")
                 .append(esc(s.path("started_at").asText()));
             json.put("arrivals", s.path("arrivals").asText());
@@ -71,8 +71,8 @@ public final class HtmlReport {
         html.append("</p>\n");
         if (a.partial) {
             html.append("<div class=warn><b>").append(esc(a.status.equals("incomplete") ? "Incomplete run." : "Partial run (" + a.status + ").")).append("</b> ")
-                .append(esc(a.stopReason)).append(String.format(Locale.ROOT, ". Rates are over the %.3f s of run phase actually run (%s).",
-                        a.runSeconds, a.runSecondsSource)).append("</div>\n");
+                .append(esc(a.stopReason)).append(esc(String.format(Locale.ROOT, ". Rates are over the %.3f s of run phase actually run (%s).",
+                        a.runSeconds, a.runSecondsSource))).append("</div>\n");
         }
         ArrayNode notes = json.putArray("notes");
         for (String n : a.notes) {
@@ -158,7 +158,7 @@ public final class HtmlReport {
         table(LAT_HEAD, rows);
 
         String phase = a.byPhase.get("run").count() > 0 ? "run" : "overall";
-        html.append("<h3>Per state (").append(phase).append(" phase)</h3>\n");
+        html.append("<h3>Per state (").append(esc(phase)).append(" phase)</h3>\n");
         Map<String, Latency> states = phase.equals("run") ? a.byPhaseState.get("run") : a.byState;
         ObjectNode st = rt.putObject("states_" + phase);
         rows = new ArrayList<>();
@@ -493,8 +493,9 @@ public final class HtmlReport {
         return Math.round(v * 1000) / 1000.0;
     }
 
+    /** Text for HTML, in an element or a quoted attribute: every value a report takes from a run directory goes through it. */
     static String esc(String s) {
-        return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;").replace("'", "&#39;");
     }
 
     StringBuilder html() {

@@ -77,6 +77,8 @@ public final class ConfigLoader {
         m.put("workload_ramp_mode", "closed: stationary = users start uniformly over the up ramp, first request after a stationary think time; original = the original's (default stationary)");
         m.put("client_source_addresses", "dedicated/netty on loopback: spread connections over 127.0.0.1..127.0.0.N (default 1: the OS chooses)");
         m.put("workload_one_based_ids", "yes: draw category/region ids 1..n; no: the original's 0..n-1 (default no)");
+        m.put("workload_max_error_pages_without_think", "consecutive ERROR pages that send the user back to Home at once, as the original "
+                + "did; after more, the return to Home waits a think time (default " + WorkloadModel.ERROR_PAGES_WITHOUT_THINK + ")");
         m.put("workload_sessions_per_user", "closed: sessions each user runs, then stops; 0 = until the end of the run (default 0)");
         m.put("client_http_keepalive", "legacy backend: the JDK's http.keepAlive (default: the JDK's, true)");
         m.put("client_http_max_connections", "legacy backend: the JDK's http.maxConnections, idle connections kept per destination (default: the JDK's, 5)");
@@ -286,7 +288,8 @@ public final class ConfigLoader {
         return new Workload(WorkloadModel.of(table, mode, s.yesNo("workload_use_tpcw_think_time", true), layout, data, policy,
                 s.intValue("workload_number_of_items_per_page", 20, 1, "items"),
                 s.intValue("workload_maximum_number_of_transitions", 1000, 1, "requests"),
-                s.yesNo("workload_one_based_ids", false)), regionsFile, categoriesFile);
+                s.yesNo("workload_one_based_ids", false),
+                s.intValue("workload_max_error_pages_without_think", WorkloadModel.ERROR_PAGES_WITHOUT_THINK, 0, "pages")), regionsFile, categoriesFile);
     }
 
     private record Phases(long up, double upF, long run, long down, double downF) {}

@@ -46,6 +46,7 @@ final class Recorder {
     }
 
     void session(UserSession s, int emulatedUser, long intendedStartNano, long startNano, long endNano) {
+        stats.errorPageThinks(s.errorPageThinks());
         log.add(new SessionRecord(s.id(), emulatedUser, s.nickname(), clock.epochNs(intendedStartNano), clock.epochNs(startNano),
                 clock.epochNs(endNano), s.requests(), s.errors(), s.endReason().name().toLowerCase(java.util.Locale.ROOT)));
     }

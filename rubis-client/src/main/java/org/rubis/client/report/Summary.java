@@ -141,6 +141,10 @@ public final class Summary {
         root.put("mean_session_s", round(stats.meanSessionSeconds(), 3));
         root.put("connections_opened", stats.newConnections());
         root.put("retried_requests", stats.retried());
+        ObjectNode ep = root.putObject("error_page_bound");
+        ep.put("pages_without_think", config.workload().errorPagesWithoutThink());
+        ep.put("think_times_added", stats.errorPageThinks());
+        ep.put("sessions", stats.errorPageThinkSessions());
         root.put("distinct_connections", stats.distinctConnections());
         root.put("requests_without_connection_id", stats.requestsWithoutConnectionId());
         root.put("image_requests", stats.imageRequests());
@@ -412,6 +416,12 @@ public final class Summary {
                         + " stuck in a request when the run stopped waiting" : "") + "; mean session " + root.get("mean_session_s").asDouble() + " s"
                 + (root.get("sessions_dropped_by_cap").asLong() > 0 ? "; " + root.get("sessions_dropped_by_cap").asLong() + " dropped by the cap" : "")
                 + (root.get("sessions_delayed_by_cap").asLong() > 0 ? "; " + root.get("sessions_delayed_by_cap").asLong() + " delayed by the cap" : ""));
+        JsonNode ep = root.get("error_page_bound");
+        if (ep.get("think_times_added").asLong() > 0) {
+            line(b, "ERROR pages", ep.get("think_times_added").asLong() + " think times added in " + ep.get("sessions").asLong() + " sessions, after "
+                    + ep.get("pages_without_think").asInt() + " ERROR pages in a row sent users back to Home at once "
+                    + "(workload_max_error_pages_without_think)");
+        }
         line(b, "connections (client)", root.get("connections_opened").asLong() + " opened, " + root.get("distinct_connections").asLong() + " distinct"
                 + (root.path("retried_requests").asLong() > 0 ? "; " + root.path("retried_requests").asLong()
                         + " requests resent on a new connection (no response on a reused one)" : ""));

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.export.HttperfExport;
@@ -172,5 +173,48 @@ class AnalysisTest {
         }
         JsonNode badLines = new RunDir(bad).json("analysis.json").get("bad_lines");
         assertEquals(2, badLines.path("requests.csv").path("count").asInt(), badLines.toString());
+    }
+
+    /**
+     * The replay works as its README.txt says: a run whose sessions think longer than the embedded server's default 5 s
+     * keep-alive, exported; the server started and httperf run with the README's two command lines; every request of
+     * every session gets its reply (before, a third failed with connreset: the server had closed the connection during
+     * the think time). Needs httperf (Debian package httperf).
+     */
+    @Test
+    void theHttperfReplayRunsAsItsReadmeSays() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/httperf")), "httperf is not installed (apt-get install httperf)");
+        Cli.Result r = Cli.run(work, 120, "run", "--session-rate", "0.5", "--ramp-up", "0", "--duration", "30s", "--ramp-down", "0",
+                "--max-transitions", "4", "--seed", "5", "--backend", "dedicated", "--out", "thinking", "--no-progress", "-Dserver_size=0.01");
+        assertEquals(0, r.status(), r.out() + r.err());
+        Path exp = work.resolve("replay");
+        Cli.Result e = Cli.analysis(work, "export-httperf", "thinking", "--out", exp.toString());
+        assertEquals(0, e.status(), e.err());
+        List<HttperfExport.Session> sessions = HttperfExport.read(exp.resolve("sessions.wsesslog"));
+        double longest = sessions.stream().flatMap(x -> x.thinkSeconds().stream()).mapToDouble(Double::doubleValue).max().orElse(0);
+        assertTrue(longest > 5, "a think time longer than the server's default keep-alive: " + longest);
+        List<String> readme = Files.readAllLines(exp.resolve("README.txt"));
+        String serverLine = readme.stream().filter(l -> l.startsWith("  java -jar rubis-server.jar")).findFirst().orElseThrow().strip();
+        String httperfLine = readme.stream().filter(l -> l.startsWith("  httperf ")).findFirst().orElseThrow().strip();
+        List<String> server = new java.util.ArrayList<>(List.of(serverLine.split(" ")));
+        server.set(0, Cli.java());
+        server.set(2, Cli.serverJar().toAbsolutePath().toString());
+        server.addAll(List.of("--size", "0.01"));
+        Process srv = new ProcessBuilder(server).redirectErrorStream(true).redirectOutput(work.resolve("replay-server.txt").toFile()).start();
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (!Files.readString(work.resolve("replay-server.txt")).contains("rubis-server ready") && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            Process hp = new ProcessBuilder(List.of(httperfLine.split(" "))).directory(exp.toFile()).redirectErrorStream(true).start();
+            String out = new String(hp.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(hp.waitFor(300, java.util.concurrent.TimeUnit.SECONDS), out);
+            int requests = sessions.stream().mapToInt(x -> x.paths().size()).sum();
+            assertTrue(out.contains("Errors: total 0 "), "no request failed:\n" + out);
+            assertTrue(out.matches("(?s).*Total: connections \\d+ requests " + requests + " replies " + requests + " .*"), "every request replied:\n" + out);
+        } finally {
+            srv.destroy();
+            srv.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
     }
 }

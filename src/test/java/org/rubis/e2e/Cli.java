@@ -35,6 +35,14 @@ final class Cli {
         return p;
     }
 
+    static Path serverJar() {
+        Path p = Path.of(System.getProperty("rubis.server.jar", "../../rubis-server/target/rubis-server.jar"));
+        if (!Files.isRegularFile(p)) {
+            throw new IllegalStateException(p + " not built: run mvn verify from the top directory");
+        }
+        return p;
+    }
+
     static Result analysis(Path workDir, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(java(), "-jar", analysisJar().toString()));
         cmd.addAll(List.of(args));

@@ -36,7 +36,8 @@ public final class RunEngine {
     /** Closed mode: session ids are emulated user * this + session number of that user. */
     public static final long SESSIONS_PER_USER = ClosedDispatch.SESSIONS_PER_USER;
 
-    private final ClientConfig config;
+    /** The run's configuration; the source addresses may be raised before the run starts (runGuarded). */
+    private ClientConfig config;
     private final ShardPlan shard;
     private final Path dir;
     private final PrintStream out;
@@ -168,7 +169,13 @@ public final class RunEngine {
     private Summary runGuarded() throws IOException {
         SessionArrivals arrivals = config.arrivals() == Arrivals.HYBRID ? HybridDispatch.arrivals(config) : null; // bad files fail first
         String arrivalsText = arrivals != null ? arrivals.describe() : config.users() + " emulated users, sessions back to back";
-        org.rubis.client.process.ResourcePlan.of(config).check(config.embedded(), config.execution().sourceAddresses(), loopbackTarget());
+        org.rubis.client.process.ResourcePlan plan = org.rubis.client.process.ResourcePlan.of(config);
+        int sources = plan.check(config.embedded(), config.execution().sourceAddresses(), loopbackTarget(), config.execution().backend());
+        if (sources != config.execution().sourceAddresses()) {
+            out.println("Source addresses: 127.0.0.1.." + org.rubis.client.backend.SourceAddresses.last(sources) + " (" + sources + "): "
+                    + plan.portRule());
+            config = config.withSourceAddresses(sources);
+        }
         Files.createDirectories(dir);
         Target target = Target.start(config, dir, out);
         RunFinisher finisher = new RunFinisher(config, dir, out, stop, counters);

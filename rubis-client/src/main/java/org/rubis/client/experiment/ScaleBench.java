@@ -56,7 +56,7 @@ final class ScaleBench {
         }
         ResourcePlan plan = new ResourcePlan(users, ResourcePlan.openFileLimit(), ResourcePlan.ephemeralPorts());
         int sources = plan.sourceAddressesNeeded();
-        plan.check(true, sources, true);
+        plan.check(true, sources, true, org.rubis.client.config.BackendKind.NETTY);
         out.printf(Locale.ROOT, "plan: %d users, open-file limit %d per process (client and server each need about %d), %d ephemeral ports per "
                 + "source address -> %d loopback source address(es)%n", users, plan.fdLimit(), plan.filesNeeded(), plan.ports(), sources);
         Durations.millis("--ramp-up", rampUp); // bad times fail here, with one line, before any JVM starts

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.export.HttperfExport;
@@ -115,5 +116,105 @@ class AnalysisTest {
         assertEquals(1, r.status());
         assertEquals("error: " + work.resolve("empty") + ": not a rubis-client run directory (no requests.csv); pass the directory given to run --out",
                 r.err().strip());
+    }
+
+    /**
+     * docs/FAULTS.md: a damaged line is skipped and counted, the rest analysed. A byte that is not UTF-8 in requests.csv,
+     * sessions.csv and server/requests.csv, and a line of 100 MB in requests.csv, under a 64 MB heap: report and compare work,
+     * the notes say which lines were skipped.
+     */
+    @Test
+    void aLineThatIsNotUtf8OrTooLongIsSkippedAndCounted() throws Exception {
+        Path bad = work.resolve("damaged");
+        try (var files = Files.walk(runs.closed())) {
+            for (Path f : files.toList()) {
+                Path to = bad.resolve(runs.closed().relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to);
+                }
+            }
+        }
+        Files.deleteIfExists(bad.resolve("report.html"));
+        for (String f : List.of("requests.csv", "sessions.csv", "server/requests.csv")) {
+            List<byte[]> lines = new java.util.ArrayList<>();
+            for (String l : Files.readAllLines(bad.resolve(f))) {
+                lines.add((l + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            byte[] third = lines.get(2);
+            third[5] = (byte) 0xff; // line 3: not UTF-8
+            try (var out = Files.newOutputStream(bad.resolve(f))) {
+                for (int i = 0; i < lines.size(); i++) {
+                    out.write(lines.get(i));
+                    if (i == 3 && f.equals("requests.csv")) {
+                        byte[] chunk = new byte[1 << 20];
+                        java.util.Arrays.fill(chunk, (byte) 'x');
+                        for (int k = 0; k < 100; k++) {
+                            out.write(chunk); // line 5: 100 MB with no line break
+                        }
+                        out.write('\n');
+                    }
+                }
+            }
+        }
+        for (String[] args : new String[][] {{"report", "damaged"}, {"compare", "damaged", runs.closed().toString(), "--out", "cmp-damaged.html"}}) {
+            List<String> cmd = new java.util.ArrayList<>(List.of(Cli.java(), "-Xmx64m", "-jar", Cli.analysisJar().toAbsolutePath().toString()));
+            cmd.addAll(List.of(args));
+            Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor(), output);
+            if (args[0].equals("report")) {
+                assertTrue(output.contains("note: requests.csv: 2 malformed lines skipped (first at line 3, 1 not UTF-8, 1 longer than 1 MiB (not read))"),
+                        output);
+                assertTrue(output.contains("note: sessions.csv: 1 malformed line skipped (first at line 3, 1 not UTF-8)"), output);
+                assertTrue(output.contains("server/requests.csv: 1 malformed line skipped (first at line 3, 1 not UTF-8)"), output);
+            }
+        }
+        JsonNode badLines = new RunDir(bad).json("analysis.json").get("bad_lines");
+        assertEquals(2, badLines.path("requests.csv").path("count").asInt(), badLines.toString());
+    }
+
+    /**
+     * The replay works as its README.txt says: a run whose sessions think longer than the embedded server's default 5 s
+     * keep-alive, exported; the server started and httperf run with the README's two command lines; every request of
+     * every session gets its reply (before, a third failed with connreset: the server had closed the connection during
+     * the think time). Needs httperf (Debian package httperf).
+     */
+    @Test
+    void theHttperfReplayRunsAsItsReadmeSays() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/httperf")), "httperf is not installed (apt-get install httperf)");
+        Cli.Result r = Cli.run(work, 120, "run", "--session-rate", "0.5", "--ramp-up", "0", "--duration", "30s", "--ramp-down", "0",
+                "--max-transitions", "4", "--seed", "5", "--backend", "dedicated", "--out", "thinking", "--no-progress", "-Dserver_size=0.01");
+        assertEquals(0, r.status(), r.out() + r.err());
+        Path exp = work.resolve("replay");
+        Cli.Result e = Cli.analysis(work, "export-httperf", "thinking", "--out", exp.toString());
+        assertEquals(0, e.status(), e.err());
+        List<HttperfExport.Session> sessions = HttperfExport.read(exp.resolve("sessions.wsesslog"));
+        double longest = sessions.stream().flatMap(x -> x.thinkSeconds().stream()).mapToDouble(Double::doubleValue).max().orElse(0);
+        assertTrue(longest > 5, "a think time longer than the server's default keep-alive: " + longest);
+        List<String> readme = Files.readAllLines(exp.resolve("README.txt"));
+        String serverLine = readme.stream().filter(l -> l.startsWith("  java -jar rubis-server.jar")).findFirst().orElseThrow().strip();
+        String httperfLine = readme.stream().filter(l -> l.startsWith("  httperf ")).findFirst().orElseThrow().strip();
+        List<String> server = new java.util.ArrayList<>(List.of(serverLine.split(" ")));
+        server.set(0, Cli.java());
+        server.set(2, Cli.serverJar().toAbsolutePath().toString());
+        server.addAll(List.of("--size", "0.01"));
+        Process srv = new ProcessBuilder(server).redirectErrorStream(true).redirectOutput(work.resolve("replay-server.txt").toFile()).start();
+        try {
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (!Files.readString(work.resolve("replay-server.txt")).contains("rubis-server ready") && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            Process hp = new ProcessBuilder(List.of(httperfLine.split(" "))).directory(exp.toFile()).redirectErrorStream(true).start();
+            String out = new String(hp.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(hp.waitFor(300, java.util.concurrent.TimeUnit.SECONDS), out);
+            int requests = sessions.stream().mapToInt(x -> x.paths().size()).sum();
+            assertTrue(out.contains("Errors: total 0 "), "no request failed:\n" + out);
+            assertTrue(out.matches("(?s).*Total: connections \\d+ requests " + requests + " replies " + requests + " .*"), "every request replied:\n" + out);
+        } finally {
+            srv.destroy();
+            srv.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
     }
 }

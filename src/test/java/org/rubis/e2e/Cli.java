@@ -35,6 +35,14 @@ final class Cli {
         return p;
     }
 
+    static Path serverJar() {
+        Path p = Path.of(System.getProperty("rubis.server.jar", "../../rubis-server/target/rubis-server.jar"));
+        if (!Files.isRegularFile(p)) {
+            throw new IllegalStateException(p + " not built: run mvn verify from the top directory");
+        }
+        return p;
+    }
+
     static Result analysis(Path workDir, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(java(), "-jar", analysisJar().toString()));
         cmd.addAll(List.of(args));
@@ -86,6 +94,37 @@ final class Cli {
             p.destroyForcibly();
             throw new AssertionError("rubis-client " + String.join(" ", args) + " did not finish in " + timeoutSeconds + " s; output:\n"
                     + Files.readString(out) + Files.readString(err));
+        }
+        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The command prefix that runs a program as an unprivileged user, so that file permissions apply (root may write
+     * anywhere): {@code setpriv} to nobody when this process is root, nothing otherwise; null when root has no setpriv.
+     */
+    static List<String> unprivileged() {
+        try {
+            if ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") != 0) {
+                return List.of();
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
+        }
+        return Files.isExecutable(Path.of("/usr/bin/setpriv")) ? List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
+                : null;
+    }
+
+    /** A program run with {@code prefix} before its java command line (e.g. {@link #unprivileged()}), with its exit status and output. */
+    static Result runWith(List<String> prefix, Path workDir, long timeoutSeconds, Path jar, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(List.of(java(), "-jar", jar.toAbsolutePath().toString()));
+        cmd.addAll(List.of(args));
+        Path out = Files.createTempFile(workDir, "out", ".txt");
+        Path err = Files.createTempFile(workDir, "err", ".txt");
+        Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(String.join(" ", cmd) + " did not finish in " + timeoutSeconds + " s");
         }
         return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
     }

@@ -16,20 +16,26 @@ class JvmProfileTest {
 
     @TempDir Path work;
 
+    /** The run directory's name has the characters -Xlog splits its option at (: and ,): the child's GC log is there all the same. */
     @Test
     void aProfileRunsTheEmulationInAChildJvmAndRecordsIt() throws Exception {
         Cli.Result r = Cli.run(work, 120, "run", "--jvm-profile", "paper-default", "--users", "20", "--ramp-up", "0", "--duration", "4s",
-                "--ramp-down", "0", "--think-scale", "0.05", "--out", "pd", "--no-progress", "-Dserver_size=0.02");
+                "--ramp-down", "0", "--think-scale", "0.05", "--out", "p:d,1", "--no-progress", "-Dserver_size=0.02");
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().startsWith("JVM profile paper-default: "), r.out());
-        RunDir d = new RunDir(work.resolve("pd"));
+        RunDir d = new RunDir(work.resolve("p:d,1"));
         JsonNode jvm = d.json("summary.json").get("jvm");
         assertEquals("paper-default", jvm.get("profile").asText());
         List<String> flags = new com.fasterxml.jackson.databind.ObjectMapper().convertValue(jvm.get("flags"), List.class);
         assertTrue(flags.containsAll(List.of("-Xmx64m", "-XX:+UseSerialGC")), flags.toString());
         assertTrue(jvm.get("max_heap_bytes").asLong() <= 64L << 20);
         assertTrue(jvm.get("gc").toString().contains("Copy") || jvm.get("gc").toString().contains("MarkSweepCompact"), jvm.toString());
-        assertTrue(Files.size(work.resolve("pd/gc.log")) > 0, "GC log in the run directory");
+        assertTrue(Files.readString(work.resolve("p:d,1/gc.log")).contains("Using Serial"), "GC log in the run directory");
+        Cli.Result quote = Cli.run(work, 60, "run", "--jvm-profile", "default", "--duration", "1s", "--out", "q\"x");
+        assertEquals(64, quote.status(), quote.err());
+        assertEquals("error: --out q\"x: a double quote in the path cannot be given to the child JVM's GC log (-Xlog has no escape for it); "
+                + "choose a directory name without one", quote.err().strip());
+        assertTrue(!Files.exists(work.resolve("q\"x")), "nothing created");
         assertTrue(d.csv("requests.csv").size() > 20);
     }
 

@@ -57,4 +57,45 @@ class KillTest {
         }
         assertEquals("end_epoch_ms,duration_ms,gc,action,cause,heap_after_bytes", Files.readAllLines(out.resolve("client-gc.csv")).get(0));
     }
+
+    /**
+     * kill -9 of run --jvm-profile: the child client JVM and its embedded server end with it (they watch their parent), and the
+     * child, stopped as by Ctrl-C, leaves a partial run directory.
+     */
+    @Test
+    void theChildClientJvmAndItsServerEndWhenTheParentIsKilled() throws Exception {
+        Path out = work.resolve("child");
+        Process p = Cli.client(work, "run", "--jvm-profile", "default", "--users", "5", "--ramp-up", "0", "--duration", "120s", "--ramp-down", "0",
+                "--think-scale", "0.05", "--out", "child", "--no-progress", "-Dserver_size=0.02").redirectErrorStream(true)
+                .redirectOutput(work.resolve("child.log").toFile()).start();
+        ProcessHandle client = null;
+        ProcessHandle server = null;
+        Path requests = out.resolve("requests.csv");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        try {
+            while (System.nanoTime() < deadline && (server == null || !Files.exists(requests) || Files.readAllLines(requests).size() < 20)) {
+                client = p.toHandle().children().findFirst().orElse(null);
+                server = client == null ? null : client.children().filter(h -> h.info().commandLine().orElse("").contains("org.rubis.server.ServerMain"))
+                        .findFirst().orElse(null);
+                Thread.sleep(200);
+            }
+            assertTrue(client != null && server != null && Files.readAllLines(requests).size() >= 20, "the run started in the child: "
+                    + Files.readString(work.resolve("child.log")));
+            p.destroyForcibly(); // SIGKILL of the parent: no shutdown hook runs in it
+            assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+            client.onExit().get(60, TimeUnit.SECONDS); // throws TimeoutException if the child outlives its parent
+            server.onExit().get(60, TimeUnit.SECONDS);
+            assertFalse(client.isAlive() || server.isAlive(), "the child client JVM and its server exited");
+        } finally {
+            for (ProcessHandle h : new ProcessHandle[] {client, server}) {
+                if (h != null && h.isAlive()) {
+                    h.destroyForcibly();
+                }
+            }
+        }
+        RunDir d = new RunDir(out);
+        assertEquals("partial", d.json("summary.json").path("status").asText(), "the child stopped as by Ctrl-C, its summary written");
+        assertTrue(Files.readString(work.resolve("child.log")).contains("rubis-client: parent process gone; stopping"));
+        assertEquals(d.csv("requests.csv").size(), d.json("summary.json").path("requests").asInt(), "every logged request is in the summary");
+    }
 }

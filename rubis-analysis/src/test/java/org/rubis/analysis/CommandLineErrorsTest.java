@@ -46,4 +46,14 @@ class CommandLineErrorsTest {
         }
         assertTrue(run("compare", "--help")[1].contains("Default: comparison.html"));
     }
+
+    /** An escape sequence in what an error quotes (here a directory name) reaches the terminal escaped. */
+    @Test
+    void quotedInputIsPrintedEscaped() {
+        String[] r = run("report", "no-such-run\u001b[2J\u009b31m\u202e");
+        assertEquals("1", r[0]);
+        assertEquals(1, r[2].strip().lines().count(), r[2]);
+        assertTrue(r[2].contains("no-such-run\\x1b[2J\\x9b31m<U+202E>: no such directory"), r[2]);
+        assertTrue(r[2].strip().chars().noneMatch(c -> c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x202e), r[2]);
+    }
 }

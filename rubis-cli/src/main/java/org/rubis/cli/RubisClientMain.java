@@ -12,6 +12,7 @@ import org.rubis.lab.accuracy.AccuracyCommand;
 import org.rubis.lab.bench.BenchCommand;
 import org.rubis.lab.capacity.CapacityCommand;
 import org.rubis.lab.reproduce.ReproduceCommand;
+import org.rubis.format.Printable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -40,12 +41,13 @@ public final class RubisClientMain {
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (ex instanceof ConfigException) {
-                err.println("error: " + ex.getMessage());
+                err.println("error: " + Printable.escape(ex.getMessage()));
                 err.flush();
                 return ExitStatus.USAGE;
             }
             // Not a user mistake: a bug. Say so in one line, then give the trace for the report.
-            err.println("error: unexpected failure (a bug in rubis-client; please report it with the trace below): " + ex);
+            err.println("error: unexpected failure (a bug in rubis-client; please report it with the trace below): "
+                    + Printable.escape(ex.toString()));
             ex.printStackTrace(err);
             err.flush();
             return ExitStatus.BUG;

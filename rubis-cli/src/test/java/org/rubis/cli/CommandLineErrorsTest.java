@@ -245,4 +245,56 @@ class CommandLineErrorsTest {
         assertEquals(expected, duration.err().strip());
         assertEquals("", duration.out(), "nothing started");
     }
+
+    /** docs/FAULTS.md: a value quoted from an input file reaches the terminal with its control characters escaped. */
+    @Test
+    void escapeSequencesFromAnInputFileArePrintedEscaped(@TempDir Path dir) throws Exception {
+        Path shipped = TestFiles.propertiesDir();
+        String base = Files.readString(shipped.resolve("rubis.properties")).replaceAll("(?m)^workload_number_of_clients_per_node.*$", "") + "\n";
+        String[] files = {"-Dworkload_transition_table=" + shipped.resolve("default_transitions.txt"),
+                "-Ddatabase_regions_file=" + shipped.resolve("ebay_regions.txt"),
+                "-Ddatabase_categories_file=" + shipped.resolve("ebay_simple_categories.txt")};
+        Path props = dir.resolve("esc.properties");
+        Files.writeString(props, base + "workload_number_of_clients_per_node = \u001b]0;owned\u0007\u001b[2J5\n");
+        Result r = run("validate", "-p", props.toString(), files[0], files[1], files[2]);
+        assertEquals(ExitStatus.USAGE, r.status());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains("\\x1b]0;owned\\x07\\x1b[2J5"), r.err());
+        assertTrue(r.err().strip().chars().noneMatch(c -> c < 0x20 || c == 0x7f), "no control character reaches stderr: " + r.err());
+        Files.writeString(props, base + "workload_number_of_clients_per_node = 5\nclient_sede\u001b[31m = 1\n");
+        Result w = run("validate", "-p", props.toString(), files[0], files[1], files[2]);
+        assertEquals(0, w.status(), w.err());
+        assertTrue(w.out().contains("client_sede\\x1b[31m") && w.err().isEmpty(), "validate lists the warning, escaped: " + w.out());
+    }
+
+    /** Options that contradict each other are one line naming both, never one of them ignored; so is a -D with no value. */
+    @Test
+    void conflictingOptionsAreOneLine() {
+        String[][] cases = {
+            {"error: --users and --session-rate: --users sets a closed population, --session-rate hybrid arrivals (sessions against the clock; "
+                    + "--max-sessions caps them); give one of them", "--session-rate", "5", "--users", "3"},
+            {"error: --arrivals closed and --session-rate: --session-rate sets hybrid arrivals; drop it, or give --arrivals hybrid",
+                    "--arrivals", "closed", "--session-rate", "5"},
+            {"error: --users and --arrivals hybrid: --users sets a closed population, --arrivals hybrid hybrid arrivals (sessions against the "
+                    + "clock; --max-sessions caps them); give one of them", "--arrivals", "hybrid", "--users", "3"},
+            {"error: --sessions-per-user and --max-sessions: --sessions-per-user sets a closed population, --max-sessions hybrid arrivals "
+                    + "(sessions against the clock; --max-sessions caps them); give one of them", "--max-sessions", "4", "--sessions-per-user", "2"},
+            {"error: --session-rate and --rate-schedule: both say when sessions arrive; give one of them", "--session-rate", "5",
+                    "--rate-schedule", "s.txt"},
+            {"error: --interarrival and --interarrival-file: the file gives the inter-arrival times themselves; drop --interarrival",
+                    "--interarrival-file", "ia.txt", "--interarrival", "deterministic"},
+        };
+        for (String[] c : cases) {
+            List<String> args = new ArrayList<>(List.of("run", "--duration", "1s", "--out", "never-created"));
+            args.addAll(List.of(c).subList(1, c.length));
+            Result r = run(args.toArray(String[]::new));
+            assertEquals(ExitStatus.USAGE, r.status(), r.err());
+            assertEquals(c[0], r.err().strip(), String.join(" ", args));
+        }
+        assertFalse(Files.exists(Path.of("never-created")), "nothing was created");
+        Result d = run("validate", "-Dclient_seed");
+        assertEquals(ExitStatus.USAGE, d.status(), d.err());
+        assertEquals(1, d.err().strip().lines().count(), d.err());
+        assertTrue(d.err().startsWith("error: -D: ") && d.err().contains("client_seed"), d.err());
+    }
 }

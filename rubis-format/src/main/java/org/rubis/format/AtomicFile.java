@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -14,7 +15,8 @@ import java.nio.file.StandardOpenOption;
  * Writes a file that is written once, at the end (summary.json, summary.txt, the server's stats.json, a report's
  * analysis.json), so that a reader or a kill never sees half of it: the text goes to {@code .NAME.tmp} in the same
  * directory, is forced to disk, and is then renamed over the file in one step. A kill during the write leaves the old file (or none) and at most the temporary file, never a
- * truncated summary that the analysis would fail to parse.
+ * truncated summary that the analysis would fail to parse. Neither step follows a symbolic link: the temporary file is
+ * opened with {@code O_NOFOLLOW} and the rename replaces a link at the target, never its target.
  */
 public final class AtomicFile {
 
@@ -29,7 +31,8 @@ public final class AtomicFile {
     public static void writeString(Path target, CharSequence text) throws IOException {
         Path tmp = temporary(target);
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS)) {
                 ByteBuffer b = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
                 while (b.hasRemaining()) {
                     ch.write(b);

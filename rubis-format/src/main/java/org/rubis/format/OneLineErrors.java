@@ -44,7 +44,7 @@ public final class OneLineErrors implements CommandLine.IParameterExceptionHandl
     public int handleParseException(ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println(message(ex));
+        err.println(Printable.escape(message(ex)));
         err.flush();
         return status;
     }

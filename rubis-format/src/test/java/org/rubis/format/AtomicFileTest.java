@@ -56,4 +56,33 @@ class AtomicFileTest {
         assertFalse(Files.exists(AtomicFile.temporary(blocked)), "the temporary file is removed on failure");
         assertEquals("kept", Files.readString(blocked.resolve("x")), "what was there is left as it was");
     }
+
+    /** A link at the file or at its temporary file is replaced, never written through: the target outside stays as it was. */
+    @Test
+    void aLinkIsReplacedNotFollowed() throws IOException {
+        Path victim = Files.writeString(dir.resolve("victim.txt"), "precious");
+        Path run = Files.createDirectories(dir.resolve("run"));
+        Path f = run.resolve("summary.json");
+        Files.createSymbolicLink(f, victim);
+        Files.createSymbolicLink(AtomicFile.temporary(f), victim);
+        assertThrows(IOException.class, () -> AtomicFile.writeString(f, "{}"), "the link at the temporary file is refused");
+        assertEquals("precious", Files.readString(victim));
+        assertFalse(Files.exists(AtomicFile.temporary(f), java.nio.file.LinkOption.NOFOLLOW_LINKS), "the failed write removed the link");
+        AtomicFile.writeString(f, "{}");
+        assertFalse(Files.isSymbolicLink(f), "the link was replaced by the file");
+        assertEquals("{}", Files.readString(f));
+        assertEquals("precious", Files.readString(victim));
+    }
+
+    @Test
+    void aFreshRegularFileRefusesALink() throws IOException {
+        Path victim = Files.writeString(dir.resolve("victim.txt"), "precious");
+        Path link = Files.createSymbolicLink(dir.resolve("requests.csv"), victim);
+        IOException e = assertThrows(IOException.class, () -> RegularFile.fresh(link));
+        assertEquals(link + " is a symbolic link; a run never writes through one (delete it, or give a new --out)", e.getMessage());
+        assertEquals("precious", Files.readString(victim));
+        Path plain = Files.writeString(dir.resolve("sessions.csv"), "old");
+        RegularFile.fresh(plain);
+        assertEquals("", Files.readString(plain), "a regular file is emptied");
+    }
 }

@@ -86,7 +86,8 @@ public final class ServerMain implements Callable<Integer> {
     static CommandLine commandLine() {
         CommandLine cl = OneLineErrors.install(new CommandLine(new ServerMain()));
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            cmd.getErr().println("rubis-server: " + (ex instanceof IllegalArgumentException ? "" : ex.getClass().getSimpleName() + ": ") + ex.getMessage());
+            cmd.getErr().println("rubis-server: " + org.rubis.format.Printable.escape((ex instanceof IllegalArgumentException ? ""
+                    : ex.getClass().getSimpleName() + ": ") + ex.getMessage()));
             return 1;
         });
         return cl;
@@ -139,7 +140,7 @@ public final class ServerMain implements Callable<Integer> {
                 + (out == null ? "" : ", logs in " + out) + (faultSpec.isEmpty() ? "" : ", faults " + faultSpec) + ")");
         System.out.flush();
         if (exitWithParent) {
-            ParentWatch.start(() -> {
+            org.rubis.format.ParentWatch.start(() -> {
                 System.out.println("rubis-server: parent process gone; stopping");
                 System.exit(0); // runs the shutdown hook: the server stops and its logs are flushed
             });

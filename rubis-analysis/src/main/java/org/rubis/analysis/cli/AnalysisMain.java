@@ -1,7 +1,11 @@
 package org.rubis.analysis.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import org.rubis.format.FileProblem;
 import org.rubis.format.OneLineErrors;
+import org.rubis.format.Printable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,16 +39,37 @@ public final class AnalysisMain {
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            boolean user = ex instanceof AnalysisException || ex instanceof FileSystemException;
             if (ex instanceof AnalysisException) {
-                err.println("error: " + ex.getMessage());
+                err.println("error: " + Printable.escape(ex.getMessage()));
+            } else if (ex instanceof FileSystemException f) {
+                // A read-only folder, an output that is a directory: the user's to fix, said in one line.
+                err.println("error: cannot read or write " + Printable.escape(FileProblem.of(f)));
             } else {
-                err.println("error: unexpected failure (a bug in rubis-analysis; please report it with the trace below): " + ex);
+                err.println("error: unexpected failure (a bug in rubis-analysis; please report it with the trace below): "
+                        + Printable.escape(ex.toString()));
                 ex.printStackTrace(err);
             }
             err.flush();
-            return ex instanceof AnalysisException ? 1 : 3;
+            return user ? 1 : 3;
         });
         return cl.execute(args.length == 0 ? new String[] {"--help"} : args);
+    }
+
+    /**
+     * Checks an output file before the analysis: a directory, or a folder this user may not write, is a one-line error
+     * naming it, not a stack trace after minutes of reading logs.
+     */
+    static Path outputFile(Path out, String example) {
+        if (Files.isDirectory(out)) {
+            throw new AnalysisException("--out " + out + ": a directory; give a file name, e.g. " + out.resolve(example));
+        }
+        Path parent = out.toAbsolutePath().getParent();
+        if (parent != null && Files.isDirectory(parent) && !Files.isWritable(parent)) {
+            throw new AnalysisException("cannot write " + out + ": permission denied (" + parent + " is not writable); give --out FILE.html "
+                    + "in a folder this user may write");
+        }
+        return out;
     }
 
     @Command(name = "report", mixinStandardHelpOptions = true,
@@ -52,19 +77,20 @@ public final class AnalysisMain {
     static final class Report implements Callable<Integer> {
         @Parameters(paramLabel = "RUN_DIR", description = "A run directory written by rubis-client run (requests.csv, sessions.csv, summary.json, ...).")
         Path dir;
-        @Option(names = "--out", paramLabel = "FILE.html", description = "Where to write the report (default: RUN_DIR/report.html); analysis.json and response-times.hlog go into RUN_DIR.")
+        @Option(names = "--out", paramLabel = "FILE.html",
+                description = "Where to write the report (default: RUN_DIR/report.html); analysis.json and response-times.hlog go beside it.")
         Path out;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() throws Exception {
+            Path target = outputFile(out != null ? out : dir.resolve(RunFiles.REPORT_HTML), RunFiles.REPORT_HTML);
             RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
-            Path target = out != null ? out : dir.resolve(RunFiles.REPORT_HTML);
             new HtmlReport(a).write(target);
-            Path hlog = dir.resolve(RunFiles.RESPONSE_TIMES_HLOG);
+            Path hlog = target.toAbsolutePath().resolveSibling(RunFiles.RESPONSE_TIMES_HLOG);
             new org.rubis.analysis.export.HdrLogExport(new RunDirectory(dir)).write(hlog);
             PrintWriter pw = spec.commandLine().getOut();
-            a.notes().forEach(n -> pw.println("note: " + n));
+            a.notes().forEach(n -> pw.println("note: " + Printable.escape(n)));
             pw.println("report: " + target + " (" + a.requests()
                     + " requests; analysis.json beside it; HdrHistogram log " + hlog + ")");
             return 0;
@@ -82,13 +108,14 @@ public final class AnalysisMain {
 
         @Override
         public Integer call() throws Exception {
+            outputFile(out, "comparison.html");
             List<RunAnalysis> runs = new ArrayList<>();
             PrintWriter pw = spec.commandLine().getOut();
             for (Path d : dirs) {
                 RunAnalysis a = RunAnalysis.of(new RunDirectory(d));
                 if (a.ending().partial()) {
-                    pw.println("note: " + a.name() + ": " + a.ending().label() + " ("
-                            + a.ending().stopReason() + ")");
+                    pw.println("note: " + Printable.escape(a.name() + ": " + a.ending().label() + " ("
+                            + a.ending().stopReason() + ")"));
                 }
                 runs.add(a);
             }
@@ -112,7 +139,7 @@ public final class AnalysisMain {
         public Integer call() throws Exception {
             RunDirectory run = new RunDirectory(dir);
             if (run.summaryProblem() != null) {
-                spec.commandLine().getOut().println("note: " + run.summaryProblem());
+                spec.commandLine().getOut().println("note: " + Printable.escape(run.summaryProblem()));
             }
             int n = new HttperfExport(run).write(out);
             spec.commandLine().getOut().println("exported " + n + " sessions to " + out.resolve("sessions.wsesslog") + "; see " + out.resolve("README.txt"));
@@ -133,7 +160,7 @@ public final class AnalysisMain {
         public Integer call() {
             RunMerge.Result r = RunMerge.merge(dirs, out);
             PrintWriter pw = spec.commandLine().getOut();
-            r.warnings().forEach(w -> pw.println("warning: " + w));
+            r.warnings().forEach(w -> pw.println("warning: " + Printable.escape(w)));
             pw.println("merged " + dirs.size() + " shards into " + out + " (" + r.summary().path("requests").asLong() + " requests, status "
                     + r.status().label() + "); next: rubis-analysis report " + out);
             return 0;

@@ -29,9 +29,9 @@ final class WireCommand implements Callable<Integer> {
         WireCheck w = WireCheck.run(run, pcap);
         PrintWriter out = spec.commandLine().getOut();
         if (run.summaryProblem() != null) {
-            out.println("note: " + run.summaryProblem());
+            out.println("note: " + org.rubis.format.Printable.escape(run.summaryProblem()));
         }
-        w.notes.forEach(n -> out.println("note: " + n));
+        w.notes.forEach(n -> out.println("note: " + org.rubis.format.Printable.escape(n)));
         out.printf(Locale.ROOT, "wire: %d requests on %d connections (%s); client: %d requests on %d connections%s%n",
                 w.wireRequests(), w.wireConnections(), w.complete() ? "capture complete" : "capture INCOMPLETE",
                 w.clientRequests, w.clientDistinctConnections,

@@ -51,6 +51,7 @@ public final class HttperfExport {
         Map<Long, Builder> byId = new HashMap<>();
         List<Long> starts = new ArrayList<>();
         int[] written = {0};
+        double[] longestThink = {0};
         try (BufferedWriter w = Files.newBufferedWriter(out.resolve("sessions.wsesslog"), StandardCharsets.UTF_8)) {
             w.write("# httperf --wsesslog session file exported by rubis-analysis from " + run.dir().toAbsolutePath() + "\n");
             w.write("# one session per block; think= is the think time (s) the client executed after the request\n\n");
@@ -69,12 +70,12 @@ public final class HttperfExport {
                     starts.add(send);
                 }
                 b.add(r.get("path"), send, r.getLong("intended_send_epoch_ns"), send + r.getLong("response_ns"));
-                flushComplete(open, byId, w, written);
+                flushComplete(open, byId, w, written, longestThink);
             });
             for (Builder b : open.values()) {
                 b.complete = true;
             }
-            flushComplete(open, byId, w, written);
+            flushComplete(open, byId, w, written, longestThink);
         } catch (java.io.UncheckedIOException e) {
             throw e.getCause();
         }
@@ -88,7 +89,7 @@ public final class HttperfExport {
         }
         Files.writeString(out.resolve("interarrivals.txt"), ia);
         double meanGapS = sorted.length > 1 ? sumGaps / (sorted.length - 1) / 1000 : 1;
-        Target target = Target.of(run);
+        Target target = Target.of(run, longestThink[0]);
         String readme = "Replay of run " + run.dir().toAbsolutePath() + " (" + written[0] + " sessions)\n\n"
                 + "httperf (sessions in the same order, Poisson arrivals with the run's mean inter-arrival time):\n"
                 + String.format(Locale.ROOT, "  httperf --hog --server %s --port %d%s --wsesslog=%d,0,sessions.wsesslog --period=e%.6f%n",
@@ -119,14 +120,22 @@ public final class HttperfExport {
     /** The run's target as httperf needs it: host, port, TLS, and a note when the target was the embedded server. */
     record Target(String host, int port, boolean tls, String note, String clientTarget) {
 
-        static Target of(RunDirectory run) {
+        /**
+         * httperf keeps a session's connection across its think times and does not reopen one the server closed meanwhile
+         * (the request fails, connreset): the server's keep-alive timeout must outlast the longest think time of the export.
+         */
+        static Target of(RunDirectory run, double longestThinkS) {
+            long keepAliveMs = Math.max(5000, (long) Math.ceil(longestThinkS + 1) * 1000);
+            String keepAlive = String.format(Locale.ROOT, "httperf keeps each session's connection open across its think times (up to %.1f s "
+                    + "here) and does not reopen one the server closed meanwhile: that request fails (connreset).%n", longestThinkS);
             com.fasterxml.jackson.databind.JsonNode summary = run.summary();
             String t = summary == null ? "" : summary.path("target").asText("");
             if (t.startsWith("http://") || t.startsWith("https://")) {
                 java.net.URI u = java.net.URI.create(t);
                 boolean tls = "https".equals(u.getScheme());
                 int port = u.getPort() >= 0 ? u.getPort() : tls ? 443 : 80;
-                return new Target(u.getHost(), port, tls, "", " --target " + t);
+                return new Target(u.getHost(), port, tls, keepAlive + "The target's keep-alive timeout must therefore exceed "
+                        + keepAliveMs / 1000 + " s (Apache: KeepAliveTimeout; lighttpd: server.max-keep-alive-idle).\n", " --target " + t);
             }
             String url = embeddedUrl(run);
             if (url != null) {
@@ -134,12 +143,15 @@ public final class HttperfExport {
                 boolean tls = "https".equals(u.getScheme());
                 String model = summary == null ? "event" : summary.path("server").path("model").asText("event");
                 return new Target(u.getHost(), u.getPort(), tls,
-                        "The run used the embedded server, which has stopped; start one on the same port first:\n"
-                                + "  java -jar rubis-server.jar --port " + u.getPort() + " --model " + model + (tls ? " --tls" : "") + "\n",
+                        "The run used the embedded server, which has stopped; start one on the same port first, keeping idle connections "
+                                + "open longer than the longest think time (its default closes them after 5 s):\n"
+                                + "  java -jar rubis-server.jar --port " + u.getPort() + " --model " + model + (tls ? " --tls" : "")
+                                + " --keepalive-ms " + keepAliveMs + "\n" + keepAlive,
                         "");
             }
             return new Target("127.0.0.1", 8080, false,
-                    "The run's target is not recorded (no summary.json or server log): 127.0.0.1:8080 is a placeholder.\n", "");
+                    "The run's target is not recorded (no summary.json or server log): 127.0.0.1:8080 is a placeholder.\n" + keepAlive
+                            + "The target's keep-alive timeout must therefore exceed " + keepAliveMs / 1000 + " s.\n", "");
         }
 
         /** The URL the embedded server printed when it was ready (server/server.log), or null. */
@@ -161,12 +173,13 @@ public final class HttperfExport {
         private static final String READY = "rubis-server ready: ";
     }
 
-    private static void flushComplete(TreeMap<long[], Builder> open, Map<Long, Builder> byId, BufferedWriter w, int[] written) {
+    private static void flushComplete(TreeMap<long[], Builder> open, Map<Long, Builder> byId, BufferedWriter w, int[] written,
+            double[] longestThink) {
         while (!open.isEmpty() && open.firstEntry().getValue().complete) {
             Builder b = open.pollFirstEntry().getValue();
             byId.remove(b.id);
             try {
-                b.write(w);
+                longestThink[0] = Math.max(longestThink[0], b.write(w));
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -196,17 +209,21 @@ public final class HttperfExport {
             complete = expected >= 0 && paths.size() >= expected;
         }
 
-        void write(BufferedWriter w) throws IOException {
+        /** Writes the session; returns its longest think time (s). */
+        double write(BufferedWriter w) throws IOException {
+            double longest = 0;
             w.write("# session " + id + "\n");
             for (int i = 0; i < paths.size(); i++) {
                 w.write(paths.get(i));
                 if (i + 1 < paths.size()) {
                     double think = Math.max(0, sends.get(i + 1) - dones.get(i)) / 1e9;
+                    longest = Math.max(longest, think);
                     w.write(String.format(Locale.ROOT, " think=%.6f", think));
                 }
                 w.write('\n');
             }
             w.write('\n');
+            return longest;
         }
     }
 

@@ -1,10 +1,8 @@
 package org.rubis.analysis.io;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +16,9 @@ import java.util.function.Consumer;
  * columns the caller needs. Our logs never put a line break inside a field, so a line is a record;
  * that lets one garbled line (an unterminated quote, a wrong number of fields, a number that is
  * not one) be skipped and counted while the rest is read — a CSV library that lets a quote run on
- * to the end of the file would lose everything after it. A malformed last line without its line
+ * to the end of the file would lose everything after it. A line that is not UTF-8 or longer than
+ * {@link LogLines#MAX_LINE} bytes is such a line too: it is skipped and counted, not read whole
+ * ({@link LogLines}). A malformed last line without its line
  * break is a run killed mid-write: {@link #truncated()}. An empty file (killed before its header
  * reached the disk) reads as no rows: {@link #empty()}.
  */
@@ -93,6 +93,8 @@ public final class CsvStream {
     private boolean empty;
     private long badLines;
     private long firstBadLine;
+    private long notUtf8;
+    private long tooLong;
 
     public CsvStream(Path path) {
         this.path = path;
@@ -119,7 +121,7 @@ public final class CsvStream {
 
     /** A pull-style reader over the same checks, for merging two files in step. */
     public final class Cursor implements AutoCloseable {
-        private final BufferedReader reader;
+        private final LogLines reader;
         private final Map<String, Integer> header = new HashMap<>();
         private List<String> columns = List.of();
         private final int[] numeric;
@@ -127,14 +129,19 @@ public final class CsvStream {
         private final String name = path.toString();
         private long lineNo = 1;
         private String pending;
+        private LogLines.Kind pendingKind;
 
         Cursor(List<String> required, List<String> numericColumns) throws IOException {
             if (!Files.isRegularFile(path)) {
                 throw new AnalysisException(path + ": file not found");
             }
             endsWithNewline = endsWithNewline(path);
-            reader = Files.newBufferedReader(path, StandardCharsets.UTF_8);
-            String head = reader.readLine();
+            reader = new LogLines(Files.newInputStream(path));
+            String head = reader.next();
+            if (head != null && reader.kind() != LogLines.Kind.OK) {
+                throw new AnalysisException(path + ":1: the header is " + (reader.kind() == LogLines.Kind.TOO_LONG ? "longer than 1 MiB" : "not UTF-8")
+                        + "; expected a rubis-client log with columns " + String.join(",", required));
+            }
             if (head == null || head.isBlank()) {
                 empty = true;
                 numeric = new int[0];
@@ -159,7 +166,8 @@ public final class CsvStream {
                 }
             }
             numeric = numericColumns.stream().filter(header::containsKey).mapToInt(header::get).toArray();
-            pending = reader.readLine();
+            pending = reader.next();
+            pendingKind = reader.kind();
         }
 
         /** The header's column names, in file order (empty for an empty file). */
@@ -172,9 +180,11 @@ public final class CsvStream {
             try {
                 while (pending != null) {
                     String line = pending;
+                    LogLines.Kind kind = pendingKind;
                     lineNo++;
-                    pending = reader.readLine();
-                    String[] f = split(line);
+                    pending = reader.next();
+                    pendingKind = reader.kind();
+                    String[] f = kind == LogLines.Kind.OK ? split(line) : null;
                     if (f != null && f.length == columns.size() && numbersIn(f)) {
                         return new Row(f, header, name, lineNo);
                     }
@@ -182,11 +192,16 @@ public final class CsvStream {
                         truncated = true; // the last line of a killed run
                         return null;
                     }
-                    if (line.isEmpty()) {
+                    if (line.isEmpty() && kind == LogLines.Kind.OK) {
                         continue;
                     }
                     if (badLines++ == 0) {
                         firstBadLine = lineNo;
+                    }
+                    if (kind == LogLines.Kind.NOT_UTF8) {
+                        notUtf8++;
+                    } else if (kind == LogLines.Kind.TOO_LONG) {
+                        tooLong++;
                     }
                 }
                 return null;
@@ -345,7 +360,8 @@ public final class CsvStream {
             n.add(name + " is empty (the run was killed before its header was written): ignored");
         }
         if (badLines > 0) {
-            n.add(name + ": " + badLines + " malformed line" + (badLines == 1 ? "" : "s") + " skipped (first at line " + firstBadLine
+            String kinds = (notUtf8 > 0 ? ", " + notUtf8 + " not UTF-8" : "") + (tooLong > 0 ? ", " + tooLong + " longer than 1 MiB (not read)" : "");
+            n.add(name + ": " + badLines + " malformed line" + (badLines == 1 ? "" : "s") + " skipped (first at line " + firstBadLine + kinds
                     + "); the other lines were analysed");
         }
         if (truncated) {

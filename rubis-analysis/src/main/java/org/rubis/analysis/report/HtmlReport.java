@@ -67,7 +67,7 @@ public final class HtmlReport {
         if (s != null) {
             html.append(esc(s.path("arrival_process").asText())).append(" &middot; backend <b>")
                     .append(esc(s.path("backend").asText())).append("</b> (").append(esc(s.path("threads").asText()))
-                    .append(" threads) &middot; seed ").append(s.path("seed").asText()).append(" &middot; status <b>")
+                    .append(" threads) &middot; seed ").append(esc(s.path("seed").asText())).append(" &middot; status <b>")
                     .append(esc(a.ending().label())).append("</b> &middot; started ")
                     .append(esc(s.path("started_at").asText()));
             json.put("arrivals", s.path("arrivals").asText());
@@ -81,8 +81,8 @@ public final class HtmlReport {
             html.append("<div class=warn><b>")
                     .append(esc(ending.incomplete() ? "Incomplete run." : "Partial run (" + ending.label() + ")."))
                     .append("</b> ").append(esc(ending.stopReason()))
-                    .append(String.format(Locale.ROOT, ". Rates are over the %.3f s of run phase actually run (%s).",
-                            a.window().seconds(), a.window().source()))
+                    .append(esc(String.format(Locale.ROOT, ". Rates are over the %.3f s of run phase actually run (%s).",
+                            a.window().seconds(), a.window().source())))
                     .append("</div>\n");
         }
         ArrayNode notes = json.putArray("notes");
@@ -180,7 +180,7 @@ public final class HtmlReport {
     private void statesTable(ObjectNode rt, ResponseTimes t) {
         boolean run = t.run().count() > 0;
         String phase = run ? Phase.RUN.label() : "overall";
-        html.append("<h3>Per state (").append(phase).append(" phase)</h3>\n");
+        html.append("<h3>Per state (").append(esc(phase)).append(" phase)</h3>\n");
         Map<String, LatencyStats> states = run ? t.byPhaseState().get(Phase.RUN) : t.byState();
         ObjectNode st = rt.putObject("states_" + phase);
         List<String[]> rows = new ArrayList<>();
@@ -554,8 +554,9 @@ public final class HtmlReport {
         return Math.round(v * 1000) / 1000.0;
     }
 
+    /** Text for HTML, in an element or a quoted attribute: every value a report takes from a run directory goes through it. */
     static String esc(String s) {
-        return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;").replace("'", "&#39;");
     }
 
     StringBuilder html() {

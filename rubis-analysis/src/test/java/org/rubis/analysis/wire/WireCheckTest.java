@@ -1,5 +1,6 @@
 package org.rubis.analysis.wire;
 
+import org.rubis.analysis.cli.AnalysisMain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.rubis.analysis.wire.PcapBuilder.request;

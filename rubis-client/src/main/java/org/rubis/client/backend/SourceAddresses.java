@@ -22,13 +22,24 @@ public final class SourceAddresses {
             a = new InetAddress[count];
             for (int i = 0; i < count; i++) {
                 try {
-                    a[i] = InetAddress.getByAddress(new byte[] {127, 0, (byte) ((i + 1) >> 8), (byte) ((i + 1) & 0xff)});
+                    a[i] = InetAddress.getByAddress(address(i + 1));
                 } catch (UnknownHostException e) {
                     throw new IllegalStateException(e);
                 }
             }
         }
         this.addresses = a;
+    }
+
+    /** The n-th loopback source address (1: 127.0.0.1). */
+    private static byte[] address(int n) {
+        return new byte[] {127, 0, (byte) (n >> 8), (byte) (n & 0xff)};
+    }
+
+    /** The last of {@code count} loopback source addresses, as text (3: 127.0.0.3; 300: 127.0.1.44). */
+    public static String last(int count) {
+        byte[] a = address(count);
+        return "127.0." + (a[2] & 0xff) + "." + (a[3] & 0xff);
     }
 
     /** The source address for a new session, or null to let the OS choose. */

@@ -15,7 +15,7 @@ public class ConfigOptions {
             description = "rubis.properties to load (default: the packaged rubis-properties/rubis.properties)")
     Path properties;
 
-    @Option(names = "-D", paramLabel = "key=value", mapFallbackValue = "", showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
+    @Option(names = "-D", paramLabel = "key=value", showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
             description = "Override any key of the properties file, e.g. -Dworkload_number_of_clients_per_node=50")
     Map<String, String> defines = new LinkedHashMap<>();
 

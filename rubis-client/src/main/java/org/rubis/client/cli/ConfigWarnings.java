@@ -2,6 +2,7 @@ package org.rubis.client.cli;
 
 import java.io.PrintWriter;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.format.Printable;
 
 /**
  * Prints the configuration's warnings (unknown keys of the properties file, ignored commands, column sums)
@@ -15,7 +16,7 @@ final class ConfigWarnings {
     private ConfigWarnings() {}
 
     static void print(ClientConfig c, PrintWriter err) {
-        c.warnings().stream().filter(w -> !w.startsWith("classpath:")).forEach(w -> err.println("warning: " + w));
+        c.warnings().stream().filter(w -> !w.startsWith("classpath:")).forEach(w -> err.println("warning: " + Printable.escape(w)));
         err.flush();
     }
 }

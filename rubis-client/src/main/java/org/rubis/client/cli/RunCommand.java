@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +27,9 @@ import org.rubis.client.engine.RunOutOfMemory;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.report.ExitStatus;
 import org.rubis.client.report.JvmFacts;
+import org.rubis.client.log.RunDirectoryClaim;
+import org.rubis.format.ParentWatch;
+import org.rubis.format.Printable;
 import org.rubis.client.report.Summary;
 import org.rubis.client.heap.HeapPerUser;
 import org.rubis.client.process.ChildJvm;
@@ -118,8 +120,13 @@ public final class RunCommand implements Callable<Integer> {
     String jitWarmup;
     @Option(names = "--busy-poll", description = "netty backend: one epoll event loop that busy-waits (a whole core) instead of blocking, as httperf does.")
     boolean busyPoll;
-    @Option(names = "--out", paramLabel = "DIR", description = "Run directory (default: runs/<timestamp>).")
+    @Option(names = "--out", paramLabel = "DIR", description = "Run directory, new or empty (default: a new runs/<timestamp>).")
     Path out;
+    @Option(names = "--force", description = "With --out: empty a directory that holds a previous run's files (and nothing else) first.")
+    boolean force;
+    /** Set by a parent rubis-client (ChildJvm): the run directory is the parent's, already claimed; the run stops when the parent is gone. */
+    @Option(names = "--child", hidden = true)
+    boolean child;
     @Option(names = "--no-progress", description = "No progress line.")
     boolean noProgress;
     @Mixin JvmChoice jvm;
@@ -144,23 +151,30 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PackagedDefaults.keepOnlyGiven(spec); // the defaults shown in --help must not override the properties file
+        if (child) {
+            ParentWatch.start(() -> {
+                System.err.println("rubis-client: parent process gone; stopping");
+                System.exit(ExitStatus.PARTIAL); // the shutdown hook stops the run: logs flushed, a partial summary
+            });
+        }
+        refuseConflicts();
         ClientConfig c = config.load(settings(), given);
         if (shards != null || !jvm.given()) {
             // Before anything starts, so that a misspelt key is seen while the run can still be stopped; the child
             // JVM of --jvm-profile says them itself. The summary's Warnings section repeats them.
             ConfigWarnings.print(c, spec.commandLine().getErr());
         }
-        Path dir = c.outDir() != null
-                ? c.outDir()
-                : Path.of("runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        if (c.outDir() != null && !child && (shards != null || jvm.given())) {
+            ChildJvm.gcLog(RunFiles.gcLog(c.outDir())); // a path -Xlog cannot take: refused before it is made
+        }
         if (shards != null) {
-            return localShards(c, dir);
+            return localShards(c, runDirectory(c));
         }
         ShardPlan plan = ShardPlan.resolve(shard, startAt, System.getenv(), c, Instant.now());
         if (jvm.given()) {
-            return inChildJvm(dir);
+            return inChildJvm(runDirectory(c));
         }
-        return runHere(c, plan, dir);
+        return runHere(c, plan);
     }
 
     /** The options given, as the properties they set (key -> value); {@link #given} remembers how each was typed. */
@@ -227,20 +241,20 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The run itself happens in a child JVM with the profile's flags; this process only waits. */
     private int inChildJvm(Path dir) throws Exception {
-        Files.createDirectories(dir);
-        ClientCommandLine child = jvm.applyTo(ClientCommandLine.run()).forwarding(runArguments()).out(dir);
-        System.out.println("JVM profile " + jvm.profile() + ": " + String.join(" ", child.jvm()));
-        return ChildJvm.run(child);
+        ClientCommandLine line = jvm.applyTo(ClientCommandLine.run()).forwarding(runArguments()).out(dir);
+        System.out.println("JVM profile " + jvm.profile() + ": " + String.join(" ", line.jvm()));
+        return ChildJvm.run(line);
     }
 
     /** The run in this JVM: Ctrl-C stops it cleanly (logs and summary written); the exit status is the run status's. */
-    private int runHere(ClientConfig c, ShardPlan plan, Path dir) throws Exception {
+    private int runHere(ClientConfig c, ShardPlan plan) throws Exception {
         PrintStream stdout = System.out;
         // The JVM's warnings too: up front on stderr, and again in the summary's Warnings section (and summary.json).
         JvmFacts.warnings(c.users(), c.arrivals() == Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
         if (heapPerUser && (c.arrivals() != Arrivals.CLOSED || c.users() <= 0)) {
             throw new ConfigException("--heap-per-user: closed runs only (--users N), the population it divides by");
         }
+        Path dir = runDirectory(c);
         RunEngine engine = new RunEngine(c, plan, dir, stdout);
         MeasurementObservers.register(engine, c, stdout);
         if (heapPerUser) {
@@ -272,9 +286,20 @@ public final class RunCommand implements Callable<Integer> {
         stdout.println();
         stdout.println("Logs: " + RunFiles.requests(dir) + ", " + RunFiles.sessions(dir) + "; summary: " + RunFiles.summaryJson(dir));
         if (s.status() != RunStatus.COMPLETE) {
-            System.err.println("error: the run did not complete: " + s.stopReason());
+            System.err.println("error: the run did not complete: " + Printable.escape(s.stopReason()));
         }
         return s.status().exitCode();
+    }
+
+    /**
+     * The run's directory, once the options are checked: a new one under runs/ that no other run has, or {@code --out}
+     * made this run's (created, or empty, or emptied with --force); a child JVM's is its parent's.
+     */
+    private Path runDirectory(ClientConfig c) {
+        if (c.outDir() == null) {
+            return RunDirectoryClaim.createNew(Path.of("runs"), LocalDateTime.now());
+        }
+        return child ? c.outDir() : RunDirectoryClaim.claim(c.outDir(), force);
     }
 
     /** {@code run --shards N}: the children get the user's arguments with the shard wiring in place of these. */
@@ -293,6 +318,38 @@ public final class RunCommand implements Callable<Integer> {
     private List<String> runArguments() {
         List<String> original = spec.commandLine().getParseResult().originalArgs();
         return original.subList(original.indexOf("run") + 1, original.size());
+    }
+
+    /**
+     * Options that contradict each other are refused, not one of them ignored: a hybrid-arrival option with --users,
+     * --sessions-per-user or --arrivals closed; --users with --arrivals hybrid; two sources of session arrivals.
+     */
+    private void refuseConflicts() {
+        List<String> hybrid = typed("--session-rate", "--interarrival", "--interarrival-file", "--rate-schedule", "--max-sessions", "--cap-policy");
+        List<String> closed = typed("--users", "--sessions-per-user");
+        if (!hybrid.isEmpty() && arrivals == org.rubis.client.config.Arrivals.CLOSED) {
+            throw new ConfigException("--arrivals closed and " + hybrid.get(0) + ": " + hybrid.get(0) + " sets hybrid arrivals; drop it, or give "
+                    + "--arrivals hybrid");
+        }
+        if (!closed.isEmpty() && (!hybrid.isEmpty() || arrivals == org.rubis.client.config.Arrivals.HYBRID)) {
+            String other = hybrid.isEmpty() ? "--arrivals hybrid" : hybrid.get(0);
+            throw new ConfigException(closed.get(0) + " and " + other + ": " + closed.get(0) + " sets a closed population, " + other
+                    + " hybrid arrivals (sessions against the clock; --max-sessions caps them); give one of them");
+        }
+        List<String> sources = typed("--session-rate", "--interarrival-file", "--rate-schedule");
+        if (sources.size() > 1) {
+            throw new ConfigException(sources.get(0) + " and " + sources.get(1) + ": both say when sessions arrive; give one of them");
+        }
+        if (interarrivalFile != null && interarrival != null) {
+            throw new ConfigException("--interarrival and --interarrival-file: the file gives the inter-arrival times themselves; drop "
+                    + "--interarrival");
+        }
+    }
+
+    /** Those of {@code options} given on the command line, in that order. */
+    private List<String> typed(String... options) {
+        var parsed = spec.commandLine().getParseResult();
+        return java.util.Arrays.stream(options).filter(parsed::hasMatchedOption).toList();
     }
 
     /** The named options' keys, with the option and the text typed: errors about their values name the option. */

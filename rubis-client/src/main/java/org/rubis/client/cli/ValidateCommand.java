@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.workload.TransitionTable;
+import org.rubis.format.Printable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,7 +46,7 @@ public final class ValidateCommand implements Callable<Integer> {
         if (!c.warnings().isEmpty()) {
             out.println();
             out.println("Warnings:");
-            c.warnings().forEach(w -> out.println("  " + w));
+            c.warnings().forEach(w -> out.println("  " + Printable.escape(w)));
         }
         out.println();
         out.println("OK: loadable");

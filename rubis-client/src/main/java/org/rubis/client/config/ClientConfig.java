@@ -109,10 +109,22 @@ public record ClientConfig(
         public ExecutionModel model() {
             return ExecutionModel.of(backend, threads);
         }
+
+        public Execution withSourceAddresses(int n) {
+            return new Execution(backend, threads, connectTimeoutMs, requestTimeoutMs, downloadImages, poolMax, tlsResumption, httpKeepAlive,
+                    httpMaxConnections, busyPoll, n, httpStaleCheckMs);
+        }
     }
 
     /** The embedded target, started in its own JVM. */
     public record EmbeddedServer(ServerModel model, double size, int keepAliveMs, String javaOptions, boolean tls, boolean tlsResumption, String faults) {}
+
+    /** This configuration with {@code n} loopback source addresses (the run's port plan chose them). */
+    public ClientConfig withSourceAddresses(int n) {
+        return new ClientConfig(source, target, workload, regionsFile, categoriesFile, users, sessionsPerUser, upRampMs, upRampFactor, runMs,
+                downRampMs, downRampFactor, thinkScale, rampMode, seed, seedGiven, arrivals, arrival, execution.withSourceAddresses(n), server, outDir,
+                progress, warnings, resolved, measurement, configSha256);
+    }
 
     public boolean embedded() {
         return "embedded".equals(target);

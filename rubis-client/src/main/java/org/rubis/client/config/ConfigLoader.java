@@ -61,11 +61,11 @@ public final class ConfigLoader {
         m.put("client_connect_timeout_ms", "connect timeout (default 10000)");
         m.put("client_request_timeout_ms", "request timeout (default 10000)");
         m.put("client_download_images", "yes|no: also fetch <IMG SRC> of each page (default no)");
-        m.put("client_output_dir", "run directory (default: a new directory under runs/)");
+        m.put("client_output_dir", "run directory, new or empty (default: a new directory under runs/)");
         m.put("client_progress", "yes|no: progress line every few seconds (default yes)");
         m.put("client_capture", "yes|no: capture the run's packets (libpcap) and check every request against the wire (default no)");
         m.put("client_probe", "yes|no: a reference probe on its own connection measures this host's floor (default no)");
-        m.put("client_probe_rate", "reference probe: requests per second (default 5)");
+        m.put("client_probe_rate", "reference probe: requests per second, 0.1 to 100 (default 5)");
         m.put("client_probe_busy_poll", "yes|no: the probe busy-polls a non-blocking socket instead of blocking (default no)");
         m.put("client_published_times", "client|wire: whose clock the summary's response times come from (wire needs client_capture; default client)");
         m.put("client_jit_warmup", "auto|off|N: warm the client's request path up against a loopback stub before the run, until the JIT is quiet "
@@ -77,6 +77,8 @@ public final class ConfigLoader {
         m.put("workload_ramp_mode", "closed: stationary = users start uniformly over the up ramp, first request after a stationary think time; original = the original's (default stationary)");
         m.put("client_source_addresses", "dedicated/netty on loopback: spread connections over 127.0.0.1..127.0.0.N (default 1: the OS chooses)");
         m.put("workload_one_based_ids", "yes: draw category/region ids 1..n; no: the original's 0..n-1 (default no)");
+        m.put("workload_max_error_pages_without_think", "consecutive ERROR pages that send the user back to Home at once, as the original "
+                + "did; after more, the return to Home waits a think time (default " + WorkloadModel.ERROR_PAGES_WITHOUT_THINK + ")");
         m.put("workload_sessions_per_user", "closed: sessions each user runs, then stops; 0 = until the end of the run (default 0)");
         m.put("client_http_keepalive", "legacy backend: the JDK's http.keepAlive (default: the JDK's, true)");
         m.put("client_http_max_connections", "legacy backend: the JDK's http.maxConnections, idle connections kept per destination (default: the JDK's, 5)");
@@ -133,6 +135,7 @@ public final class ConfigLoader {
         String out = s.string("client_output_dir", null);
         int users = s.intValue("workload_number_of_clients_per_node", 1, 1, "users");
         double thinkScale = s.doubleValue("workload_think_scale", 1.0, 0, "multiplier");
+        Limits.checkThinkTimes(s, maxThinkMs(model), thinkScale, phases.upF, phases.downF);
 
         Map<String, String> resolved = new LinkedHashMap<>();
         resolved.put("target", target);
@@ -167,6 +170,18 @@ public final class ConfigLoader {
                 List.copyOf(warnings), resolved, measurement, s.sha256());
     }
 
+    /** The longest think time the workload draws, unscaled: TPC-W's cap, or the table's longest waiting time. */
+    private static long maxThinkMs(WorkloadModel model) {
+        if (model.thinkTime().isTpcw()) {
+            return org.rubis.client.workload.ThinkTime.TPCW_MAX_NS / 1_000_000;
+        }
+        long max = 0;
+        for (int row = 0; row < model.table().rows(); row++) {
+            max = Math.max(max, model.table().waitingTimeMs(row));
+        }
+        return max;
+    }
+
     private static ClientConfig.Measurement measurement(Settings s) {
         boolean capture = s.yesNo("client_capture", false);
         PublishedTimes published = s.choice("client_published_times", PublishedTimes.CLIENT, PublishedTimes.class);
@@ -174,7 +189,14 @@ public final class ConfigLoader {
             throw new ConfigException(s.where(s.entry("client_published_times").orElseThrow())
                     + " = \"wire\": wire times need the capture; add --capture (client_capture = yes) or publish client times");
         }
-        return new ClientConfig.Measurement(capture, s.yesNo("client_probe", false), s.doubleValue("client_probe_rate", 5.0, 0.1, "requests per second"),
+        double probeRate = s.doubleValue("client_probe_rate", 5.0, 0.1, "requests per second");
+        if (probeRate > Limits.MAX_PROBE_RATE) {
+            PropertiesFile.Entry e = s.entry("client_probe_rate").orElseThrow();
+            throw new ConfigException(s.given(e, Limits.abbreviate(e.value())) + ": above the maximum of " + (int) Limits.MAX_PROBE_RATE
+                    + " requests per second (the probe measures this host's floor at a low rate, on one connection, its load apart from "
+                    + "the run's); expected 0.1 to " + (int) Limits.MAX_PROBE_RATE);
+        }
+        return new ClientConfig.Measurement(capture, s.yesNo("client_probe", false), probeRate,
                 s.yesNo("client_probe_busy_poll", false), published, jitWarmup(s, System.getenv(JIT_WARMUP_ENV)));
     }
 
@@ -262,7 +284,8 @@ public final class ConfigLoader {
         return new Workload(WorkloadModel.of(table, mode, s.yesNo("workload_use_tpcw_think_time", true), layout, data, policy,
                 s.intValue("workload_number_of_items_per_page", 20, 1, "items"),
                 s.intValue("workload_maximum_number_of_transitions", 1000, 1, "requests"),
-                s.yesNo("workload_one_based_ids", false)), regionsFile, categoriesFile);
+                s.yesNo("workload_one_based_ids", false),
+                s.intValue("workload_max_error_pages_without_think", WorkloadModel.ERROR_PAGES_WITHOUT_THINK, 0, "pages")), regionsFile, categoriesFile);
     }
 
     private record Phases(long up, double upF, long run, long down, double downF) {}

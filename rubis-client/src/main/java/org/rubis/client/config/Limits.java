@@ -21,6 +21,8 @@ public final class Limits {
     /** Session rates (per second) outside this range are refused (0 is "no rate"). */
     public static final double MIN_RATE = 1e-6;
     public static final double MAX_RATE = 1e6;
+    /** The reference probe's highest rate (per second): one connection, requests one after another, at a low rate. */
+    public static final double MAX_PROBE_RATE = 100;
 
     private static final List<String> DURATION_KEYS = List.of("workload_up_ramp_time_in_ms", "workload_session_run_time_in_ms",
             "workload_down_ramp_time_in_ms", "client_connect_timeout_ms", "client_request_timeout_ms", "server_keepalive_timeout_ms");
@@ -75,6 +77,43 @@ public final class Limits {
                     + "workload_maximum_number_of_transitions requests or at the end of the run");
         }
         return warnings;
+    }
+
+    /**
+     * Bounds the products that make a think time: the longest think time of the workload ({@code maxThinkMs}: 70 s for
+     * TPC-W, else the table's longest waiting time) times the think scale, and that times each ramp's slowdown factor,
+     * must be at most {@link #MAX_DURATION_MS}, the bound of every duration. Larger products (--think-scale 1e10 or
+     * 1e308, a factor of 1e308) wrapped the intended send instant negative: users sent with no think time at all
+     * while the run said complete. A one-line error names the option or key and its largest value here.
+     */
+    public static void checkThinkTimes(Settings s, long maxThinkMs, double thinkScale, double upFactor, double downFactor) {
+        if (maxThinkMs <= 0) {
+            return;
+        }
+        double scaled = maxThinkMs * thinkScale;
+        if (scaled > MAX_DURATION_MS) {
+            throw thinkTooLong(s, "workload_think_scale", maxThinkMs, 1, MAX_DURATION_MS / (double) maxThinkMs);
+        }
+        for (String key : List.of("workload_up_ramp_slowdown_factor", "workload_down_ramp_slowdown_factor")) {
+            double factor = key.startsWith("workload_up") ? upFactor : downFactor;
+            if (scaled * factor > MAX_DURATION_MS) {
+                throw thinkTooLong(s, key, maxThinkMs, thinkScale, MAX_DURATION_MS / scaled);
+            }
+        }
+    }
+
+    private static ConfigException thinkTooLong(Settings s, String key, long maxThinkMs, double otherScale, double largest) {
+        PropertiesFile.Entry e = s.entry(key).orElseThrow();
+        String longest = (maxThinkMs % 1000 == 0 ? maxThinkMs / 1000 + " s" : maxThinkMs + " ms")
+                + (otherScale != 1 ? " x think scale " + plain(otherScale) : "");
+        return new ConfigException(s.given(e, abbreviate(e.value())) + ": the longest think time (" + longest + ") times it is beyond "
+                + "the maximum of 30 days; expected at most " + plain(largest) + " with this workload"
+                + (otherScale != 1 ? ", or a smaller think scale" : ""));
+    }
+
+    /** A positive number to 4 decimals, rounded down, without an exponent. */
+    private static String plain(double d) {
+        return java.math.BigDecimal.valueOf(Math.floor(d * 1e4) / 1e4).stripTrailingZeros().toPlainString();
     }
 
     /** True when {@code v} is a whole number from 0 to {@code max} (other forms are Settings' to report). */

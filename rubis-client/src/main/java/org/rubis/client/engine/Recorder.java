@@ -71,6 +71,7 @@ final class Recorder {
     }
 
     void session(UserSession s, int emulatedUser, long intendedStartNano, long startNano, long endNano) {
+        stats.errorPageThinks(s.errorPageThinks());
         log.add(new SessionRecord(
                 s.id(),
                 emulatedUser,

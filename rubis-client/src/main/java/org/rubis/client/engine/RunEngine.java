@@ -18,6 +18,7 @@ import org.rubis.client.arrival.SessionArrivals;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.ClientTls;
+import org.rubis.client.backend.SourceAddresses;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ExecutionModel;
@@ -48,7 +49,8 @@ public final class RunEngine {
     /** Closed mode: session ids are emulated user * this + session number of that user. */
     public static final long SESSIONS_PER_USER = ClosedDispatch.SESSIONS_PER_USER;
 
-    private final ClientConfig config;
+    /** The run's configuration; the source addresses may be raised before the run starts (runGuarded). */
+    private ClientConfig config;
     private final ShardPlan shard;
     private final Path dir;
     private final PrintStream out;
@@ -233,7 +235,14 @@ public final class RunEngine {
 
     /** Checks the host can run the configuration, then starts the embedded server (or takes the URL). */
     private RunState startTarget() throws IOException {
-        ResourcePlan.of(config).check(config.embedded(), config.execution().sourceAddresses(), loopbackTarget());
+        ResourcePlan plan = ResourcePlan.of(config);
+        int sources = plan.check(config.embedded(), config.execution().sourceAddresses(), loopbackTarget(),
+                config.execution().backend());
+        if (sources != config.execution().sourceAddresses()) {
+            out.println("Source addresses: 127.0.0.1.." + SourceAddresses.last(sources) + " (" + sources + "): "
+                    + plan.portRule());
+            config = config.withSourceAddresses(sources);
+        }
         Files.createDirectories(dir);
         RunState run = new RunState();
         run.target = Target.start(config, dir, out);

@@ -1,6 +1,7 @@
 package org.rubis.client.log;
 
 import org.rubis.format.Columns;
+import org.rubis.format.RegularFile;
 import org.rubis.format.RunFiles;
 import java.io.IOException;
 import java.io.FileOutputStream;
@@ -91,8 +92,8 @@ public final class RunLog implements AutoCloseable {
     RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink, Queue<Object> queue) throws IOException {
         this.queue = queue;
         // Plain file streams: a batch is written from the formatter's bytes as it is, with no allocation (out of heap too).
-        this.requests = new FileOutputStream(RunFiles.requests(dir).toFile());
-        this.sessions = new FileOutputStream(RunFiles.sessions(dir).toFile());
+        this.requests = new FileOutputStream(RegularFile.fresh(RunFiles.requests(dir)).toFile()); // never through a link
+        this.sessions = new FileOutputStream(RegularFile.fresh(RunFiles.sessions(dir)).toFile());
         this.requestSink = requestSink;
         this.sessionSink = sessionSink;
         requests.write((Columns.header(Columns.REQUESTS) + "\n").getBytes(StandardCharsets.UTF_8));

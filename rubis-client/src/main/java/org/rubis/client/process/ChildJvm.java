@@ -17,6 +17,13 @@ import org.rubis.format.RunFiles;
  */
 public final class ChildJvm {
 
+    /**
+     * The hidden option of {@code run} that says it runs for a parent rubis-client: its {@code --out} is the parent's
+     * directory, which the parent made its own (run --jvm-profile, --shards, the experiments), and it stops, as a
+     * Ctrl-C would stop it, when the parent exits or closes its standard input (org.rubis.format.ParentWatch).
+     */
+    public static final String CHILD = "--child";
+
     /** How long a stopped child has to write its summary before it is killed. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(90);
 
@@ -34,9 +41,28 @@ public final class ChildJvm {
         return javaPath.toString();
     }
 
-    /** Runs the child with this process's standard streams and waits for it. */
+    /**
+     * Runs the child with this process's standard output and error and waits for it. Its standard input is a pipe only
+     * this process holds: its end, at any death of this process (even {@code kill -9}), stops the child.
+     */
     public static int run(ClientCommandLine line) throws IOException, InterruptedException {
-        return await(new ProcessBuilder(line.command()).inheritIO().start(), null);
+        Process p = new ProcessBuilder(line.command()).redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        return await(p, null);
+    }
+
+    /**
+     * The child's GC logging option. -Xlog splits its argument at {@code :} and its output options at {@code ,}, so
+     * the file name is quoted, as -Xlog allows, and a run directory with those characters works; -Xlog has no escape
+     * for a double quote, so a path with one is refused in one line.
+     */
+    public static String gcLog(Path file) {
+        String name = file.toString();
+        if (name.indexOf('"') >= 0) {
+            throw new ConfigException("--out " + file.getParent() + ": a double quote in the path cannot be given to the"
+                    + " child JVM's GC log (-Xlog has no escape for it); choose a directory name without one");
+        }
+        return "-Xlog:gc*:file=\"" + name + "\":time,uptime,level,tags";
     }
 
     /** Starts the child with its output (standard output and error) in {@code output}, or discarded when null. */

@@ -248,7 +248,7 @@ public final class ClientCommandLine {
         cmd.add(java);
         cmd.addAll(jvmFlags);
         if (profile != null) {
-            cmd.add("-Xlog:gc*:file=" + RunFiles.gcLog(out) + ":time,uptime,level,tags");
+            cmd.add(ChildJvm.gcLog(RunFiles.gcLog(out)));
             cmd.add("-Drubis.jvm.profile=" + profile);
         }
         return cmd;
@@ -264,6 +264,7 @@ public final class ClientCommandLine {
         }
         List<String> args = new ArrayList<>();
         args.add("run");
+        args.add(ChildJvm.CHILD); // the run directory is the parent's; the child stops when the parent dies
         args.addAll(withoutOwn(forwarded));
         options.forEach((name, value) -> {
             args.add(name);

@@ -119,7 +119,7 @@ public final class EmbeddedServerProcess implements AutoCloseable {
             if (!proc.isAlive()) {
                 List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
                 throw new ConfigException("the embedded server exited with status " + proc.exitValue() + " before it was ready: "
-                        + (lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1)) + " (full log: " + log + ")");
+                        + StartFailure.cause(lines, "rubis-server: ") + " (full log: " + log + ")");
             }
             try {
                 Thread.sleep(50);

@@ -55,20 +55,41 @@ public record ResourcePlan(int connections, long fdLimit, int ports) {
         return (int) Math.max(1, Math.ceil(connections * PORTS_PER_CONNECTION / (ports * PORT_SHARE)));
     }
 
-    /** Throws a one-line {@link ConfigException} when the run cannot fit; {@code sourceAddresses} is what the run will use. */
-    public void check(boolean embedded, int sourceAddresses, boolean loopback) {
+    /**
+     * Throws a one-line {@link ConfigException} when the run cannot fit; returns the loopback source addresses the run
+     * is to use: {@code sourceAddresses} (configured), or, when those have too few ports for the plan and the backend
+     * spreads its connections over them (dedicated, netty) on a loopback target, as many as it needs.
+     */
+    public int check(boolean embedded, int sourceAddresses, boolean loopback, BackendKind backend) {
         if (fdLimit > 0 && filesNeeded() > fdLimit) {
             throw new ConfigException(String.format(Locale.ROOT,
                     "%d connections need about %d open files per process%s, but the limit is %d: raise it (ulimit -n %d) or use fewer users",
                     connections, filesNeeded(), embedded ? " (the client and the embedded server each)" : "", fdLimit, filesNeeded()));
         }
         int need = sourceAddressesNeeded();
-        if (need > sourceAddresses) {
-            throw new ConfigException(String.format(Locale.ROOT,
-                    "%d connections need about %.0f ephemeral ports but one source address has %d (net.ipv4.ip_local_port_range): "
-                            + (loopback ? "use --source-addresses %d (or -Dclient_source_addresses=%d)" : "widen ip_local_port_range or use fewer users (%d, %d)"),
-                    connections, connections * PORTS_PER_CONNECTION, ports, need, need));
+        if (need <= sourceAddresses) {
+            return sourceAddresses;
         }
+        boolean spreads = backend == BackendKind.DEDICATED || backend == BackendKind.NETTY;
+        if (loopback && spreads) {
+            return need;
+        }
+        int fit = (int) Math.floor(ports * PORT_SHARE / PORTS_PER_CONNECTION);
+        throw new ConfigException(portRule() + ": " + (loopback
+                ? String.format(Locale.ROOT, "the %s backend cannot spread its connections over more source addresses; use at most %d connections "
+                        + "(--pool-max, --users), or dedicated or netty with their own source addresses", backend.label(), fit)
+                : String.format(Locale.ROOT, "widen net.ipv4.ip_local_port_range or use at most %d connections (source addresses are spread on a "
+                        + "loopback target only)", fit)));
+    }
+
+    /**
+     * The port rule in words, with this plan's figures: {@value #PORTS_PER_CONNECTION} ports per connection (counting those
+     * closed within the last minute, in TIME_WAIT), within {@value #PORT_SHARE} of one source address's ephemeral range.
+     */
+    public String portRule() {
+        return String.format(Locale.ROOT, "%d connections need about %.0f ephemeral ports (%.1f per connection, counting those in TIME_WAIT), "
+                + "more than the %.0f a plan may take of one source address's %d (%.0f %% of net.ipv4.ip_local_port_range)", connections,
+                connections * PORTS_PER_CONNECTION, PORTS_PER_CONNECTION, Math.floor(ports * PORT_SHARE), ports, PORT_SHARE * 100);
     }
 
     /** The soft RLIMIT_NOFILE of this process, or -1 when it cannot be read (not Linux). */

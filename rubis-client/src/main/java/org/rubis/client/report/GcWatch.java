@@ -19,6 +19,7 @@ import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
 import org.rubis.format.Columns;
+import org.rubis.format.RegularFile;
 import org.rubis.format.RunFiles;
 
 /**
@@ -56,7 +57,7 @@ final class GcWatch implements AutoCloseable {
 
     GcWatch(Path dir, long startEpochMs) throws IOException {
         this.startEpochMs = startEpochMs;
-        this.log = Files.newBufferedWriter(RunFiles.clientGc(dir), StandardCharsets.UTF_8);
+        this.log = Files.newBufferedWriter(RegularFile.fresh(RunFiles.clientGc(dir)), StandardCharsets.UTF_8);
         log.write(Columns.header(Columns.CLIENT_GC) + "\n");
         log.flush(); // the header on disk at once: a kill -9'd run leaves a file the analysis can read
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 import org.rubis.format.Columns;
+import org.rubis.format.RegularFile;
 import org.rubis.format.RunFiles;
 
 /**
@@ -77,7 +78,7 @@ final class HealthSampler implements AutoCloseable {
     /** Starts sampling; {@code startNano} and {@code startCpuNs} are the process's figures at the monitor's start. */
     HealthSampler(Path dir, LongSupplier activeSessions, LongSupplier requests, long startNano, long startCpuNs)
             throws IOException {
-        this.samples = Files.newBufferedWriter(RunFiles.clientHealth(dir), StandardCharsets.UTF_8);
+        this.samples = Files.newBufferedWriter(RegularFile.fresh(RunFiles.clientHealth(dir)), StandardCharsets.UTF_8);
         samples.write(Columns.header(Columns.CLIENT_HEALTH) + "\n");
         samples.flush(); // the header on disk at once: a kill -9'd run leaves a file the analysis can read
         this.activeSessions = activeSessions;

@@ -37,6 +37,8 @@ public final class RunStats {
     private final Map<SessionEnd, Long> sessionEnds = new EnumMap<>(SessionEnd.class);
     private long newConnections;
     private long retried;
+    private long errorPageThinks;
+    private long errorPageThinkSessions;
     private long imageRequests;
     private long sessionTimeSumNs;
     private long sessionsEnded;
@@ -105,6 +107,17 @@ public final class RunStats {
         }
         imageRequests += r.images();
     }
+
+    /** A session's think times added by the ERROR-page bound (UserSession): counted with the sessions that had any. */
+    public synchronized void errorPageThinks(int thinks) {
+        if (thinks > 0) {
+            errorPageThinks += thinks;
+            errorPageThinkSessions++;
+        }
+    }
+
+    public synchronized long errorPageThinks() { return errorPageThinks; }
+    public synchronized long errorPageThinkSessions() { return errorPageThinkSessions; }
 
     /** Called by the log writer thread. */
     public synchronized void accept(SessionRecord s) {

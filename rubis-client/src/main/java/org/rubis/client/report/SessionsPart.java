@@ -12,10 +12,13 @@ final class SessionsPart implements SummaryPart {
 
     private final RunResult result;
     private final RunStats stats;
+    /** workload_max_error_pages_without_think: ERROR pages in a row before a think time is added. */
+    private final int errorPagesWithoutThink;
 
-    SessionsPart(RunResult result, RunStats stats) {
+    SessionsPart(RunResult result, RunStats stats, int errorPagesWithoutThink) {
         this.result = result;
         this.stats = stats;
+        this.errorPagesWithoutThink = errorPagesWithoutThink;
     }
 
     @Override
@@ -32,6 +35,10 @@ final class SessionsPart implements SummaryPart {
         root.put("mean_session_s", round(stats.meanSessionSeconds(), 3));
         root.put("connections_opened", stats.newConnections());
         root.put("retried_requests", stats.retried());
+        ObjectNode ep = root.putObject("error_page_bound");
+        ep.put("pages_without_think", errorPagesWithoutThink);
+        ep.put("think_times_added", stats.errorPageThinks());
+        ep.put("sessions", stats.errorPageThinkSessions());
         root.put("distinct_connections", stats.distinctConnections());
         root.put("requests_without_connection_id", stats.requestsWithoutConnectionId());
         root.put("image_requests", stats.imageRequests());
@@ -52,6 +59,12 @@ final class SessionsPart implements SummaryPart {
                         + "; mean session " + root.get("mean_session_s").asDouble() + " s"
                         + (dropped > 0 ? "; " + dropped + " dropped by the cap" : "")
                         + (delayed > 0 ? "; " + delayed + " delayed by the cap" : ""));
+        JsonNode ep = root.get("error_page_bound");
+        if (ep.get("think_times_added").asLong() > 0) {
+            line(b, "ERROR pages", ep.get("think_times_added").asLong() + " think times added in "
+                    + ep.get("sessions").asLong() + " sessions, after " + ep.get("pages_without_think").asInt()
+                    + " ERROR pages in a row sent users back to Home at once (workload_max_error_pages_without_think)");
+        }
         long retried = root.path("retried_requests").asLong();
         line(
                 b,

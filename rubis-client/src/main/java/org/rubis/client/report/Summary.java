@@ -48,7 +48,7 @@ public final class Summary {
         this.outcome = RunOutcome.of(config, result, overall.count(), overall.count() - overall.errors());
         RunPart run = new RunPart(config, result, outcome);
         RequestsPart requests = new RequestsPart(result, stats);
-        SessionsPart sessions = new SessionsPart(result, stats);
+        SessionsPart sessions = new SessionsPart(result, stats, config.workload().errorPagesWithoutThink());
         StationarityPart stationarity = new StationarityPart(config, result, stats);
         ResponseTimesPart times = new ResponseTimesPart(stats);
         HealthPart healthPart = new HealthPart(config, stats, health, outcome, accuracy);

@@ -1,5 +1,6 @@
 package org.rubis.client.shard;
 
+import org.rubis.format.Printable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -144,7 +145,7 @@ public final class LocalShards {
                         int i = children.indexOf(p);
                         if (!interrupted) {
                             System.err.println("error: shard " + i + " ended with status " + s + ": "
-                                    + lastLine(RunFiles.shardDir(dir, i).resolve(RunFiles.SHARD_CONSOLE)) + " (stopping the other shards)");
+                                    + Printable.escape(lastLine(RunFiles.shardDir(dir, i).resolve(RunFiles.SHARD_CONSOLE))) + " (stopping the other shards)");
                             stopAll();
                         }
                     }
@@ -212,10 +213,10 @@ public final class LocalShards {
             out.println("(summary.txt unreadable: " + e.getMessage() + ")");
         }
         out.println();
-        r.warnings().forEach(w -> System.err.println("warning: " + w));
+        r.warnings().forEach(w -> System.err.println("warning: " + Printable.escape(w)));
         out.println("Merged " + count + " shards into " + dir + " (requests.csv, sessions.csv, summary.json); each shard's run is in " + dir.resolve("shard-I"));
         if (status == 0 && r.status() != RunStatus.COMPLETE) {
-            System.err.println("error: the run did not complete: " + r.summary().path("stop_reason").asText());
+            System.err.println("error: the run did not complete: " + Printable.escape(r.summary().path("stop_reason").asText()));
             return r.status().exitCode();
         }
         return status;

@@ -108,6 +108,7 @@ public final class TransitionTable {
         if (i == lines.size()) {
             throw new ConfigException(where + ": no header line found (a line starting with the quoted \"To >>> From vvvv\" cell)");
         }
+        int headerLine = i + 1;
         // The quoted cell ends on this line or the next one.
         if (lines.get(i).indexOf('"', 1) < 0) {
             i++;
@@ -141,6 +142,18 @@ public final class TransitionTable {
                         + " is not a number of milliseconds from 0 to 30 days");
             }
             wait[r] = Math.round(w);
+        }
+        for (int c = 0; c < columns; c++) {
+            double sum = 0;
+            for (int r = 0; r < rows; r++) {
+                sum += prob[r][c];
+            }
+            if (sum == 0) {
+                // No way out of the state: a session that reaches it stays there until the end of the run.
+                throw new ConfigException(where + ":" + headerLine + ": column " + (c + 2) + " (from " + names.get(c) + ") sums to 0: a session "
+                        + "in " + names.get(c) + " could never leave it; give it at least one non-zero probability (the End of Session row "
+                        + "ends the session)");
+            }
         }
         return new TransitionTable(where, name, names, prob, wait);
     }

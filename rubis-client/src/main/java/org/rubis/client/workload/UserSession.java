@@ -9,7 +9,8 @@ import org.rubis.format.SessionEnd;
  * {@link #onReply}, and waits {@link #thinkNanos()} (scaled) before the next request.
  *
  * <p>Rules of the original client: a reply containing {@code ERROR} counts an error and restarts
- * at Home at once; otherwise the next state is drawn and a think time taken, and after a reply
+ * at Home at once (bounded: after {@link WorkloadModel#errorPagesWithoutThink()} such pages in a row,
+ * the restart waits a think time, or a target whose home page says ERROR is hammered); otherwise the next state is drawn and a think time taken, and after a reply
  * containing {@code Sorry} the user then goes back instead of to the drawn state. A state that needs an id the previous reply lacks goes back.
  * A transport failure (no reply) counts an error and restarts at Home after a think time, so an
  * unreachable server cannot make users spin.
@@ -36,6 +37,9 @@ public final class UserSession implements RequestGenerator.Context {
     private long thinkNanos;
     private SessionEnd endReason;
     private boolean lastError;
+    /** ERROR pages in a row (reset by any other reply); and the think times the bound added to this session. */
+    private int errorPagesInARow;
+    private int errorPageThinks;
 
     public UserSession(WorkloadModel model, RequestGenerator generator, long id, long runSeed) {
         this.model = model;
@@ -55,6 +59,11 @@ public final class UserSession implements RequestGenerator.Context {
     /** Why the session ended (null while it runs); {@link SessionEnd#STUCK}: its last request has no line. */
     public SessionEnd endReason() {
         return endReason;
+    }
+
+    /** Think times added after more than {@link WorkloadModel#errorPagesWithoutThink()} ERROR pages in a row. */
+    public int errorPageThinks() {
+        return errorPageThinks;
     }
     /** Think time (unscaled) the driver waits before the next request, or before the next session in closed mode. */
     public long thinkNanos() { return thinkNanos; }
@@ -110,6 +119,7 @@ public final class UserSession implements RequestGenerator.Context {
         lastError = false;
         if (failed || body == null) {
             lastError = true;
+            errorPagesInARow = 0;
             errors++;
             reply = ReplyFacts.NONE;
             navigator.reset();
@@ -120,7 +130,12 @@ public final class UserSession implements RequestGenerator.Context {
                 lastError = true;
                 errors++;
                 navigator.reset();
+                if (++errorPagesInARow > model.errorPagesWithoutThink()) {
+                    thinkNanos = model.thinkTime().nanos(Interaction.HOME.ordinal(), random.think);
+                    errorPageThinks++;
+                }
             } else {
+                errorPagesInARow = 0;
                 // A Sorry page (nothing matched) is a transition like any other: a draw and its think time, as in
                 // the original, whose nextState() drew and slept before computeURLFromState saw the Sorry and went
                 // back instead (to the top of the stack the draw just left, or Home when it is empty). Going back

@@ -143,4 +143,38 @@ class BadInputTest {
         }
         assertEquals("http://127.0.0.1:8080", load(BASE, Map.of("client_target", "http://127.0.0.1:8080/")).target());
     }
+
+    /**
+     * Think-time products that overflow are refused (they wrapped the intended send instant negative: no think time, status
+     * complete); the largest accepted value is exact, and the same bound holds for the ramps' slowdown factors.
+     */
+    @Test
+    void thinkTimeProductsBeyondThirtyDaysAreRefused() {
+        double most = Limits.MAX_DURATION_MS / 70_000.0; // TPC-W's longest think time is 70 s
+        for (String scale : List.of("1e10", "1e308", String.valueOf(most + 0.001))) {
+            assertEquals(tmp.resolve("rubis.properties") + ":5: workload_think_scale = \"" + scale + "\": the longest think time (70 s) times it is beyond the maximum of "
+                    + "30 days; expected at most 37028.5714 with this workload", error(BASE + "workload_think_scale = " + scale + "\n", Map.of()));
+        }
+        assertEquals(most - 0.001, load(BASE + "workload_think_scale = " + (most - 0.001) + "\n", Map.of()).thinkScale(), 1e-9);
+        String up = error(BASE, Map.of("workload_up_ramp_slowdown_factor", "1e308"));
+        assertEquals("command line: -Dworkload_up_ramp_slowdown_factor = \"1e308\": the longest think time (70 s) times it is beyond the "
+                + "maximum of 30 days; expected at most 37028.5714 with this workload", up);
+        String down = error(BASE + "workload_think_scale = 100\n", Map.of("workload_down_ramp_slowdown_factor", "1000"));
+        assertTrue(down.startsWith("command line: -Dworkload_down_ramp_slowdown_factor = \"1000\": the longest think time (70 s x think scale 100) "
+                + "times it is beyond the maximum of 30 days; expected at most 370.2857"), down);
+        // With the option, the option is named, as typed.
+        String option = assertThrows(ConfigException.class, () -> ConfigLoader.load(TestFiles.write(tmp, "rubis.properties", BASE),
+                Map.of("workload_think_scale", "1e10"), Map.of("workload_think_scale", new GivenOption("--think-scale", "1e10")))).getMessage();
+        assertTrue(option.startsWith("--think-scale 1e10: the longest think time (70 s) times it is beyond the maximum of 30 days"), option);
+    }
+
+    /** The probe rate has an upper bound: a rate of 1e12 made the probe send back to back on its connection. */
+    @Test
+    void theProbeRateIsBounded() {
+        assertEquals(100.0, load(BASE + "client_probe_rate = 100\n", Map.of()).measurement().probeRate());
+        assertEquals(tmp.resolve("rubis.properties") + ":5: client_probe_rate = \"1e12\": above the maximum of 100 requests per second (the probe "
+                + "measures this host's floor at a low rate, on one connection, its load apart from the run's); expected 0.1 to 100",
+                error(BASE + "client_probe_rate = 1e12\n", Map.of()));
+        assertTrue(error(BASE, Map.of("client_probe_rate", "100.5")).startsWith("command line: -Dclient_probe_rate = \"100.5\": above the maximum"));
+    }
 }

@@ -31,6 +31,8 @@ final class PageServer implements AutoCloseable {
     /** A connection idle this long between requests is closed, as servers close idle keep-alive connections (0: never). */
     volatile int idleCloseMs;
     final AtomicInteger idleClosed = new AtomicInteger();
+    /** The page every request gets. */
+    volatile String page = PAGE;
 
     PageServer() throws IOException {
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -100,7 +102,8 @@ final class PageServer implements AutoCloseable {
                     return;
                 }
                 heads.add(head.toString(StandardCharsets.ISO_8859_1));
-                out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + PAGE.length() + "\r\nConnection: keep-alive\r\n\r\n" + PAGE)
+                String body = page;
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + body.length() + "\r\nConnection: keep-alive\r\n\r\n" + body)
                         .getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
             }

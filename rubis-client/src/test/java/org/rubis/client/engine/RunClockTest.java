@@ -1,6 +1,7 @@
 package org.rubis.client.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -41,5 +42,19 @@ class RunClockTest {
         assertEquals(t0 + 8 * S + 14 * S, c.thinkEnd(7 * S, t0 + 8 * S));
         assertEquals(t0 + 140 * S, c.thinkEnd(70 * S, t0), "the issue's 140 s first wait");
         assertEquals(t0 + 48 * S + 7 * S, c.thinkEnd(7 * S, t0 + 48 * S));
+    }
+
+    /** At the largest think scale the configuration accepts, the longest think time ends 30 days later, never before it started. */
+    @Test
+    void theLargestAcceptedScaleDoesNotWrap() {
+        String most = String.valueOf(org.rubis.client.config.Limits.MAX_DURATION_MS / 70_000.0 * 0.9999999);
+        for (String mode : new String[] {"stationary", "original"}) {
+            RunClock c = new RunClock(ConfigLoader.load((Path) null, Map.of("workload_up_ramp_time_in_ms", "10000", "workload_session_run_time_in_ms",
+                    "40000", "workload_ramp_mode", mode, "workload_think_scale", most, "workload_up_ramp_slowdown_factor", "1",
+                    "workload_down_ramp_slowdown_factor", "1")));
+            long from = c.startNano() + S;
+            long end = c.thinkEnd(70 * S, from);
+            assertTrue(end > from && end - from <= org.rubis.client.config.Limits.MAX_DURATION_MS * 1_000_000L, mode + ": " + (end - from));
+        }
     }
 }

@@ -103,4 +103,20 @@ class TransitionTableTest {
         ConfigException e = assertThrows(ConfigException.class, () -> TransitionTable.parse(TestFiles.shipped("default_transitions.txt"), 27, 28));
         assertTrue(e.getMessage().contains("rows = columns + 2"), e.getMessage());
     }
+
+    /** A state with no way out (its column all zero) is refused at load, validate included: the run would never leave it. */
+    @Test
+    void aColumnSummingToZeroIsRefused() throws Exception {
+        Source s = variant(l -> {
+            for (int line = 4; line < 4 + 29; line++) {
+                String[] cells = l.get(line).split("\t", -1);
+                cells[4] = "0"; // column 5: from Browse
+                l.set(line, String.join("\t", cells));
+            }
+            return l;
+        });
+        ConfigException e = assertThrows(ConfigException.class, () -> TransitionTable.parse(s, 27, 29));
+        assertTrue(e.getMessage().endsWith("t.txt:3: column 5 (from Browse) sums to 0: a session in Browse could never leave it; give it at least "
+                + "one non-zero probability (the End of Session row ends the session)"), e.getMessage());
+    }
 }

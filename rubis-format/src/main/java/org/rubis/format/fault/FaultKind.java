@@ -23,11 +23,19 @@ public enum FaultKind {
     /** Answer bytes that are not HTTP, then close. */
     GARBAGE(0, null),
     /** Answer 200 with a body of {@code =MB} megabytes (default 20). */
-    LARGE(20, "megabytes 1..1024"),
+    LARGE(20, "megabytes 1.." + FaultKind.LARGE_MAX_MB),
     /** Stop accepting connections (they wait in the kernel's backlog) during the window. */
     STOP_ACCEPTING(0, null),
     /** Exit the server process at once (no reply to the request, no shutdown of connections). */
     DIE(0, null);
+
+    /**
+     * The largest {@code large} body, in MiB. The server holds the body whole (and its event model copies it to a direct
+     * buffer per reply, within its 1 GB default heap), and so do the client's backends; 64 MiB reaches every backend
+     * whole from both server models. 1024 MiB, the former bound, made the server drop the request with no ground-truth
+     * line (out of memory) and, on a big server heap, the client fail.
+     */
+    public static final int LARGE_MAX_MB = 64;
 
     private final long defaultParam;
     private final String paramUnit;

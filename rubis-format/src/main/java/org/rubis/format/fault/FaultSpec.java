@@ -85,7 +85,7 @@ public final class FaultSpec {
             p = wholeNumber(param, kind.specName() + "=" + param, spec);
             boolean ok = switch (kind) {
                 case STATUS -> p >= 400 && p <= 599;
-                case LARGE -> p >= 1 && p <= 1024;
+                case LARGE -> p >= 1 && p <= FaultKind.LARGE_MAX_MB;
                 default -> p >= 0 && p <= MAX_MS;
             };
             if (!ok) {

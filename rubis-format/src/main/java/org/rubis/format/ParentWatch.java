@@ -1,20 +1,21 @@
-package org.rubis.server;
+package org.rubis.format;
 
 import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * Ends the server when the process that started it is gone: a client killed with {@code kill -9}
- * cannot stop its embedded server, which would otherwise keep listening with its heap. Two signals,
- * whichever comes first: the parent process exits, or standard input reaches end of file (the
- * parent held its write end). Exiting runs the shutdown hook, which flushes the ground-truth logs.
+ * Ends a child process when the process that started it is gone: a client killed with {@code kill -9} cannot stop
+ * its embedded server or the client JVM of {@code run --jvm-profile}, which would otherwise go on loading the target
+ * to the end. Two signals, whichever comes first: the parent process exits, or standard input reaches end of file
+ * (the parent held its write end: the kernel closes it when the parent dies). The caller's exit then runs its
+ * shutdown hook, which flushes its logs. Shared by rubis-server and rubis-client.
  */
-final class ParentWatch {
+public final class ParentWatch {
 
     private ParentWatch() {}
 
     /** Starts the watch; {@code onOrphaned} runs once, on a daemon thread. */
-    static void start(Runnable onOrphaned) {
+    public static void start(Runnable onOrphaned) {
         Runnable once = new Runnable() {
             private boolean done;
 
@@ -42,7 +43,7 @@ final class ParentWatch {
     }
 
     private static void daemon(Runnable r, String name) {
-        Thread t = new Thread(r, "rubis-server-" + name);
+        Thread t = new Thread(r, "parent-watch-" + name);
         t.setDaemon(true);
         t.start();
     }

@@ -72,7 +72,7 @@ class ClientCommandLineTest {
                 "--duration", "10s", "--shards", "2", "--seed=3", "--no-progress", "--target", "http://example.org");
         ClientCommandLine line = ClientCommandLine.run().forwarding(user).seed(9).target("http://127.0.0.1:1")
                 .noProgress().out(DIR);
-        assertEquals(List.of("run", "--users", "50", "-Dx=1", "--duration", "10s", "--seed", "9", "--target",
+        assertEquals(List.of("run", "--child", "--users", "50", "-Dx=1", "--duration", "10s", "--seed", "9", "--target",
                 "http://127.0.0.1:1",
                 "--no-progress", "--out", DIR.toString()), line.runArguments());
         parse(line);
@@ -81,9 +81,9 @@ class ClientCommandLineTest {
     @Test
     void anOptionSetAgainKeepsTheLastValue() {
         ClientCommandLine base = ClientCommandLine.run().users(10).seed(1);
-        assertEquals(List.of("run", "--seed", "1", "--users", "20", "--out", DIR.toString()), base.users(20).out(DIR)
+        assertEquals(List.of("run", "--child", "--seed", "1", "--users", "20", "--out", DIR.toString()), base.users(20).out(DIR)
                 .runArguments());
-        assertEquals(List.of("run", "--users", "10", "--seed", "1", "--out", DIR.toString()), base.out(DIR)
+        assertEquals(List.of("run", "--child", "--users", "10", "--seed", "1", "--out", DIR.toString()), base.out(DIR)
                 .runArguments(), "the base unchanged");
     }
 
@@ -94,7 +94,7 @@ class ClientCommandLineTest {
                 .jvmFlags(List.of("-XX:+UseZGC")).pinned(Path.of("/usr/bin/taskset"), "0").out(DIR);
         assertEquals(List.of("/usr/bin/taskset", "-c", "0", "/opt/java/bin/java", "-Xmx64m", "-XX:+UseSerialGC",
                 "-XX:+UseZGC",
-                "-Xlog:gc*:file=" + DIR.resolve("gc.log") + ":time,uptime,level,tags",
+                "-Xlog:gc*:file=\"" + DIR.resolve("gc.log") + "\":time,uptime,level,tags",
                         "-Drubis.jvm.profile=paper-default"), line.jvm());
     }
 

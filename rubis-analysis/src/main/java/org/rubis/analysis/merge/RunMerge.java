@@ -25,6 +25,7 @@ import org.rubis.format.RunStatus;
 import org.rubis.format.SessionEnd;
 import org.rubis.format.StopCause;
 import org.rubis.format.LatencyJson;
+import org.rubis.format.ErrorShare;
 import org.rubis.format.LatencyStats;
 import org.rubis.format.RunFiles;
 
@@ -410,10 +411,22 @@ public final class RunMerge {
         if ("hybrid".equals(shards.first().arrivals())) {
             MergedStats.percentiles(h.putObject("session_start_lateness_ms"), st.sessionStartLateness);
         }
+        // The merged run's errors are judged as one run's (ErrorShare): a shard's verdict saw only its own share.
+        LatencyStats run = st.byPhase.get(Phase.RUN);
+        ErrorShare errors = new ErrorShare(run.count(), run.errors(), st.errorsByClass);
+        List<String> findings = new ArrayList<>(sum.suspects);
+        ArrayNode causes = h.putArray("causes");
+        if (!sum.suspects.isEmpty()) {
+            causes.add("CLIENT");
+        }
+        if (errors.high()) {
+            causes.add("ERRORS");
+            findings.add("ERRORS: " + errors.text());
+        }
         h.put("saturated", !sum.suspects.isEmpty());
-        h.put("verdict", sum.suspects.isEmpty()
+        h.put("verdict", findings.isEmpty()
                 ? "OK: no shard's client was the bottleneck (every shard kept its schedule and was not CPU-bound)."
-                : "SUSPECT: " + String.join(" | ", sum.suspects));
+                : "SUSPECT: " + String.join(" | ", findings));
         h.put("sums_over_shards", "cpu_*, cores, gc_count, gc_time_ms, gc_pauses, gc_pause_total_ms, gc_pauses_logged"
                 + " are sums over the shards' hosts; gc_max_pause_ms, peak_threads, peak_heap_bytes the largest of any"
                 + " shard");

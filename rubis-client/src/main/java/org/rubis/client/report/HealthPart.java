@@ -13,6 +13,8 @@ import java.util.Map;
 import org.rubis.format.WireAccuracy;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.format.ErrorShare;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
 
 /**
@@ -163,7 +165,9 @@ final class HealthPart implements SummaryPart {
 
     /** The verdict judges the measurement: the run phase's send lateness (the whole run's if it has none). */
     private void verdict(ObjectNode h) {
-        Verdict verdict = Verdict.of(health.evidence(stats.judgedLatenessMs(99)), accuracy);
+        LatencyStats run = stats.phaseTotal(Phase.RUN);
+        Verdict verdict = Verdict.of(health.evidence(stats.judgedLatenessMs(99)), accuracy,
+                new ErrorShare(run.count(), run.errors(), stats.errorsByClass()));
         h.put("saturated", verdict.causes().contains(Verdict.Cause.CLIENT));
         ArrayNode causes = h.putArray("causes");
         verdict.causes().forEach(c -> causes.add(c.name()));

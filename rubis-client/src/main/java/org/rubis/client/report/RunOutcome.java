@@ -8,8 +8,10 @@ import org.rubis.format.StopCause;
 /**
  * The rule that gives a run its status, in one place: a run whose target died, a run made invalid (out of memory,
  * an unreachable target, a failure of the client), a run in which no request succeeded, and a run stopped early
- * are told apart, in that order, from one that ran to its end and measured something. The stop reason is the
- * engine's, or says why nothing was measured.
+ * are told apart, in that order, from one that ran to its end and measured something. A run that ran to its end
+ * with no request in its run phase measured nothing either ({@code --duration 1ms}, or a run phase shorter than
+ * the think times): it failed, whatever its ramps sent. The stop reason is the engine's, or says why nothing was
+ * measured.
  *
  * @param status     summary.json's {@code status}
  * @param stopReason summary.json's {@code stop_reason}: "complete", or why the run stopped or measured nothing
@@ -17,9 +19,10 @@ import org.rubis.format.StopCause;
 record RunOutcome(RunStatus status, String stopReason) {
 
     /**
-     * The outcome of a run that logged {@code requests} requests, {@code served} of them without an error.
+     * The outcome of a run that logged {@code requests} requests, {@code served} of them without an error, and
+     * {@code runRequests} in its run phase (the measurement).
      */
-    static RunOutcome of(ClientConfig config, RunResult result, long requests, long served) {
+    static RunOutcome of(ClientConfig config, RunResult result, long requests, long served, long runRequests) {
         String stopReason = result.stopReason();
         boolean died = result.targetDied();
         // A run in which no request succeeded measured nothing, whatever else it says.
@@ -39,6 +42,10 @@ record RunOutcome(RunStatus status, String stopReason) {
                     + ")"
                     + (stopReason == null || result.complete() ? "" : "; " + stopReason);
         }
+        if (!died && !failed && !result.invalid() && result.complete() && runRequests == 0) {
+            failed = true;
+            stopReason = noRunPhaseRequest(config, requests);
+        }
         RunStatus status = died
                 ? RunStatus.TARGET_DIED
                 : result.invalid()
@@ -54,6 +61,12 @@ record RunOutcome(RunStatus status, String stopReason) {
                 : "no session arrived in time";
         return "no request was sent: no session began before the run's end (" + who
                 + "): lengthen the run (--duration, --ramp-up), " + "or add users or arrivals";
+    }
+
+    private static String noRunPhaseRequest(ClientConfig config, long requests) {
+        return "no request in the run phase, the measurement (" + requests + " requests in the ramps, none sent in the "
+                + config.runMs() + " ms run phase): lengthen the run phase (--duration), or shorten the think times "
+                + "(--think-scale)";
     }
 
     /** Whether summary.json says {@code partial}: every status but {@code complete}. */

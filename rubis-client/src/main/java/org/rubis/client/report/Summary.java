@@ -12,6 +12,7 @@ import org.rubis.format.WireAccuracy;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.format.RunStatus;
 import org.rubis.client.config.ExecutionModel;
+import org.rubis.format.Phase;
 import org.rubis.client.workload.Interaction;
 import org.rubis.format.WireAccuracy;
 
@@ -45,7 +46,8 @@ public final class Summary {
     public Summary(ClientConfig config, RunResult result, RunStats stats, HealthFigures health, WireAccuracy accuracy) {
         this.dir = result.dir();
         LatencyStats overall = stats.overall();
-        this.outcome = RunOutcome.of(config, result, overall.count(), overall.count() - overall.errors());
+        long runRequests = stats.phaseTotal(Phase.RUN).count();
+        this.outcome = RunOutcome.of(config, result, overall.count(), overall.count() - overall.errors(), runRequests);
         RunPart run = new RunPart(config, result, outcome);
         RequestsPart requests = new RequestsPart(result, stats);
         SessionsPart sessions = new SessionsPart(result, stats, config.workload().errorPagesWithoutThink());

@@ -3,6 +3,7 @@ package org.rubis.client.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.rubis.format.ErrorShare;
 import org.rubis.format.WireAccuracy;
 
 /**
@@ -19,11 +20,18 @@ import org.rubis.format.WireAccuracy;
  * reference probe, a minimal client measured in the same run; when the probe is as far, the error
  * is this host's floor and the verdict names the HOST (an idle VM whose wake-ups take a few hundred
  * microseconds fails the rule with any client).
+ *
+ * <p>Whatever the client, host and server did, a run whose replies were mostly errors measured failures, not the
+ * service: more than {@link ErrorShare#LIMIT} of the run phase's requests in error names the ERRORS (131 of 132
+ * replies {@code http-503} once read OK).
  */
 public final class Verdict {
 
-    /** The three causes a verdict can name. */
-    public enum Cause { CLIENT, HOST, SERVER }
+    /**
+     * What a verdict can name: the client, the host or the server as what limited the run, or the replies themselves
+     * when too many were errors.
+     */
+    public enum Cause { CLIENT, HOST, SERVER, ERRORS }
 
     /** Send lateness p99 (ms, run phase) above which the schedule was not kept. */
     static final double LATENESS_LIMIT_MS = 5.0;
@@ -78,6 +86,14 @@ public final class Verdict {
      * @param accuracy null without a capture (accuracy then was not measured)
      */
     public static Verdict of(Evidence e, WireAccuracy accuracy) {
+        return of(e, accuracy, ErrorShare.NONE);
+    }
+
+    /**
+     * @param accuracy null without a capture (accuracy then was not measured)
+     * @param errors   the run phase's errors
+     */
+    public static Verdict of(Evidence e, WireAccuracy accuracy, ErrorShare errors) {
         List<Cause> causes = new ArrayList<>();
         List<String> findings = new ArrayList<>();
         boolean late = e.p99LatenessMs > LATENESS_LIMIT_MS;
@@ -116,6 +132,10 @@ public final class Verdict {
             findings.add("HOST: " + String.join(", ", host));
         }
         String server = server(e, causes, findings);
+        if (errors.high()) {
+            causes.add(Cause.ERRORS);
+            findings.add("ERRORS: " + errors.text());
+        }
         return new Verdict(causes, text(e, causes, findings, server, accuracy, accurate));
     }
 

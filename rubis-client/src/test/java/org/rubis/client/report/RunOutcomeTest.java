@@ -45,7 +45,7 @@ class RunOutcomeTest {
 
     private static RunOutcome outcome(StopCause stop, long requests, long served, long sessions) {
         return RunOutcome.of(
-                CONFIG, result(stop, stop != null && stop.kind().invalidates(), sessions), requests, served);
+                CONFIG, result(stop, stop != null && stop.kind().invalidates(), sessions), requests, served, requests);
     }
 
     @Test
@@ -112,8 +112,23 @@ class RunOutcomeTest {
     @Test
     void aLaterInvalidatingStopMakesACompleteRunInvalid() {
         RunOutcome o = RunOutcome.of(
-                CONFIG, result(new StopCause(Kind.END, "complete; then out of memory"), true, 10), 100, 100);
+                CONFIG, result(new StopCause(Kind.END, "complete; then out of memory"), true, 10), 100, 100, 100);
         assertEquals(RunStatus.INVALID, o.status());
         assertEquals("complete; then out of memory", o.stopReason());
+    }
+
+    /**
+     * {@code --duration 1ms}: the ramps sent requests, the run phase none; the measurement is empty, so the run failed
+     * (it once said complete, exit 0). A run stopped early with none stays partial: the stop is what the user did.
+     */
+    @Test
+    void aRunWithNoRunPhaseRequestFailed() {
+        RunOutcome o = RunOutcome.of(CONFIG, result(StopCause.END, false, 4), 12, 12, 0);
+        assertEquals(RunStatus.FAILED, o.status());
+        assertTrue(o.stopReason().startsWith("no request in the run phase, the measurement (12 requests in the ramps"),
+                o.stopReason());
+        assertEquals(RunStatus.PARTIAL,
+                RunOutcome.of(CONFIG, result(new StopCause(Kind.INTERRUPTED, "interrupted"), false, 4), 12, 12, 0).status());
+        assertEquals(RunStatus.COMPLETE, RunOutcome.of(CONFIG, result(StopCause.END, false, 4), 12, 12, 1).status());
     }
 }

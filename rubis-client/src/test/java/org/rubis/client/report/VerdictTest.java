@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.rubis.format.ErrorShare;
 import org.rubis.format.WireAccuracy;
 import org.rubis.client.report.Verdict.Cause;
 import org.rubis.client.report.Verdict.Evidence;
@@ -116,5 +118,18 @@ class VerdictTest {
         assertTrue(unknown.text().contains("run with --probe"), unknown.text());
         // Within the rule, the floor changes nothing.
         assertEquals(List.of(), Verdict.of(quiet(), new WireAccuracy(40, 35, 200, 1518, 656.7, 20, 20, 30, 748, 60, 321.6)).causes());
+    }
+
+    /** More than 1 % of the run phase's requests in error names the ERRORS; 1 % itself, or none judged, does not. */
+    @Test
+    void theErrorsAreNamedAboveOnePercentOfTheRunPhase() {
+        Verdict high = Verdict.of(quiet(), null, new ErrorShare(132, 131, Map.of("http-503", 131L)));
+        assertEquals(List.of(Cause.ERRORS), high.causes());
+        assertTrue(high.text().startsWith("SUSPECT: ERRORS: 131 of 132 run-phase requests were errors (99.2 %, over the 1 % limit; "
+                + "http-503 131)"), high.text());
+        assertTrue(high.text().contains("the client itself was fine"), high.text());
+        assertEquals(List.of(), Verdict.of(quiet(), null, new ErrorShare(100, 1, Map.of("reset", 1L))).causes());
+        assertEquals(List.of(Cause.ERRORS), Verdict.of(quiet(), null, new ErrorShare(100, 2, Map.of("reset", 2L))).causes());
+        assertEquals(List.of(), Verdict.of(quiet(), null, ErrorShare.NONE).causes());
     }
 }

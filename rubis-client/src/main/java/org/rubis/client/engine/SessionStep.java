@@ -93,18 +93,21 @@ final class SessionStep {
 
     /**
      * Ends a started session: records it and returns the intended start of the user's next session
-     * (after the final think time), or {@link #ABORTED} when the run ended during it.
+     * (after the final think time), or {@link #ABORTED} when the run ended during it. A session that ran to its own
+     * end ended with its last reply; one the run cut was active (in a think time) until now, the cut, as the
+     * client's count of active sessions has it.
      */
     synchronized long end(boolean aborted) {
         if (!started || closed) {
             return ABORTED;
         }
         closed = true;
+        long cut = System.nanoTime();
         ctx.active().decrement(this);
         if (aborted) {
             s.abort();
         }
-        ctx.recorder().session(s, emulatedUser, intendedStart, startNano, lastDone);
+        ctx.recorder().session(s, emulatedUser, intendedStart, startNano, aborted ? Math.max(cut, lastDone) : lastDone);
         if (aborted) {
             return ABORTED;
         }
@@ -123,9 +126,10 @@ final class SessionStep {
             return false;
         }
         closed = true;
+        long now = System.nanoTime(); // it was active, in its request, until the run gave up on it
         ctx.active().decrement(this);
         s.stuck();
-        ctx.recorder().session(s, emulatedUser, intendedStart, startNano, lastDone);
+        ctx.recorder().session(s, emulatedUser, intendedStart, startNano, Math.max(now, lastDone));
         return true;
     }
 

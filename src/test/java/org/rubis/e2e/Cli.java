@@ -63,11 +63,18 @@ final class Cli {
      * default disposition back (coreutils' {@code env --default-signal}).
      */
     static ProcessBuilder client(Path workDir, String... args) {
+        return client(workDir, List.of(), args);
+    }
+
+    /** {@link #client(Path, String...)} with options for its JVM (system properties of test hooks). */
+    static ProcessBuilder client(Path workDir, List<String> jvmOptions, String... args) {
         List<String> cmd = new ArrayList<>();
         if (sigintIgnored()) {
             cmd.addAll(List.of("env", "--default-signal=INT"));
         }
-        cmd.addAll(List.of(java(), "-jar", clientJar().toString()));
+        cmd.add(java());
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-jar", clientJar().toString()));
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).directory(workDir.toFile());
     }

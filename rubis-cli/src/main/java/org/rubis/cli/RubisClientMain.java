@@ -29,7 +29,8 @@ import picocli.CommandLine.Command;
 public final class RubisClientMain {
 
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        SignalExit.install(); // SIGINT and SIGTERM exit with the command's status (130 for a stopped run), never 143
+        SignalExit.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
     /** Runs a command line; returns the exit status (used by tests as well). */
@@ -44,6 +45,12 @@ public final class RubisClientMain {
                 err.println("error: " + Printable.escape(ex.getMessage()));
                 err.flush();
                 return ExitStatus.USAGE;
+            }
+            if (SignalExit.signalled()) {
+                // Stopped by SIGINT or SIGTERM: what failed then (a child JVM that could not start) is the stop's doing.
+                err.println("error: stopped (SIGINT/SIGTERM): " + Printable.escape(ex.toString()));
+                err.flush();
+                return ExitStatus.PARTIAL;
             }
             // Not a user mistake: a bug. Say so in one line, then give the trace for the report.
             err.println("error: unexpected failure (a bug in rubis-client; please report it with the trace below): "

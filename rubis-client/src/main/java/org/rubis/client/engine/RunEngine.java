@@ -65,6 +65,12 @@ public final class RunEngine {
     private volatile EpochAnchor anchor;
     /** How long the run waits for requests in flight after the stop; -1: request + connect timeout + 2 s. */
     private long endWaitMs = -1;
+    /** Guards {@link #interrupt} and {@link #draining}: a stop request and the end-of-run wait meet here. */
+    private final Object drainLock = new Object();
+    /** The words of a stop request (Ctrl-C, SIGTERM), once one came. */
+    private String interrupt;
+    /** The backend whose requests the end-of-run wait is waiting for, while it waits (else null). */
+    private Backend draining;
 
     public RunEngine(ClientConfig config, Path dir, PrintStream out) {
         this(config, ShardPlan.SINGLE, dir, out);
@@ -101,9 +107,32 @@ public final class RunEngine {
         return anchor;
     }
 
-    /** Asks the run to stop (Ctrl-C); {@link #awaitFinished} waits for logs and summary. */
+    /**
+     * Asks the run to stop (Ctrl-C, SIGTERM); {@link #awaitFinished} waits for logs and summary. During the end-of-run
+     * wait the requests in flight are aborted at once, as they are when the stop comes earlier: the wait would
+     * otherwise last their timeouts (100 s of them outlasted the shutdown hook, and nothing was written).
+     */
     public void requestStop(String reason) {
         stop.stop(Kind.INTERRUPTED, reason);
+        synchronized (drainLock) {
+            interrupt = reason;
+            if (draining != null) {
+                cutEndOfRunWait();
+            }
+        }
+    }
+
+    /**
+     * A stop request during the end-of-run wait: requests still in flight are aborted, so the run did not end as
+     * planned when sessions were still in a request (its status is then {@code partial}).
+     */
+    private void cutEndOfRunWait() {
+        long inRequest = counters.active.now();
+        if (inRequest > 0) {
+            stop.interruptEnd(interrupt + " during the end-of-run wait: the requests in flight of " + inRequest
+                    + " sessions were aborted");
+        }
+        draining.abortInFlight();
     }
 
     public boolean awaitFinished(long timeoutMs) throws InterruptedException {
@@ -364,8 +393,9 @@ public final class RunEngine {
     }
 
     /**
-     * The end: requests in flight finish within the end-of-run wait (hung ones end at once when the run was stopped
-     * early, logged as aborted); sessions still in a request then are given up on; the run hooks see the end.
+     * The end: requests in flight finish within the end-of-run wait (hung ones end at once, logged as aborted, when the
+     * run was stopped early or a stop request comes during the wait); sessions still in a request then are given up
+     * on; the run hooks see the end.
      */
     private void drain(RunState run, SessionExecutor executor) throws Exception {
         boolean early = stop.stopped(); // Ctrl-C or a fatal error before the end of the run
@@ -373,6 +403,26 @@ public final class RunEngine {
         if (early) {
             run.backend.abortInFlight();
         }
+        synchronized (drainLock) {
+            draining = run.backend;
+            if (interrupt != null && !early) { // came between the end and now
+                cutEndOfRunWait();
+            }
+        }
+        try {
+            awaitSessions(run, executor);
+        } finally {
+            synchronized (drainLock) {
+                draining = null;
+            }
+        }
+        for (RunObserver o : observers) {
+            o.afterRun(dir);
+        }
+    }
+
+    /** The end-of-run wait: sessions still in a request after it are given up on. */
+    private void awaitSessions(RunState run, SessionExecutor executor) throws InterruptedException {
         long graceNs = TimeUnit.MILLISECONDS.toNanos(
                 endWaitMs >= 0
                         ? endWaitMs
@@ -387,9 +437,6 @@ public final class RunEngine {
             executor.drain(System.nanoTime() + graceNs);
         }
         giveUpStuckSessions(run.backend);
-        for (RunObserver o : observers) {
-            o.afterRun(dir);
-        }
     }
 
     /** Builds and writes the summary; a run stopped before its clock started gets one now (its figures are empty). */

@@ -68,6 +68,7 @@ final class RunFinisher {
     Summary summary(RunClock clock, ShardPlan shard, long runStartEpochNs, RunStats stats, ClientHealth health,
             RunLog log, String backendName, String arrivalsText, List<RunObserver> observers, SummarySection warmup)
             throws IOException {
+        TestStall.beforeSummary();
         if (log.statsIncomplete()) {
             stop.stop(Kind.OUT_OF_MEMORY, "the statistics ran out of heap (the request log is complete)");
         }

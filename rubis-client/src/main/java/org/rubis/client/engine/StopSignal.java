@@ -61,6 +61,17 @@ public final class StopSignal {
         }
     }
 
+    /**
+     * A stop request after the end of the planned phases that aborted requests still in flight: the run no longer
+     * ended as planned, so an end becomes an interruption with these words (a no-op after any other first stop).
+     */
+    public synchronized void interruptEnd(String words) {
+        if (kind == Kind.END) {
+            kind = Kind.INTERRUPTED;
+            reason = words;
+        }
+    }
+
     /** The run reached the end of its planned phases (a no-op when it was stopped before). */
     public void end() {
         stop(Kind.END, StopCause.END.reason());

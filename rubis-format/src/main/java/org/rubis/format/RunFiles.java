@@ -66,6 +66,11 @@ public final class RunFiles {
     public static final String REPORT_HTML = "report.html";
     /** rubis-analysis report: the response times as an HdrHistogram interval log. */
     public static final String RESPONSE_TIMES_HLOG = "response-times.hlog";
+    /**
+     * Space held on the run directory's disk while the run logs, given back when a write fails (the disk is full) and
+     * at the end of the logs: the summary and the closing lines of the other files still fit.
+     */
+    public static final String DISK_RESERVE = ".disk-reserve.tmp";
 
     private RunFiles() {}
 

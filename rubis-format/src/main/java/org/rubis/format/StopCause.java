@@ -19,6 +19,11 @@ public record StopCause(Kind kind, String reason) {
         END(false),
         /** It was asked to stop: Ctrl-C, SIGTERM, an interrupted wait. Its figures cover the time it ran. */
         INTERRUPTED(false),
+        /**
+         * A write to the run directory failed (its disk is full): the logs stop at the last whole line written and the
+         * figures cover exactly those lines, up to the stop.
+         */
+        DISK_FULL(false),
         /** Something the run opened failed to close at its end; the figures stand. */
         CLEANUP_FAILED(false),
         /** The target could not be reached from the first requests on. */

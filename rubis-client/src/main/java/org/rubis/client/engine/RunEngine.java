@@ -290,6 +290,7 @@ public final class RunEngine {
                 config.execution().model() == ExecutionModel.PLATFORM_THREADS
                         ? RunLog.Producers.MANY
                         : RunLog.Producers.FEW);
+        run.log.onWriteFailure(words -> stop.stop(Kind.DISK_FULL, diskFull(words)));
         run.finisher.add("request log", run.log);
         run.health = new ClientHealth(dir, counters.active::now, run.stats::liveRequests);
         this.health = run.health;
@@ -297,6 +298,12 @@ public final class RunEngine {
         if (run.target.serverPid() > 0) {
             run.health.watchServer(run.target.serverPid());
         }
+    }
+
+    /** A failed log write in words: most often the disk is full (or the user's quota is used up). */
+    private static String diskFull(String failedWrite) {
+        boolean full = failedWrite.contains("No space left") || failedWrite.contains("quota");
+        return (full ? "disk full: " : "a log write failed: ") + failedWrite;
     }
 
     /**

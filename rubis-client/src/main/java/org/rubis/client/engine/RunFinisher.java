@@ -6,7 +6,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import org.rubis.format.WireAccuracy;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ShardPlan;
 import org.rubis.client.log.RunLog;
@@ -16,6 +15,7 @@ import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
 import org.rubis.client.report.SummarySection;
 import org.rubis.client.report.SummaryWriter;
+import org.rubis.format.StopCause;
 import org.rubis.format.StopCause.Kind;
 import org.rubis.format.WireAccuracy;
 
@@ -73,7 +73,7 @@ final class RunFinisher {
             stop.stop(Kind.OUT_OF_MEMORY, "the statistics ran out of heap (the request log is complete)");
         }
         try {
-            RunResult result = new RunResult(dir, backendName, config.execution().model(), stop.cause(), stop.invalid(),
+            RunResult result = new RunResult(dir, backendName, config.execution().model(), cause(log), stop.invalid(),
                     arrivalsText, counters.active.begun(), counters.sessionsDelayed.get(),
                     counters.sessionsDropped.get(), counters.usersStarted, counters.active.peak(), log.written(),
                     log.lost(), clock.startEpochNs(),
@@ -97,6 +97,16 @@ final class RunFinisher {
                     config.seed(), backendName, counters.usersStarted, log.written(), log.lost(), health);
             throw new RunOutOfMemory(dir);
         }
+    }
+
+    /** The stop's cause; a failed write's says how many lines the logs lost (known once they are closed). */
+    private StopCause cause(RunLog log) {
+        StopCause cause = stop.cause();
+        if (cause == null || cause.kind() != Kind.DISK_FULL) {
+            return cause;
+        }
+        return new StopCause(Kind.DISK_FULL, cause.reason() + "; " + log.lost() + " log lines lost (the files hold "
+                + log.written() + " whole request lines, which the figures cover)");
     }
 
     /** The sections the run's hooks built after the logs closed: the JIT warm-up's (no accuracy), then theirs. */

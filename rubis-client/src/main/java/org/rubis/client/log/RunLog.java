@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +28,12 @@ import java.util.function.Consumer;
  * drained is written (by the writer, or by close from behind the marker); one offered later is
  * counted in {@link #lost()}, never dropped unseen. The hot path reads one flag after its offer
  * instead of one before it: no lock, no atomic added.
+ *
+ * <p>A failed write (the disk is full) stops the logs at the last whole line: the file is cut back to it, that batch
+ * and every later record are counted in {@link #lost()}, and {@link #onWriteFailure} is told once, so the run stops
+ * instead of going on unlogged. The statistics are fed a record only once its line is written, so the summary's
+ * figures are those of the lines the files hold. A {@link RunFiles#DISK_RESERVE reserve} held on the disk from the
+ * start is given back then, so that the summary and the other files' last lines still fit.
  */
 public final class RunLog implements AutoCloseable {
 
@@ -59,6 +66,20 @@ public final class RunLog implements AutoCloseable {
     private volatile boolean lowMemory;
     private volatile long lost;
     private volatile boolean statsIncomplete;
+    /** Records formatted into the buffers, not yet written: fed to the statistics once their lines are in the file. */
+    private final List<Object> pending = new ArrayList<>(BATCH + 1);
+    private final FileOutputStream requestsFile;
+    private final FileOutputStream sessionsFile;
+    /** Bytes of whole lines in each file: a failed write is cut back to them. */
+    private long requestsBytes;
+    private long sessionsBytes;
+    private final Path reserve;
+    /** Told of a failed write; without one, {@link #close()} throws the failure. */
+    private volatile Consumer<String> onWriteFailure;
+    /** The first failed write in words ("requests.csv: No space left on device"), null while every write succeeded. */
+    private volatile String failedWrite;
+    /** Bytes held by the reserve on the run directory's disk. */
+    static final int RESERVE_BYTES = 512 * 1024;
 
     /**
      * Who adds the records, which decides the queue between them and the writer.
@@ -92,16 +113,55 @@ public final class RunLog implements AutoCloseable {
     RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink, Queue<Object> queue) throws IOException {
         this.queue = queue;
         // Plain file streams: a batch is written from the formatter's bytes as it is, with no allocation (out of heap too).
-        this.requests = new FileOutputStream(RegularFile.fresh(RunFiles.requests(dir)).toFile()); // never through a link
-        this.sessions = new FileOutputStream(RegularFile.fresh(RunFiles.sessions(dir)).toFile());
+        this.requestsFile = new FileOutputStream(RegularFile.fresh(RunFiles.requests(dir)).toFile()); // never through a link
+        this.sessionsFile = new FileOutputStream(RegularFile.fresh(RunFiles.sessions(dir)).toFile());
+        this.requests = requestsFile;
+        this.sessions = sessionsFile;
         this.requestSink = requestSink;
         this.sessionSink = sessionSink;
-        requests.write((Columns.header(Columns.REQUESTS) + "\n").getBytes(StandardCharsets.UTF_8));
-        sessions.write((Columns.header(Columns.SESSIONS) + "\n").getBytes(StandardCharsets.UTF_8));
+        byte[] requestsHeader = (Columns.header(Columns.REQUESTS) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] sessionsHeader = (Columns.header(Columns.SESSIONS) + "\n").getBytes(StandardCharsets.UTF_8);
+        requests.write(requestsHeader);
+        sessions.write(sessionsHeader);
+        requestsBytes = requestsHeader.length;
+        sessionsBytes = sessionsHeader.length;
+        this.reserve = dir.resolve(RunFiles.DISK_RESERVE);
+        holdReserve();
         this.writer = new Thread(this::drain, "run-log-writer");
         writer.setDaemon(true);
         writer.setPriority(Thread.NORM_PRIORITY + 1);
         writer.start();
+    }
+
+    /** Blocks of real bytes (not a sparse file: that would hold no space). */
+    private void holdReserve() throws IOException {
+        try (FileOutputStream out = new FileOutputStream(RegularFile.fresh(reserve).toFile())) {
+            byte[] block = new byte[64 * 1024];
+            for (int i = 0; i < RESERVE_BYTES / block.length; i++) {
+                out.write(block);
+            }
+        }
+    }
+
+    private void releaseReserve() {
+        try {
+            Files.deleteIfExists(reserve);
+        } catch (IOException e) {
+            // Nothing to give back: the summary gets what the disk has.
+        }
+    }
+
+    /**
+     * Told once, from the writer thread, when a write fails, with the file and the failure in words
+     * ({@code requests.csv: No space left on device}); no line is written after it.
+     */
+    public void onWriteFailure(Consumer<String> listener) {
+        this.onWriteFailure = listener;
+    }
+
+    /** The first failed write in words, or null while every write succeeded. */
+    public String failedWrite() {
+        return failedWrite;
     }
 
     public void add(RequestRecord r) {
@@ -186,6 +246,10 @@ public final class RunLog implements AutoCloseable {
     }
 
     private void record(Object o, CsvLine req, CsvLine ses) {
+        if (failedWrite != null) {
+            lost++; // the disk is full: nothing more is written
+            return;
+        }
         if (o instanceof RequestRecord r) {
             int mark = req.length();
             try {
@@ -194,8 +258,7 @@ public final class RunLog implements AutoCloseable {
                 req.truncate(mark); // never a partial line
                 throw e;
             }
-            written++;
-            feed(() -> requestSink.accept(r));
+            pending.add(r);
         } else if (o instanceof SessionRecord s) {
             int mark = ses.length();
             try {
@@ -204,7 +267,7 @@ public final class RunLog implements AutoCloseable {
                 ses.truncate(mark);
                 throw e;
             }
-            feed(() -> sessionSink.accept(s));
+            pending.add(s);
         }
         if (lowMemory) {
             flush(req, ses); // small writes, one record at a time
@@ -233,14 +296,62 @@ public final class RunLog implements AutoCloseable {
         return lost;
     }
 
+    /** Writes the buffered lines, then feeds their records to the statistics; a failed file's records are lost. */
     private void flush(CsvLine req, CsvLine ses) {
+        boolean requestsWritten = write(req, requestsFile, RunFiles.REQUESTS, true);
+        boolean sessionsWritten = write(ses, sessionsFile, RunFiles.SESSIONS, false);
+        for (Object o : pending) {
+            if (o instanceof RequestRecord r) {
+                if (requestsWritten) {
+                    written++;
+                    feed(() -> requestSink.accept(r));
+                } else {
+                    lost++;
+                }
+            } else if (o instanceof SessionRecord s) {
+                if (sessionsWritten) {
+                    feed(() -> sessionSink.accept(s));
+                } else {
+                    lost++;
+                }
+            }
+        }
+        pending.clear();
+    }
+
+    /**
+     * Appends a buffer's whole lines; on a failure cuts the file back to its last whole line (a full disk still lets a
+     * file shrink) and stops the logs.
+     */
+    private boolean write(CsvLine buffer, FileOutputStream file, String name, boolean requestsLog) {
+        int bytes = buffer.length();
+        if (failedWrite != null) {
+            buffer.truncate(0);
+            return false;
+        }
         try {
-            req.writeTo(requests);
-            ses.writeTo(sessions);
+            buffer.writeTo(file);
+            if (requestsLog) {
+                requestsBytes += bytes;
+            } else {
+                sessionsBytes += bytes;
+            }
+            return true;
         } catch (IOException e) {
+            buffer.truncate(0);
             failure = e;
-            req.truncate(0);
-            ses.truncate(0);
+            try {
+                file.getChannel().truncate(requestsLog ? requestsBytes : sessionsBytes);
+            } catch (IOException again) {
+                e.addSuppressed(again);
+            }
+            failedWrite = name + ": " + e.getMessage();
+            releaseReserve();
+            Consumer<String> listener = onWriteFailure;
+            if (listener != null) {
+                listener.accept(failedWrite);
+            }
+            return false;
         }
     }
 
@@ -294,8 +405,10 @@ public final class RunLog implements AutoCloseable {
         try (requests; sessions) {
             requests.flush();
             sessions.flush();
+        } finally {
+            releaseReserve();
         }
-        if (failure != null) {
+        if (failure != null && onWriteFailure == null) {
             throw failure;
         }
     }

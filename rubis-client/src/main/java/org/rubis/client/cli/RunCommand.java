@@ -1,5 +1,6 @@
 package org.rubis.client.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.rubis.client.assertion.Assertion;
+import org.rubis.client.assertion.AssertionCheck;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.CapPolicy;
@@ -120,6 +123,11 @@ public final class RunCommand implements Callable<Integer> {
     String jitWarmup;
     @Option(names = "--busy-poll", description = "netty backend: one epoll event loop that busy-waits (a whole core) instead of blocking, as httperf does.")
     boolean busyPoll;
+    @Option(names = "--assert", paramLabel = "EXPR",
+            description = "A bound on a run-phase figure, checked at the end (repeatable): p50, p90, p99, p99.9, max, mean, "
+                    + "errors, throughput or lateness_p99; <, <=, > or >=; a value with its unit: 'p99<200ms', 'errors<1%', "
+                    + "'throughput>40/s'. A failure exits 99.")
+    List<String> assertions;
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory, new or empty (default: a new runs/<timestamp>).")
     Path out;
     @Option(names = "--force", description = "With --out: empty a directory that holds a previous run's files (and nothing else) first.")
@@ -168,7 +176,8 @@ public final class RunCommand implements Callable<Integer> {
             ChildJvm.gcLog(RunFiles.gcLog(c.outDir())); // a path -Xlog cannot take: refused before it is made
         }
         if (shards != null) {
-            return localShards(c, runDirectory(c));
+            Path dir = runDirectory(c);
+            return asserted(c, dir, localShards(c, dir)); // the merged run is asserted; its shards are not
         }
         ShardPlan plan = ShardPlan.resolve(shard, startAt, System.getenv(), c, Instant.now());
         if (jvm.given()) {
@@ -217,6 +226,9 @@ public final class RunCommand implements Callable<Integer> {
         put(named, "client_threads", "--threads", threads);
         put(named, "server_model", "--server-model", serverModel);
         put(named, "client_output_dir", "--out", out);
+        if (assertions != null && !assertions.isEmpty()) {
+            put(named, "client_assertions", "--assert", String.join("; ", assertions));
+        }
         if (noProgress) {
             named.put("client_progress", "no");
         }
@@ -288,7 +300,30 @@ public final class RunCommand implements Callable<Integer> {
         if (s.status() != RunStatus.COMPLETE) {
             System.err.println("error: the run did not complete: " + Printable.escape(s.stopReason()));
         }
-        return s.status().exitCode();
+        // A shard's figures are a part of the run: the merged run is asserted (run --shards), not each shard.
+        return plan.shard() ? s.status().exitCode() : asserted(c, dir, s.status().exitCode());
+    }
+
+    /**
+     * Checks the run's assertions on its summary.json (recording the outcome there), prints the failures, and gives the
+     * exit status: the run's own when it is not 0, else {@link ExitStatus#ASSERTION_FAILED} when one failed.
+     */
+    private static int asserted(ClientConfig c, Path dir, int status) throws IOException {
+        List<Assertion> all = c.measurement().assertions();
+        if (all.isEmpty()) {
+            return status;
+        }
+        List<AssertionCheck.Result> results = AssertionCheck.check(dir, all);
+        if (results.isEmpty()) {
+            System.err.println("error: assertions not checked: " + dir + " holds no summary.json");
+            return status == ExitStatus.OK ? ExitStatus.ASSERTION_FAILED : status;
+        }
+        System.out.print(AssertionCheck.text(results));
+        long failed = results.stream().filter(r -> !r.passed()).count();
+        if (failed > 0) {
+            System.err.println("error: " + failed + " of " + results.size() + " assertions failed");
+        }
+        return status == ExitStatus.OK && failed > 0 ? ExitStatus.ASSERTION_FAILED : status;
     }
 
     /**

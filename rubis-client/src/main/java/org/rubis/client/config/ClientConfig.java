@@ -1,5 +1,7 @@
 package org.rubis.client.config;
 
+import org.rubis.client.assertion.Assertion;
+
 import org.rubis.client.input.Source;
 import java.nio.file.Path;
 import java.util.List;
@@ -69,8 +71,9 @@ public record ClientConfig(
      * @param jitWarmup      the JIT warm-up of the client's request path before the measurement (docs/ARCHITECTURE.md)
      */
     public record Measurement(boolean capture, boolean probe, double probeRate, boolean probeBusyPoll, PublishedTimes publishedTimes,
-            JitWarmupPolicy jitWarmup) {
-        public static final Measurement NONE = new Measurement(false, false, 5, false, PublishedTimes.CLIENT, JitWarmupPolicy.AUTO);
+            JitWarmupPolicy jitWarmup, List<Assertion> assertions) {
+        public static final Measurement NONE =
+                new Measurement(false, false, 5, false, PublishedTimes.CLIENT, JitWarmupPolicy.AUTO, List.of());
     }
 
     /** Hybrid arrivals: exactly one of rate, file or schedule drives session starts. */

@@ -1,5 +1,7 @@
 package org.rubis.client.config;
 
+import org.rubis.client.assertion.Assertion;
+
 import org.rubis.client.input.Source;
 import org.rubis.client.input.ConfigException;
 import java.nio.file.Path;
@@ -71,6 +73,8 @@ public final class ConfigLoader {
         m.put("client_jit_warmup", "auto|off|N: warm the client's request path up against a loopback stub before the run, until the JIT is quiet "
                 + "(auto), not at all (off: the measured requests start interpreted), or N requests (default auto; the environment variable "
                 + JIT_WARMUP_ENV + " sets the default)");
+        m.put("client_assertions", "run-phase assertions separated by ;, e.g. p99<200ms; errors<1%; throughput>40/s "
+                + "(a failed one: exit 99; see README, Assertions)");
         m.put("client_busy_poll", "yes|no: netty backend: epoll event loop busy-waits (a whole core) instead of blocking (default no)");
         m.put("workload_transition_mode", "compatible|normalize (default compatible)");
         m.put("workload_think_scale", "multiplies every think time (default 1.0)");
@@ -182,6 +186,17 @@ public final class ConfigLoader {
         return max;
     }
 
+    /**
+     * The run's assertions, checked now so that a bad one stops the run before anything is sent; read without noting
+     * the key, so that a run's config_sha256 does not depend on them (they judge the run, they do not shape it).
+     */
+    private static List<Assertion> assertions(Settings s) {
+        return s.entry("client_assertions")
+                .filter(e -> !e.value().isBlank())
+                .map(e -> Assertion.parseAll(e.value(), s.where(e)))
+                .orElse(List.of());
+    }
+
     private static ClientConfig.Measurement measurement(Settings s) {
         boolean capture = s.yesNo("client_capture", false);
         PublishedTimes published = s.choice("client_published_times", PublishedTimes.CLIENT, PublishedTimes.class);
@@ -197,7 +212,8 @@ public final class ConfigLoader {
                     + "the run's); expected 0.1 to " + (int) Limits.MAX_PROBE_RATE);
         }
         return new ClientConfig.Measurement(capture, s.yesNo("client_probe", false), probeRate,
-                s.yesNo("client_probe_busy_poll", false), published, jitWarmup(s, System.getenv(JIT_WARMUP_ENV)));
+                s.yesNo("client_probe_busy_poll", false), published, jitWarmup(s, System.getenv(JIT_WARMUP_ENV)),
+                assertions(s));
     }
 
     /** {@code client_jit_warmup}, else the environment's default, else auto. */

@@ -26,5 +26,12 @@ public final class ExitStatus {
     /** The run is {@code partial}: stopped early (Ctrl-C, SIGTERM, ...): 128 + SIGINT, the shell's convention. */
     public static final int PARTIAL = RunStatus.PARTIAL.exitCode();
 
+    /**
+     * The run is {@code complete} but an assertion ({@code run --assert}) failed, or its verdict names the client, so
+     * its figures cannot be asserted: k6's code for failed thresholds. A run that is not {@code complete} keeps its
+     * own status (its assertions fail too, in summary.json).
+     */
+    public static final int ASSERTION_FAILED = 99;
+
     private ExitStatus() {}
 }

@@ -14,6 +14,7 @@ import org.rubis.client.input.ConfigException;
 import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.report.SummaryFile;
 import org.rubis.format.RunFiles;
+import org.rubis.format.RunStatus;
 import org.rubis.lab.Runs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,8 +29,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "soak", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
         description = "One long run; prints heap, file descriptors and threads over time and whether each is flat. "
-                + "Exit 0 when all are flat, 1 when one grows or the run failed, 2 when the run was too short to "
-                + "judge.")
+                + "Exit 0 when all are flat, 1 when one grows, 2 when there is no judgment (the run is not complete, "
+                + "or left too few points), 64 for a run too short to judge (refused before it starts).")
 final class SoakBench implements Callable<Integer> {
 
     @Mixin Population population = new Population(4000, 1.0);
@@ -48,9 +49,18 @@ final class SoakBench implements Callable<Integer> {
         if (!heap.matches("[0-9]{1,6}[kKmMgG]?")) {
             throw new ConfigException("bench soak --heap " + heap + ": expected a size such as 1g or 768m");
         }
+        Duration rampUp = phases.rampUp();
+        double skip = rampUp.toMillis() / 1000.0 + 60; // judge after the ramp and a minute of warm-up
+        double needed = SoakTrend.minimumRunSeconds(skip);
+        double planned = (rampUp.toMillis() + phases.duration().toMillis()) / 1000.0;
+        if (planned < needed) {
+            throw new ConfigException(String.format(Locale.ROOT, "bench soak --duration %s: the trend is judged after "
+                    + "the up ramp and a minute of warm-up (%.0f s) on %d one-minute points, so the up ramp and the run "
+                    + "need %.0f s; give --duration %.0fs or more", phases.durationText(), skip, SoakTrend.MIN_POINTS,
+                    needed, needed - rampUp.toMillis() / 1000.0));
+        }
         Path dir = runs.dir().resolve("soak-" + backend.label());
         PrintWriter pw = spec.commandLine().getOut();
-        Duration rampUp = phases.rampUp();
         ClientCommandLine line = Measurement.closedRuns(population, phases).backend(backend)
                 .profile("soak", List.of("-Xmx" + heap)).out(dir);
         Measurement m = Measurement.of(pw, "soak", line, dir.resolve("client.out"));
@@ -58,9 +68,8 @@ final class SoakBench implements Callable<Integer> {
         if (s == null || !Files.isRegularFile(RunFiles.clientHealth(dir))) {
             pw.println("soak failed (exit " + m.status() + "), see " + dir);
             pw.flush();
-            return 2;
+            return NO_JUDGMENT;
         }
-        double skip = rampUp.toMillis() / 1000.0 + 60; // judge after the ramp and a minute of warm-up
         SoakTrend.Trend trend = SoakTrend.read(dir, skip);
         pw.println();
         pw.println(String.format(Locale.ROOT,
@@ -71,7 +80,21 @@ final class SoakBench implements Callable<Integer> {
         pw.println("heap judged on the " + trend.heapSource());
         trend.series().forEach(t -> pw.println(t.line()));
         pw.flush();
-        // Not judged (too short a run) measured nothing: 2, as an invalid run; GROWING or a failed run 1.
-        return !trend.judged() ? 2 : trend.flat() && m.status() == 0 ? 0 : 1;
+        return status(s.status(), trend.judged(), trend.flat());
+    }
+
+    /** Every series judged and flat. */
+    static final int FLAT = 0;
+    /** A series grows: a leak, the finding this bench looks for. */
+    static final int GROWING = 1;
+    /** No judgment: the run is not complete (its figures are no measurement), or it left too few points. */
+    static final int NO_JUDGMENT = 2;
+
+    /** The exit status, one meaning each: a growing series is a finding only on a complete, judged run. */
+    static int status(RunStatus run, boolean judged, boolean flat) {
+        if (run != RunStatus.COMPLETE || !judged) {
+            return NO_JUDGMENT;
+        }
+        return flat ? FLAT : GROWING;
     }
 }

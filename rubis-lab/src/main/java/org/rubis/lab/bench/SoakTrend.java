@@ -29,6 +29,11 @@ final class SoakTrend {
     /** One-minute points a series needs to be judged: a line, and a standard error from its residuals. */
     static final int MIN_POINTS = 3;
 
+    /** The length (up ramp and run phase, s) a run needs for every series to have its points after the warm-up. */
+    static double minimumRunSeconds(double skipSeconds) {
+        return 60 * (Math.floor(skipSeconds / 60) + MIN_POINTS);
+    }
+
     /** One figure over time: {@code t} in seconds from the first health sample, one point per minute. */
     record Series(String name, String unit, double[] t, double[] v, double absoluteFloor) {
         double slopePerMinute() {

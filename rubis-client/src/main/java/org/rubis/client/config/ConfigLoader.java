@@ -74,7 +74,7 @@ public final class ConfigLoader {
                 + "(auto), not at all (off: the measured requests start interpreted), or N requests (default auto; the environment variable "
                 + JIT_WARMUP_ENV + " sets the default)");
         m.put("client_assertions", "run-phase assertions separated by ;, e.g. p99<200ms; errors<1%; throughput>40/s "
-                + "(a failed one: exit 99; see README, Assertions)");
+                + "(a failed one: exit 99; docs/RUNNING.md, Assertions)");
         m.put("client_busy_poll", "yes|no: netty backend: epoll event loop busy-waits (a whole core) instead of blocking (default no)");
         m.put("workload_transition_mode", "compatible|normalize (default compatible)");
         m.put("workload_think_scale", "multiplies every think time (default 1.0)");

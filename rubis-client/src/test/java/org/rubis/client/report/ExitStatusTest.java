@@ -1,6 +1,7 @@
 package org.rubis.client.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -12,19 +13,18 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.rubis.format.RunStatus;
 
-/**
- * README's exit-status table lists exactly the statuses the jar's run and every command use (ExitStatus), so that
- * scripts can rely on it.
- */
+/** docs/RUNNING.md's exit-status table lists exactly the statuses the jar uses (ExitStatus), so that scripts can rely on it. */
 class ExitStatusTest {
 
     @Test
-    void readmeDocumentsEveryExitStatusAndNoOther() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        int start = readme.indexOf("\n## Exit status");
-        String section = readme.substring(start, readme.indexOf("\n## ", start + 1));
+    void runningDocDocumentsEveryExitStatusAndNoOther() throws Exception {
+        String doc = Files.readString(Path.of("..", "docs", "RUNNING.md"));
+        int start = doc.indexOf("\n## Exit status");
+        assertTrue(start >= 0, "docs/RUNNING.md has no section Exit status");
+        int end = doc.indexOf("\n## ", start + 1);
+        String section = doc.substring(start, end < 0 ? doc.length() : end);
         TreeSet<Integer> documented = new TreeSet<>();
-        // The rows of rubis-client.jar's statuses: those of any command and of run (the table lists every command's).
+        // rubis-client's rows: those of any command and of run (the table lists every command's statuses).
         Matcher m = Pattern.compile("(?m)^\\| (any|`run`) \\| (\\d+) \\|").matcher(section);
         while (m.find()) {
             documented.add(Integer.parseInt(m.group(2)));

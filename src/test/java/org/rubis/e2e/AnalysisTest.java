@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,6 +69,49 @@ class AnalysisTest {
         assertEquals(sr.get("p99").asDouble(), ar.get("p99").asDouble(), 1e-9);
         assertEquals(sr.get("max").asDouble(), ar.get("max").asDouble(), 1e-9);
         assertTrue(ar.get("p99").asDouble() <= ar.get("max").asDouble());
+    }
+
+    /**
+     * The figures a reader finds in both the summary and the report are one figure: the most connections open at once
+     * is the embedded server's own count (its stats.json, the independent truth) in summary.txt, summary.json,
+     * report.html and analysis.json; the CPU per request is the summary's CPU cost headline (fixed cost apart) in both
+     * texts; p95 and p99.9 are in both files and equal.
+     */
+    @Test
+    void summaryAndReportGiveTheSameFigures() throws Exception {
+        Cli.Result r = Cli.analysis(work, "report", runs.closed().toString());
+        assertEquals(0, r.status(), r.err());
+        RunDir d = new RunDir(runs.closed());
+        JsonNode s = d.json("summary.json");
+        JsonNode a = d.json("analysis.json");
+        String summaryText = Files.readString(runs.closed().resolve("summary.txt")).replaceAll("\\s+", " ");
+        String html = Files.readString(runs.closed().resolve("report.html"));
+
+        long peak = d.json("server/stats.json").get("max_concurrent_connections").asLong();
+        assertTrue(peak > 0, "the server counted connections");
+        assertEquals(peak, s.get("server").get("max_concurrent_connections").asLong());
+        assertEquals(peak, a.get("connections").get("max_open_server").asLong());
+        assertTrue(summaryText.contains("at most " + peak + " at once"), summaryText);
+        assertTrue(html.contains("<td>most connections open at once (the server&#39;s count, accept to close)</td><td>" + peak
+                + "</td>"), "report.html gives the server's peak, " + peak);
+
+        JsonNode h = s.get("client_health");
+        assertTrue(h.get("fixed_cpu_cores").asDouble(-1) >= 0, "the fixed cost was measured: " + h);
+        double perRequest = h.get("run_request_cpu_us").asDouble();
+        assertEquals(perRequest, a.get("client_health").get("cpu_us_per_request").asDouble(), 1e-9);
+        assertTrue(a.get("client_health").get("cpu_per_request_fixed_cost_apart").asBoolean());
+        String headline = String.format(Locale.ROOT,
+                "%.1f us per request in the run phase, fixed cost apart", perRequest);
+        assertTrue(summaryText.contains("CPU cost: " + headline), summaryText);
+        assertTrue(html.contains(headline), "report.html gives the summary's CPU per request: " + headline);
+
+        JsonNode sr = s.get("response_time_ms").get("run");
+        JsonNode ar = a.get("response_time_ms").get("run");
+        assertTrue(sr.get("p95").asDouble() > 0 && ar.get("p99_9").asDouble() > 0, sr + " / " + ar);
+        assertEquals(sr.get("p95").asDouble(), ar.get("p95").asDouble(), 1e-9);
+        assertEquals(sr.get("p99_9").asDouble(), ar.get("p99_9").asDouble(), 1e-9);
+        assertTrue(summaryText.contains(String.format(Locale.ROOT, "p95 %.3f, p99 %.3f, p99.9 %.3f",
+                sr.get("p95").asDouble(), sr.get("p99").asDouble(), sr.get("p99_9").asDouble())), summaryText);
     }
 
     @Test

@@ -2,6 +2,8 @@ package org.rubis.analysis;
 
 import org.rubis.format.LatencyStats;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,6 +54,7 @@ public final class RunAnalysis {
     private final WireCheck wire;
     private final List<String> notes;
     private final Map<String, long[]> badLines;
+    private final long serverPeakConnections;
 
     private RunAnalysis(
             RunDirectory d,
@@ -79,6 +82,33 @@ public final class RunAnalysis {
         this.wire = wire;
         this.notes = Collections.unmodifiableList(notes.notes);
         this.badLines = Collections.unmodifiableMap(notes.badLines);
+        this.serverPeakConnections = serverPeakConnections(d.dir(), summary);
+    }
+
+    /** The embedded server's most connections open at once: the summary's copy of its stats.json, else the file. */
+    private static long serverPeakConnections(Path dir, JsonNode summary) {
+        JsonNode copy = summary == null ? null : summary.path("server").get("max_concurrent_connections");
+        if (copy != null) {
+            return copy.asLong();
+        }
+        Path stats = RunFiles.serverStats(dir);
+        try {
+            return Files.isRegularFile(stats)
+                    ? new ObjectMapper().readTree(stats.toFile()).path("max_concurrent_connections").asLong(-1)
+                    : -1;
+        } catch (IOException e) {
+            return -1; // an unreadable stats.json: the figure is unknown, as without a server
+        }
+    }
+
+    /**
+     * The most connections open at once, by one definition wherever it is shown (the summary's server line, the
+     * report, the comparison): the embedded server's own count, from accept to close. -1 for an external target,
+     * whose connections only the client's log shows ({@link ConnectionFigures#maxConcurrent}, connections carrying
+     * requests, a different figure under its own name).
+     */
+    public long peakOpenConnections() {
+        return serverPeakConnections;
     }
 
     /**

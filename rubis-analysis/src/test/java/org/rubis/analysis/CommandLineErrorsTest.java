@@ -9,7 +9,10 @@ import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 import org.rubis.analysis.cli.AnalysisMain;
 
-/** Parse errors of rubis-analysis are one line with exit status 2; every subcommand's help describes its arguments. */
+/**
+ * Parse errors of rubis-analysis are one line with exit status 2, no command is a usage error; every subcommand's help
+ * describes its arguments.
+ */
 class CommandLineErrorsTest {
 
     private static String[] run(String... args) {
@@ -33,6 +36,15 @@ class CommandLineErrorsTest {
         assertEquals("2", r[0]);
         assertEquals(1, r[2].strip().lines().count(), r[2]);
         assertTrue(r[2].startsWith("error: --ot: unknown option") && r[2].strip().endsWith("; see rubis-analysis report --help"), r[2]);
+    }
+
+    /** No command is a usage error, as in rubis-client: the usage on stderr (stdout stays clean), status 2. */
+    @Test
+    void noCommandIsAUsageError() {
+        String[] r = run();
+        assertEquals("2", r[0]);
+        assertEquals("", r[1]);
+        assertTrue(r[2].startsWith("Usage: rubis-analysis") && r[2].contains("report"), r[2]);
     }
 
     @Test

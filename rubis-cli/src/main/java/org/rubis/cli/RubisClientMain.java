@@ -35,6 +35,18 @@ public final class RubisClientMain {
 
     /** Runs a command line; returns the exit status (used by tests as well). */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = commandLine(out, err);
+        if (args.length == 0) {
+            // No subcommand is a usage error: the usage goes to stderr, so that a script's output stays clean.
+            cl.usage(err);
+            err.flush();
+            return ExitStatus.USAGE;
+        }
+        return cl.execute(args);
+    }
+
+    /** The program's command line with its error handling and help layout (also what docs/cli/ is generated from). */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new RubisClientMain());
         Choices.register(cl);
         cl.setHelpFactory(DefineLabel::help);
@@ -61,12 +73,6 @@ public final class RubisClientMain {
         });
         // Parse errors: OneLineErrors' one line, with this program's usage status (not the shared default).
         OneLineErrors.install(cl, ExitStatus.USAGE);
-        if (args.length == 0) {
-            // No subcommand is a usage error: the usage goes to stderr, so that a script's output stays clean.
-            cl.usage(err);
-            err.flush();
-            return ExitStatus.USAGE;
-        }
-        return cl.execute(args);
+        return cl;
     }
 }

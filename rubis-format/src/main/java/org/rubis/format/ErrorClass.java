@@ -9,6 +9,7 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
 
@@ -209,5 +210,15 @@ public enum ErrorClass {
             return RESET;                                             // Netty's native epoll errors
         }
         return null;
+    }
+
+    /**
+     * Requests by error label as the summary and the report print them, {@code http-503 57, reset 112}: a label and
+     * its count, in the map's order.
+     */
+    public static String counts(Map<String, ? extends Number> byLabel) {
+        StringBuilder b = new StringBuilder();
+        byLabel.forEach((label, n) -> b.append(b.isEmpty() ? "" : ", ").append(label).append(' ').append(n));
+        return b.toString();
     }
 }

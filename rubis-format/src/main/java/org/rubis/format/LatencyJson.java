@@ -3,7 +3,7 @@ package org.rubis.format;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * A group's response times under summary.json's keys ({@code count, errors, mean, min, max, p50, p90, p99, p99_9},
+ * A group's response times under summary.json's keys ({@code count, errors, mean, min, max, p50, p90, p95, p99, p99_9},
  * in ms to 3 decimals: docs/RUN-DIRECTORY.md), written by the client's summary and by the merge alike, so that a
  * merged run's summary reads like a shard's.
  */
@@ -20,6 +20,7 @@ public final class LatencyJson {
         n.put("max", ms(c.maxMs()));
         n.put("p50", ms(c.percentileMs(50)));
         n.put("p90", ms(c.percentileMs(90)));
+        n.put("p95", ms(c.percentileMs(95)));
         n.put("p99", ms(c.percentileMs(99)));
         n.put("p99_9", ms(c.percentileMs(99.9)));
         return n;

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.rubis.format.OneLineErrors;
 import org.rubis.format.Tls;
+import org.rubis.format.WholeWordHelp;
 import org.rubis.format.fault.FaultSpec;
 import org.rubis.server.data.DataPolicy;
 import org.rubis.server.http.ServerSettings;
@@ -82,9 +83,13 @@ public final class ServerMain implements Callable<Integer> {
         System.exit(commandLine().execute(args));
     }
 
-    /** The command line with its error handling: user mistakes are one line, exit status 2 (parse) or 1. */
-    static CommandLine commandLine() {
+    /**
+     * The command line with its error handling: user mistakes are one line, exit status 2 (parse) or 1. Also what
+     * docs/cli/ is generated from.
+     */
+    public static CommandLine commandLine() {
         CommandLine cl = OneLineErrors.install(new CommandLine(new ServerMain()));
+        cl.setHelpFactory(WholeWordHelp::new);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             cmd.getErr().println("rubis-server: " + org.rubis.format.Printable.escape((ex instanceof IllegalArgumentException ? ""
                     : ex.getClass().getSimpleName() + ": ") + ex.getMessage()));

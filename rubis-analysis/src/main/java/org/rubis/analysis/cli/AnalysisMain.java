@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import org.rubis.format.FileProblem;
 import org.rubis.format.OneLineErrors;
 import org.rubis.format.Printable;
+import org.rubis.format.WholeWordHelp;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,21 @@ public final class AnalysisMain {
     }
 
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = commandLine(out, err);
+        if (args.length == 0) {
+            // No command is a usage error, as in rubis-client: the usage goes to stderr, the status is the parse
+            // errors' one, so that a script calling the jar without a command does not take it for success.
+            cl.usage(err);
+            err.flush();
+            return OneLineErrors.USAGE_ERROR;
+        }
+        return cl.execute(args);
+    }
+
+    /** The program's command line with its error handling and help layout (also what docs/cli/ is generated from). */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         CommandLine cl = OneLineErrors.install(new CommandLine(new AnalysisMain()));
+        cl.setHelpFactory(WholeWordHelp::new);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
@@ -53,7 +68,7 @@ public final class AnalysisMain {
             err.flush();
             return user ? 1 : 3;
         });
-        return cl.execute(args.length == 0 ? new String[] {"--help"} : args);
+        return cl;
     }
 
     /**

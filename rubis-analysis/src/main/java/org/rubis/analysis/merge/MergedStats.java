@@ -114,6 +114,7 @@ final class MergedStats {
         n.put("count", c.count());
         n.put("p50", round(c.percentileMs(50), 3));
         n.put("p90", round(c.percentileMs(90), 3));
+        n.put("p95", round(c.percentileMs(95), 3));
         n.put("p99", round(c.percentileMs(99), 3));
         n.put("p99_9", round(c.percentileMs(99.9), 3));
     }

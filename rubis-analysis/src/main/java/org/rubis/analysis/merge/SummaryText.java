@@ -3,6 +3,7 @@ package org.rubis.analysis.merge;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Locale;
 import org.rubis.format.Phase;
+import org.rubis.format.SummaryLines;
 
 /** The merged run's summary.txt: the headline figures of summary.json for a person. */
 final class SummaryText {
@@ -35,22 +36,23 @@ final class SummaryText {
                 "response time (ms)",
                 String.format(
                         Locale.ROOT,
-                        "mean %.3f, p50 %.3f, p90 %.3f, p99 %.3f, p99.9 %.3f, max %.3f",
+                        "mean %.3f, p50 %.3f, p90 %.3f, p95 %.3f, p99 %.3f, p99.9 %.3f, max %.3f",
                         run.path("mean").asDouble(),
                         run.path("p50").asDouble(),
                         run.path("p90").asDouble(),
+                        run.path("p95").asDouble(),
                         run.path("p99").asDouble(),
                         run.path("p99_9").asDouble(),
                         run.path("max").asDouble()));
-        b.append("  ").append(s.path("client_health").path("verdict").asText()).append('\n');
+        b.append(SummaryLines.verdict(s.path("client_health").path("verdict").asText()));
         if (!s.path("warnings").isEmpty()) {
             b.append("\nWarnings\n");
-            s.path("warnings").forEach(w -> b.append("  ").append(w.asText()).append('\n'));
+            s.path("warnings").forEach(w -> b.append(SummaryLines.item(w.asText())));
         }
         return b.toString();
     }
 
     private static void line(StringBuilder b, String k, String v) {
-        b.append(String.format(Locale.ROOT, "%-24s %s%n", k + ":", v));
+        b.append(SummaryLines.line(k, v));
     }
 }

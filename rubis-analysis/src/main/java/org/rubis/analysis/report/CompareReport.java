@@ -12,13 +12,13 @@ import java.util.Locale;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
 import org.rubis.analysis.RunAnalysis;
-import org.rubis.format.LatencyStats;
 import org.rubis.format.AtomicFile;
 import org.rubis.format.LatencyStats;
 
 /**
  * Side-by-side comparison of runs: the paper's Table II (median, mean and p95 per run, with the
- * ratio of each run to the first, e.g. bursty / non-bursty or backend B / backend A), overlaid
+ * ratio of each run to the first, e.g. bursty / non-bursty or backend B / backend A), the runs' other
+ * figures in a table of their own (two tables narrow enough for the page rather than one too wide for it), overlaid
  * CDFs and response time over time. Writes the HTML and {@code comparison.json} beside it.
  */
 public final class CompareReport {
@@ -59,11 +59,13 @@ public final class CompareReport {
                         + "<p class=meta>Run phase of each run; ratios are relative to the first run, <code>")
                 .append(HtmlReport.esc(runs.get(0).name()))
                 .append("</code>.</p>\n");
-        List<String[]> rows = new ArrayList<>();
+        List<String[]> times = new ArrayList<>();
+        List<String[]> figures = new ArrayList<>();
         ArrayNode arr = json.putArray("runs");
         LatencyStats base = measured(runs.get(0));
         for (RunAnalysis a : runs) {
-            rows.add(row(a, base));
+            times.add(timesRow(a, base));
+            figures.add(figuresRow(a));
             runJson(arr.addObject(), a, base);
         }
         for (RunAnalysis a : runs) {
@@ -76,8 +78,14 @@ public final class CompareReport {
                         .append("</div>\n");
             }
         }
-        helper.table(new String[] {"run", "status", "backend", "users / rate", "requests", "run phase (s)", "req/s (successful)", "req/s attempted", "median", "mean", "p95", "p99", "errors", "connections", "max conc.",
-                "session CoV", "median ratio", "mean ratio", "p95 ratio"}, rows);
+        html.append("<h2 id=table2>Response time (ms, run phase) and ratios to the first run</h2>\n");
+        helper.table(new String[] {"run", "median", "mean", "p95", "p99", "p99.9", "median ratio", "mean ratio",
+            "p95 ratio"}, times);
+        html.append("<h2 id=runs>The runs</h2>\n");
+        helper.table(new String[] {"run", "status", "backend", "load", "requests", "run phase (s)", "req/s",
+            "req/s attempted", "errors", "connections", "most open at once", "session CoV"}, figures);
+        html.append("<p class=meta>req/s: successful requests per second of the run phase. Most open at once: the"
+                + " embedded server's count, accept to close, as in the run's summary (- for another target).</p>\n");
 
         XYChart cdf = Charts.xy("Response time CDF (run phase)", "response time (ms)", "fraction of requests");
         for (RunAnalysis a : runs) {
@@ -92,8 +100,9 @@ public final class CompareReport {
         bars.addSeries("median", names, runs.stream().map(a -> measured(a).percentileMs(50)).toList());
         bars.addSeries("mean", names, runs.stream().map(a -> measured(a).meanMs()).toList());
         bars.addSeries("p95", names, runs.stream().map(a -> measured(a).percentileMs(95)).toList());
-        helper.img(bars, "table2");
+        helper.img(bars, "table2-bars");
         XYChart ts = Charts.xy("Mean response time over time", "seconds since start", "ms");
+        List<Charts.Line> lines = new ArrayList<>();
         for (RunAnalysis a : runs) {
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
@@ -103,8 +112,11 @@ public final class CompareReport {
                 y.add(v.meanMs());
             });
             Charts.addLine(ts, label(a), x, y);
+            lines.add(new Charts.Line(label(a), x, y));
         }
+        List<Charts.OffScale> off = Charts.robustYAxis(ts, lines);
         helper.img(ts, "over-time");
+        helper.offScale(off);
         html.append("</body></html>\n");
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
@@ -112,13 +124,31 @@ public final class CompareReport {
         AtomicFile.writeString(parent.resolve("comparison.json"), HtmlReport.JSON.writeValueAsString(json));
     }
 
-    /** The table's row of a run, its ratios to {@code base}. */
-    private static String[] row(RunAnalysis a, LatencyStats base) {
+    private static String name(RunAnalysis a) {
+        return a.name() + (a.ending().partial() ? " [" + a.ending().label().toUpperCase(Locale.ROOT) + "]" : "");
+    }
+
+    /** Table II's row of a run: its response times and their ratios to {@code base}. */
+    private static String[] timesRow(RunAnalysis a, LatencyStats base) {
         LatencyStats l = measured(a);
-        String name =
-                a.name() + (a.ending().partial() ? " [" + a.ending().label().toUpperCase(Locale.ROOT) + "]" : "");
         return new String[] {
-            name,
+            name(a),
+            HtmlReport.fmt(l.percentileMs(50)),
+            HtmlReport.fmt(l.meanMs()),
+            HtmlReport.fmt(l.percentileMs(95)),
+            HtmlReport.fmt(l.percentileMs(99)),
+            HtmlReport.fmt(l.percentileMs(99.9)),
+            ratio(l.percentileMs(50), base.percentileMs(50)),
+            ratio(l.meanMs(), base.meanMs()),
+            ratio(l.percentileMs(95), base.percentileMs(95))
+        };
+    }
+
+    /** The runs table's row: what ran and what else it measured. */
+    private static String[] figuresRow(RunAnalysis a) {
+        LatencyStats l = measured(a);
+        return new String[] {
+            name(a),
             a.ending().label(),
             a.backend() + (a.times().wireClock() ? " (wire clock)" : ""),
             load(a),
@@ -126,17 +156,10 @@ public final class CompareReport {
             HtmlReport.fmt(a.window().seconds()),
             HtmlReport.fmt(a.throughput()),
             HtmlReport.fmt(a.attemptedRps()),
-            HtmlReport.fmt(l.percentileMs(50)),
-            HtmlReport.fmt(l.meanMs()),
-            HtmlReport.fmt(l.percentileMs(95)),
-            HtmlReport.fmt(l.percentileMs(99)),
             String.valueOf(l.errors()),
             String.valueOf(a.connections().distinct()),
-            String.valueOf(a.connections().maxConcurrent()),
-            HtmlReport.fmt(a.sessions().interArrival().cov()),
-            ratio(l.percentileMs(50), base.percentileMs(50)),
-            ratio(l.meanMs(), base.meanMs()),
-            ratio(l.percentileMs(95), base.percentileMs(95))
+            a.peakOpenConnections() < 0 ? "-" : String.valueOf(a.peakOpenConnections()),
+            HtmlReport.fmt(a.sessions().interArrival().cov())
         };
     }
 
@@ -162,9 +185,13 @@ public final class CompareReport {
                 .put("mean_ms", HtmlReport.r3(l.meanMs()))
                 .put("p95_ms", HtmlReport.r3(l.percentileMs(95)))
                 .put("p99_ms", HtmlReport.r3(l.percentileMs(99)))
+                .put("p99_9_ms", HtmlReport.r3(l.percentileMs(99.9)))
                 .put("errors", l.errors())
                 .put("distinct_connections", a.connections().distinct())
-                .put("max_concurrent_connections", a.connections().maxConcurrent())
+                // The server's count (the summary's), as in the HTML; -1 without the embedded server. The client log's
+                // connections carrying requests at once stay beside it under their own name.
+                .put("max_concurrent_connections", a.peakOpenConnections())
+                .put("max_connections_carrying_requests", a.connections().maxConcurrent())
                 .put(
                         "session_interarrival_cov",
                         HtmlReport.r3(a.sessions().interArrival().cov()))

@@ -21,11 +21,12 @@ import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.RunEnding;
 import org.rubis.analysis.ServerComparison;
 import org.rubis.analysis.SessionFigures;
-import org.rubis.format.LatencyStats;
 import org.rubis.analysis.stats.Moments;
+import org.rubis.format.AtomicFile;
+import org.rubis.format.CpuPerRequest;
+import org.rubis.format.ErrorClass;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
-import org.rubis.analysis.stats.Moments;
-import org.rubis.format.LatencyStats;
 import org.rubis.format.RunFiles;
 
 /**
@@ -51,8 +52,8 @@ public final class HtmlReport {
         build();
         Path parent = out.toAbsolutePath().getParent();
         Files.createDirectories(parent);
-        org.rubis.format.AtomicFile.writeString(out, html);
-        org.rubis.format.AtomicFile.writeString(parent.resolve(RunFiles.ANALYSIS_JSON), JSON.writeValueAsString(json));
+        AtomicFile.writeString(out, html);
+        AtomicFile.writeString(parent.resolve(RunFiles.ANALYSIS_JSON), JSON.writeValueAsString(json));
     }
 
     void build() {
@@ -212,7 +213,10 @@ public final class HtmlReport {
             gy.add((double) g[1]);
         }
         Charts.addPoints(ts, "client GC pause (ms)", gx, gy);
+        List<Charts.OffScale> off =
+                Charts.robustYAxis(ts, List.of(new Charts.Line("mean", x, mean), new Charts.Line("p99", x, p99)));
         img(ts, "response-time-over-time");
+        offScale(off);
         ArrayNode series = json.putArray("response_time_by_second");
         for (int i = 0; i < x.size(); i++) {
             series.addObject().put("t", x.get(i)).put("mean_ms", r3(mean.get(i))).put("p99_ms", r3(p99.get(i)));
@@ -221,6 +225,26 @@ public final class HtmlReport {
         for (long[] g : a.gcPauses()) {
             gcs.addObject().put("end_epoch_ms", g[0]).put("duration_ms", g[1]);
         }
+    }
+
+    /** Under a plot whose axis left values out ({@link Charts#robustYAxis}): which values, at which second. */
+    void offScale(List<Charts.OffScale> off) {
+        if (off.isEmpty()) {
+            return;
+        }
+        StringBuilder values = new StringBuilder();
+        for (Charts.OffScale p : off) {
+            values.append(values.isEmpty() ? "" : "; ")
+                    .append(p.series())
+                    .append(' ')
+                    .append(fmt(p.y()))
+                    .append(" ms at ")
+                    .append(String.format(Locale.ROOT, "%.0f", p.x()))
+                    .append(" s");
+        }
+        html.append("<p class=meta>Off the axis (red triangles at its top, so that the other seconds stay readable): ")
+                .append(esc(values.toString()))
+                .append(".</p>\n");
     }
 
     private void throughput() {
@@ -260,7 +284,9 @@ public final class HtmlReport {
         ss.put("only_in_requests_csv", a.sessions().onlyInRequests());
         a.sessions().endsByLabel().forEach(ss::put);
         SessionFigures sessions = a.sessions();
-        String errors = a.times().errorsByClass().isEmpty() ? "" : " " + a.times().errorsByClass();
+        String errors = a.times().errorsByClass().isEmpty()
+                ? ""
+                : " (" + ErrorClass.counts(a.times().errorsByClass()) + ")";
         String killed = sessions.onlyInRequests() == 0 ? ""
                 : " (" + sessions.onlyInRequests()
                         + " of them only in requests.csv: still running when the run was killed)";
@@ -291,7 +317,14 @@ public final class HtmlReport {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"distinct connections", String.valueOf(f.distinct())});
         rows.add(new String[] {"connections opened (requests that opened one)", String.valueOf(f.opened())});
-        rows.add(new String[] {"most connections open at once (1 s samples)", String.valueOf(f.maxConcurrent())});
+        if (a.peakOpenConnections() >= 0) {
+            // The one definition of "open at once", the summary's server line's: the server's count, accept to close.
+            c.put("max_open_server", a.peakOpenConnections());
+            rows.add(new String[] {"most connections open at once (the server's count, accept to close)",
+                String.valueOf(a.peakOpenConnections())});
+        }
+        rows.add(new String[] {"most connections carrying requests at once (client log: first request to last reply,"
+                + " 1 s samples)", String.valueOf(f.maxConcurrent())});
         rows.add(new String[] {"requests per connection: max", String.valueOf(maxKey(f.requestsPerConnection()))});
         rows.add(new String[] {"sessions per connection: max", String.valueOf(maxKey(f.sessionsPerConnection()))});
         if (f.withoutId() > 0) {
@@ -305,7 +338,8 @@ public final class HtmlReport {
                 c.putObject("connections_per_session"));
         distribution("Sessions per connection", "sessions that used the connection", f.sessionsPerConnection(),
                 c.putObject("sessions_per_connection"));
-        XYChart cc = Charts.xy("Concurrent connections (client side)", "seconds since start", "open connections");
+        XYChart cc = Charts.xy("Connections carrying requests (client log: first request to last reply on each)",
+                "seconds since start", "connections");
         List<Double> x = new ArrayList<>();
         List<Double> y = new ArrayList<>();
         long t0 = a.timeline().isEmpty() ? 0 : a.timeline().firstKey();
@@ -313,7 +347,7 @@ public final class HtmlReport {
             x.add((double) (e.getKey() - t0));
             y.add((double) e.getValue());
         }
-        Charts.addLine(cc, "open connections", x, y);
+        Charts.addLine(cc, "connections carrying requests", x, y);
         // Connection counts are whole numbers: at least 4 units of range so XChart's ticks land on integers.
         cc.getStyler().setYAxisDecimalPattern("#,##0");
         cc.getStyler().setYAxisMin(0.0);
@@ -405,7 +439,10 @@ public final class HtmlReport {
             o.set("summary", h);
             rows.add(new String[] {"CPU (mean / peak cores, of " + h.path("cores").asText() + ")",
                     h.path("cpu_mean_cores").asText() + " / " + h.path("cpu_peak_cores").asText()});
-            rows.add(new String[] {"CPU per request, run phase (us)", h.path("run_cpu_us_per_request").asText()});
+            // The summary's definition and words (its CPU cost line): one figure in both places.
+            CpuPerRequest cpu = CpuPerRequest.of(h);
+            o.put("cpu_us_per_request", cpu.us()).put("cpu_per_request_fixed_cost_apart", cpu.fixedCostApart());
+            rows.add(new String[] {"CPU per request", cpu.text()});
             // The totals are the collectors' own counters; client-gc.csv (the chart's points) may have missed pauses under
             // heap pressure (runs since 2026-11-25 say how many it holds).
             long missed = h.path("gc_pauses").asLong() - h.path("gc_pauses_logged").asLong(h.path("gc_pauses").asLong());
@@ -489,16 +526,18 @@ public final class HtmlReport {
 
     // ------------------------------------------------------------------ html helpers
 
-    static final String[] LAT_HEAD = {"", "count", "errors", "mean", "median", "p90", "p95", "p99", "max"};
+    static final String[] LAT_HEAD = {"", "count", "errors", "mean", "median", "p90", "p95", "p99", "p99.9", "max"};
 
     static String[] latencyRow(String name, LatencyStats l) {
         return new String[] {name, String.valueOf(l.count()), String.valueOf(l.errors()), fmt(l.meanMs()), fmt(l.percentileMs(50)),
-                fmt(l.percentileMs(90)), fmt(l.percentileMs(95)), fmt(l.percentileMs(99)), fmt(l.maxMs())};
+                fmt(l.percentileMs(90)), fmt(l.percentileMs(95)), fmt(l.percentileMs(99)), fmt(l.percentileMs(99.9)),
+                fmt(l.maxMs())};
     }
 
     static void latencyJson(ObjectNode n, LatencyStats l) {
         n.put("count", l.count()).put("errors", l.errors()).put("mean", r3(l.meanMs())).put("median", r3(l.percentileMs(50)))
-         .put("p90", r3(l.percentileMs(90))).put("p95", r3(l.percentileMs(95))).put("p99", r3(l.percentileMs(99))).put("max", r3(l.maxMs()));
+         .put("p90", r3(l.percentileMs(90))).put("p95", r3(l.percentileMs(95))).put("p99", r3(l.percentileMs(99)))
+         .put("p99_9", r3(l.percentileMs(99.9))).put("max", r3(l.maxMs()));
     }
 
     void head(String title) {

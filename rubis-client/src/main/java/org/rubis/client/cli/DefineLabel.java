@@ -1,6 +1,7 @@
 package org.rubis.client.cli;
 
 import java.util.List;
+import org.rubis.format.WholeWordHelp;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Help.Ansi.IStyle;
 import picocli.CommandLine.Help.Ansi.Text;
@@ -10,14 +11,15 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Help that shows the {@code -D} option as users type it, {@code -Dkey=value}, instead of
- * picocli's {@code -D=key=value} (which would set a key named "=key").
+ * picocli's {@code -D=key=value} (which would set a key named "=key"); lines break at spaces only
+ * ({@link WholeWordHelp}).
  */
 public final class DefineLabel {
 
     private DefineLabel() {}
 
     public static Help help(CommandSpec spec, Help.ColorScheme colors) {
-        return new Help(spec, colors) {
+        return new WholeWordHelp(spec, colors) {
             @Override
             public Help.IParamLabelRenderer parameterLabelRenderer() {
                 return wrap(super.parameterLabelRenderer(), true);

@@ -53,7 +53,12 @@ import org.rubis.format.RunFiles;
         description = {"Run an emulation. With no options: the embedded server, the bidding mix, 300 users, "
                 + "10 s up ramp + 40 s run + 10 s down ramp, TPC-W think time.",
                 "Options override the properties file; durations take s, m, ms or h, and a bare number is seconds "
-                        + "(--duration 500 = 500 s; the properties' *_in_ms keys are in ms)."})
+                        + "(--duration 500 = 500 s; the properties' *_in_ms keys are in ms)."},
+        footer = {"Options that contradict each other are refused in one line (exit 64), never one of them ignored: a "
+                + "hybrid option (--session-rate, --interarrival, --interarrival-file, --rate-schedule, --max-sessions, "
+                + "--cap-policy) with --arrivals closed, --users or --sessions-per-user; --users with --arrivals hybrid; "
+                + "two of --session-rate, --interarrival-file, --rate-schedule; --interarrival with --interarrival-file. "
+                + "So is -Dkey without =value (-Dkey= sets the key empty, i.e. its default)."})
 public final class RunCommand implements Callable<Integer> {
 
     @Mixin ConfigOptions config;
@@ -84,7 +89,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--ramp-mode", paramLabel = "MODE",
             description = "Closed mode: stationary (users start uniformly over the up ramp, the run phase is steady) or original (every user first waits a slowed-down think time): ${COMPLETION-CANDIDATES}.")
     RampMode rampMode;
-    @Option(names = "--source-addresses", paramLabel = "N", description = "dedicated/netty on loopback: spread connections over N source addresses 127.0.0.1..N.")
+    @Option(names = "--source-addresses", paramLabel = "N", description = "dedicated/netty on loopback: spread connections over N source addresses "
+            + "127.0.0.1..127.0.0.N (more ephemeral ports); raised automatically when the plan needs more.")
     Integer sourceAddresses;
     @Option(names = "--think-scale", paramLabel = "X", description = "Multiply every think time by X (0 = no think time).")
     Double thinkScale;
@@ -119,7 +125,8 @@ public final class RunCommand implements Callable<Integer> {
     PublishedTimes publishedTimes;
     @Option(names = "--jit-warmup", paramLabel = "auto|off|N",
             description = "Before the run, warm the client's request path up against a loopback stub (never the target): auto = until the JIT is quiet "
-                    + "(at most 20,000 requests or 5 s), off = none (the measured requests start interpreted: the JVM pitfall), N = N requests.")
+                    + "(at most 20,000 requests or 5 s), off = none (the measured requests start interpreted: the JVM pitfall), N = N requests. "
+                    + "Default: auto, or the environment variable RUBIS_JIT_WARMUP when set.")
     String jitWarmup;
     @Option(names = "--busy-poll", description = "netty backend: one epoll event loop that busy-waits (a whole core) instead of blocking, as httperf does.")
     boolean busyPoll;
@@ -143,7 +150,7 @@ public final class RunCommand implements Callable<Integer> {
                     + "Default: JOB_COMPLETION_INDEX/RUBIS_SHARD_COUNT from the environment.")
     String shard;
     @Option(names = "--start-at", paramLabel = "INSTANT",
-            description = "When the run begins (the same on every shard): ISO-8601 (2026-11-22T06:00:00Z) or epoch ms. Default: RUBIS_START_AT; with --shard one of them is required, else the run begins now.")
+            description = "When the run begins (the same on every shard): ISO-8601 (2026-11-22T06:00:00Z) or epoch ms. Default: RUBIS_START_AT; with --shard one of them is required; alone, it delays a single run to that instant.")
     String startAt;
     @Option(names = "--shards", paramLabel = "N",
             description = "Split the run over N client JVMs on this host (one shared embedded server) and merge them into the run directory.")

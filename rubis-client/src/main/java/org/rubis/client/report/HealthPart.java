@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
 import java.util.Map;
+import org.rubis.format.CpuPerRequest;
+import org.rubis.format.SummaryLines;
 import org.rubis.format.WireAccuracy;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
@@ -20,7 +22,8 @@ import org.rubis.format.Phase;
 /**
  * The client's own health while it measured (CPU, its fixed cost and its split by thread, GC, heap, send lateness,
  * the host's other load) and the verdict in plain words on whether the client, the host or the server limited the
- * run ({@link Verdict}).
+ * run ({@link Verdict}). summary.txt gives the verdict near the top ({@link #verdictLines}), one clause a line, and
+ * the health figures after it.
  */
 final class HealthPart implements SummaryPart {
 
@@ -198,7 +201,7 @@ final class HealthPart implements SummaryPart {
                                         h.get("cpu_peak_cores").asDouble()),
                         h.get("cores").asInt(),
                         h.get("run_cpu_cores").asDouble()));
-        line(b, "CPU cost", cpuCost(h));
+        line(b, "CPU cost", CpuPerRequest.of(h).text());
         if (h.has("run_cpu_us_per_request_by_thread")) {
             line(b, "CPU by thread", byThread(h.get("run_cpu_us_per_request_by_thread")));
         }
@@ -226,7 +229,19 @@ final class HealthPart implements SummaryPart {
                 "p50 " + ln.get("p50").asDouble() + ", p90 " + ln.get("p90").asDouble() + ", p99 "
                         + ln.get("p99").asDouble() + ", p99.9 "
                         + ln.get("p99_9").asDouble() + ", max " + ln.get("max").asDouble());
-        b.append("  ").append(h.get("verdict").asText()).append('\n');
+    }
+
+    /** The verdict, its clauses on short lines ({@link SummaryLines#verdict}); its keys are this part's. */
+    SummaryPart verdictLines() {
+        return new SummaryPart() {
+            @Override
+            public void json(ObjectNode root) {}
+
+            @Override
+            public void text(JsonNode root, StringBuilder b) {
+                b.append(SummaryLines.verdict(root.get("client_health").get("verdict").asText()));
+            }
+        };
     }
 
     /** The run phase's CPU per request by thread role, roles that did not run left out. */
@@ -248,29 +263,5 @@ final class HealthPart implements SummaryPart {
                             Locale.ROOT, "%.2f", per.get(ENDED_THREADS).asDouble()));
         }
         return (b.isEmpty() ? "none" : b) + " us per run-phase request";
-    }
-
-    /** Fixed and per-request CPU apart (the gross ratio includes the fixed cost: misleading at low rates). */
-    private static String cpuCost(JsonNode h) {
-        double fixed = h.path("fixed_cpu_cores").asDouble(-1);
-        double gross = h.get("run_cpu_us_per_request").asDouble();
-        if (fixed < 0) {
-            return String.format(
-                    Locale.ROOT,
-                    "fixed cost not measured; %.1f us CPU per run-phase request (fixed cost included)",
-                    gross);
-        }
-        double perRequest = h.path("run_request_cpu_us").asDouble(-1);
-        double kernel = h.path("run_system_cpu_us_per_request").asDouble(-1);
-        return String.format(
-                Locale.ROOT,
-                "fixed %.4f +- %.4f cores (idle %.1f s before the first request) + %s us per request in the run phase"
-                        + " (%.1f us with the fixed cost spread over the requests%s)",
-                fixed,
-                h.path("fixed_cpu_cores_error").asDouble(),
-                h.path("fixed_cpu_window_s").asDouble(),
-                perRequest < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", perRequest),
-                gross,
-                kernel < 0 ? "" : String.format(Locale.ROOT, ", %.1f of them in the kernel", kernel));
     }
 }

@@ -6,6 +6,9 @@ import static org.rubis.client.report.SummaryFormat.round;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.rubis.format.ErrorClass;
 import org.rubis.format.Phase;
 
 /** The requests: how many were sent, served, failed (by error class) and logged, and the run phase's throughput. */
@@ -38,13 +41,9 @@ final class RequestsPart implements SummaryPart {
 
     @Override
     public void text(JsonNode root, StringBuilder b) {
-        StringBuilder classes = new StringBuilder();
-        root.get("errors_by_class")
-                .fields()
-                .forEachRemaining(e -> classes.append(classes.isEmpty() ? ": " : ", ")
-                        .append(e.getKey())
-                        .append(' ')
-                        .append(e.getValue().asLong()));
+        Map<String, Long> byClass = new LinkedHashMap<>();
+        root.get("errors_by_class").fields().forEachRemaining(e -> byClass.put(e.getKey(), e.getValue().asLong()));
+        String classes = byClass.isEmpty() ? "" : ": " + ErrorClass.counts(byClass);
         line(
                 b,
                 "requests",

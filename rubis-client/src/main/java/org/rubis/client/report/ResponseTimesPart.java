@@ -2,7 +2,9 @@ package org.rubis.client.report;
 
 import org.rubis.format.LatencyStats;
 import static org.rubis.client.report.SummaryFormat.cell;
+import static org.rubis.client.report.SummaryFormat.figures;
 import static org.rubis.client.report.SummaryFormat.header;
+import static org.rubis.client.report.SummaryFormat.line;
 import static org.rubis.client.report.SummaryFormat.row;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,7 +14,8 @@ import org.rubis.format.Phase;
 
 /**
  * The original client's table, per phase and per state (count, errors, mean, min, max) with percentiles, and the
- * same requests timed from their intended send instant (coordinated omission corrected).
+ * same requests timed from their intended send instant (coordinated omission corrected). summary.txt opens with the
+ * measurement's figures in two lines ({@link #headline}) and ends with the tables.
  */
 final class ResponseTimesPart implements SummaryPart {
 
@@ -54,6 +57,33 @@ final class ResponseTimesPart implements SummaryPart {
         cell(fi.putObject(OVERALL), stats.overallFromIntended());
     }
 
+    /**
+     * The run phase's figures (all phases' when it had no request), from the actual and from the intended send: the
+     * lines at the top of summary.txt. Its keys are this part's.
+     */
+    SummaryPart headline() {
+        return new SummaryPart() {
+            @Override
+            public void json(ObjectNode root) {}
+
+            @Override
+            public void text(JsonNode root, StringBuilder b) {
+                String phase = root.get("response_time_ms").get(Phase.RUN.label()).get("count").asLong() > 0
+                        ? Phase.RUN.label()
+                        : OVERALL;
+                String clock = root.has("response_time_clock")
+                        ? ", clock: " + root.get("response_time_clock").asText()
+                        : "";
+                String label = phase.equals(OVERALL) ? "response time (all, ms)" : "response time (run, ms)";
+                line(b, label, figures(root.get("response_time_ms").get(phase)) + clock);
+                JsonNode fromIntended = root.path("response_time_from_intended_ms").path(phase);
+                if (fromIntended.path("count").asLong() > 0) {
+                    line(b, "  from intended send", figures(fromIntended));
+                }
+            }
+        };
+    }
+
     @Override
     public void text(JsonNode root, StringBuilder b) {
         String clock = root.has("response_time_clock")
@@ -65,9 +95,8 @@ final class ResponseTimesPart implements SummaryPart {
         table(b, "Overall", clock, root.get("response_time_ms").get(OVERALL));
         JsonNode fromIntended = root.get("response_time_from_intended_ms");
         if (fromIntended != null) {
-            b.append("\n"
-                    + "Response time from the intended send instant in ms (the schedule; corrected for coordinated"
-                    + " omission; the tables above are service times, from the actual send)\n");
+            b.append("\nResponse time from the intended send instant in ms (the schedule; corrected for coordinated"
+                    + " omission;\nthe tables above are service times, from the actual send)\n");
             header(b, "phase");
             for (Phase p : Phase.values()) {
                 intendedRow(b, p.label(), fromIntended.get(p.label()));

@@ -31,8 +31,9 @@ public final class Summary {
     private final RunOutcome outcome;
     private final ObjectNode root = JSON.createObjectNode();
     /**
-     * The parts in summary.txt's order (summary.json's differs: the stationarity after the sessions, the server last
-     * but one).
+     * The parts in summary.txt's order: what a person reads first on one screen (how the run ended, throughput,
+     * response times, steadiness, sessions and connections, the verdict), then the health figures, the warnings and
+     * the per-phase, per-state tables. summary.json's order differs.
      */
     private final List<SummaryPart> textOrder;
     private final StringBuilder sectionsText = new StringBuilder();
@@ -60,7 +61,17 @@ public final class Summary {
                 List.of(run, requests, sessions, stationarity, times, healthPart, new JvmFacts(), server, warnings)) {
             p.json(root);
         }
-        this.textOrder = List.of(run, requests, stationarity, sessions, server, times, healthPart, warnings);
+        this.textOrder = List.of(
+                run,
+                requests,
+                times.headline(),
+                stationarity,
+                sessions,
+                server,
+                healthPart.verdictLines(),
+                healthPart,
+                warnings,
+                times);
         this.text = renderText();
     }
 

@@ -24,6 +24,8 @@ import org.rubis.format.SectionStatus;
  * @param server       the embedded server's connection accounting (zeros without an embedded server)
  * @param wireCheckNotRun why a run with {@code --capture} was not checked against the wire (no privilege, no
  *                     libpcap, ...), or null: not asked for, or checked
+ * @param verdict      the client-health verdict's word ({@code OK}, {@code SUSPECT}, {@code INVALID}; {@code -} when
+ *                     summary.json has none), so that a table of runs shows a doubtful one as such
  */
 public record SummaryFile(
         RunStatus status,
@@ -33,7 +35,8 @@ public record SummaryFile(
         Latency run,
         Health health,
         Server server,
-        String wireCheckNotRun) {
+        String wireCheckNotRun,
+        String verdict) {
 
     /** Response time in ms. */
     public record Latency(double mean, double p99) {}
@@ -99,6 +102,14 @@ public record SummaryFile(
                         srv.path("max_concurrent_connections").asLong()),
                 SectionStatus.parse(wire.path("status").asText()) == SectionStatus.NOT_RUN
                         ? wire.path("reason").asText()
-                        : null);
+                        : null,
+                verdictWord(h.path("verdict").asText("")));
+    }
+
+    /** {@code SUSPECT} of {@code SUSPECT: HOST: ...}; {@code -} for no verdict. */
+    public static String verdictWord(String verdict) {
+        int colon = verdict.indexOf(':');
+        String word = (colon < 0 ? verdict : verdict.substring(0, colon)).strip();
+        return word.isEmpty() ? "-" : word;
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ShardPlan;
+import org.rubis.format.SummaryLines;
 
 /**
  * What makes the run's figures doubtful: the configuration's warnings, the JVM's, a shard's, and in summary.txt
@@ -69,8 +70,8 @@ final class WarningsPart implements SummaryPart {
     public void text(JsonNode root, StringBuilder b) {
         if (!config.warnings().isEmpty() || !extra.isEmpty()) {
             b.append("\nWarnings\n");
-            config.warnings().forEach(x -> b.append("  ").append(x).append('\n'));
-            extra.forEach(x -> b.append("  ").append(x).append('\n'));
+            config.warnings().forEach(x -> b.append(SummaryLines.item(x)));
+            extra.forEach(x -> b.append(SummaryLines.item(x)));
         }
     }
 }

@@ -29,7 +29,8 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule picocliOnlyForTheOneLineErrors = noClasses().that().resideOutsideOfPackage("org.rubis.format")
             .should().dependOnClassesThat().resideInAPackage("picocli..")
-            .because("OneLineErrors, the three programs' parse-error format, is the only command-line code here");
+            .because("OneLineErrors and WholeWordHelp, the three programs' parse-error format and help layout, are the only"
+                    + " command-line code here");
 
     @ArchTest
     static final ArchRule noProgramModule = classes().should()

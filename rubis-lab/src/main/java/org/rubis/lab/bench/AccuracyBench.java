@@ -17,6 +17,7 @@ import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.JitWarmupPolicy;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.process.ClientCommandLine;
+import org.rubis.client.report.SummaryFile;
 import org.rubis.format.RunFiles;
 import org.rubis.lab.Runs;
 import picocli.CommandLine.Command;
@@ -44,6 +45,7 @@ final class AccuracyBench implements Callable<Integer> {
                     + "BACKEND+no-warmup (no JIT warm-up, the pitfall), e.g. netty,netty+no-warmup.")
     List<String> list;
     @Mixin Runs runs = new Runs("runs/bench-accuracy");
+    @Mixin ChildRunLogs logs = new ChildRunLogs();
     @Spec CommandSpec spec;
 
     /**
@@ -102,11 +104,13 @@ final class AccuracyBench implements Callable<Integer> {
                     item.applyTo(base).out(dir), dir.resolve(RunFiles.CLIENT_LOG));
             rows.add(row(item.label(), dir, m.status(), load));
             splits.add(splitRow(item.label(), dir));
+            logs.tidy(dir);
         }
         List<String> table = new ArrayList<>();
         table.add("client minus wire on reused connections (us), floor = the reference probe's client minus wire p50 on the same host and run");
-        table.add(String.format(Locale.ROOT, "%-24s %8s | %8s %8s %8s | %8s %8s %8s | %7s %9s | %7s %6s %7s | %7s | %-16s %s", "backend", "requests",
-                "ttfb mn", "p50", "p99", "resp mn", "p50", "p99", "floor", "above p50", "retries", "CPU", "drops", "warm-up", "load avg", "check"));
+        table.add(String.format(Locale.ROOT, "%-24s %8s | %8s %8s %8s | %8s %8s %8s | %7s %9s | %7s %6s %7s | %7s | %-16s %-8s %s", "backend",
+                "requests", "ttfb mn", "p50", "p99", "resp mn", "p50", "p99", "floor", "above p50", "retries", "CPU", "drops",
+                "warm-up", "load avg", "check", "verdict"));
         table.addAll(rows);
         table.add("");
         table.add("where the error goes, reused connections, p50 (us): send = first request packet - send mark, receive = end mark - last response "
@@ -144,10 +148,11 @@ final class AccuracyBench implements Callable<Integer> {
         JsonNode jit = s.path("jit_warmup");
         String warmup = !jit.has("status") ? "n/a" : jit.get("status").asText().equals("off") || jit.get("status").asText().equals("skipped")
                 ? jit.get("status").asText() : String.valueOf(jit.path("requests").asLong());
-        return String.format(Locale.ROOT, "%-24s %8d | %8.1f %8.1f %8.1f | %8.1f %8.1f %8.1f | %7.1f %9.1f | %7s %6.2f %7d | %7s | %-16s %s", item,
-                r.path("count").asLong(), t.path("mean").asDouble(), t.path("p50").asDouble(), t.path("p99").asDouble(), r.path("mean").asDouble(),
+        return String.format(Locale.ROOT, "%-24s %8d | %8.1f %8.1f %8.1f | %8.1f %8.1f %8.1f | %7.1f %9.1f | %7s %6.2f %7d | %7s | %-16s %-8s %s",
+                item, r.path("count").asLong(), t.path("mean").asDouble(), t.path("p50").asDouble(), t.path("p99").asDouble(), r.path("mean").asDouble(),
                 r.path("p50").asDouble(), r.path("p99").asDouble(), floor, above, retries, s.path("client_health").path("run_cpu_cores").asDouble(),
-                drops, warmup, load, w.path("status").asText());
+                drops, warmup, load, w.path("status").asText(),
+                SummaryFile.verdictWord(s.path("client_health").path("verdict").asText("")));
     }
 
     /** Send-side and receive-side p50 beside the total, for the backend (reused connections) and the run's probe. */

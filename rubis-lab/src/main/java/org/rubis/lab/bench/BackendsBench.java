@@ -30,6 +30,7 @@ final class BackendsBench implements Callable<Integer> {
             description = "The backends, in this order: ${COMPLETION-CANDIDATES}.")
     List<BackendKind> backends;
     @Mixin Runs runs = new Runs("runs/bench");
+    @Mixin ChildRunLogs logs = new ChildRunLogs();
     @Spec CommandSpec spec;
 
     @Override
@@ -42,11 +43,12 @@ final class BackendsBench implements Callable<Integer> {
             Measurement m = Measurement.of(pw, b.label(), base.backend(b).out(dir), null);
             rows.add(m.summary() == null ? String.format(Locale.ROOT, "%-10s failed (exit %d)", b.label(), m.status())
                     : row(b.label(), m.summary()));
+            logs.tidy(dir);
         }
         pw.println();
-        pw.println(String.format(Locale.ROOT, "%-10s %9s %9s %11s %12s %11s %11s %9s %9s %9s %10s", "backend",
+        pw.println(String.format(Locale.ROOT, "%-10s %9s %9s %11s %12s %11s %11s %9s %9s %9s %10s  %s", "backend",
                 "requests", "req/s", "run CPU s", "CPU us/req", "fixed cores", "conns (srv)", "max conc", "mean ms",
-                        "p99 ms", "late p99"));
+                        "p99 ms", "late p99", "verdict"));
         rows.forEach(pw::println);
         pw.flush();
         return 0;
@@ -58,10 +60,10 @@ final class BackendsBench implements Callable<Integer> {
         SummaryFile.Health h = s.health();
         String cpu = h.runRequestCpuUs() < 0 ? String.format(Locale.ROOT, "%.1f gross", h.runCpuUsPerRequest())
                 : String.format(Locale.ROOT, "%.1f", h.runRequestCpuUs());
-        return String.format(Locale.ROOT, "%-10s %9d %9.1f %11.2f %12s %11s %11d %9d %9.3f %9.3f %10.3f", backend,
+        return String.format(Locale.ROOT, "%-10s %9d %9.1f %11.2f %12s %11s %11d %9d %9.3f %9.3f %10.3f  %s", backend,
                 s.requests(), s.throughputRps(), h.runCpuSeconds(), cpu,
                 h.fixedCpuCores() < 0 ? "n/a" : String.format(Locale.ROOT, "%.4f", h.fixedCpuCores()),
                 s.server().connectionsAccepted(), s.server().maxConcurrentConnections(), s.run().mean(),
-                s.run().p99(), s.health().runSendLatenessP99Ms());
+                s.run().p99(), s.health().runSendLatenessP99Ms(), s.verdict());
     }
 }

@@ -71,6 +71,7 @@ final class RateBench implements Callable<Integer> {
                     + "ratio to wrk within each round.")
     int rounds;
     @Mixin Runs runs = new Runs("runs/bench");
+    @Mixin ChildRunLogs logs = new ChildRunLogs();
     @Spec CommandSpec spec;
 
     private PrintWriter out;
@@ -169,6 +170,7 @@ final class RateBench implements Callable<Integer> {
         Path runDir = line.out();
         ChildJvm.run(line, runDir.resolveSibling("netty.out"), null);
         SummaryFile s = SummaryFile.read(runDir);
+        logs.tidy(runDir);
         if (s == null) {
             return RateRounds.Row.missing(RateRounds.NETTY, "failed, see " + runDir.resolveSibling("netty.out"));
         }
@@ -183,7 +185,7 @@ final class RateBench implements Callable<Integer> {
         }
         return new RateRounds.Row(RateRounds.NETTY, s.throughputRps(), h.runRequestCpuUs() < 0 ? Double.NaN : h.runRequestCpuUs(),
                 h.runSystemCpuUsPerRequest() < 0 ? Double.NaN : h.runSystemCpuUsPerRequest(), h.fixedCpuCores() < 0 ? Double.NaN : h.fixedCpuCores(),
-                h.runCpuUsPerRequest(), byThread, null);
+                h.runCpuUsPerRequest(), byThread, null, s.verdict());
     }
 
     private RateRounds.Row wrk(Path taskset, String core, String base, Duration duration, Path dir) throws Exception {

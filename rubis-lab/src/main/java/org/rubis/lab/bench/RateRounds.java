@@ -19,8 +19,8 @@ final class RateRounds {
     static final String NETTY = "rubis-client netty (log on)";
     static final String WRK = "wrk -t1";
     static final String HTTPERF = "httperf --hog";
-    static final String HEADER = String.format(Locale.ROOT, "%-27s %12s %14s %13s %12s %14s", "client", "requests/s", "CPU us/request",
-            "kernel us/req", "fixed cores", "gross us/req");
+    static final String HEADER = String.format(Locale.ROOT, "%-27s %12s %14s %13s %12s %14s  %s", "client", "requests/s",
+            "CPU us/request", "kernel us/req", "fixed cores", "gross us/req", "verdict");
 
     /**
      * One client's figures in one round; {@code note} set (and the figures NaN) when it did not run or gave no figures.
@@ -28,8 +28,10 @@ final class RateRounds {
      * @param usPerRequest CPU per request, fixed cost out (the comparison's figure)
      * @param grossUs      all its run-phase CPU over its requests
      * @param byThread     the rubis client's CPU per request by thread role, or null (wrk, httperf)
+     * @param verdict      the rubis client's run's verdict word ({@code OK}, {@code SUSPECT}...), {@code -} for a tool
      */
-    record Row(String client, double rps, double usPerRequest, double kernelUs, double fixedCores, double grossUs, String byThread, String note) {
+    record Row(String client, double rps, double usPerRequest, double kernelUs, double fixedCores, double grossUs, String byThread, String note,
+            String verdict) {
 
         /** A tool without samplers (wrk, httperf): its whole CPU, user and system seconds, over its requests. */
         static Row tool(String client, double rps, double userS, double systemS, long requests) {
@@ -37,11 +39,11 @@ final class RateRounds {
                 return missing(client, "no request completed");
             }
             double us = (userS + systemS) * 1e6 / requests;
-            return new Row(client, rps, us, systemS * 1e6 / requests, Double.NaN, us, null, null);
+            return new Row(client, rps, us, systemS * 1e6 / requests, Double.NaN, us, null, null, "-");
         }
 
         static Row missing(String client, String note) {
-            return new Row(client, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, note);
+            return new Row(client, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, null, note, "-");
         }
 
         boolean measured() {
@@ -52,8 +54,8 @@ final class RateRounds {
             if (note != null) {
                 return String.format(Locale.ROOT, "%-27s %s", client, note);
             }
-            return String.format(Locale.ROOT, "%-27s %12.0f %14s %13s %12s %14s", client, rps, f(usPerRequest, "%.1f"), f(kernelUs, "%.1f"),
-                    Double.isNaN(fixedCores) ? "-" : f(fixedCores, "%.4f"), f(grossUs, "%.1f"));
+            return String.format(Locale.ROOT, "%-27s %12.0f %14s %13s %12s %14s  %s", client, rps, f(usPerRequest, "%.1f"),
+                    f(kernelUs, "%.1f"), Double.isNaN(fixedCores) ? "-" : f(fixedCores, "%.4f"), f(grossUs, "%.1f"), verdict);
         }
 
         private static String f(double v, String format) {

@@ -81,6 +81,7 @@ final class ScaleBench implements Callable<Integer> {
             description = "The execution models: ${COMPLETION-CANDIDATES}.")
     List<Model> models;
     @Mixin Runs runs = new Runs("runs/bench");
+    @Mixin ChildRunLogs logs = new ChildRunLogs();
     @Spec CommandSpec spec;
 
     @Override
@@ -135,14 +136,15 @@ final class ScaleBench implements Callable<Integer> {
                 }
                 details.add(top.toString());
             }
-            rows.add(String.format(Locale.ROOT, "%-8s %8d %8d %9d %9d %8d %10.3f %10s %9.2f %9.1f %s", model, j.path("users_started").asInt(),
+            rows.add(String.format(Locale.ROOT, "%-8s %8d %8d %9d %9d %8d %10.3f %10s %9.2f %9.1f %-9s %s", model, j.path("users_started").asInt(),
                     s.server().maxConcurrentConnections(), s.server().connectionsAccepted(), j.path("sessions_started").asLong(), connectErrors,
                     s.health().runSendLatenessP99Ms(), perUser < 0 ? "n/a" : String.valueOf(perUser),
-                    s.health().runCpuCores(), s.throughputRps(), s.status()));
+                    s.health().runCpuCores(), s.throughputRps(), s.status(), s.verdict()));
+            logs.tidy(runDir);
         }
         out.println();
-        out.println(String.format(Locale.ROOT, "%-8s %8s %8s %9s %9s %8s %10s %10s %9s %9s %s", "model", "users", "conc conn", "srv conns",
-                "sessions", "conn err", "late p99ms", "heap B/usr", "CPU cores", "req/s", "status"));
+        out.println(String.format(Locale.ROOT, "%-8s %8s %8s %9s %9s %8s %10s %10s %9s %9s %-9s %s", "model", "users", "conc conn",
+                "srv conns", "sessions", "conn err", "late p99ms", "heap B/usr", "CPU cores", "req/s", "status", "verdict"));
         rows.forEach(out::println);
         out.println("(users: started by the client; conc conn: the server's maximum of concurrent connections; srv conns: connections it "
                 + "accepted; heap B/usr: (live heap 2 s into the down ramp - live heap after the sessions ended) / users, both after a full GC, "

@@ -37,6 +37,7 @@ final class ServerBench implements Callable<Integer> {
             description = "The server models, in this order: ${COMPLETION-CANDIDATES}.")
     List<ServerModel> models;
     @Mixin Runs runs = new Runs("runs/bench");
+    @Mixin ChildRunLogs logs = new ChildRunLogs();
     @Spec CommandSpec spec;
 
     @Override
@@ -51,10 +52,11 @@ final class ServerBench implements Callable<Integer> {
             rows.add(m.summary() == null ? String.format(Locale.ROOT, "%-10s failed (exit %d)", model.label(),
                     m.status())
                     : row(model.label(), dir, m.summary()));
+            logs.tidy(dir);
         }
         pw.println();
-        pw.println(String.format(Locale.ROOT, "%-10s %10s %12s %12s %12s %10s", "model", "req/s", "service ms",
-                "client ms", "p99 ms", "conns max"));
+        pw.println(String.format(Locale.ROOT, "%-10s %10s %12s %12s %12s %10s  %s", "model", "req/s", "service ms",
+                "client ms", "p99 ms", "conns max", "verdict"));
         rows.forEach(pw::println);
         pw.flush();
         return 0;
@@ -72,7 +74,7 @@ final class ServerBench implements Callable<Integer> {
             }
         }
         double serviceMs = n == 0 ? 0 : sum / n / 1e6;
-        return String.format(Locale.ROOT, "%-10s %10.1f %12.3f %12.3f %12.3f %10d", model, s.throughputRps(), serviceMs,
-                s.run().mean(), s.run().p99(), s.server().maxConcurrentConnections());
+        return String.format(Locale.ROOT, "%-10s %10.1f %12.3f %12.3f %12.3f %10d  %s", model, s.throughputRps(),
+                serviceMs, s.run().mean(), s.run().p99(), s.server().maxConcurrentConnections(), s.verdict());
     }
 }

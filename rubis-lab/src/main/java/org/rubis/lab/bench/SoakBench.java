@@ -42,6 +42,7 @@ final class SoakBench implements Callable<Integer> {
             description = "The client JVM's -Xmx, so that collections happen and the heap after them can be judged.")
     String heap;
     @Mixin Runs runs = new Runs("runs/bench");
+    @Mixin ChildRunLogs logs = new ChildRunLogs();
     @Spec CommandSpec spec;
 
     @Override
@@ -73,13 +74,14 @@ final class SoakBench implements Callable<Integer> {
         SoakTrend.Trend trend = SoakTrend.read(dir, skip);
         pw.println();
         pw.println(String.format(Locale.ROOT,
-                "%d users, %s, backend %s, -Xmx%s: %d requests, %.1f req/s, status %s (exit %d); %s",
+                "%d users, %s, backend %s, -Xmx%s: %d requests, %.1f req/s, status %s (exit %d), verdict %s; %s",
                 population.users(), phases.durationText(), backend, heap, s.requests(), s.throughputRps(), s.status(),
-                m.status(), trend.judgedFrom(skip)));
+                m.status(), s.verdict(), trend.judgedFrom(skip)));
         trend.windows(5, skip).forEach(pw::println);
         pw.println("heap judged on the " + trend.heapSource());
         trend.series().forEach(t -> pw.println(t.line()));
         pw.flush();
+        logs.tidy(dir);
         return status(s.status(), trend.judged(), trend.flat());
     }
 

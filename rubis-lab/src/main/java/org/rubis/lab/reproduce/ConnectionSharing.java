@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.time.Duration;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.style.Styler;
 import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.report.Charts;
@@ -78,7 +77,6 @@ final class ConnectionSharing implements Experiment {
         XYChart per = Charts.xy(Figure.STYLE, "Requests per connection", "requests carried by a connection", "connections");
         per.getStyler().setXAxisLogarithmic(true);
         per.getStyler().setYAxisLogarithmic(true);
-        per.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         for (Side s : sides) {
             Charts.addLine(over, s.backend(), s.series().stream().map(p -> p[0]).toList(), s.series().stream().map(p -> p[1]).toList());
             Charts.addMarkedLine(per, s.backend(), s.perConnection().keySet().stream().map(Integer::doubleValue).toList(),

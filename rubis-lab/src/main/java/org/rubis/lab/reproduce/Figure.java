@@ -3,7 +3,6 @@ package org.rubis.lab.reproduce;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.knowm.xchart.internal.chartpart.Chart;
-import org.knowm.xchart.style.Styler;
 import org.rubis.analysis.report.Charts;
 
 /**
@@ -16,7 +15,7 @@ import org.rubis.analysis.report.Charts;
 public record Figure(String file, String caption) {
 
     /** The reproduction report's figures: 820 x 400 pixels, large markers (a few points per line). */
-    static final Charts.Style STYLE = new Charts.Style(820, 400, 7, Styler.LegendPosition.InsideNW);
+    static final Charts.Style STYLE = new Charts.Style(820, 400, 7);
 
     /** Writes the chart as {@code dir/file} (PNG) and returns it as a figure of the report. */
     static Figure save(Chart<?, ?> chart, Path dir, String file, String caption) throws IOException {

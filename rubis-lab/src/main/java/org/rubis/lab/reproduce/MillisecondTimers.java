@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.style.Styler;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.report.Charts;
 import org.rubis.client.config.BackendKind;
@@ -74,7 +73,6 @@ final class MillisecondTimers implements Experiment {
         double zeroShare = (double) count[2] / count[0];
         double subMs = (double) Arrays.stream(nsv).filter(v -> v < 1_000_000L).count() / count[0];
         XYChart c = Charts.xy(Figure.STYLE, "Response time CDF: nanosecond clock vs millisecond clock", "response time (ms)", "fraction of responses");
-        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
         cdf(c, "System.nanoTime (what we log)", nsv);
         cdf(c, "currentTimeMillis (what the original would report)", msv);
         c.getStyler().setXAxisMax(Math.max(3.0, nsv[(int) (0.95 * (nsv.length - 1))] / 1e6));

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.style.Styler;
 import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.report.Charts;
 import org.rubis.client.config.BackendKind;
@@ -91,14 +90,12 @@ final class PrinciplesAB implements Experiment {
         }
         XYChart cov = Charts.xy(Figure.STYLE, "Request inter-arrival CoV with N/Z constant", "threads / emulated users N", "coefficient of variation");
         cov.getStyler().setXAxisLogarithmic(true);
-        cov.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
         cov.getStyler().setYAxisMin(0.0);
         Charts.addMarkedLine(cov, "closed, Z scaled with N", closed.stream().map(p -> p[0]).toList(), closed.stream().map(p -> p[1]).toList());
         Charts.addMarkedLine(cov, "hybrid (open sessions)", hybrid.stream().map(p -> p[0]).toList(), hybrid.stream().map(p -> p[1]).toList());
         Charts.addLine(cov, "Poisson (CoV = 1)", List.of((double) ns.get(0), (double) ns.get(ns.size() - 1)), List.of(1.0, 1.0));
         XYChart rate = Charts.xy(Figure.STYLE, "Principle A: request rate over N/Z", "threads / emulated users N", "request rate / (N/Z)");
         rate.getStyler().setXAxisLogarithmic(true);
-        rate.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
         rate.getStyler().setYAxisMin(0.0);
         Charts.addMarkedLine(rate, "closed, Z scaled with N", closed.stream().map(p -> p[0]).toList(), closed.stream().map(p -> p[2]).toList());
         Charts.addMarkedLine(rate, "hybrid (open sessions)", hybrid.stream().map(p -> p[0]).toList(), hybrid.stream().map(p -> p[2]).toList());

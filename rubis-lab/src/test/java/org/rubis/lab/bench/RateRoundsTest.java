@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class RateRoundsTest {
 
     private static RateRounds.Row row(String client, double us) {
-        return new RateRounds.Row(client, 100_000, us, us * 0.7, Double.NaN, us, null, null);
+        return new RateRounds.Row(client, 100_000, us, us * 0.7, Double.NaN, us, null, null, "OK");
     }
 
     @Test
@@ -35,10 +35,10 @@ class RateRoundsTest {
     void theGapToWrkIsSplitIntoUserAndKernelWithinEachRound() {
         RateRounds r = new RateRounds();
         // netty spends less in the kernel than wrk and more in user code: the two parts must not cancel out in the line.
-        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 9.2, 6.2, 0.002, 9.3, null, null), RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.08, 0.72, 100_000)));
-        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 10.0, 7.0, 0.002, 10.1, null, null), RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.09, 0.81, 100_000)));
-        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 9.7, 6.6, 0.002, 9.8, null, null), RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.09, 0.71, 100_000)));
-        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 9.5, 6.6, 0.002, 9.6, null, null), RateRounds.Row.missing(RateRounds.WRK, "failed")));
+        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 9.2, 6.2, 0.002, 9.3, null, null, "OK"), RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.08, 0.72, 100_000)));
+        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 10.0, 7.0, 0.002, 10.1, null, null, "OK"), RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.09, 0.81, 100_000)));
+        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 9.7, 6.6, 0.002, 9.8, null, null, "OK"), RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.09, 0.71, 100_000)));
+        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 9.5, 6.6, 0.002, 9.6, null, null, "OK"), RateRounds.Row.missing(RateRounds.WRK, "failed")));
         double[][] gap = r.nettyMinusWrk();
         assertEquals(3, gap.length, "the round without wrk gives no difference");
         assertEquals(3.0 - 0.8, gap[0][0], 1e-9);
@@ -70,7 +70,7 @@ class RateRoundsTest {
         assertEquals(1.0, wrk.usPerRequest(), 1e-12);
         assertEquals(1.3 / 1.5, wrk.kernelUs(), 1e-12);
         assertEquals(wrk.usPerRequest(), wrk.grossUs());
-        assertTrue(wrk.text().contains(" 1.0 ") && wrk.text().endsWith("1.0"), wrk.text());
+        assertTrue(wrk.text().contains(" 1.0 ") && wrk.text().endsWith("1.0  -"), wrk.text());
     }
 
     @Test

@@ -32,7 +32,7 @@ class AnalysisTest {
         assertEquals(0, a.status(), a.out() + a.err());
         Cli.Result b = Cli.run(work, 120, "run", "--session-rate", "20", "--ramp-up", "0", "--duration", "5s", "--ramp-down", "0",
                 "--think-scale", "0.03", "--max-transitions", "5", "--backend", "netty", "--seed", "3", "--out", "hybrid", "--no-progress",
-                "-Dserver_size=0.02");
+                "--target", SharedServer.target()); // only read for its sessions and times: the shared server
         assertEquals(0, b.status(), b.out() + b.err());
         runs = new RunDirs(work.resolve("closed"), work.resolve("hybrid"));
     }

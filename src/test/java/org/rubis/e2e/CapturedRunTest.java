@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * run --capture --probe --published-times wire against the embedded server: the run's own wire check
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The capture needs root or cap_net_raw and libpcap (CI runs as root with libpcap0.8); without them the
  * probe is still checked and the wire part is skipped.
  */
+@Isolated("its wire and probe checks need requests sent on time: no other test may load the machine beside it")
 class CapturedRunTest {
 
     @TempDir Path work;
@@ -171,7 +173,8 @@ class CapturedRunTest {
         Path log = work.resolve("nolib.txt");
         Process p = new ProcessBuilder(Cli.java(), "-Dorg.pcap4j.core.pcapLibName=/nonexistent/libpcap.so", "-jar", Cli.clientJar().toString(), "run",
                 "--users", "3", "--ramp-up", "0", "--duration", "2s", "--ramp-down", "0", "--think-scale", "0.03", "--seed", "2", "--capture",
-                "--out", out.toString(), "--no-progress").directory(work.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                "--out", out.toString(), "--no-progress", "--target", SharedServer.target())
+                .directory(work.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS));
         String text = Files.readString(log);
         assertEquals(0, p.exitValue(), text);

@@ -11,7 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Hybrid arrivals scheduled against the clock: from a file and from a rate schedule. */
+/** Hybrid arrivals scheduled against the clock: from a file and from a rate schedule (against the shared server). */
 class HybridRunTest {
 
     @TempDir Path work;
@@ -30,7 +30,7 @@ class HybridRunTest {
         }
         Path ia = Files.writeString(work.resolve("ia.txt"), file);
         Cli.Result r = Cli.run(work, 120, "run", "--interarrival-file", ia.toString(), "--ramp-up", "0", "--duration", "5s", "--ramp-down", "0",
-                "--think-scale", "0.02", "--max-transitions", "4", "--seed", "5", "--out", "h", "--no-progress", "-Dserver_size=0.02");
+                "--think-scale", "0.02", "--max-transitions", "4", "--seed", "5", "--out", "h", "--no-progress", "--target", SharedServer.target());
         assertEquals(0, r.status(), r.out() + r.err());
         RunDir d = new RunDir(work.resolve("h"));
         long[] starts = intendedStarts(d);
@@ -53,7 +53,7 @@ class HybridRunTest {
         Path schedule = Files.writeString(work.resolve("flash.txt"), "0 10\n1 40\n2 10\n");
         Cli.Result r = Cli.run(work, 120, "run", "--rate-schedule", schedule.toString(), "--interarrival", "deterministic", "--ramp-up", "0",
                 "--duration", "3s", "--ramp-down", "0", "--think-scale", "0.02", "--max-transitions", "2", "--seed", "6", "--out", "f",
-                "--no-progress", "-Dserver_size=0.02");
+                "--no-progress", "--target", SharedServer.target());
         assertEquals(0, r.status(), r.out() + r.err());
         RunDir d = new RunDir(work.resolve("f"));
         long[] starts = intendedStarts(d);
@@ -72,7 +72,7 @@ class HybridRunTest {
         for (String policy : List.of("drop", "delay")) {
             Cli.Result r = Cli.run(work, 120, "run", "--session-rate", "40", "--interarrival", "deterministic", "--max-sessions", "3",
                     "--cap-policy", policy, "--ramp-up", "0", "--duration", "3s", "--ramp-down", "0", "--think-scale", "0.05",
-                    "--max-transitions", "5", "--seed", "2", "--out", "cap-" + policy, "--no-progress", "-Dserver_size=0.02");
+                    "--max-transitions", "5", "--seed", "2", "--out", "cap-" + policy, "--no-progress", "--target", SharedServer.target());
             assertEquals(0, r.status(), r.out() + r.err());
             RunDir d = new RunDir(work.resolve("cap-" + policy));
             var s = d.json("summary.json");

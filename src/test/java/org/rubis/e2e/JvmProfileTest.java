@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** Runs in a child JVM with a profile's flags; running out of heap stops the run cleanly. */
+@Isolated("running out of heap keeps the cores busy with GC, whose pauses it checks against the JVM log: it runs alone")
 class JvmProfileTest {
 
     @TempDir Path work;
@@ -20,7 +22,7 @@ class JvmProfileTest {
     @Test
     void aProfileRunsTheEmulationInAChildJvmAndRecordsIt() throws Exception {
         Cli.Result r = Cli.run(work, 120, "run", "--jvm-profile", "paper-default", "--users", "20", "--ramp-up", "0", "--duration", "4s",
-                "--ramp-down", "0", "--think-scale", "0.05", "--out", "p:d,1", "--no-progress", "-Dserver_size=0.02");
+                "--ramp-down", "0", "--think-scale", "0.05", "--out", "p:d,1", "--no-progress", "--target", SharedServer.target());
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().startsWith("JVM profile paper-default: "), r.out());
         RunDir d = new RunDir(work.resolve("p:d,1"));

@@ -11,14 +11,20 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code reproduce all --quick}: every experiment runs, keeps its run directories and plots its
  * figures, and the shapes that hold even at quick scale on a busy machine hold. Magnitudes (the
- * published figures) are not asserted: they depend on the machine and its load.
+ * published figures) are not asserted: they depend on the machine and its load. About five minutes of runs that
+ * drive the machine to capacity, too long and too load-sensitive to share the default suite: it runs with -Pfull
+ * (.ci/run), alone among the e2e classes.
  */
+@Tag("full")
+@Isolated("its experiments measure capacity and connection sharing: no other test may load the machine beside them")
 class ReproduceTest {
 
     @TempDir Path work;

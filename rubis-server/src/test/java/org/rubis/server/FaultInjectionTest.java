@@ -34,7 +34,16 @@ class FaultInjectionTest {
     /** What a raw client saw: the head lines, the body bytes read, and how reading ended. */
     record Seen(List<String> head, int declaredLength, int bodyBytes, String end) {}
 
+    /** One exchange that stops reading at the end of a whole body (end "body"): whatever follows is not waited for. */
     private static Seen exchange(int port, int soTimeoutMs) throws IOException {
+        return exchange(port, soTimeoutMs, 0);
+    }
+
+    /**
+     * One exchange; after a whole body, waits up to {@code afterBodyMs} for what follows: the server's close
+     * ("eof-after-body"), more bytes ("more") or nothing ("timeout"); 0 does not wait (end "body").
+     */
+    private static Seen exchange(int port, int soTimeoutMs, int afterBodyMs) throws IOException {
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(soTimeoutMs);
             OutputStream out = s.getOutputStream();
@@ -73,8 +82,10 @@ class FaultInjectionTest {
                     }
                     body += n;
                 }
-                if (declared >= 0 && body == declared) {
-                    s.setSoTimeout(3000);
+                if (declared >= 0 && body == declared && afterBodyMs == 0) {
+                    end = "body";
+                } else if (declared >= 0 && body == declared) {
+                    s.setSoTimeout(afterBodyMs);
                     end = in.read() < 0 ? "eof-after-body" : "more";
                 } else {
                     end = "eof";
@@ -156,7 +167,7 @@ class FaultInjectionTest {
     @EnumSource(Model.class)
     void idleCloseAnswersKeepAliveThenClosesAtOnce(Model model) throws Exception {
         try (RubisServer s = FaultyServer.start(model, "idle-close", dir)) {
-            Seen seen = exchange(s.port(), 10_000);
+            Seen seen = exchange(s.port(), 10_000, 3000);
             assertTrue(seen.head().stream().anyMatch(h -> h.equalsIgnoreCase("connection: keep-alive")), seen.toString());
             assertEquals(seen.declaredLength(), seen.bodyBytes());
             assertEquals("eof-after-body", seen.end(), "closed although keep-alive was promised (keep-alive timeout is 5 s)");

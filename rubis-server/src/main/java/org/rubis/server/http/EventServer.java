@@ -58,7 +58,9 @@ public final class EventServer extends RubisHttpServer {
 
     @Override
     void holdNewConnections() {
-        serverChannel.config().setAutoRead(false); // connections wait in the kernel's backlog
+        // Connections wait in the kernel's backlog. Done on the listener's loop and waited for: from another thread the
+        // listener would stop reading only later, after taking one more connection.
+        serverChannel.eventLoop().submit(() -> serverChannel.config().setAutoRead(false)).syncUninterruptibly();
     }
 
     @Override

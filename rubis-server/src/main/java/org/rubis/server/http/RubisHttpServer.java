@@ -30,11 +30,14 @@ public abstract sealed class RubisHttpServer implements AutoCloseable, FaultInje
     /** Binds and starts serving; returns the bound port. */
     public abstract int start() throws Exception;
 
-    /** The stop-accepting fault: logged, then new connections wait in the listener's backlog until resumed. */
+    /**
+     * The stop-accepting fault: new connections wait in the listener's backlog until resumed. Counted once the hold is
+     * in place, so a connection opened after stats.json shows the fault is one the server holds.
+     */
     @Override
     public final void stopAccepting() {
-        truth.fault(FaultKind.STOP_ACCEPTING.specName());
         holdNewConnections();
+        truth.fault(FaultKind.STOP_ACCEPTING.specName());
     }
 
     /** Takes no new connection from the listener until {@link #resumeAccepting()}. */

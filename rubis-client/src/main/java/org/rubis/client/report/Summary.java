@@ -49,16 +49,22 @@ public final class Summary {
         RunPart run = new RunPart(config, result, outcome);
         RequestsPart requests = new RequestsPart(result, stats);
         SessionsPart sessions = new SessionsPart(result, stats, config.workload().errorPagesWithoutThink());
-        StationarityPart stationarity = new StationarityPart(config, result, stats);
+        IntervalsPart intervals = config.profile() == null ? null : new IntervalsPart(config, result, stats, health);
+        StationarityPart stationarity = new StationarityPart(config, result, stats, intervals);
         ResponseTimesPart times = new ResponseTimesPart(stats);
         HealthPart healthPart = new HealthPart(config, stats, health, outcome, accuracy);
         ServerPart server = new ServerPart(dir);
         WarningsPart warnings = new WarningsPart(config, result, stationarity.warning());
-        for (SummaryPart p :
-                List.of(run, requests, sessions, stationarity, times, healthPart, new JvmFacts(), server, warnings)) {
-            p.json(root);
+        List<SummaryPart> jsonOrder = new java.util.ArrayList<>(
+                List.of(run, requests, sessions, stationarity, times, healthPart, new JvmFacts(), server, warnings));
+        List<SummaryPart> text = new java.util.ArrayList<>(
+                List.of(run, requests, stationarity, sessions, server, times, healthPart, warnings));
+        if (intervals != null) {
+            jsonOrder.add(4, intervals); // after the stationarity it judges
+            text.add(text.indexOf(times) + 1, intervals);
         }
-        this.textOrder = List.of(run, requests, stationarity, sessions, server, times, healthPart, warnings);
+        jsonOrder.forEach(p -> p.json(root));
+        this.textOrder = List.copyOf(text);
         this.text = renderText();
     }
 

@@ -1,0 +1,152 @@
+package org.rubis.client.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rubis.client.config.ConfigLoader;
+import org.rubis.format.Columns;
+import org.rubis.server.FaultyServer;
+import org.rubis.server.RubisServer;
+
+/**
+ * Load profiles on real runs, checked against the embedded server's own log (server/requests.csv): the concurrent
+ * sessions it saw in each interval of a step profile are the profile's users, and a mix switch changes the states of
+ * the sessions that start after it only. Short intervals and a small think scale keep the runs to seconds.
+ */
+class ProfileRunTest {
+
+    /** States the browsing table never reaches (docs/WORKLOAD.md, Transition tables): only bidding sessions send them. */
+    private static final Set<String> BIDDING_ONLY = Set.of("Register", "RegisterUser", "Sell", "SelectCategoryToSellItem",
+            "SellItemForm", "RegisterItem", "PutBidAuth", "PutBid", "StoreBid", "BuyNowAuth", "BuyNow", "StoreBuyNow");
+
+    @TempDir Path tmp;
+
+    private record Run(JsonNode summary, Path dir, Path serverDir) {}
+
+    private Run run(String name, String profile, Map<String, String> extra) throws Exception {
+        Path file = tmp.resolve(name + ".profile");
+        Files.writeString(file, profile);
+        Path dir = tmp.resolve(name);
+        Path serverDir = tmp.resolve(name + "-server");
+        JsonNode summary;
+        try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "", serverDir)) {
+            Map<String, String> p = new HashMap<>(Map.of("client_target", "http://127.0.0.1:" + server.port(),
+                    "client_backend", "dedicated", "workload_profile_file", file.toString(), "workload_up_ramp_time_in_ms", "2000",
+                    "workload_down_ramp_time_in_ms", "0", "workload_think_scale", "0.05", "client_progress", "no",
+                    "client_jit_warmup", "off", "client_seed", "7"));
+            p.putAll(extra);
+            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream()));
+            summary = engine.run().json();
+        }
+        return new Run(summary, dir, serverDir);
+    }
+
+    /** Each connection's span on the server: its first request's arrival to its last request's completion. */
+    private static List<long[]> connectionSpans(Path serverDir) throws Exception {
+        List<String> lines = Files.readAllLines(serverDir.resolve("requests.csv"));
+        List<String> header = List.of(lines.get(0).split(","));
+        int conn = header.indexOf("connection_id");
+        int arrival = header.indexOf("arrival_epoch_ns");
+        int completion = header.indexOf("completion_epoch_ns");
+        Map<String, long[]> spans = new HashMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",", -1);
+            long a = Long.parseLong(f[arrival]);
+            long c = Long.parseLong(f[completion]);
+            spans.merge(f[conn], new long[] {a, c}, (x, y) -> new long[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])});
+        }
+        return new ArrayList<>(spans.values());
+    }
+
+    /** The mean number of connections open on the server over [from, to), sampled every 10 ms. */
+    private static double meanConcurrent(List<long[]> spans, long from, long to) {
+        long step = 10_000_000L;
+        long samples = 0;
+        long sum = 0;
+        for (long t = from; t < to; t += step) {
+            for (long[] s : spans) {
+                sum += s[0] <= t && t < s[1] ? 1 : 0;
+            }
+            samples++;
+        }
+        return sum / (double) samples;
+    }
+
+    @Test
+    void aStepProfileHasItsUsersInSessionOnTheServerInEachInterval() throws Exception {
+        // Dedicated connections: one per session, so the server's open connections are the sessions in progress.
+        // next-think: users the profile lets go leave within one request, so the server sees the step promptly.
+        Run r = run("steps", "0 20\n4s 100\n8s 40\n12s end\n", Map.of("workload_profile_leave", "next-think"));
+        assertEquals("complete", r.summary().get("status").asText(), r.summary().toString());
+        JsonNode intervals = r.summary().get("intervals");
+        assertEquals(3, intervals.size(), intervals.toString());
+        List<long[]> spans = connectionSpans(r.serverDir());
+        int[] planned = {20, 100, 40};
+        for (int i = 0; i < 3; i++) {
+            JsonNode in = intervals.get(i);
+            assertEquals(planned[i], in.get("users_planned").asDouble(), 1e-9, in.toString());
+            // Skip the first 1.5 s of each interval: joining users send after a think time, leaving ones finish a request.
+            long from = in.get("start_epoch_ns").asLong() + 1_500_000_000L;
+            long to = in.get("end_epoch_ns").asLong();
+            double seen = meanConcurrent(spans, from, to);
+            // Below the plan only by the users thinking between two sessions (no connection then): a session is tens of
+            // requests, so a few percent of the time.
+            assertTrue(seen > 0.8 * planned[i] && seen < 1.05 * planned[i],
+                    "interval " + i + ": the server saw " + seen + " sessions in progress, planned " + planned[i]);
+            double achieved = in.get("users_achieved").asDouble();
+            assertTrue(achieved >= planned[i] - 1e-9 && achieved < planned[i] * 1.2, in.toString());
+        }
+        assertTrue(r.summary().get("profile").get("sessions_left").asLong() > 0, "users left at their next think time");
+    }
+
+    @Test
+    void aMixSwitchChangesTheStatesOfNewSessionsOnly() throws Exception {
+        // Sessions of at most 10 requests, so that many begin after the switch.
+        Run r = run("mix", "0 30 bidding\n4s 30 browsing\n9s end\n", Map.of("workload_maximum_number_of_transitions", "10"));
+        assertEquals("complete", r.summary().get("status").asText(), r.summary().toString());
+        long switchNs = r.summary().get("intervals").get(1).get("start_epoch_ns").asLong();
+        Map<Long, Long> sessionStart = new HashMap<>();
+        List<String> sessions = Files.readAllLines(r.dir().resolve("sessions.csv"));
+        List<String> sh = List.of(sessions.get(0).split(","));
+        for (String line : sessions.subList(1, sessions.size())) {
+            String[] f = line.split(",", -1);
+            sessionStart.put(Long.parseLong(f[sh.indexOf("session_id")]), Long.parseLong(f[sh.indexOf("intended_start_epoch_ns")]));
+        }
+        List<String> requests = Files.readAllLines(r.dir().resolve("requests.csv"));
+        List<String> rh = List.of(requests.get(0).split(","));
+        assertEquals(Columns.REQUESTS, rh);
+        long biddingAfterSwitchInOldSessions = 0;
+        Set<Long> newSessions = new HashSet<>();
+        long newSessionRequests = 0;
+        for (String line : requests.subList(1, requests.size())) {
+            String[] f = line.split(",", -1);
+            long sid = Long.parseLong(f[rh.indexOf("session_id")]);
+            String state = f[rh.indexOf("state")];
+            long sent = Long.parseLong(f[rh.indexOf("send_epoch_ns")]);
+            boolean startedAfter = sessionStart.get(sid) >= switchNs;
+            if (startedAfter) {
+                newSessions.add(sid);
+                newSessionRequests++;
+                assertTrue(!BIDDING_ONLY.contains(state), "session " + sid + " began after the switch to browsing, yet sent " + state);
+            } else if (sent >= switchNs && BIDDING_ONLY.contains(state)) {
+                biddingAfterSwitchInOldSessions++;
+            }
+        }
+        assertTrue(newSessions.size() >= 20 && newSessionRequests >= 100, newSessions.size() + " new sessions");
+        assertTrue(biddingAfterSwitchInOldSessions > 0, "sessions in progress at the switch keep the bidding mix");
+        assertEquals("browsing", r.summary().get("intervals").get(1).get("mix").asText());
+    }
+}

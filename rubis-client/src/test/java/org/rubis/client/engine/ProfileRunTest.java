@@ -17,12 +17,17 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ConfigLoader;
+import org.rubis.client.input.Source;
+import org.rubis.client.profile.ProfileShape;
+import org.rubis.client.profile.ProfileUnit;
+import org.rubis.client.profile.Profiles;
+import org.rubis.client.profile.TimeSeries;
 import org.rubis.format.Columns;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
 
 /**
- * Load profiles on real runs, checked against the embedded server's own log (server/requests.csv): the concurrent
+ * Load profiles on real runs, checked against the embedded server's own accounting of connections (server/connections.csv): the concurrent
  * sessions it saw in each interval of a step profile are the profile's users, and a mix switch changes the states of
  * the sessions that start after it only. Short intervals and a small think scale keep the runs to seconds.
  */
@@ -54,21 +59,18 @@ class ProfileRunTest {
         return new Run(summary, dir, serverDir);
     }
 
-    /** Each connection's span on the server: its first request's arrival to its last request's completion. */
+    /** Each connection the server accepted, from its own accounting (server/connections.csv): opened, closed. */
     private static List<long[]> connectionSpans(Path serverDir) throws Exception {
-        List<String> lines = Files.readAllLines(serverDir.resolve("requests.csv"));
+        List<String> lines = Files.readAllLines(serverDir.resolve("connections.csv"));
         List<String> header = List.of(lines.get(0).split(","));
-        int conn = header.indexOf("connection_id");
-        int arrival = header.indexOf("arrival_epoch_ns");
-        int completion = header.indexOf("completion_epoch_ns");
-        Map<String, long[]> spans = new HashMap<>();
+        int open = header.indexOf("open_epoch_ns");
+        int close = header.indexOf("close_epoch_ns");
+        List<long[]> spans = new ArrayList<>();
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",", -1);
-            long a = Long.parseLong(f[arrival]);
-            long c = Long.parseLong(f[completion]);
-            spans.merge(f[conn], new long[] {a, c}, (x, y) -> new long[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])});
+            spans.add(new long[] {Long.parseLong(f[open]), f[close].isEmpty() ? Long.MAX_VALUE : Long.parseLong(f[close])});
         }
-        return new ArrayList<>(spans.values());
+        return spans;
     }
 
     /** The mean number of connections open on the server over [from, to), sampled every 10 ms. */
@@ -148,5 +150,46 @@ class ProfileRunTest {
         assertTrue(newSessions.size() >= 20 && newSessionRequests >= 100, newSessions.size() + " new sessions");
         assertTrue(biddingAfterSwitchInOldSessions > 0, "sessions in progress at the switch keep the bidding mix");
         assertEquals("browsing", r.summary().get("intervals").get(1).get("mix").asText());
+    }
+
+    @Test
+    void aDiurnalRateFromATimeSeriesIsAchievedInEachInterval() throws Exception {
+        // A generated day of request rates (per minute, low at midnight, high at noon), rescaled to 10 s at 40 sessions/s.
+        StringBuilder b = new StringBuilder("minute,rps\n");
+        for (int m = 0; m < 1440; m++) {
+            b.append(m).append(',').append(200 + 800 * (1 - Math.cos(2 * Math.PI * m / 1440))).append('\n');
+        }
+        Path trace = tmp.resolve("day.csv");
+        Files.writeString(trace, b.toString());
+        String profile = Profiles.series(ProfileUnit.RATE, ProfileShape.STEP, TimeSeries.read(Source.file(trace)), "day.csv", 40,
+                10_000, 2_000).text();
+        Run r = run("diurnal", profile, Map.of("workload_arrivals", "hybrid", "workload_maximum_number_of_transitions", "5"));
+        assertEquals("complete", r.summary().get("status").asText(), r.summary().toString());
+        JsonNode intervals = r.summary().get("intervals");
+        assertEquals(5, intervals.size(), intervals.toString());
+        // Sessions begun per interval (sessions.csv's start instants), against the plan: Poisson arrivals, so within 4
+        // standard deviations (and 2 sessions of slack for the edges).
+        long clientBegun = 0;
+        for (JsonNode in : intervals) {
+            double expected = in.get("rate_planned").asDouble() * in.get("seconds").asDouble();
+            long begun = in.get("sessions_begun").asLong();
+            assertEquals(expected, begun, 4 * Math.sqrt(expected) + 2, "interval " + in.get("index") + ": " + in);
+            clientBegun += begun;
+        }
+        // The server's own accounting: one dedicated connection per session, each accepted a little after the session
+        // began (a loaded host delays the accept, so a few cross an interval's end, which is why the per-interval check
+        // above reads the client's instants). None is lost, and the server saw noon busier than midnight.
+        List<long[]> spans = connectionSpans(r.serverDir());
+        long runStart = intervals.get(0).get("start_epoch_ns").asLong();
+        long lastIntervals = spans.stream().filter(c -> c[0] >= intervals.get(3).get("start_epoch_ns").asLong()).count();
+        assertTrue(clientBegun > 0);
+        assertEquals(r.summary().get("sessions_started").asLong(), spans.size(),
+                "every session the client began (up ramp included) is one connection the server accepted");
+        long noon = spans.stream().filter(c -> c[0] >= intervals.get(2).get("start_epoch_ns").asLong()
+                && c[0] < intervals.get(3).get("start_epoch_ns").asLong()).count();
+        long midnight = spans.stream().filter(c -> c[0] >= runStart && c[0] < intervals.get(1).get("start_epoch_ns").asLong()).count();
+        assertTrue(noon > 2 * midnight && lastIntervals > 0, "the server saw " + midnight + " sessions at midnight, " + noon + " at noon");
+        assertTrue(intervals.get(2).get("rate_planned").asDouble() > 3 * intervals.get(0).get("rate_planned").asDouble(),
+                "noon is busier than midnight: " + intervals);
     }
 }

@@ -192,7 +192,12 @@ public final class LoadProfile {
         }
         // The crossing: value(t) = h at t = s0 + (h - a) / (b - a) * (e - s0); wanted on one side of it.
         double x = s0 + (h - a) / (b - a) * (double) (e - s0);
-        long cross = x <= s0 ? s0 : x >= e ? e : (long) Math.ceil(x);
+        if (x <= s0 || x >= e) {
+            // No crossing within the segment: one state all along, b's side when the crossing is before it, else a's.
+            boolean state = x <= s0 ? b > h : a > h;
+            return state == wanted ? from : Long.MAX_VALUE;
+        }
+        long cross = (long) Math.ceil(x);
         boolean wantedBefore = a > h; // on [s0, cross)
         if (wantedBefore == wanted) {
             return from < cross ? from : Long.MAX_VALUE;

@@ -23,7 +23,8 @@ import org.rubis.client.report.ExitStatus;
  */
 class ProfileCommandTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private record Result(int status, String out, String err) {}
 
@@ -35,7 +36,9 @@ class ProfileCommandTest {
     }
 
     private static LoadProfile load(Path file, String arrivals) {
-        return ConfigLoader.load((Path) null, Map.of("workload_profile_file", file.toString(), "workload_arrivals", arrivals)).profile();
+        return ConfigLoader.load(
+                        (Path) null, Map.of("workload_profile_file", file.toString(), "workload_arrivals", arrivals))
+                .profile();
     }
 
     @Test
@@ -45,9 +48,14 @@ class ProfileCommandTest {
         assertEquals(0, r.status(), r.err());
         LoadProfile p = load(f, "closed");
         assertEquals(3, p.intervals());
-        assertEquals(List.of(20.0, 100.0, 40.0), p.points().stream().map(LoadProfile.Point::value).toList());
+        assertEquals(
+                List.of(20.0, 100.0, 40.0),
+                p.points().stream().map(LoadProfile.Point::value).toList());
         assertEquals(90_000_000_000L, p.lengthNs());
-        assertEquals(ExitStatus.USAGE, run("profile", "steps", "--levels", "20", "--every", "30s", "--out", f.toString()).status(),
+        assertEquals(
+                ExitStatus.USAGE,
+                run("profile", "steps", "--levels", "20", "--every", "30s", "--out", f.toString())
+                        .status(),
                 "an existing file is not overwritten without --force");
     }
 
@@ -56,12 +64,28 @@ class ProfileCommandTest {
         // A day of per-minute request rates: a sine from 100 at midnight to 1,100 at noon.
         StringBuilder b = new StringBuilder("minute,rps\n");
         for (int m = 0; m < 1440; m++) {
-            b.append(m).append(',').append(100 + 500 * (1 - Math.cos(2 * Math.PI * m / 1440))).append('\n');
+            b.append(m)
+                    .append(',')
+                    .append(100 + 500 * (1 - Math.cos(2 * Math.PI * m / 1440)))
+                    .append('\n');
         }
         Path trace = TestFiles.write(tmp, "day.csv", b.toString());
         Path f = tmp.resolve("hour.txt");
-        Result r = run("profile", "series", "--input", trace.toString(), "--unit", "sessions/s", "--peak", "50", "--length", "1h",
-                "--step", "5m", "--out", f.toString());
+        Result r = run(
+                "profile",
+                "series",
+                "--input",
+                trace.toString(),
+                "--unit",
+                "sessions/s",
+                "--peak",
+                "50",
+                "--length",
+                "1h",
+                "--step",
+                "5m",
+                "--out",
+                f.toString());
         assertEquals(0, r.status(), r.err());
         LoadProfile p = load(f, "hybrid");
         assertEquals(12, p.intervals());
@@ -96,7 +120,17 @@ class ProfileCommandTest {
         for (String[] c : cases) {
             Path trace = TestFiles.write(tmp, "bad.csv", c[0]);
             Path out = tmp.resolve("never.txt");
-            Result r = run("profile", "series", "--input", trace.toString(), "--peak", "10", "--length", "10m", "--out", out.toString());
+            Result r = run(
+                    "profile",
+                    "series",
+                    "--input",
+                    trace.toString(),
+                    "--peak",
+                    "10",
+                    "--length",
+                    "10m",
+                    "--out",
+                    out.toString());
             assertEquals(ExitStatus.USAGE, r.status(), c[0]);
             String line = r.err().strip();
             assertEquals(-1, line.indexOf('\n'), "one line: " + r.err());
@@ -109,9 +143,18 @@ class ProfileCommandTest {
     @Test
     void aProfileWithTheUsersItReplacesIsRefusedBeforeAnythingIsSent() {
         Path f = TestFiles.write(tmp, "p.txt", "0 5\n10s end\n");
-        Result r = run("run", "--profile", f.toString(), "--users", "10", "--out", tmp.resolve("run").toString());
+        Result r = run(
+                "run",
+                "--profile",
+                f.toString(),
+                "--users",
+                "10",
+                "--out",
+                tmp.resolve("run").toString());
         assertEquals(ExitStatus.USAGE, r.status(), r.err());
-        assertTrue(r.err().contains("--profile and --users: the profile sets the users over the run phase; drop --users"), r.err());
+        assertTrue(
+                r.err().contains("--profile and --users: the profile sets the users over the run phase; drop --users"),
+                r.err());
         assertFalse(Files.exists(tmp.resolve("run").resolve("requests.csv")));
     }
 }

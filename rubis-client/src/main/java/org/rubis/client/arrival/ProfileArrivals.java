@@ -23,6 +23,7 @@ public final class ProfileArrivals implements SessionArrivals {
     private final SplittableRandom random;
     /** Pieces on the run's time line (ns from t = 0): start, end (the last: infinite), rate at the start and the end. */
     private final double[] starts;
+
     private final double[] ends;
     private final double[] from;
     private final double[] to;
@@ -129,8 +130,9 @@ public final class ProfileArrivals implements SessionArrivals {
 
     @Override
     public String describe() {
-        StringBuilder b = new StringBuilder("load profile " + profile.source() + " (" + (exponential ? "exponential" : "deterministic")
-                + (profile.shape() == ProfileShape.RAMP ? ", ramps" : "") + "):");
+        StringBuilder b = new StringBuilder(
+                "load profile " + profile.source() + " (" + (exponential ? "exponential" : "deterministic")
+                        + (profile.shape() == ProfileShape.RAMP ? ", ramps" : "") + "):");
         int shown = Math.min(profile.intervals(), 8);
         for (int i = 0; i < shown; i++) {
             b.append(String.format(Locale.ROOT, " %gs:%g/s", profile.startNs(i) / 1e9, profile.startValue(i)));

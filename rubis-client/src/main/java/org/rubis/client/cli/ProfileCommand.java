@@ -28,10 +28,18 @@ import picocli.CommandLine.Spec;
  * common shapes need no typing: steps, a linear ramp, a spike, a diurnal sine, and a time series (a request-rate trace)
  * rescaled to a peak and a length. Nothing is sent.
  */
-@Command(name = "profile", mixinStandardHelpOptions = true,
-        description = "Write a load profile for run --profile: steps, ramp, spike, diurnal, or series (a time series rescaled).",
-        subcommands = {ProfileCommand.Steps.class, ProfileCommand.Ramp.class, ProfileCommand.Spike.class, ProfileCommand.Diurnal.class,
-            ProfileCommand.Series.class})
+@Command(
+        name = "profile",
+        mixinStandardHelpOptions = true,
+        description = "Write a load profile for run --profile: steps, ramp, spike, diurnal, or series (a time series"
+                + " rescaled).",
+        subcommands = {
+            ProfileCommand.Steps.class,
+            ProfileCommand.Ramp.class,
+            ProfileCommand.Spike.class,
+            ProfileCommand.Diurnal.class,
+            ProfileCommand.Series.class
+        })
 public final class ProfileCommand implements Callable<Integer> {
 
     @Spec
@@ -45,11 +53,20 @@ public final class ProfileCommand implements Callable<Integer> {
 
     /** The options every shape takes: what the values count, and where the file goes. */
     static final class Output {
-        @Option(names = "--unit", paramLabel = "UNIT", defaultValue = "users",
-                description = "What the values count: users (closed arrivals) or sessions/s (hybrid arrivals). Default: users.")
+        @Option(
+                names = "--unit",
+                paramLabel = "UNIT",
+                defaultValue = "users",
+                description = "What the values count: users (closed arrivals) or sessions/s (hybrid arrivals). Default:"
+                        + " users.")
         String unit;
-        @Option(names = "--out", paramLabel = "FILE", description = "The profile file to write (default: standard output).")
+
+        @Option(
+                names = "--out",
+                paramLabel = "FILE",
+                description = "The profile file to write (default: standard output).")
         Path out;
+
         @Option(names = "--force", description = "Overwrite --out when it exists.")
         boolean force;
 
@@ -70,7 +87,8 @@ public final class ProfileCommand implements Callable<Integer> {
                 return 0;
             }
             if (Files.exists(out) && !force) {
-                throw new ConfigException("--out " + out + ": exists; choose another file or add --force to overwrite it");
+                throw new ConfigException(
+                        "--out " + out + ": exists; choose another file or add --force to overwrite it");
             }
             try {
                 Files.writeString(out, p.text(), StandardCharsets.UTF_8);
@@ -102,14 +120,31 @@ public final class ProfileCommand implements Callable<Integer> {
         return v;
     }
 
-    @Command(name = "steps", mixinStandardHelpOptions = true, description = "Levels held one after another, e.g. --levels 20,100,40 --every 30s.")
+    @Command(
+            name = "steps",
+            mixinStandardHelpOptions = true,
+            description = "Levels held one after another, e.g. --levels 20,100,40 --every 30s.")
     static final class Steps implements Callable<Integer> {
-        @Mixin Output output;
-        @Option(names = "--levels", paramLabel = "V,V,...", required = true, split = ",", description = "The levels, in order.")
+        @Mixin
+        Output output;
+
+        @Option(
+                names = "--levels",
+                paramLabel = "V,V,...",
+                required = true,
+                split = ",",
+                description = "The levels, in order.")
         List<Double> levels;
-        @Option(names = "--every", paramLabel = "TIME", required = true, description = "How long each level holds, e.g. 30s.")
+
+        @Option(
+                names = "--every",
+                paramLabel = "TIME",
+                required = true,
+                description = "How long each level holds, e.g. 30s.")
         String every;
-        @Spec CommandSpec spec;
+
+        @Spec
+        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -123,43 +158,78 @@ public final class ProfileCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "ramp", mixinStandardHelpOptions = true, description = "A linear ramp, then a hold: --from 0 --to 100 --over 5m --hold 10m.")
+    @Command(
+            name = "ramp",
+            mixinStandardHelpOptions = true,
+            description = "A linear ramp, then a hold: --from 0 --to 100 --over 5m --hold 10m.")
     static final class Ramp implements Callable<Integer> {
-        @Mixin Output output;
-        @Option(names = "--from", paramLabel = "V", defaultValue = "0", description = "The value at the start. Default: 0.")
+        @Mixin
+        Output output;
+
+        @Option(
+                names = "--from",
+                paramLabel = "V",
+                defaultValue = "0",
+                description = "The value at the start. Default: 0.")
         double from;
+
         @Option(names = "--to", paramLabel = "V", required = true, description = "The value at the end of the ramp.")
         double to;
+
         @Option(names = "--over", paramLabel = "TIME", required = true, description = "The ramp's length, e.g. 5m.")
         String over;
-        @Option(names = "--hold", paramLabel = "TIME", defaultValue = "0", description = "How long --to holds after the ramp. Default: 0.")
+
+        @Option(
+                names = "--hold",
+                paramLabel = "TIME",
+                defaultValue = "0",
+                description = "How long --to holds after the ramp. Default: 0.")
         String hold;
-        @Spec CommandSpec spec;
+
+        @Spec
+        CommandSpec spec;
 
         @Override
         public Integer call() {
             ProfileUnit unit = output.unit();
             long holdMs = Durations.millis("--hold", hold);
-            return output.write(spec, Profiles.ramp(unit, value("--from", from, unit), value("--to", to, unit), millis("--over", over),
-                    holdMs), "a ramp over " + over);
+            return output.write(
+                    spec,
+                    Profiles.ramp(
+                            unit, value("--from", from, unit), value("--to", to, unit), millis("--over", over), holdMs),
+                    "a ramp over " + over);
         }
     }
 
-    @Command(name = "spike", mixinStandardHelpOptions = true,
+    @Command(
+            name = "spike",
+            mixinStandardHelpOptions = true,
             description = "A base load with one spike: --base 50 --peak 500 --at 2m --for 30s --length 5m.")
     static final class Spike implements Callable<Integer> {
-        @Mixin Output output;
+        @Mixin
+        Output output;
+
         @Option(names = "--base", paramLabel = "V", required = true, description = "The load outside the spike.")
         double base;
+
         @Option(names = "--peak", paramLabel = "V", required = true, description = "The load during the spike.")
         double peak;
+
         @Option(names = "--at", paramLabel = "TIME", required = true, description = "When the spike starts.")
         String at;
+
         @Option(names = "--for", paramLabel = "TIME", required = true, description = "How long it lasts.")
         String lasts;
-        @Option(names = "--length", paramLabel = "TIME", required = true, description = "The profile's length (the run phase).")
+
+        @Option(
+                names = "--length",
+                paramLabel = "TIME",
+                required = true,
+                description = "The profile's length (the run phase).")
         String length;
-        @Spec CommandSpec spec;
+
+        @Spec
+        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -171,29 +241,61 @@ public final class ProfileCommand implements Callable<Integer> {
                 throw new ConfigException("--at " + at + " --for " + lasts + ": the spike ends after --length " + length
                         + "; expected it within the profile");
             }
-            return output.write(spec, Profiles.spike(unit, value("--base", base, unit), value("--peak", peak, unit), atMs, forMs, lengthMs),
+            return output.write(
+                    spec,
+                    Profiles.spike(
+                            unit, value("--base", base, unit), value("--peak", peak, unit), atMs, forMs, lengthMs),
                     "a spike at " + at);
         }
     }
 
-    @Command(name = "diurnal", mixinStandardHelpOptions = true,
-            description = "A day as a sine from --min (at 0) to --max (at half the period): --min 50 --max 500 --period 1h.")
+    @Command(
+            name = "diurnal",
+            mixinStandardHelpOptions = true,
+            description =
+                    "A day as a sine from --min (at 0) to --max (at half the period): --min 50 --max 500 --period 1h.")
     static final class Diurnal implements Callable<Integer> {
-        @Mixin Output output;
+        @Mixin
+        Output output;
+
         @Option(names = "--min", paramLabel = "V", required = true, description = "The lowest load (at time 0).")
         double min;
-        @Option(names = "--max", paramLabel = "V", required = true, description = "The highest load (at half the period).")
+
+        @Option(
+                names = "--max",
+                paramLabel = "V",
+                required = true,
+                description = "The highest load (at half the period).")
         double max;
-        @Option(names = "--period", paramLabel = "TIME", required = true, description = "One day's length in the run, e.g. 1h.")
+
+        @Option(
+                names = "--period",
+                paramLabel = "TIME",
+                required = true,
+                description = "One day's length in the run, e.g. 1h.")
         String period;
+
         @Option(names = "--length", paramLabel = "TIME", description = "The profile's length. Default: one period.")
         String length;
-        @Option(names = "--step", paramLabel = "TIME", defaultValue = "1m", description = "The pieces the sine is cut into. Default: 1m.")
+
+        @Option(
+                names = "--step",
+                paramLabel = "TIME",
+                defaultValue = "1m",
+                description = "The pieces the sine is cut into. Default: 1m.")
         String step;
-        @Option(names = "--shape", paramLabel = "SHAPE", defaultValue = "step",
-                description = "step: each piece holds its mean (each judged steady); ramp: linear through the sine. Default: step.")
+
+        @Option(
+                names = "--shape",
+                paramLabel = "SHAPE",
+                defaultValue = "step",
+                description =
+                        "step: each piece holds its mean (each judged steady); ramp: linear through the sine. Default:"
+                                + " step.")
         ProfileShape shape;
-        @Spec CommandSpec spec;
+
+        @Spec
+        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -206,28 +308,56 @@ public final class ProfileCommand implements Callable<Integer> {
             long periodMs = millis("--period", period);
             long lengthMs = length == null ? periodMs : millis("--length", length);
             long stepMs = millis("--step", step);
-            return output.write(spec, Profiles.diurnal(unit, shape, min, max, periodMs, lengthMs, stepMs),
+            return output.write(
+                    spec,
+                    Profiles.diurnal(unit, shape, min, max, periodMs, lengthMs, stepMs),
                     String.format(Locale.ROOT, "a diurnal sine, period %s", period));
         }
     }
 
-    @Command(name = "series", mixinStandardHelpOptions = true,
-            description = "A time series (lines time,value, e.g. a request-rate trace) rescaled: its span to --length, its largest piece "
-                    + "to --peak.")
+    @Command(
+            name = "series",
+            mixinStandardHelpOptions = true,
+            description =
+                    "A time series (lines time,value, e.g. a request-rate trace) rescaled: its span to --length, its"
+                            + " largest piece to --peak.")
     static final class Series implements Callable<Integer> {
-        @Mixin Output output;
-        @Option(names = "--input", paramLabel = "FILE", required = true, description = "The series: lines time,value (a header line is skipped).")
+        @Mixin
+        Output output;
+
+        @Option(
+                names = "--input",
+                paramLabel = "FILE",
+                required = true,
+                description = "The series: lines time,value (a header line is skipped).")
         Path input;
+
         @Option(names = "--peak", paramLabel = "V", required = true, description = "The profile's largest value.")
         double peak;
-        @Option(names = "--length", paramLabel = "TIME", required = true, description = "The profile's length, e.g. 1h for a day-long trace.")
+
+        @Option(
+                names = "--length",
+                paramLabel = "TIME",
+                required = true,
+                description = "The profile's length, e.g. 1h for a day-long trace.")
         String length;
-        @Option(names = "--step", paramLabel = "TIME", defaultValue = "1m", description = "The pieces it is averaged over. Default: 1m.")
+
+        @Option(
+                names = "--step",
+                paramLabel = "TIME",
+                defaultValue = "1m",
+                description = "The pieces it is averaged over. Default: 1m.")
         String step;
-        @Option(names = "--shape", paramLabel = "SHAPE", defaultValue = "step",
+
+        @Option(
+                names = "--shape",
+                paramLabel = "SHAPE",
+                defaultValue = "step",
                 description = "step: each piece holds its mean; ramp: linear from piece to piece. Default: step.")
         ProfileShape shape;
-        @Spec CommandSpec spec;
+
+        @Spec
+        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -240,8 +370,17 @@ public final class ProfileCommand implements Callable<Integer> {
             if (s.max() == 0) {
                 throw new ConfigException(input + ": every value is 0; expected a series with some load");
             }
-            return output.write(spec, Profiles.series(unit, shape, s, input.getFileName().toString(), peak, millis("--length", length),
-                    millis("--step", step)), "the series " + input + " over " + length);
+            return output.write(
+                    spec,
+                    Profiles.series(
+                            unit,
+                            shape,
+                            s,
+                            input.getFileName().toString(),
+                            peak,
+                            millis("--length", length),
+                            millis("--step", step)),
+                    "the series " + input + " over " + length);
         }
     }
 }

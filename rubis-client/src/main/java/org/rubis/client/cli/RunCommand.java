@@ -379,7 +379,7 @@ public final class RunCommand implements Callable<Integer> {
                 throw new ConfigException(o + " without --profile: it applies to a load profile's points (--profile FILE)");
             }
         }
-        if (leave != null && (arrivals == org.rubis.client.config.Arrivals.HYBRID || !hybrid.isEmpty())) {
+        if (leave != null && (arrivals == Arrivals.HYBRID || !hybrid.isEmpty())) {
             throw new ConfigException("--leave and " + (hybrid.isEmpty() ? "--arrivals hybrid" : hybrid.get(0)) + ": --leave says how "
                     + "emulated users of a closed population leave; hybrid sessions end by themselves");
         }

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.LeavePolicy;
-import org.rubis.client.config.RampMode;
 import org.rubis.client.config.ShardPlan;
 import org.rubis.client.profile.LoadProfile;
 import org.rubis.client.report.IntervalLoad;
@@ -35,6 +34,7 @@ final class Population {
     private final int initial;
     /** {user, the instant the profile let it go, the instant it left}, in the order they left. */
     private final List<long[]> departures = new ArrayList<>();
+
     private final List<User> users = new ArrayList<>();
 
     Population(ClientConfig config, RunClock clock, ShardPlan shard) {
@@ -81,10 +81,13 @@ final class Population {
      */
     long firstRequest(int u, int joins, long at) {
         long base = SessionRandom.mix(config.seed() ^ SessionRandom.mix(u + 1L));
-        SplittableRandom r = new SplittableRandom(joins == 0 ? base : SessionRandom.mix(base ^ SessionRandom.mix(0x9E3779B97F4A7C15L * joins)));
+        SplittableRandom r = new SplittableRandom(
+                joins == 0 ? base : SessionRandom.mix(base ^ SessionRandom.mix(0x9E3779B97F4A7C15L * joins)));
         long think = mixAt(at).thinkTime().nanos(0, r);
         if (!clock.stationary() && joins == 0 && u < initial) {
-            return at + clock.scaleThink(think, at); // the original's start: one think time slowed by the up ramp's factor
+            return at
+                    + clock.scaleThink(
+                            think, at); // the original's start: one think time slowed by the up ramp's factor
         }
         return clock.thinkEnd(think, at);
     }
@@ -100,7 +103,9 @@ final class Population {
         if (p == null) {
             return config.workload();
         }
-        return p.points().get(p.intervalAt(Math.max(0, nano - clock.upEndNano()))).mix();
+        return p.points()
+                .get(p.intervalAt(Math.max(0, nano - clock.upEndNano())))
+                .mix();
     }
 
     /** A user that has started (its state, for the summary's count of users still leaving at the end). */
@@ -144,7 +149,8 @@ final class Population {
             if (!population.leavesAtNextThink() || leaveAt > nextNano) {
                 return false;
             }
-            // Let go by its next request: it leaves now, unless the profile wants it back by then (a dip shorter than a request).
+            // Let go by its next request: it leaves now, unless the profile wants it back by then (a dip shorter than a
+            // request).
             return population.join(u, leaveAt) > Math.max(leaveAt, doneNano);
         }
 
@@ -228,8 +234,15 @@ final class Population {
             }
             double len = e - s;
             double planned = plannedUserNs / len;
-            out.add(new IntervalLoad(planned(s), planned(clock.intervalEndNano(i) - 1), planned, planned + lagUserNs / len,
-                    lagUserNs / len, max, lagMaxS, len / 1e9));
+            out.add(new IntervalLoad(
+                    planned(s),
+                    planned(clock.intervalEndNano(i) - 1),
+                    planned,
+                    planned + lagUserNs / len,
+                    lagUserNs / len,
+                    max,
+                    lagMaxS,
+                    len / 1e9));
         }
         return out;
     }

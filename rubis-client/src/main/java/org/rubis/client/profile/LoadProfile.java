@@ -41,7 +41,8 @@ public final class LoadProfile {
      * @param lengthNs the run phase's length: the profile's end line, or the run's duration when it has none
      * @param endLine the end line's number, or 0 when the length is the run's duration
      */
-    public LoadProfile(String source, ProfileShape shape, ProfileUnit unit, List<Point> points, long lengthNs, int endLine) {
+    public LoadProfile(
+            String source, ProfileShape shape, ProfileUnit unit, List<Point> points, long lengthNs, int endLine) {
         if (points.isEmpty() || points.get(0).atNs() != 0) {
             throw new IllegalArgumentException("a profile starts with a point at 0");
         }
@@ -107,7 +108,9 @@ public final class LoadProfile {
 
     /** The value at the end of interval {@code i}: the next point's on a ramp, the same on a step or the last. */
     public double endValue(int i) {
-        return shape == ProfileShape.RAMP && i + 1 < points.size() ? points.get(i + 1).value() : points.get(i).value();
+        return shape == ProfileShape.RAMP && i + 1 < points.size()
+                ? points.get(i + 1).value()
+                : points.get(i).value();
     }
 
     /** Whether interval {@code i} is meant to be flat (a step, or a ramp between equal values): the ones judged steady. */

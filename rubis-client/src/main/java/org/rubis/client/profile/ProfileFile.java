@@ -29,11 +29,17 @@ public final class ProfileFile {
      * What the run gives a profile: its arrivals' unit, a shape chosen outside the file (null: none), and the mix and
      * think scale in force before a point names its own.
      */
-    public record Defaults(ProfileUnit unit, ProfileShape shape, String shapeOption, WorkloadModel mix, String mixName,
+    public record Defaults(
+            ProfileUnit unit,
+            ProfileShape shape,
+            String shapeOption,
+            WorkloadModel mix,
+            String mixName,
             double thinkScale) {}
 
     /** A shape line, a unit line, points, and the end line when there is one. */
     private final Source source;
+
     private final Defaults defaults;
     private final MixResolver mixes;
     private ProfileShape shape;
@@ -70,8 +76,9 @@ public final class ProfileFile {
 
     private LoadProfile profile() {
         if (points.isEmpty()) {
-            throw new ConfigException(source.displayName() + ": no points; expected lines 'TIME VALUE [MIX] [THINK-SCALE]', e.g. '0 20' "
-                    + "then '30s 100' (docs/WORKLOAD.md, Load profiles)");
+            throw new ConfigException(
+                    source.displayName() + ": no points; expected lines 'TIME VALUE [MIX] [THINK-SCALE]', e.g. '0 20' "
+                            + "then '30s 100' (docs/WORKLOAD.md, Load profiles)");
         }
         ProfileShape s = shape;
         if (s == null) {
@@ -114,7 +121,8 @@ public final class ProfileFile {
             throw new ConfigException(where + ": expected 'shape step' or 'shape ramp'");
         }
         if (shapeLine > 0 || !points.isEmpty()) {
-            throw new ConfigException(where + ": a second shape line, or one after the first point; give one 'shape' line at the top");
+            throw new ConfigException(
+                    where + ": a second shape line, or one after the first point; give one 'shape' line at the top");
         }
         shape = ProfileShape.parse(f[1]);
         shapeLine = n;
@@ -130,7 +138,8 @@ public final class ProfileFile {
             throw new ConfigException(where + ": expected 'unit users' or 'unit sessions/s'");
         }
         if (unitLine > 0 || !points.isEmpty()) {
-            throw new ConfigException(where + ": a second unit line, or one after the first point; give one 'unit' line at the top");
+            throw new ConfigException(
+                    where + ": a second unit line, or one after the first point; give one 'unit' line at the top");
         }
         unitLine = n;
         if (u != defaults.unit()) {
@@ -144,13 +153,13 @@ public final class ProfileFile {
     private void point(String[] f, String text, String where, int n) {
         long at = time(f[0], where);
         if (f.length < 2) {
-            throw new ConfigException(where + ": \"" + abbreviate(text) + "\" has no value; expected 'TIME VALUE [MIX] [THINK-SCALE]', "
-                    + "e.g. '30s 100', or 'TIME end'");
+            throw new ConfigException(where + ": \"" + abbreviate(text)
+                    + "\" has no value; expected 'TIME VALUE [MIX] [THINK-SCALE]', " + "e.g. '30s 100', or 'TIME end'");
         }
         long last = points.isEmpty() ? -1 : points.get(points.size() - 1).atNs();
         if (at == last) {
-            throw new ConfigException(where + ": time " + f[0] + " again (line " + points.get(points.size() - 1).line()
-                    + " has it); each point needs its own time");
+            throw new ConfigException(where + ": time " + f[0] + " again (line "
+                    + points.get(points.size() - 1).line() + " has it); each point needs its own time");
         }
         if (at < last) {
             throw new ConfigException(where + ": time " + f[0] + " is before the previous point's (line "
@@ -179,8 +188,9 @@ public final class ProfileFile {
                 mix = mixes.resolve(f[i], source, where);
                 mixName = f[i];
             } else if (!f[i].equals("-")) {
-                throw new ConfigException(where + ": \"" + abbreviate(f[i]) + "\" is not a think scale; expected 'TIME VALUE [MIX] "
-                        + "[THINK-SCALE]', e.g. '30s 100 browsing 0.5'");
+                throw new ConfigException(
+                        where + ": \"" + abbreviate(f[i]) + "\" is not a think scale; expected 'TIME VALUE [MIX] "
+                                + "[THINK-SCALE]', e.g. '30s 100 browsing 0.5'");
             }
         }
         points.add(new LoadProfile.Point(at, value, mix, mixName, thinkScale, n));
@@ -189,11 +199,12 @@ public final class ProfileFile {
     private long time(String text, String where) {
         double ms = DurationText.millis(text);
         if (Double.isNaN(ms)) {
-            throw new ConfigException(where + ": \"" + abbreviate(text) + "\" is not a time; expected e.g. 0, 90s, 5m, 500ms or 1h "
-                    + "(a bare number is seconds)");
+            throw new ConfigException(where + ": \"" + abbreviate(text)
+                    + "\" is not a time; expected e.g. 0, 90s, 5m, 500ms or 1h " + "(a bare number is seconds)");
         }
         if (ms > MAX_MS) {
-            throw new ConfigException(where + ": " + abbreviate(text) + " is beyond 30 days; expected times within the run");
+            throw new ConfigException(
+                    where + ": " + abbreviate(text) + " is beyond 30 days; expected times within the run");
         }
         return Math.round(ms * 1e6);
     }
@@ -203,16 +214,17 @@ public final class ProfileFile {
         try {
             v = Double.parseDouble(text);
         } catch (NumberFormatException e) {
-            throw new ConfigException(where + ": \"" + abbreviate(text) + "\" is not a number of " + defaults.unit().words()
-                    + "; expected 'TIME VALUE [MIX] [THINK-SCALE]', e.g. '30s 100'");
+            throw new ConfigException(where + ": \"" + abbreviate(text) + "\" is not a number of "
+                    + defaults.unit().words() + "; expected 'TIME VALUE [MIX] [THINK-SCALE]', e.g. '30s 100'");
         }
         if (!Double.isFinite(v) || v < 0) {
-            throw new ConfigException(where + ": " + abbreviate(text) + " " + defaults.unit().words() + " is negative or not finite; "
-                    + "expected 0 or more");
+            throw new ConfigException(where + ": " + abbreviate(text) + " "
+                    + defaults.unit().words() + " is negative or not finite; " + "expected 0 or more");
         }
         if (defaults.unit() == ProfileUnit.USERS && v != Math.rint(v)) {
-            throw new ConfigException(where + ": " + abbreviate(text) + " users is not a whole number; expected a whole number of users"
-                    + " (a ramp between two points adds them one at a time)");
+            throw new ConfigException(
+                    where + ": " + abbreviate(text) + " users is not a whole number; expected a whole number of users"
+                            + " (a ramp between two points adds them one at a time)");
         }
         return v;
     }
@@ -220,7 +232,8 @@ public final class ProfileFile {
     private static double thinkScale(String text, String where) {
         double v = Double.parseDouble(text);
         if (!Double.isFinite(v) || v < 0) {
-            throw new ConfigException(where + ": think scale " + abbreviate(text) + " is negative or not finite; expected 0 or more");
+            throw new ConfigException(
+                    where + ": think scale " + abbreviate(text) + " is negative or not finite; expected 0 or more");
         }
         return v;
     }

@@ -15,8 +15,8 @@ public final class Profiles {
 
     /** {@code levels[i]} from {@code i * everyMs}, each for {@code everyMs}. */
     public static ProfileText steps(ProfileUnit unit, List<Double> levels, long everyMs) {
-        ProfileText p = new ProfileText(ProfileShape.STEP, unit)
-                .comment("steps of " + seconds(everyMs) + ": " + join(levels));
+        ProfileText p =
+                new ProfileText(ProfileShape.STEP, unit).comment("steps of " + seconds(everyMs) + ": " + join(levels));
         for (int i = 0; i < levels.size(); i++) {
             p.point(i * everyMs, levels.get(i));
         }
@@ -34,7 +34,8 @@ public final class Profiles {
     }
 
     /** {@code base}, {@code peak} from {@code atMs} for {@code spikeMs}, then {@code base} again to {@code lengthMs}. */
-    public static ProfileText spike(ProfileUnit unit, double base, double peak, long atMs, long spikeMs, long lengthMs) {
+    public static ProfileText spike(
+            ProfileUnit unit, double base, double peak, long atMs, long spikeMs, long lengthMs) {
         return new ProfileText(ProfileShape.STEP, unit)
                 .comment("a spike to " + number(peak) + " at " + seconds(atMs) + " for " + seconds(spikeMs) + ", "
                         + number(base) + " otherwise")
@@ -49,10 +50,11 @@ public final class Profiles {
      * in pieces of {@code stepMs}: steps at each piece's mean (flat intervals, judged steady one by one) or a ramp
      * through the sine's values at the piece boundaries.
      */
-    public static ProfileText diurnal(ProfileUnit unit, ProfileShape shape, double min, double max, long periodMs, long lengthMs,
-            long stepMs) {
-        ProfileText p = new ProfileText(shape, unit).comment("a diurnal sine from " + number(min) + " to " + number(max)
-                + ", period " + seconds(periodMs) + ", " + (shape == ProfileShape.STEP ? "steps" : "a ramp") + " of " + seconds(stepMs));
+    public static ProfileText diurnal(
+            ProfileUnit unit, ProfileShape shape, double min, double max, long periodMs, long lengthMs, long stepMs) {
+        ProfileText p = new ProfileText(shape, unit)
+                .comment("a diurnal sine from " + number(min) + " to " + number(max) + ", period " + seconds(periodMs)
+                        + ", " + (shape == ProfileShape.STEP ? "steps" : "a ramp") + " of " + seconds(stepMs));
         double w = 2 * Math.PI / periodMs;
         for (long t = 0; t < lengthMs; t += stepMs) {
             long e = Math.min(lengthMs, t + stepMs);
@@ -72,8 +74,8 @@ public final class Profiles {
      * A time series rescaled: its span becomes {@code lengthMs}, its values are averaged over pieces of {@code stepMs}
      * and scaled so that the largest piece is {@code peak}.
      */
-    public static ProfileText series(ProfileUnit unit, ProfileShape shape, TimeSeries s, String name, double peak, long lengthMs,
-            long stepMs) {
+    public static ProfileText series(
+            ProfileUnit unit, ProfileShape shape, TimeSeries s, String name, double peak, long lengthMs, long stepMs) {
         int n = (int) ((lengthMs + stepMs - 1) / stepMs);
         double[] means = new double[n];
         double largest = 0;
@@ -84,9 +86,11 @@ public final class Profiles {
             largest = Math.max(largest, means[i]);
         }
         double scale = largest > 0 ? peak / largest : 0;
-        ProfileText p = new ProfileText(shape, unit).comment("the time series " + name + " (" + s.samples() + " samples, largest "
-                + number(s.max()) + "), its span rescaled to " + seconds(lengthMs) + ", averaged over " + seconds(stepMs)
-                + ", its largest piece scaled to " + number(peak));
+        ProfileText p = new ProfileText(shape, unit)
+                .comment("the time series " + name + " (" + s.samples() + " samples, largest "
+                        + number(s.max()) + "), its span rescaled to " + seconds(lengthMs) + ", averaged over "
+                        + seconds(stepMs)
+                        + ", its largest piece scaled to " + number(peak));
         for (int i = 0; i < n; i++) {
             p.point(i * stepMs, means[i] * scale);
         }
@@ -101,7 +105,10 @@ public final class Profiles {
     }
 
     static String number(double v) {
-        return BigDecimal.valueOf(v).setScale(3, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(v)
+                .setScale(3, RoundingMode.HALF_UP)
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     private static String join(List<Double> levels) {

@@ -1,6 +1,7 @@
 package org.rubis.client.profile;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.input.Source;
@@ -50,13 +51,13 @@ public final class TimeSeries {
                     first = false;
                     continue; // a header
                 }
-                throw new ConfigException(where + ": \"" + ProfileFile.abbreviate(text) + "\" is not two numbers; expected "
-                        + "'time,value', e.g. 60,1250");
+                throw new ConfigException(where + ": \"" + ProfileFile.abbreviate(text)
+                        + "\" is not two numbers; expected " + "'time,value', e.g. 60,1250");
             }
             first = false;
             if (!Double.isFinite(t) || !Double.isFinite(v) || v < 0) {
-                throw new ConfigException(where + ": \"" + ProfileFile.abbreviate(text) + "\": expected a finite time and a value of 0 "
-                        + "or more");
+                throw new ConfigException(where + ": \"" + ProfileFile.abbreviate(text)
+                        + "\": expected a finite time and a value of 0 " + "or more");
             }
             if (!rows.isEmpty() && t <= rows.get(rows.size() - 1)[0]) {
                 throw new ConfigException(where + ": time " + f[0] + " is not after the previous line's ("
@@ -66,14 +67,15 @@ public final class TimeSeries {
             lineNumbers.add(n);
         }
         if (rows.size() < 2) {
-            throw new ConfigException(source.displayName() + ": " + rows.size() + " samples; expected at least two lines 'time,value'");
+            throw new ConfigException(
+                    source.displayName() + ": " + rows.size() + " samples; expected at least two lines 'time,value'");
         }
         double[] steps = new double[rows.size() - 1];
         for (int i = 1; i < rows.size(); i++) {
             steps[i - 1] = rows.get(i)[0] - rows.get(i - 1)[0];
         }
         double[] sorted = steps.clone();
-        java.util.Arrays.sort(sorted);
+        Arrays.sort(sorted);
         double median = sorted[sorted.length / 2];
         for (int i = 0; i < steps.length; i++) {
             if (steps[i] > 2 * median) {
@@ -90,12 +92,13 @@ public final class TimeSeries {
             t[i] = rows.get(i)[0];
             v[i] = rows.get(i)[1];
         }
-        // The last sample covers a step as the others do: the series spans from its first time to its last plus one step.
+        // The last sample covers a step as the others do: the series spans from its first time to its last plus one
+        // step.
         return new TimeSeries(append(t, t[t.length - 1] + lastStep), v);
     }
 
     private static double[] append(double[] a, double x) {
-        double[] b = java.util.Arrays.copyOf(a, a.length + 1);
+        double[] b = Arrays.copyOf(a, a.length + 1);
         b[a.length] = x;
         return b;
     }

@@ -17,7 +17,13 @@ import org.rubis.format.RunFiles;
 final class IntervalHealth {
 
     /** Means over the samples of a stretch (NaN when it has none or the column is empty), and its longest GC pause. */
-    record Figures(double cpuCores, double otherCores, double stealCores, double procsRunning, double serverCores, long gcMaxPauseMs,
+    record Figures(
+            double cpuCores,
+            double otherCores,
+            double stealCores,
+            double procsRunning,
+            double serverCores,
+            long gcMaxPauseMs,
             int samples) {}
 
     private final List<double[]> samples = new ArrayList<>();
@@ -33,8 +39,14 @@ final class IntervalHealth {
     /** Reads the run directory's logs; a missing or unreadable log leaves its figures unknown. */
     IntervalHealth(Path dir) {
         for (String[] f : rows(RunFiles.clientHealth(dir))) {
-            samples.add(new double[] {number(f, EPOCH), number(f, CPU), number(f, OTHER), number(f, STEAL), number(f, PROCS),
-                number(f, SERVER)});
+            samples.add(new double[] {
+                number(f, EPOCH),
+                number(f, CPU),
+                number(f, OTHER),
+                number(f, STEAL),
+                number(f, PROCS),
+                number(f, SERVER)
+            });
         }
         for (String[] f : rows(RunFiles.clientGc(dir))) {
             double end = number(f, 0);
@@ -69,7 +81,8 @@ final class IntervalHealth {
                 gc = Math.max(gc, p[1]);
             }
         }
-        return new Figures(mean(sum, n, 1), mean(sum, n, 2), mean(sum, n, 3), mean(sum, n, 4), mean(sum, n, 5), gc, count);
+        return new Figures(
+                mean(sum, n, 1), mean(sum, n, 2), mean(sum, n, 3), mean(sum, n, 4), mean(sum, n, 5), gc, count);
     }
 
     private static double mean(double[] sum, int[] n, int i) {

@@ -47,7 +47,8 @@ public final class IntervalStats {
     /** The think times that started in the interval: their mean, mean square and mean cube, seconds. */
     Stationarity.ThinkMoments thinkMoments() {
         long n = thinks.sum();
-        return n == 0 ? Stationarity.ThinkMoments.NONE
+        return n == 0
+                ? Stationarity.ThinkMoments.NONE
                 : new Stationarity.ThinkMoments(thinkNs.sum() / 1e9 / n, thinkS2.sum() / n, thinkS3.sum() / n);
     }
 

@@ -66,8 +66,11 @@ final class IntervalsPart implements SummaryPart {
     private Stationarity stationarity(int i) {
         IntervalStats st = stats.interval(i);
         IntervalLoad load = result.intervals().get(i);
-        return Stationarity.of(closed() && !Double.isNaN(load.achievedMean()) ? load.achievedMean() : 0,
-                stats.runWindows(fromEpochNs(i), toEpochNs(i)), stats.runWindowSeconds(), st.response.meanMs() / 1e3,
+        return Stationarity.of(
+                closed() && !Double.isNaN(load.achievedMean()) ? load.achievedMean() : 0,
+                stats.runWindows(fromEpochNs(i), toEpochNs(i)),
+                stats.runWindowSeconds(),
+                st.response.meanMs() / 1e3,
                 st.thinkMoments());
     }
 
@@ -106,8 +109,8 @@ final class IntervalsPart implements SummaryPart {
                 }
             }
         }
-        String head = "judged per interval of the load profile: " + flat + " of " + judged.size() + " intervals meant to be flat, "
-                + judgedCount + " judged";
+        String head = "judged per interval of the load profile: " + flat + " of " + judged.size()
+                + " intervals meant to be flat, " + judgedCount + " judged";
         if (judgedCount == 0) {
             return head + " (the others too short or with too few requests to judge; see each interval)";
         }
@@ -118,10 +121,12 @@ final class IntervalsPart implements SummaryPart {
     String warning() {
         return switch (judgement()) {
             case STEADY -> null;
-            case NOT_JUDGED -> "NOT JUDGED: whether the load profile's flat intervals were steady (" + describe() + "); lengthen them"
-                    + " or add load.";
-            case NOT_STEADY -> "NOT STEADY: a flat interval of the load profile was not steady (" + describe() + "); its averages "
-                    + "describe no single load level (summary.json intervals[].stationarity says why).";
+            case NOT_JUDGED ->
+                "NOT JUDGED: whether the load profile's flat intervals were steady (" + describe() + "); lengthen them"
+                        + " or add load.";
+            case NOT_STEADY ->
+                "NOT STEADY: a flat interval of the load profile was not steady (" + describe() + "); its averages "
+                        + "describe no single load level (summary.json intervals[].stationarity says why).";
         };
     }
 
@@ -139,8 +144,12 @@ final class IntervalsPart implements SummaryPart {
         p.put("sessions_left", stats.sessionsEnded(e -> e == SessionEnd.LEFT));
         ArrayNode pts = p.putArray("points");
         for (LoadProfile.Point pt : profile.points()) {
-            pts.addObject().put("at_s", round(pt.atNs() / 1e9, 3)).put("value", pt.value()).put("mix", pt.mixName())
-                    .put("think_scale", pt.thinkScale()).put("line", pt.line());
+            pts.addObject()
+                    .put("at_s", round(pt.atNs() / 1e9, 3))
+                    .put("value", pt.value())
+                    .put("mix", pt.mixName())
+                    .put("think_scale", pt.thinkScale())
+                    .put("line", pt.line());
         }
         ArrayNode arr = root.putArray("intervals");
         for (int i = 0; i < profile.intervals(); i++) {
@@ -198,8 +207,16 @@ final class IntervalsPart implements SummaryPart {
         putKnown(h, "server_cpu_cores", f.serverCores(), 3);
         h.put("gc_max_pause_ms", f.gcMaxPauseMs());
         h.put("samples", f.samples());
-        Verdict.Evidence e = new Verdict.Evidence(health.cores(), f.cpuCores(), f.gcMaxPauseMs(), st.latenessMs(99),
-                health.load().wakeupLateP99Ms(), f.otherCores(), f.stealCores(), f.procsRunning(), f.serverCores(),
+        Verdict.Evidence e = new Verdict.Evidence(
+                health.cores(),
+                f.cpuCores(),
+                f.gcMaxPauseMs(),
+                st.latenessMs(99),
+                health.load().wakeupLateP99Ms(),
+                f.otherCores(),
+                f.stealCores(),
+                f.procsRunning(),
+                f.serverCores(),
                 health.load().watchesServer());
         ArrayNode causes = h.putArray("causes");
         if (f.samples() > 0) {
@@ -236,19 +253,40 @@ final class IntervalsPart implements SummaryPart {
     public void text(JsonNode root, StringBuilder b) {
         JsonNode p = root.get("profile");
         boolean users = profile.unit() == ProfileUnit.USERS;
-        b.append(String.format(Locale.ROOT, "%nLoad profile: %s (%s, %s%s), %d intervals over %s s%s%n", profile.source(),
-                profile.shape().label(), profile.unit().words(), closed() ? ", leave " + config.leave().label() : "",
-                profile.intervals(), p.get("length_s").asText(),
-                p.get("sessions_left").asLong() > 0 ? "; " + p.get("sessions_left").asLong() + " sessions cut as their users left" : ""));
-        b.append(String.format(Locale.ROOT, "  %3s %-17s %9s %9s %11s %9s %9s %9s %6s %-11s %s%n", "#", "from-to (s)",
-                users ? "users" : "rate/s", "achieved", users ? "lag max" : "begun", "req/s", "p50 ms", "p99 ms", "errors",
-                "steady", "causes"));
+        b.append(String.format(
+                Locale.ROOT,
+                "%nLoad profile: %s (%s, %s%s), %d intervals over %s s%s%n",
+                profile.source(),
+                profile.shape().label(),
+                profile.unit().words(),
+                closed() ? ", leave " + config.leave().label() : "",
+                profile.intervals(),
+                p.get("length_s").asText(),
+                p.get("sessions_left").asLong() > 0
+                        ? "; " + p.get("sessions_left").asLong() + " sessions cut as their users left"
+                        : ""));
+        b.append(String.format(
+                Locale.ROOT,
+                "  %3s %-17s %9s %9s %11s %9s %9s %9s %6s %-11s %s%n",
+                "#",
+                "from-to (s)",
+                users ? "users" : "rate/s",
+                "achieved",
+                users ? "lag max" : "begun",
+                "req/s",
+                "p50 ms",
+                "p99 ms",
+                "errors",
+                "steady",
+                "causes"));
         for (JsonNode o : root.get("intervals")) {
             String unit = users ? "users" : "rate";
-            String planned = o.get(unit + "_planned_start").asDouble() == o.get(unit + "_planned_end").asDouble()
+            String planned = o.get(unit + "_planned_start").asDouble()
+                            == o.get(unit + "_planned_end").asDouble()
                     ? num(o.get(unit + "_planned"))
                     : num(o.get(unit + "_planned_start")) + ".." + num(o.get(unit + "_planned_end"));
-            String lag = users ? o.get("users_lag_max").asLong() + " (" + num(o.get("lag_max_s")) + " s)"
+            String lag = users
+                    ? o.get("users_lag_max").asLong() + " (" + num(o.get("lag_max_s")) + " s)"
                     : String.valueOf(o.get("sessions_begun").asLong());
             JsonNode rt = o.get("response_time_ms");
             JsonNode st = o.get("stationarity");
@@ -259,9 +297,19 @@ final class IntervalsPart implements SummaryPart {
             };
             List<String> causes = new ArrayList<>();
             o.path("client_health").path("causes").forEach(c -> causes.add(c.asText()));
-            b.append(String.format(Locale.ROOT, "  %3d %-17s %9s %9s %11s %9s %9.3f %9.3f %6d %-11s %s%n", o.get("index").asInt(),
-                    o.get("from_s").asText() + "-" + o.get("to_s").asText(), planned, num(o.get(unit + "_achieved")), lag,
-                    num(o.get("throughput_rps")), rt.get("p50").asDouble(), rt.get("p99").asDouble(), o.get("errors").asLong(), steady,
+            b.append(String.format(
+                    Locale.ROOT,
+                    "  %3d %-17s %9s %9s %11s %9s %9.3f %9.3f %6d %-11s %s%n",
+                    o.get("index").asInt(),
+                    o.get("from_s").asText() + "-" + o.get("to_s").asText(),
+                    planned,
+                    num(o.get(unit + "_achieved")),
+                    lag,
+                    num(o.get("throughput_rps")),
+                    rt.get("p50").asDouble(),
+                    rt.get("p99").asDouble(),
+                    o.get("errors").asLong(),
+                    steady,
                     causes.isEmpty() ? "-" : String.join(",", causes)));
         }
     }
@@ -271,6 +319,8 @@ final class IntervalsPart implements SummaryPart {
             return "-";
         }
         double v = n.asDouble();
-        return v == Math.rint(v) && Math.abs(v) < 1e12 ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v);
+        return v == Math.rint(v) && Math.abs(v) < 1e12
+                ? String.valueOf((long) v)
+                : String.format(Locale.ROOT, "%.1f", v);
     }
 }

@@ -1,5 +1,6 @@
 package org.rubis.client.report;
 
+import java.util.Arrays;
 import org.rubis.format.LatencyStats;
 import org.rubis.format.Percentiles;
 import org.rubis.format.Phase;
@@ -170,7 +171,7 @@ public final class RunStats {
         if (intervals.length == 0 || epochNs < intervalBounds[0] || epochNs >= intervalBounds[intervals.length]) {
             return -1;
         }
-        int i = java.util.Arrays.binarySearch(intervalBounds, epochNs);
+        int i = Arrays.binarySearch(intervalBounds, epochNs);
         return i >= 0 ? i : -i - 2;
     }
 
@@ -235,7 +236,7 @@ public final class RunStats {
     public synchronized long[] runWindows(long fromEpochNs, long toEpochNs) {
         long first = Math.max(0, Math.floorDiv(fromEpochNs - runStartEpochNs + runWindowNs - 1, runWindowNs));
         long end = Math.min(runWindows.length, Math.floorDiv(toEpochNs - runStartEpochNs, runWindowNs));
-        return end <= first ? new long[0] : java.util.Arrays.copyOfRange(runWindows, (int) first, (int) end);
+        return end <= first ? new long[0] : Arrays.copyOfRange(runWindows, (int) first, (int) end);
     }
 
     /** The length of {@link #runWindows()}' windows, in seconds. */

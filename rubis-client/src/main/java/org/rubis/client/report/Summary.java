@@ -1,5 +1,6 @@
 package org.rubis.client.report;
 
+import java.util.ArrayList;
 import org.rubis.format.LatencyStats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -55,9 +56,9 @@ public final class Summary {
         HealthPart healthPart = new HealthPart(config, stats, health, outcome, accuracy);
         ServerPart server = new ServerPart(dir);
         WarningsPart warnings = new WarningsPart(config, result, stationarity.warning());
-        List<SummaryPart> jsonOrder = new java.util.ArrayList<>(
+        List<SummaryPart> jsonOrder = new ArrayList<>(
                 List.of(run, requests, sessions, stationarity, times, healthPart, new JvmFacts(), server, warnings));
-        List<SummaryPart> text = new java.util.ArrayList<>(
+        List<SummaryPart> text = new ArrayList<>(
                 List.of(run, requests, stationarity, sessions, server, times, healthPart, warnings));
         if (intervals != null) {
             jsonOrder.add(4, intervals); // after the stationarity it judges

@@ -1,5 +1,6 @@
 package org.rubis.client.arrival;
 
+import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -91,7 +92,7 @@ class ArrivalsTest {
         Path f = TestFiles.write(tmp, "old.txt", text);
         for (boolean exponential : new boolean[] {true, false}) {
             ProfileArrivals now = Schedules.arrivals(f, exponential, 99);
-            java.util.SplittableRandom random = new java.util.SplittableRandom(99 ^ 0x2545F4914F6CDD1DL);
+            SplittableRandom random = new SplittableRandom(99 ^ 0x2545F4914F6CDD1DL);
             double t = pieces[0][0] * 1e9;
             int piece = 0;
             long k = 0;

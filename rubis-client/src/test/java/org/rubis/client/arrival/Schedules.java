@@ -12,7 +12,9 @@ public final class Schedules {
     private Schedules() {}
 
     public static LoadProfile profile(Path file) {
-        return ProfileFile.read(Source.file(file), new ProfileFile.Defaults(ProfileUnit.RATE, null, "shape", null, "table", 1.0),
+        return ProfileFile.read(
+                Source.file(file),
+                new ProfileFile.Defaults(ProfileUnit.RATE, null, "shape", null, "table", 1.0),
                 (mix, p, where) -> {
                     throw new AssertionError("no mixes here");
                 });

@@ -8,9 +8,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;
@@ -25,19 +25,22 @@ import org.rubis.client.report.IntervalLoad;
  */
 class ProfileShardsTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @ParameterizedTest
     @ValueSource(strings = {"0 20\n10s 100\n20s 40\n30s end\n", "shape ramp\n0 7\n10s 41\n20s 25\n25s 25\n30s end\n"})
     void threeShardsWantTheUsersOneProcessWants(String profile) {
         Path f = TestFiles.write(tmp, "p.txt", profile);
-        ClientConfig c = ConfigLoader.load((Path) null, Map.of("workload_profile_file", f.toString(), "workload_up_ramp_time_in_ms", "0"));
+        ClientConfig c = ConfigLoader.load(
+                (Path) null, Map.of("workload_profile_file", f.toString(), "workload_up_ramp_time_in_ms", "0"));
         LoadProfile p = c.profile();
         RunClock clock = new RunClock(c, Instant.now());
         List<IntervalLoad> one = new Population(c, clock, ShardPlan.SINGLE).figures(clock.endNano());
         List<List<IntervalLoad>> shards = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            shards.add(new Population(c, clock, new ShardPlan(i, 3, Instant.now(), null, true)).figures(clock.endNano()));
+            shards.add(
+                    new Population(c, clock, new ShardPlan(i, 3, Instant.now(), null, true)).figures(clock.endNano()));
         }
         for (int i = 0; i < p.intervals(); i++) {
             double sumMean = 0;
@@ -48,7 +51,11 @@ class ProfileShardsTest {
             }
             assertEquals(one.get(i).plannedMean(), sumMean, 1e-6, "interval " + i);
             assertEquals(one.get(i).plannedStart(), sumStart, 1e-9, "interval " + i);
-            assertEquals(p.meanValue(i), one.get(i).plannedMean(), 0.5, "one process plans the profile's users, interval " + i);
+            assertEquals(
+                    p.meanValue(i),
+                    one.get(i).plannedMean(),
+                    0.5,
+                    "one process plans the profile's users, interval " + i);
         }
         // Every 100 ms: user u is wanted when the profile's value is above u + 1/2, whichever shard owns it.
         for (long t = 0; t < p.lengthNs(); t += 100_000_000L) {

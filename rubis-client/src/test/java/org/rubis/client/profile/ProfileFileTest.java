@@ -22,7 +22,8 @@ import org.rubis.client.process.ResourcePlan;
  */
 class ProfileFileTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private ClientConfig load(String profile, String... extra) {
         Path f = TestFiles.write(tmp, "p.txt", profile);
@@ -34,7 +35,8 @@ class ProfileFileTest {
     }
 
     private String error(String profile, String... extra) {
-        String m = assertThrows(ConfigException.class, () -> load(profile, extra)).getMessage();
+        String m =
+                assertThrows(ConfigException.class, () -> load(profile, extra)).getMessage();
         assertEquals(-1, m.indexOf('\n'), "one line: " + m);
         return m;
     }
@@ -88,7 +90,8 @@ class ProfileFileTest {
     @Test
     void badPointsAreOneLineNamingFileAndLine() {
         assertEquals(p() + ":2: time 0 again (line 1 has it); each point needs its own time", error("0 5\n0 6\n"));
-        assertEquals(p() + ":3: time 10s is before the previous point's (line 2); points must be in increasing time order",
+        assertEquals(
+                p() + ":3: time 10s is before the previous point's (line 2); points must be in increasing time order",
                 error("0 5\n20s 6\n10s 7\n"));
         assertTrue(error("0 -3\n").startsWith(p() + ":1: -3 users is negative"));
         assertTrue(error("0 2.5\n").startsWith(p() + ":1: 2.5 users is not a whole number"));
@@ -102,17 +105,19 @@ class ProfileFileTest {
 
     @Test
     void aUnitThatDoesNotMatchTheArrivalsIsRefused() {
-        assertTrue(error("unit sessions/s\n0 5\n").startsWith(p() + ":1: a profile of sessions per second, but the run has closed "
-                + "arrivals"));
-        assertTrue(error("unit users\n0 5\n", "workload_arrivals", "hybrid").startsWith(p() + ":1: a profile of users, but the run has "
-                + "hybrid arrivals"));
+        assertTrue(error("unit sessions/s\n0 5\n")
+                .startsWith(p() + ":1: a profile of sessions per second, but the run has closed " + "arrivals"));
+        assertTrue(error("unit users\n0 5\n", "workload_arrivals", "hybrid")
+                .startsWith(p() + ":1: a profile of users, but the run has " + "hybrid arrivals"));
     }
 
     @Test
     void aShapeLineAndADifferentShapeOptionAreRefusedTogether() {
         String m = error("shape ramp\n0 5\n10s 6\n", "workload_profile_shape", "step");
         assertTrue(m.startsWith(p() + ":1: shape ramp, but ") && m.endsWith("drop one of them"), m);
-        assertEquals(ProfileShape.RAMP, load("0 5\n10s 6\n", "workload_profile_shape", "ramp").profile().shape());
+        assertEquals(
+                ProfileShape.RAMP,
+                load("0 5\n10s 6\n", "workload_profile_shape", "ramp").profile().shape());
     }
 
     @Test
@@ -130,7 +135,9 @@ class ProfileFileTest {
         assertEquals(18_000, c.users());
         ResourcePlan plan = ResourcePlan.of(c);
         assertEquals(18_000, plan.connections(), "one connection per session at the peak");
-        assertEquals(2, new ResourcePlan(plan.connections(), 1_000_000, 28_232).check(true, 1, true, BackendKind.NETTY),
+        assertEquals(
+                2,
+                new ResourcePlan(plan.connections(), 1_000_000, 28_232).check(true, 1, true, BackendKind.NETTY),
                 "on loopback, two source addresses hold the peak's ports, as for bench scale's fixed 18,000 users");
     }
 }

@@ -263,4 +263,24 @@ class RunAnalysisTest {
         new org.rubis.analysis.report.HtmlReport(a).write(dir.resolve("report.html"));
         assertTrue(Files.readString(dir.resolve("report.html")).contains("incomplete line"));
     }
+
+    /** A run written before load profiles has no interval column: it reads as one with it, every line counted. */
+    @Test
+    void aRunWrittenBeforeTheIntervalColumnReadsTheSame() throws Exception {
+        Path now = homeRequests(200, tmp.resolve("now"));
+        Path before = Files.createDirectories(tmp.resolve("before"));
+        StringBuilder old = new StringBuilder();
+        for (String line : Files.readAllLines(now.resolve("requests.csv"))) {
+            assertTrue(line.endsWith(",interval") || line.endsWith(","), line);
+            old.append(line, 0, line.lastIndexOf(',')).append('\n');
+        }
+        Files.writeString(before.resolve("requests.csv"), old);
+        Files.copy(now.resolve("sessions.csv"), before.resolve("sessions.csv"));
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(now));
+        RunAnalysis b = RunAnalysis.of(new RunDirectory(before));
+        assertEquals(200, a.requests());
+        assertEquals(a.requests(), b.requests());
+        assertEquals(a.throughput(), b.throughput(), 1e-9);
+        assertEquals(a.notes(), b.notes(), "the same notes: no line of either skipped as malformed");
+    }
 }

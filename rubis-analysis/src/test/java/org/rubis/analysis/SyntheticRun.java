@@ -17,7 +17,7 @@ final class SyntheticRun {
                          String error, String connection, boolean newConnection) {
         requests.append(session).append(",user1,").append(index).append(',').append(state).append(',').append(path).append(',').append(phase)
                 .append(',').append(T0 + intended).append(',').append(T0 + send).append(',').append(response / 2).append(',').append(response)
-                .append(",100,200,").append(error).append(',').append(connection).append(',').append(newConnection).append(",dedicated,0,0,0\n");
+                .append(",100,200,").append(error).append(',').append(connection).append(',').append(newConnection).append(",dedicated,0,0,0,\n");
         return this;
     }
 

@@ -3,6 +3,7 @@ package org.rubis.cli;
 import java.io.PrintWriter;
 import org.rubis.client.cli.Choices;
 import org.rubis.client.cli.DefineLabel;
+import org.rubis.client.cli.ProfileCommand;
 import org.rubis.client.cli.RunCommand;
 import org.rubis.client.cli.ValidateCommand;
 import org.rubis.client.input.ConfigException;
@@ -17,14 +18,14 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * Entry point of {@code rubis-client.jar}: the one place that lists every command, the emulator's (validate, run) and
+ * Entry point of {@code rubis-client.jar}: the one place that lists every command, the emulator's (validate, run, profile) and
  * the lab's (bench, capacity, accuracy, reproduce), which sit in the module below this one and run the emulator as a
  * child JVM. User mistakes (command line or configuration) print one line and exit {@link ExitStatus#USAGE}; no stack
  * traces. {@link ExitStatus} has the whole table.
  */
 @Command(name = "rubis-client", mixinStandardHelpOptions = true, version = "rubis-client 0.1.0",
         description = "A trustworthy RUBiS workload generator.",
-        subcommands = {ValidateCommand.class, RunCommand.class, BenchCommand.class, CapacityCommand.class,
+        subcommands = {ValidateCommand.class, RunCommand.class, ProfileCommand.class, BenchCommand.class, CapacityCommand.class,
                 AccuracyCommand.class, ReproduceCommand.class})
 public final class RubisClientMain {
 

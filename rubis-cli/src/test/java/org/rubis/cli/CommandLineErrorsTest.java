@@ -71,7 +71,7 @@ class CommandLineErrorsTest {
         Result r = run("rn");
         assertEquals(ExitStatus.USAGE, r.status());
         assertEquals(1, r.err().strip().lines().count(), r.err());
-        assertTrue(r.err().startsWith("error: rn: unknown command") && r.err().contains("accepted: validate, run, bench"), r.err());
+        assertTrue(r.err().startsWith("error: rn: unknown command") && r.err().contains("accepted: validate, run, profile, bench"), r.err());
     }
 
     /** docs/SHARDING.md: a bad shard is stopped before anything is sent, with one line and the usage status. */

@@ -12,11 +12,11 @@ public final class Columns {
     /** requests.csv: one line per request. */
     public static final List<String> REQUESTS = List.of("session_id", "user", "request_index", "state", "path", "phase",
             "intended_send_epoch_ns", "send_epoch_ns", "ttfb_ns", "response_ns", "bytes", "status", "error", "connection_id",
-            "new_connection", "backend", "images", "image_bytes", "retries");
+            "new_connection", "backend", "images", "image_bytes", "retries", "interval");
 
     /**
      * The columns of requests.csv a reader needs (runs written before images were logged lack
-     * images and image_bytes; before stale-connection retries were logged, retries).
+     * images and image_bytes; before stale-connection retries were logged, retries; before load profiles, interval).
      */
     public static final List<String> REQUESTS_REQUIRED = REQUESTS.subList(0, 16);
 

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * How a session ended: sessions.csv's {@code end_reason} column. Every session that began has one
- * line with one of the first four; a hybrid session the cap dropped never began and has a line
+ * line with one of the others; a hybrid session the cap dropped never began and has a line
  * with {@link #DROPPED}. docs/RUN-DIRECTORY.md describes each.
  */
 public enum SessionEnd {
@@ -17,7 +17,12 @@ public enum SessionEnd {
     /** The run stopped waiting for the session's request in flight (slower than its timeouts). */
     STUCK,
     /** The arrival cap dropped the session before it began (hybrid arrivals, cap policy drop). */
-    DROPPED;
+    DROPPED,
+    /**
+     * Its emulated user left at a think time: a load profile lowered the users and the leave policy is next-think
+     * (docs/WORKLOAD.md, Load profiles). Cut, not finished.
+     */
+    LEFT;
 
     private static final SessionEnd[] VALUES = values();
 

@@ -47,7 +47,7 @@ public class LogLineBenchmark {
             "netty",
             0,
             0,
-            1);
+            1, -1);
 
     final CsvLine line = new CsvLine(256);
 

@@ -100,6 +100,7 @@ public final class HtmlReport {
         toc();
         responseTime();
         throughput();
+        ProfileSection.write(s, this);
         connections();
         arrivals();
         clientHealth();
@@ -110,6 +111,7 @@ public final class HtmlReport {
 
     private void toc() {
         html.append("<p class=toc><a href=#response-time>Response time</a> &middot; <a href=#throughput>Throughput and sessions</a> &middot; "
+                + (ProfileSection.present(a.summary()) ? "<a href=#profile>Load profile</a> &middot; " : "")
                 + "<a href=#connections>Connections</a> &middot; <a href=#arrivals>Arrivals</a> &middot; <a href=#client-health>Client health</a>"
                 + (a.server() != null ? " &middot; <a href=#server>Client vs server</a>" : "")
                 + (a.wire() != null ? " &middot; <a href=#wire>Wire check</a>" : "") + "</p>\n");

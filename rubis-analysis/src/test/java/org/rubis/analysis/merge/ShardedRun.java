@@ -111,7 +111,7 @@ final class ShardedRun {
               .append(",/PHP/").append(x.state).append(".php?id=").append(x.user).append(',').append(x.phase).append(',').append(x.intended)
               .append(',').append(x.send).append(',').append(x.response / 2).append(',').append(x.response).append(",1234,")
               .append(x.error.isEmpty() ? 200 : 500).append(',').append(x.error).append(',').append(x.connection).append(',')
-              .append(x.newConnection).append(",netty,0,0,0\n");
+              .append(x.newConnection).append(",netty,0,0,0,\n");
             errors += x.error.isEmpty() ? 0 : 1;
             newConns += x.newConnection ? 1 : 0;
         }

@@ -27,7 +27,7 @@ class WireCheckTest {
 
     static String line(String path, long send, long ttfb, long response, int status, String conn, boolean isNew, String backend) {
         return "1,user1,0,Home," + path + ",run," + send + "," + send + "," + ttfb + "," + response + ",10," + status + ",,"
-                + conn + "," + isNew + "," + backend + ",0,0,0\n";
+                + conn + "," + isNew + "," + backend + ",0,0,0,\n";
     }
 
     @Test

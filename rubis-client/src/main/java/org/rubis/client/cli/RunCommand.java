@@ -20,6 +20,7 @@ import org.rubis.client.config.Durations;
 import org.rubis.client.config.GivenOption;
 import org.rubis.client.config.Interarrival;
 import org.rubis.client.config.JitWarmupPolicy;
+import org.rubis.client.config.LeavePolicy;
 import org.rubis.client.config.PublishedTimes;
 import org.rubis.client.config.RampMode;
 import org.rubis.client.config.ServerModel;
@@ -38,6 +39,7 @@ import org.rubis.client.heap.HeapPerUser;
 import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.shard.LocalShards;
+import org.rubis.client.profile.ProfileShape;
 import org.rubis.client.workload.TransitionMode;
 import org.rubis.format.RunStatus;
 import picocli.CommandLine.Command;
@@ -77,8 +79,19 @@ public final class RunCommand implements Callable<Integer> {
     Interarrival interarrival;
     @Option(names = "--interarrival-file", paramLabel = "FILE", description = "Hybrid: inter-arrival times, one value in ms per line.")
     Path interarrivalFile;
-    @Option(names = "--rate-schedule", paramLabel = "FILE", description = "Hybrid: piecewise-constant rate, lines 'start_s rate_per_s'.")
+    @Option(names = "--rate-schedule", paramLabel = "FILE", description = "Hybrid: a load profile of session rates (the name of earlier "
+            + "versions; lines 'start_s rate_per_s' still read).")
     Path rateSchedule;
+    @Option(names = "--profile", paramLabel = "FILE", description = "A load profile: lines 'TIME VALUE [MIX] [THINK-SCALE]', the users "
+            + "(closed) or sessions per second (hybrid) over the run phase, which it replaces --users or --session-rate for; "
+            + "'TIME end' sets the run phase's length (docs/WORKLOAD.md, Load profiles). 'rubis-client profile' writes common shapes.")
+    Path profile;
+    @Option(names = "--profile-shape", paramLabel = "SHAPE", description = "Between a profile's points: step (hold) or ramp (linear), "
+            + "for a file without a 'shape' line: ${COMPLETION-CANDIDATES}.")
+    ProfileShape profileShape;
+    @Option(names = "--leave", paramLabel = "POLICY", description = "Closed with a profile: a user the profile lets go finishes its "
+            + "session (end-of-session) or leaves at its next think time (next-think): ${COMPLETION-CANDIDATES}.")
+    LeavePolicy leave;
     @Option(names = "--max-sessions", paramLabel = "N", description = "Hybrid: cap on concurrent sessions (0 = none).")
     Integer maxSessions;
     @Option(names = "--cap-policy", paramLabel = "POLICY", description = "Hybrid: what happens to sessions beyond the cap: ${COMPLETION-CANDIDATES}.")
@@ -203,6 +216,9 @@ public final class RunCommand implements Callable<Integer> {
         put(named, "workload_interarrival_distribution", "--interarrival", interarrival);
         put(named, "workload_interarrival_file", "--interarrival-file", interarrivalFile);
         put(named, "workload_rate_schedule_file", "--rate-schedule", rateSchedule);
+        put(named, "workload_profile_file", "--profile", profile);
+        put(named, "workload_profile_shape", "--profile-shape", profileShape == null ? null : profileShape.label());
+        put(named, "workload_profile_leave", "--leave", leave == null ? null : leave.label());
         put(named, "workload_max_concurrent_sessions", "--max-sessions", maxSessions);
         put(named, "workload_cap_policy", "--cap-policy", capPolicy);
         if (interarrivalFile != null || rateSchedule != null || sessionRate != null) {
@@ -385,6 +401,29 @@ public final class RunCommand implements Callable<Integer> {
         if (interarrivalFile != null && interarrival != null) {
             throw new ConfigException("--interarrival and --interarrival-file: the file gives the inter-arrival times themselves; drop "
                     + "--interarrival");
+        }
+        refuseProfileConflicts(hybrid);
+    }
+
+    /**
+     * A load profile sets the users (closed) or the session rate (hybrid) over the run phase: the options that set them
+     * otherwise contradict it; its shape and leave policy mean nothing without it.
+     */
+    private void refuseProfileConflicts(List<String> hybrid) {
+        List<String> replaced = typed("--users", "--sessions-per-user", "--session-rate", "--interarrival-file", "--rate-schedule");
+        if (profile != null && !replaced.isEmpty()) {
+            throw new ConfigException("--profile and " + replaced.get(0) + ": the profile sets the "
+                    + (replaced.get(0).equals("--users") || replaced.get(0).equals("--sessions-per-user") ? "users" : "session arrivals")
+                    + " over the run phase; drop " + replaced.get(0));
+        }
+        if (profile == null && rateSchedule == null) {
+            for (String o : typed("--profile-shape", "--leave")) {
+                throw new ConfigException(o + " without --profile: it applies to a load profile's points (--profile FILE)");
+            }
+        }
+        if (leave != null && (arrivals == Arrivals.HYBRID || !hybrid.isEmpty())) {
+            throw new ConfigException("--leave and " + (hybrid.isEmpty() ? "--arrivals hybrid" : hybrid.get(0)) + ": --leave says how "
+                    + "emulated users of a closed population leave; hybrid sessions end by themselves");
         }
     }
 

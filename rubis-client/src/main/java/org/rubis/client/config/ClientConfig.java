@@ -6,6 +6,7 @@ import org.rubis.client.input.Source;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.rubis.client.profile.LoadProfile;
 import org.rubis.client.workload.WorkloadModel;
 
 /**
@@ -31,6 +32,9 @@ import org.rubis.client.workload.WorkloadModel;
  * @param warnings         non-fatal findings (unknown keys, ignored commands, column sums)
  * @param measurement      packet capture, reference probe and which clock the published times come from
  * @param configSha256     hash of the effective settings (docs/SHARDING.md): equal on every shard of one run
+ * @param profile          the load over the run phase (docs/WORKLOAD.md, Load profiles), or null for a fixed one; with
+ *                         closed arrivals {@code users} is then its peak, with hybrid arrivals it is the session rate
+ * @param leave            closed arrivals with a profile: how a user the profile no longer wants leaves
  */
 public record ClientConfig(
         String source,
@@ -58,7 +62,9 @@ public record ClientConfig(
         List<String> warnings,
         Map<String, String> resolved,
         Measurement measurement,
-        String configSha256) {
+        String configSha256,
+        LoadProfile profile,
+        LeavePolicy leave) {
 
     /**
      * How the run checks (docs/WIRE.md) and protects its own measurement.
@@ -76,12 +82,11 @@ public record ClientConfig(
                 new Measurement(false, false, 5, false, PublishedTimes.CLIENT, JitWarmupPolicy.AUTO, List.of());
     }
 
-    /** Hybrid arrivals: exactly one of rate, file or schedule drives session starts. */
+    /** Hybrid arrivals: a rate, a file of inter-arrival times, or the load profile ({@link #profile}) drives session starts. */
     public record ArrivalSettings(
             double sessionRate,
             Interarrival distribution,
             Path interarrivalFile,
-            Path rateScheduleFile,
             int maxConcurrentSessions,
             CapPolicy capPolicy) {}
 
@@ -126,7 +131,7 @@ public record ClientConfig(
     public ClientConfig withSourceAddresses(int n) {
         return new ClientConfig(source, target, workload, regionsFile, categoriesFile, users, sessionsPerUser, upRampMs, upRampFactor, runMs,
                 downRampMs, downRampFactor, thinkScale, rampMode, seed, seedGiven, arrivals, arrival, execution.withSourceAddresses(n), server, outDir,
-                progress, warnings, resolved, measurement, configSha256);
+                progress, warnings, resolved, measurement, configSha256, profile, leave);
     }
 
     public boolean embedded() {

@@ -91,7 +91,13 @@ public final class ConfigLoader {
         m.put("workload_session_rate", "hybrid: sessions per second (default 10)");
         m.put("workload_interarrival_distribution", "hybrid with a rate: exponential|deterministic (default exponential)");
         m.put("workload_interarrival_file", "hybrid: file of session inter-arrival times, one value in ms per line");
-        m.put("workload_rate_schedule_file", "hybrid: piecewise-constant rate, lines 'start_s rate_per_s'");
+        m.put("workload_rate_schedule_file", "hybrid: a load profile of session rates (an earlier version's name for workload_profile_file)");
+        m.put("workload_profile_file", "a load profile: lines 'TIME VALUE [MIX] [THINK-SCALE]', the users (closed) or sessions per second "
+                + "(hybrid) over the run phase (docs/WORKLOAD.md, Load profiles)");
+        m.put("workload_profile_shape", "step|ramp: between a profile's points, hold or change linearly, for a file without a 'shape' "
+                + "line (default step)");
+        m.put("workload_profile_leave", "closed with a profile: end-of-session = a user the profile no longer wants finishes its session; "
+                + "next-think = it leaves at its next think time (default end-of-session)");
         m.put("workload_max_concurrent_sessions", "hybrid: cap on concurrent sessions, 0 = none (default 0)");
         m.put("workload_cap_policy", "hybrid with a cap: delay|drop (default delay)");
         m.put("client_tls_resumption", "https: yes = one TLS context for the client (new connections resume), no = a full handshake per connection (default yes)");
@@ -137,9 +143,11 @@ public final class ConfigLoader {
         boolean seedGiven = seedText != null;
         long seed = seedGiven ? s.longValue("client_seed", 0L, Long.MIN_VALUE, "seed") : new java.security.SecureRandom().nextLong() & 0x7fffffffffffL;
         String out = s.string("client_output_dir", null);
-        int users = s.intValue("workload_number_of_clients_per_node", 1, 1, "users");
         double thinkScale = s.doubleValue("workload_think_scale", 1.0, 0, "multiplier");
         Limits.checkThinkTimes(s, maxThinkMs(model), thinkScale, phases.upF, phases.downF);
+        ProfileSettings profile = ProfileSettings.read(s, arrivals, model, model.table().source(), thinkScale, phases.run,
+                s.intValue("workload_number_of_clients_per_node", 1, 1, "users"), maxThinkMs(model), phases.upF, phases.downF);
+        int users = profile.users();
 
         Map<String, String> resolved = new LinkedHashMap<>();
         resolved.put("target", target);
@@ -151,8 +159,13 @@ public final class ConfigLoader {
         resolved.put("max transitions per session", String.valueOf(model.maxTransitions()));
         resolved.put("items per page", String.valueOf(model.itemsPerPage()));
         resolved.put("arrivals", arrivals.label());
-        resolved.put("users (closed)", String.valueOf(users));
-        resolved.put("phases (ms)", "up ramp " + phases.up + " x" + fmt(phases.upF) + ", run " + phases.run + ", down ramp " + phases.down
+        resolved.put("users (closed)", String.valueOf(users) + (profile.profile() != null && arrivals == Arrivals.CLOSED ? " (the profile's peak)" : ""));
+        if (profile.profile() != null) {
+            resolved.put("load profile", profile.profile().source() + " (" + profile.profile().shape().label() + ", "
+                    + profile.profile().intervals() + " intervals of " + profile.profile().unit().words() + ", peak " + fmt(profile.profile().peak())
+                    + (arrivals == Arrivals.CLOSED ? ", leave " + profile.leave().label() : "") + ")");
+        }
+        resolved.put("phases (ms)", "up ramp " + phases.up + " x" + fmt(phases.upF) + ", run " + profile.runMs() + ", down ramp " + phases.down
                 + " x" + fmt(phases.downF) + ", ramp mode " + s.choice("workload_ramp_mode", RampMode.STATIONARY, RampMode.class));
         resolved.put("regions / categories", model.data().regions().size() + " / " + model.data().categories().size());
         resolved.put("database users", String.valueOf(model.policy().users()));
@@ -165,13 +178,13 @@ public final class ConfigLoader {
         return new ClientConfig(src.displayName(), target, model, w.regionsFile(), w.categoriesFile(),
                 users,
                 sessionsPerUser,
-                phases.up, phases.upF, phases.run, phases.down, phases.downF,
+                phases.up, phases.upF, profile.runMs(), phases.down, phases.downF,
                 thinkScale,
                 s.choice("workload_ramp_mode", RampMode.STATIONARY, RampMode.class),
                 seed, seedGiven, arrivals, arrival, execution, server,
                 out == null ? null : Path.of(out),
                 progress,
-                List.copyOf(warnings), resolved, measurement, s.sha256());
+                List.copyOf(warnings), resolved, measurement, s.sha256(), profile.profile(), profile.leave());
     }
 
     /** The longest think time the workload draws, unscaled: TPC-W's cap, or the table's longest waiting time. */
@@ -317,17 +330,16 @@ public final class ConfigLoader {
 
     private static ClientConfig.ArrivalSettings arrival(Settings s, Source src, Arrivals arrivals) {
         Path iaFile = optionalFile(s, "workload_interarrival_file");
-        Path schedule = optionalFile(s, "workload_rate_schedule_file");
-        if (iaFile != null && schedule != null) {
-            throw new ConfigException(src.displayName() + ": workload_interarrival_file and workload_rate_schedule_file are both set; choose one");
-        }
+        boolean profile = arrivals == Arrivals.HYBRID && (s.entry("workload_rate_schedule_file").filter(e -> !e.value().isEmpty()).isPresent()
+                || s.entry("workload_profile_file").filter(e -> !e.value().isEmpty()).isPresent());
         ClientConfig.ArrivalSettings arrival = new ClientConfig.ArrivalSettings(
                 s.doubleValue("workload_session_rate", 10.0, 0, "sessions per second"),
-                s.choice("workload_interarrival_distribution", Interarrival.EXPONENTIAL, Interarrival.class), iaFile, schedule,
+                s.choice("workload_interarrival_distribution", Interarrival.EXPONENTIAL, Interarrival.class), iaFile,
                 s.intValue("workload_max_concurrent_sessions", 0, 0, "sessions"),
                 s.choice("workload_cap_policy", CapPolicy.DELAY, CapPolicy.class));
-        if (arrivals == Arrivals.HYBRID && iaFile == null && schedule == null && arrival.sessionRate() <= 0) {
-            throw new ConfigException(src.displayName() + ": hybrid arrivals need workload_session_rate > 0, workload_interarrival_file or workload_rate_schedule_file");
+        if (arrivals == Arrivals.HYBRID && iaFile == null && !profile && arrival.sessionRate() <= 0) {
+            throw new ConfigException(src.displayName() + ": hybrid arrivals need workload_session_rate > 0, workload_interarrival_file or "
+                    + "workload_profile_file");
         }
         return arrival;
     }

@@ -64,7 +64,8 @@ public final class Limits {
         });
 
         List<String> warnings = new ArrayList<>(s.file().duplicates());
-        if (s.entry("workload_number_of_clients_per_node").filter(e -> !e.value().isEmpty()).isEmpty()) {
+        if (s.entry("workload_number_of_clients_per_node").filter(e -> !e.value().isEmpty()).isEmpty()
+                && s.entry("workload_profile_file").filter(e -> !e.value().isEmpty()).isEmpty()) {
             warnings.add(s.file().source().displayName() + ": workload_number_of_clients_per_node is not set: 1 emulated user"
                     + " (closed arrivals); set it, or give --users");
         }

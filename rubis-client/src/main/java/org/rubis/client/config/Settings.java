@@ -228,6 +228,19 @@ public final class Settings {
         return b.toString();
     }
 
+    /**
+     * A file a setting's file names (a load profile's mix): in {@link #sha256} by its bytes under {@code key}, as the
+     * files settings name themselves.
+     */
+    public void noteFile(String key, Source s) {
+        effective.put(key, fileHash(s));
+    }
+
+    /** Whether {@code key} was given on the command line (a named option or {@code -Dkey=value}), not by the file. */
+    public boolean givenOnCommandLine(String key) {
+        return overrides.containsKey(key) && !overrides.get(key).value().isEmpty();
+    }
+
     /** Resolves a path-valued key against the properties file's location. */
     public Source path(String key, String def, String... aliases) {
         Optional<PropertiesFile.Entry> e = entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());

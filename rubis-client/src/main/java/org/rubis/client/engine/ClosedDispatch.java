@@ -1,18 +1,16 @@
 package org.rubis.client.engine;
 
-import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ShardPlan;
 import org.rubis.client.workload.RequestGenerator;
-import org.rubis.client.workload.SessionRandom;
 import org.rubis.client.workload.UserSession;
 import org.rubis.format.StopCause.Kind;
 
 /**
- * Closed mode: N emulated users, each running sessions back to back until the end or its session
- * count. A shard runs the users it owns ({@link ShardPlan#owns}); user numbers, session ids and
- * random streams stay global.
+ * Closed mode: emulated users, each running sessions back to back until the end or its session count; with a load
+ * profile, each while the profile wants it ({@link Population}). A shard runs the users it owns
+ * ({@link ShardPlan#owns}); user numbers, session ids and random streams stay global.
  */
 final class ClosedDispatch {
 
@@ -25,36 +23,42 @@ final class ClosedDispatch {
     private final RunCounters counters;
     private final RequestGenerator generator;
     private final ShardPlan shard;
+    private final Population population;
 
-    ClosedDispatch(ClientConfig config, ShardPlan shard, RunClock clock, StopSignal stop, RunCounters counters, RequestGenerator generator) {
+    ClosedDispatch(ClientConfig config, ShardPlan shard, RunClock clock, StopSignal stop, RunCounters counters,
+            RequestGenerator generator, Population population) {
         this.shard = shard;
         this.config = config;
         this.clock = clock;
         this.stop = stop;
         this.counters = counters;
         this.generator = generator;
+        this.population = population;
     }
 
-    /** Starts every user; the latch opens when all have finished. */
+    /** Starts every user the run ever wants; the latch opens when all have finished. */
     CountDownLatch start(SessionExecutor executor) {
         int owned = 0;
-        for (int u = 0; u < config.users(); u++) {
-            owned += shard.owns(u) ? 1 : 0;
+        for (int u = 0; u < population.users(); u++) {
+            owned += shard.owns(u) && population.firstJoin(u) != Long.MAX_VALUE ? 1 : 0;
         }
         CountDownLatch done = new CountDownLatch(owned);
-        for (int u = 0; u < config.users() && !stop.stopped(); u++) {
-            if (!shard.owns(u)) {
+        for (int u = 0; u < population.users() && !stop.stopped(); u++) {
+            long join = population.firstJoin(u);
+            if (!shard.owns(u) || join == Long.MAX_VALUE) {
                 continue;
             }
-            int user = u;
+            Population.User user = new Population.User(population, u, join);
+            population.started(user);
             try {
-                executor.start("user-" + u, u, firstArrival(u), k -> nextSession(user, k), done::countDown);
+                executor.start("user-" + u, u, population.firstRequest(u, 0, join), (k, at) -> nextSession(user, k, at),
+                        done::countDown);
                 counters.usersStarted++;
             } catch (OutOfMemoryError e) {
                 HeapReserve.release();
                 stop.stop(
                         Kind.OUT_OF_MEMORY,
-                        "could not create the thread of emulated user " + (u + 1) + " of " + config.users() + ": "
+                        "could not create the thread of emulated user " + (u + 1) + " of " + population.users() + ": "
                                 + e.getMessage() + "; " + counters.usersStarted + " users were running");
                 break;
             }
@@ -62,30 +66,22 @@ final class ClosedDispatch {
         return done;
     }
 
-    private UserSession nextSession(int user, long k) {
+    /**
+     * The user's session {@code k}, meant for {@code at}: later when the profile let the user go before then and wants
+     * it back; none when the run stopped, the user ran its sessions, or the profile does not want it back before the
+     * end.
+     */
+    private SessionExecutor.Start nextSession(Population.User user, long k, long at) {
         if (stop.stopped() || config.sessionsPerUser() != 0 && k >= config.sessionsPerUser()) {
             return null;
         }
-        UserSession s = new UserSession(config.workload(), generator, sessionId(user, k), config.seed());
-        counters.sessionsStarted.incrementAndGet();
-        return s;
-    }
-
-    /**
-     * Think times apply from the first request, never all users at once (the original's start-up
-     * burst). Original ramp mode: every user arrives at the start and sends after one think time
-     * of its own, scaled by the up-ramp factor. Stationary mode: user u arrives at (u + 1/2)/N of
-     * the up ramp and sends after a think time from there ({@link RunClock#thinkEnd}), so the whole
-     * population is thinking or working when the run phase starts.
-     */
-    private long firstArrival(int user) {
-        SplittableRandom r = new SplittableRandom(SessionRandom.mix(config.seed() ^ SessionRandom.mix(user + 1L)));
-        long think = config.workload().thinkTime().nanos(0, r);
-        if (!clock.stationary()) {
-            return clock.startNano() + clock.scaleThink(think, clock.startNano());
+        long start = user.nextStart(at, clock.endNano());
+        if (start == Long.MAX_VALUE) {
+            return null;
         }
-        long arrive = clock.startNano() + (long) ((clock.upEndNano() - clock.startNano()) * ((user + 0.5) / config.users()));
-        return clock.thinkEnd(think, arrive);
+        UserSession s = new UserSession(population.mixAt(start), generator, sessionId(user.u, k), config.seed());
+        counters.sessionsStarted.incrementAndGet();
+        return new SessionExecutor.Start(s, start, user);
     }
 
     /** Session ids are deterministic: exposed for tests and analysis. */

@@ -1,17 +1,22 @@
 package org.rubis.client.engine;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.arrival.DeterministicArrivals;
 import org.rubis.client.arrival.ExponentialArrivals;
 import org.rubis.client.arrival.FileArrivals;
-import org.rubis.client.arrival.RateSchedule;
+import org.rubis.client.arrival.ProfileArrivals;
 import org.rubis.client.arrival.SessionArrivals;
 import org.rubis.client.config.CapPolicy;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.Interarrival;
 import org.rubis.client.config.ShardPlan;
+import org.rubis.client.profile.LoadProfile;
+import org.rubis.client.report.IntervalLoad;
+import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.SessionRandom;
 import org.rubis.client.workload.UserSession;
@@ -47,7 +52,7 @@ final class HybridDispatch {
         this.shard = shard;
     }
 
-    /** The arrival process the configuration names. */
+    /** The arrival process the configuration names (a load profile's rate, with one). */
     static SessionArrivals arrivals(ClientConfig config) {
         ClientConfig.ArrivalSettings a = config.arrival();
         long seed = SessionRandom.mix(config.seed() ^ 0xA5A5A5A5L);
@@ -55,8 +60,8 @@ final class HybridDispatch {
         if (a.interarrivalFile() != null) {
             return new FileArrivals(a.interarrivalFile());
         }
-        if (a.rateScheduleFile() != null) {
-            return new RateSchedule(a.rateScheduleFile(), exponential, seed);
+        if (config.profile() != null) {
+            return new ProfileArrivals(config.profile(), config.upRampMs() * 1_000_000L, exponential, seed);
         }
         return exponential ? new ExponentialArrivals(a.sessionRate(), seed) : new DeterministicArrivals(a.sessionRate());
     }
@@ -122,8 +127,27 @@ final class HybridDispatch {
             }
             counters.sessionsStarted.incrementAndGet();
             long sid = id;
-            UserSession s = new UserSession(config.workload(), generator, sid, config.seed());
-            executor.start("session-" + sid, -1, intended, k -> k == 0 ? s : null, release);
+            UserSession s = new UserSession(Population.mixAt(config, clock, intended), generator, sid, config.seed());
+            executor.start("session-" + sid, -1, intended, (k, at) -> k == 0 ? new SessionExecutor.Start(s, at, null) : null, release);
         }
+    }
+
+    /**
+     * Each interval of the load profile: the rate planned for this process (its share of the arrivals, one in N for a
+     * shard of N) and the sessions that began per second, up to {@code untilNano} (the end, or the stop).
+     */
+    static List<IntervalLoad> figures(ClientConfig config, ShardPlan shard, RunClock clock, RunStats stats, long untilNano) {
+        LoadProfile p = config.profile();
+        List<IntervalLoad> out = new ArrayList<>();
+        for (int i = 0; i < p.intervals(); i++) {
+            long s = clock.intervalStartNano(i);
+            long e = Math.min(clock.intervalEndNano(i), untilNano);
+            double seconds = Math.max(0, e - s) / 1e9;
+            double share = 1.0 / shard.count();
+            double begun = stats.interval(i).sessionsBegun();
+            out.add(new IntervalLoad(p.startValue(i) * share, p.endValue(i) * share, p.meanValue(i) * share,
+                    seconds > 0 ? begun / seconds : Double.NaN, Double.NaN, -1, Double.NaN, seconds));
+        }
+        return out;
     }
 }

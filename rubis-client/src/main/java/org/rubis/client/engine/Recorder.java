@@ -67,7 +67,8 @@ final class Recorder {
                 backend,
                 reply.images,
                 reply.imageBytes,
-                reply.retries()));
+                reply.retries(),
+                clock.interval(sendNano)));
     }
 
     void session(UserSession s, int emulatedUser, long intendedStartNano, long startNano, long endNano) {
@@ -84,10 +85,11 @@ final class Recorder {
                 s.endReason()));
     }
 
-    /** A think time of {@code ns} starting at {@code fromNano} (the stationarity check's Z). */
+    /** A think time of {@code ns} starting at {@code fromNano} (the stationarity check's Z, the run phase's and its interval's). */
     void think(long fromNano, long ns) {
         if (clock.phase(fromNano) == Phase.RUN) {
             stats.runThink(ns);
+            stats.intervalThink(clock.interval(fromNano), ns);
         }
     }
 

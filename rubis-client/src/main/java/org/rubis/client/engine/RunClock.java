@@ -2,6 +2,7 @@ package org.rubis.client.engine;
 
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.log.EpochAnchor;
+import org.rubis.client.profile.LoadProfile;
 import org.rubis.format.Phase;
 
 /**
@@ -23,8 +24,10 @@ public final class RunClock {
     private final long end;
     private final double upFactor;
     private final double downFactor;
-    private final double thinkScale;
     private final boolean stationary;
+    /** The run phase's intervals (a load profile's, else the whole phase): their starts, and the think scale of each. */
+    private final long[] intervalStarts;
+    private final double[] thinkScales;
 
     public RunClock(ClientConfig c) {
         this(c, null);
@@ -41,13 +44,65 @@ public final class RunClock {
         this.end = runEnd + c.downRampMs() * 1_000_000L;
         this.upFactor = c.upRampFactor();
         this.downFactor = c.downRampFactor();
-        this.thinkScale = c.thinkScale();
         this.stationary = c.rampMode() == org.rubis.client.config.RampMode.STATIONARY;
+        LoadProfile p = c.profile();
+        int n = p == null ? 1 : p.intervals();
+        this.intervalStarts = new long[n];
+        this.thinkScales = new double[n];
+        for (int i = 0; i < n; i++) {
+            intervalStarts[i] = upEnd + (p == null ? 0 : p.startNs(i));
+            thinkScales[i] = p == null ? c.thinkScale() : p.points().get(i).thinkScale();
+        }
     }
 
-    /** A think time as the run phase has it (think-scale, no ramp factor): the Z of Little's law. */
-    public long runPhaseThink(long thinkNs) {
-        return (long) (thinkNs * thinkScale);
+    /** A think time started at {@code from} as the run phase has it (think-scale, no ramp factor): the Z of Little's law. */
+    public long runPhaseThink(long thinkNs, long from) {
+        return (long) (thinkNs * thinkScale(from));
+    }
+
+    /**
+     * The run phase's interval an instant is in (a load profile's, 0-based; without a profile the run phase is interval 0),
+     * or -1 in the ramps.
+     */
+    public int interval(long nano) {
+        if (nano < upEnd || nano >= runEnd) {
+            return -1;
+        }
+        return containing(nano);
+    }
+
+    /** The run phase's intervals. */
+    public int intervals() {
+        return intervalStarts.length;
+    }
+
+    /** Interval {@code i}'s start (nanoTime). */
+    public long intervalStartNano(int i) {
+        return intervalStarts[i];
+    }
+
+    /** Interval {@code i}'s end: the next one's start, or the end of the run phase. */
+    public long intervalEndNano(int i) {
+        return i + 1 < intervalStarts.length ? intervalStarts[i + 1] : runEnd;
+    }
+
+    /** The think scale in force at {@code nano}: its interval's (the first's in the up ramp, the last's in the down ramp). */
+    public double thinkScale(long nano) {
+        return thinkScales[containing(nano)];
+    }
+
+    private int containing(long nano) {
+        int lo = 0;
+        int hi = intervalStarts.length - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (intervalStarts[mid] <= nano) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
     }
 
     public long upEndNano() { return upEnd; }
@@ -66,7 +121,7 @@ public final class RunClock {
         if (!stationary) {
             return from + scaleThink(thinkNs, from);
         }
-        double t = thinkNs * thinkScale;
+        double t = thinkNs * thinkScale(from);
         long at = from;
         if (at < upEnd) {
             double need = t * upFactor;
@@ -110,7 +165,7 @@ public final class RunClock {
     /** Think time scaled by the phase factor at {@code nano} and the think-scale. */
     public long scaleThink(long thinkNs, long nano) {
         double f = nano < upEnd ? upFactor : nano < runEnd ? 1.0 : downFactor;
-        return (long) (thinkNs * f * thinkScale);
+        return (long) (thinkNs * f * thinkScale(nano));
     }
 
     /** Seconds of the run phase that had passed at {@code nano} (a stopped run divides by these). */

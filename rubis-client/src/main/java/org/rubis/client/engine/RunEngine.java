@@ -28,6 +28,7 @@ import org.rubis.client.log.RunLog;
 import org.rubis.client.process.ResourcePlan;
 import org.rubis.client.report.ClientHealth;
 import org.rubis.client.report.FixedCost;
+import org.rubis.client.report.IntervalLoad;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
 import org.rubis.client.report.SummaryWriter;
@@ -225,6 +226,8 @@ public final class RunEngine {
         Backend backend;
         RunClock clock;
         Recorder recorder;
+        /** Closed arrivals: who is wanted when, and who left when. */
+        Population population;
         /** When the run began on the anchored clock (after the wait for a start instant). */
         long runStartEpochNs;
     }
@@ -236,7 +239,12 @@ public final class RunEngine {
      */
     private Summary runGuarded() throws IOException {
         SessionArrivals arrivals = config.arrivals() == Arrivals.HYBRID ? HybridDispatch.arrivals(config) : null; // bad files fail first
-        String arrivalsText = arrivals != null ? arrivals.describe() : config.users() + " emulated users, sessions back to back";
+        String arrivalsText = arrivals != null
+                ? arrivals.describe()
+                : config.profile() != null
+                        ? "emulated users following the load profile " + config.profile().source() + " (at most " + config.users()
+                                + "), sessions back to back"
+                        : config.users() + " emulated users, sessions back to back";
         RunState run = startTarget();
         WarmupReport warmup = warmUp(run.target.base());
         openLogs(run);
@@ -324,6 +332,15 @@ public final class RunEngine {
         this.anchor = run.clock.anchor();
         run.runStartEpochNs = run.clock.anchorEpochNs();
         run.stats.runPhase(run.clock.epochNs(run.clock.upEndNano()), run.clock.runSeconds());
+        long[] bounds = new long[run.clock.intervals() + 1];
+        for (int i = 0; i < run.clock.intervals(); i++) {
+            bounds[i] = run.clock.epochNs(run.clock.intervalStartNano(i));
+        }
+        bounds[bounds.length - 1] = run.clock.epochNs(run.clock.runEndNano());
+        run.stats.intervals(bounds);
+        if (config.arrivals() == Arrivals.CLOSED) {
+            run.population = new Population(config, run.clock, shard);
+        }
     }
 
     /**
@@ -373,7 +390,7 @@ public final class RunEngine {
                 ? null
                 : new HybridDispatch(config, shard, clock, stop, counters, run.recorder, generator, arrivals);
         CountDownLatch done = hybrid == null
-                ? new ClosedDispatch(config, shard, clock, stop, counters, generator).start(executor)
+                ? new ClosedDispatch(config, shard, clock, stop, counters, generator, run.population).start(executor)
                 : hybrid.start(executor);
         awaitEnd(clock, run.health, done, hybrid);
     }
@@ -451,8 +468,15 @@ public final class RunEngine {
         if (run.clock == null) {
             startClock(run);
         }
+        long until = stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano();
+        List<IntervalLoad> loads = config.profile() == null
+                ? List.of()
+                : run.population != null
+                        ? run.population.figures(until)
+                        : HybridDispatch.figures(config, shard, run.clock, run.stats, until);
         summary = run.finisher.summary(
                 run.clock,
+                loads,
                 shard,
                 run.runStartEpochNs,
                 run.stats,
@@ -515,7 +539,9 @@ public final class RunEngine {
     private void awaitEnd(RunClock clock, ClientHealth health, CountDownLatch done, HybridDispatch hybrid) {
         while (!stop.stopped() && System.nanoTime() < clock.endNano()) {
             markPhases(clock, health);
-            if (done.getCount() == 0 && (hybrid == null || hybrid.allEnded())) {
+            // All work done ends the run early (users out of sessions, arrivals exhausted), but a load profile's length is
+            // planned: its users may all be gone or its rate 0 for a while, and come back.
+            if (config.profile() == null && done.getCount() == 0 && (hybrid == null || hybrid.allEnded())) {
                 break;
             }
             // Wake at the next phase boundary (marked exactly for the run-phase CPU) or every 250 ms to see whether all

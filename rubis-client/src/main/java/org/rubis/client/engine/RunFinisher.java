@@ -10,6 +10,7 @@ import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ShardPlan;
 import org.rubis.client.log.RunLog;
 import org.rubis.client.report.ClientHealth;
+import org.rubis.client.report.IntervalLoad;
 import org.rubis.client.report.RunResult;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
@@ -65,7 +66,7 @@ final class RunFinisher {
     }
 
     /** Builds and writes the summary (after {@link #cleanup}: logs are flushed and closed). */
-    Summary summary(RunClock clock, ShardPlan shard, long runStartEpochNs, RunStats stats, ClientHealth health,
+    Summary summary(RunClock clock, List<IntervalLoad> loads, ShardPlan shard, long runStartEpochNs, RunStats stats, ClientHealth health,
             RunLog log, String backendName, String arrivalsText, List<RunObserver> observers, SummarySection warmup)
             throws IOException {
         TestStall.beforeSummary();
@@ -78,7 +79,7 @@ final class RunFinisher {
                     counters.sessionsDropped.get(), counters.usersStarted, counters.active.peak(), log.written(),
                     log.lost(), clock.startEpochNs(),
                     clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()), shard,
-                    clock.anchorEpochNs(), runStartEpochNs, clock.anchor().bracketNs());
+                    clock.anchorEpochNs(), runStartEpochNs, clock.anchor().bracketNs(), loads, stats.intervalBounds());
             // Sections first: a wire check's measured error is the verdict's accuracy evidence.
             List<SummarySection> sections = sections(observers, warmup);
             WireAccuracy accuracy = sections.stream().map(SummarySection::accuracy).filter(a -> a != null).findFirst()

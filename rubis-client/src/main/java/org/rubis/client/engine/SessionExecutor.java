@@ -13,11 +13,22 @@ import org.rubis.client.workload.UserSession;
  */
 interface SessionExecutor extends AutoCloseable {
 
-    /** The sessions one emulated user runs back to back; {@code next(k)} is null when there are no more. */
+    /** The sessions one emulated user runs back to back. */
     @FunctionalInterface
     interface Sessions {
-        UserSession next(long k);
+        /**
+         * The user's session {@code k}, meant to start at {@code atNano} (its first request's instant: the end of the
+         * think time after the previous one), or null when the user has no more. The start returned may be later (a
+         * user a load profile let go comes back later).
+         */
+        Start next(long k, long atNano);
     }
+
+    /**
+     * A session to run: its first request's intended instant, and the user's place in a load profile's population
+     * (null when nothing takes the user out of the run).
+     */
+    record Start(UserSession session, long atNano, SessionStep.Leaving leaving) {}
 
     /**
      * Starts a user (closed mode: many sessions; hybrid: one) whose first session is meant to start

@@ -2,6 +2,7 @@ package org.rubis.client.engine;
 
 import org.rubis.client.backend.Reply;
 import org.rubis.client.workload.UserSession;
+import org.rubis.format.SessionEnd;
 
 /**
  * The session loop's logic, once for every execution model: when the next request is meant to be
@@ -17,10 +18,24 @@ final class SessionStep {
     /** Returned by {@link #end} when the run ended during the session (or before it started). */
     static final long ABORTED = Long.MIN_VALUE;
 
+    /** A closed-mode user that a load profile may take out of the run (docs/WORKLOAD.md, Load profiles). */
+    interface Leaving {
+        /**
+         * After a reply that ended at {@code doneNano}, the next request meant for {@code nextNano}: whether the user
+         * leaves now, cutting its session at this think time (leave policy next-think).
+         */
+        boolean leavesBefore(long doneNano, long nextNano);
+
+        /** The session ended; its last reply ended at {@code lastDoneNano}. */
+        void sessionEnded(long lastDoneNano);
+    }
+
     private final SessionContext ctx;
     private final UserSession s;
     private final int emulatedUser;
     private final long intendedStart;
+    /** The user's place in a load profile's population, or null. */
+    private final Leaving leaving;
     private long intended;
     private long startNano;
     private long lastDone;
@@ -31,7 +46,12 @@ final class SessionStep {
     private String path;
 
     SessionStep(SessionContext ctx, UserSession s, int emulatedUser, long intendedStartNano) {
+        this(ctx, s, emulatedUser, intendedStartNano, null);
+    }
+
+    SessionStep(SessionContext ctx, UserSession s, int emulatedUser, long intendedStartNano, Leaving leaving) {
         this.ctx = ctx;
+        this.leaving = leaving;
         this.s = s;
         this.emulatedUser = emulatedUser;
         this.intendedStart = intendedStartNano;
@@ -85,8 +105,13 @@ final class SessionStep {
             return false;
         }
         long think = s.thinkNanos();
-        intended = ctx.clock().thinkEnd(think, done);
-        ctx.recorder().think(done, ctx.clock().runPhaseThink(think));
+        long nextSend = ctx.clock().thinkEnd(think, done);
+        if (leaving != null && leaving.leavesBefore(done, nextSend)) {
+            s.left();
+            return false;
+        }
+        intended = nextSend;
+        ctx.recorder().think(done, ctx.clock().runPhaseThink(think, done));
         path = s.nextPath();
         return true;
     }
@@ -107,12 +132,18 @@ final class SessionStep {
         if (aborted) {
             s.abort();
         }
-        ctx.recorder().session(s, emulatedUser, intendedStart, startNano, aborted ? Math.max(cut, lastDone) : lastDone);
+        long end = aborted ? Math.max(cut, lastDone) : lastDone;
+        ctx.recorder().session(s, emulatedUser, intendedStart, startNano, end);
+        if (leaving != null) {
+            leaving.sessionEnded(end);
+        }
         if (aborted) {
             return ABORTED;
         }
         long think = s.thinkNanos();
-        ctx.recorder().think(lastDone, ctx.clock().runPhaseThink(think));
+        if (s.endReason() != SessionEnd.LEFT) {
+            ctx.recorder().think(lastDone, ctx.clock().runPhaseThink(think, lastDone));
+        }
         return ctx.clock().thinkEnd(think, lastDone);
     }
 
@@ -129,7 +160,11 @@ final class SessionStep {
         long now = System.nanoTime(); // it was active, in its request, until the run gave up on it
         ctx.active().decrement(this);
         s.stuck();
-        ctx.recorder().session(s, emulatedUser, intendedStart, startNano, Math.max(now, lastDone));
+        long end = Math.max(now, lastDone);
+        ctx.recorder().session(s, emulatedUser, intendedStart, startNano, end);
+        if (leaving != null) {
+            leaving.sessionEnded(end);
+        }
         return true;
     }
 

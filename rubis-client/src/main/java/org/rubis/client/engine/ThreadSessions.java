@@ -8,7 +8,6 @@ import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.BlockingBackend;
 import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.Reply;
-import org.rubis.client.workload.UserSession;
 
 /**
  * A platform thread per emulated user (the original's model, and the pitfall switch), driving
@@ -39,11 +38,11 @@ final class ThreadSessions implements SessionExecutor {
                 Reply reply = new Reply();
                 long next = firstIntendedNano;
                 for (long k = 0; ; k++) {
-                    UserSession s = sessions.next(k);
+                    Start s = sessions.next(k, next);
                     if (s == null) {
                         break;
                     }
-                    next = run(new SessionStep(ctx, s, emulatedUser, next), reply);
+                    next = run(new SessionStep(ctx, s.session(), emulatedUser, s.atNano(), s.leaving()), reply);
                     if (next == SessionStep.ABORTED) {
                         break;
                     }

@@ -3,7 +3,6 @@ package org.rubis.client.engine;
 import java.util.function.LongConsumer;
 import org.rubis.client.engine.SessionExecutor.FailureHandler;
 import org.rubis.client.engine.SessionExecutor.Sessions;
-import org.rubis.client.workload.UserSession;
 
 /**
  * One emulated user's sessions, one after the other, in the models with no thread per user (event loops, virtual
@@ -39,9 +38,9 @@ final class UserChain {
 
     /** Starts session {@code k}, meant to begin at {@code at}; with none (or after an aborted one), the user is finished. */
     void next(long k, long at) {
-        UserSession s;
+        SessionExecutor.Start s;
         try {
-            s = at == SessionStep.ABORTED ? null : sessions.next(k);
+            s = at == SessionStep.ABORTED ? null : sessions.next(k, at);
         } catch (OutOfMemoryError | RuntimeException e) {
             failed(e);
             return;
@@ -50,7 +49,7 @@ final class UserChain {
             onFinished.run();
             return;
         }
-        runner.run(this, new SessionStep(ctx, s, emulatedUser, at), n -> next(k + 1, n));
+        runner.run(this, new SessionStep(ctx, s.session(), emulatedUser, s.atNano(), s.leaving()), n -> next(k + 1, n));
     }
 
     /** A session of this user failed with an exception: the run is told, and the user is finished. */

@@ -12,6 +12,8 @@ import org.rubis.format.Phase;
  * @param error      the error class, null for a request without an error ({@link ErrorClass#HTTP_STATUS}: the
  *                   status is in {@code status})
  * @param imageError the error is one of the page's images' (the page itself arrived): {@code image-<class>}
+ * @param interval   the run phase's interval of the send instant (a load profile's, 0-based; without a profile the run
+ *                   phase is interval 0), or -1 in the ramps: written empty
  */
 public record RequestRecord(
         long sessionId,
@@ -33,7 +35,8 @@ public record RequestRecord(
         String backend,
         int images,
         long imageBytes,
-        int retries) {
+        int retries,
+        int interval) {
 
 
     /** Actual minus intended send instant. */
@@ -88,7 +91,11 @@ public record RequestRecord(
                 .append(imageBytes)
                 .comma()
                 .append(retries)
-                .newline();
+                .comma();
+        if (interval >= 0) {
+            b.append(interval);
+        }
+        b.newline();
     }
 
     /** {@link #errorLabel()} written in place: an HTTP status's digits go into the line with no string made. */

@@ -1,6 +1,8 @@
 package org.rubis.client.report;
 
 import java.nio.file.Path;
+import java.util.List;
+import org.rubis.client.config.ShardPlan;
 import org.rubis.client.config.ExecutionModel;
 import org.rubis.format.StopCause;
 
@@ -24,6 +26,9 @@ import org.rubis.format.StopCause;
  * @param anchorEpochNs   the wall clock read together with the run's nanoTime origin
  * @param runStartEpochNs when the run began on this process's anchored clock (after the wait for the start instant)
  * @param anchorBracketNs the anchor's uncertainty: the nanoTime bracket around its wall-clock reading (ns)
+ * @param intervals       with a load profile, each interval's planned and achieved load (this process's share); else
+ *                        empty
+ * @param intervalStartsEpochNs the profile's intervals' starts on the run's clock (epoch ns), then the run phase's end
  */
 public record RunResult(
         Path dir,
@@ -41,10 +46,12 @@ public record RunResult(
         long lost,
         long startEpochNs,
         double runSeconds,
-        org.rubis.client.config.ShardPlan shard,
+        ShardPlan shard,
         long anchorEpochNs,
         long runStartEpochNs,
-        long anchorBracketNs) {
+        long anchorBracketNs,
+        List<IntervalLoad> intervals,
+        long[] intervalStartsEpochNs) {
 
     /** Whether the run reached the end of its planned phases and nothing made it invalid since. */
     public boolean complete() {

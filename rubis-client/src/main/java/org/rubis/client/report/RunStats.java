@@ -1,5 +1,6 @@
 package org.rubis.client.report;
 
+import java.util.Arrays;
 import org.rubis.format.LatencyStats;
 import org.rubis.format.Percentiles;
 import org.rubis.format.Phase;
@@ -63,6 +64,9 @@ public final class RunStats {
     private long runStartEpochNs;
     static final int MAX_WINDOWS = 10_000;
     final AtomicLong liveErrors = new AtomicLong();
+    /** The run phase's intervals (a load profile's; without one, the phase): starts on the run's clock, then its end. */
+    private long[] intervalBounds = new long[0];
+    private volatile IntervalStats[] intervals = new IntervalStats[0];
 
     public RunStats() {
         for (Phase p : Phase.values()) {
@@ -82,6 +86,9 @@ public final class RunStats {
         long late = Math.max(0, r.latenessNs());
         fromIntended.get(phase).record(late + r.responseNs(), r.isError());
         lateness.recordValue(org.rubis.format.Percentiles.recorded(late));
+        if (r.interval() >= 0 && r.interval() < intervals.length) {
+            intervals[r.interval()].request(r.responseNs(), r.isError(), late);
+        }
         if (phase == Phase.RUN) {
             runLateness.recordValue(Percentiles.recorded(late));
             runMaxLatenessNs = Math.max(runMaxLatenessNs, late);
@@ -122,6 +129,14 @@ public final class RunStats {
     /** Called by the log writer thread. */
     public synchronized void accept(SessionRecord s) {
         sessionEnds.merge(s.endReason(), 1L, Long::sum);
+        int i = intervalOf(s.startEpochNs() > 0 ? s.startEpochNs() : s.intendedStartEpochNs());
+        if (i >= 0) {
+            if (s.endReason() == SessionEnd.DROPPED) {
+                intervals[i].sessionsDropped++;
+            } else {
+                intervals[i].sessionsBegun++;
+            }
+        }
         if (s.startEpochNs() > 0) {
             sessionStartLateness.recordValue(Percentiles.recorded(Math.max(0, s.startEpochNs() - s.intendedStartEpochNs())));
             if (s.endEpochNs() > s.startEpochNs()) {
@@ -137,6 +152,45 @@ public final class RunStats {
         long windowS = Math.max(1, (long) Math.ceil(seconds / MAX_WINDOWS));
         this.runWindowNs = windowS * 1_000_000_000L;
         this.runWindows = new long[(int) Math.floor(seconds / windowS)];
+    }
+
+    /**
+     * The run phase's intervals, before the first request: {@code bounds} holds their starts on the run's clock (epoch
+     * ns), then the run phase's end.
+     */
+    public synchronized void intervals(long[] bounds) {
+        this.intervalBounds = bounds.clone();
+        this.intervals = new IntervalStats[Math.max(0, bounds.length - 1)];
+        for (int i = 0; i < intervals.length; i++) {
+            intervals[i] = new IntervalStats();
+        }
+    }
+
+    /** The interval of an instant on the run's clock, or -1 outside the run phase. */
+    private int intervalOf(long epochNs) {
+        if (intervals.length == 0 || epochNs < intervalBounds[0] || epochNs >= intervalBounds[intervals.length]) {
+            return -1;
+        }
+        int i = Arrays.binarySearch(intervalBounds, epochNs);
+        return i >= 0 ? i : -i - 2;
+    }
+
+    /** The interval bounds as given ({@link #intervals(long[])}). */
+    public synchronized long[] intervalBounds() {
+        return intervalBounds.clone();
+    }
+
+    /** Interval {@code i}'s figures (read at the end of the run). */
+    public synchronized IntervalStats interval(int i) {
+        return intervals[i];
+    }
+
+    /** Called by emulated users: a think time of {@code ns} that started in interval {@code i} of the run phase. */
+    public void intervalThink(int i, long ns) {
+        IntervalStats[] all = intervals; // set before the first request
+        if (i >= 0 && i < all.length) {
+            all[i].think(ns);
+        }
     }
 
     /** Called by emulated users: a think time that started in the run phase. */
@@ -173,6 +227,16 @@ public final class RunStats {
     public synchronized long[] runWindows(double seconds) {
         int whole = (int) Math.floor(Math.max(0, seconds) * 1e9 / runWindowNs + 1e-9);
         return java.util.Arrays.copyOf(runWindows, Math.min(runWindows.length, whole));
+    }
+
+    /**
+     * The counts of the run phase's whole windows within [{@code fromEpochNs}, {@code toEpochNs}) on the run's clock (an
+     * interval of a load profile, up to where the run ran).
+     */
+    public synchronized long[] runWindows(long fromEpochNs, long toEpochNs) {
+        long first = Math.max(0, Math.floorDiv(fromEpochNs - runStartEpochNs + runWindowNs - 1, runWindowNs));
+        long end = Math.min(runWindows.length, Math.floorDiv(toEpochNs - runStartEpochNs, runWindowNs));
+        return end <= first ? new long[0] : Arrays.copyOfRange(runWindows, (int) first, (int) end);
     }
 
     /** The length of {@link #runWindows()}' windows, in seconds. */

@@ -96,12 +96,12 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
      * where the residual life of a cycle (response time {@code r} plus a think time) has variance m3 / 3 m1 -
      * (m2 / 2 m1)^2. 0 when the moments are unknown.
      */
-    static double littleStandardError(int users, double runSeconds, double r, ThinkMoments z) {
+    static double littleStandardError(double users, double runSeconds, double r, ThinkMoments z) {
         return LittleBand.standardError(users, runSeconds, r, z.mean(), z.meanSquare(), z.meanCube());
     }
 
     /** As {@link #of(int, long[], double, double, ThinkMoments)} with the think times' moments unknown: the fixed band. */
-    public static Stationarity of(int users, long[] counts, double windowS, double meanRespS, double meanThinkS) {
+    public static Stationarity of(double users, long[] counts, double windowS, double meanRespS, double meanThinkS) {
         return of(users, counts, windowS, meanRespS, new ThinkMoments(meanThinkS, Double.NaN, Double.NaN));
     }
 
@@ -113,7 +113,7 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
      * @param think      think times Z started in the run phase: their mean, and for Little's law's standard error
      *                   their mean square and cube (NaN: unknown)
      */
-    public static Stationarity of(int users, long[] counts, double windowS, double meanRespS, ThinkMoments think) {
+    public static Stationarity of(double users, long[] counts, double windowS, double meanRespS, ThinkMoments think) {
         double meanThinkS = think.mean();
         int k = counts.length;
         double total = 0;

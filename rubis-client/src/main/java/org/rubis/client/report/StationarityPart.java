@@ -15,10 +15,13 @@ final class StationarityPart implements SummaryPart {
     private final ClientConfig config;
     private final RunStats stats;
     private final Stationarity st;
+    /** With a load profile: the run phase is judged on its flat intervals instead. */
+    private final IntervalsPart intervals;
 
-    StationarityPart(ClientConfig config, RunResult result, RunStats stats) {
+    StationarityPart(ClientConfig config, RunResult result, RunStats stats, IntervalsPart intervals) {
         this.config = config;
         this.stats = stats;
+        this.intervals = intervals;
         this.st = Stationarity.of(
                 config.arrivals() == Arrivals.CLOSED ? result.usersStarted() : 0,
                 stats.runWindows(result.runSeconds()),
@@ -29,12 +32,25 @@ final class StationarityPart implements SummaryPart {
 
     /** The warning the judgement gives (not steady, or not judged), or null. */
     String warning() {
-        return st.warning();
+        return intervals != null ? intervals.warning() : st.warning();
     }
 
     @Override
     public void json(ObjectNode root) {
         ObjectNode sj = root.putObject("stationarity");
+        if (intervals != null) {
+            Stationarity.Judgement j = intervals.judgement();
+            sj.put("steady", j == Stationarity.Judgement.STEADY);
+            sj.put("verdict", j.label());
+            if (j == Stationarity.Judgement.NOT_JUDGED) {
+                sj.put("not_judged_reason", "no flat interval of the load profile could be judged");
+            }
+            sj.put("judged_by", "intervals");
+            sj.put("mean_think_s", round(stats.meanRunThinkSeconds(), 4));
+            sj.put("ramp_mode", config.rampMode().label());
+            sj.put("text", intervals.describe());
+            return;
+        }
         sj.put("steady", st.steady());
         sj.put("verdict", st.judgement().label());
         if (!st.judged()) {
@@ -63,6 +79,15 @@ final class StationarityPart implements SummaryPart {
      */
     @Override
     public void text(JsonNode root, StringBuilder b) {
+        if (intervals != null) {
+            String prefix = switch (intervals.judgement()) {
+                case STEADY -> "yes: ";
+                case NOT_JUDGED -> "not judged: ";
+                case NOT_STEADY -> "NO: ";
+            };
+            line(b, "run phase steady", prefix + intervals.describe());
+            return;
+        }
         String prefix = switch (st.judgement()) {
             case STEADY -> "yes: ";
             case NOT_JUDGED -> "";

@@ -1,5 +1,6 @@
 package org.rubis.client.report;
 
+import java.util.ArrayList;
 import org.rubis.format.LatencyStats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -52,16 +53,19 @@ public final class Summary {
         RunPart run = new RunPart(config, result, outcome);
         RequestsPart requests = new RequestsPart(result, stats);
         SessionsPart sessions = new SessionsPart(result, stats, config.workload().errorPagesWithoutThink());
-        StationarityPart stationarity = new StationarityPart(config, result, stats);
+        IntervalsPart intervals = config.profile() == null ? null : new IntervalsPart(config, result, stats, health);
+        StationarityPart stationarity = new StationarityPart(config, result, stats, intervals);
         ResponseTimesPart times = new ResponseTimesPart(stats);
         HealthPart healthPart = new HealthPart(config, stats, health, outcome, accuracy);
         ServerPart server = new ServerPart(dir);
         WarningsPart warnings = new WarningsPart(config, result, stationarity.warning());
-        for (SummaryPart p :
-                List.of(run, requests, sessions, stationarity, times, healthPart, new JvmFacts(), server, warnings)) {
-            p.json(root);
+        List<SummaryPart> jsonOrder = new ArrayList<>(
+                List.of(run, requests, sessions, stationarity, times, healthPart, new JvmFacts(), server, warnings));
+        if (intervals != null) {
+            jsonOrder.add(4, intervals); // after the stationarity it judges
         }
-        this.textOrder = List.of(
+        jsonOrder.forEach(p -> p.json(root));
+        List<SummaryPart> text = new ArrayList<>(List.of(
                 run,
                 requests,
                 times.headline(),
@@ -71,7 +75,11 @@ public final class Summary {
                 healthPart.verdictLines(),
                 healthPart,
                 warnings,
-                times);
+                times));
+        if (intervals != null) {
+            text.add(text.size() - 1, intervals); // before the per-state tables
+        }
+        this.textOrder = List.copyOf(text);
         this.text = renderText();
     }
 

@@ -167,6 +167,13 @@ public final class UserSession implements RequestGenerator.Context {
         }
     }
 
+    /** Marks the session as cut at a think time because its user left (a load profile lowered the users). */
+    public void left() {
+        if (endReason == null) {
+            endReason = SessionEnd.LEFT;
+        }
+    }
+
     /** Marks the session as cut short by the end of the run. */
     public void abort() {
         if (endReason == null) {

@@ -31,4 +31,10 @@ public record WorkloadModel(
         return new WorkloadModel(table, mode, new TransitionSampler(table, mode), new ThinkTime(tpcwThinkTime, table),
                 layout, data, policy, itemsPerPage, maxTransitions, oneBasedIds, errorPagesWithoutThink);
     }
+
+    /** This workload with another transition table (a load profile's mix): the same think times, URLs and data. */
+    public WorkloadModel withTable(TransitionTable other) {
+        return new WorkloadModel(other, mode, new TransitionSampler(other, mode), new ThinkTime(thinkTime.isTpcw(), other), layout,
+                data, policy, itemsPerPage, maxTransitions, oneBasedIds, errorPagesWithoutThink);
+    }
 }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
 import org.rubis.client.arrival.FileArrivals;
-import org.rubis.client.arrival.RateSchedule;
+import org.rubis.client.arrival.Schedules;
 import org.rubis.client.cli.RunCommandAccess;
 import org.rubis.client.workload.TransitionTable;
 
@@ -128,10 +128,10 @@ class BadInputTest {
         String m = assertThrows(ConfigException.class, () -> new FileArrivals(ia)).getMessage();
         assertTrue(m.startsWith(ia + ":2: 1e300 ms brings the arrivals past 30 days"), m);
         Path sched = TestFiles.write(tmp, "s.txt", "0 10\n5 1e-300\n");
-        m = assertThrows(ConfigException.class, () -> new RateSchedule(sched, true, 1)).getMessage();
-        assertTrue(m.startsWith(sched + ":2: \"5 1e-300\" is out of range"), m);
+        m = error(BASE + "workload_arrivals = hybrid\nworkload_rate_schedule_file = " + sched + "\n", Map.of());
+        assertTrue(m.startsWith(sched + ":2: a rate of 1.0E-300 is out of range"), m);
         Path late = TestFiles.write(tmp, "late.txt", "0 10\n1e12 5\n");
-        assertTrue(assertThrows(ConfigException.class, () -> new RateSchedule(late, true, 1)).getMessage().startsWith(late + ":2:"));
+        assertTrue(assertThrows(ConfigException.class, () -> Schedules.arrivals(late, true, 1)).getMessage().startsWith(late + ":2:"));
     }
 
     @Test

@@ -47,7 +47,7 @@ final class OneUserRun {
             Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base), b.name());
             SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b, rec, new ActiveSessions()), c.execution().model(),
                     (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
-            d.start("user-0", 0, firstIntendedNano, k -> k == 0 ? s : null, done::countDown);
+            d.start("user-0", 0, firstIntendedNano, (k, at) -> k == 0 ? new SessionExecutor.Start(s, at, null) : null, done::countDown);
             assertTrue(done.await(10, TimeUnit.SECONDS), "the session ended");
         }
         return new Result(s, stats);

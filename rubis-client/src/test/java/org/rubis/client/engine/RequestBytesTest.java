@@ -74,7 +74,7 @@ class RequestBytesTest {
                     (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
             assertTrue(d instanceof EventLoopSessions, "netty sessions run on event loops");
             UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
-            d.start("user-0", 0, System.nanoTime(), k -> k == 0 ? s : null, done::countDown);
+            d.start("user-0", 0, System.nanoTime(), (k, at) -> k == 0 ? new SessionExecutor.Start(s, at, null) : null, done::countDown);
             assertTrue(done.await(10, TimeUnit.SECONDS));
             b.close();
             assertEquals(1, s.requests());

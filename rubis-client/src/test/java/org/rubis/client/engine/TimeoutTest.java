@@ -74,7 +74,7 @@ class TimeoutTest {
                         new Recorder(clock, log, stats, new TargetWatch(stop, base), "netty"), new ActiveSessions()), c.execution().model(),
                         (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
                 UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
-                d.start("user-0", 0, System.nanoTime(), k -> k == 0 ? s : null, done::countDown);
+                d.start("user-0", 0, System.nanoTime(), (k, at) -> k == 0 ? new SessionExecutor.Start(s, at, null) : null, done::countDown);
                 assertTrue(done.await(10, TimeUnit.SECONDS));
                 b.close();
                 assertEquals(1, s.errors(), "netty: the timeout is an error");

@@ -9,7 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import org.rubis.client.TestFiles;
 import org.rubis.client.arrival.FileArrivals;
-import org.rubis.client.arrival.RateSchedule;
+import org.rubis.client.arrival.Schedules;
 import org.rubis.client.cli.RunCommandAccess;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.config.ConfigLoader;
@@ -90,7 +90,7 @@ class ParserFuzzTest {
     @FuzzTest(maxDuration = "90s")
     void rateSchedule(byte[] data) {
         Path p = write("schedule.txt", data);
-        onlyConfigErrors(() -> new RateSchedule(p, true, 1));
+        onlyConfigErrors(() -> Schedules.arrivals(p, true, 1));
     }
 
     @FuzzTest(maxDuration = "90s")

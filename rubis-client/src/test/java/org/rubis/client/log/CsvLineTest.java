@@ -111,11 +111,11 @@ class CsvLineTest {
                 "netty",
                 0,
                 0,
-                1);
+                1, 2);
         CsvLine line = new CsvLine(16);
         r.appendCsv(line);
         assertEquals("42,user7,3,ViewItem,\"/PHP/ViewItem.php?itemId=5&x=a,b\",run,1700000000123456789,1700000000123999000,"
-            + "81234,1234567,2048,200,,127.0.0.1:40512,true,netty,0,0,1\n", line.toString());
+            + "81234,1234567,2048,200,,127.0.0.1:40512,true,netty,0,0,1,2\n", line.toString());
         line.truncate(0);
         new SessionRecord(42, 7, "user7", -5, 10, 20, 3, 1, SessionEnd.END_OF_SESSION).appendCsv(line);
         assertEquals("42,7,user7,-5,10,20,3,1,end_of_session\n", line.toString());
@@ -155,10 +155,10 @@ class CsvLineTest {
                     "legacy",
                     0,
                     0,
-                    0);
+                    0, -1);
             CsvLine line = new CsvLine(16);
             r.appendCsv(line);
-            assertEquals("1,u,0,Home,/,up,1,2,3,4,5," + c[2] + "," + c[3] + ",,false,legacy,0,0,0\n", line.toString());
+            assertEquals("1,u,0,Home,/,up,1,2,3,4,5," + c[2] + "," + c[3] + ",,false,legacy,0,0,0,\n", line.toString());
             assertEquals(c[3], r.errorLabel());
             assertEquals(c[0], ErrorClass.parse((String) c[3]), "read back as its class: " + c[3]);
         }

@@ -47,7 +47,7 @@ class RunLogCloseTest {
                 "legacy",
                 0,
                 0,
-                0);
+                0, -1);
     }
 
     @Test

@@ -62,7 +62,7 @@ class RunLogProducersTest {
                             "dedicated",
                             0,
                             0,
-                            0));
+                            0, -1));
                     if (k == each - 1) {
                         log.add(new SessionRecord(user, user, "user" + user, 1, 2, 3, each, 0, SessionEnd.RUN_ENDED));
                     }

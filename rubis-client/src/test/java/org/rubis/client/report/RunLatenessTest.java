@@ -37,7 +37,7 @@ class RunLatenessTest {
                 "netty",
                 0,
                 0,
-                0);
+                0, -1);
     }
 
     @Test

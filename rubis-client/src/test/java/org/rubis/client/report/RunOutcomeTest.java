@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.rubis.client.config.ClientConfig;
@@ -40,7 +41,9 @@ class RunOutcomeTest {
                 ShardPlan.SINGLE,
                 0,
                 0,
-                0);
+                0,
+                List.of(),
+                new long[0]);
     }
 
     private static RunOutcome outcome(StopCause stop, long requests, long served, long sessions) {

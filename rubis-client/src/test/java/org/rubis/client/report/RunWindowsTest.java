@@ -35,7 +35,7 @@ class RunWindowsTest {
                 "netty",
                 0,
                 0,
-                0);
+                0, -1);
     }
 
     @Test

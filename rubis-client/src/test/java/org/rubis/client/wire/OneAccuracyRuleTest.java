@@ -39,7 +39,7 @@ class OneAccuracyRuleTest {
             c.fromClient(at, PcapBuilder.request("/p" + i)).fromServer(at + MS, PcapBuilder.responseHead(200, 1) + "x");
             long send = PcapBuilder.T0 + at - errorNs / 2;
             csv.append("1,user1,").append(i).append(",Home,/p").append(i).append(",run,").append(send).append(',').append(send).append(',')
-               .append(MS + errorNs / 2).append(',').append(MS + errorNs).append(",10,200,,127.0.0.1:50100,").append(i == 0).append(",netty,0,0,0\n");
+               .append(MS + errorNs / 2).append(',').append(MS + errorNs).append(",10,200,,127.0.0.1:50100,").append(i == 0).append(",netty,0,0,0,\n");
         }
         Path run = Files.createDirectories(tmp.resolve("run" + errorNs));
         p.write(run.resolve("capture.pcap"));

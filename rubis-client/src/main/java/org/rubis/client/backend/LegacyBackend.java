@@ -18,6 +18,9 @@ import org.rubis.client.config.ClientConfig;
  *
  * <p>To log which connection was used, the connection's socket is read by reflection from the JDK
  * internals (opened to us by the jar's {@code Add-Opens}); without access the id stays empty.
+ *
+ * <p>Unlike the JDK's default, no redirect is followed (a redirect is logged as its status, with its page), as on the
+ * other backends.
  */
 public final class LegacyBackend implements BlockingBackend {
 
@@ -176,6 +179,7 @@ public final class LegacyBackend implements BlockingBackend {
             https.setSSLSocketFactory(tls.socketFactory());
             https.setHostnameVerifier((host, session) -> true);
         }
+        c.setInstanceFollowRedirects(false); // a redirect is logged as its status: never followed, off the target or on it
         c.setConnectTimeout(connectTimeoutMs);
         c.setReadTimeout(readTimeoutMs);
         headers.forEach((name, value) -> {

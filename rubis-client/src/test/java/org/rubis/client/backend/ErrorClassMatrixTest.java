@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -21,13 +24,31 @@ import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
 
 /**
- * Every backend against every fault of the fault-injecting server: the same fault gets the same
- * class of the one taxonomy ({@link ErrorClass}), whichever backend met it, and never an exception
- * name. The server's own fault log is the independent truth that the fault happened.
+ * Every backend against every fault of the fault-injecting server, and against the malformed, endless, oversized and
+ * redirected replies of {@link ReplyFaultServer}: the same fault gets the same class of the one taxonomy
+ * ({@link ErrorClass}), whichever backend met it, and never an exception name. The servers' own accounting is the
+ * independent truth: the embedded server's fault log says the fault happened; the reply-fault server's request counts
+ * say how often a request was sent (once plus its logged retries), and its failed writes that the client, not the
+ * server, ended an endless reply.
  */
+@Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ErrorClassMatrixTest {
 
+    private static final int AMPLE_MS = 10_000;
+
     @TempDir Path tmp;
+
+    private static ReplyFaultServer faults;
+
+    @BeforeAll
+    static void startFaults() throws Exception {
+        faults = new ReplyFaultServer();
+    }
+
+    @AfterAll
+    static void stopFaults() throws Exception {
+        faults.close();
+    }
 
     static Stream<Arguments> matrix() {
         List<Arguments> a = new ArrayList<>();
@@ -81,6 +102,22 @@ class ErrorClassMatrixTest {
         }
     }
 
+    /** No backend follows a redirect, to the target or elsewhere: a redirect is logged as its status, with its page. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void aRedirectIsLoggedAsItsStatusAndNeverFollowed(String backend) throws Exception {
+        int landed = faults.requests("/landing");
+        int elsewhere = faults.otherHostRequests();
+        for (String path : List.of("/redirect-same", "/redirect-other")) {
+            Reply r = once(backend, faults.base(), path, AMPLE_MS);
+            assertEquals("", r.errorLabel(), backend + " " + path);
+            assertEquals(302, r.status, backend + " " + path);
+            assertEquals("moved", r.body, "the redirect's own page");
+        }
+        assertEquals(landed, faults.requests("/landing"), "nothing followed to the target's /landing");
+        assertEquals(elsewhere, faults.otherHostRequests(), "nothing left the target");
+    }
+
     static Stream<String> backends() {
         return Stream.of("legacy", "pooled", "dedicated", "netty");
     }
@@ -95,14 +132,22 @@ class ErrorClassMatrixTest {
     }
 
     private static Reply once(String backend, String base, int timeoutMs) throws Exception {
-        ClientConfig c = ConfigLoader.load((Path) null, Map.of("client_backend", backend, "client_request_timeout_ms", String.valueOf(timeoutMs),
-                "client_connect_timeout_ms", "700"));
-        try (Backend b = Backends.create(c.execution(), base)) {
+        return once(backend, base, "/PHP/index.html", timeoutMs);
+    }
+
+    private static Reply once(String backend, String base, String path, int timeoutMs) throws Exception {
+        try (Backend b = create(backend, base, timeoutMs)) {
             Reply r = new Reply();
             Backend.Session s = b.startSession();
-            Backends.execute(b, s, "/PHP/index.html", r);
+            Backends.execute(b, s, path, r);
             b.endSession(s);
             return r;
         }
+    }
+
+    private static Backend create(String backend, String base, int timeoutMs) {
+        ClientConfig c = ConfigLoader.load((Path) null, Map.of("client_backend", backend,
+                "client_request_timeout_ms", String.valueOf(timeoutMs), "client_connect_timeout_ms", "700"));
+        return Backends.create(c.execution(), base);
     }
 }

@@ -102,6 +102,55 @@ class ErrorClassMatrixTest {
         }
     }
 
+    static Stream<Arguments> replyFaults() {
+        List<Arguments> a = new ArrayList<>();
+        for (String backend : List.of("legacy", "pooled", "dedicated", "netty")) {
+            a.add(Arguments.of(backend, "/reset", "reset"));
+            a.add(Arguments.of(backend, "/close", "closed-before-any-byte"));
+        }
+        return a.stream();
+    }
+
+    /**
+     * A malformed, endless or oversized reply on a new connection: one class on every backend, no page, and the request
+     * sent exactly once (no backend resends a request that failed on a connection it had just opened). An endless reply
+     * ends within the request timeout (the whole reply, not each read), closed by the client.
+     */
+    @ParameterizedTest(name = "{0} x {1} -> {2}")
+    @MethodSource("replyFaults")
+    void eachMalformedReplyHasOneClassOnEveryBackend(String backend, String path, String expected) throws Exception {
+        int before = faults.requests(path);
+        Reply r = once(backend, faults.base(), path, AMPLE_MS);
+        assertEquals(expected, r.errorLabel(), backend + " " + path);
+        assertTrue(r.failed(), "a failed reply has no page");
+        assertEquals(0, r.status, "status column");
+        assertEquals(1 + r.retries(), faults.requests(path) - before, "the server saw the request once per attempt logged");
+        // legacy's connections come from the JVM's one keep-alive cache, where an earlier case's may wait: a failure on
+        // such a reused one is resent once, counted (the line above); the others opened a connection for this request
+        assertTrue(r.retries() <= (backend.equals("legacy") ? 1 : 0), "a request that failed on a new connection is not resent");
+    }
+
+    /**
+     * A request whose reused connection is reset or closed before any byte is resent once on a new connection, which
+     * fails the same way: both attempts reached the server, and the log says so ({@code retries} 1). One whose reply
+     * came, unreadable, is not resent.
+     */
+    @ParameterizedTest(name = "{0} {1} on a reused connection")
+    @MethodSource("onAReusedConnection")
+    void aFailureOnAReusedConnectionIsResentOnlyWhenNoByteCame(String backend, String path, String expected, int retries)
+            throws Exception {
+        int before = faults.requests(path);
+        Reply r = afterOk(backend, faults.base(), path);
+        assertEquals(expected, r.errorLabel(), backend + " " + path);
+        assertEquals(retries, r.retries(), "resends");
+        assertEquals(1 + r.retries(), faults.requests(path) - before, "the server saw the request once per attempt logged");
+    }
+
+    static Stream<Arguments> onAReusedConnection() {
+        return backends().flatMap(b -> Stream.of(Arguments.of(b, "/reset", "reset", 1),
+                Arguments.of(b, "/close", "closed-before-any-byte", 1)));
+    }
+
     /** No backend follows a redirect, to the target or elsewhere: a redirect is logged as its status, with its page. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
@@ -139,6 +188,20 @@ class ErrorClassMatrixTest {
         try (Backend b = create(backend, base, timeoutMs)) {
             Reply r = new Reply();
             Backend.Session s = b.startSession();
+            Backends.execute(b, s, path, r);
+            b.endSession(s);
+            return r;
+        }
+    }
+
+    /** {@code path} requested on the connection an {@code /ok} reply left open. */
+    private static Reply afterOk(String backend, String base, String path) throws Exception {
+        try (Backend b = create(backend, base, AMPLE_MS)) {
+            Backend.Session s = b.startSession();
+            Reply ok = new Reply();
+            Backends.execute(b, s, "/ok", ok);
+            assertEquals(ReplyFaultServer.OK_BODY, ok.body, backend + " /ok: " + ok.errorLabel());
+            Reply r = new Reply();
             Backends.execute(b, s, path, r);
             b.endSession(s);
             return r;

@@ -28,7 +28,7 @@ public enum ErrorClass {
     CONNECT_TIMEOUT("connect-timeout"),
     /** Host name unknown or no route to it. */
     UNREACHABLE("unreachable"),
-    /** Connected, but the reply did not complete within the request timeout. */
+    /** Connected, but the reply (the TLS handshake included) did not complete within the request timeout. */
     READ_TIMEOUT("read-timeout"),
     /** The connection was reset (TCP RST, broken pipe) during the exchange. */
     RESET("reset"),
@@ -152,7 +152,8 @@ public enum ErrorClass {
         String name = e.getClass().getSimpleName();
         String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         if (name.equals("ConnectTimeoutException")) {               // Apache HttpClient, Netty
-            return CONNECT_TIMEOUT;
+            // HttpClient's, for a TLS handshake that timed out after the connect: a read timeout, as on the other backends
+            return m.contains("read timed out") ? READ_TIMEOUT : CONNECT_TIMEOUT;
         }
         if (m.contains("too many open files")) {                    // EMFILE, ENFILE: no socket could be made. Not reset (the JDK's
             return IO;                                               // SocketException) nor client-error (Netty epoll's ChannelException)

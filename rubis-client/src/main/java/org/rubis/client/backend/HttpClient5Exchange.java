@@ -63,9 +63,12 @@ final class HttpClient5Exchange {
      * Connections whose response parser is strict: HttpClient's default (lenient) parser skips lines
      * that are not a status line, up to a limit, so a server that answers a few lines of non-HTTP
      * bytes and closes looked like a close before any byte; the strict one fails on the first such
-     * line, which {@link ErrorClass} names {@code not-http}, as the legacy and netty backends do.
+     * line, which {@link ErrorClass} names {@code not-http}, as the legacy and netty backends do. A head
+     * line longer than {@link HttpReplyParser#MAX_HEAD} is {@code not-http} too (HttpClient's default has
+     * no limit), as a head that long is on the other backends.
      */
     static org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory connections(org.apache.hc.core5.http.config.Http1Config h1) {
+        h1 = org.apache.hc.core5.http.config.Http1Config.copy(h1).setMaxLineLength(HttpReplyParser.MAX_HEAD).build();
         return org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory.builder()
                 .http1Config(h1)
                 .responseParserFactory(new org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory(h1))

@@ -24,8 +24,9 @@ import org.rubis.client.config.ClientConfig;
  * redirect is logged as its status, with its page); a request is never resent by the JDK (which resends silently,
  * once, any request whose reply failed before its status line, on a new connection, even when the request had opened
  * the connection itself): the connection is opened first, then marked "do not resend" through the same internals, and
- * {@link StaleConnectionRetry} resends, counted, only what the other backends resend. Over https (whose connection
- * class hides the internals read here) the JDK's own resend stays possible: it is counted as a retry.
+ * {@link StaleConnectionRetry} resends, counted, only what the other backends resend; a {@code Content-Length} that
+ * is not a length is {@code not-http}. Over https (whose connection class hides the internals read here) the JDK's
+ * own resend stays possible: it is counted as a retry.
  */
 public final class LegacyBackend implements BlockingBackend {
 
@@ -137,9 +138,10 @@ public final class LegacyBackend implements BlockingBackend {
             out.markFirstByte(System.nanoTime());
             connected = true;
             anyByte = true;
-            if (status < 0) {
-                out.fail(ErrorClass.NOT_HTTP);
-                c.disconnect();
+            ErrorClass unreadable = unreadable(c, status);
+            if (unreadable != null) {
+                c.disconnect();                      // the rest unread: the connection is not reused
+                out.fail(unreadable);
                 return true;
             }
             // 4xx/5xx: the JDK throws from getInputStream(); the body is on the error stream.
@@ -192,6 +194,25 @@ public final class LegacyBackend implements BlockingBackend {
         } catch (ReflectiveOperationException | RuntimeException e) {
             return false; // https (another connection class): the JDK may resend, counted by identify()
         }
+    }
+
+    /**
+     * Why a reply whose head was read cannot be read as the other backends read it, or null: no status line
+     * ({@code not-http}), a {@code Content-Length} that is not a length (up to 18 digits; the JDK would read to the
+     * close instead: {@code not-http}, as in {@link HttpReplyParser}).
+     */
+    private static ErrorClass unreadable(HttpURLConnection c, int status) {
+        if (status < 0) {
+            return ErrorClass.NOT_HTTP;
+        }
+        String length = c.getHeaderField("Content-Length");
+        if (length == null) {
+            return null;
+        }
+        if (length.isEmpty() || length.length() > 18 || !length.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
+            return ErrorClass.NOT_HTTP;
+        }
+        return null;
     }
 
     /**

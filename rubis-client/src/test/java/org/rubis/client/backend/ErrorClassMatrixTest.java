@@ -34,6 +34,8 @@ import org.rubis.server.RubisServer;
 @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ErrorClassMatrixTest {
 
+    /** The request timeout of the faults that need one to end; the others get {@link #AMPLE_MS}. */
+    private static final int TIMEOUT_MS = 300;
     private static final int AMPLE_MS = 10_000;
 
     @TempDir Path tmp;
@@ -107,6 +109,9 @@ class ErrorClassMatrixTest {
         for (String backend : List.of("legacy", "pooled", "dedicated", "netty")) {
             a.add(Arguments.of(backend, "/reset", "reset"));
             a.add(Arguments.of(backend, "/close", "closed-before-any-byte"));
+            a.add(Arguments.of(backend, "/big-header", "not-http"));
+            a.add(Arguments.of(backend, "/length-negative", "not-http"));
+            a.add(Arguments.of(backend, "/length-20-digits", "not-http"));
         }
         return a.stream();
     }
@@ -148,7 +153,7 @@ class ErrorClassMatrixTest {
 
     static Stream<Arguments> onAReusedConnection() {
         return backends().flatMap(b -> Stream.of(Arguments.of(b, "/reset", "reset", 1),
-                Arguments.of(b, "/close", "closed-before-any-byte", 1)));
+                Arguments.of(b, "/close", "closed-before-any-byte", 1), Arguments.of(b, "/big-header", "not-http", 0)));
     }
 
     /** No backend follows a redirect, to the target or elsewhere: a redirect is logged as its status, with its page. */
@@ -165,6 +170,14 @@ class ErrorClassMatrixTest {
         }
         assertEquals(landed, faults.requests("/landing"), "nothing followed to the target's /landing");
         assertEquals(elsewhere, faults.otherHostRequests(), "nothing left the target");
+    }
+
+    /** A TLS handshake the server never answers: connected, no reply within the request timeout. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void aStalledTlsHandshakeIsAReadTimeout(String backend) throws Exception {
+        Reply r = once(backend, faults.stalledTls(), "/ok", TIMEOUT_MS);
+        assertEquals(ErrorClass.READ_TIMEOUT, r.error(), backend);
     }
 
     static Stream<String> backends() {

@@ -38,6 +38,8 @@ public enum ErrorClass {
     TRUNCATED_BODY("truncated-body"),
     /** The bytes received are not an HTTP reply. */
     NOT_HTTP("not-http"),
+    /** The reply's page is larger than the client reads (its announced length, or the bytes that came). */
+    TOO_LARGE("too-large"),
     /** The TLS handshake or a TLS record failed (e.g. https against a plain-http port). */
     TLS_FAILURE("tls-failure"),
     /** The run stopped (Ctrl-C, a fatal error) while the request was in flight; it was abandoned. */

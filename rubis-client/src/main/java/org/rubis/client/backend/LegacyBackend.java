@@ -9,6 +9,7 @@ import java.net.HttpURLConnection;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
+import java.util.List;
 import org.rubis.client.config.ClientConfig;
 
 /**
@@ -24,9 +25,10 @@ import org.rubis.client.config.ClientConfig;
  * redirect is logged as its status, with its page); a request is never resent by the JDK (which resends silently,
  * once, any request whose reply failed before its status line, on a new connection, even when the request had opened
  * the connection itself): the connection is opened first, then marked "do not resend" through the same internals, and
- * {@link StaleConnectionRetry} resends, counted, only what the other backends resend; a {@code Content-Length} that
- * is not a length is {@code not-http}. Over https (whose connection class hides the internals read here) the JDK's
- * own resend stays possible: it is counted as a retry.
+ * {@link StaleConnectionRetry} resends, counted, only what the other backends resend; the whole reply must come within
+ * the request timeout ({@link ReplyWatchdog}: the JDK's is per read); a {@code Content-Length} that is not a length
+ * is {@code not-http}; a page longer than {@link Backend#MAX_PAGE_BYTES} is {@code too-large}. Over https (whose
+ * connection class hides the internals read here) the JDK's own resend stays possible: it is counted as a retry.
  */
 public final class LegacyBackend implements BlockingBackend {
 
@@ -76,7 +78,8 @@ public final class LegacyBackend implements BlockingBackend {
             java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>()));
     private volatile boolean aborting;
     private final LegacyAbort abort = new LegacyAbort();
-    private final java.util.Set<HttpURLConnection> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The requests in flight, each cut (without a resend) when its whole reply has not come within the timeout. */
+    private final ReplyWatchdog<HttpURLConnection> inFlight;
 
     private final ClientTls tls;
     private final RequestHeaders headers;
@@ -92,6 +95,7 @@ public final class LegacyBackend implements BlockingBackend {
         this.connectTimeoutMs = e.connectTimeoutMs();
         this.readTimeoutMs = e.requestTimeoutMs();
         this.images = e.downloadImages() ? new ImageFetcher(this::fetchImage) : null;
+        this.inFlight = new ReplyWatchdog<>("legacy", readTimeoutMs, c -> abort.abort(List.of(c)));
     }
 
     @Override
@@ -127,7 +131,7 @@ public final class LegacyBackend implements BlockingBackend {
         HttpURLConnection c = null;
         try {
             c = open(URI.create(base + path).toURL()); // no I/O yet: openConnection only builds
-            inFlight.add(c);
+            inFlight.add(c, out);
             if (aborting) {
                 throw new InterruptedIOException("aborted");
             }
@@ -162,7 +166,10 @@ public final class LegacyBackend implements BlockingBackend {
                 out.fail(ErrorClass.TRUNCATED_BODY);
             }
         } catch (IOException | RuntimeException e) {
-            ErrorClass error = aborting ? ErrorClass.ABORTED : ErrorClass.of(e, connected, anyByte);
+            ErrorClass error = aborting ? ErrorClass.ABORTED
+                    : c != null && inFlight.expired(c) ? ErrorClass.READ_TIMEOUT
+                    : e instanceof PageTooLarge ? ErrorClass.TOO_LARGE
+                    : ErrorClass.of(e, connected, anyByte);
             if (!aborting && StaleConnectionRetry.applies(out, reused, anyByte, error)) {
                 return false;
             }
@@ -199,7 +206,7 @@ public final class LegacyBackend implements BlockingBackend {
     /**
      * Why a reply whose head was read cannot be read as the other backends read it, or null: no status line
      * ({@code not-http}), a {@code Content-Length} that is not a length (up to 18 digits; the JDK would read to the
-     * close instead: {@code not-http}, as in {@link HttpReplyParser}).
+     * close instead: {@code not-http}, as in {@link HttpReplyParser}), or a page announced longer than the maximum.
      */
     private static ErrorClass unreadable(HttpURLConnection c, int status) {
         if (status < 0) {
@@ -212,7 +219,7 @@ public final class LegacyBackend implements BlockingBackend {
         if (length.isEmpty() || length.length() > 18 || !length.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
             return ErrorClass.NOT_HTTP;
         }
-        return null;
+        return Long.parseLong(length) > Backend.MAX_PAGE_BYTES ? ErrorClass.TOO_LARGE : null;
     }
 
     /**
@@ -224,7 +231,7 @@ public final class LegacyBackend implements BlockingBackend {
             throw new ImageFetcher.Aborted();
         }
         HttpURLConnection c = open(URI.create(base + path).toURL());
-        inFlight.add(c);
+        inFlight.add(c, ReplyWatchdog.UNTIMED);
         try {
             if (aborting) { // the stop's disconnects ran before this one was in the set
                 throw new ImageFetcher.Aborted();
@@ -326,7 +333,7 @@ public final class LegacyBackend implements BlockingBackend {
     @Override
     public void abortInFlight() {
         aborting = true;
-        abort.abort(inFlight);
+        abort.abort(inFlight.inFlight());
     }
 
     /** Tests: the abort, to pause it where a preempted stopping thread would. */
@@ -336,6 +343,6 @@ public final class LegacyBackend implements BlockingBackend {
 
     @Override
     public void close() {
-        // nothing of ours to close
+        inFlight.close(); // the JDK's cache owns the connections
     }
 }

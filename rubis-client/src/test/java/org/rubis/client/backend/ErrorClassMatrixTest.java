@@ -112,6 +112,10 @@ class ErrorClassMatrixTest {
             a.add(Arguments.of(backend, "/big-header", "not-http"));
             a.add(Arguments.of(backend, "/length-negative", "not-http"));
             a.add(Arguments.of(backend, "/length-20-digits", "not-http"));
+            a.add(Arguments.of(backend, "/drip", "read-timeout"));
+            a.add(Arguments.of(backend, "/endless-chunked", "read-timeout"));
+            a.add(Arguments.of(backend, "/too-large-announced", "too-large"));
+            a.add(Arguments.of(backend, "/too-large-chunked", "too-large"));
         }
         return a.stream();
     }
@@ -125,7 +129,9 @@ class ErrorClassMatrixTest {
     @MethodSource("replyFaults")
     void eachMalformedReplyHasOneClassOnEveryBackend(String backend, String path, String expected) throws Exception {
         int before = faults.requests(path);
-        Reply r = once(backend, faults.base(), path, AMPLE_MS);
+        int cutBefore = faults.cutOff(path);
+        boolean endless = expected.equals("read-timeout");
+        Reply r = once(backend, faults.base(), path, endless ? TIMEOUT_MS : AMPLE_MS);
         assertEquals(expected, r.errorLabel(), backend + " " + path);
         assertTrue(r.failed(), "a failed reply has no page");
         assertEquals(0, r.status, "status column");
@@ -133,6 +139,12 @@ class ErrorClassMatrixTest {
         // legacy's connections come from the JVM's one keep-alive cache, where an earlier case's may wait: a failure on
         // such a reused one is resent once, counted (the line above); the others opened a connection for this request
         assertTrue(r.retries() <= (backend.equals("legacy") ? 1 : 0), "a request that failed on a new connection is not resent");
+        if (endless || path.equals("/too-large-chunked")) {
+            for (int i = 0; i < 100 && faults.cutOff(path) == cutBefore; i++) {
+                Thread.sleep(20); // the server's next write finds the connection closed
+            }
+            assertEquals(1, faults.cutOff(path) - cutBefore, "the client closed the endless reply");
+        }
     }
 
     /**

@@ -26,11 +26,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * on this host, or on the other host), {@code /reset} and {@code /close} (RST or FIN before any byte), {@code
  * /big-header} (a 2 MiB header line), {@code /length-negative} and {@code /length-20-digits} (a Content-Length that is
  * not one, the connection kept open), {@code /drip} (one body byte every 40 ms), {@code /endless-chunked} (a small
- * chunk every 20 ms).
+ * chunk every 20 ms), {@code /too-large-announced} (a Content-Length over the maximum page, then nothing) and {@code
+ * /too-large-chunked} (1 MiB chunks as fast as the client reads, without end).
  */
 final class ReplyFaultServer implements AutoCloseable {
 
     static final String OK_BODY = "hello";
+    private static final byte[] MIB = new byte[1 << 20];
 
     private final ServerSocket main;
     private final ServerSocket other;
@@ -165,6 +167,21 @@ final class ReplyFaultServer implements AutoCloseable {
                 while (true) {
                     pause(20);
                     write(out, "5\r\nhello\r\n");
+                }
+            }
+            case "/too-large-announced" -> {
+                write(out, head("200 OK", "Content-Length: " + (Backend.MAX_PAGE_BYTES + 1L)) + "x".repeat(100));
+                pause(10_000); // the rest never comes: the client must not wait for it
+                return false;
+            }
+            case "/too-large-chunked" -> {
+                write(out, head("200 OK", "Transfer-Encoding: chunked"));
+                byte[] size = (Integer.toHexString(MIB.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+                while (true) {
+                    out.write(size);
+                    out.write(MIB);
+                    out.write('\r');
+                    out.write('\n');
                 }
             }
             default -> write(out, head("404 Not Found", "Content-Length: 0"));

@@ -154,7 +154,7 @@ public enum ErrorClass {
         String name = e.getClass().getSimpleName();
         String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         if (name.equals("ConnectTimeoutException")) {               // Apache HttpClient, Netty
-            // HttpClient's, for a TLS handshake that timed out after the connect: a read timeout, as on the other backends
+            // HttpClient's for a TLS handshake that timed out after the connect: a read timeout, as on the others
             return m.contains("read timed out") ? READ_TIMEOUT : CONNECT_TIMEOUT;
         }
         if (m.contains("too many open files")) {                    // EMFILE, ENFILE: no socket could be made. Not reset (the JDK's

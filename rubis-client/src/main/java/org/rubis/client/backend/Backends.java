@@ -38,7 +38,8 @@ public final class Backends {
 
     /**
      * The legacy backend's JDK keep-alive cache policy ({@code client_http_keepalive},
-     * {@code client_http_max_connections}; null keeps the JDK's default) and its longest reply head. The JDK reads these once,
+     * {@code client_http_max_connections}; null keeps the JDK's default) and its longest reply head. The JDK
+     * reads these once,
      * when its HttpClient class initialises, so they are set here, only when legacy is chosen, and
      * before anything (LegacyBackend's own static block included) loads that class.
      */

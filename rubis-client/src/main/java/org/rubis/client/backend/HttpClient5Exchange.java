@@ -178,7 +178,7 @@ final class HttpClient5Exchange implements AutoCloseable {
                     : e instanceof PageTooLarge ? ErrorClass.TOO_LARGE
                     : ErrorClass.of(e, connected);
             if (resp != null) {
-                // closed without reading the rest: HttpClient's close would drain the body first (endless, or too large)
+                // closed without reading the rest: HttpClient's close would drain the body first (endless, too large)
                 get.cancel();
                 closeQuietly(resp);
             }

@@ -36,8 +36,8 @@ public final class LegacyBackend implements BlockingBackend {
     private static final Field HTTP;           // sun.net.www.protocol.http.HttpURLConnection.http
     private static final Field SERVER_SOCKET;  // sun.net.NetworkClient.serverSocket
     private static final Field CACHED;         // sun.net.www.http.HttpClient.cachedHttpClient
-    private static final Field READ_RETRIED;   // sun.net.www.http.HttpClient.failedOnce: true, no resend after a failed read
-    private static final Field WRITE_RETRIED;  // sun.net.www.protocol.http.HttpURLConnection.failedOnce: same after a write
+    private static final Field READ_RETRIED;   // sun.net.www.http.HttpClient.failedOnce: no resend after a failed read
+    private static final Field WRITE_RETRIED;  // sun.net.www.protocol.http.HttpURLConnection.failedOnce: nor a write
 
     static {
         Field http = null;
@@ -260,7 +260,7 @@ public final class LegacyBackend implements BlockingBackend {
             https.setSSLSocketFactory(tls.socketFactory());
             https.setHostnameVerifier((host, session) -> true);
         }
-        c.setInstanceFollowRedirects(false); // a redirect is logged as its status: never followed, off the target or on it
+        c.setInstanceFollowRedirects(false); // a redirect is logged as its status: never followed, anywhere
         c.setConnectTimeout(connectTimeoutMs);
         c.setReadTimeout(readTimeoutMs);
         headers.forEach((name, value) -> {

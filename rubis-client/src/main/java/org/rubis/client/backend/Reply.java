@@ -145,7 +145,7 @@ public final class Reply {
         retries = n;
     }
 
-    /** Rule 6 for the JDK's own resend inside {@code getResponseCode} (legacy over https): counted; its window has the failure. */
+    /** Rule 6 for the JDK's own resend (legacy over https): counted; the failed attempt is in its window. */
     void retriedInsideWindow() {
         retries = 1;
     }

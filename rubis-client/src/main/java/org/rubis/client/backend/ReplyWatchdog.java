@@ -36,13 +36,15 @@ final class ReplyWatchdog<K> implements AutoCloseable {
     ReplyWatchdog(String backend, int timeoutMs, Consumer<K> cut) {
         this.timeoutNs = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         this.cut = cut;
-        long periodNs = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(timeoutNs / 10, TimeUnit.MILLISECONDS.toNanos(100)));
-        this.thread = timeoutMs <= 0 ? null : Thread.ofPlatform().daemon().name("rubis-" + backend + "-timeouts").unstarted(() -> {
-            while (!closed) {
-                LockSupport.parkNanos(periodNs);
-                check(System.nanoTime());
-            }
-        });
+        long ms = TimeUnit.MILLISECONDS.toNanos(1);
+        long periodNs = Math.clamp(timeoutNs / 10, ms, 100 * ms);
+        this.thread = timeoutMs <= 0 ? null : Thread.ofPlatform().daemon().name("rubis-" + backend + "-timeouts")
+                .unstarted(() -> {
+                    while (!closed) {
+                        LockSupport.parkNanos(periodNs);
+                        check(System.nanoTime());
+                    }
+                });
         if (thread != null) {
             thread.start();
         }

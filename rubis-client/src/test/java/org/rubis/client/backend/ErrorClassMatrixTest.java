@@ -135,10 +135,10 @@ class ErrorClassMatrixTest {
         assertEquals(expected, r.errorLabel(), backend + " " + path);
         assertTrue(r.failed(), "a failed reply has no page");
         assertEquals(0, r.status, "status column");
-        assertEquals(1 + r.retries(), faults.requests(path) - before, "the server saw the request once per attempt logged");
+        assertEquals(1 + r.retries(), faults.requests(path) - before, "the server saw each attempt logged, once");
         // legacy's connections come from the JVM's one keep-alive cache, where an earlier case's may wait: a failure on
         // such a reused one is resent once, counted (the line above); the others opened a connection for this request
-        assertTrue(r.retries() <= (backend.equals("legacy") ? 1 : 0), "a request that failed on a new connection is not resent");
+        assertTrue(r.retries() <= (backend.equals("legacy") ? 1 : 0), "a failure on a new connection is not resent");
         if (endless || path.equals("/too-large-chunked")) {
             for (int i = 0; i < 100 && faults.cutOff(path) == cutBefore; i++) {
                 Thread.sleep(20); // the server's next write finds the connection closed
@@ -154,13 +154,13 @@ class ErrorClassMatrixTest {
      */
     @ParameterizedTest(name = "{0} {1} on a reused connection")
     @MethodSource("onAReusedConnection")
-    void aFailureOnAReusedConnectionIsResentOnlyWhenNoByteCame(String backend, String path, String expected, int retries)
-            throws Exception {
+    void aFailureOnAReusedConnectionIsResentOnlyWhenNoByteCame(
+            String backend, String path, String expected, int retries) throws Exception {
         int before = faults.requests(path);
         Reply r = afterOk(backend, faults.base(), path);
         assertEquals(expected, r.errorLabel(), backend + " " + path);
         assertEquals(retries, r.retries(), "resends");
-        assertEquals(1 + r.retries(), faults.requests(path) - before, "the server saw the request once per attempt logged");
+        assertEquals(1 + r.retries(), faults.requests(path) - before, "the server saw each attempt logged, once");
     }
 
     static Stream<Arguments> onAReusedConnection() {

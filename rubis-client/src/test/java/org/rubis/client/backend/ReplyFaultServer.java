@@ -51,7 +51,7 @@ final class ReplyFaultServer implements AutoCloseable {
             if (readPath(s.getInputStream()) != null) {
                 otherHostRequests.incrementAndGet();
             }
-            s.getOutputStream().write(head("200 OK", "Content-Length: 5").concat(OK_BODY).getBytes(StandardCharsets.US_ASCII));
+            write(s.getOutputStream(), head("200 OK", "Content-Length: 5") + OK_BODY);
         });
         accept(silent, s -> {
             try {
@@ -151,7 +151,8 @@ final class ReplyFaultServer implements AutoCloseable {
             case "/close" -> {
                 return false;
             }
-            case "/big-header" -> write(out, head("200 OK", "X-Big: " + "a".repeat(2 << 20), "Content-Length: 5") + OK_BODY);
+            case "/big-header" ->
+                write(out, head("200 OK", "X-Big: " + "a".repeat(2 << 20), "Content-Length: 5") + OK_BODY);
             case "/length-negative" -> write(out, head("200 OK", "Content-Length: -5") + OK_BODY);
             case "/length-20-digits" -> write(out, head("200 OK", "Content-Length: 12345678901234567890") + OK_BODY);
             case "/drip" -> {
@@ -226,7 +227,8 @@ final class ReplyFaultServer implements AutoCloseable {
                     line.append((char) c);
                 }
             }
-            state = (c == '\r' && (state == 0 || state == 2)) || (c == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+            boolean next = c == '\r' ? state == 0 || state == 2 : c == '\n' && (state == 1 || state == 3);
+            state = next ? state + 1 : 0;
             if (state == 4) {
                 return path;
             }

@@ -17,7 +17,9 @@ import java.util.function.Consumer;
  *
  * <p>Nothing is added on the timing path: the requests in flight are the set the backend keeps anyway (to abort them
  * at a stop), each with its {@link Reply}, whose send mark the thread reads. It reads it without a lock: the entry is
- * put after the reply was reset, so a mark it sees is this request's (0 until the send is marked: not yet timed).
+ * put after the reply was reset, so a mark it sees is this request's (0 until the send is marked: not yet timed). A
+ * request that was cut waits, as it ends, for its cut to be over ({@link #remove}): HttpClient releases the connection
+ * of a cancelled request on the cancelling thread, and a session's next request must not find it still leased.
  *
  * @param <K> the backend's handle of a request in flight (what {@code cut} closes)
  */
@@ -30,6 +32,8 @@ final class ReplyWatchdog<K> implements AutoCloseable {
     private final Set<K> expired = ConcurrentHashMap.newKeySet();
     private final long timeoutNs;
     private final Consumer<K> cut;
+    /** Held by the thread while it cuts: a request it cut waits on it as it ends. */
+    private final Object cutting = new Object();
     private final Thread thread;
     private volatile boolean closed;
 
@@ -55,10 +59,15 @@ final class ReplyWatchdog<K> implements AutoCloseable {
         inFlight.put(k, reply);
     }
 
-    /** {@code k} ended; true when it had passed its deadline and been cut. */
+    /** {@code k} ended; true when it had passed its deadline and been cut (the cut is over when this returns). */
     boolean remove(K k) {
         inFlight.remove(k);
-        return !expired.isEmpty() && expired.remove(k);
+        if (expired.isEmpty() || !expired.contains(k)) {
+            return false;
+        }
+        synchronized (cutting) {
+            return expired.remove(k);
+        }
     }
 
     /** True when {@code k} passed its deadline and was cut (its failure is a read timeout). */
@@ -77,11 +86,13 @@ final class ReplyWatchdog<K> implements AutoCloseable {
             long sent = e.getValue().sendNano();
             if (sent != 0 && e.getValue() != UNTIMED && now - sent > timeoutNs) {
                 K k = e.getKey();
-                expired.add(k);
-                if (inFlight.containsKey(k)) {
-                    cut.accept(k);
-                } else {
-                    expired.remove(k); // it ended meanwhile, on its own
+                synchronized (cutting) {
+                    expired.add(k);
+                    if (inFlight.containsKey(k)) {
+                        cut.accept(k);
+                    } else {
+                        expired.remove(k); // it ended meanwhile, on its own
+                    }
                 }
             }
         }

@@ -37,11 +37,11 @@ final class StaleConnectionRetry {
 
     /**
      * Never a timeout (the server may be working on the request), a connect failure (no connection was made,
-     * so none went stale), {@code not-http} (bytes did arrive, just not a status line, whatever the backend's
-     * own flag says) or {@code aborted} (the run stopped: also what a waiting caller's interrupt becomes).
+     * so none went stale), {@code not-http} or {@code too-large} (bytes did arrive, whatever the backend's own
+     * flag says) or {@code aborted} (the run stopped: also what a waiting caller's interrupt becomes).
      */
     static boolean retriable(ErrorClass error) {
         return !error.isTimeout() && !error.isConnectFailure()
-                && error != ErrorClass.NOT_HTTP && error != ErrorClass.ABORTED;
+                && error != ErrorClass.NOT_HTTP && error != ErrorClass.TOO_LARGE && error != ErrorClass.ABORTED;
     }
 }

@@ -29,7 +29,7 @@ public enum ErrorClass {
     CONNECT_TIMEOUT("connect-timeout"),
     /** Host name unknown or no route to it. */
     UNREACHABLE("unreachable"),
-    /** Connected, but the reply did not complete within the request timeout. */
+    /** Connected, but the reply (the TLS handshake included) did not complete within the request timeout. */
     READ_TIMEOUT("read-timeout"),
     /** The connection was reset (TCP RST, broken pipe) during the exchange. */
     RESET("reset"),
@@ -39,6 +39,8 @@ public enum ErrorClass {
     TRUNCATED_BODY("truncated-body"),
     /** The bytes received are not an HTTP reply. */
     NOT_HTTP("not-http"),
+    /** The reply's page is larger than the client reads (its announced length, or the bytes that came). */
+    TOO_LARGE("too-large"),
     /** The TLS handshake or a TLS record failed (e.g. https against a plain-http port). */
     TLS_FAILURE("tls-failure"),
     /** The run stopped (Ctrl-C, a fatal error) while the request was in flight; it was abandoned. */
@@ -153,7 +155,8 @@ public enum ErrorClass {
         String name = e.getClass().getSimpleName();
         String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         if (name.equals("ConnectTimeoutException")) {               // Apache HttpClient, Netty
-            return CONNECT_TIMEOUT;
+            // HttpClient's for a TLS handshake that timed out after the connect: a read timeout, as on the others
+            return m.contains("read timed out") ? READ_TIMEOUT : CONNECT_TIMEOUT;
         }
         if (m.contains("too many open files")) {                    // EMFILE, ENFILE: no socket could be made. Not reset (the JDK's
             return IO;                                               // SocketException) nor client-error (Netty epoll's ChannelException)

@@ -17,6 +17,13 @@ import org.rubis.format.ErrorClass;
  */
 public interface Backend extends AutoCloseable {
 
+    /**
+     * The largest page a backend reads, in bytes (64 MiB, the embedded server's largest {@code large} fault): a reply
+     * that announces a longer body, or whose body grows past it, fails as {@link ErrorClass#TOO_LARGE} and is not
+     * read further, so that an endless or huge reply cannot take the client's heap.
+     */
+    int MAX_PAGE_BYTES = 64 << 20;
+
     /** Name written in the request log and summary. */
     String name();
 

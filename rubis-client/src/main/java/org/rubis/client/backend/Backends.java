@@ -38,11 +38,16 @@ public final class Backends {
 
     /**
      * The legacy backend's JDK keep-alive cache policy ({@code client_http_keepalive},
-     * {@code client_http_max_connections}); null keeps the JDK's default. The JDK reads these once,
+     * {@code client_http_max_connections}; null keeps the JDK's default) and its longest reply head. The JDK
+     * reads these once,
      * when its HttpClient class initialises, so they are set here, only when legacy is chosen, and
      * before anything (LegacyBackend's own static block included) loads that class.
      */
     private static void jdkSettings(Boolean keepAlive, Integer maxConnections) {
+        if (System.getProperty("jdk.http.maxHeaderSize") == null) {
+            // a reply head longer than the other backends read is not-http on legacy too (the JDK's default is 384 KiB)
+            System.setProperty("jdk.http.maxHeaderSize", String.valueOf(HttpReplyParser.MAX_HEAD));
+        }
         if (keepAlive != null) {
             System.setProperty("http.keepAlive", String.valueOf(keepAlive));
         }

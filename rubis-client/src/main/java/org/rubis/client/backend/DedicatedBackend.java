@@ -103,7 +103,7 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
      * {@code client_http_stale_check_ms} asks for it.
      */
     DedicatedBackend(ClientConfig.Execution e, String base) {
-        this.exchange = new HttpClient5Exchange(base, e.httpStaleCheckMs());
+        this.exchange = new HttpClient5Exchange(base, e.httpStaleCheckMs(), e.requestTimeoutMs());
         this.downloadImages = e.downloadImages();
         this.sources = new SourceAddresses(e.sourceAddresses(), java.net.URI.create(base).getHost());
         ClientTls tls = new ClientTls(e.tlsResumption());
@@ -268,5 +268,6 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
     @Override
     public void close() {
         client.close(CloseMode.IMMEDIATE);
+        exchange.close();
     }
 }

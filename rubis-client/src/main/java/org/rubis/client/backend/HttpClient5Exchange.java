@@ -23,26 +23,31 @@ import org.apache.hc.core5.util.Timeout;
 /**
  * One GET through Apache HttpClient 5 (classic, blocking), shared by the pooled and dedicated
  * backends: same headers as the others, no retries, redirects, compression or cookies, and the
- * connection's local address and request count read from the exchange's endpoint details.
+ * connection's local address and request count read from the exchange's endpoint details. The whole
+ * reply must come within the request timeout ({@link ReplyWatchdog}: HttpClient's own timeout is per
+ * read), and a page at most {@link Backend#MAX_PAGE_BYTES} long.
  */
-final class HttpClient5Exchange {
+final class HttpClient5Exchange implements AutoCloseable {
 
     private final HttpHost host;
     private final RequestHeaders headers;
     private final ReplyBuffers buffers = new ReplyBuffers();
     private final int staleCheckMs;
-    private final java.util.Set<HttpGet> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The requests in flight, each cut when its whole reply has not come within the request timeout. */
+    private final ReplyWatchdog<HttpGet> inFlight;
     private volatile boolean aborting;
 
     /**
      * @param staleCheckMs 0: no stale check (default); otherwise a connection idle this long is
      *                     checked before reuse ({@code client_http_stale_check_ms})
+     * @param requestTimeoutMs the whole reply's timeout ({@code client_request_timeout_ms})
      */
-    HttpClient5Exchange(String base, int staleCheckMs) {
+    HttpClient5Exchange(String base, int staleCheckMs, int requestTimeoutMs) {
         java.net.URI u = java.net.URI.create(base);
         this.host = new HttpHost(u.getScheme(), u.getHost(), u.getPort());
         this.headers = new RequestHeaders(base);
         this.staleCheckMs = staleCheckMs;
+        this.inFlight = new ReplyWatchdog<>("httpclient5", requestTimeoutMs, HttpGet::cancel);
     }
 
     /**
@@ -63,9 +68,12 @@ final class HttpClient5Exchange {
      * Connections whose response parser is strict: HttpClient's default (lenient) parser skips lines
      * that are not a status line, up to a limit, so a server that answers a few lines of non-HTTP
      * bytes and closes looked like a close before any byte; the strict one fails on the first such
-     * line, which {@link ErrorClass} names {@code not-http}, as the legacy and netty backends do.
+     * line, which {@link ErrorClass} names {@code not-http}, as the legacy and netty backends do. A head
+     * line longer than {@link HttpReplyParser#MAX_HEAD} is {@code not-http} too (HttpClient's default has
+     * no limit), as a head that long is on the other backends.
      */
     static org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory connections(org.apache.hc.core5.http.config.Http1Config h1) {
+        h1 = org.apache.hc.core5.http.config.Http1Config.copy(h1).setMaxLineLength(HttpReplyParser.MAX_HEAD).build();
         return org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory.builder()
                 .http1Config(h1)
                 .responseParserFactory(new org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory(h1))
@@ -131,12 +139,14 @@ final class HttpClient5Exchange {
         HttpGet get = get(path);
         HttpClient5Marks marks = new HttpClient5Marks(out);
         context.setAttribute(HttpClient5Marks.ATTRIBUTE, marks);
-        inFlight.add(get);
+        inFlight.add(get, out);
         if (aborting) {
             get.cancel();
         }
+        ClassicHttpResponse resp = null;
         out.markSend();
-        try (ClassicHttpResponse resp = client.executeOpen(host, get, context)) {
+        try {
+            resp = client.executeOpen(host, get, context);
             long opened = System.nanoTime();
             connected = true;
             if (!out.firstByteMarked()) {
@@ -146,6 +156,8 @@ final class HttpClient5Exchange {
             if (e == null) {
                 out.markLastByteAtHead();
                 out.body = "";
+            } else if (e.getContentLength() > Backend.MAX_PAGE_BYTES) {
+                throw new PageTooLarge();
             } else {
                 out.body = buffers.readAll(e.getContent(), out, !marks.bodyWithHead());
             }
@@ -159,8 +171,17 @@ final class HttpClient5Exchange {
             if (announced >= 0 && out.bytes < announced) {
                 out.fail(ErrorClass.TRUNCATED_BODY);
             }
+            resp.close(); // the body was read to its end: the connection goes back for the next request
         } catch (IOException | RuntimeException e) {
-            ErrorClass error = aborting ? ErrorClass.ABORTED : ErrorClass.of(e, connected);
+            ErrorClass error = aborting ? ErrorClass.ABORTED
+                    : inFlight.expired(get) ? ErrorClass.READ_TIMEOUT
+                    : e instanceof PageTooLarge ? ErrorClass.TOO_LARGE
+                    : ErrorClass.of(e, connected);
+            if (resp != null) {
+                // closed without reading the rest: HttpClient's close would drain the body first (endless, too large)
+                get.cancel();
+                closeQuietly(resp);
+            }
             EndpointDetails ed = context.getEndpointDetails();
             boolean reused = ed != null && ed.getRequestCount() > 1;
             if (!aborting && StaleConnectionRetry.applies(out, reused, connected, error)) {
@@ -177,12 +198,26 @@ final class HttpClient5Exchange {
         return true;
     }
 
+    private static void closeQuietly(ClassicHttpResponse resp) {
+        try {
+            resp.close();
+        } catch (IOException | RuntimeException e) {
+            // its connection is closed already
+        }
+    }
+
     /** Cancels every request in flight (their connections are closed); later ones fail at once. */
     void abortInFlight() {
         aborting = true;
-        for (HttpGet g : inFlight) {
+        for (HttpGet g : inFlight.inFlight()) {
             g.cancel();
         }
+    }
+
+    /** Stops the timeout's thread. */
+    @Override
+    public void close() {
+        inFlight.close();
     }
 
     /** Fetches one path and returns the bytes read (images). */
@@ -193,7 +228,7 @@ final class HttpClient5Exchange {
     /** In the in-flight set like a page: a stop cancels it at once rather than after the request timeout. */
     long fetch(CloseableHttpClient client, String path, HttpClientContext context) throws IOException {
         HttpGet get = get(path);
-        inFlight.add(get);
+        inFlight.add(get, ReplyWatchdog.UNTIMED);
         try {
             if (aborting) {
                 throw new ImageFetcher.Aborted();

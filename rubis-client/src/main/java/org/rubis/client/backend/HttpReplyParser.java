@@ -46,6 +46,8 @@ abstract class HttpReplyParser {
     int status;
     boolean keepAlive;
     long received;
+    /** Its {@code Content-Length}, -1 when it has none. */
+    long announced;
 
     /** A reply's head was read ({@link #status}, {@link #keepAlive} set, {@link #received} 0); its body follows. */
     abstract void onHead();
@@ -151,6 +153,9 @@ abstract class HttpReplyParser {
                     received += n;
                     boolean whole = state == LENGTH && remaining == 0 && received == n;
                     onBody(a, pos, n, whole);
+                    if (!reading()) {
+                        return; // the body ended the reply (too large)
+                    }
                     pos += n;
                     if (remaining == 0) {
                         if (state == LENGTH) {
@@ -390,7 +395,11 @@ abstract class HttpReplyParser {
         status = code;
         this.keepAlive = keepAlive;
         received = 0;
+        announced = chunked ? -1 : length;
         onHead();
+        if (!reading()) {
+            return; // the head ended the reply (too large)
+        }
         if (chunked) {
             state = CHUNK_SIZE;
         } else if (code == 204 || code == 304 || length == 0) {

@@ -3,11 +3,13 @@ package org.rubis.client.backend;
 import org.rubis.format.ErrorClass;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.lang.reflect.Field;
 import java.net.HttpURLConnection;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
+import java.util.List;
 import org.rubis.client.config.ClientConfig;
 
 /**
@@ -18,6 +20,15 @@ import org.rubis.client.config.ClientConfig;
  *
  * <p>To log which connection was used, the connection's socket is read by reflection from the JDK
  * internals (opened to us by the jar's {@code Add-Opens}); without access the id stays empty.
+ *
+ * <p>Where it differs from the JDK's defaults, it behaves as the other backends do: no redirect is followed (a
+ * redirect is logged as its status, with its page); a request is never resent by the JDK (which resends silently,
+ * once, any request whose reply failed before its status line, on a new connection, even when the request had opened
+ * the connection itself): the connection is opened first, then marked "do not resend" through the same internals, and
+ * {@link StaleConnectionRetry} resends, counted, only what the other backends resend; the whole reply must come within
+ * the request timeout ({@link ReplyWatchdog}: the JDK's is per read); a {@code Content-Length} that is not a length
+ * is {@code not-http}; a page longer than {@link Backend#MAX_PAGE_BYTES} is {@code too-large}. Over https (whose
+ * connection class hides the internals read here) the JDK's own resend stays possible: it is counted as a retry.
  */
 public final class LegacyBackend implements BlockingBackend {
 
@@ -25,11 +36,15 @@ public final class LegacyBackend implements BlockingBackend {
     private static final Field HTTP;           // sun.net.www.protocol.http.HttpURLConnection.http
     private static final Field SERVER_SOCKET;  // sun.net.NetworkClient.serverSocket
     private static final Field CACHED;         // sun.net.www.http.HttpClient.cachedHttpClient
+    private static final Field READ_RETRIED;   // sun.net.www.http.HttpClient.failedOnce: no resend after a failed read
+    private static final Field WRITE_RETRIED;  // sun.net.www.protocol.http.HttpURLConnection.failedOnce: nor a write
 
     static {
         Field http = null;
         Field socket = null;
         Field cached = null;
+        Field readRetried = null;
+        Field writeRetried = null;
         try {
             http = Class.forName("sun.net.www.protocol.http.HttpURLConnection").getDeclaredField("http");
             socket = Class.forName("sun.net.NetworkClient").getDeclaredField("serverSocket");
@@ -37,12 +52,18 @@ public final class LegacyBackend implements BlockingBackend {
             http.setAccessible(true);
             socket.setAccessible(true);
             cached.setAccessible(true);
+            readRetried = Class.forName("sun.net.www.http.HttpClient").getDeclaredField("failedOnce");
+            writeRetried = Class.forName("sun.net.www.protocol.http.HttpURLConnection").getDeclaredField("failedOnce");
+            readRetried.setAccessible(true);
+            writeRetried.setAccessible(true);
         } catch (ReflectiveOperationException | RuntimeException e) {
             http = null;
         }
         HTTP = http;
         SERVER_SOCKET = socket;
         CACHED = cached;
+        READ_RETRIED = http == null ? null : readRetried;
+        WRITE_RETRIED = http == null ? null : writeRetried;
     }
 
     private final String base;
@@ -55,9 +76,10 @@ public final class LegacyBackend implements BlockingBackend {
     /** The JDK's connection objects seen before: one seen again but not marked cached was reopened (a retry). */
     private final java.util.Set<Object> seen = java.util.Collections.newSetFromMap(
             java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>()));
-    private final java.util.Set<HttpURLConnection> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean aborting;
     private final LegacyAbort abort = new LegacyAbort();
+    /** The requests in flight, each cut (without a resend) when its whole reply has not come within the timeout. */
+    private final ReplyWatchdog<HttpURLConnection> inFlight;
 
     private final ClientTls tls;
     private final RequestHeaders headers;
@@ -73,6 +95,7 @@ public final class LegacyBackend implements BlockingBackend {
         this.connectTimeoutMs = e.connectTimeoutMs();
         this.readTimeoutMs = e.requestTimeoutMs();
         this.images = e.downloadImages() ? new ImageFetcher(this::fetchImage) : null;
+        this.inFlight = new ReplyWatchdog<>("legacy", readTimeoutMs, c -> abort.abort(List.of(c)));
     }
 
     @Override
@@ -88,24 +111,42 @@ public final class LegacyBackend implements BlockingBackend {
     @Override
     public void execute(Session session, String path, Reply out) {
         out.reset();
+        while (!attempt(path, out)) {
+            out.retry();
+        }
+        if (images != null && !out.failed()) {
+            images.fetchAfter(out);
+        }
+    }
+
+    /**
+     * One attempt; false when it failed in a way {@link StaleConnectionRetry} resends (no response byte on a reused
+     * connection). The send mark is taken before the connection is opened (or taken from the JDK's cache), the JDK's
+     * own resend switched off on it, then the request written ({@code getResponseCode}).
+     */
+    private boolean attempt(String path, Reply out) {
         boolean connected = false;
         boolean anyByte = false;
+        boolean reused = false;
         HttpURLConnection c = null;
         try {
             c = open(URI.create(base + path).toURL()); // no I/O yet: openConnection only builds
-            inFlight.add(c);
+            inFlight.add(c, out);
             if (aborting) {
-                throw new java.io.InterruptedIOException("aborted");
+                throw new InterruptedIOException("aborted");
             }
             out.markSend();
+            c.connect();                             // a connection from the JDK's cache, or a new one
+            reused = noResend(c);
             int status = c.getResponseCode();        // sends, reads the status line and headers
             out.markFirstByte(System.nanoTime());
             connected = true;
             anyByte = true;
-            if (status < 0) {
-                out.fail(ErrorClass.NOT_HTTP);
-                c.disconnect();
-                return;
+            ErrorClass unreadable = unreadable(c, status);
+            if (unreadable != null) {
+                c.disconnect();                      // the rest unread: the connection is not reused
+                out.fail(unreadable);
+                return true;
             }
             // 4xx/5xx: the JDK throws from getInputStream(); the body is on the error stream.
             InputStream stream = status >= 400 ? c.getErrorStream() : c.getInputStream();
@@ -123,19 +164,62 @@ public final class LegacyBackend implements BlockingBackend {
             if (announced >= 0 && out.bytes < announced) {
                 // The JDK's stream ends quietly at a close before Content-Length: that is a truncated body.
                 out.fail(ErrorClass.TRUNCATED_BODY);
-                return;
             }
         } catch (IOException | RuntimeException e) {
-            out.fail(aborting ? ErrorClass.ABORTED : ErrorClass.of(e, connected, anyByte));
-            return;
+            ErrorClass error = aborting ? ErrorClass.ABORTED
+                    : c != null && inFlight.expired(c) ? ErrorClass.READ_TIMEOUT
+                    : e instanceof PageTooLarge ? ErrorClass.TOO_LARGE
+                    : ErrorClass.of(e, connected, anyByte);
+            if (!aborting && StaleConnectionRetry.applies(out, reused, anyByte, error)) {
+                return false;
+            }
+            out.fail(error);
         } finally {
             if (c != null) {
                 inFlight.remove(c);
             }
         }
-        if (images != null) {
-            images.fetchAfter(out);
+        return true;
+    }
+
+    /**
+     * Marks the connection {@code c} just opened or took from the cache so that the JDK does not send its request
+     * again after a failed write or read; returns whether it came from the JDK's cache (a reused connection).
+     */
+    private static boolean noResend(HttpURLConnection c) {
+        if (READ_RETRIED == null) {
+            return false;
         }
+        try {
+            Object client = HTTP.get(c);
+            if (client == null) {
+                return false;
+            }
+            WRITE_RETRIED.setBoolean(c, true);
+            READ_RETRIED.setBoolean(client, true);
+            return CACHED.getBoolean(client);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return false; // https (another connection class): the JDK may resend, counted by identify()
+        }
+    }
+
+    /**
+     * Why a reply whose head was read cannot be read as the other backends read it, or null: no status line
+     * ({@code not-http}), a {@code Content-Length} that is not a length (up to 18 digits; the JDK would read to the
+     * close instead: {@code not-http}, as in {@link HttpReplyParser}), or a page announced longer than the maximum.
+     */
+    private static ErrorClass unreadable(HttpURLConnection c, int status) {
+        if (status < 0) {
+            return ErrorClass.NOT_HTTP;
+        }
+        String length = c.getHeaderField("Content-Length");
+        if (length == null) {
+            return null;
+        }
+        if (length.isEmpty() || length.length() > 18 || !length.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
+            return ErrorClass.NOT_HTTP;
+        }
+        return Long.parseLong(length) > Backend.MAX_PAGE_BYTES ? ErrorClass.TOO_LARGE : null;
     }
 
     /**
@@ -147,7 +231,7 @@ public final class LegacyBackend implements BlockingBackend {
             throw new ImageFetcher.Aborted();
         }
         HttpURLConnection c = open(URI.create(base + path).toURL());
-        inFlight.add(c);
+        inFlight.add(c, ReplyWatchdog.UNTIMED);
         try {
             if (aborting) { // the stop's disconnects ran before this one was in the set
                 throw new ImageFetcher.Aborted();
@@ -176,6 +260,7 @@ public final class LegacyBackend implements BlockingBackend {
             https.setSSLSocketFactory(tls.socketFactory());
             https.setHostnameVerifier((host, session) -> true);
         }
+        c.setInstanceFollowRedirects(false); // a redirect is logged as its status: never followed, anywhere
         c.setConnectTimeout(connectTimeoutMs);
         c.setReadTimeout(readTimeoutMs);
         headers.forEach((name, value) -> {
@@ -248,7 +333,7 @@ public final class LegacyBackend implements BlockingBackend {
     @Override
     public void abortInFlight() {
         aborting = true;
-        abort.abort(inFlight);
+        abort.abort(inFlight.inFlight());
     }
 
     /** Tests: the abort, to pause it where a preempted stopping thread would. */
@@ -258,6 +343,6 @@ public final class LegacyBackend implements BlockingBackend {
 
     @Override
     public void close() {
-        // nothing of ours to close
+        inFlight.close(); // the JDK's cache owns the connections
     }
 }

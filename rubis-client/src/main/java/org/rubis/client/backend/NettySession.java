@@ -275,15 +275,26 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
         return ch != null;
     }
 
+    /** A page announced longer than {@link Backend#MAX_PAGE_BYTES} fails at its head, without reading the rest. */
     @Override
     void onHead() {
         dropBody();
+        if (images == null && awaiting && announced > Backend.MAX_PAGE_BYTES) {
+            endOnFailure(ErrorClass.TOO_LARGE);
+        }
     }
 
-    /** A piece of the body: kept for a page (the session reads it), only counted for an image. */
+    /**
+     * A piece of the body: kept for a page (the session reads it), only counted for an image. A page whose bytes grow
+     * past {@link Backend#MAX_PAGE_BYTES} fails there, its connection closed.
+     */
     @Override
     void onBody(byte[] a, int at, int length, boolean whole) {
         if (images != null || !awaiting || length == 0) {
+            return;
+        }
+        if (received > Backend.MAX_PAGE_BYTES) {
+            endOnFailure(ErrorClass.TOO_LARGE);
             return;
         }
         if (whole) {

@@ -25,7 +25,7 @@ public final class PooledBackend implements BlockingBackend {
      * HttpClient's stale check only when {@code client_http_stale_check_ms} asks for it.
      */
     PooledBackend(ClientConfig.Execution e, String base) {
-        this.exchange = new HttpClient5Exchange(base, e.httpStaleCheckMs());
+        this.exchange = new HttpClient5Exchange(base, e.httpStaleCheckMs(), e.requestTimeoutMs());
         this.pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setTlsSocketStrategy(new ClientTls(e.tlsResumption()).httpClientStrategy())
                 .setConnectionFactory(HttpClient5Exchange.connections(Http1Config.DEFAULT))
@@ -70,5 +70,6 @@ public final class PooledBackend implements BlockingBackend {
     public void close() {
         client.close(CloseMode.GRACEFUL);
         pool.close(CloseMode.GRACEFUL);
+        exchange.close();
     }
 }

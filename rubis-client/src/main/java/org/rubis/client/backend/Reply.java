@@ -33,8 +33,9 @@ import org.rubis.format.ErrorClass;
  *     marked sent at that instant, so its response time is 0.
  * <li><b>Retry</b> ({@link #retry()}): a request resent by {@link StaleConnectionRetry} forgets the failed
  *     attempt (marks, status, error) and is marked sent again right before it goes out again, so the
- *     failed attempt is outside its window. The legacy backend cannot see the JDK's own resend: it is
- *     counted ({@link #retriedInsideWindow()}) and its window includes the failed attempt.
+ *     failed attempt is outside its window. The legacy backend switches the JDK's own resend off; where
+ *     it cannot (https), the JDK's resend is counted ({@link #retriedInsideWindow()}) and its window
+ *     includes the failed attempt.
  * <li><b>Prepared connects</b>: what a {@link PreparingBackend} readies in the lead before a request's
  *     intended instant (a socket made, its options set, a channel registered) is done before the send
  *     mark; the connect itself, on the prepared socket, is in the window like any connect.
@@ -144,7 +145,7 @@ public final class Reply {
         retries = n;
     }
 
-    /** Rule 6 for the JDK's own resend inside {@code getResponseCode} (legacy): counted; its window has the failure. */
+    /** Rule 6 for the JDK's own resend (legacy over https): counted; the failed attempt is in its window. */
     void retriedInsideWindow() {
         retries = 1;
     }
@@ -198,7 +199,7 @@ public final class Reply {
     /**
      * Resends before this reply: 1 when the first attempt, on a reused connection, got no response byte
      * (the server closed the idle connection as the request left) and the request was sent again on a
-     * new connection ({@link StaleConnectionRetry}); the pooled backend may count more.
+     * new connection ({@link StaleConnectionRetry}); the pooled and legacy backends may count more.
      */
     public int retries() {
         return retries;

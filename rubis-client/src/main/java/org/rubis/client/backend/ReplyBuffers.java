@@ -3,6 +3,7 @@ package org.rubis.client.backend;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -19,7 +20,9 @@ final class ReplyBuffers {
     /**
      * Reads the stream to its end; marks the last byte at the read that returned the end of the
      * stream (before decoding; not when {@code markEnd} is false: the end was marked already), sets
-     * {@code out.bytes}, and returns the page decoded as ISO-8859-1.
+     * {@code out.bytes}, and returns the page decoded as ISO-8859-1. A page longer than
+     * {@link Backend#MAX_PAGE_BYTES} ends the read with {@link PageTooLarge} (checked only when the
+     * buffer grows, so a read costs nothing more).
      */
     String readAll(InputStream in, Reply out, boolean markEnd) throws IOException {
         byte[] buf = free.poll();
@@ -30,7 +33,10 @@ final class ReplyBuffers {
             int n = 0;
             while (true) {
                 if (n == buf.length) {
-                    buf = java.util.Arrays.copyOf(buf, buf.length * 2);
+                    if (n > Backend.MAX_PAGE_BYTES) {
+                        throw new PageTooLarge();
+                    }
+                    buf = Arrays.copyOf(buf, (int) Math.min(2L * n, Backend.MAX_PAGE_BYTES + 1L));
                 }
                 int r = in.read(buf, n, buf.length - n);
                 if (r < 0) {

@@ -13,9 +13,10 @@ import org.rubis.format.ErrorClass;
  *
  * <p>A timeout is never retried (the server may be working on the request), nor a failure on a
  * connection opened for this request, nor one after a response byte arrived. The pooled backend's
- * pool may hand the resent request another idle connection the server has closed as well: each
+ * pool and legacy's JDK keep-alive cache may hand the resent request another idle connection the
+ * server has closed as well: each
  * such failure discards that connection and the request goes again (the {@code retries} column
- * counts every resend), at most {@link #MAX_RETRIES} times; the other backends resend on a new
+ * counts every resend), at most {@link #MAX_RETRIES} times; dedicated and netty resend on a new
  * connection, so at most once.
  */
 final class StaleConnectionRetry {
@@ -36,11 +37,11 @@ final class StaleConnectionRetry {
 
     /**
      * Never a timeout (the server may be working on the request), a connect failure (no connection was made,
-     * so none went stale), {@code not-http} (bytes did arrive, just not a status line, whatever the backend's
-     * own flag says) or {@code aborted} (the run stopped: also what a waiting caller's interrupt becomes).
+     * so none went stale), {@code not-http} or {@code too-large} (bytes did arrive, whatever the backend's own
+     * flag says) or {@code aborted} (the run stopped: also what a waiting caller's interrupt becomes).
      */
     static boolean retriable(ErrorClass error) {
         return !error.isTimeout() && !error.isConnectFailure()
-                && error != ErrorClass.NOT_HTTP && error != ErrorClass.ABORTED;
+                && error != ErrorClass.NOT_HTTP && error != ErrorClass.TOO_LARGE && error != ErrorClass.ABORTED;
     }
 }

@@ -61,7 +61,7 @@ public final class ConfigLoader {
         m.put("client_threads", "platform|virtual (default platform)");
         m.put("client_pool_max", "pooled backend: maximum connections (default 100)");
         m.put("client_connect_timeout_ms", "connect timeout (default 10000)");
-        m.put("client_request_timeout_ms", "request timeout (default 10000)");
+        m.put("client_request_timeout_ms", "the whole reply within this many ms of the send (default 10000)");
         m.put("client_download_images", "yes|no: also fetch <IMG SRC> of each page (default no)");
         m.put("client_output_dir", "run directory, new or empty (default: a new directory under runs/)");
         m.put("client_progress", "yes|no: progress line every few seconds (default yes)");

@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -21,13 +24,33 @@ import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
 
 /**
- * Every backend against every fault of the fault-injecting server: the same fault gets the same
- * class of the one taxonomy ({@link ErrorClass}), whichever backend met it, and never an exception
- * name. The server's own fault log is the independent truth that the fault happened.
+ * Every backend against every fault of the fault-injecting server, and against the malformed, endless, oversized and
+ * redirected replies of {@link ReplyFaultServer}: the same fault gets the same class of the one taxonomy
+ * ({@link ErrorClass}), whichever backend met it, and never an exception name. The servers' own accounting is the
+ * independent truth: the embedded server's fault log says the fault happened; the reply-fault server's request counts
+ * say how often a request was sent (once plus its logged retries), and its failed writes that the client, not the
+ * server, ended an endless reply.
  */
+@Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ErrorClassMatrixTest {
 
+    /** The request timeout of the faults that need one to end; the others get {@link #AMPLE_MS}. */
+    private static final int TIMEOUT_MS = 300;
+    private static final int AMPLE_MS = 10_000;
+
     @TempDir Path tmp;
+
+    private static ReplyFaultServer faults;
+
+    @BeforeAll
+    static void startFaults() throws Exception {
+        faults = new ReplyFaultServer();
+    }
+
+    @AfterAll
+    static void stopFaults() throws Exception {
+        faults.close();
+    }
 
     static Stream<Arguments> matrix() {
         List<Arguments> a = new ArrayList<>();
@@ -81,6 +104,94 @@ class ErrorClassMatrixTest {
         }
     }
 
+    static Stream<Arguments> replyFaults() {
+        List<Arguments> a = new ArrayList<>();
+        for (String backend : List.of("legacy", "pooled", "dedicated", "netty")) {
+            a.add(Arguments.of(backend, "/reset", "reset"));
+            a.add(Arguments.of(backend, "/close", "closed-before-any-byte"));
+            a.add(Arguments.of(backend, "/big-header", "not-http"));
+            a.add(Arguments.of(backend, "/length-negative", "not-http"));
+            a.add(Arguments.of(backend, "/length-20-digits", "not-http"));
+            a.add(Arguments.of(backend, "/drip", "read-timeout"));
+            a.add(Arguments.of(backend, "/endless-chunked", "read-timeout"));
+            a.add(Arguments.of(backend, "/too-large-announced", "too-large"));
+            a.add(Arguments.of(backend, "/too-large-chunked", "too-large"));
+        }
+        return a.stream();
+    }
+
+    /**
+     * A malformed, endless or oversized reply on a new connection: one class on every backend, no page, and the request
+     * sent exactly once (no backend resends a request that failed on a connection it had just opened). An endless reply
+     * ends within the request timeout (the whole reply, not each read), closed by the client.
+     */
+    @ParameterizedTest(name = "{0} x {1} -> {2}")
+    @MethodSource("replyFaults")
+    void eachMalformedReplyHasOneClassOnEveryBackend(String backend, String path, String expected) throws Exception {
+        int before = faults.requests(path);
+        int cutBefore = faults.cutOff(path);
+        boolean endless = expected.equals("read-timeout");
+        Reply r = once(backend, faults.base(), path, endless ? TIMEOUT_MS : AMPLE_MS);
+        assertEquals(expected, r.errorLabel(), backend + " " + path);
+        assertTrue(r.failed(), "a failed reply has no page");
+        assertEquals(0, r.status, "status column");
+        assertEquals(1 + r.retries(), faults.requests(path) - before, "the server saw each attempt logged, once");
+        // legacy's connections come from the JVM's one keep-alive cache, where an earlier case's may wait: a failure on
+        // such a reused one is resent once, counted (the line above); the others opened a connection for this request
+        assertTrue(r.retries() <= (backend.equals("legacy") ? 1 : 0), "a failure on a new connection is not resent");
+        if (endless || path.equals("/too-large-chunked")) {
+            for (int i = 0; i < 100 && faults.cutOff(path) == cutBefore; i++) {
+                Thread.sleep(20); // the server's next write finds the connection closed
+            }
+            assertEquals(1, faults.cutOff(path) - cutBefore, "the client closed the endless reply");
+        }
+    }
+
+    /**
+     * A request whose reused connection is reset or closed before any byte is resent once on a new connection, which
+     * fails the same way: both attempts reached the server, and the log says so ({@code retries} 1). One whose reply
+     * came, unreadable, is not resent.
+     */
+    @ParameterizedTest(name = "{0} {1} on a reused connection")
+    @MethodSource("onAReusedConnection")
+    void aFailureOnAReusedConnectionIsResentOnlyWhenNoByteCame(
+            String backend, String path, String expected, int retries) throws Exception {
+        int before = faults.requests(path);
+        Reply r = afterOk(backend, faults.base(), path);
+        assertEquals(expected, r.errorLabel(), backend + " " + path);
+        assertEquals(retries, r.retries(), "resends");
+        assertEquals(1 + r.retries(), faults.requests(path) - before, "the server saw each attempt logged, once");
+    }
+
+    static Stream<Arguments> onAReusedConnection() {
+        return backends().flatMap(b -> Stream.of(Arguments.of(b, "/reset", "reset", 1),
+                Arguments.of(b, "/close", "closed-before-any-byte", 1), Arguments.of(b, "/big-header", "not-http", 0)));
+    }
+
+    /** No backend follows a redirect, to the target or elsewhere: a redirect is logged as its status, with its page. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void aRedirectIsLoggedAsItsStatusAndNeverFollowed(String backend) throws Exception {
+        int landed = faults.requests("/landing");
+        int elsewhere = faults.otherHostRequests();
+        for (String path : List.of("/redirect-same", "/redirect-other")) {
+            Reply r = once(backend, faults.base(), path, AMPLE_MS);
+            assertEquals("", r.errorLabel(), backend + " " + path);
+            assertEquals(302, r.status, backend + " " + path);
+            assertEquals("moved", r.body, "the redirect's own page");
+        }
+        assertEquals(landed, faults.requests("/landing"), "nothing followed to the target's /landing");
+        assertEquals(elsewhere, faults.otherHostRequests(), "nothing left the target");
+    }
+
+    /** A TLS handshake the server never answers: connected, no reply within the request timeout. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void aStalledTlsHandshakeIsAReadTimeout(String backend) throws Exception {
+        Reply r = once(backend, faults.stalledTls(), "/ok", TIMEOUT_MS);
+        assertEquals(ErrorClass.READ_TIMEOUT, r.error(), backend);
+    }
+
     static Stream<String> backends() {
         return Stream.of("legacy", "pooled", "dedicated", "netty");
     }
@@ -95,14 +206,36 @@ class ErrorClassMatrixTest {
     }
 
     private static Reply once(String backend, String base, int timeoutMs) throws Exception {
-        ClientConfig c = ConfigLoader.load((Path) null, Map.of("client_backend", backend, "client_request_timeout_ms", String.valueOf(timeoutMs),
-                "client_connect_timeout_ms", "700"));
-        try (Backend b = Backends.create(c.execution(), base)) {
+        return once(backend, base, "/PHP/index.html", timeoutMs);
+    }
+
+    private static Reply once(String backend, String base, String path, int timeoutMs) throws Exception {
+        try (Backend b = create(backend, base, timeoutMs)) {
             Reply r = new Reply();
             Backend.Session s = b.startSession();
-            Backends.execute(b, s, "/PHP/index.html", r);
+            Backends.execute(b, s, path, r);
             b.endSession(s);
             return r;
         }
+    }
+
+    /** {@code path} requested on the connection an {@code /ok} reply left open. */
+    private static Reply afterOk(String backend, String base, String path) throws Exception {
+        try (Backend b = create(backend, base, AMPLE_MS)) {
+            Backend.Session s = b.startSession();
+            Reply ok = new Reply();
+            Backends.execute(b, s, "/ok", ok);
+            assertEquals(ReplyFaultServer.OK_BODY, ok.body, backend + " /ok: " + ok.errorLabel());
+            Reply r = new Reply();
+            Backends.execute(b, s, path, r);
+            b.endSession(s);
+            return r;
+        }
+    }
+
+    private static Backend create(String backend, String base, int timeoutMs) {
+        ClientConfig c = ConfigLoader.load((Path) null, Map.of("client_backend", backend,
+                "client_request_timeout_ms", String.valueOf(timeoutMs), "client_connect_timeout_ms", "700"));
+        return Backends.create(c.execution(), base);
     }
 }

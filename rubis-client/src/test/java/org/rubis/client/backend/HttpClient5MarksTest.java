@@ -161,8 +161,8 @@ class HttpClient5MarksTest {
         try (org.apache.hc.client5.http.impl.classic.CloseableHttpClient client = HttpClient5Exchange.builder(cm, 10_000)
                 .addRequestInterceptorFirst((request, entity, context) -> sleep(slowMs))
                 .addResponseInterceptorFirst((response, entity, context) -> sleep(slowMs))
-                .build()) {
-            HttpClient5Exchange exchange = new HttpClient5Exchange(base(), 0);
+                .build();
+                HttpClient5Exchange exchange = new HttpClient5Exchange(base(), 0, 10_000)) {
             Reply r = new Reply();
             for (int i = 0; i < 2; i++) {
                 long called = System.nanoTime();

@@ -140,7 +140,7 @@ class StaleConnectionRetryTest {
     @org.junit.jupiter.api.Test
     void onlyAConnectionTheServerClosedIsRetriedNeverATimeoutAConnectFailureGarbageOrAnAbort() {
         java.util.Set<ErrorClass> never = java.util.EnumSet.of(ErrorClass.REFUSED, ErrorClass.UNREACHABLE, ErrorClass.CONNECT_TIMEOUT,
-                ErrorClass.READ_TIMEOUT, ErrorClass.NOT_HTTP, ErrorClass.ABORTED);
+                ErrorClass.READ_TIMEOUT, ErrorClass.NOT_HTTP, ErrorClass.TOO_LARGE, ErrorClass.ABORTED);
         for (ErrorClass c : ErrorClass.values()) {
             Reply fresh = new Reply();
             assertEquals(!never.contains(c), StaleConnectionRetry.applies(fresh, true, false, c), c.label());

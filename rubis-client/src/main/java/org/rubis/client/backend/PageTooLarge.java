@@ -1,0 +1,19 @@
+package org.rubis.client.backend;
+
+import java.io.IOException;
+
+/**
+ * A page longer than {@link Backend#MAX_PAGE_BYTES}, announced or read: the blocking backends throw it to end the read,
+ * and classify it {@link org.rubis.format.ErrorClass#TOO_LARGE}. No stack trace: it is an outcome, not a bug.
+ */
+final class PageTooLarge extends IOException {
+
+    PageTooLarge() {
+        super("page larger than " + Backend.MAX_PAGE_BYTES + " bytes", null);
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+        return this;
+    }
+}

@@ -6,6 +6,11 @@ import org.rubis.analysis.wire.AnchorBrackets;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.engine.RunEngine;
 import org.rubis.client.engine.RunObserver;
+import java.util.function.Consumer;
+import org.rubis.client.live.LiveRun;
+import org.rubis.client.live.WireFigures;
+import org.rubis.client.log.RecordTap;
+import org.rubis.client.report.HealthSample;
 import org.rubis.client.log.EpochAnchor;
 import org.rubis.client.probe.ReferenceProbe;
 import org.rubis.client.report.SummarySection;
@@ -26,12 +31,16 @@ final class MeasurementObservers implements RunObserver {
         this.probe = probe;
     }
 
-    static void register(RunEngine engine, ClientConfig c, PrintStream out) {
+    /** @param live the live view the capture reports the run's own error to as it goes, or null */
+    static void register(RunEngine engine, ClientConfig c, PrintStream out, LiveRun live) {
         ClientConfig.Measurement m = c.measurement();
         if (m.capture() || m.probe()) {
             ReferenceProbe probe = m.probe() ? new ReferenceProbe(m.probeRate(), m.probeBusyPoll(), out) : null;
-            engine.observe(new MeasurementObservers(m.capture() ? new CaptureObserver(out, m.publishedTimes(), () -> anchors(engine, probe)) : null,
-                    probe));
+            Consumer<WireFigures> wire = live == null ? null : live::wire;
+            CaptureObserver capture = m.capture()
+                    ? new CaptureObserver(out, m.publishedTimes(), () -> anchors(engine, probe), wire)
+                    : null;
+            engine.observe(new MeasurementObservers(capture, probe));
         }
     }
 
@@ -48,6 +57,19 @@ final class MeasurementObservers implements RunObserver {
         }
         if (probe != null) {
             probe.beforeRun(baseUrl, runDir);
+        }
+    }
+
+    /** The capture's live join reads the log (with the live view). */
+    @Override
+    public RecordTap recordTap() {
+        return capture == null ? null : capture.recordTap();
+    }
+
+    @Override
+    public void healthSample(HealthSample sample) {
+        if (capture != null) {
+            capture.healthSample(sample);
         }
     }
 

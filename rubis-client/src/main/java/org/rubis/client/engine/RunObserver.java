@@ -23,6 +23,23 @@ public interface RunObserver {
         return null;
     }
 
+    /**
+     * A reader of every record, on the log writer's thread after the record's line is written (the live view), or
+     * null; asked once, when the logs open.
+     */
+    default org.rubis.client.log.RecordTap recordTap() {
+        return null;
+    }
+
+    /**
+     * The run's interval snapshots (shared by the live view and the progress line), given when the logs open; each of
+     * the client-health sampler's seconds then ends an interval and calls {@link #healthSample}.
+     */
+    default void intervals(org.rubis.client.report.IntervalSnapshots intervals) {}
+
+    /** Once a second on the client-health sampler's thread, after the interval it ends was made. */
+    default void healthSample(org.rubis.client.report.HealthSample sample) {}
+
     /** The run is over: sessions have ended (or their grace ran out); backend, logs and target are still open. */
     default void afterRun(Path runDir) throws Exception {}
 

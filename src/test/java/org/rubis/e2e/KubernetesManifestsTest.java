@@ -288,7 +288,8 @@ class KubernetesManifestsTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> spec = (Map<String, Object>) monitor.get("spec");
         @SuppressWarnings("unchecked")
-        Map<String, String> selector = (Map<String, String>) ((Map<String, Object>) spec.get("selector")).get("matchLabels");
+        Map<String, String> selector =
+                (Map<String, String>) ((Map<String, Object>) spec.get("selector")).get("matchLabels");
         Map<String, String> podLabels = job.getSpec().getTemplate().getMetadata().getLabels();
         selector.forEach((k, v) -> assertEquals(v, podLabels.get(k), "the PodMonitor selects the Job's pods: " + k));
         @SuppressWarnings("unchecked")

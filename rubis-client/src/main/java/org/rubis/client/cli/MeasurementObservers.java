@@ -2,18 +2,19 @@ package org.rubis.client.cli;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import org.rubis.analysis.wire.AnchorBrackets;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.engine.RunEngine;
 import org.rubis.client.engine.RunObserver;
-import java.util.function.Consumer;
 import org.rubis.client.live.LiveRun;
 import org.rubis.client.live.WireFigures;
-import org.rubis.client.log.RecordTap;
-import org.rubis.client.report.HealthSample;
 import org.rubis.client.log.EpochAnchor;
+import org.rubis.client.log.RecordTap;
 import org.rubis.client.probe.ReferenceProbe;
+import org.rubis.client.report.HealthSample;
 import org.rubis.client.report.SummarySection;
+import org.rubis.client.warmup.WarmupLoad;
 import org.rubis.client.wire.CaptureObserver;
 
 /**
@@ -75,7 +76,7 @@ final class MeasurementObservers implements RunObserver {
 
     /** The probe's path is warmed like the backends' (the capture sends nothing). */
     @Override
-    public org.rubis.client.warmup.WarmupLoad warmupLoad(String stubBase) {
+    public WarmupLoad warmupLoad(String stubBase) {
         return probe == null ? null : probe.warmupLoad(stubBase);
     }
 

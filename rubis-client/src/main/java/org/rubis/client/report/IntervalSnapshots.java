@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 import org.rubis.client.log.RequestRecord;
@@ -252,7 +253,7 @@ public final class IntervalSnapshots {
         try {
             return Histogram.decodeFromCompressedByteBuffer(
                     ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
-        } catch (java.util.zip.DataFormatException | RuntimeException e) {
+        } catch (DataFormatException | RuntimeException e) {
             throw new IllegalArgumentException("not an encoded histogram: " + e.getMessage(), e);
         }
     }

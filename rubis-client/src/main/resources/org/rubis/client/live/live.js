@@ -87,7 +87,8 @@
     if (state.errorClasses.length === 0) {
       set("chart-errors", [state.points.map((p) => perSecond(p, p.errors))]);
     } else {
-      set("chart-errors", state.errorClasses.map((k) => state.points.map((p) => perSecond(p, (p.errors_by_class || {})[k] || 0))));
+      set("chart-errors", state.errorClasses.map((k) =>
+        state.points.map((p) => perSecond(p, (p.errors_by_class || {})[k] || 0))));
     }
     if (state.capture) {
       const w = (g, q) => state.points.map((p) => (p.wire && p.wire[g].count > 0 ? p.wire[g][q] : null));
@@ -154,7 +155,8 @@
     text("sum-stop-reason", s.stop_reason);
     text("sum-requests", s.requests);
     text("sum-throughput", fixed(s.throughput_rps, 3));
-    text("sum-run", run.count + " requests, " + [run.p50, run.p90, run.p99, run.p99_9].map((v) => fixed(v, 3)).join(" / "));
+    const runPercentiles = [run.p50, run.p90, run.p99, run.p99_9].map((v) => fixed(v, 3)).join(" / ");
+    text("sum-run", run.count + " requests, " + runPercentiles);
     const errs = Object.entries(s.errors_by_class || {}).map(([k, v]) => k + " " + v).join(", ");
     text("sum-errors", (s.errors || 0) + (errs ? " (" + errs + ")" : ""));
     text("sum-verdict", (s.client_health || {}).verdict || "");

@@ -47,7 +47,7 @@ final class AccuracyBench implements Callable<Integer> {
     @Option(names = "--metrics-port", paramLabel = "N",
             description = "Each run serves its live view on port N (run --metrics-port), read once a second as a "
                     + "Prometheus and an open page would: to measure its overhead, on and off in turn "
-                    + "(docs/BENCHMARKS.md).")
+                    + "(docs/LIVE.md, Overhead).")
     Integer metricsPort;
     @Spec CommandSpec spec;
 
@@ -117,7 +117,8 @@ final class AccuracyBench implements Callable<Integer> {
         }
         List<String> table = new ArrayList<>();
         if (metricsPort != null) {
-            table.add("live view on: each run served port " + metricsPort + ", read once a second (/metrics and /live.json)");
+            table.add("live view on: each run served port " + metricsPort
+                    + ", read once a second (/metrics and /live.json)");
         }
         table.add("client minus wire on reused connections (us), floor = the reference probe's client minus wire p50 on the same host and run");
         table.add(String.format(Locale.ROOT, "%-24s %8s | %8s %8s %8s | %8s %8s %8s | %7s %9s | %7s %6s %7s | %7s | %-16s %s", "backend", "requests",

@@ -74,7 +74,7 @@ final class RateBench implements Callable<Integer> {
     @Option(names = "--metrics-port", paramLabel = "N",
             description = "The netty client serves its live view on port N (run --metrics-port), read once a second "
                     + "as a Prometheus and an open page would: to measure its overhead, on and off in turn "
-                    + "(docs/BENCHMARKS.md).")
+                    + "(docs/LIVE.md, Overhead).")
     Integer metricsPort;
     @Spec CommandSpec spec;
 

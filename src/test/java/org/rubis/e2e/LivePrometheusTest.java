@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -91,7 +92,7 @@ class LivePrometheusTest {
                 "--ramp-up",
                 "1s",
                 "--duration",
-                "5s",
+                "8s",
                 "--ramp-down",
                 "0",
                 "--backend",
@@ -100,14 +101,16 @@ class LivePrometheusTest {
                 "33",
                 "--capture",
                 "--metrics-linger",
-                "3s",
+                "5s",
                 "--no-progress")) {
             run.awaitOutput("Live view: ", 60);
             run.await("the run phase", 60, () -> {
                 JsonNode f = run.feed();
                 return f != null && f.path("phase").asText().equals("run");
             });
+            long burstStartNs = System.currentTimeMillis() * 1_000_000L;
             List<String> burst = burst(run);
+            long burstEndNs = System.currentTimeMillis() * 1_000_000L;
             run.awaitOutput("stays up", 60);
             JsonNode live = run.feed();
             assertEquals(0, run.exitStatus(60), run.output());
@@ -117,7 +120,11 @@ class LivePrometheusTest {
             RunDir dir = new RunDir(run.dir);
             JsonNode summary = dir.json("summary.json");
             assertEquals("complete", summary.path("status").asText());
-            long lines = dir.csv("requests.csv").size();
+            List<Map<String, String>> requests = dir.csv("requests.csv");
+            long lines = requests.size();
+            // Reported, not asserted (a shared machine's seconds vary): what 100 page loads and scrapes did to the run.
+            System.out.println("LivePrometheusTest figure: 100 loads of the live endpoint at once, a "
+                    + BurstLateness.of(requests, burstStartNs, burstEndNs));
             JsonNode rt = summary.path("response_time_ms").path("run");
             long runCount = rt.path("count").asLong();
 
@@ -130,25 +137,29 @@ class LivePrometheusTest {
                     value(prom, "sum(rubis_requests_total{outcome!=\"success\"}) or vector(0)", last));
             assertEquals(1, (long) value(prom, "rubis_run_status{rubis_run_status=\"complete\"}", last));
 
-            // The run phase's rate: the counter's increase over the phase (and the log writer's lag after it).
+            // The run phase's rate as Prometheus computes it: the increase of the summed counter (summed first: a
+            // series of one state appears with its first request, and increase() would drop what it held then) over
+            // the phase and the log writer's lag after it, against summary.json's, within one scrape interval's
+            // worth; the interval the scrapes actually kept (a loaded host may let one time out), at least 1 s.
             JsonNode clock = summary.path("clock");
             double upEnd = clock.path("run_start_epoch_ns").asLong() / 1e9
                     + summary.path("phases_ms").path("up").asDouble() / 1e3;
             double runSeconds = summary.path("run_seconds").asDouble();
-            double at = upEnd + runSeconds + 1.5;
+            double at = Math.min(last, upEnd + runSeconds + 1.5);
             double increase = value(
                     prom,
                     String.format(
                             Locale.ROOT,
-                            "sum(increase(rubis_requests_total{phase=\"run\"}[%dms]))",
+                            "increase(sum(rubis_requests_total{phase=\"run\"})[%dms:1s])",
                             Math.round((at - upEnd) * 1000)),
                     at);
             double rate = increase / runSeconds;
             double attempted = summary.path("attempted_rps").asDouble();
+            double interval = Math.max(1.0, largestScrapeGap(prom, upEnd, at));
             assertTrue(
-                    Math.abs(rate - attempted) <= attempted * 1.0 / runSeconds + 1e-9,
+                    Math.abs(rate - attempted) <= attempted * interval / runSeconds + 1e-9,
                     "Prometheus' run-phase rate " + rate + " vs summary.json's " + attempted
-                            + " (within one scrape interval's worth)");
+                            + " (within one scrape interval's worth, " + interval + " s)");
 
             // The native histogram: the run phase's count exactly, its median within one native bucket (2^(1/32)).
             assertEquals(
@@ -230,6 +241,24 @@ class LivePrometheusTest {
         }
         assertTrue(last > 0, "Prometheus never scraped the run: " + r);
         return last;
+    }
+
+    /** The longest time between two successful scrapes of the run around the window from {@code from} to {@code to}. */
+    private static double largestScrapeGap(String prom, double from, double to) throws Exception {
+        JsonNode r = query(prom, String.format(Locale.ROOT, "up[%ds]", (long) Math.ceil(to - from) + 30), to);
+        List<Double> ok = new ArrayList<>();
+        for (JsonNode v : r.path(0).path("values")) {
+            if (v.path(1).asText().equals("1")) {
+                ok.add(v.path(0).asDouble());
+            }
+        }
+        double gap = 0;
+        for (int i = 0; i + 1 < ok.size(); i++) {
+            if (ok.get(i + 1) > from && ok.get(i) < to) {
+                gap = Math.max(gap, ok.get(i + 1) - ok.get(i));
+            }
+        }
+        return gap;
     }
 
     private static double value(String prom, String expr, double at) throws Exception {

@@ -85,7 +85,7 @@ public final class ShardsFeed implements LiveFeed, AutoCloseable {
                 read(s);
             }
             synchronized (this) {
-                mergeReady();
+                mergeReady(false);
             }
             try {
                 Thread.sleep(POLL_MS);
@@ -130,15 +130,24 @@ public final class ShardsFeed implements LiveFeed, AutoCloseable {
         }
     }
 
-    /** Sums the seconds every shard has passed (a shard that ended, or never answered, holds nothing back). */
-    private void mergeReady() {
+    /**
+     * Sums the seconds every shard has passed, or at the end ({@code toTheEnd}) every second left. A shard that has not
+     * answered yet holds every second back (summed without it, its first seconds would be missing from the sum for
+     * good); one that ended holds nothing back.
+     */
+    private void mergeReady(boolean toTheEnd) {
         long upTo = Long.MAX_VALUE;
-        for (Shard s : shards) {
-            if (s.seen && !s.ended) {
-                upTo = Math.min(upTo, s.lastSecond() - 1);
+        if (!toTheEnd) {
+            for (Shard s : shards) {
+                if (!s.ended) {
+                    upTo = Math.min(upTo, s.seen ? s.lastSecond() - 1 : Long.MIN_VALUE);
+                }
             }
         }
         long from = merged.isEmpty() ? Long.MIN_VALUE : merged.lastKey() + 1;
+        if (from > upTo) {
+            return;
+        }
         TreeMap<Long, List<FeedJson.Read>> all = new TreeMap<>();
         for (Shard s : shards) {
             s.bySecond
@@ -301,7 +310,7 @@ public final class ShardsFeed implements LiveFeed, AutoCloseable {
             for (Shard sh : shards) {
                 read(sh); // the shards' last state, if they still answer
             }
-            mergeReady();
+            mergeReady(true);
         }
         try {
             summary = Files.readString(RunFiles.summaryJson(runDir), StandardCharsets.UTF_8);

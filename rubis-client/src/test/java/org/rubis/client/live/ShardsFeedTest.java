@@ -36,12 +36,24 @@ class ShardsFeedTest {
 
     @Test
     void theShardsAreSummedByHistogramsNotByAveragingPercentiles() throws Exception {
+        check(false);
+    }
+
+    /** A shard whose endpoint answers only after the other's seconds were read still has all its seconds summed. */
+    @Test
+    void aShardThatAnswersLateIsSummedFromItsFirstSecond() throws Exception {
+        check(true);
+    }
+
+    private void check(boolean lateSecondShard) throws Exception {
         Random rnd = new Random(3);
         RunStats all = new RunStats();
         List<LiveEndpoint> endpoints = new ArrayList<>();
         List<String> bases = new ArrayList<>();
         long records = 0;
         long start = System.currentTimeMillis() * 1_000_000L;
+        LiveEndpoint late = null;
+        LiveRun lateRun = null;
         try {
             for (int shard = 0; shard < 2; shard++) {
                 LiveEndpoint e = LiveEndpoint.bind("127.0.0.1", 0);
@@ -51,7 +63,12 @@ class ShardsFeedTest {
                 IntervalSnapshots s = new IntervalSnapshots();
                 run.intervals(s);
                 s.clock(start, start, Long.MAX_VALUE - 1, Long.MAX_VALUE);
-                e.serve(run);
+                if (lateSecondShard && shard == 1) {
+                    late = e;
+                    lateRun = run;
+                } else {
+                    e.serve(run);
+                }
                 for (int interval = 0; interval < 4; interval++) {
                     int n = 50 + rnd.nextInt(200);
                     for (int i = 0; i < n; i++) {
@@ -96,6 +113,14 @@ class ShardsFeedTest {
                 ObjectMapper json = new ObjectMapper();
                 long deadline = System.nanoTime() + 20_000_000_000L;
                 JsonNode f = json.readTree(feed.json(0, false));
+                if (late != null) {
+                    // the first shard read (its phase shown) while the second does not answer yet; then it does
+                    while (f.path("phase").asText().equals("starting") && System.nanoTime() < deadline) {
+                        Thread.sleep(100);
+                        f = json.readTree(feed.json(0, false));
+                    }
+                    late.serve(lateRun);
+                }
                 while (f.path("run_phase").path("requests").asLong() < records && System.nanoTime() < deadline) {
                     Thread.sleep(200);
                     f = json.readTree(feed.json(0, false));

@@ -85,7 +85,12 @@ public final class ShardsFeed implements LiveFeed, AutoCloseable {
                 read(s);
             }
             synchronized (this) {
-                mergeReady(false);
+                try {
+                    mergeReady(false);
+                } catch (RuntimeException e) {
+                    // the page must not stop the run: it shows what was summed so far
+                    System.err.println("warning: the live view could not sum the shards' last second: " + e);
+                }
             }
             try {
                 Thread.sleep(POLL_MS);

@@ -22,10 +22,10 @@ class AccuracyListTest {
 
     @Test
     void modifiersBecomeRunOptions() {
-        assertEquals(List.of("run", "--backend", "netty", "--jit-warmup", "auto", "--out", "d"), args("netty"));
-        assertEquals(List.of("run", "--backend", "pooled", "--jit-warmup", "off", "--out", "d"),
+        assertEquals(List.of("run", "--child", "--backend", "netty", "--jit-warmup", "auto", "--out", "d"), args("netty"));
+        assertEquals(List.of("run", "--child", "--backend", "pooled", "--jit-warmup", "off", "--out", "d"),
                 args("pooled+no-warmup"));
-        assertEquals(List.of("run", "--backend", "netty", "--jit-warmup", "off", "--busy-poll", "--out", "d"),
+        assertEquals(List.of("run", "--child", "--backend", "netty", "--jit-warmup", "off", "--busy-poll", "--out", "d"),
                 args("netty+busy-poll+no-warmup"));
     }
 

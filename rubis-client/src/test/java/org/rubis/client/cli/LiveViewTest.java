@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -37,8 +38,8 @@ class LiveViewTest {
 
     @Test
     void aShardsPortInUseIsRefusedBeforeAnyShardStarts() throws Exception {
-        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            int base = taken.getLocalPort() - 2; // the second shard's port is taken
+        try (ServerSocket taken = takenAfterTwoFree()) {
+            int base = taken.getLocalPort() - 2; // the second shard's port is taken, the two before it free
             ConfigException e = assertThrows(
                     ConfigException.class,
                     () -> LiveView.startShards(
@@ -50,6 +51,27 @@ class LiveViewTest {
                 ConfigException.class,
                 () -> LiveView.startShards(new MetricsEndpoint(65534, "127.0.0.1", 0), "--metrics-port 65534", 2, out));
         assertTrue(e.getMessage().contains("need ports up to 65536"), e.getMessage());
+    }
+
+    /** A loopback port held open whose two predecessors are free (other processes on this host take ports too). */
+    private static ServerSocket takenAfterTwoFree() throws Exception {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+            int p = s.getLocalPort();
+            if (p > 2 && free(p - 2) && free(p - 1)) {
+                return s;
+            }
+            s.close();
+        }
+        throw new AssertionError("no loopback port with two free ports before it");
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     @Test

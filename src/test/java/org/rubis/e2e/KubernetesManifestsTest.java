@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -264,5 +265,36 @@ class KubernetesManifestsTest {
         for (String f : resources) {
             assertTrue(Files.isRegularFile(K8S.resolve(f)), f);
         }
+    }
+
+    @Test
+    void prometheusFindsEachShardsLiveView() throws Exception {
+        Job job = read("job.yaml", Job.class);
+        Container c = container(job);
+        String port = option(c.getArgs(), "--metrics-port");
+        assertEquals("0.0.0.0", option(c.getArgs(), "--metrics-address"), "reachable on the pod's address");
+        ContainerPort named = c.getPorts().stream().filter(p -> "metrics".equals(p.getName())).findFirst()
+                .orElseThrow(() -> new AssertionError("no container port named metrics"));
+        assertEquals(port, String.valueOf(named.getContainerPort()));
+        Map<String, String> annotations = job.getSpec().getTemplate().getMetadata().getAnnotations();
+        assertEquals("true", annotations.get("prometheus.io/scrape"));
+        assertEquals(port, annotations.get("prometheus.io/port"));
+        assertEquals("/metrics", annotations.get("prometheus.io/path"));
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> monitor = YAML.readValue(K8S.resolve("podmonitor.yaml").toFile(), Map.class);
+        assertEquals("monitoring.coreos.com/v1", monitor.get("apiVersion"));
+        assertEquals("PodMonitor", monitor.get("kind"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec = (Map<String, Object>) monitor.get("spec");
+        @SuppressWarnings("unchecked")
+        Map<String, String> selector =
+                (Map<String, String>) ((Map<String, Object>) spec.get("selector")).get("matchLabels");
+        Map<String, String> podLabels = job.getSpec().getTemplate().getMetadata().getLabels();
+        selector.forEach((k, v) -> assertEquals(v, podLabels.get(k), "the PodMonitor selects the Job's pods: " + k));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> endpoint = ((List<Map<String, Object>>) spec.get("podMetricsEndpoints")).get(0);
+        assertEquals("metrics", endpoint.get("port"), "the container port's name");
+        assertEquals("/metrics", endpoint.get("path"));
     }
 }

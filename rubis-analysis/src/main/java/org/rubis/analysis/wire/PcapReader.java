@@ -22,7 +22,7 @@ import org.rubis.analysis.io.AnalysisException;
  * command that converts it.
  */
 public final class PcapReader {
-    private static final int MAX_RECORD = 1 << 20;
+    static final int MAX_RECORD = 1 << 20;
     private static final int PAYLOAD_KEPT = 512;
 
     /** What the file held besides the segments. */
@@ -40,24 +40,10 @@ public final class PcapReader {
             if (n < 24) {
                 throw new AnalysisException(file + ": not a pcap file (" + n + " bytes, shorter than a pcap header)");
             }
-            int magicBe = be32(gh, 0);
-            boolean little;
-            boolean nano;
-            switch (magicBe) {
-                case 0xa1b2c3d4 -> { little = false; nano = false; }
-                case 0xa1b23c4d -> { little = false; nano = true; }
-                case 0xd4c3b2a1 -> { little = true; nano = false; }
-                case 0x4d3cb2a1 -> { little = true; nano = true; }
-                case 0x0a0d0d0a -> throw new AnalysisException(file + ": a pcapng file; convert it to classic pcap first: "
-                        + "editcap -F pcap " + file + " capture.pcap");
-                default -> throw new AnalysisException(file + ": not a pcap file (magic number "
-                        + String.format("%08x", magicBe) + "); expected a capture written by rubis-client, tcpdump -w or tshark -F pcap");
-            }
-            int snap = i32(gh, 16, little);
-            int link = i32(gh, 20, little) & 0xffff;
-            if (link != 1 && link != 113 && link != 276 && link != 0 && link != 12 && link != 101 && link != 14 && link != 108) {
-                throw new AnalysisException(file + ": link type " + link + " is not supported (Ethernet, Linux cooked, loopback or raw IP captures are)");
-            }
+            Format f = Format.of(gh, file);
+            boolean nano = f.nano();
+            int snap = f.snapLength();
+            int link = f.linkType();
             byte[] rh = new byte[16];
             byte[] data = new byte[65536 + 64];
             long records = 0;
@@ -71,10 +57,8 @@ public final class PcapReader {
                 if (r < 16) {
                     return new Result(records, tcp, other, true, nano, link, snap);
                 }
-                long sec = i32(rh, 0, little) & 0xffffffffL;
-                long frac = i32(rh, 4, little) & 0xffffffffL;
-                int caplen = i32(rh, 8, little);
-                int origlen = i32(rh, 12, little);
+                int caplen = f.capturedLength(rh);
+                int origlen = f.originalLength(rh);
                 if (caplen < 0 || caplen > MAX_RECORD) {
                     return new Result(records, tcp, other, true, nano, link, snap);
                 }
@@ -85,7 +69,7 @@ public final class PcapReader {
                     return new Result(records, tcp, other, true, nano, link, snap);
                 }
                 records++;
-                long ts = sec * 1_000_000_000L + (nano ? frac : frac * 1000);
+                long ts = f.epochNs(rh);
                 TcpSegment s = decode(data, caplen, origlen, link, ts);
                 if (s == null) {
                     other++;
@@ -100,6 +84,52 @@ public final class PcapReader {
             throw new AnalysisException(file + ": ends inside its header: not a usable pcap file");
         } catch (IOException e) {
             throw new AnalysisException(file + ": cannot read (" + e.getMessage() + ")");
+        }
+    }
+
+    /** What a pcap file's global header says: byte order, timestamp resolution, snap length, link type. */
+    record Format(boolean little, boolean nano, int snapLength, int linkType) {
+
+        /** Reads the 24-byte global header; a pcapng file, another file or an unsupported link is a one-line error. */
+        static Format of(byte[] gh, Path file) {
+            int magicBe = be32(gh, 0);
+            boolean little;
+            boolean nano;
+            switch (magicBe) {
+                case 0xa1b2c3d4 -> { little = false; nano = false; }
+                case 0xa1b23c4d -> { little = false; nano = true; }
+                case 0xd4c3b2a1 -> { little = true; nano = false; }
+                case 0x4d3cb2a1 -> { little = true; nano = true; }
+                case 0x0a0d0d0a -> throw new AnalysisException(file
+                        + ": a pcapng file; convert it to classic pcap first: editcap -F pcap " + file
+                        + " capture.pcap");
+                default -> throw new AnalysisException(file + ": not a pcap file (magic number "
+                        + String.format("%08x", magicBe)
+                        + "); expected a capture written by rubis-client, tcpdump -w or tshark -F pcap");
+            }
+            int snap = i32(gh, 16, little);
+            int link = i32(gh, 20, little) & 0xffff;
+            if (link != 1 && link != 113 && link != 276 && link != 0 && link != 12 && link != 101 && link != 14
+                    && link != 108) {
+                throw new AnalysisException(file + ": link type " + link
+                        + " is not supported (Ethernet, Linux cooked, loopback or raw IP captures are)");
+            }
+            return new Format(little, nano, snap, link);
+        }
+
+        /** A record header's timestamp, epoch ns. */
+        long epochNs(byte[] rh) {
+            long sec = i32(rh, 0, little) & 0xffffffffL;
+            long frac = i32(rh, 4, little) & 0xffffffffL;
+            return sec * 1_000_000_000L + (nano ? frac : frac * 1000);
+        }
+
+        int capturedLength(byte[] rh) {
+            return i32(rh, 8, little);
+        }
+
+        int originalLength(byte[] rh) {
+            return i32(rh, 12, little);
         }
     }
 

@@ -55,6 +55,17 @@ public final class TcpReconstruction implements Consumer<TcpSegment> {
 
     private final Map<String, State> byTuple = new HashMap<>();
     private final List<WireConnection> connections = new ArrayList<>();
+    private int nextId;
+    /** Told of each request as its first packet is seen (the live join). */
+    private final Consumer<WireRequest> newRequests;
+
+    public TcpReconstruction() {
+        this(r -> {});
+    }
+
+    TcpReconstruction(Consumer<WireRequest> newRequests) {
+        this.newRequests = newRequests;
+    }
     private long firstNs = Long.MAX_VALUE;
     private long lastNs;
 
@@ -78,7 +89,7 @@ public final class TcpReconstruction implements Consumer<TcpSegment> {
     }
 
     private State open(String key, String client, String server, boolean syn, long ns) {
-        WireConnection c = new WireConnection(connections.size(), client, server, syn, ns);
+        WireConnection c = new WireConnection(nextId++, client, server, syn, ns);
         connections.add(c);
         State st = new State(c);
         byTuple.put(key, st);
@@ -150,7 +161,7 @@ public final class TcpReconstruction implements Consumer<TcpSegment> {
         }
     }
 
-    private static void clientData(State st, TcpSegment s, long fresh, boolean partial) {
+    private void clientData(State st, TcpSegment s, long fresh, boolean partial) {
         WireRequest r = st.current;
         if (r == null || r.answered()) {
             r = new WireRequest(st.c, st.c.requests.size(), s.epochNs());
@@ -159,6 +170,7 @@ public final class TcpReconstruction implements Consumer<TcpSegment> {
             if (!partial) {
                 requestLine(r, s.payload());
             }
+            newRequests.accept(r);
         }
         r.requestBytes += fresh;
     }
@@ -220,6 +232,15 @@ public final class TcpReconstruction implements Consumer<TcpSegment> {
 
     private static boolean looksLikeResponse(byte[] p) {
         return p.length >= 5 && new String(p, 0, 5, StandardCharsets.ISO_8859_1).equals("HTTP/");
+    }
+
+    /**
+     * Forgets the connections closed before {@code epochNs} (a live capture of hours keeps only what is open): they
+     * are no longer in {@link #connections()}, and a late segment of one starts a connection of its own.
+     */
+    void forgetClosedBefore(long epochNs) {
+        byTuple.values().removeIf(st -> st.c.closed() && st.c.closeNs < epochNs);
+        connections.removeIf(c -> c.closed() && c.closeNs < epochNs);
     }
 
     /** The connections in order of their first packet. */

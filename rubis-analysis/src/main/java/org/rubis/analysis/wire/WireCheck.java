@@ -36,8 +36,6 @@ import org.rubis.format.WireAccuracy;
  */
 public final class WireCheck {
     static final String HEADER = org.rubis.format.Columns.header(org.rubis.format.Columns.WIRE);
-    /** How far ahead a path is looked for when the next lines disagree (images, failed connects). */
-    private static final int LOOKAHEAD = 64;
 
     /** A line of requests.csv. */
     static final class ClientLine {
@@ -372,32 +370,9 @@ public final class WireCheck {
         return w.pathComplete ? w.path.equals(path) : path.startsWith(w.path);
     }
 
-    /** Aligns one connection endpoint's client lines with its wire requests, both in time order. */
+    /** Aligns one connection endpoint's client lines with its wire requests, in time order ({@link EndpointJoin}). */
     private void join(List<ClientLine> lines, List<WireRequest> wire) {
-        int i = 0;
-        int j = 0;
-        while (i < lines.size() && j < wire.size()) {
-            ClientLine c = lines.get(i);
-            WireRequest r = wire.get(j);
-            if (samePath(r, c.path)) {
-                match(c, r);
-                i++;
-                j++;
-                continue;
-            }
-            int ahead = -1;
-            for (int k = j + 1; k < Math.min(wire.size(), j + 1 + LOOKAHEAD); k++) {
-                if (samePath(wire.get(k), c.path)) {
-                    ahead = k;
-                    break;
-                }
-            }
-            if (ahead >= 0) {
-                j = ahead; // the requests skipped are wire-only (images, or requests the client did not log)
-            } else {
-                i++; // the client line has no wire request: client-only
-            }
-        }
+        new EndpointJoin(lines, wire).all(this::match);
         long usedWire = wire.stream().filter(matchedSet::contains).count();
         wireOnly += wire.size() - usedWire;
     }

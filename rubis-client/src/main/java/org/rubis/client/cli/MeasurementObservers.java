@@ -2,13 +2,19 @@ package org.rubis.client.cli;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import org.rubis.analysis.wire.AnchorBrackets;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.engine.RunEngine;
 import org.rubis.client.engine.RunObserver;
+import org.rubis.client.live.LiveRun;
+import org.rubis.client.live.WireFigures;
 import org.rubis.client.log.EpochAnchor;
+import org.rubis.client.log.RecordTap;
 import org.rubis.client.probe.ReferenceProbe;
+import org.rubis.client.report.HealthSample;
 import org.rubis.client.report.SummarySection;
+import org.rubis.client.warmup.WarmupLoad;
 import org.rubis.client.wire.CaptureObserver;
 
 /**
@@ -26,12 +32,16 @@ final class MeasurementObservers implements RunObserver {
         this.probe = probe;
     }
 
-    static void register(RunEngine engine, ClientConfig c, PrintStream out) {
+    /** @param live the live view the capture reports the run's own error to as it goes, or null */
+    static void register(RunEngine engine, ClientConfig c, PrintStream out, LiveRun live) {
         ClientConfig.Measurement m = c.measurement();
         if (m.capture() || m.probe()) {
             ReferenceProbe probe = m.probe() ? new ReferenceProbe(m.probeRate(), m.probeBusyPoll(), out) : null;
-            engine.observe(new MeasurementObservers(m.capture() ? new CaptureObserver(out, m.publishedTimes(), () -> anchors(engine, probe)) : null,
-                    probe));
+            Consumer<WireFigures> wire = live == null ? null : live::wire;
+            CaptureObserver capture = m.capture()
+                    ? new CaptureObserver(out, m.publishedTimes(), () -> anchors(engine, probe), wire)
+                    : null;
+            engine.observe(new MeasurementObservers(capture, probe));
         }
     }
 
@@ -51,9 +61,22 @@ final class MeasurementObservers implements RunObserver {
         }
     }
 
+    /** The capture's live join reads the log (with the live view). */
+    @Override
+    public RecordTap recordTap() {
+        return capture == null ? null : capture.recordTap();
+    }
+
+    @Override
+    public void healthSample(HealthSample sample) {
+        if (capture != null) {
+            capture.healthSample(sample);
+        }
+    }
+
     /** The probe's path is warmed like the backends' (the capture sends nothing). */
     @Override
-    public org.rubis.client.warmup.WarmupLoad warmupLoad(String stubBase) {
+    public WarmupLoad warmupLoad(String stubBase) {
         return probe == null ? null : probe.warmupLoad(stubBase);
     }
 

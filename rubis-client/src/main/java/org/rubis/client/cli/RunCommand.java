@@ -36,6 +36,7 @@ import org.rubis.format.ParentWatch;
 import org.rubis.format.Printable;
 import org.rubis.client.report.Summary;
 import org.rubis.client.heap.HeapPerUser;
+import org.rubis.client.live.LiveRun;
 import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.shard.LocalShards;
@@ -148,6 +149,19 @@ public final class RunCommand implements Callable<Integer> {
                     + "errors, throughput or lateness_p99; <, <=, > or >=; a value with its unit: 'p99<200ms', 'errors<1%', "
                     + "'throughput>40/s'. A failure exits 99.")
     List<String> assertions;
+    @Option(names = "--metrics-port", paramLabel = "N",
+            description = "Watch the run live on TCP port N: /metrics for Prometheus, / the live page in a browser "
+                    + "(docs/LIVE.md). With --shards N: this port serves the shards summed, the shards use the next "
+                    + "N ports.")
+    String metricsPort;
+    @Option(names = "--metrics-address", paramLabel = "IP",
+            description = "The address the live view listens on: 127.0.0.1 (default, loopback only), 0.0.0.0 (every "
+                    + "interface) or another of this host's.")
+    String metricsAddress;
+    @Option(names = "--metrics-linger", paramLabel = "TIME",
+            description = "Keep the live view up this long after the run ends, for a last scrape or look "
+                    + "(default 0: it closes with the run).")
+    String metricsLinger;
     @Option(names = "--out", paramLabel = "DIR", description = "Run directory, new or empty (default: a new runs/<timestamp>).")
     Path out;
     @Option(names = "--force", description = "With --out: empty a directory that holds a previous run's files (and nothing else) first.")
@@ -265,6 +279,9 @@ public final class RunCommand implements Callable<Integer> {
             named.put("client_busy_poll", "yes");
         }
         put(named, "client_published_times", "--published-times", publishedTimes);
+        put(named, "client_metrics_port", "--metrics-port", metricsPort);
+        put(named, "client_metrics_address", "--metrics-address", metricsAddress);
+        put(named, "client_metrics_linger_ms", "--metrics-linger", millis("--metrics-linger", metricsLinger));
         if (jitWarmup != null) {
             if (JitWarmupPolicy.parse(jitWarmup) == null) {
                 throw new ConfigException("--jit-warmup " + jitWarmup + ": expected " + JitWarmupPolicy.EXPECTED);
@@ -289,9 +306,28 @@ public final class RunCommand implements Callable<Integer> {
         if (heapPerUser && (c.arrivals() != Arrivals.CLOSED || c.users() <= 0)) {
             throw new ConfigException("--heap-per-user: closed runs only (--users N), the population it divides by");
         }
+        LiveView live = LiveView.start(c.measurement().metrics(), metricsGiven(c), stdout); // before anything starts
+        try {
+            return runHere(c, plan, stdout, live);
+        } finally {
+            if (live != null) {
+                live.close();
+            }
+        }
+    }
+
+    /** How the live view's port was given, for an error about it. */
+    private String metricsGiven(ClientConfig c) {
+        return metricsPort != null
+                ? "--metrics-port " + metricsPort
+                : "client_metrics_port = " + c.measurement().metrics().port();
+    }
+
+    private int runHere(ClientConfig c, ShardPlan plan, PrintStream stdout, LiveView live) throws Exception {
         Path dir = runDirectory(c);
         RunEngine engine = new RunEngine(c, plan, dir, stdout);
-        MeasurementObservers.register(engine, c, stdout);
+        LiveRun liveRun = live == null ? null : live.watch(engine, c, dir, plan);
+        MeasurementObservers.register(engine, c, stdout, liveRun);
         if (heapPerUser) {
             engine.observe(new HeapPerUser(c.users()));
         }
@@ -322,6 +358,9 @@ public final class RunCommand implements Callable<Integer> {
         stdout.println("Logs: " + RunFiles.requests(dir) + ", " + RunFiles.sessions(dir) + "; summary: " + RunFiles.summaryJson(dir));
         if (s.status() != RunStatus.COMPLETE) {
             System.err.println("error: the run did not complete: " + Printable.escape(s.stopReason()));
+        }
+        if (live != null) {
+            live.finished(s.status(), dir);
         }
         // A shard's figures are a part of the run: the merged run is asserted (run --shards), not each shard.
         return plan.shard() ? s.status().exitCode() : asserted(c, dir, s.status().exitCode());
@@ -369,7 +408,17 @@ public final class RunCommand implements Callable<Integer> {
                 ? null
                 : ShardPlan.resolve(null, startAt, Map.of(), c, Instant.now()).startAt();
         ClientCommandLine child = jvm.applyTo(ClientCommandLine.run()).forwarding(runArguments());
-        return new LocalShards(c, shards, dir, System.out).run(child, start);
+        LocalShards local = new LocalShards(c, shards, dir, System.out);
+        try (LiveView live = LiveView.startShards(c.measurement().metrics(), metricsGiven(c), shards, System.out)) {
+            if (live != null) {
+                live.watchShards(local, shards, dir);
+            }
+            int status = local.run(child, start);
+            if (live != null) {
+                live.shardsFinished(dir, status);
+            }
+            return status;
+        }
     }
 
     /** The arguments the user gave after {@code run}. */

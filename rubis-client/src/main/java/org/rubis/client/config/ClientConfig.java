@@ -75,11 +75,12 @@ public record ClientConfig(
      * @param probeBusyPoll  the probe polls a non-blocking socket instead of blocking in read
      * @param publishedTimes whose clock the summary's response-time table comes from
      * @param jitWarmup      the JIT warm-up of the client's request path before the measurement (docs/JIT-WARMUP.md)
+     * @param metrics        the live view's endpoint (Prometheus and the live page, docs/LIVE.md), or off
      */
     public record Measurement(boolean capture, boolean probe, double probeRate, boolean probeBusyPoll, PublishedTimes publishedTimes,
-            JitWarmupPolicy jitWarmup, List<Assertion> assertions) {
-        public static final Measurement NONE =
-                new Measurement(false, false, 5, false, PublishedTimes.CLIENT, JitWarmupPolicy.AUTO, List.of());
+            JitWarmupPolicy jitWarmup, List<Assertion> assertions, MetricsEndpoint metrics) {
+        public static final Measurement NONE = new Measurement(
+                false, false, 5, false, PublishedTimes.CLIENT, JitWarmupPolicy.AUTO, List.of(), MetricsEndpoint.OFF);
     }
 
     /** Hybrid arrivals: a rate, a file of inter-arrival times, or the load profile ({@link #profile}) drives session starts. */

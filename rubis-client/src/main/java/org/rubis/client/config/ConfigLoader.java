@@ -4,6 +4,9 @@ import org.rubis.client.assertion.Assertion;
 
 import org.rubis.client.input.Source;
 import org.rubis.client.input.ConfigException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -75,6 +78,12 @@ public final class ConfigLoader {
                 + JIT_WARMUP_ENV + " sets the default)");
         m.put("client_assertions", "run-phase assertions separated by ;, e.g. p99<200ms; errors<1%; throughput>40/s "
                 + "(a failed one: exit 99; docs/RUNNING.md, Assertions)");
+        m.put("client_metrics_port", "off|N: serve the live view on TCP port N during the run: /metrics for "
+                + "Prometheus, / the live page (docs/LIVE.md; default off)");
+        m.put("client_metrics_address", "the address the live view listens on, an IP address (default 127.0.0.1: "
+                + "loopback only; 0.0.0.0 for every interface)");
+        m.put("client_metrics_linger_ms", "how long the live view stays up after the run ends, for a last scrape or "
+                + "look (default 0)");
         m.put("client_busy_poll", "yes|no: netty backend: epoll event loop busy-waits (a whole core) instead of blocking (default no)");
         m.put("workload_transition_mode", "compatible|normalize (default compatible)");
         m.put("workload_think_scale", "multiplies every think time (default 1.0)");
@@ -226,7 +235,50 @@ public final class ConfigLoader {
         }
         return new ClientConfig.Measurement(capture, s.yesNo("client_probe", false), probeRate,
                 s.yesNo("client_probe_busy_poll", false), published, jitWarmup(s, System.getenv(JIT_WARMUP_ENV)),
-                assertions(s));
+                assertions(s), metrics(s));
+    }
+
+    /** The live view's endpoint: {@code client_metrics_port} off or 1..65535, an IP literal to bind, the linger. */
+    static MetricsEndpoint metrics(Settings s) {
+        String portText = s.string("client_metrics_port", "off");
+        String address = s.string("client_metrics_address", MetricsEndpoint.OFF.address());
+        long linger = s.longValue("client_metrics_linger_ms", 0L, 0, "milliseconds");
+        int port = 0;
+        if (!portText.equalsIgnoreCase("off")) {
+            PropertiesFile.Entry e = s.entry("client_metrics_port").orElseThrow();
+            if (!portText.matches("[0-9]{1,9}")) {
+                throw new ConfigException(s.given(e, Limits.abbreviate(portText))
+                        + ": not a port; expected off or a TCP port from 1 to 65535");
+            }
+            port = Integer.parseInt(portText);
+            if (port < 1 || port > 65535) {
+                throw new ConfigException(s.given(e, portText)
+                        + ": out of range; expected off or a TCP port from 1 to 65535");
+            }
+        }
+        if (!isIpLiteral(address)) {
+            PropertiesFile.Entry e = s.entry("client_metrics_address").orElseThrow();
+            throw new ConfigException(s.given(e, Limits.abbreviate(address))
+                    + ": not an IP address; expected one such as 127.0.0.1 (loopback, the default), 0.0.0.0 (every "
+                    + "interface) or ::1");
+        }
+        return new MetricsEndpoint(port, address, linger);
+    }
+
+    /** An IPv4 dotted quad or an IPv6 literal: an address the endpoint can bind without a name lookup. */
+    static boolean isIpLiteral(String a) {
+        String octet = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+        if (a.matches(octet + "(\\." + octet + "){3}")) {
+            return true;
+        }
+        if (!a.matches("[0-9a-fA-F:.]{2,45}") || !a.contains(":")) {
+            return false;
+        }
+        try {
+            return InetAddress.getByName(a) instanceof Inet6Address; // a literal: parsed, never looked up
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** {@code client_jit_warmup}, else the environment's default, else auto. */

@@ -100,12 +100,12 @@ public final class Settings {
      * SHA-256 (lowercase hex) of the settings read so far, as UTF-8 lines {@code key=value\n} sorted
      * by key, a file-valued setting standing for the SHA-256 of the file's bytes (docs/SHARDING.md):
      * equal on every shard of one run, whatever path the files are mounted at. The settings that do
-     * not change what is sent (output directory, progress) are left out.
+     * not change what is sent (output directory, progress, the live view's endpoint) are left out.
      */
     public String sha256() {
         StringBuilder b = new StringBuilder();
         effective.forEach((k, v) -> {
-            if (!k.equals("client_output_dir") && !k.equals("client_progress")) {
+            if (!k.equals("client_output_dir") && !k.equals("client_progress") && !k.startsWith("client_metrics_")) {
                 b.append(k).append('=').append(v).append('\n');
             }
         });

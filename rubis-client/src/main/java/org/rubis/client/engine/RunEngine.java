@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.rubis.client.arrival.SessionArrivals;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
@@ -24,11 +25,16 @@ import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ExecutionModel;
 import org.rubis.client.config.ShardPlan;
 import org.rubis.client.log.EpochAnchor;
+import org.rubis.client.log.RecordTap;
+import org.rubis.client.log.RequestRecord;
 import org.rubis.client.log.RunLog;
+import org.rubis.client.log.SessionRecord;
 import org.rubis.client.process.ResourcePlan;
 import org.rubis.client.report.ClientHealth;
 import org.rubis.client.report.FixedCost;
 import org.rubis.client.report.IntervalLoad;
+import org.rubis.client.report.HealthSample;
+import org.rubis.client.report.IntervalSnapshots;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
 import org.rubis.client.report.SummaryWriter;
@@ -221,6 +227,7 @@ public final class RunEngine {
         Target target;
         RunFinisher finisher;
         RunStats stats;
+        IntervalSnapshots intervals;
         RunLog log;
         ClientHealth health;
         Backend backend;
@@ -266,6 +273,7 @@ public final class RunEngine {
         } finally {
             giveUpStuckSessions(run.backend);
             run.finisher.cleanup();
+            run.intervals.roll(null, counters.active.begun()); // the last interval, once every record is in
         }
         return finish(run, arrivalsText, warmup);
     }
@@ -288,13 +296,40 @@ public final class RunEngine {
         return run;
     }
 
-    /** The request and session logs, the statistics they feed, and the client's health monitor. */
+    /**
+     * The request and session logs, the statistics and interval snapshots they feed (and the observers' taps), and
+     * the client's health monitor, whose seconds end the intervals.
+     */
     private void openLogs(RunState run) throws IOException {
         run.stats = new RunStats();
+        run.intervals = new IntervalSnapshots();
+        List<RecordTap> taps = new ArrayList<>();
+        for (RunObserver o : observers) {
+            o.intervals(run.intervals);
+            RecordTap tap = o.recordTap();
+            if (tap != null) {
+                taps.add(tap);
+            }
+        }
+        RunStats stats = run.stats;
+        IntervalSnapshots intervals = run.intervals;
+        Consumer<RequestRecord> requests = r -> {
+            stats.accept(r);
+            intervals.request(r);
+            for (RecordTap t : taps) {
+                t.request(r);
+            }
+        };
+        Consumer<SessionRecord> sessions = taps.isEmpty() ? stats::accept : s -> {
+            stats.accept(s);
+            for (RecordTap t : taps) {
+                t.session(s);
+            }
+        };
         run.log = new RunLog(
                 dir,
-                run.stats::accept,
-                run.stats::accept,
+                requests,
+                sessions,
                 config.execution().model() == ExecutionModel.PLATFORM_THREADS
                         ? RunLog.Producers.MANY
                         : RunLog.Producers.FEW);
@@ -302,6 +337,7 @@ public final class RunEngine {
         run.finisher.add("request log", run.log);
         run.health = new ClientHealth(dir, counters.active::now, run.stats::liveRequests);
         this.health = run.health;
+        run.health.listen(sample -> healthSample(intervals, sample));
         run.finisher.add("client health", run.health);
         if (run.target.serverPid() > 0) {
             run.health.watchServer(run.target.serverPid());
@@ -312,6 +348,14 @@ public final class RunEngine {
     private static String diskFull(String failedWrite) {
         boolean full = failedWrite.contains("No space left") || failedWrite.contains("quota");
         return (full ? "disk full: " : "a log write failed: ") + failedWrite;
+    }
+
+    /** Each second of the health sampler ends an interval; the observers see it after. */
+    private void healthSample(IntervalSnapshots intervals, HealthSample sample) {
+        intervals.roll(sample, counters.active.begun());
+        for (RunObserver o : observers) {
+            o.healthSample(sample);
+        }
     }
 
     /**
@@ -341,6 +385,9 @@ public final class RunEngine {
         if (config.arrivals() == Arrivals.CLOSED) {
             run.population = new Population(config, run.clock, shard);
         }
+        RunClock c = run.clock;
+        run.intervals.clock(
+                c.startEpochNs(), c.epochNs(c.upEndNano()), c.epochNs(c.runEndNano()), c.epochNs(c.endNano()));
     }
 
     /**
@@ -370,7 +417,7 @@ public final class RunEngine {
         }
         run.runStartEpochNs = clock.epochNs(System.nanoTime());
         if (config.progress()) {
-            run.finisher.add("progress", new Progress(out, clock, run.stats, counters.active));
+            run.finisher.add("progress", new Progress(out, clock, run.intervals, run.stats, counters.active));
         }
         out.println(String.format(
                 Locale.ROOT,

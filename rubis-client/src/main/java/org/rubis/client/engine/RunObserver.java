@@ -1,6 +1,11 @@
 package org.rubis.client.engine;
 
 import java.nio.file.Path;
+import org.rubis.client.log.RecordTap;
+import org.rubis.client.report.HealthSample;
+import org.rubis.client.report.IntervalSnapshots;
+import org.rubis.client.report.SummarySection;
+import org.rubis.client.warmup.WarmupLoad;
 
 /**
  * Hooks around a run for work that must bracket the measurement, such as a packet capture: called
@@ -19,9 +24,26 @@ public interface RunObserver {
      * warm-up's loopback stub at {@code stubBase} (never at the target), so that it starts compiled
      * too, or null when the hook sends no requests. Closed before the measurement.
      */
-    default org.rubis.client.warmup.WarmupLoad warmupLoad(String stubBase) throws Exception {
+    default WarmupLoad warmupLoad(String stubBase) throws Exception {
         return null;
     }
+
+    /**
+     * A reader of every record, on the log writer's thread after the record's line is written (the live view), or
+     * null; asked once, when the logs open.
+     */
+    default RecordTap recordTap() {
+        return null;
+    }
+
+    /**
+     * The run's interval snapshots (shared by the live view and the progress line), given when the logs open; each of
+     * the client-health sampler's seconds then ends an interval and calls {@link #healthSample}.
+     */
+    default void intervals(IntervalSnapshots intervals) {}
+
+    /** Once a second on the client-health sampler's thread, after the interval it ends was made. */
+    default void healthSample(HealthSample sample) {}
 
     /** The run is over: sessions have ended (or their grace ran out); backend, logs and target are still open. */
     default void afterRun(Path runDir) throws Exception {}
@@ -31,7 +53,7 @@ public interface RunObserver {
      * observer's part of the summary (e.g. the wire check), or null. A failure here is reported in the
      * section, never fatal to the run.
      */
-    default org.rubis.client.report.SummarySection summarySection(Path runDir) {
+    default SummarySection summarySection(Path runDir) {
         return null;
     }
 }

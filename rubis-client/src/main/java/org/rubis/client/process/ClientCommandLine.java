@@ -199,6 +199,16 @@ public final class ClientCommandLine {
         return flag(NO_PROGRESS);
     }
 
+    /** The live view on TCP port {@code port} (docs/LIVE.md). */
+    public ClientCommandLine metricsPort(int port) {
+        return option("--metrics-port", String.valueOf(port));
+    }
+
+    /** The live view stays up this long after the run. */
+    public ClientCommandLine metricsLinger(Duration d) {
+        return option("--metrics-linger", time(d));
+    }
+
     /** Shard {@code index} (0-based) of {@code count}. */
     public ClientCommandLine shard(int index, int count) {
         return option("--shard", index + "/" + count);

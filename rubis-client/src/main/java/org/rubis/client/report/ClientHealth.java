@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -39,6 +40,11 @@ public final class ClientHealth implements AutoCloseable {
     /** Also samples the embedded server's CPU (its process id). */
     public void watchServer(long pid) {
         sampler.watchServer(pid);
+    }
+
+    /** Hands each second's sample to {@code listener} as well, on the sampler's thread (the live view's clock). */
+    public void listen(Consumer<HealthSample> listener) {
+        sampler.listen(listener);
     }
 
     /** Marks the start of the run (measured) phase: CPU per request is reported for it alone. */

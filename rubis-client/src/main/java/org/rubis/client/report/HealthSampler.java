@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.rubis.format.Columns;
 import org.rubis.format.RegularFile;
@@ -64,6 +65,8 @@ final class HealthSampler implements AutoCloseable {
     private volatile boolean running = true;
     /** The embedded server's process (its CPU is the SERVER's evidence); null for an external target. */
     private volatile ProcessHandle server;
+    /** Who else gets each second's sample (the live view), or null. */
+    private volatile Consumer<HealthSample> listener;
     // Written by the sampler only.
     private volatile double peakCpuCores;
     private volatile long peakHeapBytes;
@@ -93,6 +96,11 @@ final class HealthSampler implements AutoCloseable {
     /** Also samples the embedded server's CPU (its process id). */
     void watchServer(long pid) {
         server = ProcessHandle.of(pid).orElse(null);
+    }
+
+    /** Hands every later sample to {@code l}, on this thread, after its line is written. */
+    void listen(Consumer<HealthSample> l) {
+        listener = l;
     }
 
     private static long cpuNs(ProcessHandle p) {
@@ -179,13 +187,24 @@ final class HealthSampler implements AutoCloseable {
         }
         last.server = srv;
         last.serverCpu = serverCpu;
-        write(cores, heap, hi, other, host, serverCores);
+        long fds = os instanceof UnixOperatingSystemMXBean u ? u.getOpenFileDescriptorCount() : -1;
+        write(cores, heap, hi, other, host, serverCores, fds);
+        Consumer<HealthSample> l = listener;
+        if (l != null) {
+            try {
+                l.accept(new HealthSample(System.currentTimeMillis(), cores, cpu / 1e9, heap,
+                        memory.getHeapMemoryUsage().getMax(), threads.getThreadCount(), activeSessions.getAsLong(), fds,
+                        GcTotals.now()));
+            } catch (RuntimeException e) {
+                System.err.println("warning: the live view failed on a health sample: " + e);
+            }
+        }
     }
 
     private void write(
-            double cores, long heap, HostStat.Interval hi, double other, HostStat.Sample host, double serverCores) {
+            double cores, long heap, HostStat.Interval hi, double other, HostStat.Sample host, double serverCores,
+            long fds) {
         try {
-            long fds = os instanceof UnixOperatingSystemMXBean u ? u.getOpenFileDescriptorCount() : -1;
             // By hand, not String.format: sampled once a second, this code runs interpreted, where a Formatter is dear.
             StringBuilder b = new StringBuilder(128);
             b.append(System.currentTimeMillis()).append(',');

@@ -50,6 +50,8 @@ public final class LocalShards {
     private final Path dir;
     private final PrintStream out;
     private final List<Process> children = new ArrayList<>();
+    /** The first shard's live-view port (the next ones follow), or 0 without a live view. */
+    private int firstMetricsPort;
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean interrupted;
 
@@ -70,6 +72,18 @@ public final class LocalShards {
         this.count = count;
         this.dir = dir;
         this.out = out;
+    }
+
+    /**
+     * How long a shard's live view stays up after its run: the coordinator's page reads the shards' last seconds
+     * before they exit.
+     */
+    static final Duration SHARD_LINGER = Duration.ofSeconds(3);
+
+    /** Each shard serves its live view, shard I on port {@code firstPort + I} (the coordinator sums them). */
+    public LocalShards metricsPorts(int firstPort) {
+        this.firstMetricsPort = firstPort;
+        return this;
     }
 
     /**
@@ -104,6 +118,9 @@ public final class LocalShards {
                 shardDirs.add(sd);
                 ClientCommandLine shard = child.shard(i, count).startAt(start).target(target).seed(config.seed())
                         .noProgress().out(sd);
+                if (firstMetricsPort > 0) {
+                    shard = shard.metricsPort(firstMetricsPort + i).metricsLinger(SHARD_LINGER);
+                }
                 synchronized (children) {
                     if (interrupted) {
                         break;

@@ -137,6 +137,37 @@ public final class PacketCapture implements AutoCloseable {
         }
     }
 
+    /** The kernel's counters while the capture runs: packets the filter accepted, dropped, dropped by the interface. */
+    public record Counters(long received, long dropped, long interfaceDropped) {}
+
+    /**
+     * Writes what libpcap buffers to the file now, so that a reader of the growing file (the live join) sees the
+     * packets so far; nothing once stopped.
+     */
+    public synchronized void flush() {
+        if (stats != null) {
+            return;
+        }
+        try {
+            dumper.flush();
+        } catch (PcapNativeException | NotOpenException e) {
+            // the next flush, or the stop, writes them
+        }
+    }
+
+    /** The kernel's counters now (null once stopped, or when libpcap cannot say). */
+    public synchronized Counters counters() {
+        if (stats != null) {
+            return null;
+        }
+        try {
+            PcapStat s = handle.getStats();
+            return new Counters(s.getNumPacketsReceived(), s.getNumPacketsDropped(), s.getNumPacketsDroppedByIf());
+        } catch (PcapNativeException | NotOpenException e) {
+            return null;
+        }
+    }
+
     /** The file being written. */
     public Path file() {
         return file;

@@ -62,6 +62,20 @@ class ArchitectureTest {
                     + "the one such queue on the classpath; nothing else of Netty, and no HttpClient 5");
 
     @ArchTest
+    static final ArchRule onlyTheLiveViewServesMetrics = noClasses()
+            .that().resideOutsideOfPackage("org.rubis.client.live..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.prometheus..", "com.sun.net.httpserver..")
+            .because("the live view (docs/LIVE.md) is the one part that serves HTTP and speaks Prometheus; the engine "
+                    + "feeds it through its observer hooks, off the timing path");
+
+    @ArchTest
+    static final ArchRule theEngineDoesNotKnowTheLiveView = noClasses()
+            .that().resideInAPackage("org.rubis.client.engine..")
+            .should().dependOnClassesThat().resideInAPackage("org.rubis.client.live..")
+            .because("the live view watches a run from outside (RunObserver: the log writer's records, the health "
+                    + "sampler's seconds); a run without it is the same run");
+
+    @ArchTest
     static final ArchRule onlyProcessStartsProcesses = noClasses().that()
             .resideOutsideOfPackage("org.rubis.client.process..")
             .should().dependOnClassesThat().areAssignableTo(ProcessBuilder.class)

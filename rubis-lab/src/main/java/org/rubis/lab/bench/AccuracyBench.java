@@ -46,6 +46,11 @@ final class AccuracyBench implements Callable<Integer> {
     List<String> list;
     @Mixin Runs runs = new Runs("runs/bench-accuracy");
     @Mixin ChildRunLogs logs = new ChildRunLogs();
+    @Option(names = "--metrics-port", paramLabel = "N",
+            description = "Each run serves its live view on port N (run --metrics-port), read once a second as a "
+                    + "Prometheus and an open page would: to measure its overhead, on and off in turn "
+                    + "(docs/LIVE.md, Overhead).")
+    Integer metricsPort;
     @Spec CommandSpec spec;
 
     /**
@@ -91,22 +96,33 @@ final class AccuracyBench implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<Item> items = list.stream().map(Item::parse).toList(); // every item checked before the first run
+        LiveScrapes.check(metricsPort);
         PrintWriter pw = spec.commandLine().getOut();
         Path out = runs.dir();
         Files.createDirectories(out);
         ClientCommandLine base = Measurement.closedRuns(population, phases).capture().probe();
+        if (metricsPort != null) {
+            base = base.metricsPort(metricsPort);
+        }
         List<String> rows = new ArrayList<>();
         List<String> splits = new ArrayList<>();
         for (Item item : items) {
             Path dir = out.resolve(item.label());
             String load = loadAverage();
-            Measurement m = Measurement.of(pw, item.label() + " (load average " + load + ")",
-                    item.applyTo(base).out(dir), dir.resolve(RunFiles.CLIENT_LOG));
+            Measurement m;
+            try (LiveScrapes scrapes = LiveScrapes.of(metricsPort)) {
+                m = Measurement.of(pw, item.label() + " (load average " + load + ")", item.applyTo(base).out(dir),
+                        dir.resolve(RunFiles.CLIENT_LOG));
+            }
             rows.add(row(item.label(), dir, m.status(), load));
             splits.add(splitRow(item.label(), dir));
             logs.tidy(dir);
         }
         List<String> table = new ArrayList<>();
+        if (metricsPort != null) {
+            table.add("live view on: each run served port " + metricsPort
+                    + ", read once a second (/metrics and /live.json)");
+        }
         table.add("client minus wire on reused connections (us), floor = the reference probe's client minus wire p50 on the same host and run");
         table.add(String.format(Locale.ROOT, "%-24s %8s | %8s %8s %8s | %8s %8s %8s | %7s %9s | %7s %6s %7s | %7s | %-16s %-8s %s", "backend",
                 "requests", "ttfb mn", "p50", "p99", "resp mn", "p50", "p99", "floor", "above p50", "retries", "CPU", "drops",

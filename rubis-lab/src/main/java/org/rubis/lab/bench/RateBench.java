@@ -72,6 +72,11 @@ final class RateBench implements Callable<Integer> {
     int rounds;
     @Mixin Runs runs = new Runs("runs/bench");
     @Mixin ChildRunLogs logs = new ChildRunLogs();
+    @Option(names = "--metrics-port", paramLabel = "N",
+            description = "The netty client serves its live view on port N (run --metrics-port), read once a second "
+                    + "as a Prometheus and an open page would: to measure its overhead, on and off in turn "
+                    + "(docs/LIVE.md, Overhead).")
+    Integer metricsPort;
     @Spec CommandSpec spec;
 
     private PrintWriter out;
@@ -82,12 +87,16 @@ final class RateBench implements Callable<Integer> {
             throw new ConfigException("--rounds " + rounds
                     + ": expected 1 to 100 rounds (bench rate runs each client once per round)");
         }
+        LiveScrapes.check(metricsPort);
         out = spec.commandLine().getOut();
         Duration duration = phases.duration();
         ClientCommandLine client = ClientCommandLine.run().backend(BackendKind.NETTY).users(users).thinkScale(0)
                 .rampUp(phases.rampUp()).duration(duration).rampDown(Duration.ZERO).seed(1)
                 .jitWarmup(JitWarmupPolicy.parse(String.valueOf(WARMUP_REQUESTS))).noProgress()
                 .jvmFlags(List.of("-Xmx512m"));
+        if (metricsPort != null) {
+            client = client.metricsPort(metricsPort);
+        }
         Path dir = runs.dir().resolve("rate");
         Path lighttpd = HostProgram.which("lighttpd");
         Path taskset = HostProgram.which("taskset");
@@ -132,6 +141,10 @@ final class RateBench implements Callable<Integer> {
                     + "each, %d round%s; netty after a JIT warm-up of %,d requests%n", serverCore, clientCore, users,
                     duration.toSeconds(), rounds, rounds == 1 ? "" : "s (the clients in turn, round after round)",
                     WARMUP_REQUESTS);
+            if (metricsPort != null) {
+                out.printf(Locale.ROOT, "live view on: netty serves port %d, read once a second (/metrics and "
+                        + "/live.json)%n", metricsPort);
+            }
             for (int r = 1; r <= rounds; r++) {
                 Path roundDir = rounds == 1 ? dir : dir.resolve("round-" + r);
                 Files.createDirectories(roundDir);
@@ -168,7 +181,9 @@ final class RateBench implements Callable<Integer> {
 
     private RateRounds.Row client(ClientCommandLine line) throws Exception {
         Path runDir = line.out();
-        ChildJvm.run(line, runDir.resolveSibling("netty.out"), null);
+        try (LiveScrapes scrapes = LiveScrapes.of(metricsPort)) {
+            ChildJvm.run(line, runDir.resolveSibling("netty.out"), null);
+        }
         SummaryFile s = SummaryFile.read(runDir);
         logs.tidy(runDir);
         if (s == null) {

@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * The least a Netty client can do per request: count the reply's bytes (its size known beforehand), write the next
  * request; no parsing, no session, no log. Measures what the transport alone costs on a host, beside wrk (issue 14,
- * docs/BENCHMARKS.md "What the transport alone costs"). Not part of the build. With lighttpd from `bench rate` on
+ * docs/BENCHMARKS.md, `bench rate`). Not part of the build. With lighttpd from `bench rate` on
  * core 1 (its lighttpd.conf under the bench's --out):
  *
  *   J=/usr/lib/jvm/temurin-25-jdk-amd64/bin; U=~/.m2/repository/io/netty

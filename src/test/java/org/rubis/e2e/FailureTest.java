@@ -39,7 +39,7 @@ class FailureTest {
         d.csv("sessions.csv");
         JsonNode s = d.json("summary.json");
         assertEquals("partial", s.get("status").asText(), log);
-        assertEquals(130, p.exitValue(), "a partial run's documented status (README, Exit status): " + log);
+        assertEquals(130, p.exitValue(), "a partial run's documented status (docs/RUNNING.md, Exit status): " + log);
         assertTrue(s.get("partial").asBoolean());
         assertTrue(s.get("stop_reason").asText().contains("interrupted"), s.get("stop_reason").asText());
         assertEquals(rows.size(), s.get("requests").asLong(), "the summary covers every logged request");
@@ -107,7 +107,7 @@ class FailureTest {
         Cli.Result r = Cli.run(work, 60, "run", "--target", "http://127.0.0.1:1", "--users", "5", "--ramp-up", "0", "--duration", "60s",
                 "--ramp-down", "0", "--think-scale", "0.001", "--out", "down", "--no-progress");
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
-        assertEquals(2, r.status(), "an invalid run's status (README, Exit status): " + r.err());
+        assertEquals(2, r.status(), "an invalid run's status (docs/RUNNING.md, Exit status): " + r.err());
         assertTrue(seconds < 40, "no hang: " + seconds + " s");
         assertTrue(r.err().contains("target http://127.0.0.1:1 is unreachable (refused"), r.err());
         assertTrue(!r.err().contains("\tat "), "no stack trace: " + r.err());

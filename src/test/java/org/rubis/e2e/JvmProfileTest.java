@@ -88,9 +88,19 @@ class JvmProfileTest {
         double surelyMs = surely.stream().mapToDouble(JvmGcLog.Pause::ms).sum();
         double maybeMs = maybe.stream().mapToDouble(JvmGcLog.Pause::ms).sum();
         long total = h.get("gc_pause_total_ms").asLong();
-        // the MXBean keeps whole milliseconds: allow 1 ms a pause
-        assertTrue(total >= surelyMs - surely.size() && total <= maybeMs + maybe.size(),
+        // The MXBean keeps whole milliseconds (1 ms a pause), and it times the collection without the pause's start
+        // and end work that the log's pause includes: under CPU contention that part grows to about 1 % of a full
+        // collection (9,788 ms counted against 9,894 ms logged on a host at load 25): allow 2 % besides.
+        assertTrue(total >= surelyMs * 0.98 - surely.size() && total <= maybeMs + maybe.size(),
                 "summary's gc_pause_total_ms " + total + " against the JVM's log: " + surelyMs + " to " + maybeMs + " ms");
         assertTrue(h.get("gc_pauses_logged").asLong() <= pauses, "client-gc.csv cannot hold more pauses than happened");
+        // client-gc.csv stamps each pause at its end on the wall clock: each is one of the log's (which stamps a line
+        // when it writes it, at the pause's end; 20 ms for the two clocks' rounding and the writing)
+        Path csv = gcLog.resolveSibling("client-gc.csv");
+        for (String line : Files.readAllLines(csv).subList(1, Files.readAllLines(csv).size())) {
+            long end = Long.parseLong(line.substring(0, line.indexOf(',')));
+            assertTrue(!log.endingWithin(end - 20, end + 20).isEmpty(),
+                    "client-gc.csv's pause ending at " + end + " is in the JVM's log: " + log.endingWithin(end - 2000, end + 2000));
+        }
     }
 }

@@ -2,7 +2,7 @@ package org.rubis.format;
 
 /**
  * How a run ended, as summary.json's {@code status} says it, and what that means to a script: the
- * exit status of {@code rubis-client.jar run} (README.md, "Exit status"). The client decides a run's
+ * exit status of {@code rubis-client.jar run} (docs/RUNNING.md, "Exit status"). The client decides a run's
  * status once, at its end; a merged run's (rubis-analysis merge, {@code run --shards}) is its
  * shards' combined by {@link #worst}, so that a merged run never hides a shard that measured
  * nothing behind a milder word.

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.Lock;
  * the keep-alive cache, another request in flight takes it and writes; the late close then fails
  * that request with no response byte and no mark, and the JDK silently resends it on a new
  * connection. The server receives it twice, the client logs it once: the count after Ctrl-C that
- * was one higher on the server (docs/DEVELOPING.md, "The legacy backend after Ctrl-C").
+ * was one higher on the server (docs/DEVELOPING.md, Conventions; LegacyAbortTest).
  *
  * <p>Here both steps run while holding the lock of the JDK's keep-alive cache, the one place a
  * connection passes from one request to the next (returned by a finished request, taken by the next

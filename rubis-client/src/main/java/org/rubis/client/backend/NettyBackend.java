@@ -40,7 +40,7 @@ public final class NettyBackend implements EventLoopBackend, PreparingBackend {
     static {
         // Netty's default leak detection samples one pooled buffer in 128 and captures a stack trace for it (a
         // Throwable), on the event loop: measurement code pays that at random. Off unless asked for with
-        // -Dio.netty.leakDetection.level (an allowed JVM option, docs/ARCHITECTURE.md), e.g. when hunting a leak.
+        // -Dio.netty.leakDetection.level (an allowed JVM option, docs/FAULTS.md), e.g. when hunting a leak.
         if (System.getProperty("io.netty.leakDetection.level") == null && System.getProperty("io.netty.leakDetectionLevel") == null) {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         }

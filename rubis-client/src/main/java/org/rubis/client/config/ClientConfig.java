@@ -66,7 +66,7 @@ public record ClientConfig(
      * @param probeRate      probe requests per second
      * @param probeBusyPoll  the probe polls a non-blocking socket instead of blocking in read
      * @param publishedTimes whose clock the summary's response-time table comes from
-     * @param jitWarmup      the JIT warm-up of the client's request path before the measurement (docs/ARCHITECTURE.md)
+     * @param jitWarmup      the JIT warm-up of the client's request path before the measurement (docs/JIT-WARMUP.md)
      */
     public record Measurement(boolean capture, boolean probe, double probeRate, boolean probeBusyPoll, PublishedTimes publishedTimes,
             JitWarmupPolicy jitWarmup) {

@@ -421,7 +421,7 @@ public final class RunEngine {
     }
 
     /**
-     * The JIT warm-up (docs/ARCHITECTURE.md): before the health log, the clock and any request of the
+     * The JIT warm-up (docs/JIT-WARMUP.md): before the health log, the clock and any request of the
      * run, so that neither its time nor its CPU is part of the run; ends before a shard's start instant.
      * Over TLS when the target is HTTPS, with the run's resumption (the client's, and the embedded server's).
      */

@@ -31,7 +31,7 @@ public final class ClientHealth implements AutoCloseable {
     private volatile long endNano;
 
     public ClientHealth(Path dir, LongSupplier activeSessions, LongSupplier requests) throws IOException {
-        gc = new GcWatch(dir, System.currentTimeMillis());
+        gc = new GcWatch(dir);
         threads.resetPeakThreadCount();
         sampler = new HealthSampler(dir, activeSessions, requests, startNano, startCpuNs);
     }

@@ -6,7 +6,7 @@ import org.rubis.format.RunStatus;
  * The exit statuses of {@code rubis-client.jar}, in one place so that a script can tell a mistyped command
  * line from a run that measured nothing: every run status has its own documented code
  * ({@link RunStatus#exitCode()}), and a usage or configuration error uses {@link #USAGE} (64, sysexits'
- * EX_USAGE), which no run status uses. README.md ("Exit status") documents this table.
+ * EX_USAGE), which no run status uses. docs/RUNNING.md ("Exit status") documents this table.
  */
 public final class ExitStatus {
 

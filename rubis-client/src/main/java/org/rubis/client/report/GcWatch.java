@@ -48,6 +48,8 @@ final class GcWatch implements AutoCloseable {
             .map(MemoryPoolMXBean::getName)
             .collect(Collectors.toUnmodifiableSet());
 
+    /** The JVM's start: a collection's end time is counted from it. */
+    private final long jvmStartEpochMs = ManagementFactory.getRuntimeMXBean().getStartTime();
     private final long startEpochMs;
     private final GcTotals atStart;
     private volatile GcTotals atEnd;
@@ -55,8 +57,7 @@ final class GcWatch implements AutoCloseable {
     /** The pauses client-gc.csv logged (the notification thread's view: may miss some, see GcPauses). */
     private final GcPauses notified = new GcPauses();
 
-    GcWatch(Path dir, long startEpochMs) throws IOException {
-        this.startEpochMs = startEpochMs;
+    GcWatch(Path dir) throws IOException {
         this.log = Files.newBufferedWriter(RegularFile.fresh(RunFiles.clientGc(dir)), StandardCharsets.UTF_8);
         log.write(Columns.header(Columns.CLIENT_GC) + "\n");
         log.flush(); // the header on disk at once: a kill -9'd run leaves a file the analysis can read
@@ -66,7 +67,28 @@ final class GcWatch implements AutoCloseable {
                 emitters.add(e);
             }
         }
-        atStart = GcTotals.now();
+        Stamped start = Stamped.now();
+        atStart = start.totals();
+        startEpochMs = start.epochMs();
+    }
+
+    /**
+     * The collectors' totals and the wall-clock instant they hold at: read until two readings of the totals agree
+     * around the instant, so a collection the totals leave out ended after it and one they count ended before it
+     * (reading the counters allocates, which can itself start a collection when the heap is full).
+     */
+    private record Stamped(GcTotals totals, long epochMs) {
+        static Stamped now() {
+            GcTotals before = GcTotals.now();
+            for (int i = 0; ; i++) {
+                long at = System.currentTimeMillis();
+                GcTotals after = GcTotals.now();
+                if (after.equals(before) || i == 10) {
+                    return new Stamped(before, at);
+                }
+                before = after;
+            }
+        }
     }
 
     private void onGc(Notification n, Object handback) {
@@ -77,7 +99,7 @@ final class GcWatch implements AutoCloseable {
                 GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
         long ms = info.getGcInfo().getDuration();
         notified.record(info.getGcName(), ms);
-        long endEpoch = startEpochMs + info.getGcInfo().getEndTime();
+        long endEpoch = jvmStartEpochMs + info.getGcInfo().getEndTime();
         long heapAfter = 0;
         for (var e : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
             if (heapPools.contains(e.getKey())) {
@@ -99,9 +121,11 @@ final class GcWatch implements AutoCloseable {
     /** Ends the window: the counters stop, later notifications change nothing; then closes client-gc.csv. */
     @Override
     public void close() {
-        atEnd = GcTotals.now();
+        Stamped end = Stamped.now();
+        endEpochMs = end.epochMs();
+        atEnd = end.totals();
         notified.close(); // the same window as the counters'
-        endEpochMs = System.currentTimeMillis();
+
         for (NotificationEmitter e : emitters) {
             try {
                 e.removeNotificationListener(listener);

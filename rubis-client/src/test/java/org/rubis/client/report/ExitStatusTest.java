@@ -1,6 +1,7 @@
 package org.rubis.client.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -12,14 +13,16 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.rubis.format.RunStatus;
 
-/** README's exit-status table lists exactly the statuses the jar uses (ExitStatus), so that scripts can rely on it. */
+/** docs/RUNNING.md's exit-status table lists exactly the statuses the jar uses (ExitStatus), so that scripts can rely on it. */
 class ExitStatusTest {
 
     @Test
-    void readmeDocumentsEveryExitStatusAndNoOther() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        int start = readme.indexOf("\n## Exit status");
-        String section = readme.substring(start, readme.indexOf("\n## ", start + 1));
+    void runningDocDocumentsEveryExitStatusAndNoOther() throws Exception {
+        String doc = Files.readString(Path.of("..", "docs", "RUNNING.md"));
+        int start = doc.indexOf("\n## Exit status");
+        assertTrue(start >= 0, "docs/RUNNING.md has no section Exit status");
+        int end = doc.indexOf("\n## ", start + 1);
+        String section = doc.substring(start, end < 0 ? doc.length() : end);
         TreeSet<Integer> documented = new TreeSet<>();
         Matcher m = Pattern.compile("(?m)^\\| (\\d+) \\|").matcher(section);
         while (m.find()) {

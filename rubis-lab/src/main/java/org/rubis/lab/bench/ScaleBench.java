@@ -50,8 +50,8 @@ final class ScaleBench implements Callable<Integer> {
          * A virtual thread per request (dedicated), with ZGC: G1 copies these sessions' state (HttpClient 5
          * connections and their buffers, 6.5 KB a user) in young pauses of 15 to 35 ms at 18,000 users: its run-phase
          * p99 send lateness was 4.0 to 7.9 ms, over 5 ms in 3 of 5 runs on an idle host (2026-11-25), against 2.3 to
-         * 2.5 ms with ZGC for the same CPU per request and 1 KB more heap per user (docs/BENCHMARKS.md "bench scale:
-         * virtual threads with ZGC").
+         * 2.5 ms with ZGC for the same CPU per request and 1 KB more heap per user (docs/BENCHMARKS.md, "Tried, and not
+         * kept").
          */
         VIRTUAL;
 

@@ -124,7 +124,7 @@ final class HeapCapacity implements Experiment {
         StringWriter text = new StringWriter();
         // until the heap: on a host whose cores give out first (3,000 platform threads woken late on 2
         // vCPUs), the ladder still reaches the step where the 64 MB heap fills, which is the finding
-        // (docs/REPRODUCTION.md, 2026-11-25 evening)
+        // (docs/REPRODUCTION.md, heap-capacity)
         RunPhases phases = new RunPhases(lab.pick("1s", "5s"), lab.pick("3s", "10s"));
         CapacityCommand search = CapacityCommand.of(profile, exec, stepList, phases, true, out);
         String steps = String.join(",", stepList.stream().map(String::valueOf).toList());

@@ -3,7 +3,9 @@ package org.rubis.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,7 +30,7 @@ class JvmProfileTest {
         RunDir d = new RunDir(work.resolve("p:d,1"));
         JsonNode jvm = d.json("summary.json").get("jvm");
         assertEquals("paper-default", jvm.get("profile").asText());
-        List<String> flags = new com.fasterxml.jackson.databind.ObjectMapper().convertValue(jvm.get("flags"), List.class);
+        List<String> flags = new ObjectMapper().convertValue(jvm.get("flags"), new TypeReference<List<String>>() {});
         assertTrue(flags.containsAll(List.of("-Xmx64m", "-XX:+UseSerialGC")), flags.toString());
         assertTrue(jvm.get("max_heap_bytes").asLong() <= 64L << 20);
         assertTrue(jvm.get("gc").toString().contains("Copy") || jvm.get("gc").toString().contains("MarkSweepCompact"), jvm.toString());

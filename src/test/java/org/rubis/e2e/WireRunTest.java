@@ -111,7 +111,8 @@ class WireRunTest {
             if (!server.isAlive()) {
                 throw new AssertionError("server exited: " + server.exitValue());
             }
-            try (Socket s = new Socket("127.0.0.1", port)) {
+            try {
+                new Socket("127.0.0.1", port).close();
                 return;
             } catch (IOException e) {
                 Thread.sleep(200);

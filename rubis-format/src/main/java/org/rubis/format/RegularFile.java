@@ -21,8 +21,10 @@ public final class RegularFile {
      * {@link IOException} naming it. Returns {@code p}, now safe to open with a stream that follows links.
      */
     public static Path fresh(Path p) throws IOException {
-        try (FileChannel ignored = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
-                LinkOption.NOFOLLOW_LINKS)) {
+        try {
+            FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                            StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)
+                    .close();
             return p;
         } catch (IOException e) {
             if (Files.isSymbolicLink(p)) {

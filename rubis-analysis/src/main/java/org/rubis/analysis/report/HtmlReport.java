@@ -353,7 +353,7 @@ public final class HtmlReport {
         // Connection counts are whole numbers: at least 4 units of range so XChart's ticks land on integers.
         cc.getStyler().setYAxisDecimalPattern("#,##0");
         cc.getStyler().setYAxisMin(0.0);
-        cc.getStyler().setYAxisMax((double) Math.max(4, y.stream().mapToDouble(Double::doubleValue).max().orElse(0) + 1));
+        cc.getStyler().setYAxisMax(Math.max(4, y.stream().mapToDouble(Double::doubleValue).max().orElse(0) + 1));
         img(cc, "concurrent-connections");
     }
 

@@ -186,7 +186,7 @@ class WireCheckTest {
         assertEquals(69_900, w.groups.get("reused").response.maxUs(), 1e-9);
     }
 
-    /**
+    /*
      * The split of client minus wire into its send side (first request packet - send mark) and receive side
      * (end mark - last response packet), per request and per group, for a backend and for the probe, whose
      * wire.csv rows get their client columns from probe.csv. Client instants are on the capture's clock here.

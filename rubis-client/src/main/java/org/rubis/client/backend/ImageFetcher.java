@@ -19,6 +19,7 @@ public final class ImageFetcher {
      * An image fetch ended by the run's stop ({@link Backend#abortInFlight}): the page stands, with
      * {@code image-aborted}, as in the event-driven backend.
      */
+    @SuppressWarnings("serial") // an exception, Serializable only by inheritance: nothing serialises it
     public static final class Aborted extends IOException {
         public Aborted() {
             super("aborted by the run's stop");

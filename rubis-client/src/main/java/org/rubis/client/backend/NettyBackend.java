@@ -8,9 +8,8 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SelectStrategy;
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.ResourceLeakDetector;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -101,7 +100,8 @@ public final class NettyBackend implements EventLoopBackend, PreparingBackend {
                     EpollIoHandler.newFactory(0, () -> (selectSupplier, hasTasks) -> SelectStrategy.BUSY_WAIT));
         }
         int threads = Runtime.getRuntime().availableProcessors();
-        return epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
+        return new MultiThreadIoEventLoopGroup(
+                threads, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
     }
 
     @Override

@@ -5,6 +5,7 @@ package org.rubis.client.wire;
  * libpcap, grant the capture privilege, name an existing interface), so a run can print it, go on without
  * the capture and say so in its summary.
  */
+@SuppressWarnings("serial") // an exception, Serializable only by inheritance: nothing serialises it
 public final class CaptureException extends Exception {
     /** Why the capture failed, as a closed set so the caller can word its summary line. */
     public enum Kind { LIBPCAP_MISSING, NO_PRIVILEGE, NO_INTERFACE, FAILED }

@@ -23,6 +23,7 @@ class StaleCheckOptionTest {
 
     @ParameterizedTest
     @ValueSource(ints = {0, 50})
+    @SuppressWarnings("try") // the server is closed early, to end its accept loop before the join
     void theStaleCheckIsOffByDefaultAndAvailableAsAnOption(int staleCheckMs) throws Exception {
         AtomicInteger connections = new AtomicInteger();
         try (ServerSocket server = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import javax.management.ListenerNotFoundException;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import org.junit.jupiter.api.Test;
@@ -55,7 +56,7 @@ class GcTotalsTest {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws ListenerNotFoundException {
             release.countDown();
             for (NotificationEmitter e : emitters) {
                 e.removeNotificationListener(blocker);

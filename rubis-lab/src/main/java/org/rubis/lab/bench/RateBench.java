@@ -4,9 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.rubis.client.cli.RunPhases;
@@ -108,35 +104,14 @@ final class RateBench implements Callable<Integer> {
         String clientCore = "0";
         String serverCore = cores > 1 ? "1" : "0";
         Files.createDirectories(dir);
-        Path root = dir.resolve("www").toAbsolutePath();
-        Files.createDirectories(root);
-        StringBuilder page = new StringBuilder("<html><head><title>static</title></head><body>\n");
-        while (page.length() < 2000) {
-            page.append("<p>a static page of 2 KB for the request-rate benchmark</p>\n");
-        }
-        Files.writeString(root.resolve("page.html"), page.append("</body></html>\n").toString(), StandardCharsets.ISO_8859_1);
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
-        Path conf = dir.resolve("lighttpd.conf").toAbsolutePath();
-        Files.writeString(conf, "server.document-root = \"" + root + "\"\nserver.port = " + port + "\nserver.bind = \"127.0.0.1\"\n"
-                + "server.modules = ( \"mod_rewrite\" )\nurl.rewrite-once = ( \"^/.*\" => \"/page.html\" )\n"
-                + "server.max-keep-alive-requests = 1000000\nserver.max-keep-alive-idle = 600\nserver.max-connections = 4096\n"
-                + "server.errorlog = \"" + dir.toAbsolutePath().resolve("lighttpd-error.log") + "\"\n", StandardCharsets.ISO_8859_1);
-        // lighttpd 1.4: max-keep-alive-requests = 0 DISABLES keep-alive (every reply says Connection: close);
-        // a large count keeps each connection for the whole run, as wrk and the client expect
-        List<String> lighttpdCommand = List.of(taskset.toString(), "-c", serverCore, lighttpd.toString(), "-D", "-f",
-                conf.toString());
-        Process server = HostProgram.start(lighttpdCommand, dir.resolve("lighttpd.out"));
+        LighttpdPage server = LighttpdPage.start(lighttpd, taskset, serverCore, dir);
         RateRounds all = new RateRounds();
         try {
             Thread.sleep(500);
-            if (!server.isAlive()) {
-                out.println("lighttpd did not start: see " + dir.resolve("lighttpd.out"));
+            if (!server.alive()) {
+                out.println("lighttpd did not start: see " + server.output());
                 return 1;
             }
-            String base = "http://127.0.0.1:" + port;
             out.printf(Locale.ROOT, "static 2 KB page on lighttpd (core %s), clients on core %s, %d connections, %d s "
                     + "each, %d round%s; netty after a JIT warm-up of %,d requests%n", serverCore, clientCore, users,
                     duration.toSeconds(), rounds, rounds == 1 ? "" : "s (the clients in turn, round after round)",
@@ -148,24 +123,16 @@ final class RateBench implements Callable<Integer> {
             for (int r = 1; r <= rounds; r++) {
                 Path roundDir = rounds == 1 ? dir : dir.resolve("round-" + r);
                 Files.createDirectories(roundDir);
-                ClientCommandLine netty = client.pinned(taskset, clientCore).target(base)
+                ClientCommandLine netty = client.pinned(taskset, clientCore).target(server.base())
                         .out(roundDir.resolve("netty"));
-                List<RateRounds.Row> rows = List.of(client(netty), wrk(taskset, clientCore, base, duration, roundDir),
-                        httperf(taskset, clientCore, port, duration));
+                List<RateRounds.Row> rows = List.of(client(netty),
+                        wrk(taskset, clientCore, server.base(), duration, roundDir),
+                        httperf(taskset, clientCore, server.port(), duration));
                 all.add(rows);
-                out.println();
-                if (rounds > 1) {
-                    out.printf(Locale.ROOT, "round %d of %d (ended %s)%n", r, rounds, LocalTime.now().withNano(0));
-                }
-                out.println(RateRounds.HEADER);
-                rows.forEach(row -> out.println(row.text()));
-                rows.stream().filter(row -> row.byThread() != null)
-                        .forEach(row -> out.println("rubis-client netty, CPU by thread: " + row.byThread()));
-                out.flush();
+                printRound(r, rows);
             }
         } finally {
-            server.destroy();
-            server.waitFor(10, TimeUnit.SECONDS);
+            server.stop();
         }
         if (rounds > 1) {
             out.println();
@@ -177,6 +144,19 @@ final class RateBench implements Callable<Integer> {
         out.println("gross: all its run-phase CPU over its requests. wrk and httperf have no samplers: their whole CPU counts.");
         out.flush();
         return 0;
+    }
+
+    /** One round's table: a row per client, then the netty client's CPU by thread. */
+    private void printRound(int round, List<RateRounds.Row> rows) {
+        out.println();
+        if (rounds > 1) {
+            out.printf(Locale.ROOT, "round %d of %d (ended %s)%n", round, rounds, LocalTime.now().withNano(0));
+        }
+        out.println(RateRounds.HEADER);
+        rows.forEach(row -> out.println(row.text()));
+        rows.stream().filter(row -> row.byThread() != null)
+                .forEach(row -> out.println("rubis-client netty, CPU by thread: " + row.byThread()));
+        out.flush();
     }
 
     private RateRounds.Row client(ClientCommandLine line) throws Exception {

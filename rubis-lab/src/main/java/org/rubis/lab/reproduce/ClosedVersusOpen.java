@@ -3,6 +3,7 @@ package org.rubis.lab.reproduce;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,27 +102,8 @@ final class ClosedVersusOpen implements Experiment {
                     .put("open_sent_rps", or.offeredPerSecond()).put("open_achieved_rps", or.achievedPerSecond())
                     .put("open_response_mean_ms", o.summary().run().mean()).put("closed_response_mean_ms", c.summary().run().mean());
         }
-        double capacity = 0;
-        for (List<double[]> l : List.of(closed, open)) {
-            for (double[] p : l) {
-                capacity = Math.max(capacity, p[2]);
-            }
-        }
-        XYChart chart = Charts.xy(Figure.STYLE, "Offered versus achieved request rate", "offered request rate (requests/s)", "achieved request rate (requests/s)");
-        Charts.addMarkedLine(chart, "closed population", closed.stream().map(p -> p[1]).toList(), closed.stream().map(p -> p[2]).toList());
-        Charts.addMarkedLine(chart, "open (hybrid) arrivals", open.stream().map(p -> p[1]).toList(), open.stream().map(p -> p[2]).toList());
-        double top = 0;
-        for (List<double[]> l : List.of(closed, open)) {
-            for (double[] p : l) {
-                top = Math.max(top, p[1]);
-            }
-        }
-        Charts.addLine(chart, "achieved = offered", List.of(0.0, top), List.of(0.0, top));
-        Charts.addLine(chart, String.format(Locale.ROOT, "measured capacity %.0f/s", capacity), List.of(0.0, top), List.of(capacity, capacity));
-        Figure fig = Figure.save(chart, lab.out(), "fig-closed-vs-open", "Each point is a run at a target rate from " + loads.get(0) + "x to "
-                + loads.get(loads.size() - 1) + "x the server's nominal capacity (" + Math.round(NOMINAL_CAPACITY) + " requests/s). Closed points "
-                + "pile up at or below capacity on the x axis: the population cannot offer more. Open points move right past it while their "
-                + "achieved rate stays flat.");
+        double capacity = highest(closed, open, 2);
+        Figure fig = figure(lab, closed, open, capacity, loads);
         double[] closedTop = closed.get(closed.size() - 1);
         double[] openTop = open.get(open.size() - 1);
         double closedMaxOffered = closed.stream().mapToDouble(p -> p[1]).max().orElse(0);
@@ -143,5 +125,37 @@ final class ClosedVersusOpen implements Experiment {
                 .put("open_top_offered_rps", openTop[1]).put("open_top_achieved_rps", openTop[2]);
         data.set("points", rows);
         return Finding.of(this, measured, Verdict.of(closedCapped && openPast), why, List.of(fig), data, runs);
+    }
+
+    /** Offered (x) against achieved (y) for both populations, with the diagonal and the measured capacity. */
+    private static Figure figure(
+            Lab lab, List<double[]> closed, List<double[]> open, double capacity, List<Double> loads)
+            throws IOException {
+        XYChart chart = Charts.xy(Figure.STYLE, "Offered versus achieved request rate",
+                "offered request rate (requests/s)", "achieved request rate (requests/s)");
+        Charts.addMarkedLine(chart, "closed population", closed.stream().map(p -> p[1]).toList(),
+                closed.stream().map(p -> p[2]).toList());
+        Charts.addMarkedLine(chart, "open (hybrid) arrivals", open.stream().map(p -> p[1]).toList(),
+                open.stream().map(p -> p[2]).toList());
+        double top = highest(closed, open, 1);
+        Charts.addLine(chart, "achieved = offered", List.of(0.0, top), List.of(0.0, top));
+        Charts.addLine(chart, String.format(Locale.ROOT, "measured capacity %.0f/s", capacity), List.of(0.0, top),
+                List.of(capacity, capacity));
+        return Figure.save(chart, lab.out(), "fig-closed-vs-open", "Each point is a run at a target rate from "
+                + loads.get(0) + "x to " + loads.get(loads.size() - 1) + "x the server's nominal capacity ("
+                + Math.round(NOMINAL_CAPACITY) + " requests/s). Closed points pile up at or below capacity on the "
+                + "x axis: the population cannot offer more. Open points move right past it while their achieved "
+                + "rate stays flat.");
+    }
+
+    /** The largest value at {@code index} among both populations' points (0 when there are none). */
+    private static double highest(List<double[]> closed, List<double[]> open, int index) {
+        double top = 0;
+        for (List<double[]> l : List.of(closed, open)) {
+            for (double[] p : l) {
+                top = Math.max(top, p[index]);
+            }
+        }
+        return top;
     }
 }

@@ -69,39 +69,13 @@ final class HeapCapacity implements Experiment {
         for (Execution exec : executions) {
             List<Double> ys = new ArrayList<>();
             for (String profile : profiles) {
-                Path out = dir.resolve(profile + "-" + exec);
-                Files.createDirectories(out);
-                StringWriter text = new StringWriter();
-                // until the heap: on a host whose cores give out first (3,000 platform threads woken late on 2
-                // vCPUs), the ladder still reaches the step where the 64 MB heap fills, which is the finding
-                // (docs/REPRODUCTION.md, heap-capacity)
-                RunPhases phases = new RunPhases(lab.pick("1s", "5s"), lab.pick("3s", "10s"));
-                CapacityCommand search = CapacityCommand.of(profile, exec, stepList, phases, true, out);
-                lab.say("  capacity: JVM profile " + profile + ", execution " + exec + ", users " + steps
-                        + ", until the heap");
-                CapacityCommand.Result result;
-                try {
-                    result = search.search(new PrintWriter(text, true));
-                } finally {
-                    Files.writeString(out.resolve("capacity.txt"), text.toString());
-                }
-                int largest = result.largestSustained();
+                Search result = search(lab, profile, exec, stepList, dir.resolve(profile + "-" + exec), runs);
+                int largest = result.largest();
                 String stop = result.stopReason();
-                long peakHeap = 0;
-                try (var s = Files.list(out)) {
-                    for (Path step : s.filter(Files::isDirectory).sorted().toList()) {
-                        runs.add(step);
-                        SummaryFile sf = SummaryFile.read(step);
-                        if (sf != null) {
-                            peakHeap = Math.max(peakHeap, sf.health().peakHeapBytes());
-                        }
-                    }
-                }
+                long peakHeap = result.peakHeapBytes();
                 boolean memory = stop.toLowerCase(Locale.ROOT).contains("memory") || stop.contains("died") || stop.contains("heap full");
                 if (profile.equals("paper-default")) {
                     heapLimited |= memory; // the finding: the 64 MB heap is what stops the client
-                }
-                if (profile.equals("paper-default")) {
                     defaultBest = Math.max(defaultBest, largest);
                 } else {
                     tunedBest = Math.max(tunedBest, largest);
@@ -137,5 +111,40 @@ final class HeapCapacity implements Experiment {
         data.put("steps", steps);
         data.set("results", rows);
         return Finding.of(this, measured.toString(), v, why, List.of(fig), data, runs);
+    }
+
+    /** What one capacity search found: the largest N sustained, what stopped the ladder, the highest heap use. */
+    private record Search(int largest, String stopReason, long peakHeapBytes) {}
+
+    /** Runs {@code capacity} for one JVM profile and execution model into {@code out}; adds its step runs to runs. */
+    private static Search search(
+            Lab lab, String profile, Execution exec, List<Integer> stepList, Path out, List<Path> runs)
+            throws Exception {
+        Files.createDirectories(out);
+        StringWriter text = new StringWriter();
+        // until the heap: on a host whose cores give out first (3,000 platform threads woken late on 2
+        // vCPUs), the ladder still reaches the step where the 64 MB heap fills, which is the finding
+        // (docs/REPRODUCTION.md, heap-capacity)
+        RunPhases phases = new RunPhases(lab.pick("1s", "5s"), lab.pick("3s", "10s"));
+        CapacityCommand search = CapacityCommand.of(profile, exec, stepList, phases, true, out);
+        String steps = String.join(",", stepList.stream().map(String::valueOf).toList());
+        lab.say("  capacity: JVM profile " + profile + ", execution " + exec + ", users " + steps + ", until the heap");
+        CapacityCommand.Result result;
+        try {
+            result = search.search(new PrintWriter(text, true));
+        } finally {
+            Files.writeString(out.resolve("capacity.txt"), text.toString());
+        }
+        long peakHeap = 0;
+        try (var s = Files.list(out)) {
+            for (Path step : s.filter(Files::isDirectory).sorted().toList()) {
+                runs.add(step);
+                SummaryFile sf = SummaryFile.read(step);
+                if (sf != null) {
+                    peakHeap = Math.max(peakHeap, sf.health().peakHeapBytes());
+                }
+            }
+        }
+        return new Search(result.largestSustained(), result.stopReason(), peakHeap);
     }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 public final class Query {
 
     /** A bad or missing parameter: answered with the ERROR page, never a stack trace. */
+    @SuppressWarnings("serial") // an exception, Serializable only by inheritance: nothing serialises it
     public static final class BadParameter extends RuntimeException {
         public BadParameter(String message) {
             super(message, null, false, false);

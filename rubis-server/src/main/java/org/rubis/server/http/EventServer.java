@@ -10,11 +10,13 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -72,8 +74,9 @@ public final class EventServer extends RubisHttpServer {
     public int start() throws InterruptedException {
         int threads = settings.eventThreads() > 0 ? settings.eventThreads() : Runtime.getRuntime().availableProcessors();
         boolean epoll = Epoll.isAvailable();
-        boss = epoll ? new EpollEventLoopGroup(1) : new NioEventLoopGroup(1);
-        workers = epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        boss = new MultiThreadIoEventLoopGroup(1, io);
+        workers = new MultiThreadIoEventLoopGroup(threads, io);
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLSocket;
 import org.rubis.server.app.Response;
 import org.rubis.server.fault.FaultInjector;
 import org.rubis.format.fault.FaultKind;
@@ -130,32 +131,62 @@ public final class PreforkServer extends RubisHttpServer {
         }
     }
 
-    private void serve(Socket s) {
-        InetSocketAddress remote = (InetSocketAddress) s.getRemoteSocketAddress();
+    private void serve(Socket raw) {
+        InetSocketAddress remote = (InetSocketAddress) raw.getRemoteSocketAddress();
         GroundTruth.Conn conn = truth.opened(remote.getAddress().getHostAddress() + ":" + remote.getPort());
         String closedBy = "client";
-        Socket raw = s;
         try (raw) {
-            s.setTcpNoDelay(true);
-            if (settings.tls() != null) {
-                // The worker does the handshake itself, as an Apache prefork child does.
-                s.setSoTimeout(30_000);
-                javax.net.ssl.SSLSocket ssl = (javax.net.ssl.SSLSocket) settings.tls().context().getSocketFactory()
-                        .createSocket(raw, remote.getAddress().getHostAddress(), remote.getPort(), true);
-                ssl.setUseClientMode(false);
-                try {
-                    ssl.startHandshake();
-                } catch (IOException e) {
-                    closedBy = "tls-error";
-                    return;
-                }
-                truth.handshake(conn, Tls.handshakeKind(ssl.getSession(), conn.openedMillis()));
-                s = ssl;
-            }
-            InputStream in = new BufferedInputStream(s.getInputStream(), 16_384);
-            OutputStream out = s.getOutputStream();
+            raw.setTcpNoDelay(true);
+            Socket s = settings.tls() == null ? raw : handshake(raw, remote, conn);
+            closedBy = s == null ? "tls-error" : new KeepAliveConnection(raw, s, conn).serve();
+        } catch (SocketException e) {
+            closedBy = running ? "reset" : "shutdown";
+        } catch (IOException e) {
+            closedBy = "error";
+        } finally {
+            truth.closed(conn, closedBy);
+        }
+    }
+
+    /** The worker does the handshake itself, as an Apache prefork child does; null when the handshake fails. */
+    private SSLSocket handshake(Socket raw, InetSocketAddress remote, GroundTruth.Conn conn) throws IOException {
+        raw.setSoTimeout(30_000);
+        SSLSocket ssl = (SSLSocket) settings.tls().context().getSocketFactory()
+                .createSocket(raw, remote.getAddress().getHostAddress(), remote.getPort(), true);
+        ssl.setUseClientMode(false);
+        try {
+            ssl.startHandshake();
+        } catch (IOException e) {
+            return null;
+        }
+        truth.handshake(conn, Tls.handshakeKind(ssl.getSession(), conn.openedMillis()));
+        return ssl;
+    }
+
+    /**
+     * One accepted connection's requests, read and answered in turn (or misbehaved on, as the next fault says)
+     * until one side closes it; each request's arrival and reply go to the ground truth.
+     */
+    private final class KeepAliveConnection {
+        private final Socket raw;
+        private final Socket socket;
+        private final GroundTruth.Conn conn;
+        private final InputStream in;
+        private final OutputStream out;
+
+        KeepAliveConnection(Socket raw, Socket socket, GroundTruth.Conn conn) throws IOException {
+            this.raw = raw;
+            this.socket = socket;
+            this.conn = conn;
+            this.in = new BufferedInputStream(socket.getInputStream(), 16_384);
+            this.out = socket.getOutputStream();
+        }
+
+        /** Serves requests until the connection ends; returns who or what closed it. */
+        String serve() throws IOException {
+            String closedBy = "client";
             while (running) {
-                s.setSoTimeout(settings.keepAliveMs());
+                socket.setSoTimeout(settings.keepAliveMs());
                 int first;
                 try {
                     first = in.read();
@@ -167,95 +198,108 @@ public final class PreforkServer extends RubisHttpServer {
                     break;
                 }
                 long arrival = System.nanoTime();
-                s.setSoTimeout(30_000);
+                socket.setSoTimeout(30_000);
                 Request req = Request.read(in, first);
                 if (req == null) {
                     closedBy = "bad-request";
                     break;
                 }
-                boolean admin = Exchange.isAdmin(req.uri);
-                if (admin) {
-                    truth.admin(conn);
-                }
-                FaultRule fault = admin ? null : faults.next();
-                FaultKind kind = fault == null ? null : fault.kind();
-                String faultName = fault == null ? "" : kind.specName();
-                if (kind == FaultKind.HANG) {
-                    truth.served(conn, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, 0, req.uri, false, faultName);
-                    s.setSoTimeout(0);
-                    while (in.read() >= 0) {
-                        // never answer; wait for the client to give up
-                    }
-                    break;
-                }
-                if (kind == FaultKind.RESET || kind == FaultKind.TRUNCATE || kind == FaultKind.GARBAGE) {
-                    int half = FaultReplies.PARTIAL.length / 2;
-                    if (kind == FaultKind.GARBAGE) {
-                        out.write(FaultReplies.GARBAGE);
-                    } else {
-                        out.write(FaultReplies.head(200, FaultReplies.PARTIAL.length, true, "rubis-server/prefork"));
-                        out.write(FaultReplies.PARTIAL, 0, half);
-                    }
-                    out.flush();
-                    truth.served(conn, arrival, System.nanoTime(), FaultReplies.INTERACTION, kind == FaultKind.GARBAGE ? 0 : 200,
-                            kind == FaultKind.GARBAGE ? FaultReplies.GARBAGE.length : half, req.uri, false, faultName);
-                    if (kind == FaultKind.RESET) {
-                        raw.setSoLinger(true, 0); // close with RST
-                    }
-                    closedBy = "fault-" + faultName;
-                    break;
-                }
-                if (kind == FaultKind.DIE) {
-                    truth.served(conn, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, 0, req.uri, false, faultName);
-                    faults.die();
-                    break;
-                }
-                if (kind == FaultKind.DELAY) {
-                    try {
-                        Thread.sleep(fault.param());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        break;
-                    }
-                }
-                Response instead = faultReply(fault);
-                Response r = instead != null ? instead : Exchange.respond(app, truth, req.uri);
-                boolean keepAlive = req.keepAlive
-                        && (settings.maxKeepAliveRequests() <= 0 || conn.requests() + 1 < settings.maxKeepAliveRequests());
-                String head = "HTTP/1.1 " + r.status() + (r.status() == 200 ? " OK" : r.status() == 404 ? " Not Found" : " Error") + "\r\n"
-                        + "Content-Type: " + r.contentType() + "\r\nContent-Length: " + r.body().length + "\r\n"
-                        + "Server: rubis-server/prefork\r\nConnection: " + (keepAlive ? "keep-alive" : "close") + "\r\n\r\n";
-                out.write(head.getBytes(StandardCharsets.ISO_8859_1));
-                out.write(r.body());
-                out.flush();
-                long done = System.nanoTime();
-                if (!admin) {
-                    truth.served(conn, arrival, done, r.interaction(), r.status(), r.body().length, req.uri, Exchange.isErrorPage(r), faultName);
-                }
-                if (keepAlive && kind == FaultKind.IDLE_CLOSE) {
-                    try {
-                        Thread.sleep(fault.param());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    closedBy = "fault-idle-close";
-                    break;
-                }
-                if (!keepAlive) {
-                    closedBy = "server";
+                String ended = answer(req, arrival);
+                if (ended != null) {
+                    closedBy = ended;
                     break;
                 }
             }
-            if (!running) {
-                closedBy = "shutdown";
-            }
-        } catch (SocketException e) {
-            closedBy = running ? "reset" : "shutdown";
-        } catch (IOException e) {
-            closedBy = "error";
-        } finally {
-            truth.closed(conn, closedBy);
+            return running ? closedBy : "shutdown";
         }
+
+        /** Answers one request as the next fault says; returns who closed the connection, or null to read on. */
+        private String answer(Request req, long arrival) throws IOException {
+            boolean admin = Exchange.isAdmin(req.uri);
+            if (admin) {
+                truth.admin(conn);
+            }
+            FaultRule fault = admin ? null : faults.next();
+            FaultKind kind = fault == null ? null : fault.kind();
+            String faultName = fault == null ? "" : kind.specName();
+            if (kind == FaultKind.HANG || kind == FaultKind.RESET || kind == FaultKind.TRUNCATE
+                    || kind == FaultKind.GARBAGE || kind == FaultKind.DIE) {
+                return misbehave(kind, faultName, req, arrival);
+            }
+            if (kind == FaultKind.DELAY && !pause(fault.param())) {
+                return "client";
+            }
+            Response instead = faultReply(fault);
+            Response r = instead != null ? instead : Exchange.respond(app, truth, req.uri);
+            boolean keepAlive = req.keepAlive
+                    && (settings.maxKeepAliveRequests() <= 0 || conn.requests() + 1 < settings.maxKeepAliveRequests());
+            out.write(head(r, keepAlive));
+            out.write(r.body());
+            out.flush();
+            long done = System.nanoTime();
+            if (!admin) {
+                truth.served(conn, arrival, done, r.interaction(), r.status(), r.body().length, req.uri,
+                        Exchange.isErrorPage(r), faultName);
+            }
+            if (keepAlive && kind == FaultKind.IDLE_CLOSE) {
+                pause(fault.param());
+                return "fault-idle-close";
+            }
+            return keepAlive ? null : "server";
+        }
+
+        /** The faults that give no proper reply: never answer, a broken reply, or the server's death. */
+        private String misbehave(FaultKind kind, String faultName, Request req, long arrival) throws IOException {
+            if (kind == FaultKind.HANG) {
+                truth.served(
+                        conn, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, 0, req.uri, false, faultName);
+                socket.setSoTimeout(0);
+                while (in.read() >= 0) {
+                    // never answer; wait for the client to give up
+                }
+                return "client";
+            }
+            if (kind == FaultKind.DIE) {
+                truth.served(
+                        conn, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, 0, req.uri, false, faultName);
+                faults.die();
+                return "client";
+            }
+            int half = FaultReplies.PARTIAL.length / 2;
+            if (kind == FaultKind.GARBAGE) {
+                out.write(FaultReplies.GARBAGE);
+            } else {
+                out.write(FaultReplies.head(200, FaultReplies.PARTIAL.length, true, "rubis-server/prefork"));
+                out.write(FaultReplies.PARTIAL, 0, half);
+            }
+            out.flush();
+            boolean garbage = kind == FaultKind.GARBAGE;
+            truth.served(conn, arrival, System.nanoTime(), FaultReplies.INTERACTION, garbage ? 0 : 200,
+                    garbage ? FaultReplies.GARBAGE.length : half, req.uri, false, faultName);
+            if (kind == FaultKind.RESET) {
+                raw.setSoLinger(true, 0); // close with RST
+            }
+            return "fault-" + faultName;
+        }
+    }
+
+    /** Sleeps for a fault's pause; false when interrupted (the interrupt is kept). */
+    private static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static byte[] head(Response r, boolean keepAlive) {
+        String reason = r.status() == 200 ? " OK" : r.status() == 404 ? " Not Found" : " Error";
+        String head = "HTTP/1.1 " + r.status() + reason + "\r\n"
+                + "Content-Type: " + r.contentType() + "\r\nContent-Length: " + r.body().length + "\r\n"
+                + "Server: rubis-server/prefork\r\nConnection: " + (keepAlive ? "keep-alive" : "close") + "\r\n\r\n";
+        return head.getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** The request line and the headers that matter; the rest is skipped. */

@@ -196,6 +196,7 @@ class LivePrometheusTest {
      * During the run: 100 page loads and scrapes at once, a client that sends half a request and holds its
      * connection, one that connects and leaves. Returns each load's status ("refused" when it was not served).
      */
+    @SuppressWarnings("try") // one client connects and leaves at once (closed early), the other holds its half request
     private static List<String> burst(LiveRunProcess run) throws Exception {
         InetAddress lo = InetAddress.getLoopbackAddress();
         try (Socket slow = new Socket(lo, run.port);

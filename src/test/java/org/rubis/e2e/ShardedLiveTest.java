@@ -129,6 +129,7 @@ class ShardedLiveTest {
         throw new AssertionError("no three free loopback ports in a row");
     }
 
+    @SuppressWarnings("try") // the socket only proves the port can be bound; it is closed at once
     private static boolean free(int port) {
         try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
             return true;

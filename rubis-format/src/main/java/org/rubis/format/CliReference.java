@@ -218,6 +218,9 @@ public final class CliReference {
         return show && def != null && !def.isEmpty() && !def.equals("null") ? def : null;
     }
 
+    // renderedDescription() is deprecated in picocli 4.7 without a replacement that renders ${DEFAULT-VALUE} and the
+    // other variables as --help does; the reference must read as the help reads.
+    @SuppressWarnings("deprecation")
     private static String description(ArgSpec a) {
         List<String> lines = new ArrayList<>();
         for (String line : a.renderedDescription()) {

@@ -66,6 +66,7 @@ class LiveViewTest {
         throw new AssertionError("no loopback port with two free ports before it");
     }
 
+    @SuppressWarnings("try") // the socket only proves the port can be bound; it is closed at once
     private static boolean free(int port) {
         try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
             return true;

@@ -3,6 +3,7 @@ package org.rubis.client.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.OutputStream;
@@ -55,7 +56,7 @@ class UnusableRunTest {
         assertEquals(served503, json.path("errors_by_class").path("http-503").asLong(), "each 503 the server sent is one error");
         assertEquals(RunStatus.COMPLETE, s.status(), "some replies were served: a measurement of a failing target");
         JsonNode health = json.path("client_health");
-        List<String> causes = new ObjectMapper().convertValue(health.path("causes"), List.class);
+        List<String> causes = new ObjectMapper().convertValue(health.path("causes"), new TypeReference<List<String>>() {});
         assertTrue(causes.contains("ERRORS"), "the verdict names the errors: " + health.path("verdict").asText());
         String verdict = health.path("verdict").asText();
         assertTrue(verdict.startsWith("SUSPECT") && verdict.contains("ERRORS: ") && verdict.contains("http-503 "), verdict);

@@ -159,6 +159,7 @@ final class RateBench implements Callable<Integer> {
         out.flush();
     }
 
+    @SuppressWarnings("try") // the live view's scrapes run beside the child run; the body only waits for it
     private RateRounds.Row client(ClientCommandLine line) throws Exception {
         Path runDir = line.out();
         try (LiveScrapes scrapes = LiveScrapes.of(metricsPort)) {

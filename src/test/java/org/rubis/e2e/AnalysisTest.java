@@ -16,6 +16,10 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.export.HttperfExport;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
 
 /** rubis-analysis on real runs: report, compare and httperf export. */
 class AnalysisTest {
@@ -140,7 +144,7 @@ class AnalysisTest {
         assertEquals(bySession.size(), back.size());
         for (HttperfExport.Session s : back) {
             List<Map<String, String>> rows = bySession.get(s.id());
-            rows.sort(java.util.Comparator.comparingInt(x -> Integer.parseInt(x.get("request_index"))));
+            rows.sort(Comparator.comparingInt(x -> Integer.parseInt(x.get("request_index"))));
             assertEquals(rows.stream().map(x -> x.get("path")).toList(), s.paths(), "session " + s.id());
             for (int i = 0; i + 1 < rows.size(); i++) {
                 long done = Long.parseLong(rows.get(i).get("send_epoch_ns")) + Long.parseLong(rows.get(i).get("response_ns"));
@@ -182,9 +186,9 @@ class AnalysisTest {
         }
         Files.deleteIfExists(bad.resolve("report.html"));
         for (String f : List.of("requests.csv", "sessions.csv", "server/requests.csv")) {
-            List<byte[]> lines = new java.util.ArrayList<>();
+            List<byte[]> lines = new ArrayList<>();
             for (String l : Files.readAllLines(bad.resolve(f))) {
-                lines.add((l + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                lines.add((l + "\n").getBytes(StandardCharsets.UTF_8));
             }
             byte[] third = lines.get(2);
             third[5] = (byte) 0xff; // line 3: not UTF-8
@@ -193,7 +197,7 @@ class AnalysisTest {
                     out.write(lines.get(i));
                     if (i == 3 && f.equals("requests.csv")) {
                         byte[] chunk = new byte[1 << 20];
-                        java.util.Arrays.fill(chunk, (byte) 'x');
+                        Arrays.fill(chunk, (byte) 'x');
                         for (int k = 0; k < 100; k++) {
                             out.write(chunk); // line 5: 100 MB with no line break
                         }
@@ -203,10 +207,10 @@ class AnalysisTest {
             }
         }
         for (String[] args : new String[][] {{"report", "damaged"}, {"compare", "damaged", runs.closed().toString(), "--out", "cmp-damaged.html"}}) {
-            List<String> cmd = new java.util.ArrayList<>(List.of(Cli.java(), "-Xmx64m", "-jar", Cli.analysisJar().toAbsolutePath().toString()));
+            List<String> cmd = new ArrayList<>(List.of(Cli.java(), "-Xmx64m", "-jar", Cli.analysisJar().toAbsolutePath().toString()));
             cmd.addAll(List.of(args));
             Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true).start();
-            String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(0, p.waitFor(), output);
             if (args[0].equals("report")) {
                 assertTrue(output.contains("note: requests.csv: 2 malformed lines skipped (first at line 3, 1 not UTF-8, 1 longer than 1 MiB (not read))"),
@@ -240,25 +244,25 @@ class AnalysisTest {
         List<String> readme = Files.readAllLines(exp.resolve("README.txt"));
         String serverLine = readme.stream().filter(l -> l.startsWith("  java -jar rubis-server.jar")).findFirst().orElseThrow().strip();
         String httperfLine = readme.stream().filter(l -> l.startsWith("  httperf ")).findFirst().orElseThrow().strip();
-        List<String> server = new java.util.ArrayList<>(List.of(serverLine.split(" ")));
+        List<String> server = new ArrayList<>(List.of(serverLine.split(" ")));
         server.set(0, Cli.java());
         server.set(2, Cli.serverJar().toAbsolutePath().toString());
         server.addAll(List.of("--size", "0.01"));
         Process srv = new ProcessBuilder(server).redirectErrorStream(true).redirectOutput(work.resolve("replay-server.txt").toFile()).start();
         try {
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!Files.readString(work.resolve("replay-server.txt")).contains("rubis-server ready") && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
             Process hp = new ProcessBuilder(List.of(httperfLine.split(" "))).directory(exp.toFile()).redirectErrorStream(true).start();
-            String out = new String(hp.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertTrue(hp.waitFor(300, java.util.concurrent.TimeUnit.SECONDS), out);
+            String out = new String(hp.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(hp.waitFor(300, TimeUnit.SECONDS), out);
             int requests = sessions.stream().mapToInt(x -> x.paths().size()).sum();
             assertTrue(out.contains("Errors: total 0 "), "no request failed:\n" + out);
             assertTrue(out.matches("(?s).*Total: connections \\d+ requests " + requests + " replies " + requests + " .*"), "every request replied:\n" + out);
         } finally {
             srv.destroy();
-            srv.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+            srv.waitFor(30, TimeUnit.SECONDS);
         }
     }
 }

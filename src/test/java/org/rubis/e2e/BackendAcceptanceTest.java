@@ -13,6 +13,9 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.Collections;
 
 /**
  * The paper's Figures 7 and 8 on loopback, checked by the server's own accounting: 200 users,
@@ -40,7 +43,7 @@ class BackendAcceptanceTest {
     }
 
     private static RunDir run(String backend, String thinkScale, String... extra) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of("run", "--backend", backend, "--users", "200", "--sessions-per-user", "1",
+        List<String> args = new ArrayList<>(List.of("run", "--backend", backend, "--users", "200", "--sessions-per-user", "1",
                 "--max-transitions", "20", "--ramp-up", "0", "--ramp-down", "0", "--duration", "60s", "--think-scale", thinkScale, "--seed", "8",
                 "--out", backend, "--no-progress", "-Dworkload_transition_table=" + table, "-Dserver_size=0.02", "-Dserver_java_options=-Xmx512m"));
         args.addAll(List.of(extra));
@@ -56,7 +59,7 @@ class BackendAcceptanceTest {
     private static void oneConnectionPerSession(RunDir d) throws Exception {
         JsonNode s = d.json("server/stats.json");
         assertEquals(200, s.get("connections_accepted").asLong(), "connections accepted == sessions run");
-        assertEquals(Map.of("20", 200), new com.fasterxml.jackson.databind.ObjectMapper().convertValue(s.get("requests_per_connection").get("histogram"),
+        assertEquals(Map.of("20", 200), new ObjectMapper().convertValue(s.get("requests_per_connection").get("histogram"),
                 Map.class), "every connection served exactly 20 requests");
         assertEquals(200, s.get("max_concurrent_connections").asLong());
         // The client's log agrees: 200 distinct connections, each opened by its session's first request.
@@ -90,15 +93,15 @@ class BackendAcceptanceTest {
                 .map(r -> new long[] {Long.parseLong(r.get("start_epoch_ns")), Long.parseLong(r.get("end_epoch_ns"))}).toList();
         long from = sessions.stream().mapToLong(x -> x[0]).min().orElseThrow();
         long to = sessions.stream().mapToLong(x -> x[1]).max().orElseThrow();
-        List<Integer> openConns = new java.util.ArrayList<>();
-        List<Integer> activeSessions = new java.util.ArrayList<>();
+        List<Integer> openConns = new ArrayList<>();
+        List<Integer> activeSessions = new ArrayList<>();
         for (long t = from; t < to; t += 50_000_000L) {
             final long at = t;
             openConns.add((int) conns.stream().filter(c -> c[0] <= at && at < c[1]).count());
             activeSessions.add((int) sessions.stream().filter(x -> x[0] <= at && at < x[1]).count());
         }
-        java.util.Collections.sort(openConns);
-        java.util.Collections.sort(activeSessions);
+        Collections.sort(openConns);
+        Collections.sort(activeSessions);
         int medianConns = openConns.get(openConns.size() / 2);
         int medianSessions = activeSessions.get(activeSessions.size() / 2);
         assertTrue(medianConns * 3 < medianSessions,

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
+import java.util.Arrays;
 
 /**
  * run --capture --probe --published-times wire against the embedded server: the run's own wire check
@@ -143,8 +144,8 @@ class CapturedRunTest {
         List<Map<String, String>> wire = run.csv("wire.csv").stream().filter(l -> l.get("match").equals("matched")).toList();
         assertEquals(client, wire.size());
         long[] ns = wire.stream().mapToLong(l -> Long.parseLong(l.get("wire_response_ns"))).toArray();
-        double meanMs = java.util.Arrays.stream(ns).average().orElseThrow() / 1e6;
-        double maxMs = java.util.Arrays.stream(ns).max().orElseThrow() / 1e6;
+        double meanMs = Arrays.stream(ns).average().orElseThrow() / 1e6;
+        double maxMs = Arrays.stream(ns).max().orElseThrow() / 1e6;
         JsonNode overall = s.path("response_time_ms").path("overall");
         assertEquals(client, overall.path("count").asLong());
         assertEquals(Math.round(meanMs * 1000) / 1000.0, overall.path("mean").asDouble(), 1e-9, "summary mean = wire.csv mean");
@@ -159,7 +160,7 @@ class CapturedRunTest {
         assertEquals(Math.round(meanMs * 1000) / 1000.0, ro.path("mean").asDouble(), 1e-9, "report mean = wire.csv mean");
         assertEquals(Math.round(maxMs * 1000) / 1000.0, ro.path("max").asDouble(), 1e-9, "report max = wire.csv max");
         long[] sorted = ns.clone();
-        java.util.Arrays.sort(sorted);
+        Arrays.sort(sorted);
         double medianMs = sorted[(int) Math.ceil(0.5 * sorted.length) - 1] / 1e6;
         assertEquals(medianMs, ro.path("median").asDouble(), medianMs * 0.002 + 0.001, "report median = wire.csv median (HdrHistogram, 3 digits)");
         assertTrue(a.has("response_time_ms_client"));

@@ -19,6 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.workload.Interaction;
 import org.rubis.client.workload.TransitionTable;
+import java.nio.file.Files;
+import java.util.Comparator;
+import java.util.regex.Pattern;
 
 /**
  * Closed runs against the embedded server, as a user starts them. Two runs with the same seed:
@@ -69,26 +72,26 @@ class ClosedRunTest {
     /** docs/RUN-DIRECTORY.md names every file of a real run directory (server/ included) and every column of its CSV files. */
     @Test
     void everyFileAndColumnOfTheRunDirectoryIsDocumented() throws Exception {
-        String doc = java.nio.file.Files.readString(Path.of(System.getProperty("rubis.properties.dir", "../../rubis-properties"))
+        String doc = Files.readString(Path.of(System.getProperty("rubis.properties.dir", "../../rubis-properties"))
                 .toAbsolutePath().getParent().resolve("docs/RUN-DIRECTORY.md"));
         Path dir = work.resolve("a");
         List<String> missing = new ArrayList<>();
-        try (var files = java.nio.file.Files.walk(dir)) {
-            for (Path f : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+        try (var files = Files.walk(dir)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
                 String name = f.getFileName().toString();
                 if (!doc.contains("`" + name + "`") && !doc.contains(name + ",") && !doc.contains("## " + name)) {
                     missing.add("file " + dir.relativize(f));
                 }
                 if (name.endsWith(".csv")) {
-                    for (String column : java.nio.file.Files.readAllLines(f).get(0).split(",")) {
-                        if (!java.util.regex.Pattern.compile("(?<![A-Za-z0-9_])" + column + "(?![A-Za-z0-9_])").matcher(doc).find()) {
+                    for (String column : Files.readAllLines(f).get(0).split(",")) {
+                        if (!Pattern.compile("(?<![A-Za-z0-9_])" + column + "(?![A-Za-z0-9_])").matcher(doc).find()) {
                             missing.add(dir.relativize(f) + " column " + column);
                         }
                     }
                 }
             }
         }
-        assertTrue(java.nio.file.Files.isRegularFile(dir.resolve("server/regions.txt")), "the packaged data files are handed over as copies");
+        assertTrue(Files.isRegularFile(dir.resolve("server/regions.txt")), "the packaged data files are handed over as copies");
         assertEquals(List.of(), missing);
     }
 
@@ -174,7 +177,7 @@ class ClosedRunTest {
     void aSorryPageIsFollowedByAThinkTime() throws Exception {
         int afterSorry = 0, atOnce = 0;
         for (List<Map<String, String>> session : requestsBySession(a).values()) {
-            session.sort(java.util.Comparator.comparingLong(r -> Long.parseLong(r.get("intended_send_epoch_ns"))));
+            session.sort(Comparator.comparingLong(r -> Long.parseLong(r.get("intended_send_epoch_ns"))));
             for (int i = 0; i + 1 < session.size(); i++) {
                 Map<String, String> r = session.get(i);
                 if (!r.get("path").matches(".*[?&]category=0&.*") || !r.get("error").isEmpty()) {

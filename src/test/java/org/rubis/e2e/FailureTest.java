@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /** Ctrl-C mid-run, an unreachable target, bad input: clear messages, complete logs, no hang. */
 class FailureTest {
@@ -65,8 +67,8 @@ class FailureTest {
                 "logged " + n + " x " + path + ", received " + seen.getOrDefault(path, 0L) + ", aborted " + aborted.getOrDefault(path, 0L)));
     }
 
-    private static Map<String, Long> count(List<Map<String, String>> rows, java.util.function.Predicate<Map<String, String>> which) {
-        return rows.stream().filter(which).collect(java.util.stream.Collectors.groupingBy(r -> r.get("path"), java.util.stream.Collectors.counting()));
+    private static Map<String, Long> count(List<Map<String, String>> rows, Predicate<Map<String, String>> which) {
+        return rows.stream().filter(which).collect(Collectors.groupingBy(r -> r.get("path"), Collectors.counting()));
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import java.util.ArrayList;
 
 /**
  * The heap-per-idle-user figure bench scale prints (issue 14), on a run small enough for CI: the
@@ -24,7 +25,7 @@ class HeapPerUserRunTest {
     @ParameterizedTest
     @ValueSource(strings = {"netty", "virtual"})
     void theSummaryRecordsTheHeapPerIdleUser(String model) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of("run", "--users", "500", "--ramp-up", "2s", "--duration", "2s", "--ramp-down", "4s",
+        List<String> args = new ArrayList<>(List.of("run", "--users", "500", "--ramp-up", "2s", "--duration", "2s", "--ramp-down", "4s",
                 "--think-scale", "0.2", "--seed", "5", "--out", model, "--no-progress", "--heap-per-user",
                 "-Dserver_keepalive_timeout_ms=0", "-Dserver_size=0.02"));
         args.addAll(model.equals("netty") ? List.of("--backend", "netty") : List.of("--backend", "dedicated", "--threads", "virtual"));

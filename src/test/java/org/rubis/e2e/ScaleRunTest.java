@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.ArrayList;
 
 /**
  * Many users, each with its own connection (issue 14), at a scale CI holds: 2,000 users with the
@@ -28,7 +29,7 @@ class ScaleRunTest {
     @TempDir static Path work;
 
     private static RunDir run(String name, String... backend) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of("run", "--users", String.valueOf(USERS), "--ramp-up", "2s", "--duration", "5s",
+        List<String> args = new ArrayList<>(List.of("run", "--users", String.valueOf(USERS), "--ramp-up", "2s", "--duration", "5s",
                 "--ramp-down", "0", "--think-scale", "1", "--seed", "3", "--source-addresses", "2", "--out", name, "--no-progress",
                 "-Dserver_keepalive_timeout_ms=0", "-Dserver_size=0.02", "-Dserver_java_options=-Xmx512m"));
         args.addAll(List.of(backend));
@@ -89,7 +90,7 @@ class ScaleRunTest {
 
     @Test
     void aPlanThatCannotFitTheOpenFileLimitIsRefusedInOneLine() throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of(Cli.java(), "-jar", Cli.clientJar().toAbsolutePath().toString(), "run",
+        List<String> cmd = new ArrayList<>(List.of(Cli.java(), "-jar", Cli.clientJar().toAbsolutePath().toString(), "run",
                 "--backend", "netty", "--users", String.valueOf(USERS), "--duration", "5s", "--out", "refused", "--no-progress"));
         StringBuilder sh = new StringBuilder("ulimit -n 256; exec");
         for (String c : cmd) {

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.ArrayList;
+import java.util.List;
 
 /** HTTPS end to end: every backend over TLS, with session resumption on or off, checked by the server. */
 class TlsRunTest {
@@ -15,10 +17,10 @@ class TlsRunTest {
 
     private JsonNode run(String backend, String resumption, String... extra) throws Exception {
         String out = backend + "-" + resumption;
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("run", "--tls", "--tls-resumption", resumption, "--backend", backend,
+        List<String> args = new ArrayList<>(List.of("run", "--tls", "--tls-resumption", resumption, "--backend", backend,
                 "--users", "20", "--sessions-per-user", "2", "--max-transitions", "4", "--ramp-up", "0", "--duration", "30s", "--ramp-down", "0",
                 "--think-scale", "0.02", "--seed", "4", "--out", out, "--no-progress", "-Dserver_size=0.02"));
-        args.addAll(java.util.List.of(extra));
+        args.addAll(List.of(extra));
         Cli.Result r = Cli.run(work, 120, args.toArray(String[]::new));
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().contains("Embedded server ready at https://127.0.0.1:"), r.out());

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * The verdict names the right cause in real runs against the embedded server: a client slowed on
@@ -113,7 +114,7 @@ class VerdictRunTest {
         assertEquals(0, p.exitValue(), Files.readString(log));
         JsonNode s = JSON.readTree(work.resolve("stale-check/summary.json").toFile());
         JsonNode w = s.path("wire_check");
-        org.junit.jupiter.api.Assumptions.assumeFalse(w.path("status").asText().equals("not run"),
+        Assumptions.assumeFalse(w.path("status").asText().equals("not run"),
                 "packet capture unavailable here: " + w.path("reason").asText());
         JsonNode acc = w.path("accuracy");
         String verdict = s.path("client_health").path("verdict").asText();

@@ -20,6 +20,9 @@ import org.rubis.client.wire.CaptureException;
 import org.rubis.client.wire.CaptureSpec;
 import org.rubis.client.wire.CaptureStats;
 import org.rubis.client.wire.PacketCapture;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.rubis.format.Columns;
 
 /**
  * A real run captured on loopback: wire, client and server must agree on every request and connection.
@@ -86,10 +89,10 @@ class WireRunTest {
         assertEquals(w.clientDistinctConnections, w.wireConnectionsWithRequests());
         // the connections that carried requests, by address:port: the server's own log against the wire
         // (connection totals differ by probes without a request: the test's readiness check, the client's)
-        java.util.Set<String> serverIds = Files.readAllLines(run.resolve("server/requests.csv")).stream().skip(1)
-                .map(l -> l.substring(0, l.indexOf(','))).collect(java.util.stream.Collectors.toSet());
-        java.util.Set<String> wireIds = w.capture.connections.stream().filter(c -> !c.requests.isEmpty()).map(c -> c.client)
-                .collect(java.util.stream.Collectors.toSet());
+        Set<String> serverIds = Files.readAllLines(run.resolve("server/requests.csv")).stream().skip(1)
+                .map(l -> l.substring(0, l.indexOf(','))).collect(Collectors.toSet());
+        Set<String> wireIds = w.capture.connections.stream().filter(c -> !c.requests.isEmpty()).map(c -> c.client)
+                .collect(Collectors.toSet());
         assertEquals(serverIds, wireIds, "connections: server vs wire");
         assertTrue(w.serverConnections >= wireIds.size());
         WireCheck.Group all = w.groups.get("all");
@@ -97,7 +100,7 @@ class WireRunTest {
         assertTrue(w.groups.containsKey("dedicated/new") && w.groups.containsKey("dedicated/reused"), w.groups.keySet().toString());
         List<String> lines = Files.readAllLines(run.resolve("wire.csv"));
         assertEquals(w.matched + 1, lines.size());
-        int match = org.rubis.format.Columns.WIRE.indexOf("match");
+        int match = Columns.WIRE.indexOf("match");
         assertTrue(lines.stream().skip(1).allMatch(l -> l.split(",", -1)[match].equals("matched")), lines.get(1));
 
         Cli.Result report = Cli.analysis(work, "report", run.toString());

@@ -2,6 +2,8 @@ package org.rubis.analysis;
 
 import java.util.Locale;
 import org.rubis.format.LittleBand;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.rubis.analysis.stats.CensoredMean;
 
 /**
  * Little's law for the run phase, N = X (R + Z), as the ratio N / (X (R + Z)) with the band a steady run stays in:
@@ -28,8 +30,8 @@ import org.rubis.format.LittleBand;
 public record LittleLaw(double n, double xRps, double rMs, double zMs, double ratio, double se, String source, String notJudged) {
 
     /** The client's own figures (summary.json {@code stationarity}): N users started, Z every think drawn. */
-    static LittleLaw fromSummary(com.fasterxml.jackson.databind.JsonNode s, double rMs) {
-        com.fasterxml.jackson.databind.JsonNode st = s.path("stationarity");
+    static LittleLaw fromSummary(JsonNode s, double rMs) {
+        JsonNode st = s.path("stationarity");
         // The summary's own verdict stands: a phase it did not judge is not judged here either.
         String notJudged = "not-judged".equals(st.path("verdict").asText()) ? st.path("not_judged_reason").asText("the summary did not judge it") : null;
         double n = s.path("users_started").asDouble(s.path("users").asDouble());
@@ -53,7 +55,7 @@ public record LittleLaw(double n, double xRps, double rMs, double zMs, double ra
      * An estimate from the logs: N the mean number of active sessions in the run phase, Z the think times within
      * sessions (each censored one by its elapsed part, {@link org.rubis.analysis.stats.CensoredMean}).
      */
-    static LittleLaw fromLogs(double n, double xRps, double rMs, org.rubis.analysis.stats.CensoredMean z, double runSeconds, long runRequests) {
+    static LittleLaw fromLogs(double n, double xRps, double rMs, CensoredMean z, double runSeconds, long runRequests) {
         double cycle = xRps * (rMs + z.meanMs()) / 1000;
         double ratio = n > 0 && cycle > 0 ? n / cycle : Double.NaN;
         String censored = z.censoredCount() == 0 ? "none still running at the end"

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.report.HtmlReport;
+import org.rubis.format.LittleBand;
 
 /** The report's Little's law is the summary's: N / (X (R + Z)), the client's figures when it has them, else the logs' honestly. */
 class LittleLawTest {
@@ -135,7 +136,7 @@ class LittleLawTest {
     @Test
     void theStandardErrorIsTheSummarysForExponentialThinkTimes() {
         // Stationarity's documented figure: 300 users, 7 s think, 40 s run phase: about 1.4 %.
-        assertEquals(0.014, org.rubis.format.LittleBand.standardErrorExponential(300, 40, 0.01, 7), 0.001);
-        assertEquals(0, org.rubis.format.LittleBand.standardErrorExponential(0, 40, 0.01, 7));
+        assertEquals(0.014, LittleBand.standardErrorExponential(300, 40, 0.01, 7), 0.001);
+        assertEquals(0, LittleBand.standardErrorExponential(0, 40, 0.01, 7));
     }
 }

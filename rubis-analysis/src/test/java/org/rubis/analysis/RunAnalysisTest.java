@@ -14,6 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.Phase;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
+import org.rubis.analysis.report.CompareReport;
+import org.rubis.analysis.report.HtmlReport;
 
 class RunAnalysisTest {
 
@@ -169,7 +175,7 @@ class RunAnalysisTest {
     @Test
     void garbledLinesAreSkippedCountedAndReportedWhileTheRestIsAnalysed() throws Exception {
         Path dir = homeRequests(1051, tmp.resolve("garbled"));
-        java.util.List<String> lines = new java.util.ArrayList<>(Files.readAllLines(dir.resolve("requests.csv")));
+        List<String> lines = new ArrayList<>(Files.readAllLines(dir.resolve("requests.csv")));
         lines.set(100, lines.get(100).replace("/PHP/index.html", "\"/PHP/index.html")); // line 101: an unterminated quote
         lines.set(200, lines.get(200).substring(0, 40));                                   // line 201: too few fields
         lines.set(300, lines.get(300).replaceFirst(",run,\\d+,", ",run,soon,"));         // line 301: not a number
@@ -183,8 +189,8 @@ class RunAnalysisTest {
                         .contains("requests.csv: 3 malformed lines skipped (first at line 101); the other lines were"
                                 + " analysed"),
                 a.notes().toString());
-        new org.rubis.analysis.report.HtmlReport(a).write(dir.resolve("report.html"));
-        com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("analysis.json").toFile());
+        new HtmlReport(a).write(dir.resolve("report.html"));
+        JsonNode j = new ObjectMapper().readTree(dir.resolve("analysis.json").toFile());
         assertEquals(3, j.path("bad_lines").path("requests.csv").path("count").asLong());
         assertEquals(101, j.path("bad_lines").path("requests.csv").path("first_line").asLong());
     }
@@ -197,12 +203,12 @@ class RunAnalysisTest {
                 + "1795571977029,80,MarkSweepCompact,end of major GC,Allocation Failure,60000000\n");
         Files.writeString(dir.resolve("summary.json"), "{\"status\": \"complete\", \"client_health\": {\"gc_count\": 71, \"gc_pauses\": 71,"
                 + " \"gc_pause_total_ms\": 5578, \"gc_max_pause_ms\": 100, \"gc_pauses_logged\": 1}}");
-        new org.rubis.analysis.report.HtmlReport(RunAnalysis.of(new RunDirectory(dir))).write(dir.resolve("report.html"));
+        new HtmlReport(RunAnalysis.of(new RunDirectory(dir))).write(dir.resolve("report.html"));
         String html = Files.readString(dir.resolve("report.html"));
         assertTrue(html.contains("71 collections, 5578 ms paused, longest at least 100 ms; 70 of 71 pauses are not in client-gc.csv"), html);
         Files.writeString(dir.resolve("summary.json"), "{\"status\": \"complete\", \"client_health\": {\"gc_count\": 1, \"gc_pauses\": 1,"
                 + " \"gc_pause_total_ms\": 80, \"gc_max_pause_ms\": 80}}"); // a run before gc_pauses_logged: nothing said
-        new org.rubis.analysis.report.HtmlReport(RunAnalysis.of(new RunDirectory(dir))).write(dir.resolve("report.html"));
+        new HtmlReport(RunAnalysis.of(new RunDirectory(dir))).write(dir.resolve("report.html"));
         html = Files.readString(dir.resolve("report.html"));
         assertTrue(html.contains("1 collections, 80 ms paused, longest 80 ms<") && !html.contains("not in client-gc.csv"), html);
     }
@@ -222,14 +228,14 @@ class RunAnalysisTest {
             assertTrue(a.notes().stream().anyMatch(n -> n.startsWith(f)), f + " in " + a.notes());
         }
         assertEquals(null, a.server());
-        new org.rubis.analysis.report.HtmlReport(a).write(dir.resolve("report.html"));
+        new HtmlReport(a).write(dir.resolve("report.html"));
         Path copy = Files.createDirectories(tmp.resolve("aux2"));
         try (var files = Files.list(dir)) {
             for (Path f : files.filter(Files::isRegularFile).toList()) {
                 Files.copy(f, copy.resolve(f.getFileName()));
             }
         }
-        new org.rubis.analysis.report.CompareReport(java.util.List.of(a, RunAnalysis.of(new RunDirectory(copy)))).write(tmp.resolve("cmp/compare.html"));
+        new CompareReport(List.of(a, RunAnalysis.of(new RunDirectory(copy)))).write(tmp.resolve("cmp/compare.html"));
         assertTrue(Files.isRegularFile(tmp.resolve("cmp/compare.html")));
         Files.delete(dir.resolve("client-gc.csv"));
         Files.delete(dir.resolve("sessions.csv"));
@@ -260,7 +266,7 @@ class RunAnalysisTest {
         assertTrue(
                 a.notes().stream().anyMatch(n -> n.contains("summary.json is missing")),
                 a.notes().toString());
-        new org.rubis.analysis.report.HtmlReport(a).write(dir.resolve("report.html"));
+        new HtmlReport(a).write(dir.resolve("report.html"));
         assertTrue(Files.readString(dir.resolve("report.html")).contains("incomplete line"));
     }
 

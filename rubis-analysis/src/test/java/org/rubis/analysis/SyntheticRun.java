@@ -4,11 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.Columns;
 
 /** Writes run directories with known contents, in the exact format rubis-client writes. */
 final class SyntheticRun {
 
-    private final StringBuilder requests = new StringBuilder(org.rubis.format.Columns.header(org.rubis.format.Columns.REQUESTS) + "\n");
+    private final StringBuilder requests = new StringBuilder(Columns.header(Columns.REQUESTS) + "\n");
     private final StringBuilder sessions = new StringBuilder("session_id,emulated_user,user,intended_start_epoch_ns,start_epoch_ns,end_epoch_ns,requests,errors,end_reason\n");
     static final long T0 = 1_700_000_000_000_000_000L;
 

@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import com.tngtech.archunit.core.importer.Location;
 
 /**
  * The program's main is the one list of commands: every command of the emulator and of the lab is reachable from it
@@ -27,7 +28,7 @@ class ArchitectureTest {
     /** The test-jars of the modules below hold test classes only. */
     static final class NoTestJars implements ImportOption {
         @Override
-        public boolean includes(com.tngtech.archunit.core.importer.Location location) {
+        public boolean includes(Location location) {
             return !location.contains("-tests.jar");
         }
     }

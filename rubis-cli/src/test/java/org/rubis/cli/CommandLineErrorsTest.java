@@ -18,6 +18,7 @@ import org.rubis.format.RunStatus;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
 import picocli.CommandLine;
+import java.time.Instant;
 
 /** A mistyped option or value is one line naming the option and what it accepts, exit status 64 (EX_USAGE): never the usage text. */
 class CommandLineErrorsTest {
@@ -77,7 +78,7 @@ class CommandLineErrorsTest {
     /** docs/SHARDING.md: a bad shard is stopped before anything is sent, with one line and the usage status. */
     @Test
     void badShardInputIsOneLineBeforeAnythingIsSent() {
-        String ahead = java.time.Instant.now().plusSeconds(600).toString();
+        String ahead = Instant.now().plusSeconds(600).toString();
         String[][] cases = {
             {"error: --shard 3/3: the index must be in 0..2 (shard I of N, 0-based)", "--shard", "3/3", "--start-at", ahead},
             {"error: --shard a/b: expected I/N with 0 <= I < N", "--shard", "a/b", "--start-at", ahead},

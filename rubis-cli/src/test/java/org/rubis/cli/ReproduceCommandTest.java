@@ -26,7 +26,7 @@ class ReproduceCommandTest {
     @Test
     void unknownExperimentNamesTheChoices() {
         String[] r = run("reproduce", "conection-sharing", "--out", work.resolve("a").toString());
-        assertEquals(String.valueOf(org.rubis.client.report.ExitStatus.USAGE), r[0]);
+        assertEquals(String.valueOf(ExitStatus.USAGE), r[0]);
         assertEquals(1, r[2].strip().lines().count(), r[2]);
         assertTrue(r[2].contains("no such experiment") && r[2].contains("connection-sharing"), r[2]);
         assertTrue(!Files.exists(work.resolve("a")), "nothing written");
@@ -35,7 +35,7 @@ class ReproduceCommandTest {
     @Test
     void targetMustBeAnHttpUrl() {
         String[] r = run("reproduce", "all", "--target", "ftp://x", "--out", work.resolve("b").toString());
-        assertEquals(String.valueOf(org.rubis.client.report.ExitStatus.USAGE), r[0]);
+        assertEquals(String.valueOf(ExitStatus.USAGE), r[0]);
         assertEquals(1, r[2].strip().lines().count(), r[2]);
         assertTrue(r[2].startsWith("error: --target ftp://x"), r[2]);
     }
@@ -44,7 +44,7 @@ class ReproduceCommandTest {
     void aNonEmptyOutputDirectoryIsRefused() throws Exception {
         Files.writeString(work.resolve("old.txt"), "a previous reproduction");
         String[] r = run("reproduce", "tls", "--out", work.toString());
-        assertEquals(String.valueOf(org.rubis.client.report.ExitStatus.USAGE), r[0]);
+        assertEquals(String.valueOf(ExitStatus.USAGE), r[0]);
         assertTrue(r[2].contains("not empty"), r[2]);
     }
 }

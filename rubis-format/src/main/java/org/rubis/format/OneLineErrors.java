@@ -9,6 +9,7 @@ import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
+import java.io.File;
 
 /**
  * Turns picocli's parse errors into one line, {@code error: --opt: what was wrong, accepted: ...; see --help},
@@ -101,7 +102,7 @@ public final class OneLineErrors implements CommandLine.IParameterExceptionHandl
                 base = "a number";
             } else if (t == boolean.class || t == Boolean.class) {
                 base = "true or false";
-            } else if (Path.class.isAssignableFrom(t) || t == java.io.File.class) {
+            } else if (Path.class.isAssignableFrom(t) || t == File.class) {
                 base = "a path (" + spec.paramLabel() + ")";
             } else {
                 base = spec.paramLabel();

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.nio.file.LinkOption;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /** summary.json and summary.txt are replaced whole or not at all: a kill during the write leaves no torn file. */
 class AtomicFileTest {
@@ -31,10 +33,10 @@ class AtomicFileTest {
         Path f = dir.resolve("summary.txt");
         String longer = "x".repeat(100_000);
         AtomicFile.writeString(f, longer);
-        Object before = Files.readAttributes(f, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        Object before = Files.readAttributes(f, BasicFileAttributes.class).fileKey();
         AtomicFile.writeString(f, "short\n");
         assertEquals("short\n", Files.readString(f), "no tail of the longer old text");
-        Object after = Files.readAttributes(f, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        Object after = Files.readAttributes(f, BasicFileAttributes.class).fileKey();
         if (before != null && after != null) {
             assertFalse(before.equals(after), "a new file (inode) took the name: the old one was never truncated");
         }
@@ -67,7 +69,7 @@ class AtomicFileTest {
         Files.createSymbolicLink(AtomicFile.temporary(f), victim);
         assertThrows(IOException.class, () -> AtomicFile.writeString(f, "{}"), "the link at the temporary file is refused");
         assertEquals("precious", Files.readString(victim));
-        assertFalse(Files.exists(AtomicFile.temporary(f), java.nio.file.LinkOption.NOFOLLOW_LINKS), "the failed write removed the link");
+        assertFalse(Files.exists(AtomicFile.temporary(f), LinkOption.NOFOLLOW_LINKS), "the failed write removed the link");
         AtomicFile.writeString(f, "{}");
         assertFalse(Files.isSymbolicLink(f), "the link was replaced by the file");
         assertEquals("{}", Files.readString(f));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import java.util.Arrays;
 
 /** How shard statuses combine (docs/SHARDING.md), and the labels summary.json holds. */
 class RunStatusTest {
@@ -44,7 +45,7 @@ class RunStatusTest {
     void labelsAreTheFilesWordsAndParseBack() {
         assertEquals(
                 List.of("complete", "partial", "failed", "invalid", "target-died"),
-                java.util.Arrays.stream(RunStatus.values())
+                Arrays.stream(RunStatus.values())
                         .map(RunStatus::label)
                         .toList());
         for (RunStatus s : RunStatus.values()) {

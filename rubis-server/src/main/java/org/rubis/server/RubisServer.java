@@ -13,6 +13,7 @@ import org.rubis.server.http.PreforkServer;
 import org.rubis.server.http.RubisHttpServer;
 import org.rubis.server.http.ServerSettings;
 import org.rubis.server.truth.GroundTruth;
+import java.util.Locale;
 
 /**
  * The embedded auction site assembled: database populated from the policy, application, ground
@@ -50,7 +51,7 @@ public final class RubisServer implements AutoCloseable {
         this.db = new Database(dbFile);
         this.items = db.isEmpty() ? new Populator(policy).populate(db.keeper(), System.currentTimeMillis()) : -1;
         this.populateMs = (System.nanoTime() - t0) / 1_000_000;
-        this.truth = new GroundTruth(outDir, model.name().toLowerCase(java.util.Locale.ROOT));
+        this.truth = new GroundTruth(outDir, model.name().toLowerCase(Locale.ROOT));
         RubisApp app = new RubisApp(db, demandMicros);
         this.http = model == Model.EVENT ? new EventServer(app, truth, settings, this.faults)
                 : new PreforkServer(app, truth, settings, this.faults);

@@ -15,6 +15,9 @@ import org.rubis.server.http.ServerSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import java.net.BindException;
+import org.rubis.format.ParentWatch;
+import org.rubis.format.Printable;
 
 /**
  * {@code rubis-server.jar}: starts the embedded RUBiS site, prints its URL when ready, and stops
@@ -91,7 +94,7 @@ public final class ServerMain implements Callable<Integer> {
         CommandLine cl = OneLineErrors.install(new CommandLine(new ServerMain()));
         cl.setHelpFactory(WholeWordHelp::new);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            cmd.getErr().println("rubis-server: " + org.rubis.format.Printable.escape((ex instanceof IllegalArgumentException ? ""
+            cmd.getErr().println("rubis-server: " + Printable.escape((ex instanceof IllegalArgumentException ? ""
                     : ex.getClass().getSimpleName() + ": ") + ex.getMessage()));
             return 1;
         });
@@ -135,7 +138,7 @@ public final class ServerMain implements Callable<Integer> {
         } catch (Exception e) {
             server.close();
             // java.net.BindException from the prefork model; Netty's epoll transport reports the same as a NativeIoException.
-            if (e instanceof java.net.BindException || String.valueOf(e.getMessage()).contains("already in use")) {
+            if (e instanceof BindException || String.valueOf(e.getMessage()).contains("already in use")) {
                 throw new IllegalArgumentException("cannot listen on " + host + ":" + port + " (address already in use); choose another --port, or 0 for a free one");
             }
             throw e;
@@ -145,7 +148,7 @@ public final class ServerMain implements Callable<Integer> {
                 + (out == null ? "" : ", logs in " + out) + (faultSpec.isEmpty() ? "" : ", faults " + faultSpec) + ")");
         System.out.flush();
         if (exitWithParent) {
-            org.rubis.format.ParentWatch.start(() -> {
+            ParentWatch.start(() -> {
                 System.out.println("rubis-server: parent process gone; stopping");
                 System.exit(0); // runs the shutdown hook: the server stops and its logs are flushed
             });

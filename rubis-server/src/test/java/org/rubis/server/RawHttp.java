@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.net.SocketException;
 
 /** A minimal keep-alive HTTP/1.1 client on one socket, so tests control connections exactly. */
 final class RawHttp implements AutoCloseable {
@@ -49,7 +50,7 @@ final class RawHttp implements AutoCloseable {
     boolean closedByServer() throws IOException {
         try {
             return in.read() < 0;
-        } catch (java.net.SocketException e) {
+        } catch (SocketException e) {
             return true;
         }
     }

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.server.data.DataPolicy;
 import org.rubis.server.http.ServerSettings;
+import java.util.Locale;
 
 /** Every interaction against generated data, through the event model. */
 class RubisServerTest {
@@ -113,9 +114,9 @@ class RubisServerTest {
             String stored = h.get("/PHP/StoreBid.php?itemId=3&userId=9&minBid=" + min + "&bid=" + bid + "&maxBid=" + (bid + 7) + "&maxQty=1&qty=1").body();
             assertTrue(stored.contains("successfully processed"), stored);
             String history = h.get("/PHP/ViewBidHistory.php?itemId=3").body();
-            assertTrue(history.contains(String.format(java.util.Locale.ROOT, "%.2f", bid)) && history.contains(">user9<"), history);
+            assertTrue(history.contains(String.format(Locale.ROOT, "%.2f", bid)) && history.contains(">user9<"), history);
             String again = h.get("/PHP/PutBid.php?itemId=3&nickname=user9&password=password9").body();
-            assertTrue(again.contains("name=minBid value=" + String.format(java.util.Locale.ROOT, "%.2f", bid + 1)), "the minimum bid rose");
+            assertTrue(again.contains("name=minBid value=" + String.format(Locale.ROOT, "%.2f", bid + 1)), "the minimum bid rose");
         }
     }
 

@@ -10,6 +10,9 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 
 /** Bad options of rubis-server.jar: one line saying what to change, no stack trace. */
 class ServerMainTest {
@@ -59,17 +62,17 @@ class ServerMainTest {
 
     @Test
     void helpShowsEveryDefaultAndRealLabels() {
-        java.io.PrintStream err = System.err;
-        java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+        PrintStream err = System.err;
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
         String help;
-        System.setErr(new java.io.PrintStream(warnings, true, java.nio.charset.StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
         try {
             help = ServerMain.commandLine().getUsageMessage(CommandLine.Help.Ansi.OFF);
         } finally {
             System.setErr(err);
         }
         // A lone '%' in a description is a format specifier to picocli: it warns on every --help and prints the text raw.
-        assertEquals("", warnings.toString(java.nio.charset.StandardCharsets.UTF_8), "picocli formats every description");
+        assertEquals("", warnings.toString(StandardCharsets.UTF_8), "picocli formats every description");
         for (String s : new String[] {"--keepalive-ms=MS", "Default: 5000", "--workers=N", "Default: 15", "--max-workers=N", "Default: 150",
                 "--model=event|prefork", "Default: event", "--port=PORT", "Default: 8080"}) {
             assertTrue(help.contains(s), s + " missing in\n" + help);

@@ -23,6 +23,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import org.rubis.analysis.export.HdrLogExport;
 
 /** {@code rubis-analysis.jar}: reports, comparisons and httperf export of run directories. */
 @Command(name = "rubis-analysis", mixinStandardHelpOptions = true, version = "rubis-analysis 0.1.0",
@@ -103,7 +104,7 @@ public final class AnalysisMain {
             RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
             new HtmlReport(a).write(target);
             Path hlog = target.toAbsolutePath().resolveSibling(RunFiles.RESPONSE_TIMES_HLOG);
-            new org.rubis.analysis.export.HdrLogExport(new RunDirectory(dir)).write(hlog);
+            new HdrLogExport(new RunDirectory(dir)).write(hlog);
             PrintWriter pw = spec.commandLine().getOut();
             a.notes().forEach(n -> pw.println("note: " + Printable.escape(n)));
             pw.println("report: " + target + " (" + a.requests()

@@ -12,6 +12,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import org.rubis.format.WireAccuracy;
+import java.util.stream.Collectors;
+import org.rubis.format.Printable;
 
 /** {@code rubis-analysis wire RUN_DIR [--pcap FILE]}: the wire check of a run, printed and written to wire.csv. */
 @Command(name = "wire", mixinStandardHelpOptions = true,
@@ -29,9 +31,9 @@ final class WireCommand implements Callable<Integer> {
         WireCheck w = WireCheck.run(run, pcap);
         PrintWriter out = spec.commandLine().getOut();
         if (run.summaryProblem() != null) {
-            out.println("note: " + org.rubis.format.Printable.escape(run.summaryProblem()));
+            out.println("note: " + Printable.escape(run.summaryProblem()));
         }
-        w.notes.forEach(n -> out.println("note: " + org.rubis.format.Printable.escape(n)));
+        w.notes.forEach(n -> out.println("note: " + Printable.escape(n)));
         out.printf(Locale.ROOT, "wire: %d requests on %d connections (%s); client: %d requests on %d connections%s%n",
                 w.wireRequests(), w.wireConnections(), w.complete() ? "capture complete" : "capture INCOMPLETE",
                 w.clientRequests, w.clientDistinctConnections,
@@ -49,7 +51,7 @@ final class WireCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "floor of this host (probe response p50): %.1f us; overhead above it (p50): %s%n", w.floorUs(),
                     w.groups.entrySet().stream().filter(e -> e.getKey().endsWith("reused") && e.getValue().response.count() > 0)
                             .map(e -> String.format(Locale.ROOT, "%s %.1f us", e.getKey(), e.getValue().response.percentileUs(50) - w.floorUs()))
-                            .collect(java.util.stream.Collectors.joining(", ")));
+                            .collect(Collectors.joining(", ")));
         }
         w.splitLines().forEach(out::println);
         WireAccuracy acc = w.accuracy();

@@ -10,6 +10,8 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
+import java.nio.charset.StandardCharsets;
+import org.rubis.format.Columns;
 
 /**
  * Writes a run's response times as an HdrHistogram interval log ({@code response-times.hlog}), so the
@@ -34,7 +36,7 @@ public final class HdrLogExport {
         // second index -> phase -> histogram; the log is in completion order, so intervals are assembled first.
         TreeMap<Long, Map<String, Histogram>> seconds = new TreeMap<>();
         long[] recorded = {0};
-        new CsvStream(run.requests()).forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, r -> {
+        new CsvStream(run.requests()).forEach(Columns.REQUESTS_REQUIRED, r -> {
             if (!r.get("error").isEmpty()) {
                 return;
             }
@@ -48,7 +50,7 @@ public final class HdrLogExport {
             h.recordValue(Math.max(0, r.getLong("response_ns")));
             recorded[0]++;
         });
-        try (PrintStream ps = new PrintStream(Files.newOutputStream(out), false, java.nio.charset.StandardCharsets.US_ASCII)) {
+        try (PrintStream ps = new PrintStream(Files.newOutputStream(out), false, StandardCharsets.US_ASCII)) {
             HistogramLogWriter w = new HistogramLogWriter(ps);
             w.outputComment("response times (ns) of " + run.dir().toAbsolutePath() + ", one interval per second of send time, tag = phase");
             w.outputLogFormatVersion();

@@ -16,6 +16,10 @@ import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.SessionEnd;
 import org.rubis.format.RunFiles;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import org.rubis.format.Columns;
 
 /**
  * Exports the workload a run executed so that httperf replays it (FINDINGS A.6): a
@@ -39,7 +43,7 @@ public final class HttperfExport {
         Files.createDirectories(out);
         Map<Long, Integer> expected = new HashMap<>();
         if (Files.isRegularFile(run.sessions())) {
-            new CsvStream(run.sessions()).forEach(org.rubis.format.Columns.SESSIONS_REQUIRED, r -> {
+            new CsvStream(run.sessions()).forEach(Columns.SESSIONS_REQUIRED, r -> {
                 SessionEnd end = SessionEnd.parse(r.get("end_reason"));
                 if (end == null || end.began()) { // a dropped session sent nothing
                     expected.put(r.getLong("session_id"), r.getInt("requests"));
@@ -55,7 +59,7 @@ public final class HttperfExport {
         try (BufferedWriter w = Files.newBufferedWriter(out.resolve("sessions.wsesslog"), StandardCharsets.UTF_8)) {
             w.write("# httperf --wsesslog session file exported by rubis-analysis from " + run.dir().toAbsolutePath() + "\n");
             w.write("# one session per block; think= is the think time (s) the client executed after the request\n\n");
-            new CsvStream(run.requests()).forEach(org.rubis.format.Columns.REQUESTS_REQUIRED, r -> {
+            new CsvStream(run.requests()).forEach(Columns.REQUESTS_REQUIRED, r -> {
                 long id = r.getLong("session_id");
                 Builder b = byId.get(id);
                 long send = r.getLong("send_epoch_ns");
@@ -76,7 +80,7 @@ public final class HttperfExport {
                 b.complete = true;
             }
             flushComplete(open, byId, w, written, longestThink);
-        } catch (java.io.UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             throw e.getCause();
         }
         long[] sorted = starts.stream().mapToLong(Long::longValue).sorted().toArray();
@@ -105,7 +109,7 @@ public final class HttperfExport {
 
     /** How the run's sessions map onto httperf's arrivals when the run had a closed population. */
     private static String closedNote(RunDirectory run) {
-        com.fasterxml.jackson.databind.JsonNode summary = run.summary();
+        JsonNode summary = run.summary();
         if (summary == null || !"closed".equals(summary.path("arrivals").asText())) {
             return "";
         }
@@ -128,10 +132,10 @@ public final class HttperfExport {
             long keepAliveMs = Math.max(5000, (long) Math.ceil(longestThinkS + 1) * 1000);
             String keepAlive = String.format(Locale.ROOT, "httperf keeps each session's connection open across its think times (up to %.1f s "
                     + "here) and does not reopen one the server closed meanwhile: that request fails (connreset).%n", longestThinkS);
-            com.fasterxml.jackson.databind.JsonNode summary = run.summary();
+            JsonNode summary = run.summary();
             String t = summary == null ? "" : summary.path("target").asText("");
             if (t.startsWith("http://") || t.startsWith("https://")) {
-                java.net.URI u = java.net.URI.create(t);
+                URI u = URI.create(t);
                 boolean tls = "https".equals(u.getScheme());
                 int port = u.getPort() >= 0 ? u.getPort() : tls ? 443 : 80;
                 return new Target(u.getHost(), port, tls, keepAlive + "The target's keep-alive timeout must therefore exceed "
@@ -139,7 +143,7 @@ public final class HttperfExport {
             }
             String url = embeddedUrl(run);
             if (url != null) {
-                java.net.URI u = java.net.URI.create(url);
+                URI u = URI.create(url);
                 boolean tls = "https".equals(u.getScheme());
                 String model = summary == null ? "event" : summary.path("server").path("model").asText("event");
                 return new Target(u.getHost(), u.getPort(), tls,
@@ -164,7 +168,7 @@ public final class HttperfExport {
                 return lines.filter(l -> l.startsWith(READY)).findFirst()
                         .map(l -> l.substring(READY.length()).split("\\s+")[0].replaceFirst("/PHP/?$", ""))
                         .orElse(null);
-            } catch (IOException | java.io.UncheckedIOException e) {
+            } catch (IOException | UncheckedIOException e) {
                 return null;
             }
         }
@@ -181,7 +185,7 @@ public final class HttperfExport {
             try {
                 longestThink[0] = Math.max(longestThink[0], b.write(w));
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
             written[0]++;
         }

@@ -9,6 +9,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The lines of a log file, each decoded on its own, so that one bad line is one skipped line: a byte that is not
@@ -94,7 +95,7 @@ final class LogLines implements Closeable {
 
     private void append(int from, int n) {
         if (len + n > line.length) {
-            line = java.util.Arrays.copyOf(line, Math.max(len + n, Math.min(MAX_LINE, line.length * 2)));
+            line = Arrays.copyOf(line, Math.max(len + n, Math.min(MAX_LINE, line.length * 2)));
         }
         System.arraycopy(buf, from, line, len, n);
         len += n;

@@ -28,6 +28,9 @@ import org.rubis.format.LatencyJson;
 import org.rubis.format.ErrorShare;
 import org.rubis.format.LatencyStats;
 import org.rubis.format.RunFiles;
+import java.util.function.ToLongFunction;
+import org.rubis.format.AtomicFile;
+import org.rubis.format.Columns;
 
 /**
  * {@code rubis-analysis merge}: turns the run directories of N shards (docs/SHARDING.md) into one
@@ -114,7 +117,7 @@ public final class RunMerge {
         } catch (IOException e) {
             throw new AnalysisException(out + ": cannot create: " + e.getMessage());
         }
-        CsvMerge.Result req = CsvMerge.merge(files(RunDirectory::requests), org.rubis.format.Columns.REQUESTS_REQUIRED,
+        CsvMerge.Result req = CsvMerge.merge(files(RunDirectory::requests), Columns.REQUESTS_REQUIRED,
                 r -> r.getLong("send_epoch_ns") + r.getLong("response_ns"), RunFiles.requests(out), (shard, r) -> stats.request(r));
         truncated(req);
         if (list.stream().allMatch(s -> Files.isRegularFile(s.dir().sessions()))) {
@@ -130,7 +133,7 @@ public final class RunMerge {
         optional(RunDirectory::health, List.of("epoch_ms"), r -> r.getLong("epoch_ms"), RunFiles::clientHealth);
         optional(RunDirectory::gc, List.of("end_epoch_ms"), r -> r.getLong("end_epoch_ms"), RunFiles::clientGc);
         if (list.stream().allMatch(s -> s.dir().hasServer())) {
-            optional(d -> d.serverRequests(), org.rubis.format.Columns.SERVER_REQUESTS, r -> r.getLong("completion_epoch_ns"), RunFiles::serverRequests);
+            optional(d -> d.serverRequests(), Columns.SERVER_REQUESTS, r -> r.getLong("completion_epoch_ns"), RunFiles::serverRequests);
             optional(d -> RunFiles.serverConnections(d.dir()), List.of("close_epoch_ns"), r -> r.getLong("close_epoch_ns"),
                     RunFiles::serverConnections);
             if (list.size() > 1) {
@@ -141,8 +144,8 @@ public final class RunMerge {
         copyShardFiles();
         ObjectNode summary = summary(stats);
         try {
-            org.rubis.format.AtomicFile.writeString(RunFiles.summaryJson(out), JSON.writeValueAsString(summary));
-            org.rubis.format.AtomicFile.writeString(RunFiles.summaryText(out), SummaryText.of(summary));
+            AtomicFile.writeString(RunFiles.summaryJson(out), JSON.writeValueAsString(summary));
+            AtomicFile.writeString(RunFiles.summaryText(out), SummaryText.of(summary));
         } catch (IOException e) {
             throw new AnalysisException(RunFiles.summaryJson(out) + ": cannot write: " + e.getMessage());
         }
@@ -154,7 +157,7 @@ public final class RunMerge {
     }
 
     /** Merges a log some runs lack, into {@code target}'s place in the merged run (a {@link RunFiles} path). */
-    private void optional(Function<RunDirectory, Path> f, List<String> required, java.util.function.ToLongFunction<CsvStream.Row> key,
+    private void optional(Function<RunDirectory, Path> f, List<String> required, ToLongFunction<CsvStream.Row> key,
                           Function<Path, Path> target) {
         List<Path> in = files(f);
         Path to = target.apply(out);

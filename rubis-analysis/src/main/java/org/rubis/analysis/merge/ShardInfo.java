@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.RunStatus;
+import java.util.Arrays;
 
 /**
  * What one shard's summary.json says about its place in a sharded run (docs/SHARDING.md): the
@@ -96,7 +97,7 @@ public record ShardInfo(
         if (status == null) {
             throw new AnalysisException(
                     p + ": summary.json has status \"" + s.get("status").asText() + "\"; expected one of "
-                            + java.util.Arrays.stream(RunStatus.values())
+                            + Arrays.stream(RunStatus.values())
                                     .map(RunStatus::label)
                                     .toList() + " (a newer rubis-client? merge with its own analysis)");
         }

@@ -28,6 +28,7 @@ import org.rubis.format.ErrorClass;
 import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
+import org.knowm.xchart.internal.chartpart.Chart;
 
 /**
  * The self-contained HTML report of one run (plots embedded as PNG data URIs) and
@@ -570,7 +571,7 @@ public final class HtmlReport {
         html.append("</table>\n");
     }
 
-    void img(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, String id) {
+    void img(Chart<?, ?> chart, String id) {
         if (Charts.empty(chart)) {
             html.append("<p id=").append(id).append(">").append(esc(chart.getTitle())).append(": no data.</p>\n");
             return;

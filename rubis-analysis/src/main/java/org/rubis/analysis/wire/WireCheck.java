@@ -22,6 +22,8 @@ import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.RunFiles;
 import org.rubis.format.WireAccuracy;
+import java.util.Locale;
+import org.rubis.format.Columns;
 
 /**
  * The wire check of a run: every request the capture saw joined to the client's line in requests.csv
@@ -35,7 +37,7 @@ import org.rubis.format.WireAccuracy;
  * ({@link AnchorBrackets}), their sum is exact. Writes wire.csv and wire-connections.csv.
  */
 public final class WireCheck {
-    static final String HEADER = org.rubis.format.Columns.header(org.rubis.format.Columns.WIRE);
+    static final String HEADER = Columns.header(Columns.WIRE);
 
     /** A line of requests.csv. */
     static final class ClientLine {
@@ -219,7 +221,7 @@ public final class WireCheck {
         }
         long worst = Math.max(anchors.clientNs(), anchors.probeNs());
         if (worst > AnchorBrackets.NOTE_ABOVE_NS) {
-            w.notes.add(String.format(java.util.Locale.ROOT, "the epoch anchors are uncertain by up to %.1f us (client %s, probe %s): each side of the "
+            w.notes.add(String.format(Locale.ROOT, "the epoch anchors are uncertain by up to %.1f us (client %s, probe %s): each side of the "
                     + "send/receive split may be off by half of that (their sum is exact)", worst / 1e3, ns(anchors.clientNs()), ns(anchors.probeNs())));
         }
         return w;
@@ -577,7 +579,7 @@ public final class WireCheck {
                 acc.put("above_floor_mean_us", r1(a.aboveFloorMeanUs()));
                 acc.put("floor_explains", a.floorExplains());
             }
-            acc.put("rule", String.format(java.util.Locale.ROOT, "mean client minus wire (all matched requests) <= max(%.0f us, %.0f %% of the wire's "
+            acc.put("rule", String.format(Locale.ROOT, "mean client minus wire (all matched requests) <= max(%.0f us, %.0f %% of the wire's "
                     + "median response time)", WireAccuracy.ABSOLUTE_LIMIT_US, WireAccuracy.RELATIVE_LIMIT * 100));
         }
         if (!probeConnections.isEmpty()) {
@@ -675,12 +677,12 @@ public final class WireCheck {
         if (m.isEmpty()) {
             return out;
         }
-        out.add(String.format(java.util.Locale.ROOT, "where the error goes (us): send side = first request packet - send mark, receive side = end "
+        out.add(String.format(Locale.ROOT, "where the error goes (us): send side = first request packet - send mark, receive side = end "
                 + "mark - last response packet; anchors uncertain by client %s, probe %s (each side within half of it, the sum exact)",
                 ns(anchors.clientNs()), ns(anchors.probeNs())));
-        out.add(String.format(java.util.Locale.ROOT, "  %-24s %7s | %9s %7s %7s | %12s %7s %7s | %8s", "requests", "count", "send mean", "p50",
+        out.add(String.format(Locale.ROOT, "  %-24s %7s | %9s %7s %7s | %12s %7s %7s | %8s", "requests", "count", "send mean", "p50",
                 "p99", "receive mean", "p50", "p99", "total p50"));
-        m.forEach((name, g) -> out.add(String.format(java.util.Locale.ROOT, "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f | %8.1f", name,
+        m.forEach((name, g) -> out.add(String.format(Locale.ROOT, "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f | %8.1f", name,
                 g.send.count(), g.send.meanUs(), g.send.percentileUs(50), g.send.percentileUs(99), g.receive.meanUs(), g.receive.percentileUs(50),
                 g.receive.percentileUs(99), g.response.percentileUs(50))));
         Map<String, Group> opened = new LinkedHashMap<>();
@@ -692,9 +694,9 @@ public final class WireCheck {
         if (!opened.isEmpty()) {
             out.add("  requests that opened their connection in their window: their send side = send mark - SYN (the client's own work "
                     + "before it connects) + SYN - first request packet (handshake and wake-up)");
-            out.add(String.format(java.util.Locale.ROOT, "  %-24s %7s | %9s %7s %7s | %12s %7s %7s", "requests", "count", "to SYN mean", "p50", "p99",
+            out.add(String.format(Locale.ROOT, "  %-24s %7s | %9s %7s %7s | %12s %7s %7s", "requests", "count", "to SYN mean", "p50", "p99",
                     "SYN-req mean", "p50", "p99"));
-            opened.forEach((name, g) -> out.add(String.format(java.util.Locale.ROOT, "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f", name,
+            opened.forEach((name, g) -> out.add(String.format(Locale.ROOT, "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f", name,
                     g.beforeSyn.count(), g.beforeSyn.meanUs(), g.beforeSyn.percentileUs(50), g.beforeSyn.percentileUs(99), g.synToRequest.meanUs(),
                     g.synToRequest.percentileUs(50), g.synToRequest.percentileUs(99))));
         }

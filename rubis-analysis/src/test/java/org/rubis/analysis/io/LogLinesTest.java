@@ -8,6 +8,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import java.io.SequenceInputStream;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 
 /** Each line decoded on its own: a bad byte or an endless line costs one line, not the file. */
 class LogLinesTest {
@@ -17,7 +21,7 @@ class LogLinesTest {
         byte[] good = "a,b\r\nc,d\n".getBytes(StandardCharsets.UTF_8);
         byte[] bad = {'x', (byte) 0xc3, '(', '\n'};
         byte[] accented = "é,ü\n".getBytes(StandardCharsets.UTF_8);
-        InputStream in = new java.io.SequenceInputStream(java.util.Collections.enumeration(java.util.List.of(new ByteArrayInputStream(good),
+        InputStream in = new SequenceInputStream(Collections.enumeration(List.of(new ByteArrayInputStream(good),
                 new ByteArrayInputStream(bad), new Endless(LogLines.MAX_LINE * 3L), new ByteArrayInputStream(accented),
                 new ByteArrayInputStream("last".getBytes(StandardCharsets.UTF_8)))));
         try (LogLines l = new LogLines(in)) {
@@ -53,7 +57,7 @@ class LogLinesTest {
                 return -1;
             }
             int n = (int) Math.min(len, left);
-            java.util.Arrays.fill(b, off, off + n, (byte) 'x');
+            Arrays.fill(b, off, off + n, (byte) 'x');
             left -= n;
             if (left == 0) {
                 b[off + n - 1] = '\n';

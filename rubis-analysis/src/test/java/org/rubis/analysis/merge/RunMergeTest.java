@@ -25,6 +25,8 @@ import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.report.CompareReport;
 import org.rubis.analysis.report.HtmlReport;
+import java.io.IOException;
+import java.util.function.Consumer;
 
 class RunMergeTest {
 
@@ -47,7 +49,7 @@ class RunMergeTest {
         return a.toArray(String[]::new);
     }
 
-    private static List<Map<String, String>> rows(Path csv) throws java.io.IOException {
+    private static List<Map<String, String>> rows(Path csv) throws IOException {
         List<Map<String, String>> rows = new ArrayList<>();
         try (CsvStream.Cursor c = new CsvStream(csv).open(List.of())) {
             List<String> h = c.header();
@@ -282,7 +284,7 @@ class RunMergeTest {
         assertOneLineError(dirs, dirs.get(1).toString(), "status \"stopped\"", "target-died");
     }
 
-    private static void edit(Path dir, java.util.function.Consumer<ObjectNode> change) throws Exception {
+    private static void edit(Path dir, Consumer<ObjectNode> change) throws Exception {
         ObjectNode s = (ObjectNode) JSON.readTree(dir.resolve("summary.json").toFile());
         change.accept(s);
         Files.writeString(dir.resolve("summary.json"), JSON.writeValueAsString(s));

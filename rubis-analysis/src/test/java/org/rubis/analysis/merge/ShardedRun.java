@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.rubis.format.Columns;
 
 /**
  * Writes the shard directories of one closed-mode run, in the format docs/RUN-DIRECTORY.md and
@@ -102,7 +103,7 @@ final class ShardedRun {
 
     Path writeShard(Path dir, int s) throws IOException {
         Files.createDirectories(dir);
-        StringBuilder rq = new StringBuilder(org.rubis.format.Columns.header(org.rubis.format.Columns.REQUESTS) + "\n");
+        StringBuilder rq = new StringBuilder(Columns.header(Columns.REQUESTS) + "\n");
         List<Req> reqs = requestsOf(s);
         long errors = 0;
         long newConns = 0;

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.wire.PcapBuilder.Conversation;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /** The analyser on pcap files the tests write byte by byte, so every expected instant is known exactly. */
 class WireCaptureTest {
@@ -179,7 +181,7 @@ class WireCaptureTest {
 
     @Test
     void aRecordClaimingAHugeLengthIsACutFileNotAnAllocation() throws Exception {
-        java.nio.ByteBuffer r = java.nio.ByteBuffer.allocate(16 + 100).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer r = ByteBuffer.allocate(16 + 100).order(ByteOrder.LITTLE_ENDIAN);
         r.putInt(1_700_000_000).putInt(0).putInt(Integer.MAX_VALUE).putInt(Integer.MAX_VALUE); // 2 GiB claimed, 100 bytes follow
         byte[] head = new PcapBuilder(65535).bytes();
         byte[] file = Arrays.copyOf(head, head.length + r.capacity());

@@ -17,11 +17,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.wire.PcapBuilder.Conversation;
 import org.rubis.format.WireAccuracy;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.rubis.format.Columns;
+import org.rubis.format.RunFiles;
 
 /** The join of wire requests with requests.csv and the server's log, on a run directory written by the test. */
 class WireCheckTest {
     static final long MS = 1_000_000;
-    static final String HEADER = String.join(",", org.rubis.format.Columns.REQUESTS) + "\n";
+    static final String HEADER = String.join(",", Columns.REQUESTS) + "\n";
 
     @TempDir Path tmp;
 
@@ -129,34 +133,34 @@ class WireCheckTest {
                 .fromClient(MS, request("/a")).fromServer(2 * MS, responseHead(200, 1) + "a");
         Path run = Files.createDirectories(tmp.resolve("cli"));
         Files.writeString(run.resolve("requests.csv"), HEADER + line("/a", 0, MS + 5_000, MS + 7_000, 200, "127.0.0.1:50003", true, "netty"));
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        int rc = org.rubis.analysis.cli.AnalysisMain.execute(new String[] {"wire", run.toString()},
-                new java.io.PrintWriter(out, true),
-                new java.io.PrintWriter(err, true));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int rc = AnalysisMain.execute(new String[] {"wire", run.toString()},
+                new PrintWriter(out, true),
+                new PrintWriter(err, true));
         assertEquals(1, rc, "no capture yet");
         assertEquals(1, err.toString().strip().lines().count(), err.toString());
         assertTrue(err.toString().contains("no capture file"), err.toString());
 
         Files.writeString(run.resolve("capture.pcap"), "garbage that is long enough to be a header but is not one");
         err.getBuffer().setLength(0);
-        rc = org.rubis.analysis.cli.AnalysisMain.execute(new String[] {"wire", run.toString()},
-                new java.io.PrintWriter(out, true),
-                new java.io.PrintWriter(err, true));
+        rc = AnalysisMain.execute(new String[] {"wire", run.toString()},
+                new PrintWriter(out, true),
+                new PrintWriter(err, true));
         assertEquals(1, rc);
         assertTrue(err.toString().contains("not a pcap file"), err.toString());
 
         p.write(run.resolve("other.pcap"));
-        rc = org.rubis.analysis.cli.AnalysisMain.execute(new String[] {"wire", run.toString(), "--pcap",
+        rc = AnalysisMain.execute(new String[] {"wire", run.toString(), "--pcap",
                 run.resolve("other.pcap").toString()},
-                new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true));
+                new PrintWriter(out, true), new PrintWriter(err, true));
         assertEquals(0, rc, err.toString());
         assertTrue(out.toString().contains("matched 1, client only 0, wire only 0"), out.toString());
 
         p.write(run.resolve("capture.pcap"));
-        rc = org.rubis.analysis.cli.AnalysisMain.execute(new String[] {"report", run.toString()},
-                new java.io.PrintWriter(out, true),
-                new java.io.PrintWriter(err, true));
+        rc = AnalysisMain.execute(new String[] {"report", run.toString()},
+                new PrintWriter(out, true),
+                new PrintWriter(err, true));
         assertEquals(0, rc, err.toString());
         assertTrue(Files.readString(run.resolve("report.html")).contains("<h2 id=wire>Wire check</h2>"));
         JsonNode analysis = new ObjectMapper().readTree(run.resolve("analysis.json").toFile());
@@ -241,7 +245,7 @@ class WireCheckTest {
                 .fromClient(MS, request("/a")).fromServer(2 * MS, responseHead(200, 1) + "a")
                 .fromClient(10 * MS, request("/b")).fromServer(11 * MS + 500 * us, responseHead(200, 1) + "b")
                 .fromClient(20 * MS, request("/c")).fromServer(21 * MS, responseHead(200, 2) + "c").fromServer(21 * MS + 400 * us, "c");
-        String probePath = "/PHP/index.html?" + org.rubis.format.RunFiles.PROBE_QUERY;
+        String probePath = "/PHP/index.html?" + RunFiles.PROBE_QUERY;
         new Conversation(p, "127.0.0.1", 50011, "127.0.0.1", 8080, 7, 7).handshake(30 * MS)
                 .fromClient(31 * MS, request(probePath)).fromServer(31 * MS + 200 * us, responseHead(200, 1) + "p")
                 .fromClient(40 * MS, request(probePath)).fromServer(40 * MS + 300 * us, responseHead(200, 1) + "p");
@@ -253,7 +257,7 @@ class WireCheckTest {
                 + line("/a", t0 + 900 * us, 1100 * us, 1250 * us, 200, "127.0.0.1:50010", true, "netty")
                 + line("/b", t0 + 9970 * us, 1530 * us, 1575 * us, 200, "127.0.0.1:50010", false, "netty")
                 + line("/c", t0 + 19_980 * us, 1030 * us, 1480 * us, 200, "127.0.0.1:50010", false, "netty"));
-        Files.writeString(run.resolve("probe.csv"), org.rubis.format.Columns.header(org.rubis.format.Columns.PROBE) + "\n"
+        Files.writeString(run.resolve("probe.csv"), Columns.header(Columns.PROBE) + "\n"
                 + (t0 + 31 * MS - 10 * us) + ",127.0.0.1:50011," + probePath + ",200,210000,220000,80,true,\n"
                 + (t0 + 40 * MS - 7 * us) + ",127.0.0.1:50011," + probePath + ",200,310000,318000,80,false,\n");
 
@@ -269,7 +273,7 @@ class WireCheckTest {
         assertEquals(7.0, w.probe.send.percentileUs(50), 1e-9);
         assertEquals(11.0, w.probe.receive.percentileUs(50), 1e-9);
 
-        List<String> h = org.rubis.format.Columns.WIRE;
+        List<String> h = Columns.WIRE;
         List<String> rows = Files.readAllLines(run.resolve("wire.csv"));
         assertEquals(String.join(",", h), rows.get(0));
         for (String row : rows.subList(1, rows.size())) {

@@ -1,5 +1,7 @@
 package org.rubis.client.arrival;
 
+import java.util.Locale;
+
 /** Evenly spaced arrivals: one session every 1/rate seconds, the first at time 0. */
 public final class DeterministicArrivals implements SessionArrivals {
 
@@ -17,6 +19,6 @@ public final class DeterministicArrivals implements SessionArrivals {
 
     @Override
     public String describe() {
-        return String.format(java.util.Locale.ROOT, "deterministic inter-arrivals of %.3f ms (%.3f sessions/s)", gapNs / 1e6, 1e9 / gapNs);
+        return String.format(Locale.ROOT, "deterministic inter-arrivals of %.3f ms (%.3f sessions/s)", gapNs / 1e6, 1e9 / gapNs);
     }
 }

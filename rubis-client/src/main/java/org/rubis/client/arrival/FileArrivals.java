@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.rubis.client.input.ConfigException;
+import org.rubis.client.config.Limits;
 
 /**
  * Inter-arrival times from a file, one value in milliseconds per line (decimals allowed; blank
@@ -43,7 +44,7 @@ public final class FileArrivals implements SessionArrivals {
                     throw new ConfigException(file + ":" + n + ": " + s + " is negative or not finite; expected an inter-arrival time >= 0 ms");
                 }
                 sumMs += ms;
-                if (!org.rubis.client.config.Limits.durationFits(sumMs)) {
+                if (!Limits.durationFits(sumMs)) {
                     throw new ConfigException(file + ":" + n + ": " + abbreviate(s) + " ms brings the arrivals past 30 days; expected inter-arrival times"
                             + " in milliseconds that sum to at most 30 days");
                 }

@@ -17,6 +17,14 @@ import org.apache.hc.core5.http.config.RegistryBuilder;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
 import org.rubis.client.config.ClientConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.util.TimeValue;
 
 /**
  * One persistent connection per user session (httperf's model and the paper's fix): opened at
@@ -42,8 +50,8 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
     private final HttpClient5Exchange exchange;
     private final HttpClientConnectionOperator operator;
     private final ManagedHttpClientConnectionFactory connections;
-    private final org.apache.hc.client5.http.config.ConnectionConfig connectionConfig;
-    private final org.apache.hc.core5.http.io.SocketConfig socketConfig;
+    private final ConnectionConfig connectionConfig;
+    private final SocketConfig socketConfig;
     private final CloseableHttpClient client;
     private final SourceAddresses sources;
     private final SourcePortSockets sockets = new SourcePortSockets();
@@ -53,15 +61,15 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
      * request resent by {@link StaleConnectionRetry}): from then on, a connection idle this long is checked in the
      * prepare lead. Unknown (no check) until the first such resend.
      */
-    private final java.util.concurrent.atomic.AtomicLong staleAfterNanos = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+    private final AtomicLong staleAfterNanos = new AtomicLong(Long.MAX_VALUE);
     /** Connections found closed by the server in the prepare lead, replaced before their request's send mark. */
-    private final java.util.concurrent.atomic.LongAdder staleFound = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder staleFound = new LongAdder();
 
     /**
      * The prepare lead: 2 ms, not netty's 1, because the check of an idle connection ({@link #prepare}) may wait up to 1 ms
      * on a live one before the request's instant.
      */
-    static final long LEAD_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(2);
+    static final long LEAD_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     /** A session's own connection manager (its state token) and source address. */
     private static final class Dedicated implements Session {
@@ -105,7 +113,7 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
     DedicatedBackend(ClientConfig.Execution e, String base) {
         this.exchange = new HttpClient5Exchange(base, e.httpStaleCheckMs(), e.requestTimeoutMs());
         this.downloadImages = e.downloadImages();
-        this.sources = new SourceAddresses(e.sourceAddresses(), java.net.URI.create(base).getHost());
+        this.sources = new SourceAddresses(e.sourceAddresses(), URI.create(base).getHost());
         ClientTls tls = new ClientTls(e.tlsResumption());
         int connectTimeoutMs = e.connectTimeoutMs();
         int requestTimeoutMs = e.requestTimeoutMs();
@@ -191,12 +199,12 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
             boolean stale;
             try {
                 stale = d.conn.isStale();
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 stale = true;
             }
             if (stale) {
                 staleFound.increment();
-                d.manager.closeIdle(org.apache.hc.core5.util.TimeValue.ZERO_MILLISECONDS); // through its manager, which forgets it
+                d.manager.closeIdle(TimeValue.ZERO_MILLISECONDS); // through its manager, which forgets it
                 d.conn = null;
             }
         }
@@ -206,7 +214,7 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
         d.conn = null;
         try {
             d.prepared = sockets.prepared(socketConfig);
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             d.prepared = null;
         }
     }
@@ -246,7 +254,7 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
         if (s != null) {
             try {
                 s.close();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 // an unconnected socket: nothing to lose
             }
         }

@@ -19,6 +19,13 @@ import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
+import java.io.OutputStream;
+import java.net.URI;
+import java.util.function.Supplier;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
+import org.apache.hc.core5.http.config.Http1Config;
+import org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory;
 
 /**
  * One GET through Apache HttpClient 5 (classic, blocking), shared by the pooled and dedicated
@@ -43,7 +50,7 @@ final class HttpClient5Exchange implements AutoCloseable {
      * @param requestTimeoutMs the whole reply's timeout ({@code client_request_timeout_ms})
      */
     HttpClient5Exchange(String base, int staleCheckMs, int requestTimeoutMs) {
-        java.net.URI u = java.net.URI.create(base);
+        URI u = URI.create(base);
         this.host = new HttpHost(u.getScheme(), u.getHost(), u.getPort());
         this.headers = new RequestHeaders(base);
         this.staleCheckMs = staleCheckMs;
@@ -72,11 +79,11 @@ final class HttpClient5Exchange implements AutoCloseable {
      * line longer than {@link HttpReplyParser#MAX_HEAD} is {@code not-http} too (HttpClient's default has
      * no limit), as a head that long is on the other backends.
      */
-    static org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory connections(org.apache.hc.core5.http.config.Http1Config h1) {
-        h1 = org.apache.hc.core5.http.config.Http1Config.copy(h1).setMaxLineLength(HttpReplyParser.MAX_HEAD).build();
-        return org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory.builder()
+    static ManagedHttpClientConnectionFactory connections(Http1Config h1) {
+        h1 = Http1Config.copy(h1).setMaxLineLength(HttpReplyParser.MAX_HEAD).build();
+        return ManagedHttpClientConnectionFactory.builder()
                 .http1Config(h1)
-                .responseParserFactory(new org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory(h1))
+                .responseParserFactory(new DefaultHttpResponseParserFactory(h1))
                 .build();
     }
 
@@ -89,7 +96,7 @@ final class HttpClient5Exchange implements AutoCloseable {
     }
 
     /** The client both backends use, with the send and reply marks of {@link HttpClient5Marks} installed. */
-    static org.apache.hc.client5.http.impl.classic.HttpClientBuilder builder(HttpClientConnectionManager cm, int requestTimeoutMs) {
+    static HttpClientBuilder builder(HttpClientConnectionManager cm, int requestTimeoutMs) {
         return HttpClient5Marks.install(HttpClients.custom())
                 .setConnectionManager(cm)
                 .setDefaultRequestConfig(RequestConfig.custom()
@@ -122,7 +129,7 @@ final class HttpClient5Exchange implements AutoCloseable {
      * As {@link #execute(CloseableHttpClient, String, Reply)} with the caller's contexts (a session's
      * connection token): one fresh context per attempt, so a retry does not see the failed one's endpoint.
      */
-    void execute(CloseableHttpClient client, String path, Reply out, java.util.function.Supplier<HttpClientContext> contexts) {
+    void execute(CloseableHttpClient client, String path, Reply out, Supplier<HttpClientContext> contexts) {
         out.reset();
         while (!attempt(client, path, out, contexts.get())) {
             out.retry();
@@ -235,7 +242,7 @@ final class HttpClient5Exchange implements AutoCloseable {
             }
             try (ClassicHttpResponse resp = client.executeOpen(host, get, context)) {
                 HttpEntity e = resp.getEntity();
-                return e == null ? 0 : e.getContent().transferTo(java.io.OutputStream.nullOutputStream());
+                return e == null ? 0 : e.getContent().transferTo(OutputStream.nullOutputStream());
             }
         } catch (IOException | RuntimeException e) {
             if (aborting) {

@@ -2,6 +2,8 @@ package org.rubis.client.backend;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.concurrent.FastThreadLocal;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Reads the HTTP/1.x replies of one connection from its bytes, keeping only what the client uses:
@@ -30,12 +32,12 @@ abstract class HttpReplyParser {
     private static final int TRAILER = 5;
     private static final int UNTIL_CLOSE = 6;
 
-    private static final byte[] CONTENT_LENGTH = "content-length".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    private static final byte[] TRANSFER_ENCODING = "transfer-encoding".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    private static final byte[] CONNECTION = "connection".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    private static final byte[] CHUNKED = "chunked".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    private static final byte[] CLOSE = "close".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    private static final byte[] KEEP_ALIVE = "keep-alive".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] CONTENT_LENGTH = "content-length".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TRANSFER_ENCODING = "transfer-encoding".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONNECTION = "connection".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CHUNKED = "chunked".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CLOSE = "close".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEEP_ALIVE = "keep-alive".getBytes(StandardCharsets.US_ASCII);
 
     private int state;
     private long remaining;
@@ -131,7 +133,7 @@ abstract class HttpReplyParser {
     }
 
     /** The copy of a read from a direct buffer; reads are at most the receive buffer's size. */
-    private static final io.netty.util.concurrent.FastThreadLocal<byte[]> READ_COPY = new io.netty.util.concurrent.FastThreadLocal<>() {
+    private static final FastThreadLocal<byte[]> READ_COPY = new FastThreadLocal<>() {
         @Override
         protected byte[] initialValue() {
             return new byte[16 * 1024];

@@ -2,6 +2,8 @@ package org.rubis.client.backend;
 
 import org.rubis.format.ErrorClass;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The original's image download: every {@code <IMG SRC="...">} of a page is fetched after the
@@ -61,8 +63,8 @@ public final class ImageFetcher {
     }
 
     /** The site-relative {@code <IMG SRC="...">} paths of a page, in order. */
-    public static java.util.List<String> paths(String html) {
-        java.util.List<String> out = new java.util.ArrayList<>();
+    public static List<String> paths(String html) {
+        List<String> out = new ArrayList<>();
         int from = 0;
         while (html != null) {
             int at = indexOfIgnoreCase(html, "<IMG SRC=\"", from);

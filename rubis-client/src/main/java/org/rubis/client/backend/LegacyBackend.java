@@ -11,6 +11,13 @@ import java.net.URI;
 import java.net.URL;
 import java.util.List;
 import org.rubis.client.config.ClientConfig;
+import java.io.OutputStream;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.util.Collections;
+import java.util.Set;
+import java.util.WeakHashMap;
+import javax.net.ssl.HttpsURLConnection;
 
 /**
  * The original client's policy: {@code URL.openStream()} (here {@code openConnection()} followed
@@ -74,8 +81,8 @@ public final class LegacyBackend implements BlockingBackend {
     /** The local address of this client's connections to the target, for sockets the JDK has closed already. */
     private volatile String localAddress;
     /** The JDK's connection objects seen before: one seen again but not marked cached was reopened (a retry). */
-    private final java.util.Set<Object> seen = java.util.Collections.newSetFromMap(
-            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>()));
+    private final Set<Object> seen = Collections.newSetFromMap(
+            Collections.synchronizedMap(new WeakHashMap<>()));
     private volatile boolean aborting;
     private final LegacyAbort abort = new LegacyAbort();
     /** The requests in flight, each cut (without a resend) when its whole reply has not come within the timeout. */
@@ -241,7 +248,7 @@ public final class LegacyBackend implements BlockingBackend {
                 return 0;
             }
             try (in) {
-                return in.transferTo(java.io.OutputStream.nullOutputStream());
+                return in.transferTo(OutputStream.nullOutputStream());
             }
         } catch (IOException e) {
             if (aborting) {
@@ -256,7 +263,7 @@ public final class LegacyBackend implements BlockingBackend {
     /** What openStream() does, plus our timeouts and headers (and the TLS policy for https). */
     private HttpURLConnection open(URL url) throws IOException {
         HttpURLConnection c = (HttpURLConnection) url.openConnection();
-        if (c instanceof javax.net.ssl.HttpsURLConnection https) {
+        if (c instanceof HttpsURLConnection https) {
             https.setSSLSocketFactory(tls.socketFactory());
             https.setHostnameVerifier((host, session) -> true);
         }
@@ -305,7 +312,7 @@ public final class LegacyBackend implements BlockingBackend {
      * connecting a UDP socket (which sends nothing), names it.
      */
     private String localAddress(Socket s) {
-        java.net.InetAddress local = s.getLocalAddress();
+        InetAddress local = s.getLocalAddress();
         if (!local.isAnyLocalAddress()) {
             String a = local.getHostAddress();
             localAddress = a;
@@ -313,7 +320,7 @@ public final class LegacyBackend implements BlockingBackend {
         }
         String known = localAddress;
         if (known == null && s.getInetAddress() != null) {
-            try (java.net.DatagramSocket probe = new java.net.DatagramSocket()) {
+            try (DatagramSocket probe = new DatagramSocket()) {
                 probe.connect(s.getInetAddress(), s.getPort());
                 known = probe.getLocalAddress().getHostAddress();
                 localAddress = known;

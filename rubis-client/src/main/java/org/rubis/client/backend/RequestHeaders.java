@@ -2,6 +2,7 @@ package org.rubis.client.backend;
 
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.net.URI;
 
 /**
  * The one place where requests are built: every backend sends {@code GET path HTTP/1.1} with these
@@ -35,7 +36,7 @@ public final class RequestHeaders {
 
     /** The Host header value for a base URL such as {@code http://127.0.0.1:8080}. */
     public static String host(String base) {
-        java.net.URI u = java.net.URI.create(base);
+        URI u = URI.create(base);
         return u.getPort() < 0 ? u.getHost() : u.getHost() + ":" + u.getPort();
     }
 }

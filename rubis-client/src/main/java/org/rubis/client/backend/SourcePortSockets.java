@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hc.client5.http.io.DetachedSocketFactory;
+import org.apache.hc.core5.http.io.SocketConfig;
 
 /**
  * Sockets for HttpClient 5 that, when bound to a source address with port 0 (the dedicated
@@ -65,7 +66,7 @@ final class SourcePortSockets implements DetachedSocketFactory {
      * A new unconnected socket with {@code config}'s options set as HttpClient's operator sets them (so its file
      * descriptor exists and the option calls have run): what {@link #create} would return, made ahead of time.
      */
-    Socket prepared(org.apache.hc.core5.http.io.SocketConfig config) throws IOException {
+    Socket prepared(SocketConfig config) throws IOException {
         Socket s = new PortChoosing();
         try {
             if (config.getSoTimeout() != null) {

@@ -22,6 +22,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import org.rubis.client.report.ExitStatus;
 
 /**
  * {@code profile}: writes a load profile file for {@code run --profile} (docs/WORKLOAD.md, Load profiles), so that the
@@ -48,7 +49,7 @@ public final class ProfileCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
-        return org.rubis.client.report.ExitStatus.USAGE;
+        return ExitStatus.USAGE;
     }
 
     /** The options every shape takes: what the values count, and where the file goes. */

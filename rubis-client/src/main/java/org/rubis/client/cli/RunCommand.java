@@ -50,6 +50,7 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import org.rubis.format.RunFiles;
+import java.util.Arrays;
 
 /** Runs an emulation and writes the run directory (requests.csv, sessions.csv, summary.*, server/). */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true, defaultValueProvider = PackagedDefaults.class,
@@ -434,11 +435,11 @@ public final class RunCommand implements Callable<Integer> {
     private void refuseConflicts() {
         List<String> hybrid = typed("--session-rate", "--interarrival", "--interarrival-file", "--rate-schedule", "--max-sessions", "--cap-policy");
         List<String> closed = typed("--users", "--sessions-per-user");
-        if (!hybrid.isEmpty() && arrivals == org.rubis.client.config.Arrivals.CLOSED) {
+        if (!hybrid.isEmpty() && arrivals == Arrivals.CLOSED) {
             throw new ConfigException("--arrivals closed and " + hybrid.get(0) + ": " + hybrid.get(0) + " sets hybrid arrivals; drop it, or give "
                     + "--arrivals hybrid");
         }
-        if (!closed.isEmpty() && (!hybrid.isEmpty() || arrivals == org.rubis.client.config.Arrivals.HYBRID)) {
+        if (!closed.isEmpty() && (!hybrid.isEmpty() || arrivals == Arrivals.HYBRID)) {
             String other = hybrid.isEmpty() ? "--arrivals hybrid" : hybrid.get(0);
             throw new ConfigException(closed.get(0) + " and " + other + ": " + closed.get(0) + " sets a closed population, " + other
                     + " hybrid arrivals (sessions against the clock; --max-sessions caps them); give one of them");
@@ -479,7 +480,7 @@ public final class RunCommand implements Callable<Integer> {
     /** Those of {@code options} given on the command line, in that order. */
     private List<String> typed(String... options) {
         var parsed = spec.commandLine().getParseResult();
-        return java.util.Arrays.stream(options).filter(parsed::hasMatchedOption).toList();
+        return Arrays.stream(options).filter(parsed::hasMatchedOption).toList();
     }
 
     /** The named options' keys, with the option and the text typed: errors about their values name the option. */

@@ -20,6 +20,13 @@ import org.rubis.client.workload.TransitionTable;
 import org.rubis.client.workload.UrlLayout;
 import org.rubis.client.workload.WorkloadData;
 import org.rubis.client.workload.WorkloadModel;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.security.SecureRandom;
+import java.util.HashSet;
+import java.util.Optional;
+import org.rubis.client.workload.Interaction;
+import org.rubis.client.workload.ThinkTime;
 
 /**
  * Loads rubis.properties (any file of the original, unchanged) plus command-line overrides into a
@@ -150,7 +157,7 @@ public final class ConfigLoader {
         ClientConfig.EmbeddedServer server = server(s);
         String seedText = s.string("client_seed", null);
         boolean seedGiven = seedText != null;
-        long seed = seedGiven ? s.longValue("client_seed", 0L, Long.MIN_VALUE, "seed") : new java.security.SecureRandom().nextLong() & 0x7fffffffffffL;
+        long seed = seedGiven ? s.longValue("client_seed", 0L, Long.MIN_VALUE, "seed") : new SecureRandom().nextLong() & 0x7fffffffffffL;
         String out = s.string("client_output_dir", null);
         double thinkScale = s.doubleValue("workload_think_scale", 1.0, 0, "multiplier");
         Limits.checkThinkTimes(s, maxThinkMs(model), thinkScale, phases.upF, phases.downF);
@@ -199,7 +206,7 @@ public final class ConfigLoader {
     /** The longest think time the workload draws, unscaled: TPC-W's cap, or the table's longest waiting time. */
     private static long maxThinkMs(WorkloadModel model) {
         if (model.thinkTime().isTpcw()) {
-            return org.rubis.client.workload.ThinkTime.TPCW_MAX_NS / 1_000_000;
+            return ThinkTime.TPCW_MAX_NS / 1_000_000;
         }
         long max = 0;
         for (int row = 0; row < model.table().rows(); row++) {
@@ -283,7 +290,7 @@ public final class ConfigLoader {
 
     /** {@code client_jit_warmup}, else the environment's default, else auto. */
     static JitWarmupPolicy jitWarmup(Settings s, String environmentDefault) {
-        java.util.Optional<PropertiesFile.Entry> e = s.entry("client_jit_warmup").filter(x -> !x.value().isEmpty());
+        Optional<PropertiesFile.Entry> e = s.entry("client_jit_warmup").filter(x -> !x.value().isEmpty());
         String envText = environmentDefault == null || environmentDefault.isBlank() ? null : environmentDefault;
         String text = s.string("client_jit_warmup", envText == null ? "auto" : envText);
         JitWarmupPolicy p = JitWarmupPolicy.parse(text);
@@ -297,7 +304,7 @@ public final class ConfigLoader {
     /** Unknown keys, and the original's commands, which are never run. */
     private static List<String> unknownAndIgnored(Settings s) {
         List<String> warnings = new ArrayList<>();
-        Set<String> known = new java.util.HashSet<>(ORIGINAL_KEYS);
+        Set<String> known = new HashSet<>(ORIGINAL_KEYS);
         known.addAll(NEW_KEYS.keySet());
         warnings.addAll(s.unknownKeys(known));
         for (String k : List.of("workload_remote_client_nodes", "workload_remote_client_command", "monitoring_program", "monitoring_rsh", "monitoring_scp")) {
@@ -335,7 +342,7 @@ public final class ConfigLoader {
         int rows = s.intValue("workload_number_of_rows", 29, 3, "rows");
         Source tableSrc = s.path("workload_transition_table", null);
         TransitionTable table = TransitionTable.parse(tableSrc, columns, rows);
-        if (columns != org.rubis.client.workload.Interaction.COUNT) {
+        if (columns != Interaction.COUNT) {
             throw new ConfigException(src.displayName() + ": workload_number_of_columns = " + columns
                     + ": this client knows the 27 RUBiS interactions; expected 27");
         }
@@ -449,9 +456,9 @@ public final class ConfigLoader {
 
     private static String checkUrl(Settings s, String target) {
         try {
-            java.net.URI u = new java.net.URI(target);
+            URI u = new URI(target);
             if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
-                throw new java.net.URISyntaxException(target, "not an http(s) URL with a host");
+                throw new URISyntaxException(target, "not an http(s) URL with a host");
             }
             if (u.getPort() == 0 || u.getPort() > 65535) {
                 throw new ConfigException(s.given(s.entry("client_target").orElseThrow(), target) + ": port " + u.getPort()
@@ -462,7 +469,7 @@ public final class ConfigLoader {
                 t = t.substring(0, t.length() - 1);
             }
             return t;
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             PropertiesFile.Entry en = s.entry("client_target").orElseThrow();
             throw new ConfigException(s.given(en, target) + ": not a target; expected embedded or a URL such as http://127.0.0.1:8080");
         }

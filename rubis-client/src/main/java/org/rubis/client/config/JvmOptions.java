@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.TreeSet;
 
 /**
  * JVM flags taken from a configuration file ({@code server_java_options}, JVM profile files),
@@ -128,7 +129,7 @@ public final class JvmOptions {
             int eq = flag.indexOf('=');
             String key = eq < 0 ? flag.substring(2) : flag.substring(2, eq);
             if (!PROPERTIES.contains(key)) {
-                return "system property " + key + " is not on the allow-list (" + String.join(", ", new java.util.TreeSet<>(PROPERTIES)) + ")";
+                return "system property " + key + " is not on the allow-list (" + String.join(", ", new TreeSet<>(PROPERTIES)) + ")";
             }
             return eq < 0 || PLAIN_VALUE.matcher(flag.substring(eq + 1)).matches() ? null : "expected a plain value (letters, digits, . _ : -)";
         }

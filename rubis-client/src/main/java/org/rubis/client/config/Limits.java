@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.rubis.client.workload.TransitionTable;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 
 /**
  * Sane bounds of every duration, count and rate a user gives, checked at load. Without them a
@@ -114,7 +116,7 @@ public final class Limits {
 
     /** A positive number to 4 decimals, rounded down, without an exponent. */
     private static String plain(double d) {
-        return java.math.BigDecimal.valueOf(Math.floor(d * 1e4) / 1e4).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(Math.floor(d * 1e4) / 1e4).stripTrailingZeros().toPlainString();
     }
 
     /** True when {@code v} is a whole number from 0 to {@code max} (other forms are Settings' to report). */
@@ -123,7 +125,7 @@ public final class Limits {
             return Long.parseLong(v) <= max;
         } catch (NumberFormatException e) {
             try {
-                return new java.math.BigInteger(v).compareTo(java.math.BigInteger.valueOf(max)) <= 0;
+                return new BigInteger(v).compareTo(BigInteger.valueOf(max)) <= 0;
             } catch (NumberFormatException x) {
                 return true;
             }

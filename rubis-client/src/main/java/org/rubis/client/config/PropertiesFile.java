@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ArrayList;
 
 /**
  * A Java properties file read with line numbers kept, so an error can say "rubis.properties:12".
@@ -30,7 +31,7 @@ public final class PropertiesFile {
     public static PropertiesFile read(Source source) {
         List<String> lines = source.readLines();
         Map<String, Entry> entries = new LinkedHashMap<>();
-        List<String> duplicates = new java.util.ArrayList<>();
+        List<String> duplicates = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             int lineNo = i + 1;
             String line = lines.get(i).strip();

@@ -7,6 +7,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Typed, validated access to the values of a properties file plus command-line overrides.
@@ -20,7 +30,7 @@ public final class Settings {
     /** Overrides set by a named option ({@code --duration}) rather than {@code -Dkey=value}, by key. */
     private final Map<String, GivenOption> options;
     /** Every setting read, with its effective value (default included): the canonical form of {@link #sha256}. */
-    private final Map<String, String> effective = new java.util.TreeMap<>();
+    private final Map<String, String> effective = new TreeMap<>();
 
     public Settings(PropertiesFile file, Map<String, String> overrides) {
         this(file, overrides, Map.of());
@@ -109,13 +119,13 @@ public final class Settings {
                 b.append(k).append('=').append(v).append('\n');
             }
         });
-        return hex(b.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return hex(b.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     static String hex(byte[] bytes) {
         try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
@@ -123,15 +133,15 @@ public final class Settings {
     /** The bytes of a configured file, for {@link #sha256} (ISO-8859-1 maps every char back to its byte). */
     private static String fileHash(Source s) {
         StringBuilder b = new StringBuilder();
-        try (java.io.BufferedReader r = s.open()) {
+        try (BufferedReader r = s.open()) {
             char[] buf = new char[8192];
             for (int n; (n = r.read(buf)) > 0; ) {
                 b.append(buf, 0, n);
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new ConfigException(s.displayName() + ": cannot read: " + e.getMessage());
         }
-        return "sha256:" + hex(b.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        return "sha256:" + hex(b.toString().getBytes(StandardCharsets.ISO_8859_1));
     }
 
     public String requiredString(String key, String example, String... aliases) {
@@ -253,12 +263,12 @@ public final class Settings {
             s = file.source().resolve(name);
             if (e.isPresent() && e.get().line() == 0) {
                 // A command-line path is relative to the working directory, else to the properties file.
-                Source cwd = Source.file(java.nio.file.Path.of(name));
+                Source cwd = Source.file(Path.of(name));
                 if (cwd.exists() || !s.exists()) {
                     s = cwd;
                 }
             }
-        } catch (java.nio.file.InvalidPathException x) {
+        } catch (InvalidPathException x) {
             String at = e.map(this::where).orElse(file.source().displayName() + ": " + key + " (default)");
             throw new ConfigException(at + ": not a valid path (" + x.getReason() + "); expected the path of a file");
         }
@@ -284,7 +294,7 @@ public final class Settings {
      * almost surely a typo, and ignoring it would run a workload other than the one asked for (300 users for
      * {@code -Dworkload_number_of_client_per_node=50}) before anyone reads the warning.
      */
-    public List<String> unknownKeys(java.util.Set<String> known) {
+    public List<String> unknownKeys(Set<String> known) {
         for (PropertiesFile.Entry e : overrides.values()) {
             if (!known.contains(e.key())) {
                 String hint = NearestKey.of(e.key(), known).map(k -> ", did you mean " + k + "?").orElse(" (check its spelling)");
@@ -297,7 +307,7 @@ public final class Settings {
                 .toList();
     }
 
-    private static String hint(String key, java.util.Set<String> known) {
+    private static String hint(String key, Set<String> known) {
         return NearestKey.of(key, known).map(k -> "; did you mean " + k + "?").orElse("");
     }
 }

@@ -74,7 +74,7 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
             if (closed) {
                 return;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(this, left);
+            LockSupport.parkNanos(this, left);
         }
         long active = activeSessions.getAsLong();
         if (closed || active <= 0) {
@@ -191,7 +191,7 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
             activeAtClose = activeSessions.getAsLong();
         }
         closed = true;
-        java.util.concurrent.locks.LockSupport.unpark(thread);
+        LockSupport.unpark(thread);
         try {
             thread.join(TimeUnit.SECONDS.toMillis(30));
         } catch (InterruptedException e) {

@@ -9,6 +9,7 @@ import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.EventLoopBackend;
 import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.Reply;
+import java.util.function.LongConsumer;
 
 /**
  * Sessions on the backend's event loops, no thread per user: think times are timers, replies are
@@ -61,7 +62,7 @@ final class EventLoopSessions implements SessionExecutor {
     /** One session on its event loop: timer, send, reply, next timer. */
     private final class Flow implements Runnable {
         final SessionStep step;
-        final java.util.function.LongConsumer onEnd;
+        final LongConsumer onEnd;
         final Backend.Session bs;
         final ScheduledExecutorService loop;
         final Reply reply = new Reply();
@@ -71,7 +72,7 @@ final class EventLoopSessions implements SessionExecutor {
         boolean finished;
         Future<?> timer;
 
-        Flow(SessionStep step, java.util.function.LongConsumer onEnd) {
+        Flow(SessionStep step, LongConsumer onEnd) {
             this.step = step;
             this.onEnd = onEnd;
             this.bs = backend.startSession();

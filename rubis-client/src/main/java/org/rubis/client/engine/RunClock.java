@@ -4,6 +4,8 @@ import org.rubis.client.config.ClientConfig;
 import org.rubis.client.log.EpochAnchor;
 import org.rubis.client.profile.LoadProfile;
 import org.rubis.format.Phase;
+import java.time.Instant;
+import org.rubis.client.config.RampMode;
 
 /**
  * The run's time line in {@link System#nanoTime()} units: up ramp, run (the measurement) and down
@@ -34,7 +36,7 @@ public final class RunClock {
     }
 
     /** t = 0 at {@code startAt} (null: now). */
-    public RunClock(ClientConfig c, java.time.Instant startAt) {
+    public RunClock(ClientConfig c, Instant startAt) {
         this.anchor = EpochAnchor.take();
         this.anchorNano = anchor.nano();
         this.anchorEpochNs = anchor.epochNs();
@@ -44,7 +46,7 @@ public final class RunClock {
         this.end = runEnd + c.downRampMs() * 1_000_000L;
         this.upFactor = c.upRampFactor();
         this.downFactor = c.downRampFactor();
-        this.stationary = c.rampMode() == org.rubis.client.config.RampMode.STATIONARY;
+        this.stationary = c.rampMode() == RampMode.STATIONARY;
         LoadProfile p = c.profile();
         int n = p == null ? 1 : p.intervals();
         this.intervalStarts = new long[n];
@@ -153,7 +155,7 @@ public final class RunClock {
         return anchorEpochNs + (nano - anchorNano);
     }
 
-    static long epochNs(java.time.Instant t) {
+    static long epochNs(Instant t) {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.process.EmbeddedServerProcess;
+import org.rubis.format.RunFiles;
 
 /** The server a run measures: the embedded server started in its own JVM, or a given URL. */
 final class Target implements AutoCloseable {
@@ -24,7 +25,7 @@ final class Target implements AutoCloseable {
             return new Target(config.target(), null, out);
         }
         out.println("Starting the embedded RUBiS server (" + config.server().model() + " model) in its own JVM...");
-        EmbeddedServerProcess server = EmbeddedServerProcess.start(config, config.regionsFile(), config.categoriesFile(), org.rubis.format.RunFiles.serverDir(dir));
+        EmbeddedServerProcess server = EmbeddedServerProcess.start(config, config.regionsFile(), config.categoriesFile(), RunFiles.serverDir(dir));
         out.println("Embedded server ready at " + server.baseUrl() + "/PHP/ (pid " + server.pid() + ")");
         return new Target(server.baseUrl(), server, out);
     }

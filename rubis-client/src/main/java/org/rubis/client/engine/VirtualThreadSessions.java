@@ -10,6 +10,7 @@ import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.BlockingBackend;
 import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.Reply;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The virtual-thread model: a virtual thread per request, think times on one timer. A thinking
@@ -128,7 +129,7 @@ final class VirtualThreadSessions implements SessionExecutor {
                         think = timer.schedule(task, delay, TimeUnit.NANOSECONDS); // fired() takes this lock: it runs after this block
                         waiting = true;
                         return;
-                    } catch (java.util.concurrent.RejectedExecutionException e) {
+                    } catch (RejectedExecutionException e) {
                         // the executor is closed: the run is over
                     }
                 }

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Where a configuration file comes from: the file system, or the defaults packaged in the jar
@@ -79,7 +80,7 @@ public sealed interface Source {
     }
 
     /** Reads all lines, turning I/O failures into a one-line error. */
-    default java.util.List<String> readLines() {
+    default List<String> readLines() {
         try (BufferedReader r = open()) {
             return r.lines().toList();
         } catch (IOException | UncheckedIOException e) {

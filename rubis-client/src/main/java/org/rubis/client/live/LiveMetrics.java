@@ -23,6 +23,7 @@ import org.rubis.client.workload.Interaction;
 import org.rubis.format.Phase;
 import org.rubis.format.RunStatus;
 import org.rubis.format.SessionEnd;
+import java.util.function.Consumer;
 
 /**
  * The run's metrics for Prometheus (docs/LIVE.md lists them), with the official client: counters and histograms fed by
@@ -220,7 +221,7 @@ final class LiveMetrics implements RecordTap {
                 .register(registry);
     }
 
-    private void sample(java.util.function.Consumer<HealthSample> read) {
+    private void sample(Consumer<HealthSample> read) {
         HealthSample h = health;
         if (h != null) {
             read.accept(h);

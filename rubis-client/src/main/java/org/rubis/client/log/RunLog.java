@@ -14,6 +14,9 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import io.netty.util.internal.PlatformDependent;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The streaming request and session logs. Emulated users only enqueue records; one writer thread
@@ -105,8 +108,8 @@ public final class RunLog implements AutoCloseable {
     }
 
     public RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink, Producers producers) throws IOException {
-        this(dir, requestSink, sessionSink, producers == Producers.MANY ? new java.util.concurrent.ConcurrentLinkedQueue<>()
-                : io.netty.util.internal.PlatformDependent.newMpscQueue());
+        this(dir, requestSink, sessionSink, producers == Producers.MANY ? new ConcurrentLinkedQueue<>()
+                : PlatformDependent.newMpscQueue());
     }
 
     /** Tests: a queue that holds an offer, to force a producer's record behind the end marker. */
@@ -177,7 +180,7 @@ public final class RunLog implements AutoCloseable {
         // The queue publishes some offers (when it grows a chunk) with a release store only: without this fence the
         // reads below could pass it, and a writer that just found the queue empty would sleep on a record, or a
         // close that just drained would miss it while this producer missed the close.
-        java.lang.invoke.VarHandle.fullFence();
+        VarHandle.fullFence();
         if (writerIdle) {
             LockSupport.unpark(writer);
         }
@@ -399,7 +402,7 @@ public final class RunLog implements AutoCloseable {
         }
         if (!writer.isAlive()) { // the queue has one reader: this thread only once the writer has ended
             drained = true;
-            java.lang.invoke.VarHandle.fullFence(); // pairs with enqueue's: this drain sees the record, or its producer sees drained
+            VarHandle.fullFence(); // pairs with enqueue's: this drain sees the record, or its producer sees drained
             drainBehindEnd();
         }
         try (requests; sessions) {

@@ -24,6 +24,7 @@ import org.rubis.client.warmup.WarmupLoad;
 import org.rubis.format.Columns;
 import org.rubis.format.RunFiles;
 import org.rubis.format.SectionStatus;
+import java.net.StandardSocketOptions;
 
 /**
  * The reference probe ({@code run --probe}): one extra connection to the same target, a cheap page at a
@@ -221,7 +222,7 @@ public final class ReferenceProbe implements RunObserver {
 
     private void connect() throws IOException {
         channel = SocketChannel.open();
-        channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         channel.connect(target);
         channel.configureBlocking(!busyPoll);
         InetSocketAddress local = (InetSocketAddress) channel.getLocalAddress();

@@ -12,6 +12,9 @@ import org.rubis.client.input.ConfigException;
 import org.rubis.client.input.Source;
 import org.rubis.client.workload.DatabasePolicy;
 import org.rubis.format.RunFiles;
+import java.net.URI;
+import java.time.Duration;
+import org.rubis.client.config.JvmOptions;
 
 /**
  * The embedded RUBiS server in its own JVM (never inside the client's: it would share the CPU,
@@ -40,12 +43,12 @@ public final class EmbeddedServerProcess implements AutoCloseable {
     }
 
     public int port() {
-        return java.net.URI.create(baseUrl).getPort();
+        return URI.create(baseUrl).getPort();
     }
 
     /** CPU time the server process has used so far (user + system), in seconds; NaN when the OS does not say. */
     public double cpuSeconds() {
-        return process.toHandle().info().totalCpuDuration().map(java.time.Duration::toNanos).map(n -> n / 1e9).orElse(Double.NaN);
+        return process.toHandle().info().totalCpuDuration().map(Duration::toNanos).map(n -> n / 1e9).orElse(Double.NaN);
     }
 
     /** Starts the server and waits until it accepts requests. */
@@ -76,7 +79,7 @@ public final class EmbeddedServerProcess implements AutoCloseable {
         if (c.server().tls()) {
             args.addAll(List.of("--tls", "--tls-resumption", c.server().tlsResumption() ? "on" : "off"));
         }
-        return launch(org.rubis.client.config.JvmOptions.parse(c.server().javaOptions(), "server_java_options").flags(), args, dir);
+        return launch(JvmOptions.parse(c.server().javaOptions(), "server_java_options").flags(), args, dir);
     }
 
     /**

@@ -3,6 +3,7 @@ package org.rubis.client.report;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The whole machine's CPU, run queue and steal time from Linux's {@code /proc/stat} and
@@ -75,7 +76,7 @@ final class HostStat {
                 sp++;
             }
             if (sp > 0) {
-                load1 = Double.parseDouble(new String(la, 0, sp, java.nio.charset.StandardCharsets.US_ASCII));
+                load1 = Double.parseDouble(new String(la, 0, sp, StandardCharsets.US_ASCII));
             }
             return new Sample(total, idle, steal, running, load1);
         } catch (RuntimeException e) {

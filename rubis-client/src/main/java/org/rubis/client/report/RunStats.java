@@ -15,6 +15,9 @@ import org.rubis.client.log.RequestRecord;
 import org.rubis.client.log.SessionRecord;
 import org.rubis.client.workload.Interaction;
 import org.rubis.format.SessionEnd;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
  * The run's statistics, fed by the log writer thread only (so no locking on the users' side):
@@ -48,11 +51,11 @@ public final class RunStats {
     /** The run phase's largest send lateness: what its percentiles are clamped to (a bucket's top may exceed it). */
     private long runMaxLatenessNs;
     final AtomicLong liveRequests = new AtomicLong();
-    private final java.util.concurrent.atomic.LongAdder runThinkNs = new java.util.concurrent.atomic.LongAdder();
-    private final java.util.concurrent.atomic.LongAdder runThinks = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder runThinkNs = new LongAdder();
+    private final LongAdder runThinks = new LongAdder();
     /** Sums of the run phase's think times squared and cubed, in s^2 and s^3: the noise of Little's law (Stationarity). */
-    private final java.util.concurrent.atomic.DoubleAdder runThinkS2 = new java.util.concurrent.atomic.DoubleAdder();
-    private final java.util.concurrent.atomic.DoubleAdder runThinkS3 = new java.util.concurrent.atomic.DoubleAdder();
+    private final DoubleAdder runThinkS2 = new DoubleAdder();
+    private final DoubleAdder runThinkS3 = new DoubleAdder();
     /**
      * Run-phase requests per window of {@link #runWindowNs}, by send instant (the stationarity check). One second:
      * the default run phase gives 40 points, not 8, so the trend's interval is narrower for the same false-alarm
@@ -85,7 +88,7 @@ public final class RunStats {
         cells.get(phase)[r.state().ordinal()].record(r.responseNs(), r.isError());
         long late = Math.max(0, r.latenessNs());
         fromIntended.get(phase).record(late + r.responseNs(), r.isError());
-        lateness.recordValue(org.rubis.format.Percentiles.recorded(late));
+        lateness.recordValue(Percentiles.recorded(late));
         if (r.interval() >= 0 && r.interval() < intervals.length) {
             intervals[r.interval()].request(r.responseNs(), r.isError(), late);
         }
@@ -226,7 +229,7 @@ public final class RunStats {
      */
     public synchronized long[] runWindows(double seconds) {
         int whole = (int) Math.floor(Math.max(0, seconds) * 1e9 / runWindowNs + 1e-9);
-        return java.util.Arrays.copyOf(runWindows, Math.min(runWindows.length, whole));
+        return Arrays.copyOf(runWindows, Math.min(runWindows.length, whole));
     }
 
     /**
@@ -335,7 +338,7 @@ public final class RunStats {
     }
 
     /** Sessions whose end reason is one {@code which} accepts. */
-    public synchronized long sessionsEnded(java.util.function.Predicate<SessionEnd> which) {
+    public synchronized long sessionsEnded(Predicate<SessionEnd> which) {
         return sessionEnds.entrySet().stream()
                 .filter(e -> which.test(e.getKey()))
                 .mapToLong(Map.Entry::getValue)

@@ -28,6 +28,8 @@ import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
 import org.rubis.client.workload.WorkloadModel;
 import org.rubis.format.Tls;
+import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The JIT warm-up before a measurement. At TPC-W think times (7 s mean) a run calls the request path
@@ -77,8 +79,8 @@ public final class JitWarmup {
     private final JitWarmupPolicy policy;
     private final PrintStream out;
     private InetAddress bind = InetAddress.getLoopbackAddress();
-    private java.util.function.BooleanSupplier cancelled = () -> false;
-    private java.util.function.UnaryOperator<Backend> wrap = java.util.function.UnaryOperator.identity();
+    private BooleanSupplier cancelled = () -> false;
+    private UnaryOperator<Backend> wrap = UnaryOperator.identity();
     private boolean tls;
     private boolean stubResumption;
 
@@ -103,13 +105,13 @@ public final class JitWarmup {
     }
 
     /** The run was stopped (Ctrl-C) during the warm-up: it ends at once. */
-    public JitWarmup cancelledBy(java.util.function.BooleanSupplier cancelled) {
+    public JitWarmup cancelledBy(BooleanSupplier cancelled) {
         this.cancelled = cancelled;
         return this;
     }
 
     /** Tests: see what the warm-up asks of its backend (the wrapper must delegate every call). */
-    public JitWarmup wrappingBackend(java.util.function.UnaryOperator<Backend> wrap) {
+    public JitWarmup wrappingBackend(UnaryOperator<Backend> wrap) {
         this.wrap = wrap;
         return this;
     }

@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLSocket;
 import org.rubis.format.PageFrame;
 import org.rubis.format.Tls;
+import java.io.ByteArrayOutputStream;
+import java.util.Locale;
 
 /**
  * A throw-away HTTP/1.1 server on loopback that answers every GET with a RUBiS-like page, for the JIT
@@ -197,7 +199,7 @@ final class StubServer implements AutoCloseable {
                     int a = l.indexOf(' ');
                     int z = l.lastIndexOf(' ');
                     target = a > 0 && z > a ? l.substring(a + 1, z) : "/";
-                } else if (l.regionMatches(true, 0, "Connection:", 0, 11) && l.toLowerCase(java.util.Locale.ROOT).contains("close")) {
+                } else if (l.regionMatches(true, 0, "Connection:", 0, 11) && l.toLowerCase(Locale.ROOT).contains("close")) {
                     close = true;
                 }
                 cur.setLength(0);
@@ -235,7 +237,7 @@ final class StubServer implements AutoCloseable {
     }
 
     private static byte[] concat(String head, byte[] body, int from, int half, String c1, String c2, String end) {
-        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream(head.length() + body.length + 64);
+        ByteArrayOutputStream o = new ByteArrayOutputStream(head.length() + body.length + 64);
         o.writeBytes(head.getBytes(StandardCharsets.ISO_8859_1));
         o.writeBytes(c1.getBytes(StandardCharsets.ISO_8859_1));
         o.write(body, from, half);

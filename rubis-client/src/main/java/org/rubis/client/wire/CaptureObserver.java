@@ -16,6 +16,8 @@ import org.rubis.client.log.RequestRecord;
 import org.rubis.client.report.HealthSample;
 import org.rubis.client.report.SummarySection;
 import org.rubis.format.RunFiles;
+import java.io.IOException;
+import java.net.UnknownHostException;
 
 /**
  * {@code run --capture}: a live capture from before the first request to after the last
@@ -65,7 +67,7 @@ public final class CaptureObserver implements RunObserver {
             }
         } catch (CaptureException e) {
             fail(e.getMessage());
-        } catch (java.net.UnknownHostException | IllegalArgumentException e) {
+        } catch (UnknownHostException | IllegalArgumentException e) {
             fail("capture: cannot resolve the target " + baseUrl + " (" + e.getMessage() + ")");
         }
     }
@@ -152,7 +154,7 @@ public final class CaptureObserver implements RunObserver {
         try {
             stats = capture.stop();
             stats.writeJson(runDir.resolve(RunFiles.CAPTURE_STATS));
-        } catch (CaptureException | java.io.IOException e) {
+        } catch (CaptureException | IOException e) {
             fail("capture: stopping failed: " + e.getMessage());
         } finally {
             capture.close();

@@ -17,6 +17,7 @@ import org.pcap4j.core.PcapNativeException;
 import org.pcap4j.core.PcapNetworkInterface;
 import org.pcap4j.core.PcapStat;
 import org.pcap4j.core.Pcaps;
+import java.io.BufferedInputStream;
 
 /**
  * A live packet capture of the run's traffic, the independent truth the client's own timings are checked
@@ -255,7 +256,7 @@ public final class PacketCapture implements AutoCloseable {
     /** Packets in a classic pcap file: walks the record headers (either byte order). */
     static long countPackets(Path pcap) {
         try (InputStream in = Files.newInputStream(pcap);
-             DataInputStream data = new DataInputStream(new java.io.BufferedInputStream(in, 1 << 16))) {
+             DataInputStream data = new DataInputStream(new BufferedInputStream(in, 1 << 16))) {
             byte[] header = new byte[24];
             data.readFully(header);
             boolean little = (header[0] & 0xff) == 0xd4 || (header[0] & 0xff) == 0x4d;

@@ -15,6 +15,7 @@ import org.rubis.analysis.wire.WireCheck;
 import org.rubis.client.config.PublishedTimes;
 import org.rubis.client.report.SummarySection;
 import org.rubis.format.SectionStatus;
+import java.io.UncheckedIOException;
 
 /**
  * The summary's "wire check" section (summary.json {@code wire_check}): the join of the run's requests
@@ -60,7 +61,7 @@ public final class WireCheckSection implements SummarySection {
         WireCheck w;
         try {
             w = WireCheck.run(new RunDirectory(runDir), null, anchors);
-        } catch (AnalysisException | java.io.UncheckedIOException e) {
+        } catch (AnalysisException | UncheckedIOException e) {
             return notRun("the wire check failed: " + e.getMessage());
         }
         ObjectNode o = JsonNodeFactory.instance.objectNode();

@@ -1,5 +1,7 @@
 package org.rubis.client.workload;
 
+import java.util.Arrays;
+
 /**
  * The state machine of one session: current state, the "back" history stack and End of Session,
  * with the original client's rules. Moving to a state whose Back probability is 0 clears the
@@ -104,7 +106,7 @@ public final class Navigator {
 
     private void push(int s) {
         if (depth == stack.length) {
-            stack = java.util.Arrays.copyOf(stack, depth * 2);
+            stack = Arrays.copyOf(stack, depth * 2);
         }
         stack[depth++] = s;
     }

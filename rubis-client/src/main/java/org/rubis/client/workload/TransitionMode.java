@@ -1,5 +1,7 @@
 package org.rubis.client.workload;
 
+import java.util.Locale;
+
 /** How the sampler treats columns whose probabilities do not sum to 1. */
 public enum TransitionMode {
     /**
@@ -13,6 +15,6 @@ public enum TransitionMode {
     /** The value as written in properties files and on the command line. */
     @Override
     public String toString() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

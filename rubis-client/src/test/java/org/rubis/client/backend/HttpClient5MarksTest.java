@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 
 /**
  * Where the HttpClient 5 backends put their send instant ({@link HttpClient5Marks}), checked against
@@ -155,10 +158,10 @@ class HttpClient5MarksTest {
     void httpClientsOwnWorkBeforeTheLeaseAndAfterTheResponseHeadIsOutsideTheResponseTime() throws Exception {
         holdMs = 0;
         long slowMs = 500;
-        org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager cm =
-                org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder.create().build();
+        PoolingHttpClientConnectionManager cm =
+                PoolingHttpClientConnectionManagerBuilder.create().build();
         // stand-ins for the client's own CPU: a request interceptor runs before the lease, a response one after the head
-        try (org.apache.hc.client5.http.impl.classic.CloseableHttpClient client = HttpClient5Exchange.builder(cm, 10_000)
+        try (CloseableHttpClient client = HttpClient5Exchange.builder(cm, 10_000)
                 .addRequestInterceptorFirst((request, entity, context) -> sleep(slowMs))
                 .addResponseInterceptorFirst((response, entity, context) -> sleep(slowMs))
                 .build();

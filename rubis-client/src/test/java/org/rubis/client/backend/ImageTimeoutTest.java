@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import java.util.Set;
 
 /**
  * An image that never comes (the request timeout fires during the page's image fetches, {@code --images}) ends the
@@ -252,7 +253,7 @@ class ImageTimeoutTest {
             String page = port(requests, "/pageclose/" + (n + 1), 0);
             String closing = port(requests, CLOSING, n);
             String shown = port(requests, SHOWN, n);
-            assertEquals(3, java.util.Set.of(page, closing, shown).size(),
+            assertEquals(3, Set.of(page, closing, shown).size(),
                     "page, closing image and next image each on its own connection: " + requests);
         }
     }

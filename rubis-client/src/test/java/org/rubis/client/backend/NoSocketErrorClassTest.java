@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.netty.channel.epoll.Epoll;
 import java.net.SocketException;
 import org.junit.jupiter.api.Test;
+import io.netty.channel.ChannelException;
 
 /**
  * A request that gets no socket (the client's file descriptors ran out) is an {@code io} failure, whichever transport
@@ -38,6 +39,6 @@ class NoSocketErrorClassTest {
     @Test
     void otherSocketFailuresKeepTheirClass() {
         assertEquals(ErrorClass.RESET, ErrorClass.of(new SocketException("Connection reset"), true));
-        assertEquals(ErrorClass.CLIENT, ErrorClass.of(new io.netty.channel.ChannelException("Unable to create Channel"), false));
+        assertEquals(ErrorClass.CLIENT, ErrorClass.of(new ChannelException("Unable to create Channel"), false));
     }
 }

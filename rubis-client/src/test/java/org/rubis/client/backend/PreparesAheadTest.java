@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import java.nio.file.Path;
+import java.util.Map;
+import org.rubis.client.config.ConfigLoader;
 
 /** The rule every execution model asks before it wakes early for a prepare ({@link PrepareAhead}). */
 class PreparesAheadTest {
@@ -29,8 +32,8 @@ class PreparesAheadTest {
         Backend none = backend(0, false);
         assertFalse(PrepareAhead.of(none).due(none.startSession(), 100 * MS));
         assertFalse(PrepareAhead.of(none).due(null, 100 * MS));
-        Backend blocking = Backends.create(org.rubis.client.config.ConfigLoader.load((java.nio.file.Path) null,
-                java.util.Map.of()).execution(), "http://127.0.0.1:9");
+        Backend blocking = Backends.create(ConfigLoader.load((Path) null,
+                Map.of()).execution(), "http://127.0.0.1:9");
         assertFalse(PrepareAhead.of(blocking).enabled(), "a backend that is no PreparingBackend never prepares");
         assertFalse(PrepareAhead.of(blocking).due(null, 100 * MS));
     }

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import org.junit.jupiter.api.Test;
+import java.net.UnknownHostException;
 
 /** The sockets that choose their own source port: the port they take, a taken port skipped, and the connection's real source. */
 class SourcePortSocketsTest {
@@ -18,7 +19,7 @@ class SourcePortSocketsTest {
     private static InetAddress addr(int a, int b, int c, int d) {
         try {
             return InetAddress.getByAddress(new byte[] {(byte) a, (byte) b, (byte) c, (byte) d});
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * A server that answers the first request on each connection and closes the connection on the
@@ -139,7 +141,7 @@ class StaleConnectionRetryTest {
      */
     @org.junit.jupiter.api.Test
     void onlyAConnectionTheServerClosedIsRetriedNeverATimeoutAConnectFailureGarbageOrAnAbort() {
-        java.util.Set<ErrorClass> never = java.util.EnumSet.of(ErrorClass.REFUSED, ErrorClass.UNREACHABLE, ErrorClass.CONNECT_TIMEOUT,
+        Set<ErrorClass> never = EnumSet.of(ErrorClass.REFUSED, ErrorClass.UNREACHABLE, ErrorClass.CONNECT_TIMEOUT,
                 ErrorClass.READ_TIMEOUT, ErrorClass.NOT_HTTP, ErrorClass.TOO_LARGE, ErrorClass.ABORTED);
         for (ErrorClass c : ErrorClass.values()) {
             Reply fresh = new Reply();

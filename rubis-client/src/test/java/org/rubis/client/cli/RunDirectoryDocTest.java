@@ -12,6 +12,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.rubis.format.Columns;
 import org.rubis.server.truth.GroundTruth;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 
 /**
  * docs/RUN-DIRECTORY.md against the writers' own column lists (rubis-format's Columns, the embedded server's
@@ -86,8 +88,8 @@ class RunDirectoryDocTest {
     private static String read(Path p) {
         try {
             return Files.readString(p);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -20,6 +20,8 @@ import org.rubis.client.arrival.FileArrivals;
 import org.rubis.client.arrival.Schedules;
 import org.rubis.client.cli.RunCommandAccess;
 import org.rubis.client.workload.TransitionTable;
+import java.nio.file.StandardCopyOption;
+import java.util.regex.Pattern;
 
 /** Issue 13's bad input that was accepted: each is now a one-line error or a warning. */
 class BadInputTest {
@@ -60,12 +62,12 @@ class BadInputTest {
     @Test
     void aNaNNegativeOrInfiniteCellNamesFileLineAndColumn() throws Exception {
         for (String bad : List.of("NaN", "-0.1", "Infinity")) {
-            Files.copy(TestFiles.propertiesDir().resolve("default_transitions.txt"), tmp.resolve("t.txt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(TestFiles.propertiesDir().resolve("default_transitions.txt"), tmp.resolve("t.txt"), StandardCopyOption.REPLACE_EXISTING);
             editTable(7, "\t0\t", "\t" + bad + "\t");
             String m = assertThrows(ConfigException.class, () -> TransitionTable.parse(Source.file(tmp.resolve("t.txt")), 27, 29)).getMessage();
-            assertTrue(m.matches(".*t\\.txt:7: column \\d+ = " + java.util.regex.Pattern.quote(bad) + " is not a probability.*"), m);
+            assertTrue(m.matches(".*t\\.txt:7: column \\d+ = " + Pattern.quote(bad) + " is not a probability.*"), m);
         }
-        Files.copy(TestFiles.propertiesDir().resolve("default_transitions.txt"), tmp.resolve("t.txt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(TestFiles.propertiesDir().resolve("default_transitions.txt"), tmp.resolve("t.txt"), StandardCopyOption.REPLACE_EXISTING);
         List<String> lines = new ArrayList<>(Files.readAllLines(tmp.resolve("t.txt"), StandardCharsets.ISO_8859_1));
         String[] cells = lines.get(6).split("\t", -1);
         cells[28] = "NaN"; // the waiting time

@@ -88,7 +88,7 @@ class ConfigLoaderTest {
         assertEquals("/PHP/ViewItem.php", c.workload().layout().script("ViewItem"));
         assertEquals(1_000_000, c.workload().policy().users());
         assertEquals(TransitionMode.COMPATIBLE, c.workload().mode());
-        assertEquals(org.rubis.client.config.BackendKind.LEGACY, c.execution().backend());
+        assertEquals(BackendKind.LEGACY, c.execution().backend());
         assertTrue(c.warnings().stream().anyMatch(w -> w.contains("workload_remote_client_command") && w.contains("never executed")), c.warnings().toString());
         assertTrue(c.warnings().stream().anyMatch(w -> w.contains("monitoring_rsh") && w.contains("never executed")));
         // One short line pointing at `validate` (which lists the columns), not a 700-character list.

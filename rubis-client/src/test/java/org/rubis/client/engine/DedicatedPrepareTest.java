@@ -20,6 +20,11 @@ import org.rubis.client.backend.PreparingBackend;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.format.StopCause.Kind;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * The dedicated backend prepares a new connection's socket before the request's send mark, as netty does on its event
@@ -58,7 +63,7 @@ class DedicatedPrepareTest extends PageServerTest {
     void aLaterRequestsSocketIsPreparedOnItsThreadAndIsTheOneItConnects(String threads) throws Exception {
         ClientConfig c = server.config("dedicated", Map.of("client_threads", threads));
         int before = UnconnectedSockets.count();
-        java.util.Set<String> beforeInodes = UnconnectedSockets.inodes();
+        Set<String> beforeInodes = UnconnectedSockets.inodes();
         WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), server.base()));
         assertTrue(w.prepareLeadNanos() > 0, "dedicated prepares new connections");
         w.leadNanos = TimeUnit.MILLISECONDS.toNanos(50); // far longer than the watch's /proc reads after the prepare
@@ -153,20 +158,20 @@ class DedicatedPrepareTest extends PageServerTest {
         int before = UnconnectedSockets.count();
         try (DedicatedBackend b = dedicated()) {
             Backend.Session s = b.startSession();
-            List<java.io.FileInputStream> held = new java.util.ArrayList<>();
+            List<FileInputStream> held = new ArrayList<>();
             try {
                 boolean exhausted = false;
                 for (int i = 0; i < 200_000 && !exhausted; i++) {
                     try {
-                        held.add(new java.io.FileInputStream("/dev/null"));
-                    } catch (java.io.IOException e) {
+                        held.add(new FileInputStream("/dev/null"));
+                    } catch (IOException e) {
                         exhausted = true; // Too many open files
                     }
                 }
-                org.junit.jupiter.api.Assumptions.assumeTrue(exhausted, "a descriptor limit this test can reach");
+                Assumptions.assumeTrue(exhausted, "a descriptor limit this test can reach");
                 b.prepare(s);
             } finally {
-                for (java.io.FileInputStream f : held) {
+                for (FileInputStream f : held) {
                     f.close();
                 }
             }

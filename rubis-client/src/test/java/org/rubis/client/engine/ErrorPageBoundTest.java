@@ -15,6 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.workload.WorkloadModel;
+import java.io.OutputStream;
 
 /**
  * A target whose home page says ERROR: the original's rule (back to Home at once) holds for the first ERROR pages in a
@@ -36,7 +37,7 @@ class ErrorPageBoundTest {
             ClientConfig c = server.config(backend, Map.of("workload_maximum_number_of_transitions", "1000", "workload_number_of_clients_per_node", "5",
                     "workload_session_run_time_in_ms", "4000", "workload_think_scale", "0.05", "client_seed", "7", "client_progress", "no"));
             Path dir = tmp.resolve(backend);
-            JsonNode summary = new RunEngine(c, dir, new PrintStream(java.io.OutputStream.nullOutputStream())).run().json();
+            JsonNode summary = new RunEngine(c, dir, new PrintStream(OutputStream.nullOutputStream())).run().json();
             List<String[]> rows = new ArrayList<>();
             List<String> lines = Files.readAllLines(dir.resolve("requests.csv"));
             List<String> header = List.of(lines.get(0).split(","));

@@ -22,6 +22,11 @@ import org.rubis.client.config.ConfigLoader;
 import org.rubis.format.RunFiles;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.OutputStream;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Whole runs against the fault-injecting server, one per backend: the run ends on time, each
@@ -34,7 +39,7 @@ class FaultRunTest {
 
     @TempDir Path tmp;
 
-    private static final PrintStream QUIET = new PrintStream(java.io.OutputStream.nullOutputStream());
+    private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
 
     private JsonNode run(String backend, String spec, Path dir, String durationMs) throws Exception {
         return run(backend, spec, dir, durationMs, "1000", -1);
@@ -100,7 +105,7 @@ class FaultRunTest {
         JsonNode byClass = s.get("errors_by_class");
         classes.forEach((k, v) -> assertEquals(v, byClass.path(k).asLong(), k));
         assertEquals("complete", s.get("status").asText(), s.toString());
-        JsonNode truth = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("faults");
+        JsonNode truth = new ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("faults");
         // The server's own fault counts are the truth for the classes the client must name.
         assertEquals(truth.path("reset").asLong(), classes.getOrDefault("reset", 0L), "reset vs the server: " + classes + " " + truth);
         assertEquals(truth.path("truncate").asLong(), classes.getOrDefault("truncated-body", 0L), "truncate: " + classes + " " + truth);
@@ -136,8 +141,8 @@ class FaultRunTest {
         }
         long timeouts = classes.getOrDefault("read-timeout", 0L);
         assertTrue(timeouts >= 3, "some requests hung: " + classes);
-        assertTrue(java.util.Set.of("", "read-timeout", "aborted").containsAll(classes.keySet()), "only read timeouts: " + classes);
-        JsonNode truth = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("faults");
+        assertTrue(Set.of("", "read-timeout", "aborted").containsAll(classes.keySet()), "only read timeouts: " + classes);
+        JsonNode truth = new ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("faults");
         // hangs still open when the run ended are aborted rather than timed out
         assertTrue(timeouts <= truth.path("hang").asLong(), "timeouts " + timeouts + " vs the server's hangs " + truth);
         assertEquals(lines.size() - 1, s.get("requests").asLong());
@@ -175,10 +180,10 @@ class FaultRunTest {
         assertTrue(images >= 3, "some images failed: " + classes);
         // The application's own error pages (a bid below a minimum another user just raised, a nickname just taken: one in
         // 15,000 requests of a CI run) are no fault's: allowed as many as the server says it sent.
-        long appErrorPages = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).path("error_pages").asLong();
+        long appErrorPages = new ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).path("error_pages").asLong();
         long clientErrorPages = classes.getOrDefault(ErrorClass.ERROR_PAGE.label(), 0L);
         assertTrue(clientErrorPages <= appErrorPages, "error pages: client " + clientErrorPages + ", the server's own " + appErrorPages);
-        assertTrue(java.util.Set.of("", error, imageError, "aborted", ErrorClass.ERROR_PAGE.label()).containsAll(classes.keySet()), "only " + error + ": " + classes);
+        assertTrue(Set.of("", error, imageError, "aborted", ErrorClass.ERROR_PAGE.label()).containsAll(classes.keySet()), "only " + error + ": " + classes);
         long followed = 0;
         for (String[] f : byRequest.values()) {
             if (f[header.indexOf("error")].equals(imageError)) {
@@ -191,14 +196,14 @@ class FaultRunTest {
             }
         }
         assertTrue(followed >= 1, "a session went on to a reply after a failed image: " + classes);
-        JsonNode truth = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("faults");
+        JsonNode truth = new ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("faults");
         String kind = spec.substring(0, spec.indexOf(':'));
         // faults still open when the run ended are aborted rather than timed out
         assertTrue(images + classes.getOrDefault(error, 0L) <= truth.path(kind).asLong(), classes + " vs the server's " + truth);
         assertEquals(lines.size() - 1, s.get("requests").asLong());
         // the server saw each logged page, the images fetched, and the failed image of each image-<class> line; a request
         // aborted at the end may have reached it or not, and may have been in its images
-        long seen = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("requests").asLong();
+        long seen = new ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("requests").asLong();
         long expected = lines.size() - 1 + fetched + images;
         assertTrue(Math.abs(seen - expected) <= classes.getOrDefault("aborted", 0L), "server " + seen + " vs client " + expected + " " + classes);
     }
@@ -229,7 +234,7 @@ class FaultRunTest {
         String text = Files.readString(dir.resolve(RunFiles.END_OF_RUN_STALL));
         assertTrue(text.startsWith(started + " sessions still active"), text);
         // the busy threads' window is a whole second although the wait ended inside it
-        java.util.regex.Matcher window = java.util.regex.Pattern.compile("in the next ([0-9.]+) s").matcher(text);
+        Matcher window = Pattern.compile("in the next ([0-9.]+) s").matcher(text);
         assertTrue(window.find() && Double.parseDouble(window.group(1)) >= 0.95, text);
         String all = Files.readString(dir.resolve(RunFiles.END_OF_RUN_THREADS));
         if (!backend.equals("netty")) { // the users' own threads, each waiting for its reply (virtual ones only in the JVM's dump)

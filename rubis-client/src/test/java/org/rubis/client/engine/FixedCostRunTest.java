@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
+import java.io.OutputStream;
 
 /**
  * The summary prints the client's fixed CPU cost apart from its CPU per request: both figures are
@@ -35,7 +36,7 @@ class FixedCostRunTest {
             Map<String, String> p = Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", backend,
                     "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "500",
                     "workload_session_run_time_in_ms", "2000", "workload_think_scale", "0.005", "client_progress", "no");
-            s = new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(java.io.OutputStream.nullOutputStream())).run().json();
+            s = new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream())).run().json();
         }
         assertEquals("complete", s.get("status").asText(), s.toString());
         JsonNode h = s.get("client_health");

@@ -16,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;
+import java.net.SocketTimeoutException;
 
 /**
  * A loopback HTTP/1.1 server for the engine's tests: answers every request with the same small page on a kept-alive
@@ -82,7 +83,7 @@ final class PageServer implements AutoCloseable {
                 s.setSoTimeout(idleCloseMs);
                 try {
                     c = in.read();
-                } catch (java.net.SocketTimeoutException idle) {
+                } catch (SocketTimeoutException idle) {
                     idleClosed.incrementAndGet();
                     return; // closes the connection
                 }

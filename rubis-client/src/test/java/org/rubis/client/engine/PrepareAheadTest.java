@@ -12,6 +12,7 @@ import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.NettyBackend;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
+import java.util.Set;
 
 /**
  * A request due later than twice the backend's lead gets its new connection's socket prepared before its send mark
@@ -42,7 +43,7 @@ class PrepareAheadTest extends PageServerTest {
     void aLaterRequestsSocketIsPreparedAndIsTheOneItConnects() throws Exception {
         ClientConfig c = config();
         int before = UnconnectedSockets.count();
-        java.util.Set<String> beforeInodes = UnconnectedSockets.inodes();
+        Set<String> beforeInodes = UnconnectedSockets.inodes();
         WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), base()));
         long lead = w.prepareLeadNanos();
         assertTrue(lead > 0, "netty prepares new connections");

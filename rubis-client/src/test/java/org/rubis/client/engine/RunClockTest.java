@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.rubis.client.config.ConfigLoader;
+import org.rubis.client.config.Limits;
 
 /** Think times across phase boundaries in both ramp modes (10 s up ramp x2, 40 s run, 10 s down ramp x3). */
 class RunClockTest {
@@ -47,14 +48,14 @@ class RunClockTest {
     /** At the largest think scale the configuration accepts, the longest think time ends 30 days later, never before it started. */
     @Test
     void theLargestAcceptedScaleDoesNotWrap() {
-        String most = String.valueOf(org.rubis.client.config.Limits.MAX_DURATION_MS / 70_000.0 * 0.9999999);
+        String most = String.valueOf(Limits.MAX_DURATION_MS / 70_000.0 * 0.9999999);
         for (String mode : new String[] {"stationary", "original"}) {
             RunClock c = new RunClock(ConfigLoader.load((Path) null, Map.of("workload_up_ramp_time_in_ms", "10000", "workload_session_run_time_in_ms",
                     "40000", "workload_ramp_mode", mode, "workload_think_scale", most, "workload_up_ramp_slowdown_factor", "1",
                     "workload_down_ramp_slowdown_factor", "1")));
             long from = c.startNano() + S;
             long end = c.thinkEnd(70 * S, from);
-            assertTrue(end > from && end - from <= org.rubis.client.config.Limits.MAX_DURATION_MS * 1_000_000L, mode + ": " + (end - from));
+            assertTrue(end > from && end - from <= Limits.MAX_DURATION_MS * 1_000_000L, mode + ": " + (end - from));
         }
     }
 }

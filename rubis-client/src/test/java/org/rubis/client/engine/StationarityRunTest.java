@@ -15,6 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
+import java.io.OutputStream;
+import org.rubis.format.LittleBand;
 
 /**
  * The summary's stationarity check on real runs: a run stopped early (Ctrl-C) is judged on the time it ran, not on the
@@ -30,7 +32,7 @@ class StationarityRunTest {
             Map<String, String> p = Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", "netty",
                     "workload_number_of_clients_per_node", "8", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0",
                     "workload_session_run_time_in_ms", runMs, "workload_think_scale", "0.01", "client_progress", "no");
-            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(java.io.OutputStream.nullOutputStream()));
+            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream()));
             Thread stopper = Thread.ofPlatform().daemon().start(() -> {
                 try {
                     Thread.sleep(stopAfterMs);
@@ -60,7 +62,7 @@ class StationarityRunTest {
                 "the whole seconds run (" + ran + " s), not the 30 planned: " + st);
         assertTrue(st.get("second_half_rps").asDouble() > 0.5 * st.get("first_half_rps").asDouble(),
                 "the second half is of the time run, not the empty planned seconds: " + st);
-        if (windows < org.rubis.format.LittleBand.MIN_WINDOWS) { // a host slow enough to stop it this early
+        if (windows < LittleBand.MIN_WINDOWS) { // a host slow enough to stop it this early
             assertEquals("not-judged", st.get("verdict").asText(), st.toString());
         } else {
             assertFalse(st.get("text").asText().contains("not judged"), st.toString());

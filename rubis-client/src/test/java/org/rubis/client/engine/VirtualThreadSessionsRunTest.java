@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
+import java.io.OutputStream;
 
 /**
  * The virtual-thread model ({@link VirtualThreadSessions}: a virtual thread per request, think
@@ -44,7 +45,7 @@ class VirtualThreadSessionsRunTest {
                     "workload_down_ramp_time_in_ms", "0", "workload_session_run_time_in_ms", "4000",
                     // think times of 0 to 0.7 s (mean 70 ms): many requests per session, all under the server's 5 s keep-alive
                     "workload_think_scale", "0.01", "client_progress", "no");
-            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(java.io.OutputStream.nullOutputStream()));
+            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream()));
             if (stopAfterMs > 0) {
                 Thread stopper = Thread.ofPlatform().daemon().start(() -> {
                     try {

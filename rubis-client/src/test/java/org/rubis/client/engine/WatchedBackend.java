@@ -11,6 +11,8 @@ import org.rubis.client.backend.BlockingBackend;
 import org.rubis.client.backend.EventLoopBackend;
 import org.rubis.client.backend.PreparingBackend;
 import org.rubis.client.backend.Reply;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Delegates to a backend and notes, where the engine calls it (the session's loop, or the user's thread), each prepare
@@ -24,8 +26,8 @@ final class WatchedBackend implements BlockingBackend, EventLoopBackend, Prepari
     final List<Integer> unconnectedAfterPrepare = new CopyOnWriteArrayList<>();
     final List<Integer> unconnectedAtReply = new CopyOnWriteArrayList<>();
     /** The unconnected sockets' inodes after each prepare, and the TCP table's inodes at each reply. */
-    final List<java.util.Set<String>> unconnectedInodesAfterPrepare = new CopyOnWriteArrayList<>();
-    final List<java.util.Set<String>> tcpInodesAtReply = new CopyOnWriteArrayList<>();
+    final List<Set<String>> unconnectedInodesAfterPrepare = new CopyOnWriteArrayList<>();
+    final List<Set<String>> tcpInodesAtReply = new CopyOnWriteArrayList<>();
     final List<Long> sendMarks = new CopyOnWriteArrayList<>();
     /** Each reply's error class, empty for a success, in order. */
     final List<String> errors = new CopyOnWriteArrayList<>();
@@ -96,12 +98,12 @@ final class WatchedBackend implements BlockingBackend, EventLoopBackend, Prepari
      * {@code before} ones, {@code beforeCount} of them), and at the reply that very socket is in the kernel's TCP table,
      * none left over: the request connected the socket its prepare made.
      */
-    void assertOneRequestConnectedItsPreparedSocket(int beforeCount, java.util.Set<String> before) {
+    void assertOneRequestConnectedItsPreparedSocket(int beforeCount, Set<String> before) {
         assertEquals(1, prepares.size(), "one prepare, before the request");
         assertTrue(prepares.get(0) < sendMarks.get(0), "prepared before the request's send mark");
         assertEquals(List.of(beforeCount + 1), unconnectedAfterPrepare, "the prepare made one socket, unconnected");
         assertEquals(List.of(beforeCount), unconnectedAtReply, "the request connected the prepared socket: none left over");
-        java.util.Set<String> prepared = new java.util.HashSet<>(unconnectedInodesAfterPrepare.get(0));
+        Set<String> prepared = new HashSet<>(unconnectedInodesAfterPrepare.get(0));
         prepared.removeAll(before);
         assertEquals(1, prepared.size(), "one new unconnected socket after the prepare");
         assertTrue(tcpInodesAtReply.get(0).containsAll(prepared), "that very socket is the request's connection at its reply");
@@ -116,7 +118,7 @@ final class WatchedBackend implements BlockingBackend, EventLoopBackend, Prepari
     public void prepare(Session session) {
         prepares.add(System.nanoTime());
         ((PreparingBackend) b).prepare(session);
-        java.util.Set<String> unconnected = UnconnectedSockets.inodesNow();
+        Set<String> unconnected = UnconnectedSockets.inodesNow();
         unconnectedAfterPrepare.add(unconnected.size());
         unconnectedInodesAfterPrepare.add(unconnected);
         afterPrepare.run();

@@ -18,6 +18,7 @@ import org.rubis.client.config.JvmProfiles;
 import org.rubis.client.config.PropertiesFile;
 import org.rubis.client.input.Source;
 import org.rubis.client.workload.TransitionTable;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Every parser a user feeds, fuzzed: whatever the bytes, a parser either accepts them or throws
@@ -95,7 +96,7 @@ class ParserFuzzTest {
 
     @FuzzTest(maxDuration = "90s")
     void jvmOptions(byte[] data) {
-        String text = new String(data, java.nio.charset.StandardCharsets.UTF_8);
+        String text = new String(data, StandardCharsets.UTF_8);
         onlyConfigErrors(() -> {
             JvmOptions o = JvmOptions.parse(text, "fuzz");
             for (String f : o.flags()) {
@@ -118,7 +119,7 @@ class ParserFuzzTest {
 
     @FuzzTest(maxDuration = "90s")
     void duration(byte[] data) {
-        String text = new String(data, java.nio.charset.StandardCharsets.UTF_8);
+        String text = new String(data, StandardCharsets.UTF_8);
         onlyConfigErrors(() -> RunCommandAccess.millis("--duration", text));
     }
 }

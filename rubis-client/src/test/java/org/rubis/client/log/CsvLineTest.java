@@ -12,6 +12,7 @@ import org.rubis.client.workload.Interaction;
 import org.rubis.format.Phase;
 import org.rubis.format.ErrorClass;
 import org.rubis.format.SessionEnd;
+import java.util.Locale;
 
 /**
  * The byte formatter writes exactly what the JDK's own decimal and UTF-8 conversions write: the log's
@@ -165,7 +166,7 @@ class CsvLineTest {
         for (SessionEnd e : SessionEnd.values()) {
             CsvLine line = new CsvLine(16);
             new SessionRecord(1, 2, "u", 3, 4, 5, 6, 7, e).appendCsv(line);
-            assertEquals("1,2,u,3,4,5,6,7," + e.name().toLowerCase(java.util.Locale.ROOT) + "\n", line.toString());
+            assertEquals("1,2,u,3,4,5,6,7," + e.name().toLowerCase(Locale.ROOT) + "\n", line.toString());
             assertEquals(e, SessionEnd.parse(e.label()));
         }
     }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The pieces of the fixed-cost split and of the cheaper sampler: the per-request arithmetic, which
@@ -44,7 +45,7 @@ class FixedCostTest {
     void anIdleWindowIsMeasuredOnLinux() {
         assumeTrue(Files.isReadable(Path.of("/proc/self/task")), "needs Linux /proc");
         FixedCost f = FixedCost.measure(200_000_000L, deadline -> {
-            java.util.concurrent.locks.LockSupport.parkNanos(Math.max(0, deadline - System.nanoTime()));
+            LockSupport.parkNanos(Math.max(0, deadline - System.nanoTime()));
             return true;
         });
         assertTrue(f.measured(), f.describe());

@@ -15,6 +15,7 @@ import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The summary's GC totals must not depend on the JVM's GC notifications arriving: under heap
@@ -68,7 +69,7 @@ class GcTotalsTest {
     void pausesCountEvenWhenTheirNotificationsAreHeldBack() throws Exception {
         try (HeldNotifications held = new HeldNotifications(); ClientHealth health = new ClientHealth(dir, () -> 0, () -> 0)) {
             System.gc(); // its notification reaches the blocker, which then holds the notification thread
-            assertTrue(held.holding.await(10, java.util.concurrent.TimeUnit.SECONDS), "the JVM notified the first collection");
+            assertTrue(held.holding.await(10, TimeUnit.SECONDS), "the JVM notified the first collection");
             GcTotals before = health.figures().gc().totals();
             for (int i = 0; i < 5; i++) {
                 System.gc();

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import java.util.Arrays;
+import org.rubis.format.LittleBand;
 
 /** The summary's stationarity check on synthetic run phases with known answers. */
 class StationarityTest {
@@ -36,7 +38,7 @@ class StationarityTest {
     void theReadmeRunOfTheIssueIsFlagged() {
         // 300 users, 7 s think; throughput climbing from 18 to 46 req/s per window over 40 s (issue 14).
         long[] c = {18 * 5, 24 * 5, 29 * 5, 33 * 5, 37 * 5, 41 * 5, 44 * 5, 46 * 5};
-        double x = java.util.Arrays.stream(c).sum() / 40.0;
+        double x = Arrays.stream(c).sum() / 40.0;
         Stationarity s = Stationarity.of(300, c, 5, 0.005, 7.0);
         assertTrue(s.trend(), s.describe());
         assertTrue(s.slopeLow() > 0, "the whole interval is above 0: " + s.describe());
@@ -51,7 +53,7 @@ class StationarityTest {
     void aSteadyRunPasses() {
         for (long seed = 1; seed <= 20; seed++) {
             long[] c = counts(8, 42.8, 42.8, seed);
-            double x = java.util.Arrays.stream(c).sum() / 40.0;
+            double x = Arrays.stream(c).sum() / 40.0;
             Stationarity s = Stationarity.of(300, c, 5, 0.005, 300 / x - 0.005); // a population that satisfies N = X (R + Z)
             assertEquals(1.0, s.littleRatio(), 1e-9);
             assertFalse(s.trend(), "seed " + seed + ": " + s.describe());
@@ -162,7 +164,7 @@ class StationarityTest {
                 if (!st.littleOk()) {
                     flagged++;
                 }
-                if (l < org.rubis.format.LittleBand.LOW || l > org.rubis.format.LittleBand.HIGH) {
+                if (l < LittleBand.LOW || l > LittleBand.HIGH) {
                     outsideFixedBand++;
                 }
             }
@@ -182,7 +184,7 @@ class StationarityTest {
     void theReadmeRunKeepsTheFixedBandAndShortRunsWidenIt() {
         Stationarity.ThinkMoments tpcw = Stationarity.ThinkMoments.exponential(7);
         long[] forty = counts(40, 42.8, 42.8, 5, 1);
-        double x40 = java.util.Arrays.stream(forty).sum() / 40.0;
+        double x40 = Arrays.stream(forty).sum() / 40.0;
         Stationarity readme = Stationarity.of(300, forty, 1, 0.005, tpcw);
         assertEquals(0.0143, readme.littleSe(), 0.0005, "sqrt(2 * 49 / 300) / 40");
         assertFalse(readme.littleWidened(), readme.describe());
@@ -194,7 +196,7 @@ class StationarityTest {
         long[] twenty = counts(20, 42.8, 42.8, 5, 1);
         Stationarity shortRun = Stationarity.of(300, twenty, 1, 0.005, tpcw);
         assertTrue(shortRun.littleWidened());
-        assertEquals(1 + org.rubis.format.LittleBand.Z * shortRun.littleSe(), shortRun.littleHigh(), 1e-9);
+        assertEquals(1 + LittleBand.Z * shortRun.littleSe(), shortRun.littleHigh(), 1e-9);
         assertTrue(shortRun.littleHigh() > 1.06 && shortRun.littleHigh() < 1.09, shortRun.describe());
         assertTrue(shortRun.describe().contains("standard errors"), shortRun.describe());
         // Moments not known (the old call): the fixed band.
@@ -219,12 +221,12 @@ class StationarityTest {
         assertEquals(Stationarity.Judgement.NOT_JUDGED, s.judgement());
         assertFalse(s.steady(), "not judged is not steady");
         assertFalse(s.judged());
-        assertEquals("not judged (too short: 1 whole window of 1 s, need " + org.rubis.format.LittleBand.MIN_WINDOWS + ")", s.describe());
+        assertEquals("not judged (too short: 1 whole window of 1 s, need " + LittleBand.MIN_WINDOWS + ")", s.describe());
         assertNotNull(s.warning());
         assertTrue(s.warning().startsWith("NOT JUDGED"), s.warning());
         // one window short of the minimum: still not judged; at the minimum, the same steady counts are judged steady
-        long[] steady = counts(org.rubis.format.LittleBand.MIN_WINDOWS, 40, 40, 3, 1);
-        long[] shorter = java.util.Arrays.copyOf(steady, org.rubis.format.LittleBand.MIN_WINDOWS - 1);
+        long[] steady = counts(LittleBand.MIN_WINDOWS, 40, 40, 3, 1);
+        long[] shorter = Arrays.copyOf(steady, LittleBand.MIN_WINDOWS - 1);
         assertEquals(Stationarity.Judgement.NOT_JUDGED, Stationarity.of(0, shorter, 1, 0.002, 0.35).judgement());
         Stationarity judged = Stationarity.of(0, steady, 1, 0.002, 0.35);
         assertEquals(Stationarity.Judgement.STEADY, judged.judgement(), judged.describe());
@@ -258,9 +260,9 @@ class StationarityTest {
         assertFalse(s.describe().matches(".*-\\d.*"), "no negative band printed: " + s.describe());
         // the same population over 400 s narrows the band below +-0.5: judged
         long[] longer = new long[400];
-        java.util.Arrays.fill(longer, 1);
+        Arrays.fill(longer, 1);
         Stationarity l = Stationarity.of(1, longer, 1, 0.005, Stationarity.ThinkMoments.exponential(7));
-        assertTrue(l.littleTolerance() < org.rubis.format.LittleBand.MAX_TOLERANCE, l.describe());
+        assertTrue(l.littleTolerance() < LittleBand.MAX_TOLERANCE, l.describe());
         assertTrue(l.judged(), l.describe());
     }
 

@@ -21,6 +21,7 @@ import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.config.JitWarmupPolicy;
+import java.nio.file.Path;
 
 /**
  * The warm-up compiles the connect paths a run takes: in a TPC-W run about half the requests open a connection, most
@@ -90,7 +91,7 @@ class WarmupConnectPathTest {
     @ParameterizedTest
     @ValueSource(strings = {"netty", "dedicated"})
     void bothConnectPathsAreWarmedAsOftenAsARunOpensConnections(String backend) {
-        ClientConfig config = ConfigLoader.load((java.nio.file.Path) null, Map.of("client_backend", backend));
+        ClientConfig config = ConfigLoader.load((Path) null, Map.of("client_backend", backend));
         Watching[] seen = new Watching[1];
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         WarmupReport report = new JitWarmup(config.execution(), config.workload(), JitWarmupPolicy.parse("2000"), new PrintStream(text, true))

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 
 class RequestGeneratorTest {
 
@@ -80,7 +82,7 @@ class RequestGeneratorTest {
         assertEquals(100, zero, 40);
         String region = gen.path(Interaction.BROWSE_CATEGORIES_IN_REGION, ctx(null, -1));
         assertTrue(region.startsWith("/PHP/BrowseCategories.php?region="), region);
-        String name = java.net.URLDecoder.decode(region.substring(region.indexOf('=') + 1), java.nio.charset.StandardCharsets.UTF_8);
+        String name = URLDecoder.decode(region.substring(region.indexOf('=') + 1), StandardCharsets.UTF_8);
         assertTrue(Fixtures.regions().contains(name), name);
     }
 

@@ -13,6 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.input.Source;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.function.UnaryOperator;
 
 class TransitionTableTest {
 
@@ -53,18 +57,18 @@ class TransitionTableTest {
         }
     }
 
-    private Source variant(java.util.function.UnaryOperator<List<String>> edit) throws Exception {
-        List<String> lines = new java.util.ArrayList<>(java.nio.file.Files.readAllLines(TestFiles.propertiesDir().resolve("default_transitions.txt"),
-                java.nio.charset.StandardCharsets.ISO_8859_1));
+    private Source variant(UnaryOperator<List<String>> edit) throws Exception {
+        List<String> lines = new ArrayList<>(Files.readAllLines(TestFiles.propertiesDir().resolve("default_transitions.txt"),
+                StandardCharsets.ISO_8859_1));
         Path p = tmp.resolve("t.txt");
-        java.nio.file.Files.write(p, edit.apply(lines), java.nio.charset.StandardCharsets.ISO_8859_1);
+        Files.write(p, edit.apply(lines), StandardCharsets.ISO_8859_1);
         return Source.file(p);
     }
 
     @Test
     void wrongColumnCountNamesTheLine() throws Exception {
         Source s = variant(l -> {
-            List<String> cells = new java.util.ArrayList<>(List.of(l.get(5).split("\t", -1)));
+            List<String> cells = new ArrayList<>(List.of(l.get(5).split("\t", -1)));
             cells.remove(1);
             l.set(5, String.join("\t", cells));
             return l;

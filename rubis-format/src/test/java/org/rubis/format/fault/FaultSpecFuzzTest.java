@@ -1,6 +1,7 @@
 package org.rubis.format.fault;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The fault spec parser fuzzed: a spec is accepted, or refused with a one-line
@@ -11,7 +12,7 @@ class FaultSpecFuzzTest {
 
     @FuzzTest(maxDuration = "90s")
     void faultSpec(byte[] data) {
-        String text = new String(data, java.nio.charset.StandardCharsets.UTF_8);
+        String text = new String(data, StandardCharsets.UTF_8);
         FaultSpec spec;
         try {
             spec = FaultSpec.parse(text);

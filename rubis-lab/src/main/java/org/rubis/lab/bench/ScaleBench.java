@@ -93,7 +93,7 @@ final class ScaleBench implements Callable<Integer> {
         }
         ResourcePlan plan = new ResourcePlan(users, ResourcePlan.openFileLimit(), ResourcePlan.ephemeralPorts());
         int sources = plan.sourceAddressesNeeded();
-        plan.check(true, sources, true, org.rubis.client.config.BackendKind.NETTY);
+        plan.check(true, sources, true, BackendKind.NETTY);
         out.printf(Locale.ROOT, "plan: %d users, open-file limit %d per process (client and server each need about %d), %d ephemeral ports per "
                 + "source address -> %d loopback source address(es)%n", users, plan.fdLimit(), plan.filesNeeded(), plan.ports(), sources);
         ClientCommandLine base = ClientCommandLine.run().users(users).rampUp(phases.rampUp())

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.format.RunFiles;
+import java.util.Comparator;
 
 /**
  * Reads a soak run's client-health.csv and client-gc.csv and says whether heap, file descriptors
@@ -218,7 +219,7 @@ final class SoakTrend {
                 out.add(new double[] {(r.getLong("end_epoch_ms") - firstEpochMs) / 1000.0, r.getDouble("heap_after_bytes") / (1 << 20)});
             }
         }
-        out.sort(java.util.Comparator.comparingDouble(r -> r[0])); // concurrent cycles may end after a later pause
+        out.sort(Comparator.comparingDouble(r -> r[0])); // concurrent cycles may end after a later pause
         return out;
     }
 

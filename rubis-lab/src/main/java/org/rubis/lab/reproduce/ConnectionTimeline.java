@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.rubis.analysis.io.CsvStream;
+import org.rubis.format.RunFiles;
 
 /**
  * The connections a server accepted during a run, from its own connections.csv (open and close
@@ -27,7 +28,7 @@ final class ConnectionTimeline {
 
     /** Reads RUN_DIR/server/connections.csv; connections that carried no request (probes) are left out. */
     static ConnectionTimeline read(Path runDir) {
-        Path f = org.rubis.format.RunFiles.serverConnections(runDir);
+        Path f = RunFiles.serverConnections(runDir);
         List<long[]> spans = new ArrayList<>();
         Map<Integer, Long> perConn = new TreeMap<>();
         if (Files.isRegularFile(f)) {

@@ -19,6 +19,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import java.lang.management.ManagementFactory;
 
 /**
  * {@code rubis-client reproduce NAME|all}: runs the experiments that reproduce the published
@@ -75,7 +76,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         meta.put("started", LocalDateTime.now().toString());
         meta.put("host", Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + ", Java "
                 + Runtime.version() + ", load average at start " + String.format(Locale.ROOT, "%.2f",
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
         List<Finding> findings = new ArrayList<>();
         for (Experiment e : chosen) {
             long t0 = System.nanoTime();

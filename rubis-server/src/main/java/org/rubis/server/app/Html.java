@@ -1,6 +1,9 @@
 package org.rubis.server.app;
 
 import org.rubis.format.PageFrame;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * Page scaffolding shaped like the RUBiS PHP pages: the same header with its images ({@link PageFrame}), and the same
@@ -54,10 +57,10 @@ public final class Html {
     }
 
     public static String url(String s) {
-        return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
     public static String money(double v) {
-        return String.format(java.util.Locale.ROOT, "%.2f", v);
+        return String.format(Locale.ROOT, "%.2f", v);
     }
 }

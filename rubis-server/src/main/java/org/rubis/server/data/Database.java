@@ -10,6 +10,8 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The embedded H2 database with the RUBiS schema. In memory by default, file-backed on request.
@@ -21,7 +23,7 @@ public final class Database implements AutoCloseable {
     private final String url;
     private final Connection keeper; // keeps an in-memory database alive
     private final ThreadLocal<Session> sessions;
-    private final java.util.List<Session> all = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Session> all = new CopyOnWriteArrayList<>();
 
     /**
      * One thread's connection and statement cache. A statement is prepared once per thread and its parameters bound

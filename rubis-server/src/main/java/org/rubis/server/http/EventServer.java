@@ -42,6 +42,7 @@ import org.rubis.format.fault.FaultRule;
 import org.rubis.server.app.RubisApp;
 import org.rubis.server.truth.GroundTruth;
 import org.rubis.format.Tls;
+import java.util.Arrays;
 
 /**
  * The event-driven model (like Lighttpd): a few Netty event loops serve every connection; the
@@ -200,7 +201,7 @@ public final class EventServer extends RubisHttpServer {
                 case RESET, TRUNCATE -> {
                     byte[] head = FaultReplies.head(200, FaultReplies.PARTIAL.length, true, "rubis-server/event");
                     int half = FaultReplies.PARTIAL.length / 2;
-                    ByteBuf out = Unpooled.wrappedBuffer(head, java.util.Arrays.copyOf(FaultReplies.PARTIAL, half));
+                    ByteBuf out = Unpooled.wrappedBuffer(head, Arrays.copyOf(FaultReplies.PARTIAL, half));
                     raw(ctx).writeAndFlush(out).addListener((ChannelFutureListener) f -> {
                         truth.served(conn.record, arrival, System.nanoTime(), FaultReplies.INTERACTION, 200, half, uri, false, name);
                         conn.closedBy = "fault-" + name;

@@ -12,6 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Locale;
+import org.rubis.format.AtomicFile;
+import org.rubis.format.RunFiles;
 
 /**
  * The server's own account of what it served: one record per request and per connection, written
@@ -78,8 +81,8 @@ public final class GroundTruth implements AutoCloseable {
         this.model = model;
         if (dir != null) {
             Files.createDirectories(dir);
-            BufferedWriter req = Files.newBufferedWriter(dir.resolve(org.rubis.format.RunFiles.SERVER_REQUESTS), StandardCharsets.UTF_8);
-            BufferedWriter con = Files.newBufferedWriter(dir.resolve(org.rubis.format.RunFiles.SERVER_CONNECTIONS), StandardCharsets.UTF_8);
+            BufferedWriter req = Files.newBufferedWriter(dir.resolve(RunFiles.SERVER_REQUESTS), StandardCharsets.UTF_8);
+            BufferedWriter con = Files.newBufferedWriter(dir.resolve(RunFiles.SERVER_CONNECTIONS), StandardCharsets.UTF_8);
             req.write(REQUESTS_HEADER);
             req.newLine();
             con.write(CONNECTIONS_HEADER);
@@ -231,7 +234,7 @@ public final class GroundTruth implements AutoCloseable {
          .append("  \"tls_full_handshakes\": ").append(tlsFull.get()).append(",\n")
          .append("  \"tls_resumed_handshakes\": ").append(tlsResumed.get()).append(",\n")
          .append("  \"requests_per_connection\": {\"min\": ").append(conns == 0 ? 0 : min).append(", \"max\": ").append(max)
-         .append(", \"mean\": ").append(conns == 0 ? "0" : String.format(java.util.Locale.ROOT, "%.3f", (double) reqs / conns))
+         .append(", \"mean\": ").append(conns == 0 ? "0" : String.format(Locale.ROOT, "%.3f", (double) reqs / conns))
          .append(", \"histogram\": {");
         boolean first = true;
         for (var e : hist.entrySet()) {
@@ -285,7 +288,7 @@ public final class GroundTruth implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             try {
-                org.rubis.format.AtomicFile.writeString(dir.resolve(org.rubis.format.RunFiles.SERVER_STATS), stats); // whole or not at all
+                AtomicFile.writeString(dir.resolve(RunFiles.SERVER_STATS), stats); // whole or not at all
             } catch (IOException e) {
                 System.err.println("rubis-server: cannot write stats.json: " + e.getMessage());
             }

@@ -4,39 +4,83 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.export.HttperfExport;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.concurrent.TimeUnit;
 
 /** rubis-analysis on real runs: report, compare and httperf export. */
 class AnalysisTest {
 
-    @TempDir static Path work;
+    @TempDir
+    static Path work;
+
     static RunDirs runs;
 
     record RunDirs(Path closed, Path hybrid) {}
 
     @BeforeAll
     static void twoRuns() throws Exception {
-        Cli.Result a = Cli.run(work, 120, "run", "--users", "20", "--ramp-up", "1s", "--duration", "5s", "--ramp-down", "1s", "--think-scale", "0.03",
-                "--backend", "dedicated", "--seed", "3", "--out", "closed", "--no-progress", "-Dserver_size=0.02");
+        Cli.Result a = Cli.run(
+                work,
+                120,
+                "run",
+                "--users",
+                "20",
+                "--ramp-up",
+                "1s",
+                "--duration",
+                "5s",
+                "--ramp-down",
+                "1s",
+                "--think-scale",
+                "0.03",
+                "--backend",
+                "dedicated",
+                "--seed",
+                "3",
+                "--out",
+                "closed",
+                "--no-progress",
+                "-Dserver_size=0.02");
         assertEquals(0, a.status(), a.out() + a.err());
-        Cli.Result b = Cli.run(work, 120, "run", "--session-rate", "20", "--ramp-up", "0", "--duration", "5s", "--ramp-down", "0",
-                "--think-scale", "0.03", "--max-transitions", "5", "--backend", "netty", "--seed", "3", "--out", "hybrid", "--no-progress",
-                "--target", SharedServer.target()); // only read for its sessions and times: the shared server
+        Cli.Result b = Cli.run(
+                work,
+                120,
+                "run",
+                "--session-rate",
+                "20",
+                "--ramp-up",
+                "0",
+                "--duration",
+                "5s",
+                "--ramp-down",
+                "0",
+                "--think-scale",
+                "0.03",
+                "--max-transitions",
+                "5",
+                "--backend",
+                "netty",
+                "--seed",
+                "3",
+                "--out",
+                "hybrid",
+                "--no-progress",
+                "--target",
+                SharedServer.target()); // only read for its sessions and times: the shared server
         assertEquals(0, b.status(), b.out() + b.err());
         runs = new RunDirs(work.resolve("closed"), work.resolve("hybrid"));
     }
@@ -46,13 +90,23 @@ class AnalysisTest {
         Cli.Result r = Cli.analysis(work, "report", runs.closed().toString());
         assertEquals(0, r.status(), r.err());
         String html = Files.readString(runs.closed().resolve("report.html"));
-        for (String id : List.of("id=response-time", "id=throughput", "id=connections", "id=arrivals", "id=client-health", "id=server",
-                "id=cdf", "id=response-time-over-time", "id=concurrent-connections", "id=requests-per-connection")) {
+        for (String id : List.of(
+                "id=response-time",
+                "id=throughput",
+                "id=connections",
+                "id=arrivals",
+                "id=client-health",
+                "id=server",
+                "id=cdf",
+                "id=response-time-over-time",
+                "id=concurrent-connections",
+                "id=requests-per-connection")) {
             assertTrue(html.contains(id), "report lacks " + id);
         }
         assertTrue(html.contains("data:image/png;base64,"), "plots are embedded");
         JsonNode a = new RunDir(runs.closed()).json("analysis.json");
-        for (String k : List.of("response_time_ms", "throughput", "connections", "arrivals", "client_health", "client_vs_server")) {
+        for (String k : List.of(
+                "response_time_ms", "throughput", "connections", "arrivals", "client_health", "client_vs_server")) {
             assertTrue(a.has(k), "analysis.json lacks " + k);
         }
         JsonNode cs = a.get("client_vs_server");
@@ -64,9 +118,18 @@ class AnalysisTest {
         assertTrue(a.get("response_time_ms").get("run").get("p95").asDouble() > 0);
         // The summary's figures under the summary's names: the same log gives the same numbers in both tools.
         JsonNode s = new RunDir(runs.closed()).json("summary.json");
-        assertEquals(s.get("throughput_rps").asDouble(), a.get("throughput").get("throughput_rps").asDouble(), 1e-9);
-        assertEquals(s.get("attempted_rps").asDouble(), a.get("throughput").get("attempted_rps").asDouble(), 1e-9);
-        assertEquals(s.get("stationarity").get("little_ratio").asDouble(), a.get("arrivals").get("little").get("little_ratio").asDouble(), 1e-9);
+        assertEquals(
+                s.get("throughput_rps").asDouble(),
+                a.get("throughput").get("throughput_rps").asDouble(),
+                1e-9);
+        assertEquals(
+                s.get("attempted_rps").asDouble(),
+                a.get("throughput").get("attempted_rps").asDouble(),
+                1e-9);
+        assertEquals(
+                s.get("stationarity").get("little_ratio").asDouble(),
+                a.get("arrivals").get("little").get("little_ratio").asDouble(),
+                1e-9);
         JsonNode sr = s.get("response_time_ms").get("run");
         JsonNode ar = a.get("response_time_ms").get("run");
         assertEquals(sr.get("p50").asDouble(), ar.get("median").asDouble(), 1e-9);
@@ -88,24 +151,30 @@ class AnalysisTest {
         RunDir d = new RunDir(runs.closed());
         JsonNode s = d.json("summary.json");
         JsonNode a = d.json("analysis.json");
-        String summaryText = Files.readString(runs.closed().resolve("summary.txt")).replaceAll("\\s+", " ");
+        String summaryText =
+                Files.readString(runs.closed().resolve("summary.txt")).replaceAll("\\s+", " ");
         String html = Files.readString(runs.closed().resolve("report.html"));
 
-        long peak = d.json("server/stats.json").get("max_concurrent_connections").asLong();
+        long peak =
+                d.json("server/stats.json").get("max_concurrent_connections").asLong();
         assertTrue(peak > 0, "the server counted connections");
         assertEquals(peak, s.get("server").get("max_concurrent_connections").asLong());
         assertEquals(peak, a.get("connections").get("max_open_server").asLong());
         assertTrue(summaryText.contains("at most " + peak + " at once"), summaryText);
-        assertTrue(html.contains("<td>most connections open at once (the server&#39;s count, accept to close)</td><td>" + peak
-                + "</td>"), "report.html gives the server's peak, " + peak);
+        assertTrue(
+                html.contains("<td>most connections open at once (the server&#39;s count, accept to close)</td><td>"
+                        + peak + "</td>"),
+                "report.html gives the server's peak, " + peak);
 
         JsonNode h = s.get("client_health");
         assertTrue(h.get("fixed_cpu_cores").asDouble(-1) >= 0, "the fixed cost was measured: " + h);
         double perRequest = h.get("run_request_cpu_us").asDouble();
-        assertEquals(perRequest, a.get("client_health").get("cpu_us_per_request").asDouble(), 1e-9);
-        assertTrue(a.get("client_health").get("cpu_per_request_fixed_cost_apart").asBoolean());
-        String headline = String.format(Locale.ROOT,
-                "%.1f us per request in the run phase, fixed cost apart", perRequest);
+        assertEquals(
+                perRequest, a.get("client_health").get("cpu_us_per_request").asDouble(), 1e-9);
+        assertTrue(
+                a.get("client_health").get("cpu_per_request_fixed_cost_apart").asBoolean());
+        String headline =
+                String.format(Locale.ROOT, "%.1f us per request in the run phase, fixed cost apart", perRequest);
         assertTrue(summaryText.contains("CPU cost: " + headline), summaryText);
         assertTrue(html.contains(headline), "report.html gives the summary's CPU per request: " + headline);
 
@@ -114,31 +183,49 @@ class AnalysisTest {
         assertTrue(sr.get("p95").asDouble() > 0 && ar.get("p99_9").asDouble() > 0, sr + " / " + ar);
         assertEquals(sr.get("p95").asDouble(), ar.get("p95").asDouble(), 1e-9);
         assertEquals(sr.get("p99_9").asDouble(), ar.get("p99_9").asDouble(), 1e-9);
-        assertTrue(summaryText.contains(String.format(Locale.ROOT, "p95 %.3f, p99 %.3f, p99.9 %.3f",
-                sr.get("p95").asDouble(), sr.get("p99").asDouble(), sr.get("p99_9").asDouble())), summaryText);
+        assertTrue(
+                summaryText.contains(String.format(
+                        Locale.ROOT,
+                        "p95 %.3f, p99 %.3f, p99.9 %.3f",
+                        sr.get("p95").asDouble(),
+                        sr.get("p99").asDouble(),
+                        sr.get("p99_9").asDouble())),
+                summaryText);
     }
 
     @Test
     void compareTwoRuns() throws Exception {
         Path out = work.resolve("cmp/comparison.html");
-        Cli.Result r = Cli.analysis(work, "compare", runs.closed().toString(), runs.hybrid().toString(), "--out", out.toString());
+        Cli.Result r = Cli.analysis(
+                work, "compare", runs.closed().toString(), runs.hybrid().toString(), "--out", out.toString());
         assertEquals(0, r.status(), r.err());
         JsonNode c = new RunDir(out.getParent()).json("comparison.json");
         assertEquals(2, c.get("runs").size());
         assertEquals(1.0, c.get("runs").get(0).get("mean_ratio").asDouble());
         JsonNode second = c.get("runs").get(1);
-        assertEquals(second.get("mean_ms").asDouble() / c.get("runs").get(0).get("mean_ms").asDouble(), second.get("mean_ratio").asDouble(), 0.01);
+        assertEquals(
+                second.get("mean_ms").asDouble()
+                        / c.get("runs").get(0).get("mean_ms").asDouble(),
+                second.get("mean_ratio").asDouble(),
+                0.01);
         assertEquals("netty", second.get("backend").asText());
         assertTrue(Files.readString(out).contains("id=table2"));
     }
 
     @Test
     void exportParsedBackGivesTheLoggedSessionsPathsAndThinkTimes() throws Exception {
-        Cli.Result r = Cli.analysis(work, "export-httperf", runs.hybrid().toString(), "--out", work.resolve("httperf").toString());
+        Cli.Result r = Cli.analysis(
+                work,
+                "export-httperf",
+                runs.hybrid().toString(),
+                "--out",
+                work.resolve("httperf").toString());
         assertEquals(0, r.status(), r.err());
         Map<Long, List<Map<String, String>>> bySession = new TreeMap<>();
         for (Map<String, String> row : new RunDir(runs.hybrid()).csv("requests.csv")) {
-            bySession.computeIfAbsent(Long.parseLong(row.get("session_id")), k -> new ArrayList<>()).add(row);
+            bySession
+                    .computeIfAbsent(Long.parseLong(row.get("session_id")), k -> new ArrayList<>())
+                    .add(row);
         }
         List<HttperfExport.Session> back = HttperfExport.read(work.resolve("httperf/sessions.wsesslog"));
         assertEquals(bySession.size(), back.size());
@@ -147,13 +234,16 @@ class AnalysisTest {
             rows.sort(Comparator.comparingInt(x -> Integer.parseInt(x.get("request_index"))));
             assertEquals(rows.stream().map(x -> x.get("path")).toList(), s.paths(), "session " + s.id());
             for (int i = 0; i + 1 < rows.size(); i++) {
-                long done = Long.parseLong(rows.get(i).get("send_epoch_ns")) + Long.parseLong(rows.get(i).get("response_ns"));
+                long done = Long.parseLong(rows.get(i).get("send_epoch_ns"))
+                        + Long.parseLong(rows.get(i).get("response_ns"));
                 double think = (Long.parseLong(rows.get(i + 1).get("send_epoch_ns")) - done) / 1e9;
                 assertEquals(think, s.thinkSeconds().get(i), 1e-6, "think " + i + " of session " + s.id());
             }
         }
         long hybridSessions = new RunDir(runs.hybrid()).csv("sessions.csv").size();
-        List<String> ia = Files.readAllLines(work.resolve("httperf/interarrivals.txt")).stream().filter(l -> !l.startsWith("#")).toList();
+        List<String> ia = Files.readAllLines(work.resolve("httperf/interarrivals.txt")).stream()
+                .filter(l -> !l.startsWith("#"))
+                .toList();
         assertEquals(hybridSessions, ia.size());
     }
 
@@ -162,7 +252,9 @@ class AnalysisTest {
         Files.createDirectories(work.resolve("empty"));
         Cli.Result r = Cli.analysis(work, "report", work.resolve("empty").toString());
         assertEquals(1, r.status());
-        assertEquals("error: " + work.resolve("empty") + ": not a rubis-client run directory (no requests.csv); pass the directory given to run --out",
+        assertEquals(
+                "error: " + work.resolve("empty")
+                        + ": not a rubis-client run directory (no requests.csv); pass the directory given to run --out",
                 r.err().strip());
     }
 
@@ -206,17 +298,32 @@ class AnalysisTest {
                 }
             }
         }
-        for (String[] args : new String[][] {{"report", "damaged"}, {"compare", "damaged", runs.closed().toString(), "--out", "cmp-damaged.html"}}) {
-            List<String> cmd = new ArrayList<>(List.of(Cli.java(), "-Xmx64m", "-jar", Cli.analysisJar().toAbsolutePath().toString()));
+        for (String[] args : new String[][] {
+            {"report", "damaged"}, {"compare", "damaged", runs.closed().toString(), "--out", "cmp-damaged.html"}
+        }) {
+            List<String> cmd = new ArrayList<>(List.of(
+                    Cli.java(),
+                    "-Xmx64m",
+                    "-jar",
+                    Cli.analysisJar().toAbsolutePath().toString()));
             cmd.addAll(List.of(args));
-            Process p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(cmd)
+                    .directory(work.toFile())
+                    .redirectErrorStream(true)
+                    .start();
             String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertEquals(0, p.waitFor(), output);
             if (args[0].equals("report")) {
-                assertTrue(output.contains("note: requests.csv: 2 malformed lines skipped (first at line 3, 1 not UTF-8, 1 longer than 1 MiB (not read))"),
+                assertTrue(
+                        output.contains(
+                                "note: requests.csv: 2 malformed lines skipped (first at line 3, 1 not UTF-8, 1 longer than 1 MiB (not read))"),
                         output);
-                assertTrue(output.contains("note: sessions.csv: 1 malformed line skipped (first at line 3, 1 not UTF-8)"), output);
-                assertTrue(output.contains("server/requests.csv: 1 malformed line skipped (first at line 3, 1 not UTF-8)"), output);
+                assertTrue(
+                        output.contains("note: sessions.csv: 1 malformed line skipped (first at line 3, 1 not UTF-8)"),
+                        output);
+                assertTrue(
+                        output.contains("server/requests.csv: 1 malformed line skipped (first at line 3, 1 not UTF-8)"),
+                        output);
             }
         }
         JsonNode badLines = new RunDir(bad).json("analysis.json").get("bad_lines");
@@ -231,35 +338,77 @@ class AnalysisTest {
      */
     @Test
     void theHttperfReplayRunsAsItsReadmeSays() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/httperf")), "httperf is not installed (apt-get install httperf)");
-        Cli.Result r = Cli.run(work, 120, "run", "--session-rate", "0.5", "--ramp-up", "0", "--duration", "30s", "--ramp-down", "0",
-                "--max-transitions", "4", "--seed", "5", "--backend", "dedicated", "--out", "thinking", "--no-progress", "-Dserver_size=0.01");
+        Assumptions.assumeTrue(
+                Files.isExecutable(Path.of("/usr/bin/httperf")), "httperf is not installed (apt-get install httperf)");
+        Cli.Result r = Cli.run(
+                work,
+                120,
+                "run",
+                "--session-rate",
+                "0.5",
+                "--ramp-up",
+                "0",
+                "--duration",
+                "30s",
+                "--ramp-down",
+                "0",
+                "--max-transitions",
+                "4",
+                "--seed",
+                "5",
+                "--backend",
+                "dedicated",
+                "--out",
+                "thinking",
+                "--no-progress",
+                "-Dserver_size=0.01");
         assertEquals(0, r.status(), r.out() + r.err());
         Path exp = work.resolve("replay");
         Cli.Result e = Cli.analysis(work, "export-httperf", "thinking", "--out", exp.toString());
         assertEquals(0, e.status(), e.err());
         List<HttperfExport.Session> sessions = HttperfExport.read(exp.resolve("sessions.wsesslog"));
-        double longest = sessions.stream().flatMap(x -> x.thinkSeconds().stream()).mapToDouble(Double::doubleValue).max().orElse(0);
+        double longest = sessions.stream()
+                .flatMap(x -> x.thinkSeconds().stream())
+                .mapToDouble(Double::doubleValue)
+                .max()
+                .orElse(0);
         assertTrue(longest > 5, "a think time longer than the server's default keep-alive: " + longest);
         List<String> readme = Files.readAllLines(exp.resolve("README.txt"));
-        String serverLine = readme.stream().filter(l -> l.startsWith("  java -jar rubis-server.jar")).findFirst().orElseThrow().strip();
-        String httperfLine = readme.stream().filter(l -> l.startsWith("  httperf ")).findFirst().orElseThrow().strip();
+        String serverLine = readme.stream()
+                .filter(l -> l.startsWith("  java -jar rubis-server.jar"))
+                .findFirst()
+                .orElseThrow()
+                .strip();
+        String httperfLine = readme.stream()
+                .filter(l -> l.startsWith("  httperf "))
+                .findFirst()
+                .orElseThrow()
+                .strip();
         List<String> server = new ArrayList<>(List.of(serverLine.split(" ")));
         server.set(0, Cli.java());
         server.set(2, Cli.serverJar().toAbsolutePath().toString());
         server.addAll(List.of("--size", "0.01"));
-        Process srv = new ProcessBuilder(server).redirectErrorStream(true).redirectOutput(work.resolve("replay-server.txt").toFile()).start();
+        Process srv = new ProcessBuilder(server)
+                .redirectErrorStream(true)
+                .redirectOutput(work.resolve("replay-server.txt").toFile())
+                .start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.readString(work.resolve("replay-server.txt")).contains("rubis-server ready") && System.nanoTime() < deadline) {
+            while (!Files.readString(work.resolve("replay-server.txt")).contains("rubis-server ready")
+                    && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-            Process hp = new ProcessBuilder(List.of(httperfLine.split(" "))).directory(exp.toFile()).redirectErrorStream(true).start();
+            Process hp = new ProcessBuilder(List.of(httperfLine.split(" ")))
+                    .directory(exp.toFile())
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(hp.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(hp.waitFor(300, TimeUnit.SECONDS), out);
             int requests = sessions.stream().mapToInt(x -> x.paths().size()).sum();
             assertTrue(out.contains("Errors: total 0 "), "no request failed:\n" + out);
-            assertTrue(out.matches("(?s).*Total: connections \\d+ requests " + requests + " replies " + requests + " .*"), "every request replied:\n" + out);
+            assertTrue(
+                    out.matches("(?s).*Total: connections \\d+ requests " + requests + " replies " + requests + " .*"),
+                    "every request replied:\n" + out);
         } finally {
             srv.destroy();
             srv.waitFor(30, TimeUnit.SECONDS);

@@ -21,16 +21,35 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AssertRunTest {
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     private static String[] run(String out, String... more) {
         return runFor("3s", out, more);
     }
 
     private static String[] runFor(String duration, String out, String... more) {
-        List<String> a = new ArrayList<>(List.of("run", "--users", "6", "--ramp-up", "1s", "--duration", duration,
-                "--ramp-down", "0s", "--think-scale", "0.02", "--seed", "34", "--out", out, "--no-progress",
-                "-Dserver_size=0.02", "-Dserver_java_options=-Xmx256m", "--jit-warmup", "off"));
+        List<String> a = new ArrayList<>(List.of(
+                "run",
+                "--users",
+                "6",
+                "--ramp-up",
+                "1s",
+                "--duration",
+                duration,
+                "--ramp-down",
+                "0s",
+                "--think-scale",
+                "0.02",
+                "--seed",
+                "34",
+                "--out",
+                out,
+                "--no-progress",
+                "-Dserver_size=0.02",
+                "-Dserver_java_options=-Xmx256m",
+                "--jit-warmup",
+                "off"));
         a.addAll(List.of(more));
         return a.toArray(String[]::new);
     }
@@ -46,8 +65,11 @@ class AssertRunTest {
         for (Map.Entry<String, String> c : cases.entrySet()) {
             Cli.Result r = Cli.run(work, 60, run("bad", "--assert", "errors<1%", "--assert", c.getKey()));
             assertEquals(64, r.status(), c.getKey() + ": " + r.out() + r.err());
-            assertTrue(r.err().strip().lines().count() == 1 && r.err().contains("--assert '" + c.getKey() + "': ")
-                    && r.err().contains(c.getValue()), c.getKey() + ": " + r.err());
+            assertTrue(
+                    r.err().strip().lines().count() == 1
+                            && r.err().contains("--assert '" + c.getKey() + "': ")
+                            && r.err().contains(c.getValue()),
+                    c.getKey() + ": " + r.err());
             assertFalse(Files.exists(work.resolve("bad")), "nothing started: no run directory");
         }
         Cli.Result property = Cli.run(work, 60, run("bad", "-Dclient_assertions=p99<1s; mean<<1s"));
@@ -57,8 +79,10 @@ class AssertRunTest {
 
     @Test
     void aRunsAssertionsAreCheckedOnItsRunPhaseAndAFailureExits99() throws Exception {
-        Cli.Result r = Cli.run(work, 180, run("one", "--assert", "errors<=100%", "--assert", "p99>=0ms",
-                "--assert", "throughput>1000000/s"));
+        Cli.Result r = Cli.run(
+                work,
+                180,
+                run("one", "--assert", "errors<=100%", "--assert", "p99>=0ms", "--assert", "throughput>1000000/s"));
         RunDir d = new RunDir(work.resolve("one"));
         JsonNode s = d.json("summary.json");
         assertEquals("complete", s.path("status").asText(), r.out() + r.err());
@@ -67,7 +91,8 @@ class AssertRunTest {
         assertEquals(3, a.size(), a.toString());
         boolean clientBound = s.path("client_health").path("causes").toString().contains("CLIENT");
         if (clientBound) { // the host was too busy for this client: its figures are not asserted
-            a.forEach(x -> assertTrue(!x.path("passed").asBoolean() && x.path("reason").asText().contains("names the client")));
+            a.forEach(x -> assertTrue(
+                    !x.path("passed").asBoolean() && x.path("reason").asText().contains("names the client")));
             return;
         }
         // The figures are the summary's own; the error share is that of requests.csv's run phase.
@@ -83,9 +108,12 @@ class AssertRunTest {
         assertEquals("errors<=100%", a.get(0).path("assertion").asText());
         assertEquals(100.0 * runErrors / runRequests, a.get(0).path("actual").asDouble(), 1e-9);
         assertTrue(a.get(0).path("passed").asBoolean(), a.toString());
-        assertEquals(s.path("response_time_ms").path("run").path("p99").asDouble(), a.get(1).path("actual").asDouble());
+        assertEquals(
+                s.path("response_time_ms").path("run").path("p99").asDouble(),
+                a.get(1).path("actual").asDouble());
         assertTrue(a.get(1).path("passed").asBoolean(), a.toString());
-        assertEquals(s.path("throughput_rps").asDouble(), a.get(2).path("actual").asDouble());
+        assertEquals(
+                s.path("throughput_rps").asDouble(), a.get(2).path("actual").asDouble());
         assertFalse(a.get(2).path("passed").asBoolean(), a.toString());
         assertTrue(r.err().contains("1 of 3 assertions failed"), r.err());
         String text = Files.readString(work.resolve("one").resolve("summary.txt"));
@@ -117,7 +145,8 @@ class AssertRunTest {
         }
         for (int i = 0; i < 2; i++) {
             JsonNode shard = new RunDir(work.resolve("sharded").resolve("shard-" + i)).json("summary.json");
-            assertTrue(shard.path("assertions").isMissingNode(), "a shard is a part of the run, not asserted: shard " + i);
+            assertTrue(
+                    shard.path("assertions").isMissingNode(), "a shard is a part of the run, not asserted: shard " + i);
         }
     }
 }

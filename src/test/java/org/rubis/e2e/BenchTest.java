@@ -18,14 +18,26 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BenchTest {
 
-    @TempDir static Path work;
+    @TempDir
+    static Path work;
 
     private static final List<String> PER_REQUEST =
             List.of("requests.csv", "sessions.csv", "server/requests.csv", "server/connections.csv");
 
     private static Cli.Result bench(String out, String... more) throws Exception {
-        List<String> args = new ArrayList<>(List.of("bench", "server", "--users", "4", "--ramp-up", "0",
-                "--duration", "3s", "--list", "event", "--out", out));
+        List<String> args = new ArrayList<>(List.of(
+                "bench",
+                "server",
+                "--users",
+                "4",
+                "--ramp-up",
+                "0",
+                "--duration",
+                "3s",
+                "--list",
+                "event",
+                "--out",
+                out));
         args.addAll(List.of(more));
         Cli.Result r = Cli.run(work, 180, args.toArray(String[]::new));
         assertEquals(0, r.status(), r.out() + r.err());
@@ -36,12 +48,22 @@ class BenchTest {
     void theTableGivesEachRunsVerdictAndThePerRequestLogsAreDeleted() throws Exception {
         Cli.Result r = bench("tidy");
         Path run = work.resolve("tidy/server-event");
-        String verdict = new RunDir(run).json("summary.json").get("client_health").get("verdict").asText();
+        String verdict = new RunDir(run)
+                .json("summary.json")
+                .get("client_health")
+                .get("verdict")
+                .asText();
         String word = verdict.substring(0, verdict.indexOf(':'));
         List<String> lines = r.out().lines().toList();
-        String header = lines.stream().filter(l -> l.startsWith("model ")).findFirst().orElseThrow(() -> new AssertionError(r.out()));
+        String header = lines.stream()
+                .filter(l -> l.startsWith("model "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(r.out()));
         assertTrue(header.strip().endsWith("verdict"), header);
-        String row = lines.stream().filter(l -> l.startsWith("event ")).findFirst().orElseThrow(() -> new AssertionError(r.out()));
+        String row = lines.stream()
+                .filter(l -> l.startsWith("event "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(r.out()));
         assertTrue(row.strip().endsWith(" " + word), row + " vs " + verdict);
         assertTrue(Files.isRegularFile(run.resolve("summary.json")) && Files.isRegularFile(run.resolve("summary.txt")));
         assertTrue(Files.isRegularFile(run.resolve("server/stats.json")));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
-import java.util.Arrays;
 
 /**
  * run --capture --probe --published-times wire against the embedded server: the run's own wire check
@@ -29,13 +29,36 @@ import java.util.Arrays;
 @Isolated("its wire and probe checks need requests sent on time: no other test may load the machine beside it")
 class CapturedRunTest {
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     @Test
     void capturedRunWithProbeAgreesWithTheWireAndPublishesWireTimes() throws Exception {
         Path out = work.resolve("run");
-        Cli.Result r = Cli.run(work, 180, "run", "--users", "10", "--ramp-up", "1s", "--duration", "6s", "--ramp-down", "0", "--think-scale",
-                "0.03", "--backend", "dedicated", "--seed", "11", "--capture", "--probe", "--published-times", "wire", "--out", out.toString(),
+        Cli.Result r = Cli.run(
+                work,
+                180,
+                "run",
+                "--users",
+                "10",
+                "--ramp-up",
+                "1s",
+                "--duration",
+                "6s",
+                "--ramp-down",
+                "0",
+                "--think-scale",
+                "0.03",
+                "--backend",
+                "dedicated",
+                "--seed",
+                "11",
+                "--capture",
+                "--probe",
+                "--published-times",
+                "wire",
+                "--out",
+                out.toString(),
                 "--no-progress");
         assertEquals(0, r.status(), r.out() + r.err());
         RunDir run = new RunDir(out);
@@ -44,7 +67,9 @@ class CapturedRunTest {
         assertTrue(requests.size() > 50, "requests: " + requests.size());
 
         // The probe: present, plausible, and not in the run's own figures.
-        List<Map<String, String>> probe = run.csv("probe.csv").stream().filter(l -> l.get("warmup").equals("false")).toList();
+        List<Map<String, String>> probe = run.csv("probe.csv").stream()
+                .filter(l -> l.get("warmup").equals("false"))
+                .toList();
         assertTrue(probe.size() >= 10, "probe requests after warm-up: " + probe.size());
         for (Map<String, String> p : probe) {
             assertEquals("200", p.get("status"), p.toString());
@@ -53,18 +78,34 @@ class CapturedRunTest {
             assertTrue(ttfb > 0 && resp >= ttfb, p.toString());
             assertTrue(p.get("path").contains("rubis_probe=1"));
         }
-        long[] probeResp = probe.stream().mapToLong(p -> Long.parseLong(p.get("response_ns"))).sorted().toArray();
-        double runMeanMs = s.path("response_time_ms_client").path("overall").path("mean").asDouble(s.path("response_time_ms").path("overall").path("mean").asDouble());
-        assertTrue(probeResp[probeResp.length / 2] / 1e6 < runMeanMs, "probe median " + probeResp[probeResp.length / 2] + " ns vs run mean " + runMeanMs + " ms");
-        assertTrue(requests.stream().noneMatch(l -> l.get("path").contains("rubis_probe")), "probe requests in requests.csv");
+        long[] probeResp = probe.stream()
+                .mapToLong(p -> Long.parseLong(p.get("response_ns")))
+                .sorted()
+                .toArray();
+        double runMeanMs = s.path("response_time_ms_client")
+                .path("overall")
+                .path("mean")
+                .asDouble(
+                        s.path("response_time_ms").path("overall").path("mean").asDouble());
+        assertTrue(
+                probeResp[probeResp.length / 2] / 1e6 < runMeanMs,
+                "probe median " + probeResp[probeResp.length / 2] + " ns vs run mean " + runMeanMs + " ms");
+        assertTrue(
+                requests.stream().noneMatch(l -> l.get("path").contains("rubis_probe")),
+                "probe requests in requests.csv");
         assertEquals(requests.size(), s.path("requests").asLong(), "the summary counts the run's requests only");
         String probeConn = probe.get(0).get("connection_id");
         List<Map<String, String>> server = run.csv("server/requests.csv");
-        assertTrue(server.stream().anyMatch(l -> l.get("path").contains("rubis_probe=1") && l.get("connection_id").equals(probeConn)),
+        assertTrue(
+                server.stream()
+                        .anyMatch(l -> l.get("path").contains("rubis_probe=1")
+                                && l.get("connection_id").equals(probeConn)),
                 "the server logged the probe on its own connection");
 
         JsonNode w = s.path("wire_check");
-        Assumptions.assumeFalse(w.path("status").asText().equals("not run") && w.path("reason").asText().matches(".*(permission|libpcap).*"),
+        Assumptions.assumeFalse(
+                w.path("status").asText().equals("not run")
+                        && w.path("reason").asText().matches(".*(permission|libpcap).*"),
                 "packet capture unavailable here: " + w.path("reason").asText());
         assertEquals("complete", w.path("status").asText(), w.toString());
         assertEquals(0, w.path("capture").path("kernel_drops").asLong(-1));
@@ -77,13 +118,22 @@ class CapturedRunTest {
         assertEquals(0, w.path("client_only").asLong());
         assertEquals(0, w.path("wire_only").asLong());
         // Connections: the client's, the wire's and the server's, by address:port, the probe's apart.
-        Set<String> clientConns = requests.stream().map(l -> l.get("connection_id")).collect(Collectors.toSet());
-        Set<String> wireConns = run.csv("wire-connections.csv").stream().filter(l -> !l.get("requests").equals("0")).map(l -> l.get("client"))
-                .filter(c -> !c.equals(probeConn)).collect(Collectors.toSet());
-        Set<String> serverConns = server.stream().map(l -> l.get("connection_id")).filter(c -> !c.equals(probeConn)).collect(Collectors.toSet());
+        Set<String> clientConns =
+                requests.stream().map(l -> l.get("connection_id")).collect(Collectors.toSet());
+        Set<String> wireConns = run.csv("wire-connections.csv").stream()
+                .filter(l -> !l.get("requests").equals("0"))
+                .map(l -> l.get("client"))
+                .filter(c -> !c.equals(probeConn))
+                .collect(Collectors.toSet());
+        Set<String> serverConns = server.stream()
+                .map(l -> l.get("connection_id"))
+                .filter(c -> !c.equals(probeConn))
+                .collect(Collectors.toSet());
         assertEquals(clientConns, wireConns, "connections: client vs wire");
         assertEquals(serverConns, wireConns, "connections: server vs wire");
-        assertEquals(clientConns.size(), w.path("connections").path("wire_with_requests").asLong());
+        assertEquals(
+                clientConns.size(),
+                w.path("connections").path("wire_with_requests").asLong());
         // The error statistics, all and split by new/reused connections, and the floor from the probe.
         for (String g : List.of("all", "new", "reused")) {
             for (String k : List.of("ttfb", "response")) {
@@ -98,58 +148,94 @@ class CapturedRunTest {
         // Whom an inaccurate run blames follows the floor the probe measured in the same run, as the JSON says.
         JsonNode acc = w.path("accuracy");
         assertTrue(acc.has("floor_mean_us") && acc.has("reused_mean_us") && acc.has("floor_explains"), acc.toString());
-        assertEquals(acc.path("reused_mean_us").asDouble() - acc.path("floor_mean_us").asDouble(), acc.path("above_floor_mean_us").asDouble(), 0.11);
+        assertEquals(
+                acc.path("reused_mean_us").asDouble()
+                        - acc.path("floor_mean_us").asDouble(),
+                acc.path("above_floor_mean_us").asDouble(),
+                0.11);
         String runVerdict = s.path("client_health").path("verdict").asText();
         assertEquals(acc.path("floor_explains").asBoolean(), runVerdict.contains("HOST: its floor"), runVerdict);
-        assertEquals(!acc.path("within").asBoolean() && !acc.path("floor_explains").asBoolean(), runVerdict.contains("its times were"),
+        assertEquals(
+                !acc.path("within").asBoolean() && !acc.path("floor_explains").asBoolean(),
+                runVerdict.contains("its times were"),
                 runVerdict);
-        assertTrue(s.path("accuracy_verdict").asText().matches("(OK|INACCURATE): .*"), s.path("accuracy_verdict").asText());
+        assertTrue(
+                s.path("accuracy_verdict").asText().matches("(OK|INACCURATE): .*"),
+                s.path("accuracy_verdict").asText());
         // The run's verdict takes the measured error as its accuracy evidence, not "not measured".
-        assertTrue(s.path("client_health").path("accuracy_measured").asBoolean(), s.path("client_health").toString());
-        assertTrue(s.path("client_health").path("verdict").asText().contains("Accuracy measured on the wire"),
+        assertTrue(
+                s.path("client_health").path("accuracy_measured").asBoolean(),
+                s.path("client_health").toString());
+        assertTrue(
+                s.path("client_health").path("verdict").asText().contains("Accuracy measured on the wire"),
                 s.path("client_health").path("verdict").asText());
         assertTrue(Files.readString(out.resolve("summary.txt")).contains("Wire check"));
 
         // Where the error goes: each matched request's client minus wire split into its send and receive sides
         // (the client's anchored instants against the capture's), which add up to it exactly; the probe's rows too.
-        assertTrue(s.path("clock").path("anchor_bracket_ns").asLong(-1) >= 0, s.path("clock").toString());
-        assertTrue(w.path("anchor_bracket_ns").path("client").asLong(-1) >= 0 && w.path("anchor_bracket_ns").path("probe").asLong(-1) >= 0,
+        assertTrue(
+                s.path("clock").path("anchor_bracket_ns").asLong(-1) >= 0,
+                s.path("clock").toString());
+        assertTrue(
+                w.path("anchor_bracket_ns").path("client").asLong(-1) >= 0
+                        && w.path("anchor_bracket_ns").path("probe").asLong(-1) >= 0,
                 w.path("anchor_bracket_ns").toString());
         List<Map<String, String>> wireRows = run.csv("wire.csv");
-        assertTrue(wireRows.get(0).containsKey("send_side_ns") && wireRows.get(0).containsKey("receive_side_ns"), wireRows.get(0).keySet().toString());
+        assertTrue(
+                wireRows.get(0).containsKey("send_side_ns") && wireRows.get(0).containsKey("receive_side_ns"),
+                wireRows.get(0).keySet().toString());
         long split = 0;
         for (Map<String, String> row : wireRows) {
-            if ((row.get("match").equals("matched") || row.get("match").equals("probe")) && !row.get("response_minus_wire_ns").isEmpty()) {
+            if ((row.get("match").equals("matched") || row.get("match").equals("probe"))
+                    && !row.get("response_minus_wire_ns").isEmpty()) {
                 long send = Long.parseLong(row.get("send_side_ns"));
                 long receive = Long.parseLong(row.get("receive_side_ns"));
                 assertEquals(Long.parseLong(row.get("response_minus_wire_ns")), send + receive, row.toString());
-                assertEquals(Long.parseLong(row.get("wire_request_epoch_ns")) - Long.parseLong(row.get("client_send_epoch_ns")), send, row.toString());
+                assertEquals(
+                        Long.parseLong(row.get("wire_request_epoch_ns"))
+                                - Long.parseLong(row.get("client_send_epoch_ns")),
+                        send,
+                        row.toString());
                 split++;
             }
         }
         assertTrue(split >= client, "split rows " + split);
-        assertTrue(wireRows.stream().filter(row -> row.get("match").equals("probe")).allMatch(row -> !row.get("client_send_epoch_ns").isEmpty()),
+        assertTrue(
+                wireRows.stream()
+                        .filter(row -> row.get("match").equals("probe"))
+                        .allMatch(row -> !row.get("client_send_epoch_ns").isEmpty()),
                 "the probe's rows carry probe.csv's client columns");
         for (String g : List.of("reused", "dedicated/reused")) {
             for (String k : List.of("send_side", "receive_side")) {
                 assertTrue(w.path("client_minus_wire_us").path(g).path(k).has("p50"), g + "." + k + " in " + w);
             }
         }
-        assertTrue(w.path("probe").path("client_minus_wire_us").path("send_side").has("p50"), w.path("probe").toString());
+        assertTrue(
+                w.path("probe").path("client_minus_wire_us").path("send_side").has("p50"),
+                w.path("probe").toString());
         assertTrue(Files.readString(out.resolve("summary.txt")).contains("where the error goes"));
 
         // Published times: the wire's, per request from wire.csv.
         assertTrue(s.path("response_time_clock").asText().startsWith("wire"));
         assertTrue(s.has("response_time_ms_client"));
-        List<Map<String, String>> wire = run.csv("wire.csv").stream().filter(l -> l.get("match").equals("matched")).toList();
+        List<Map<String, String>> wire = run.csv("wire.csv").stream()
+                .filter(l -> l.get("match").equals("matched"))
+                .toList();
         assertEquals(client, wire.size());
-        long[] ns = wire.stream().mapToLong(l -> Long.parseLong(l.get("wire_response_ns"))).toArray();
+        long[] ns = wire.stream()
+                .mapToLong(l -> Long.parseLong(l.get("wire_response_ns")))
+                .toArray();
         double meanMs = Arrays.stream(ns).average().orElseThrow() / 1e6;
         double maxMs = Arrays.stream(ns).max().orElseThrow() / 1e6;
         JsonNode overall = s.path("response_time_ms").path("overall");
         assertEquals(client, overall.path("count").asLong());
-        assertEquals(Math.round(meanMs * 1000) / 1000.0, overall.path("mean").asDouble(), 1e-9, "summary mean = wire.csv mean");
-        assertEquals(Math.round(maxMs * 1000) / 1000.0, overall.path("max").asDouble(), 1e-9, "summary max = wire.csv max");
+        assertEquals(
+                Math.round(meanMs * 1000) / 1000.0,
+                overall.path("mean").asDouble(),
+                1e-9,
+                "summary mean = wire.csv mean");
+        assertEquals(
+                Math.round(maxMs * 1000) / 1000.0, overall.path("max").asDouble(), 1e-9, "summary max = wire.csv max");
 
         Cli.Result report = Cli.analysis(work, "report", out.toString());
         assertEquals(0, report.status(), report.err());
@@ -157,12 +243,17 @@ class CapturedRunTest {
         assertEquals("wire", a.path("response_time_clock").asText());
         JsonNode ro = a.path("response_time_ms").path("overall");
         assertEquals(client, ro.path("count").asLong());
-        assertEquals(Math.round(meanMs * 1000) / 1000.0, ro.path("mean").asDouble(), 1e-9, "report mean = wire.csv mean");
+        assertEquals(
+                Math.round(meanMs * 1000) / 1000.0, ro.path("mean").asDouble(), 1e-9, "report mean = wire.csv mean");
         assertEquals(Math.round(maxMs * 1000) / 1000.0, ro.path("max").asDouble(), 1e-9, "report max = wire.csv max");
         long[] sorted = ns.clone();
         Arrays.sort(sorted);
         double medianMs = sorted[(int) Math.ceil(0.5 * sorted.length) - 1] / 1e6;
-        assertEquals(medianMs, ro.path("median").asDouble(), medianMs * 0.002 + 0.001, "report median = wire.csv median (HdrHistogram, 3 digits)");
+        assertEquals(
+                medianMs,
+                ro.path("median").asDouble(),
+                medianMs * 0.002 + 0.001,
+                "report median = wire.csv median (HdrHistogram, 3 digits)");
         assertTrue(a.has("response_time_ms_client"));
         assertFalse(Files.readString(out.resolve("report.html")).isEmpty());
     }
@@ -172,14 +263,40 @@ class CapturedRunTest {
     void withoutLibpcapTheRunGoesOnAndSaysSo() throws Exception {
         Path out = work.resolve("nolib");
         Path log = work.resolve("nolib.txt");
-        Process p = new ProcessBuilder(Cli.java(), "-Dorg.pcap4j.core.pcapLibName=/nonexistent/libpcap.so", "-jar", Cli.clientJar().toString(), "run",
-                "--users", "3", "--ramp-up", "0", "--duration", "2s", "--ramp-down", "0", "--think-scale", "0.03", "--seed", "2", "--capture",
-                "--out", out.toString(), "--no-progress", "--target", SharedServer.target())
-                .directory(work.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(
+                        Cli.java(),
+                        "-Dorg.pcap4j.core.pcapLibName=/nonexistent/libpcap.so",
+                        "-jar",
+                        Cli.clientJar().toString(),
+                        "run",
+                        "--users",
+                        "3",
+                        "--ramp-up",
+                        "0",
+                        "--duration",
+                        "2s",
+                        "--ramp-down",
+                        "0",
+                        "--think-scale",
+                        "0.03",
+                        "--seed",
+                        "2",
+                        "--capture",
+                        "--out",
+                        out.toString(),
+                        "--no-progress",
+                        "--target",
+                        SharedServer.target())
+                .directory(work.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS));
         String text = Files.readString(log);
         assertEquals(0, p.exitValue(), text);
-        List<String> warnings = text.lines().filter(l -> l.contains("capture") && l.startsWith("warning:")).toList();
+        List<String> warnings = text.lines()
+                .filter(l -> l.contains("capture") && l.startsWith("warning:"))
+                .toList();
         assertEquals(1, warnings.size(), text);
         assertTrue(warnings.get(0).contains("libpcap") && warnings.get(0).contains("without capture"), warnings.get(0));
         assertFalse(text.contains("\tat "), "no stack trace: " + text);

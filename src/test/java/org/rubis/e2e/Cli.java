@@ -16,7 +16,10 @@ final class Cli {
     private Cli() {}
 
     static String java() {
-        return ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return ProcessHandle.current()
+                .info()
+                .command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
     static Path clientJar() {
@@ -48,7 +51,11 @@ final class Cli {
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(workDir, "aout", ".txt");
         Path err = Files.createTempFile(workDir, "aerr", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .directory(workDir.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("rubis-analysis " + String.join(" ", args) + " did not finish");
@@ -96,13 +103,19 @@ final class Cli {
     static Result run(Path workDir, long timeoutSeconds, String... args) throws IOException, InterruptedException {
         Path out = Files.createTempFile(workDir, "out", ".txt");
         Path err = Files.createTempFile(workDir, "err", ".txt");
-        Process p = client(workDir, args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = client(workDir, args)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new AssertionError("rubis-client " + String.join(" ", args) + " did not finish in " + timeoutSeconds + " s; output:\n"
-                    + Files.readString(out) + Files.readString(err));
+            throw new AssertionError("rubis-client " + String.join(" ", args) + " did not finish in " + timeoutSeconds
+                    + " s; output:\n" + Files.readString(out) + Files.readString(err));
         }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        return new Result(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
     }
 
     /**
@@ -117,22 +130,31 @@ final class Cli {
         } catch (IOException | UnsupportedOperationException e) {
             return null;
         }
-        return Files.isExecutable(Path.of("/usr/bin/setpriv")) ? List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
+        return Files.isExecutable(Path.of("/usr/bin/setpriv"))
+                ? List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
                 : null;
     }
 
     /** A program run with {@code prefix} before its java command line (e.g. {@link #unprivileged()}), with its exit status and output. */
-    static Result runWith(List<String> prefix, Path workDir, long timeoutSeconds, Path jar, String... args) throws IOException, InterruptedException {
+    static Result runWith(List<String> prefix, Path workDir, long timeoutSeconds, Path jar, String... args)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.addAll(List.of(java(), "-jar", jar.toAbsolutePath().toString()));
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(workDir, "out", ".txt");
         Path err = Files.createTempFile(workDir, "err", ".txt");
-        Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .directory(workDir.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError(String.join(" ", cmd) + " did not finish in " + timeoutSeconds + " s");
         }
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        return new Result(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
     }
 }

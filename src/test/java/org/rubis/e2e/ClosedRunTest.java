@@ -4,14 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,9 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.workload.Interaction;
 import org.rubis.client.workload.TransitionTable;
-import java.nio.file.Files;
-import java.util.Comparator;
-import java.util.regex.Pattern;
 
 /**
  * Closed runs against the embedded server, as a user starts them. Two runs with the same seed:
@@ -30,14 +30,34 @@ import java.util.regex.Pattern;
  */
 class ClosedRunTest {
 
-    @TempDir static Path work;
+    @TempDir
+    static Path work;
+
     static RunDir a;
     static RunDir b;
     static Cli.Result resultA;
 
     static String[] args(String out) {
-        return new String[] {"run", "--users", "25", "--ramp-up", "1s", "--duration", "6s", "--ramp-down", "1s", "--think-scale", "0.03",
-                "--seed", "4242", "--out", out, "--no-progress", "-Dserver_size=0.02", "-Dserver_java_options=-Xmx512m"};
+        return new String[] {
+            "run",
+            "--users",
+            "25",
+            "--ramp-up",
+            "1s",
+            "--duration",
+            "6s",
+            "--ramp-down",
+            "1s",
+            "--think-scale",
+            "0.03",
+            "--seed",
+            "4242",
+            "--out",
+            out,
+            "--no-progress",
+            "-Dserver_size=0.02",
+            "-Dserver_java_options=-Xmx512m"
+        };
     }
 
     @BeforeAll
@@ -56,12 +76,16 @@ class ClosedRunTest {
         List<Map<String, String>> server = a.csv("server/requests.csv");
         assertTrue(client.size() > 200, "requests: " + client.size());
         assertEquals(client.size(), server.size(), "same count");
-        Map<String, Long> clientPaths = client.stream().collect(Collectors.groupingBy(r -> r.get("path"), TreeMap::new, Collectors.counting()));
-        Map<String, Long> serverPaths = server.stream().collect(Collectors.groupingBy(r -> r.get("path"), TreeMap::new, Collectors.counting()));
+        Map<String, Long> clientPaths =
+                client.stream().collect(Collectors.groupingBy(r -> r.get("path"), TreeMap::new, Collectors.counting()));
+        Map<String, Long> serverPaths =
+                server.stream().collect(Collectors.groupingBy(r -> r.get("path"), TreeMap::new, Collectors.counting()));
         assertEquals(clientPaths, serverPaths, "same paths");
         // The connection ids the client logged are the ones the server saw.
-        Set<String> serverConns = server.stream().map(r -> r.get("connection_id")).collect(Collectors.toSet());
-        Set<String> clientConns = client.stream().map(r -> r.get("connection_id")).collect(Collectors.toSet());
+        Set<String> serverConns =
+                server.stream().map(r -> r.get("connection_id")).collect(Collectors.toSet());
+        Set<String> clientConns =
+                client.stream().map(r -> r.get("connection_id")).collect(Collectors.toSet());
         assertEquals(serverConns, clientConns);
         JsonNode stats = a.json("server/stats.json");
         assertEquals(client.size(), stats.get("requests").asLong());
@@ -73,7 +97,9 @@ class ClosedRunTest {
     @Test
     void everyFileAndColumnOfTheRunDirectoryIsDocumented() throws Exception {
         String doc = Files.readString(Path.of(System.getProperty("rubis.properties.dir", "../../rubis-properties"))
-                .toAbsolutePath().getParent().resolve("docs/RUN-DIRECTORY.md"));
+                .toAbsolutePath()
+                .getParent()
+                .resolve("docs/RUN-DIRECTORY.md"));
         Path dir = work.resolve("a");
         List<String> missing = new ArrayList<>();
         try (var files = Files.walk(dir)) {
@@ -84,26 +110,52 @@ class ClosedRunTest {
                 }
                 if (name.endsWith(".csv")) {
                     for (String column : Files.readAllLines(f).get(0).split(",")) {
-                        if (!Pattern.compile("(?<![A-Za-z0-9_])" + column + "(?![A-Za-z0-9_])").matcher(doc).find()) {
+                        if (!Pattern.compile("(?<![A-Za-z0-9_])" + column + "(?![A-Za-z0-9_])")
+                                .matcher(doc)
+                                .find()) {
                             missing.add(dir.relativize(f) + " column " + column);
                         }
                     }
                 }
             }
         }
-        assertTrue(Files.isRegularFile(dir.resolve("server/regions.txt")), "the packaged data files are handed over as copies");
+        assertTrue(
+                Files.isRegularFile(dir.resolve("server/regions.txt")),
+                "the packaged data files are handed over as copies");
         assertEquals(List.of(), missing);
     }
 
     @Test
     void logsHaveTheDocumentedColumnsAndTheSummaryItsKeys() throws Exception {
-        assertTrue(a.header("requests.csv").containsAll(List.of("session_id", "user", "request_index", "state", "path", "phase",
-                "intended_send_epoch_ns", "send_epoch_ns", "ttfb_ns", "response_ns", "bytes", "status", "error", "connection_id",
-                "new_connection", "backend")));
-        assertTrue(a.header("sessions.csv").containsAll(List.of("session_id", "intended_start_epoch_ns", "start_epoch_ns", "end_epoch_ns",
-                "requests", "end_reason")));
+        assertTrue(a.header("requests.csv")
+                .containsAll(List.of(
+                        "session_id",
+                        "user",
+                        "request_index",
+                        "state",
+                        "path",
+                        "phase",
+                        "intended_send_epoch_ns",
+                        "send_epoch_ns",
+                        "ttfb_ns",
+                        "response_ns",
+                        "bytes",
+                        "status",
+                        "error",
+                        "connection_id",
+                        "new_connection",
+                        "backend")));
+        assertTrue(a.header("sessions.csv")
+                .containsAll(List.of(
+                        "session_id",
+                        "intended_start_epoch_ns",
+                        "start_epoch_ns",
+                        "end_epoch_ns",
+                        "requests",
+                        "end_reason")));
         JsonNode s = a.json("summary.json");
-        for (String k : List.of("requests", "errors", "sessions_completed", "seed", "backend", "jvm", "client_health")) {
+        for (String k :
+                List.of("requests", "errors", "sessions_completed", "seed", "backend", "jvm", "client_health")) {
             assertTrue(s.has(k), "summary.json lacks " + k);
         }
         assertEquals(4242, s.get("seed").asLong());
@@ -113,13 +165,18 @@ class ClosedRunTest {
         assertTrue(s.get("response_time_ms").get("run").get("count").asLong() > 0);
         assertTrue(s.get("response_time_ms").get("run").get("states").has("Home"));
         for (String phase : List.of("up", "run", "down")) {
-            assertTrue(a.csv("requests.csv").stream().anyMatch(r -> r.get("phase").equals(phase)), "a request in phase " + phase);
+            assertTrue(
+                    a.csv("requests.csv").stream().anyMatch(r -> r.get("phase").equals(phase)),
+                    "a request in phase " + phase);
         }
         for (Map<String, String> r : a.csv("requests.csv")) {
             long ttfb = Long.parseLong(r.get("ttfb_ns"));
             long resp = Long.parseLong(r.get("response_ns"));
             assertTrue(ttfb > 0 && ttfb <= resp, r.toString());
-            assertTrue(Long.parseLong(r.get("send_epoch_ns")) >= Long.parseLong(r.get("intended_send_epoch_ns")) - 1_000_000, r.toString());
+            assertTrue(
+                    Long.parseLong(r.get("send_epoch_ns"))
+                            >= Long.parseLong(r.get("intended_send_epoch_ns")) - 1_000_000,
+                    r.toString());
         }
         assertTrue(resultA.out().contains("Run (the measurement) - response time in ms"), resultA.out());
     }
@@ -128,7 +185,8 @@ class ClosedRunTest {
     static Map<Long, List<Map<String, String>>> requestsBySession(RunDir d) throws Exception {
         Map<Long, List<Map<String, String>>> w = new HashMap<>();
         for (Map<String, String> r : d.csv("requests.csv")) {
-            w.computeIfAbsent(Long.parseLong(r.get("session_id")), k -> new ArrayList<>()).add(r);
+            w.computeIfAbsent(Long.parseLong(r.get("session_id")), k -> new ArrayList<>())
+                    .add(r);
         }
         return w;
     }
@@ -137,7 +195,8 @@ class ClosedRunTest {
     static Map<Long, List<String>> walks(RunDir d) throws Exception {
         Map<Long, List<String>> w = new HashMap<>();
         for (Map<String, String> r : d.csv("requests.csv")) {
-            w.computeIfAbsent(Long.parseLong(r.get("session_id")), k -> new ArrayList<>()).add(r.get("state") + (r.get("error").isEmpty() ? "" : "!"));
+            w.computeIfAbsent(Long.parseLong(r.get("session_id")), k -> new ArrayList<>())
+                    .add(r.get("state") + (r.get("error").isEmpty() ? "" : "!"));
         }
         return w;
     }
@@ -156,8 +215,10 @@ class ClosedRunTest {
                 boolean direct = t.probability(to, from) > 0;
                 boolean stay = to == from;
                 String target = walk.get(i).replace("!", "");
-                boolean back = walk.subList(0, i).stream().anyMatch(s -> s.replace("!", "").equals(target));
-                assertTrue(afterError ? to == 0 : direct || stay || back,
+                boolean back = walk.subList(0, i).stream()
+                        .anyMatch(s -> s.replace("!", "").equals(target));
+                assertTrue(
+                        afterError ? to == 0 : direct || stay || back,
                         "step " + prev + " -> " + walk.get(i) + " is not a transition of the table in " + walk);
                 checked++;
             }
@@ -180,7 +241,8 @@ class ClosedRunTest {
             session.sort(Comparator.comparingLong(r -> Long.parseLong(r.get("intended_send_epoch_ns"))));
             for (int i = 0; i + 1 < session.size(); i++) {
                 Map<String, String> r = session.get(i);
-                if (!r.get("path").matches(".*[?&]category=0&.*") || !r.get("error").isEmpty()) {
+                if (!r.get("path").matches(".*[?&]category=0&.*")
+                        || !r.get("error").isEmpty()) {
                     continue;
                 }
                 long end = Long.parseLong(r.get("send_epoch_ns")) + Long.parseLong(r.get("response_ns"));
@@ -192,7 +254,9 @@ class ClosedRunTest {
             }
         }
         assertTrue(afterSorry >= 5, "searches of category 0 followed by a request: " + afterSorry);
-        assertTrue(atOnce * 5 <= afterSorry, atOnce + " of " + afterSorry + " requests after a Sorry page came without a think time");
+        assertTrue(
+                atOnce * 5 <= afterSorry,
+                atOnce + " of " + afterSorry + " requests after a Sorry page came without a think time");
     }
 
     /**
@@ -219,14 +283,16 @@ class ClosedRunTest {
                 assertEquals(x.get(i).get("state"), y.get(i).get("state"), "session " + id + " step " + i);
                 assertEquals(x.get(i).get("path"), y.get(i).get("path"), "session " + id + " step " + i);
                 compared++;
-                if (!x.get(i).get("bytes").equals(y.get(i).get("bytes")) || !x.get(i).get("error").equals(y.get(i).get("error"))) {
+                if (!x.get(i).get("bytes").equals(y.get(i).get("bytes"))
+                        || !x.get(i).get("error").equals(y.get(i).get("error"))) {
                     break; // the server answered differently: the rest of the walk may legitimately differ
                 }
             }
         }
         assertTrue(compared > 150, "requests compared: " + compared);
         // And the users of the sessions are the same.
-        Map<String, String> usersA = a.csv("sessions.csv").stream().collect(Collectors.toMap(r -> r.get("session_id"), r -> r.get("user")));
+        Map<String, String> usersA =
+                a.csv("sessions.csv").stream().collect(Collectors.toMap(r -> r.get("session_id"), r -> r.get("user")));
         for (Map<String, String> r : b.csv("sessions.csv")) {
             if (usersA.containsKey(r.get("session_id"))) {
                 assertEquals(usersA.get(r.get("session_id")), r.get("user"));

@@ -14,10 +14,14 @@ import org.junit.jupiter.api.io.TempDir;
 /** Hybrid arrivals scheduled against the clock: from a file and from a rate schedule (against the shared server). */
 class HybridRunTest {
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     private static long[] intendedStarts(RunDir d) throws Exception {
-        return d.csv("sessions.csv").stream().mapToLong(r -> Long.parseLong(r.get("intended_start_epoch_ns"))).sorted().toArray();
+        return d.csv("sessions.csv").stream()
+                .mapToLong(r -> Long.parseLong(r.get("intended_start_epoch_ns")))
+                .sorted()
+                .toArray();
     }
 
     @Test
@@ -29,8 +33,29 @@ class HybridRunTest {
             file.append(gapsMs[i]).append('\n');
         }
         Path ia = Files.writeString(work.resolve("ia.txt"), file);
-        Cli.Result r = Cli.run(work, 120, "run", "--interarrival-file", ia.toString(), "--ramp-up", "0", "--duration", "5s", "--ramp-down", "0",
-                "--think-scale", "0.02", "--max-transitions", "4", "--seed", "5", "--out", "h", "--no-progress", "--target", SharedServer.target());
+        Cli.Result r = Cli.run(
+                work,
+                120,
+                "run",
+                "--interarrival-file",
+                ia.toString(),
+                "--ramp-up",
+                "0",
+                "--duration",
+                "5s",
+                "--ramp-down",
+                "0",
+                "--think-scale",
+                "0.02",
+                "--max-transitions",
+                "4",
+                "--seed",
+                "5",
+                "--out",
+                "h",
+                "--no-progress",
+                "--target",
+                SharedServer.target());
         assertEquals(0, r.status(), r.out() + r.err());
         RunDir d = new RunDir(work.resolve("h"));
         long[] starts = intendedStarts(d);
@@ -39,7 +64,10 @@ class HybridRunTest {
             assertEquals(Math.round(gapsMs[i] * 1e6), starts[i] - starts[i - 1], 2, "gap " + i);
         }
         long[] late = d.csv("sessions.csv").stream()
-                .mapToLong(x -> Long.parseLong(x.get("start_epoch_ns")) - Long.parseLong(x.get("intended_start_epoch_ns"))).sorted().toArray();
+                .mapToLong(
+                        x -> Long.parseLong(x.get("start_epoch_ns")) - Long.parseLong(x.get("intended_start_epoch_ns")))
+                .sorted()
+                .toArray();
         assertTrue(late[0] >= 0, "never early");
         // Lateness depends on the host's load (these machines are shared): the bound only catches a
         // dispatcher that serialises sessions or waits a think time before starting one.
@@ -51,9 +79,31 @@ class HybridRunTest {
     @Test
     void aRateScheduleProducesTheRequestedSessionsPerInterval() throws Exception {
         Path schedule = Files.writeString(work.resolve("flash.txt"), "0 10\n1 40\n2 10\n");
-        Cli.Result r = Cli.run(work, 120, "run", "--rate-schedule", schedule.toString(), "--interarrival", "deterministic", "--ramp-up", "0",
-                "--duration", "3s", "--ramp-down", "0", "--think-scale", "0.02", "--max-transitions", "2", "--seed", "6", "--out", "f",
-                "--no-progress", "--target", SharedServer.target());
+        Cli.Result r = Cli.run(
+                work,
+                120,
+                "run",
+                "--rate-schedule",
+                schedule.toString(),
+                "--interarrival",
+                "deterministic",
+                "--ramp-up",
+                "0",
+                "--duration",
+                "3s",
+                "--ramp-down",
+                "0",
+                "--think-scale",
+                "0.02",
+                "--max-transitions",
+                "2",
+                "--seed",
+                "6",
+                "--out",
+                "f",
+                "--no-progress",
+                "--target",
+                SharedServer.target());
         assertEquals(0, r.status(), r.out() + r.err());
         RunDir d = new RunDir(work.resolve("f"));
         long[] starts = intendedStarts(d);
@@ -70,20 +120,55 @@ class HybridRunTest {
     @Test
     void aCapOnConcurrentSessionsCountsWhatItDroppedOrDelayed() throws Exception {
         for (String policy : List.of("drop", "delay")) {
-            Cli.Result r = Cli.run(work, 120, "run", "--session-rate", "40", "--interarrival", "deterministic", "--max-sessions", "3",
-                    "--cap-policy", policy, "--ramp-up", "0", "--duration", "3s", "--ramp-down", "0", "--think-scale", "0.05",
-                    "--max-transitions", "5", "--seed", "2", "--out", "cap-" + policy, "--no-progress", "--target", SharedServer.target());
+            Cli.Result r = Cli.run(
+                    work,
+                    120,
+                    "run",
+                    "--session-rate",
+                    "40",
+                    "--interarrival",
+                    "deterministic",
+                    "--max-sessions",
+                    "3",
+                    "--cap-policy",
+                    policy,
+                    "--ramp-up",
+                    "0",
+                    "--duration",
+                    "3s",
+                    "--ramp-down",
+                    "0",
+                    "--think-scale",
+                    "0.05",
+                    "--max-transitions",
+                    "5",
+                    "--seed",
+                    "2",
+                    "--out",
+                    "cap-" + policy,
+                    "--no-progress",
+                    "--target",
+                    SharedServer.target());
             assertEquals(0, r.status(), r.out() + r.err());
             RunDir d = new RunDir(work.resolve("cap-" + policy));
             var s = d.json("summary.json");
-            assertTrue(s.get("peak_active_sessions").asInt() <= 3, policy + ": the cap holds: " + s.get("peak_active_sessions"));
+            assertTrue(
+                    s.get("peak_active_sessions").asInt() <= 3,
+                    policy + ": the cap holds: " + s.get("peak_active_sessions"));
             if (policy.equals("drop")) {
-                long dropped = d.csv("sessions.csv").stream().filter(x -> x.get("end_reason").equals("dropped")).count();
+                long dropped = d.csv("sessions.csv").stream()
+                        .filter(x -> x.get("end_reason").equals("dropped"))
+                        .count();
                 assertTrue(dropped > 0, "sessions beyond the cap are dropped");
                 assertEquals(dropped, s.get("sessions_dropped_by_cap").asLong());
             } else {
                 assertTrue(s.get("sessions_delayed_by_cap").asLong() > 0, "sessions beyond the cap wait");
-                assertTrue(s.get("client_health").get("session_start_lateness_ms").get("p90").asDouble() > 10,
+                assertTrue(
+                        s.get("client_health")
+                                        .get("session_start_lateness_ms")
+                                        .get("p90")
+                                        .asDouble()
+                                > 10,
                         "a delayed start is recorded as lateness, not shifted silently");
             }
         }

@@ -20,8 +20,10 @@ record JvmGcLog(List<Pause> pauses) {
     /** One pause: when it ended (wall clock) and how long it lasted. */
     record Pause(long endEpochMs, double ms) {}
 
-    // [2026-11-25T01:59:47.282+0000][20.923s][info][gc             ] GC(94) Pause Full (Allocation Failure) 59M->59M(61M) 138.702ms
-    private static final Pattern PAUSE = Pattern.compile("^\\[([^\\]]+)\\]\\[[^\\]]+\\]\\[info\\]\\[gc\\s*\\] GC\\(\\d+\\) Pause .* ([0-9.]+)ms$");
+    // [2026-11-25T01:59:47.282+0000][20.923s][info][gc             ] GC(94) Pause Full (Allocation Failure)
+    // 59M->59M(61M) 138.702ms
+    private static final Pattern PAUSE =
+            Pattern.compile("^\\[([^\\]]+)\\]\\[[^\\]]+\\]\\[info\\]\\[gc\\s*\\] GC\\(\\d+\\) Pause .* ([0-9.]+)ms$");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
 
     static JvmGcLog read(Path gcLog) throws IOException {
@@ -29,7 +31,9 @@ record JvmGcLog(List<Pause> pauses) {
         for (String line : Files.readAllLines(gcLog)) {
             Matcher m = PAUSE.matcher(line);
             if (m.matches()) {
-                out.add(new Pause(OffsetDateTime.parse(m.group(1), TIME).toInstant().toEpochMilli(), Double.parseDouble(m.group(2))));
+                out.add(new Pause(
+                        OffsetDateTime.parse(m.group(1), TIME).toInstant().toEpochMilli(),
+                        Double.parseDouble(m.group(2))));
             }
         }
         return new JvmGcLog(List.copyOf(out));
@@ -37,6 +41,8 @@ record JvmGcLog(List<Pause> pauses) {
 
     /** The pauses that ended from {@code fromEpochMs} to {@code toEpochMs}, both included. */
     List<Pause> endingWithin(long fromEpochMs, long toEpochMs) {
-        return pauses.stream().filter(p -> p.endEpochMs() >= fromEpochMs && p.endEpochMs() <= toEpochMs).toList();
+        return pauses.stream()
+                .filter(p -> p.endEpochMs() >= fromEpochMs && p.endEpochMs() <= toEpochMs)
+                .toList();
     }
 }

@@ -16,24 +16,51 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code kill -9} of the client: the embedded server ends with it, and every log has its header. */
 class KillTest {
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     @Test
     void theEmbeddedServerEndsWhenTheClientIsKilledAndTheLogsStayReadable() throws Exception {
         Path out = work.resolve("k");
-        Process p = Cli.client(work, "run", "--users", "5", "--ramp-up", "0", "--duration", "120s", "--ramp-down", "0", "--think-scale", "0.05",
-                "--out", "k", "--no-progress", "-Dserver_size=0.02").redirectErrorStream(true).redirectOutput(work.resolve("k.log").toFile()).start();
+        Process p = Cli.client(
+                        work,
+                        "run",
+                        "--users",
+                        "5",
+                        "--ramp-up",
+                        "0",
+                        "--duration",
+                        "120s",
+                        "--ramp-down",
+                        "0",
+                        "--think-scale",
+                        "0.05",
+                        "--out",
+                        "k",
+                        "--no-progress",
+                        "-Dserver_size=0.02")
+                .redirectErrorStream(true)
+                .redirectOutput(work.resolve("k.log").toFile())
+                .start();
         ProcessHandle server = null;
         int clientLogged = 0;
         Path requests = out.resolve("requests.csv");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() < deadline && (server == null || !Files.exists(requests) || Files.readAllLines(requests).size() < 20)) {
-            server = p.toHandle().children().filter(h -> h.info().commandLine().orElse("").contains("org.rubis.server.ServerMain"))
-                    .findFirst().orElse(null);
+        while (System.nanoTime() < deadline
+                && (server == null
+                        || !Files.exists(requests)
+                        || Files.readAllLines(requests).size() < 20)) {
+            server = p.toHandle()
+                    .children()
+                    .filter(h -> h.info().commandLine().orElse("").contains("org.rubis.server.ServerMain"))
+                    .findFirst()
+                    .orElse(null);
             Thread.sleep(200);
         }
         try {
-            assertTrue(server != null && Files.readAllLines(requests).size() >= 20, "the run started: " + Files.readString(work.resolve("k.log")));
+            assertTrue(
+                    server != null && Files.readAllLines(requests).size() >= 20,
+                    "the run started: " + Files.readString(work.resolve("k.log")));
             clientLogged = Files.readAllLines(requests).size() - 1;
             p.destroyForcibly(); // SIGKILL: no shutdown hook runs in the client
             assertTrue(p.waitFor(10, TimeUnit.SECONDS));
@@ -47,15 +74,23 @@ class KillTest {
         }
         RunDir d = new RunDir(out);
         List<Map<String, String>> served = d.csv("server/requests.csv");
-        assertTrue(served.size() >= clientLogged, "the server's log was flushed: it served " + served.size()
-                + " requests, the client had logged " + clientLogged + " answers before the kill");
-        assertTrue(d.json("server/stats.json").get("requests").asLong() >= served.size(), "stats.json written at the server's exit");
+        assertTrue(
+                served.size() >= clientLogged,
+                "the server's log was flushed: it served " + served.size() + " requests, the client had logged "
+                        + clientLogged + " answers before the kill");
+        assertTrue(
+                d.json("server/stats.json").get("requests").asLong() >= served.size(),
+                "stats.json written at the server's exit");
         assertTrue(Files.readString(out.resolve("server/server.log")).contains("parent process gone"));
         for (String f : List.of("requests.csv", "sessions.csv", "client-gc.csv", "client-health.csv")) {
             String text = Files.readString(out.resolve(f));
-            assertTrue(text.contains(",") && text.indexOf('\n') > 0, f + " has its header after kill -9: \"" + text + "\"");
+            assertTrue(
+                    text.contains(",") && text.indexOf('\n') > 0,
+                    f + " has its header after kill -9: \"" + text + "\"");
         }
-        assertEquals("end_epoch_ms,duration_ms,gc,action,cause,heap_after_bytes", Files.readAllLines(out.resolve("client-gc.csv")).get(0));
+        assertEquals(
+                "end_epoch_ms,duration_ms,gc,action,cause,heap_after_bytes",
+                Files.readAllLines(out.resolve("client-gc.csv")).get(0));
     }
 
     /**
@@ -65,22 +100,51 @@ class KillTest {
     @Test
     void theChildClientJvmAndItsServerEndWhenTheParentIsKilled() throws Exception {
         Path out = work.resolve("child");
-        Process p = Cli.client(work, "run", "--jvm-profile", "default", "--users", "5", "--ramp-up", "0", "--duration", "120s", "--ramp-down", "0",
-                "--think-scale", "0.05", "--out", "child", "--no-progress", "-Dserver_size=0.02").redirectErrorStream(true)
-                .redirectOutput(work.resolve("child.log").toFile()).start();
+        Process p = Cli.client(
+                        work,
+                        "run",
+                        "--jvm-profile",
+                        "default",
+                        "--users",
+                        "5",
+                        "--ramp-up",
+                        "0",
+                        "--duration",
+                        "120s",
+                        "--ramp-down",
+                        "0",
+                        "--think-scale",
+                        "0.05",
+                        "--out",
+                        "child",
+                        "--no-progress",
+                        "-Dserver_size=0.02")
+                .redirectErrorStream(true)
+                .redirectOutput(work.resolve("child.log").toFile())
+                .start();
         ProcessHandle client = null;
         ProcessHandle server = null;
         Path requests = out.resolve("requests.csv");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         try {
-            while (System.nanoTime() < deadline && (server == null || !Files.exists(requests) || Files.readAllLines(requests).size() < 20)) {
+            while (System.nanoTime() < deadline
+                    && (server == null
+                            || !Files.exists(requests)
+                            || Files.readAllLines(requests).size() < 20)) {
                 client = p.toHandle().children().findFirst().orElse(null);
-                server = client == null ? null : client.children().filter(h -> h.info().commandLine().orElse("").contains("org.rubis.server.ServerMain"))
-                        .findFirst().orElse(null);
+                server = client == null
+                        ? null
+                        : client.children()
+                                .filter(h -> h.info().commandLine().orElse("").contains("org.rubis.server.ServerMain"))
+                                .findFirst()
+                                .orElse(null);
                 Thread.sleep(200);
             }
-            assertTrue(client != null && server != null && Files.readAllLines(requests).size() >= 20, "the run started in the child: "
-                    + Files.readString(work.resolve("child.log")));
+            assertTrue(
+                    client != null
+                            && server != null
+                            && Files.readAllLines(requests).size() >= 20,
+                    "the run started in the child: " + Files.readString(work.resolve("child.log")));
             p.destroyForcibly(); // SIGKILL of the parent: no shutdown hook runs in it
             assertTrue(p.waitFor(10, TimeUnit.SECONDS));
             client.onExit().get(60, TimeUnit.SECONDS); // throws TimeoutException if the child outlives its parent
@@ -94,8 +158,14 @@ class KillTest {
             }
         }
         RunDir d = new RunDir(out);
-        assertEquals("partial", d.json("summary.json").path("status").asText(), "the child stopped as by Ctrl-C, its summary written");
+        assertEquals(
+                "partial",
+                d.json("summary.json").path("status").asText(),
+                "the child stopped as by Ctrl-C, its summary written");
         assertTrue(Files.readString(work.resolve("child.log")).contains("rubis-client: parent process gone; stopping"));
-        assertEquals(d.csv("requests.csv").size(), d.json("summary.json").path("requests").asInt(), "every logged request is in the summary");
+        assertEquals(
+                d.csv("requests.csv").size(),
+                d.json("summary.json").path("requests").asInt(),
+                "every logged request is in the summary");
     }
 }

@@ -42,12 +42,15 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  */
 class KubernetesManifestsTest {
 
-    static final Path ROOT = Path.of(System.getProperty("rubis.properties.dir", "../../rubis-properties")).toAbsolutePath().getParent();
+    static final Path ROOT = Path.of(System.getProperty("rubis.properties.dir", "../../rubis-properties"))
+            .toAbsolutePath()
+            .getParent();
     static final Path K8S = ROOT.resolve("deploy/kubernetes");
     static final YAMLMapper YAML = YAMLMapper.builder().build();
     static final Pattern VAR = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     static <T> T read(String file, Class<T> type) throws Exception {
         T t = YAML.readValue(K8S.resolve(file).toFile(), type);
@@ -81,7 +84,10 @@ class KubernetesManifestsTest {
             }
             Object v = g.invoke(o);
             if (g.getName().equals("getAdditionalProperties")) {
-                assertTrue(((Map<?, ?>) v).isEmpty(), where + ": unknown field(s) " + ((Map<?, ?>) v).keySet() + " in " + o.getClass().getSimpleName());
+                assertTrue(
+                        ((Map<?, ?>) v).isEmpty(),
+                        where + ": unknown field(s) " + ((Map<?, ?>) v).keySet() + " in "
+                                + o.getClass().getSimpleName());
             } else {
                 assertNoUnknownFields(v, where, seen);
             }
@@ -95,7 +101,9 @@ class KubernetesManifestsTest {
     }
 
     static EnvVar env(Container c, String name) {
-        return c.getEnv().stream().filter(e -> e.getName().equals(name)).findFirst()
+        return c.getEnv().stream()
+                .filter(e -> e.getName().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("env " + name + " is not defined in " + c.getName()));
     }
 
@@ -134,8 +142,11 @@ class KubernetesManifestsTest {
         assertEquals("run", args.get(0));
         assertEquals("$(JOB_COMPLETION_INDEX)/$(RUBIS_SHARD_COUNT)", option(args, "--shard"));
         EnvVar index = env(c, "JOB_COMPLETION_INDEX");
-        assertEquals("metadata.annotations['batch.kubernetes.io/job-completion-index']", index.getValueFrom().getFieldRef().getFieldPath());
-        assertEquals(String.valueOf(n), env(c, "RUBIS_SHARD_COUNT").getValue(), "the shard count equals the completions");
+        assertEquals(
+                "metadata.annotations['batch.kubernetes.io/job-completion-index']",
+                index.getValueFrom().getFieldRef().getFieldPath());
+        assertEquals(
+                String.valueOf(n), env(c, "RUBIS_SHARD_COUNT").getValue(), "the shard count equals the completions");
         assertEquals("$(RUBIS_START_AT)", option(args, "--start-at"));
         assertNotNull(env(c, "RUBIS_START_AT").getValue(), "a start instant is passed in");
         // Kubernetes leaves an undefined $(VAR) as it is: every reference must be defined.
@@ -159,12 +170,16 @@ class KubernetesManifestsTest {
 
     /** The volume mount under which {@code path} lies. */
     static VolumeMount mountOf(Job job, Container c, String path) {
-        return c.getVolumeMounts().stream().filter(m -> path.startsWith(m.getMountPath() + "/")).findFirst()
+        return c.getVolumeMounts().stream()
+                .filter(m -> path.startsWith(m.getMountPath() + "/"))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(path + " is on no mounted volume"));
     }
 
     static Volume volume(Job job, String name) {
-        return job.getSpec().getTemplate().getSpec().getVolumes().stream().filter(v -> v.getName().equals(name)).findFirst()
+        return job.getSpec().getTemplate().getSpec().getVolumes().stream()
+                .filter(v -> v.getName().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("volume " + name + " not defined"));
     }
 
@@ -179,18 +194,28 @@ class KubernetesManifestsTest {
         BigDecimal limit = limits.get("memory").getNumericalAmount();
         List<String> cmd = c.getCommand();
         assertEquals("java", cmd.get(0));
-        String xmx = cmd.stream().filter(a -> a.startsWith("-Xmx")).findFirst().orElseThrow(() -> new AssertionError("no -Xmx in " + cmd));
+        String xmx = cmd.stream()
+                .filter(a -> a.startsWith("-Xmx"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no -Xmx in " + cmd));
         long heap = bytes(xmx.substring(4));
-        assertTrue(heap <= limit.longValue() * 3 / 4, xmx + " leaves less than a quarter of the " + limits.get("memory") + " limit for the JVM's "
-                + "own memory (metaspace, stacks, direct buffers)");
+        assertTrue(
+                heap <= limit.longValue() * 3 / 4,
+                xmx + " leaves less than a quarter of the " + limits.get("memory") + " limit for the JVM's "
+                        + "own memory (metaspace, stacks, direct buffers)");
         assertTrue(heap >= limit.longValue() / 2, xmx + " wastes most of the " + limits.get("memory") + " limit");
         assertTrue(new BigDecimal("1").compareTo(limits.get("cpu").getNumericalAmount()) <= 0, "at least one core");
         int jar = cmd.indexOf("-jar");
         assertTrue(jar > 0 && cmd.get(jar + 1).equals("/opt/rubis/rubis-client.jar"), cmd.toString());
         String dockerfile = Files.readString(ROOT.resolve("deploy/container/Dockerfile"));
-        assertTrue(dockerfile.lines().anyMatch(l -> l.matches("FROM eclipse-temurin:21-jre\\s*")), "Temurin 21 JRE base");
-        assertTrue(dockerfile.lines().anyMatch(l -> l.startsWith("COPY ")
-                && l.contains("rubis-cli/target/rubis-client.jar") && l.endsWith(" /opt/rubis/")),
+        assertTrue(
+                dockerfile.lines().anyMatch(l -> l.matches("FROM eclipse-temurin:21-jre\\s*")), "Temurin 21 JRE base");
+        assertTrue(
+                dockerfile
+                        .lines()
+                        .anyMatch(l -> l.startsWith("COPY ")
+                                && l.contains("rubis-cli/target/rubis-client.jar")
+                                && l.endsWith(" /opt/rubis/")),
                 "the image has the jar where the Job runs it");
         assertTrue(dockerfile.contains("USER 10001"), "the image's user is the one the Job runs as");
     }
@@ -208,26 +233,35 @@ class KubernetesManifestsTest {
         assertNotNull(v.getConfigMap(), mount.getName() + " is a ConfigMap volume");
         assertEquals(cm.getMetadata().getName(), v.getConfigMap().getName());
         String key = p.substring(mount.getMountPath().length() + 1);
-        assertTrue(v.getConfigMap().getItems() == null || v.getConfigMap().getItems().isEmpty(), "whole map mounted: keys are file names");
+        assertTrue(
+                v.getConfigMap().getItems() == null
+                        || v.getConfigMap().getItems().isEmpty(),
+                "whole map mounted: keys are file names");
         String text = cm.getData().get(key);
         assertNotNull(text, "the ConfigMap has no key " + key + " (the file -p reads)");
 
         Properties props = new Properties();
         props.load(new StringReader(text));
-        assertNotNull(props.getProperty("client_seed"), "every shard needs the same explicit seed (the default is random per process)");
+        assertNotNull(
+                props.getProperty("client_seed"),
+                "every shard needs the same explicit seed (the default is random per process)");
         String target = props.getProperty("client_target", "embedded");
         assertTrue(target.startsWith("http"), "a URL target: an embedded server per pod is not one system under test");
         assertFalse(target.contains("127.0.0.1") || target.contains("localhost"), "loopback is the pod itself");
 
-        // The files the properties name are keys of the same map (they resolve against /etc/rubis/), verbatim copies of ours.
+        // The files the properties name are keys of the same map (they resolve against /etc/rubis/), verbatim copies of
+        // ours.
         for (String k : List.of("workload_transition_table", "database_regions_file", "database_categories_file")) {
             String name = props.getProperty(k);
-            assertNotNull(name, k + " must name a file of the ConfigMap: the packaged default resolves against /etc/rubis/");
+            assertNotNull(
+                    name, k + " must name a file of the ConfigMap: the packaged default resolves against /etc/rubis/");
             assertNotNull(cm.getData().get(name), k + " = " + name + " is not a key of the ConfigMap");
         }
         for (Map.Entry<String, String> e : cm.getData().entrySet()) {
             if (!e.getKey().equals(key)) {
-                assertEquals(Files.readString(ROOT.resolve("rubis-properties").resolve(e.getKey())), e.getValue(),
+                assertEquals(
+                        Files.readString(ROOT.resolve("rubis-properties").resolve(e.getKey())),
+                        e.getValue(),
                         e.getKey() + " in the ConfigMap is a verbatim copy of rubis-properties/" + e.getKey());
             }
         }
@@ -247,14 +281,24 @@ class KubernetesManifestsTest {
         PersistentVolumeClaim pvc = read("pvc.yaml", PersistentVolumeClaim.class);
         Pod pod = read("results-pod.yaml", Pod.class);
         Container c = container(job);
-        Volume results = volume(job, mountOf(job, c, option(c.getArgs(), "--out")).getName());
-        assertEquals(pvc.getMetadata().getName(), results.getPersistentVolumeClaim().getClaimName());
+        Volume results =
+                volume(job, mountOf(job, c, option(c.getArgs(), "--out")).getName());
+        assertEquals(
+                pvc.getMetadata().getName(), results.getPersistentVolumeClaim().getClaimName());
         assertTrue(pvc.getSpec().getAccessModes().contains("ReadWriteMany"), "pods on several nodes write to it");
         assertNotNull(pvc.getSpec().getResources().getRequests().get("storage"));
-        assertEquals(pvc.getMetadata().getName(), pod.getSpec().getVolumes().get(0).getPersistentVolumeClaim().getClaimName());
-        assertEquals("/results", pod.getSpec().getContainers().get(0).getVolumeMounts().get(0).getMountPath());
-        assertEquals(c.getImage(), pod.getSpec().getContainers().get(0).getImage(), "the results pod needs tar: the client image has it");
-        assertNotNull(pod.getSpec().getContainers().get(0).getResources().getLimits().get("memory"));
+        assertEquals(
+                pvc.getMetadata().getName(),
+                pod.getSpec().getVolumes().get(0).getPersistentVolumeClaim().getClaimName());
+        assertEquals(
+                "/results",
+                pod.getSpec().getContainers().get(0).getVolumeMounts().get(0).getMountPath());
+        assertEquals(
+                c.getImage(),
+                pod.getSpec().getContainers().get(0).getImage(),
+                "the results pod needs tar: the client image has it");
+        assertNotNull(
+                pod.getSpec().getContainers().get(0).getResources().getLimits().get("memory"));
 
         @SuppressWarnings("unchecked")
         Map<String, Object> k = YAML.readValue(K8S.resolve("kustomization.yaml").toFile(), Map.class);
@@ -273,16 +317,20 @@ class KubernetesManifestsTest {
         Container c = container(job);
         String port = option(c.getArgs(), "--metrics-port");
         assertEquals("0.0.0.0", option(c.getArgs(), "--metrics-address"), "reachable on the pod's address");
-        ContainerPort named = c.getPorts().stream().filter(p -> "metrics".equals(p.getName())).findFirst()
+        ContainerPort named = c.getPorts().stream()
+                .filter(p -> "metrics".equals(p.getName()))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no container port named metrics"));
         assertEquals(port, String.valueOf(named.getContainerPort()));
-        Map<String, String> annotations = job.getSpec().getTemplate().getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                job.getSpec().getTemplate().getMetadata().getAnnotations();
         assertEquals("true", annotations.get("prometheus.io/scrape"));
         assertEquals(port, annotations.get("prometheus.io/port"));
         assertEquals("/metrics", annotations.get("prometheus.io/path"));
 
         @SuppressWarnings("unchecked")
-        Map<String, Object> monitor = YAML.readValue(K8S.resolve("podmonitor.yaml").toFile(), Map.class);
+        Map<String, Object> monitor =
+                YAML.readValue(K8S.resolve("podmonitor.yaml").toFile(), Map.class);
         assertEquals("monitoring.coreos.com/v1", monitor.get("apiVersion"));
         assertEquals("PodMonitor", monitor.get("kind"));
         @SuppressWarnings("unchecked")
@@ -290,7 +338,8 @@ class KubernetesManifestsTest {
         @SuppressWarnings("unchecked")
         Map<String, String> selector =
                 (Map<String, String>) ((Map<String, Object>) spec.get("selector")).get("matchLabels");
-        Map<String, String> podLabels = job.getSpec().getTemplate().getMetadata().getLabels();
+        Map<String, String> podLabels =
+                job.getSpec().getTemplate().getMetadata().getLabels();
         selector.forEach((k, v) -> assertEquals(v, podLabels.get(k), "the PodMonitor selects the Job's pods: " + k));
         @SuppressWarnings("unchecked")
         Map<String, Object> endpoint = ((List<Map<String, Object>>) spec.get("podMetricsEndpoints")).get(0);

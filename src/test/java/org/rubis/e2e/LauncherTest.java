@@ -25,10 +25,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LauncherTest {
 
-    private static final Path ROOT = Path.of(System.getProperty("rubis.client.jar", "../../rubis-cli/target/rubis-client.jar"))
-            .toAbsolutePath().normalize().getParent().getParent().getParent();
+    private static final Path ROOT = Path.of(
+                    System.getProperty("rubis.client.jar", "../../rubis-cli/target/rubis-client.jar"))
+            .toAbsolutePath()
+            .normalize()
+            .getParent()
+            .getParent()
+            .getParent();
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
     /** A directory holding only a {@code java} that says it is Java 17 and fails if it is asked to run anything. */
     private Path java17;
     /** The search list: one directory with a link to the JDK running this test. */
@@ -76,7 +82,9 @@ class LauncherTest {
             p.destroyForcibly();
             throw new AssertionError(pb.command() + " did not finish");
         }
-        return new Cli.Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        return new Cli.Result(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 
@@ -103,9 +111,24 @@ class LauncherTest {
     @Test
     void aRunThroughTheLauncherIsTheJvmItself() throws Exception {
         Path log = work.resolve("run.log");
-        Process p = launcher(ROOT.resolve("bin/rubis-client"), jdks, "run", "--users", "2", "--ramp-up", "0",
-                        "--duration", "60s", "--ramp-down", "0", "--out", "r", "-Dserver_size=0.02")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = launcher(
+                        ROOT.resolve("bin/rubis-client"),
+                        jdks,
+                        "run",
+                        "--users",
+                        "2",
+                        "--ramp-up",
+                        "0",
+                        "--duration",
+                        "60s",
+                        "--ramp-down",
+                        "0",
+                        "--out",
+                        "r",
+                        "-Dserver_size=0.02")
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
             while (System.nanoTime() < deadline && !Files.readString(log).contains("Run: ") && p.isAlive()) {
@@ -113,7 +136,10 @@ class LauncherTest {
             }
             assertTrue(Files.readString(log).contains("Run: "), Files.readString(log));
             String command = p.toHandle().info().command().orElse("");
-            assertTrue(command.startsWith(Path.of(System.getProperty("java.home")).toRealPath().toString()),
+            assertTrue(
+                    command.startsWith(Path.of(System.getProperty("java.home"))
+                            .toRealPath()
+                            .toString()),
                     "the launcher's process became the JVM found: " + command);
             new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
             assertTrue(p.waitFor(60, TimeUnit.SECONDS));
@@ -132,8 +158,13 @@ class LauncherTest {
         assertEquals(127, r.status(), r.err());
         assertEquals("", r.out());
         assertEquals(1, r.err().strip().lines().count(), r.err());
-        assertTrue(r.err().startsWith("rubis-client: no Java 21 or newer found (java on PATH is Java 17; no JDK 21+ under "
-                + empty + "): install one (e.g. apt-get install -y openjdk-21-jdk-headless) or set JAVA_HOME"), r.err());
+        assertTrue(
+                r.err()
+                        .startsWith(
+                                "rubis-client: no Java 21 or newer found (java on PATH is Java 17; no JDK 21+ under "
+                                        + empty
+                                        + "): install one (e.g. apt-get install -y openjdk-21-jdk-headless) or set JAVA_HOME"),
+                r.err());
         // A JAVA_HOME that is 17 is passed over the same way.
         ProcessBuilder pb = launcher(ROOT.resolve("bin/rubis-server"), empty, "--version");
         pb.environment().put("JAVA_HOME", work.toString());
@@ -153,7 +184,9 @@ class LauncherTest {
         }
         Cli.Result r = run(launcher(tree.resolve("rubis-analysis"), jdks, "--version"));
         assertEquals(127, r.status(), r.err());
-        assertEquals("rubis-analysis: rubis-analysis/target/rubis-analysis.jar is not built: run mvn -B -DskipTests"
-                + " package in " + tree.getParent().toRealPath(), r.err().strip());
+        assertEquals(
+                "rubis-analysis: rubis-analysis/target/rubis-analysis.jar is not built: run mvn -B -DskipTests"
+                        + " package in " + tree.getParent().toRealPath(),
+                r.err().strip());
     }
 }

@@ -21,12 +21,33 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MergeTest {
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     @Test
     void aRealRunMergedAsOneShardKeepsItsFiguresAndItsServerJoin() throws Exception {
-        Cli.Result run = Cli.run(work, 120, "run", "--users", "12", "--ramp-up", "1s", "--duration", "4s", "--ramp-down", "1s", "--think-scale", "0.03",
-                "--backend", "dedicated", "--seed", "5", "--out", "real", "--no-progress", "-Dserver_size=0.02");
+        Cli.Result run = Cli.run(
+                work,
+                120,
+                "run",
+                "--users",
+                "12",
+                "--ramp-up",
+                "1s",
+                "--duration",
+                "4s",
+                "--ramp-down",
+                "1s",
+                "--think-scale",
+                "0.03",
+                "--backend",
+                "dedicated",
+                "--seed",
+                "5",
+                "--out",
+                "real",
+                "--no-progress",
+                "-Dserver_size=0.02");
         assertEquals(0, run.status(), run.out() + run.err());
         Path real = work.resolve("real");
         ObjectMapper json = new ObjectMapper();
@@ -34,7 +55,11 @@ class MergeTest {
         Instant started = Instant.parse(s.get("started_at").asText());
         long anchor = started.getEpochSecond() * 1_000_000_000L + started.getNano();
         s.put("config_sha256", "0".repeat(64));
-        s.putObject("shard").put("index", 0).put("count", 1).put("start_at", started.toString()).put("start_at_epoch_ns", anchor);
+        s.putObject("shard")
+                .put("index", 0)
+                .put("count", 1)
+                .put("start_at", started.toString())
+                .put("start_at_epoch_ns", anchor);
         s.putObject("clock").put("anchor_epoch_ns", anchor).put("run_start_epoch_ns", anchor);
         Files.writeString(real.resolve("summary.json"), json.writeValueAsString(s));
 
@@ -44,9 +69,16 @@ class MergeTest {
         JsonNode ms = json.readTree(merged.resolve("summary.json").toFile());
         long requests = new RunDir(real).csv("requests.csv").size();
         assertEquals(requests, new RunDir(merged).csv("requests.csv").size());
-        for (String k : List.of("requests", "errors", "sessions_started", "sessions_completed", "sessions_aborted_at_end", "connections_opened",
+        for (String k : List.of(
+                "requests",
+                "errors",
+                "sessions_started",
+                "sessions_completed",
+                "sessions_aborted_at_end",
+                "connections_opened",
                 "distinct_connections")) {
-            assertEquals(s.get(k).asLong(), ms.get(k).asLong(), k + ": recomputed from the log = the client's own count");
+            assertEquals(
+                    s.get(k).asLong(), ms.get(k).asLong(), k + ": recomputed from the log = the client's own count");
         }
         JsonNode mine = ms.get("response_time_ms").get("run");
         JsonNode client = s.get("response_time_ms").get("run");
@@ -61,9 +93,13 @@ class MergeTest {
         Cli.Result r = Cli.analysis(work, "report", merged.toString());
         assertEquals(0, r.status(), r.err());
         JsonNode a = new RunDir(merged).json("analysis.json");
-        assertEquals(requests, a.get("client_vs_server").get("matched").asLong(), "every request joined with the server's record");
+        assertEquals(
+                requests,
+                a.get("client_vs_server").get("matched").asLong(),
+                "every request joined with the server's record");
         assertEquals(0, a.get("client_vs_server").get("path_mismatches").asLong());
-        Cli.Result c = Cli.analysis(work, "compare", merged.toString(), real.toString(), "--out", "cmp/comparison.html");
+        Cli.Result c =
+                Cli.analysis(work, "compare", merged.toString(), real.toString(), "--out", "cmp/comparison.html");
         assertEquals(0, c.status(), c.err());
         JsonNode cmp = new RunDir(work.resolve("cmp")).json("comparison.json");
         assertEquals(1.0, cmp.get("runs").get(1).get("mean_ratio").asDouble(), 1e-9, "the merged run is the run");

@@ -37,13 +37,15 @@ class PacketCaptureTest {
     static final int CONNECTIONS = 3;
     static final int REQUESTS_PER_CONNECTION = 4;
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void captureHoldsExactlyTheRequestsAndConnectionsMade() throws Exception {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         server.createContext("/", ex -> {
-            byte[] body = ("page " + ex.getRequestURI().getPath() + " ").repeat(200).getBytes(StandardCharsets.US_ASCII);
+            byte[] body =
+                    ("page " + ex.getRequestURI().getPath() + " ").repeat(200).getBytes(StandardCharsets.US_ASCII);
             ex.getResponseHeaders().add("Content-Type", "text/plain");
             ex.sendResponseHeaders(200, body.length);
             try (OutputStream o = ex.getResponseBody()) {
@@ -73,15 +75,19 @@ class PacketCaptureTest {
             server.stop(0);
         }
         assertEquals(0, stats.kernelDrops(), "kernel drops");
-        assertTrue(stats.packetsWritten() > CONNECTIONS * (REQUESTS_PER_CONNECTION * 2 + 3), "packets written: " + stats.packetsWritten());
+        assertTrue(
+                stats.packetsWritten() > CONNECTIONS * (REQUESTS_PER_CONNECTION * 2 + 3),
+                "packets written: " + stats.packetsWritten());
         assertEquals("tcp and host 127.0.0.1 and port " + port, stats.filter());
 
         WireCapture w = WireCapture.read(file);
         assertEquals(CONNECTIONS, w.connections.size(), "connections on the wire");
         assertEquals(CONNECTIONS * REQUESTS_PER_CONNECTION, w.requests.size(), "requests on the wire");
         assertEquals(paths, w.requests.stream().map(r -> r.path).toList());
-        long startNs = stats.start().getEpochSecond() * 1_000_000_000L + stats.start().getNano();
-        long stopNs = stats.stop().getEpochSecond() * 1_000_000_000L + stats.stop().getNano();
+        long startNs =
+                stats.start().getEpochSecond() * 1_000_000_000L + stats.start().getNano();
+        long stopNs =
+                stats.stop().getEpochSecond() * 1_000_000_000L + stats.stop().getNano();
         for (WireConnection c : w.connections) {
             assertTrue(c.synSeen);
             assertEquals(REQUESTS_PER_CONNECTION, c.requests.size());
@@ -91,12 +97,18 @@ class PacketCaptureTest {
         long previous = 0;
         for (WireRequest r : w.requests) {
             assertEquals(200, r.status);
-            assertTrue(r.requestNs > previous && r.requestNs < r.firstByteNs && r.firstByteNs <= r.lastByteNs, "instants in order");
+            assertTrue(
+                    r.requestNs > previous && r.requestNs < r.firstByteNs && r.firstByteNs <= r.lastByteNs,
+                    "instants in order");
             // the kernel stamps packets with the same wall clock: within the capture's start and stop (1 s of slack)
-            assertTrue(r.requestNs > startNs - 1_000_000_000L && r.lastByteNs < stopNs + 1_000_000_000L, "instants within the capture");
+            assertTrue(
+                    r.requestNs > startNs - 1_000_000_000L && r.lastByteNs < stopNs + 1_000_000_000L,
+                    "instants within the capture");
             assertTrue(r.responseNs() < Duration.ofSeconds(10).toNanos());
             long body = ("page " + r.path + " ").length() * 200L;
-            assertTrue(r.responseBytes > body && r.responseBytes < body + 300, "whole response counted once: " + r.responseBytes);
+            assertTrue(
+                    r.responseBytes > body && r.responseBytes < body + 300,
+                    "whole response counted once: " + r.responseBytes);
             previous = r.requestNs;
         }
     }
@@ -126,13 +138,15 @@ class PacketCaptureTest {
     }
 
     private static void skipWhenUnavailable(CaptureException e) {
-        Assumptions.assumeFalse(e.kind() == CaptureException.Kind.NO_PRIVILEGE || e.kind() == CaptureException.Kind.LIBPCAP_MISSING,
+        Assumptions.assumeFalse(
+                e.kind() == CaptureException.Kind.NO_PRIVILEGE || e.kind() == CaptureException.Kind.LIBPCAP_MISSING,
                 "packet capture unavailable here (" + e.getMessage() + "); CI runs as root with libpcap0.8");
     }
 
     private static void exchange(Socket s, String path, int port) throws IOException {
         OutputStream o = s.getOutputStream();
-        o.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: keep-alive\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        o.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: keep-alive\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
         o.flush();
         InputStream in = s.getInputStream();
         ByteArrayOutputStream head = new ByteArrayOutputStream();
@@ -143,7 +157,9 @@ class PacketCaptureTest {
                 throw new IOException("closed before the headers ended");
             }
             head.write(b);
-            state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+            state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3))
+                    ? state + 1
+                    : 0;
         }
         String headers = head.toString(StandardCharsets.US_ASCII);
         assertTrue(headers.startsWith("HTTP/1.1 200"), headers);

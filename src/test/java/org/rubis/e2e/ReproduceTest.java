@@ -27,7 +27,8 @@ import org.junit.jupiter.api.parallel.Isolated;
 @Isolated("its experiments measure capacity and connection sharing: no other test may load the machine beside them")
 class ReproduceTest {
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     @Test
     void quickReproductionProducesEveryFindingAndTheRobustShapes() throws Exception {
@@ -35,14 +36,21 @@ class ReproduceTest {
         Cli.Result r = Cli.run(work, 1800, "reproduce", "all", "--quick", "--out", out.toString());
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(Files.readString(out.resolve("reproduction.html")).contains("Connection sharing"));
-        JsonNode report = new ObjectMapper().readTree(out.resolve("reproduction.json").toFile());
+        JsonNode report =
+                new ObjectMapper().readTree(out.resolve("reproduction.json").toFile());
         Map<String, JsonNode> findings = new HashMap<>();
         report.get("findings").forEach(f -> findings.put(f.get("name").asText(), f));
         assertEquals(8, findings.size(), findings.keySet().toString());
         for (JsonNode f : findings.values()) {
             String name = f.get("name").asText();
-            assertNotEquals("failed", f.get("verdict").asText(), name + ": " + f.get("why").asText());
-            assertNotEquals("skipped", f.get("verdict").asText(), name + ": " + f.get("why").asText());
+            assertNotEquals(
+                    "failed",
+                    f.get("verdict").asText(),
+                    name + ": " + f.get("why").asText());
+            assertNotEquals(
+                    "skipped",
+                    f.get("verdict").asText(),
+                    name + ": " + f.get("why").asText());
             assertTrue(f.get("published").asText().length() > 20, name);
             assertTrue(f.get("figures").size() >= 1, name + " has a figure");
             for (JsonNode fig : f.get("figures")) {
@@ -51,16 +59,24 @@ class ReproduceTest {
             }
             assertTrue(f.get("runs").size() >= 1, name + " kept its runs");
             for (JsonNode run : f.get("runs")) {
-                assertTrue(Files.isRegularFile(out.resolve(run.asText()).resolve("summary.json")), run + " kept with its summary");
+                assertTrue(
+                        Files.isRegularFile(out.resolve(run.asText()).resolve("summary.json")),
+                        run + " kept with its summary");
             }
         }
 
-        // The JDK's keep-alive cache shares a few connections among all users; dedicated holds one per session (server's count).
+        // The JDK's keep-alive cache shares a few connections among all users; dedicated holds one per session
+        // (server's count).
         JsonNode conn = findings.get("connection-sharing").get("data");
         int legacy = conn.get("legacy").get("max_concurrent_connections").asInt();
         int dedicated = conn.get("dedicated").get("max_concurrent_connections").asInt();
-        assertTrue(legacy * 2 < dedicated, "legacy " + legacy + " vs dedicated " + dedicated + " concurrent connections");
-        assertTrue(conn.get("legacy").get("max_requests_per_connection").asInt() > conn.get("dedicated").get("max_requests_per_connection").asInt(),
+        assertTrue(
+                legacy * 2 < dedicated, "legacy " + legacy + " vs dedicated " + dedicated + " concurrent connections");
+        assertTrue(
+                conn.get("legacy").get("max_requests_per_connection").asInt()
+                        > conn.get("dedicated")
+                                .get("max_requests_per_connection")
+                                .asInt(),
                 conn.toString());
 
         // Resumed handshakes happen only when resumption is on.
@@ -69,15 +85,26 @@ class ReproduceTest {
         assertEquals(0, tls.get("resumption_off").get("resumed_handshakes").asLong(), tls.toString());
         assertTrue(tls.get("resumption_off").get("full_handshakes").asLong() > 0, tls.toString());
 
-        // Past capacity open arrivals' achieved rate falls below offered; a closed population never offers more than it is served.
+        // Past capacity open arrivals' achieved rate falls below offered; a closed population never offers more than it
+        // is served.
         JsonNode load = findings.get("closed-vs-open").get("data");
-        assertTrue(load.get("open_top_achieved_rps").asDouble() < 0.8 * load.get("open_top_offered_rps").asDouble(), load.toString());
+        assertTrue(
+                load.get("open_top_achieved_rps").asDouble()
+                        < 0.8 * load.get("open_top_offered_rps").asDouble(),
+                load.toString());
         assertTrue(load.get("closed_capped").asBoolean(), load.toString());
 
         // A millisecond clock has only whole milliseconds; the nanosecond log never reports a zero time.
         assertEquals(0, findings.get("ms-timers").get("data").get("ns_zero").asLong());
-        List<String> names = List.of("error-vs-load", "heap-capacity", "ms-timers", "connection-sharing", "flash-crowd", "closed-vs-open",
-                "principles-ab", "tls");
+        List<String> names = List.of(
+                "error-vs-load",
+                "heap-capacity",
+                "ms-timers",
+                "connection-sharing",
+                "flash-crowd",
+                "closed-vs-open",
+                "principles-ab",
+                "tls");
         assertTrue(findings.keySet().containsAll(names));
     }
 }

@@ -30,7 +30,8 @@ final class RunDir {
         for (int i = 1; i < lines.size(); i++) {
             List<String> f = split(lines.get(i));
             if (f.size() != header.length) {
-                throw new AssertionError(name + ":" + (i + 1) + " has " + f.size() + " fields, header has " + header.length + ": " + lines.get(i));
+                throw new AssertionError(name + ":" + (i + 1) + " has " + f.size() + " fields, header has "
+                        + header.length + ": " + lines.get(i));
             }
             Map<String, String> row = new LinkedHashMap<>();
             for (int k = 0; k < header.length; k++) {

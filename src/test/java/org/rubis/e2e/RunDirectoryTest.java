@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,15 +17,32 @@ import org.junit.jupiter.api.io.TempDir;
 /** A run writes only into a directory of its own (docs/RUN-DIRECTORY.md, "Which directory"). */
 class RunDirectoryTest {
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     /** Two runs started together in one folder, no --out: two directories, each run's logs and ground truth in its own. */
     @Test
     void twoRunsStartedTogetherGetTwoDirectories() throws Exception {
         List<Process> runs = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            runs.add(Cli.client(work, "run", "--users", "3", "--ramp-up", "0", "--duration", "4s", "--ramp-down", "0", "--think-scale", "0.05",
-                    "--no-progress", "-Dserver_size=0.01").redirectErrorStream(true).redirectOutput(work.resolve("run" + i + ".txt").toFile()).start());
+            runs.add(Cli.client(
+                            work,
+                            "run",
+                            "--users",
+                            "3",
+                            "--ramp-up",
+                            "0",
+                            "--duration",
+                            "4s",
+                            "--ramp-down",
+                            "0",
+                            "--think-scale",
+                            "0.05",
+                            "--no-progress",
+                            "-Dserver_size=0.01")
+                    .redirectErrorStream(true)
+                    .redirectOutput(work.resolve("run" + i + ".txt").toFile())
+                    .start());
         }
         for (int i = 0; i < 2; i++) {
             assertTrue(runs.get(i).waitFor(120, TimeUnit.SECONDS), "run " + i + " ended");
@@ -59,15 +76,33 @@ class RunDirectoryTest {
             Files.createDirectories(out.resolve("server"));
             Files.writeString(out.resolve("server/requests.csv"), "stale");
             Files.createSymbolicLink(out.resolve("requests.csv"), victim);
-            List<String> args = new ArrayList<>(List.of("run", "--users", "2", "--ramp-up", "0", "--duration", "2s", "--ramp-down", "0",
-                    "--think-scale", "0.05", "--no-progress", "-Dserver_size=0.01", "--out", out.toString()));
+            List<String> args = new ArrayList<>(List.of(
+                    "run",
+                    "--users",
+                    "2",
+                    "--ramp-up",
+                    "0",
+                    "--duration",
+                    "2s",
+                    "--ramp-down",
+                    "0",
+                    "--think-scale",
+                    "0.05",
+                    "--no-progress",
+                    "-Dserver_size=0.01",
+                    "--out",
+                    out.toString()));
             if (!profile.isEmpty()) {
                 args.addAll(List.of("--jvm-profile", profile));
             }
             Cli.Result refused = Cli.run(work, 60, args.toArray(String[]::new));
             assertEquals(64, refused.status(), refused.out() + refused.err());
-            assertEquals("error: --out " + out + ": not empty (.. is there); a run writes only into a new or empty directory: give another --out,"
-                    .replace("..", "requests.csv") + " or add --force to delete the previous run's files in it", refused.err().strip());
+            assertEquals(
+                    "error: --out " + out
+                            + ": not empty (.. is there); a run writes only into a new or empty directory: give another --out,"
+                                    .replace("..", "requests.csv")
+                            + " or add --force to delete the previous run's files in it",
+                    refused.err().strip());
             assertEquals("stale", Files.readString(out.resolve("server/requests.csv")), "nothing touched");
             args.add("--force");
             Cli.Result forced = Cli.run(work, 120, args.toArray(String[]::new));
@@ -75,8 +110,14 @@ class RunDirectoryTest {
             assertEquals("precious", Files.readString(victim), "the link's target was not written");
             assertTrue(!Files.isSymbolicLink(out.resolve("requests.csv")), "requests.csv is the run's own file");
             RunDir d = new RunDir(out);
-            assertEquals(d.csv("requests.csv").size(), d.csv("server/requests.csv").size(), "the server's log is this run's, not the stale one");
-            assertEquals(profile.isEmpty(), !Files.exists(out.resolve("gc.log")), "a child JVM's GC log is in its run directory");
+            assertEquals(
+                    d.csv("requests.csv").size(),
+                    d.csv("server/requests.csv").size(),
+                    "the server's log is this run's, not the stale one");
+            assertEquals(
+                    profile.isEmpty(),
+                    !Files.exists(out.resolve("gc.log")),
+                    "a child JVM's GC log is in its run directory");
         }
     }
 
@@ -90,10 +131,29 @@ class RunDirectoryTest {
         Cli.Result file = Cli.run(work, 60, "run", "--duration", "1s", "--out", "afile");
         assertOneLine(64, "error: --out afile: a file, not a directory; give a new or empty directory", file);
         Cli.Result under = Cli.run(work, 60, "run", "--duration", "1s", "--out", "afile/run");
-        assertOneLine(64, "error: --out afile/run: " + work.resolve("afile") + ": a file is in the way; give a new or empty directory this "
-                + "user may write", under);
-        Cli.Result run = Cli.run(work, 120, "run", "--users", "2", "--ramp-up", "0", "--duration", "2s", "--ramp-down", "0", "--think-scale", "0.05",
-                "--no-progress", "-Dserver_size=0.01", "--out", "done");
+        assertOneLine(
+                64,
+                "error: --out afile/run: " + work.resolve("afile")
+                        + ": a file is in the way; give a new or empty directory this " + "user may write",
+                under);
+        Cli.Result run = Cli.run(
+                work,
+                120,
+                "run",
+                "--users",
+                "2",
+                "--ramp-up",
+                "0",
+                "--duration",
+                "2s",
+                "--ramp-down",
+                "0",
+                "--think-scale",
+                "0.05",
+                "--no-progress",
+                "-Dserver_size=0.01",
+                "--out",
+                "done");
         assertEquals(0, run.status(), run.out() + run.err());
         Files.createDirectories(work.resolve("cmp"));
         Cli.Result cmp = Cli.analysis(work, "compare", "done", "done", "--out", "cmp");
@@ -101,28 +161,42 @@ class RunDirectoryTest {
 
         List<String> nobody = Cli.unprivileged();
         Assumptions.assumeTrue(nobody != null, "root without setpriv: permissions cannot be tested");
-        Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxrwxrwx")); // the unprivileged user may enter
+        Files.setPosixFilePermissions(
+                work, PosixFilePermissions.fromString("rwxrwxrwx")); // the unprivileged user may enter
         Path ro = Files.createDirectories(work.resolve("ro"));
         Files.setPosixFilePermissions(ro, PosixFilePermissions.fromString("r-xr-xr-x"));
-        Cli.Result denied = Cli.runWith(nobody, work, 60, Cli.clientJar(), "run", "--duration", "1s", "--out", "ro/run");
-        assertOneLine(64, "error: --out ro/run: permission denied; give a new or empty directory this user "
-                + "may write", denied);
+        Cli.Result denied =
+                Cli.runWith(nobody, work, 60, Cli.clientJar(), "run", "--duration", "1s", "--out", "ro/run");
+        assertOneLine(
+                64,
+                "error: --out ro/run: permission denied; give a new or empty directory this user " + "may write",
+                denied);
         Cli.Result noRuns = Cli.runWith(nobody, ro, 60, Cli.clientJar(), "run", "--duration", "1s");
-        assertOneLine(64, "error: cannot create a run directory in runs: permission denied; run from a folder this user may write, or "
-                + "give --out DIR", noRuns);
+        assertOneLine(
+                64,
+                "error: cannot create a run directory in runs: permission denied; run from a folder this user may write, or "
+                        + "give --out DIR",
+                noRuns);
         try (var walk = Files.walk(work.resolve("done"))) {
             for (Path p : walk.toList()) {
-                Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "r-xr-xr-x" : "r--r--r--"));
+                Files.setPosixFilePermissions(
+                        p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "r-xr-xr-x" : "r--r--r--"));
             }
         }
         Cli.Result report = Cli.runWith(nobody, work, 120, Cli.analysisJar(), "report", "done");
-        assertOneLine(1, "error: cannot write done/report.html: permission denied (" + work.resolve("done") + " is not writable); give --out "
-                + "FILE.html in a folder this user may write", report);
+        assertOneLine(
+                1,
+                "error: cannot write done/report.html: permission denied (" + work.resolve("done")
+                        + " is not writable); give --out " + "FILE.html in a folder this user may write",
+                report);
         Path elsewhere = Files.createDirectories(work.resolve("elsewhere"));
         Files.setPosixFilePermissions(elsewhere, PosixFilePermissions.fromString("rwxrwxrwx"));
-        Cli.Result ok = Cli.runWith(nobody, work, 120, Cli.analysisJar(), "report", "done", "--out", "elsewhere/r.html");
+        Cli.Result ok =
+                Cli.runWith(nobody, work, 120, Cli.analysisJar(), "report", "done", "--out", "elsewhere/r.html");
         assertEquals(0, ok.status(), ok.out() + ok.err());
-        assertTrue(Files.isRegularFile(elsewhere.resolve("analysis.json")) && Files.isRegularFile(elsewhere.resolve("response-times.hlog")),
+        assertTrue(
+                Files.isRegularFile(elsewhere.resolve("analysis.json"))
+                        && Files.isRegularFile(elsewhere.resolve("response-times.hlog")),
                 "everything the report writes is beside it");
     }
 

@@ -23,13 +23,35 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ShardedRunTest {
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     static String[] args(String out, String... more) {
-        List<String> a = new ArrayList<>(List.of("run", "--users", "30", "--ramp-up", "1s", "--duration", "8s", "--ramp-down", "1s",
-                "--think-scale", "0.03", "--max-transitions", "15", "--backend", "dedicated", "--seed", "1616", "--out", out, "--no-progress",
-                "-Dserver_size=0.02", "-Dserver_java_options=-Xmx512m",
-                // Read-only: a session's states depend on the pages it gets (a "Sorry" page goes back, a page without an
+        List<String> a = new ArrayList<>(List.of(
+                "run",
+                "--users",
+                "30",
+                "--ramp-up",
+                "1s",
+                "--duration",
+                "8s",
+                "--ramp-down",
+                "1s",
+                "--think-scale",
+                "0.03",
+                "--max-transitions",
+                "15",
+                "--backend",
+                "dedicated",
+                "--seed",
+                "1616",
+                "--out",
+                out,
+                "--no-progress",
+                "-Dserver_size=0.02",
+                "-Dserver_java_options=-Xmx512m",
+                // Read-only: a session's states depend on the pages it gets (a "Sorry" page goes back, a page without
+                // an
                 // item id cannot lead to ViewItem), and with writes the pages depend on how sessions interleave.
                 "-Dworkload_transition_table=browse_only_transitions.txt"));
         a.addAll(List.of(more));
@@ -50,7 +72,8 @@ class ShardedRunTest {
         for (Map<String, String> r : d.csv("requests.csv")) {
             long id = Long.parseLong(r.get("session_id"));
             if (completed.contains(id)) {
-                w.computeIfAbsent(id, k -> new ArrayList<>()).add(r.get("state") + (r.get("error").isEmpty() ? "" : "!"));
+                w.computeIfAbsent(id, k -> new ArrayList<>())
+                        .add(r.get("state") + (r.get("error").isEmpty() ? "" : "!"));
             }
         }
         return w;
@@ -70,7 +93,10 @@ class ShardedRunTest {
         Map<Long, List<String>> b = completedWalks(merged);
         Set<Long> both = new HashSet<>(a.keySet());
         both.retainAll(b.keySet());
-        assertTrue(both.size() >= 20, "sessions completed in both runs: " + both.size() + " (single " + a.size() + ", sharded " + b.size() + ")");
+        assertTrue(
+                both.size() >= 20,
+                "sessions completed in both runs: " + both.size() + " (single " + a.size() + ", sharded " + b.size()
+                        + ")");
         long requests = 0;
         for (long id : both) {
             assertEquals(a.get(id), b.get(id), "session " + id);
@@ -84,13 +110,20 @@ class ShardedRunTest {
         long shardRows = 0;
         long shardSessionRows = 0;
         Map<String, Long> sums = new HashMap<>();
-        List<String> summed = List.of("requests", "errors", "users_started", "sessions_completed", "sessions_aborted_at_end", "connections_opened");
+        List<String> summed = List.of(
+                "requests",
+                "errors",
+                "users_started",
+                "sessions_completed",
+                "sessions_aborted_at_end",
+                "connections_opened");
         for (int i = 0; i < 3; i++) {
             RunDir s = new RunDir(work.resolve("sharded").resolve("shard-" + i));
             JsonNode ss = s.json("summary.json");
             assertEquals(i, ss.get("shard").get("index").asInt());
             assertEquals(3, ss.get("shard").get("count").asInt());
-            assertEquals(ms.get("config_sha256").asText(), ss.get("config_sha256").asText());
+            assertEquals(
+                    ms.get("config_sha256").asText(), ss.get("config_sha256").asText());
             assertEquals("complete", ss.get("status").asText(), "shard " + i);
             assertEquals(10, ss.get("users_started").asInt(), "30 users over 3 shards");
             for (Map<String, String> r : s.csv("sessions.csv")) {
@@ -114,11 +147,17 @@ class ShardedRunTest {
         assertEquals(shardRequests, shardRows, "every shard logged every request it counted");
         assertEquals(shardRows, merged.csv("requests.csv").size());
         assertEquals(shardSessionRows, merged.csv("sessions.csv").size());
-        assertEquals(shardSessionRows, ms.get("sessions_started").asLong() + ms.get("sessions_dropped_by_cap").asLong());
+        assertEquals(
+                shardSessionRows,
+                ms.get("sessions_started").asLong()
+                        + ms.get("sessions_dropped_by_cap").asLong());
 
         // One embedded server for all shards: its own log counted every request the three shards sent.
         if (ms.get("errors").asLong() == 0) {
-            assertEquals(shardRows, merged.csv("server/requests.csv").size(), "the shared server's log = the shards' requests");
+            assertEquals(
+                    shardRows,
+                    merged.csv("server/requests.csv").size(),
+                    "the shared server's log = the shards' requests");
         }
         assertTrue(three.out().contains("merged from 3 shards"), three.out());
     }

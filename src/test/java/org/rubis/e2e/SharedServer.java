@@ -50,8 +50,17 @@ final class SharedServer {
             }
         }
         Files.createDirectories(dir);
-        Process p = new ProcessBuilder(List.of(Cli.java(), "-jar", Cli.serverJar().toAbsolutePath().toString(),
-                        "--port", "0", "--size", "0.02", "--out", dir.toString(), "--exit-with-parent"))
+        Process p = new ProcessBuilder(List.of(
+                        Cli.java(),
+                        "-jar",
+                        Cli.serverJar().toAbsolutePath().toString(),
+                        "--port",
+                        "0",
+                        "--size",
+                        "0.02",
+                        "--out",
+                        dir.toString(),
+                        "--exit-with-parent"))
                 .redirectErrorStream(true)
                 .start();
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroy, "shared-server-stop"));
@@ -61,8 +70,12 @@ final class SharedServer {
             try (BufferedReader in =
                     new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
-                    Files.writeString(dir.resolve("server.out"), line + "\n", StandardCharsets.UTF_8,
-                            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                    Files.writeString(
+                            dir.resolve("server.out"),
+                            line + "\n",
+                            StandardCharsets.UTF_8,
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.APPEND);
                     if (line.startsWith(READY)) {
                         ready.complete(line.substring(READY.length()));
                     }

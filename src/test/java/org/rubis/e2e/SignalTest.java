@@ -34,10 +34,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SignalTest {
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
-    private record Moment(String name, String signal, List<String> jvm, List<String> args, String marker, long afterMs,
-            boolean hangAfterMarker, int status) {}
+    private record Moment(
+            String name,
+            String signal,
+            List<String> jvm,
+            List<String> args,
+            String marker,
+            long afterMs,
+            boolean hangAfterMarker,
+            int status) {}
 
     private record Stopped(Moment m, int status, long ms, String log, Path out) {}
 
@@ -46,15 +54,43 @@ class SignalTest {
         List<String> quick = List.of("--users", "3", "--think-scale", "0.01", "--ramp-down", "0", "--no-progress");
         List<Moment> moments = List.of(
                 // Three users start 1, 3 and 5 s into a 6 s up ramp.
-                new Moment("up-ramp", "INT", List.of(), List.of("--ramp-up", "6s", "--duration", "30s"), "Run: ", 2500,
-                        false, 130),
-                new Moment("run-phase", "TERM", List.of(), List.of("--ramp-up", "0", "--duration", "30s"), "Run: ", 1500,
-                        false, 130),
+                new Moment(
+                        "up-ramp",
+                        "INT",
+                        List.of(),
+                        List.of("--ramp-up", "6s", "--duration", "30s"),
+                        "Run: ",
+                        2500,
+                        false,
+                        130),
+                new Moment(
+                        "run-phase",
+                        "TERM",
+                        List.of(),
+                        List.of("--ramp-up", "0", "--duration", "30s"),
+                        "Run: ",
+                        1500,
+                        false,
+                        130),
                 // The server stops answering 500 ms into a 1 s run: the sessions' last requests hang past its end.
-                new Moment("end-of-run-wait", "TERM", List.of(), List.of("--ramp-up", "0", "--duration", "1s",
-                        "-Dclient_request_timeout_ms=100000"), "Run: ", 500, true, 130),
-                new Moment("summary", "TERM", List.of("-Drubis.test.summary_stall_ms=3000"),
-                        List.of("--ramp-up", "0", "--duration", "1s"), "rubis.test.summary_stall_ms", 300, false, 0));
+                new Moment(
+                        "end-of-run-wait",
+                        "TERM",
+                        List.of(),
+                        List.of("--ramp-up", "0", "--duration", "1s", "-Dclient_request_timeout_ms=100000"),
+                        "Run: ",
+                        500,
+                        true,
+                        130),
+                new Moment(
+                        "summary",
+                        "TERM",
+                        List.of("-Drubis.test.summary_stall_ms=3000"),
+                        List.of("--ramp-up", "0", "--duration", "1s"),
+                        "rubis.test.summary_stall_ms",
+                        300,
+                        false,
+                        0));
         List<CompletableFuture<Stopped>> runs = new ArrayList<>();
         for (Moment m : moments) {
             runs.add(CompletableFuture.supplyAsync(() -> {
@@ -80,13 +116,16 @@ class SignalTest {
             args.addAll(quick);
             args.addAll(m.args());
             Path log = work.resolve(m.name() + ".log");
-            Process p = Cli.client(work, m.jvm(), args.toArray(String[]::new)).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
+            Process p = Cli.client(work, m.jvm(), args.toArray(String[]::new))
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             try {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (!Files.readString(log).contains(m.marker())) {
-                    assertTrue(p.isAlive() && System.nanoTime() < deadline, m.name() + ": no '" + m.marker() + "': "
-                            + Files.readString(log));
+                    assertTrue(
+                            p.isAlive() && System.nanoTime() < deadline,
+                            m.name() + ": no '" + m.marker() + "': " + Files.readString(log));
                     Thread.sleep(50);
                 }
                 Thread.sleep(m.afterMs());
@@ -96,7 +135,9 @@ class SignalTest {
                 }
                 assertTrue(p.isAlive(), m.name() + ": still running when signalled: " + Files.readString(log));
                 long t0 = System.nanoTime();
-                new ProcessBuilder("kill", "-" + m.signal(), Long.toString(p.pid())).start().waitFor();
+                new ProcessBuilder("kill", "-" + m.signal(), Long.toString(p.pid()))
+                        .start()
+                        .waitFor();
                 assertTrue(p.waitFor(60, TimeUnit.SECONDS), m.name() + ": exits after SIG" + m.signal());
                 long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
                 return new Stopped(m, p.exitValue(), ms, Files.readString(log), work.resolve(m.name()));
@@ -114,17 +155,32 @@ class SignalTest {
         RunDir d = new RunDir(s.out());
         List<Map<String, String>> requests = d.csv("requests.csv"); // fails on any torn line
         JsonNode summary = d.json("summary.json");
-        assertEquals(s.m().status() == 0 ? "complete" : "partial", summary.path("status").asText(), what);
-        assertEquals(requests.size(), summary.path("requests").asLong(), "every logged request is in the summary: " + what);
+        assertEquals(
+                s.m().status() == 0 ? "complete" : "partial",
+                summary.path("status").asText(),
+                what);
+        assertEquals(
+                requests.size(), summary.path("requests").asLong(), "every logged request is in the summary: " + what);
         assertTrue(requests.size() > 0, what);
-        assertEquals(summary.path("sessions_started").asLong(), d.csv("sessions.csv").size(),
+        assertEquals(
+                summary.path("sessions_started").asLong(),
+                d.csv("sessions.csv").size(),
                 "every session that began is in sessions.csv: " + what);
         assertTrue(Files.isRegularFile(s.out().resolve("summary.txt")), what);
         if (s.m().hangAfterMarker()) {
-            long aborted = requests.stream().filter(r -> r.get("error").equals("aborted")).count();
+            long aborted = requests.stream()
+                    .filter(r -> r.get("error").equals("aborted"))
+                    .count();
             assertTrue(aborted >= 1, "the hung requests are logged, aborted: " + what);
-            assertEquals(0, requests.stream().filter(r -> r.get("error").equals("read-timeout")).count(), what);
-            assertTrue(summary.path("stop_reason").asText().contains("end-of-run wait"), summary.path("stop_reason").asText());
+            assertEquals(
+                    0,
+                    requests.stream()
+                            .filter(r -> r.get("error").equals("read-timeout"))
+                            .count(),
+                    what);
+            assertTrue(
+                    summary.path("stop_reason").asText().contains("end-of-run wait"),
+                    summary.path("stop_reason").asText());
         }
     }
 
@@ -138,17 +194,19 @@ class SignalTest {
         volatile boolean hang;
 
         Server() throws IOException {
-            Thread t = new Thread(() -> {
-                while (!socket.isClosed()) {
-                    try {
-                        Socket s = socket.accept();
-                        open.add(s);
-                        Thread.ofVirtual().start(() -> serve(s));
-                    } catch (IOException e) {
-                        return;
-                    }
-                }
-            }, "signal-test-server");
+            Thread t = new Thread(
+                    () -> {
+                        while (!socket.isClosed()) {
+                            try {
+                                Socket s = socket.accept();
+                                open.add(s);
+                                Thread.ofVirtual().start(() -> serve(s));
+                            } catch (IOException e) {
+                                return;
+                            }
+                        }
+                    },
+                    "signal-test-server");
             t.setDaemon(true);
             t.start();
         }
@@ -161,7 +219,9 @@ class SignalTest {
             byte[] page = "<html><body>Home</body></html>".getBytes(StandardCharsets.US_ASCII);
             byte[] head = ("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + page.length + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII);
-            try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+            try (s;
+                    InputStream in = s.getInputStream();
+                    OutputStream out = s.getOutputStream()) {
                 int matched = 0;
                 for (int b = in.read(); b >= 0; b = in.read()) {
                     matched = b == "\r\n\r\n".charAt(matched) ? matched + 1 : b == '\r' ? 1 : 0;

@@ -9,7 +9,9 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -20,8 +22,6 @@ import org.rubis.client.wire.CaptureException;
 import org.rubis.client.wire.CaptureSpec;
 import org.rubis.client.wire.CaptureStats;
 import org.rubis.client.wire.PacketCapture;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.rubis.format.Columns;
 
 /**
@@ -32,7 +32,8 @@ import org.rubis.format.Columns;
  */
 class WireRunTest {
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     @Test
     void wireClientAndServerAgreeOnARealRun() throws Exception {
@@ -41,9 +42,20 @@ class WireRunTest {
             port = s.getLocalPort();
         }
         Path srv = work.resolve("srv");
-        Process server = new ProcessBuilder(Cli.java(), "-cp", Cli.clientJar().toString(), "org.rubis.server.ServerMain", "--port",
-                String.valueOf(port), "--out", srv.toString(), "--size", "0.02").redirectErrorStream(true)
-                .redirectOutput(work.resolve("server.txt").toFile()).start();
+        Process server = new ProcessBuilder(
+                        Cli.java(),
+                        "-cp",
+                        Cli.clientJar().toString(),
+                        "org.rubis.server.ServerMain",
+                        "--port",
+                        String.valueOf(port),
+                        "--out",
+                        srv.toString(),
+                        "--size",
+                        "0.02")
+                .redirectErrorStream(true)
+                .redirectOutput(work.resolve("server.txt").toFile())
+                .start();
         Path run = work.resolve("run");
         CaptureStats stats;
         try {
@@ -52,14 +64,36 @@ class WireRunTest {
             try {
                 capture = PacketCapture.start(CaptureSpec.forTarget("127.0.0.1", port), work.resolve("capture.pcap"));
             } catch (CaptureException e) {
-                Assumptions.assumeFalse(e.kind() == CaptureException.Kind.NO_PRIVILEGE || e.kind() == CaptureException.Kind.LIBPCAP_MISSING,
+                Assumptions.assumeFalse(
+                        e.kind() == CaptureException.Kind.NO_PRIVILEGE
+                                || e.kind() == CaptureException.Kind.LIBPCAP_MISSING,
                         "packet capture unavailable here (" + e.getMessage() + "); CI runs as root with libpcap0.8");
                 throw e;
             }
             try {
-                Cli.Result r = Cli.run(work, 120, "run", "--target", "http://127.0.0.1:" + port, "--users", "10", "--ramp-up", "0",
-                        "--duration", "4s", "--ramp-down", "0", "--think-scale", "0.03", "--backend", "dedicated", "--seed", "5",
-                        "--out", run.toString(), "--no-progress");
+                Cli.Result r = Cli.run(
+                        work,
+                        120,
+                        "run",
+                        "--target",
+                        "http://127.0.0.1:" + port,
+                        "--users",
+                        "10",
+                        "--ramp-up",
+                        "0",
+                        "--duration",
+                        "4s",
+                        "--ramp-down",
+                        "0",
+                        "--think-scale",
+                        "0.03",
+                        "--backend",
+                        "dedicated",
+                        "--seed",
+                        "5",
+                        "--out",
+                        run.toString(),
+                        "--no-progress");
                 assertEquals(0, r.status(), r.out() + r.err());
             } finally {
                 stats = capture.stop();
@@ -89,15 +123,21 @@ class WireRunTest {
         assertEquals(w.clientDistinctConnections, w.wireConnectionsWithRequests());
         // the connections that carried requests, by address:port: the server's own log against the wire
         // (connection totals differ by probes without a request: the test's readiness check, the client's)
-        Set<String> serverIds = Files.readAllLines(run.resolve("server/requests.csv")).stream().skip(1)
-                .map(l -> l.substring(0, l.indexOf(','))).collect(Collectors.toSet());
-        Set<String> wireIds = w.capture.connections.stream().filter(c -> !c.requests.isEmpty()).map(c -> c.client)
+        Set<String> serverIds = Files.readAllLines(run.resolve("server/requests.csv")).stream()
+                .skip(1)
+                .map(l -> l.substring(0, l.indexOf(',')))
+                .collect(Collectors.toSet());
+        Set<String> wireIds = w.capture.connections.stream()
+                .filter(c -> !c.requests.isEmpty())
+                .map(c -> c.client)
                 .collect(Collectors.toSet());
         assertEquals(serverIds, wireIds, "connections: server vs wire");
         assertTrue(w.serverConnections >= wireIds.size());
         WireCheck.Group all = w.groups.get("all");
         assertEquals(w.matched, all.response.count());
-        assertTrue(w.groups.containsKey("dedicated/new") && w.groups.containsKey("dedicated/reused"), w.groups.keySet().toString());
+        assertTrue(
+                w.groups.containsKey("dedicated/new") && w.groups.containsKey("dedicated/reused"),
+                w.groups.keySet().toString());
         List<String> lines = Files.readAllLines(run.resolve("wire.csv"));
         assertEquals(w.matched + 1, lines.size());
         int match = Columns.WIRE.indexOf("match");

@@ -35,8 +35,16 @@ import org.rubis.client.process.EmbeddedServerProcess;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-opens", "java.base/sun.net.www.protocol.http=ALL-UNNAMED", "--add-opens",
-        "java.base/sun.net.www.http=ALL-UNNAMED", "--add-opens", "java.base/sun.net=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {
+            "--add-opens",
+            "java.base/sun.net.www.protocol.http=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/sun.net.www.http=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/sun.net=ALL-UNNAMED"
+        })
 @State(Scope.Benchmark)
 public class BackendBenchmark {
 
@@ -51,9 +59,19 @@ public class BackendBenchmark {
 
     @Setup(Level.Trial)
     public void start() throws Exception {
-        ClientConfig c = ConfigLoader.load((Path) null, Map.of("server_size", "0.02", "server_java_options", "-Xmx512m",
-                "client_backend", backend, "client_pool_max", "64"));
-        server = EmbeddedServerProcess.start(c, c.regionsFile(), c.categoriesFile(), Files.createTempDirectory("jmh-server"));
+        ClientConfig c = ConfigLoader.load(
+                (Path) null,
+                Map.of(
+                        "server_size",
+                        "0.02",
+                        "server_java_options",
+                        "-Xmx512m",
+                        "client_backend",
+                        backend,
+                        "client_pool_max",
+                        "64"));
+        server = EmbeddedServerProcess.start(
+                c, c.regionsFile(), c.categoriesFile(), Files.createTempDirectory("jmh-server"));
         b = Backends.create(c.execution(), server.baseUrl());
     }
 

@@ -25,18 +25,25 @@ public class ExtractionBenchmark {
 
     /** A search page of 20 items shaped like the embedded server's (about 6 KB). */
     final String page = buildPage();
+
     final SplittableRandom random = new SplittableRandom(1);
     final ReplyFacts facts = ReplyFacts.of(page);
 
     static String buildPage() {
         StringBuilder b = new StringBuilder("<html><body><h2>Items in category Books</h2><TABLE>\n");
         for (int i = 0; i < 20; i++) {
-            b.append("<TR><TD><a href=\"/PHP/ViewItem.php?itemId=").append(1000 + i).append("\">RUBiS automatically generated item #")
-             .append(1000 + i).append("</a><TD>12.00<TD>3<TD>2026-11-23<TD><a href=\"/PHP/PutBidAuth.php?itemId=").append(1000 + i)
-             .append("\"><IMG SRC=\"/PHP/bid_now.jpg\"></a>\n");
+            b.append("<TR><TD><a href=\"/PHP/ViewItem.php?itemId=")
+                    .append(1000 + i)
+                    .append("\">RUBiS automatically generated item #")
+                    .append(1000 + i)
+                    .append("</a><TD>12.00<TD>3<TD>2026-11-23<TD><a href=\"/PHP/PutBidAuth.php?itemId=")
+                    .append(1000 + i)
+                    .append("\"><IMG SRC=\"/PHP/bid_now.jpg\"></a>\n");
         }
-        b.append("</TABLE><a href=\"/PHP/SearchItemsByCategory.php?category=2&categoryName=Books&page=1&nbOfItems=20\">Previous page</a>")
-         .append("<a href=\"/PHP/SearchItemsByCategory.php?category=2&categoryName=Books&page=3&nbOfItems=20\">Next page</a></body></html>");
+        b.append(
+                        "</TABLE><a href=\"/PHP/SearchItemsByCategory.php?category=2&categoryName=Books&page=1&nbOfItems=20\">Previous page</a>")
+                .append(
+                        "<a href=\"/PHP/SearchItemsByCategory.php?category=2&categoryName=Books&page=3&nbOfItems=20\">Next page</a></body></html>");
         return b.toString();
     }
 

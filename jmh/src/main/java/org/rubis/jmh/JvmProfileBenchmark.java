@@ -65,7 +65,9 @@ public class JvmProfileBenchmark {
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {"-Xmx64m", "-XX:+UseSerialGC"})
+    @Fork(
+            value = 1,
+            jvmArgsAppend = {"-Xmx64m", "-XX:+UseSerialGC"})
     public String paperDefaultHeapSerialGc() {
         return step();
     }

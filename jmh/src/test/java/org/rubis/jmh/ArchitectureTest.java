@@ -13,10 +13,13 @@ import com.tngtech.archunit.lang.ArchRule;
 class ArchitectureTest {
 
     @ArchTest
-    static final ArchRule noPackageCycle = slices().matching("org.rubis.(**)").should().beFreeOfCycles();
+    static final ArchRule noPackageCycle =
+            slices().matching("org.rubis.(**)").should().beFreeOfCycles();
 
     @ArchTest
-    static final ArchRule benchmarksMeasureTheEmulatorNotItsCommandLine = noClasses().should().dependOnClassesThat()
+    static final ArchRule benchmarksMeasureTheEmulatorNotItsCommandLine = noClasses()
+            .should()
+            .dependOnClassesThat()
             .resideInAnyPackage("org.rubis.client.cli..", "org.rubis.lab..", "org.rubis.cli..")
             .because("a benchmark times code on the request path; the command line and the lab are not on it");
 }

@@ -1,9 +1,9 @@
 package org.rubis.analysis;
 
-import java.util.Locale;
-import org.rubis.format.LittleBand;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Locale;
 import org.rubis.analysis.stats.CensoredMean;
+import org.rubis.format.LittleBand;
 
 /**
  * Little's law for the run phase, N = X (R + Z), as the ratio N / (X (R + Z)) with the band a steady run stays in:
@@ -27,28 +27,46 @@ import org.rubis.analysis.stats.CensoredMean;
  * @param notJudged why the ratio cannot be judged ({@link LittleBand#notJudgedReason}, the client's rule; or open
  *                arrivals), or null when it can
  */
-public record LittleLaw(double n, double xRps, double rMs, double zMs, double ratio, double se, String source, String notJudged) {
+public record LittleLaw(
+        double n, double xRps, double rMs, double zMs, double ratio, double se, String source, String notJudged) {
 
     /** The client's own figures (summary.json {@code stationarity}): N users started, Z every think drawn. */
     static LittleLaw fromSummary(JsonNode s, double rMs) {
         JsonNode st = s.path("stationarity");
         // The summary's own verdict stands: a phase it did not judge is not judged here either.
-        String notJudged = "not-judged".equals(st.path("verdict").asText()) ? st.path("not_judged_reason").asText("the summary did not judge it") : null;
+        String notJudged = "not-judged".equals(st.path("verdict").asText())
+                ? st.path("not_judged_reason").asText("the summary did not judge it")
+                : null;
         double n = s.path("users_started").asDouble(s.path("users").asDouble());
         double z = st.path("mean_think_s").asDouble() * 1000;
         double ratio = st.path("little_ratio").asDouble();
         // X as the client's check had it (whole windows of the run phase): N / (ratio (R + Z)), so that the table's
         // N / (X (R + Z)) is the ratio shown, not one of another X
         double x = ratio > 0 && rMs + z > 0 ? n / (ratio * (rMs + z) / 1000) : Double.NaN;
-        return new LittleLaw(n, x, rMs, z, ratio, st.path("little_ratio_se").asDouble(0),
+        return new LittleLaw(
+                n,
+                x,
+                rMs,
+                z,
+                ratio,
+                st.path("little_ratio_se").asDouble(0),
                 "summary.json (the client's own figures: N = users started, Z = every think time drawn in the run phase, "
-                        + "including those still running at its end; X the run phase's whole windows)", notJudged);
+                        + "including those still running at its end; X the run phase's whole windows)",
+                notJudged);
     }
 
     /** Open or hybrid arrivals: no fixed population, so no ratio; the client judges such a run by its throughput trend. */
     static LittleLaw notApplicable(String arrivals) {
-        return new LittleLaw(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, arrivals + " arrivals",
-                "no fixed population (" + arrivals + " arrivals): the summary judges the run phase by its throughput trend alone");
+        return new LittleLaw(
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                0,
+                arrivals + " arrivals",
+                "no fixed population (" + arrivals
+                        + " arrivals): the summary judges the run phase by its throughput trend alone");
     }
 
     /**
@@ -58,11 +76,23 @@ public record LittleLaw(double n, double xRps, double rMs, double zMs, double ra
     static LittleLaw fromLogs(double n, double xRps, double rMs, CensoredMean z, double runSeconds, long runRequests) {
         double cycle = xRps * (rMs + z.meanMs()) / 1000;
         double ratio = n > 0 && cycle > 0 ? n / cycle : Double.NaN;
-        String censored = z.censoredCount() == 0 ? "none still running at the end"
-                : String.format(Locale.ROOT, "%d still running at the end counted by their elapsed part, assuming exponential think times; "
-                        + "the mean of the %d finished ones alone, biased low, is %.1f ms", z.censoredCount(), z.finishedCount(), z.plainMeanMs());
+        String censored = z.censoredCount() == 0
+                ? "none still running at the end"
+                : String.format(
+                        Locale.ROOT,
+                        "%d still running at the end counted by their elapsed part, assuming exponential think times; "
+                                + "the mean of the %d finished ones alone, biased low, is %.1f ms",
+                        z.censoredCount(),
+                        z.finishedCount(),
+                        z.plainMeanMs());
         double se = LittleBand.standardErrorExponential(n, runSeconds, rMs / 1000, z.meanMs() / 1000);
-        return new LittleLaw(n, xRps, rMs, z.meanMs(), ratio, se,
+        return new LittleLaw(
+                n,
+                xRps,
+                rMs,
+                z.meanMs(),
+                ratio,
+                se,
                 "estimated from the logs (no client figures in summary.json): N = mean active sessions in the run phase, "
                         + "X = run-phase requests per second but those that opened a session (no think time before them within it), "
                         + "Z = think times within sessions (" + censored + ")",

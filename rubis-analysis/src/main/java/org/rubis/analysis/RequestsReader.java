@@ -1,6 +1,5 @@
 package org.rubis.analysis;
 
-import org.rubis.format.LatencyStats;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashMap;
@@ -13,6 +12,7 @@ import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.stats.Moments;
 import org.rubis.analysis.stats.SortedStream;
 import org.rubis.format.Columns;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
 
 /**

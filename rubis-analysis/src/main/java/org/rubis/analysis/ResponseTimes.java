@@ -86,7 +86,10 @@ public record ResponseTimes(
         void request(Phase phase, String state, long ns, long clientNs, long latenessNs, String error) {
             boolean failed = !error.isEmpty();
             clientByPhase.computeIfAbsent(phase, k -> new LatencyStats()).record(clientNs, failed);
-            byPhaseState.get(phase).computeIfAbsent(state, k -> new LatencyStats()).record(ns, failed);
+            byPhaseState
+                    .get(phase)
+                    .computeIfAbsent(state, k -> new LatencyStats())
+                    .record(ns, failed);
             byPhase.get(phase).record(ns, failed);
             byState.computeIfAbsent(state, k -> new LatencyStats()).record(ns, failed);
             overall.record(ns, failed);

@@ -1,6 +1,5 @@
 package org.rubis.analysis;
 
-import org.rubis.format.LatencyStats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -12,14 +11,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableMap;
-import org.HdrHistogram.Histogram;
-import java.util.TreeMap;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.stats.Moments;
 import org.rubis.analysis.wire.WireCheck;
-import org.rubis.format.Percentiles;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
 
@@ -46,10 +43,12 @@ public final class RunAnalysis {
      * and a rate that changes within the window inflates the CoV that Principle B judges.
      */
     private final Moments requestInterArrival;
+
     private final long lateSendsOutsideWindow;
     private final RunWindow window;
     /** {end epoch ms, duration ms} of each client GC pause. */
     private final List<long[]> gcPauses;
+
     private final ServerComparison server;
     private final WireCheck wire;
     private final List<String> notes;
@@ -94,7 +93,10 @@ public final class RunAnalysis {
         Path stats = RunFiles.serverStats(dir);
         try {
             return Files.isRegularFile(stats)
-                    ? new ObjectMapper().readTree(stats.toFile()).path("max_concurrent_connections").asLong(-1)
+                    ? new ObjectMapper()
+                            .readTree(stats.toFile())
+                            .path("max_concurrent_connections")
+                            .asLong(-1)
                     : -1;
         } catch (IOException e) {
             return -1; // an unreadable stats.json: the figure is unknown, as without a server

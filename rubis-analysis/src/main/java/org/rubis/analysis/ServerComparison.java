@@ -1,7 +1,5 @@
 package org.rubis.analysis;
 
-import org.rubis.analysis.io.AnalysisException;
-
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -9,10 +7,11 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
-import org.rubis.format.LatencyStats;
 import org.rubis.format.Columns;
+import org.rubis.format.LatencyStats;
 
 /**
  * Client-reported versus server-measured times, request by request: on one connection requests are sequential,

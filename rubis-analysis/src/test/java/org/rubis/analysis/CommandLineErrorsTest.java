@@ -27,7 +27,10 @@ class CommandLineErrorsTest {
         String[] r = run("export-httperf", "some-run");
         assertEquals("2", r[0]);
         assertEquals(1, r[2].strip().lines().count(), r[2]);
-        assertTrue(r[2].startsWith("error: --out: missing, accepted: a path (DIR); see rubis-analysis export-httperf --help"), r[2]);
+        assertTrue(
+                r[2].startsWith(
+                        "error: --out: missing, accepted: a path (DIR); see rubis-analysis export-httperf --help"),
+                r[2]);
     }
 
     @Test
@@ -35,7 +38,10 @@ class CommandLineErrorsTest {
         String[] r = run("report", "--ot", "x.html", "run");
         assertEquals("2", r[0]);
         assertEquals(1, r[2].strip().lines().count(), r[2]);
-        assertTrue(r[2].startsWith("error: --ot: unknown option") && r[2].strip().endsWith("; see rubis-analysis report --help"), r[2]);
+        assertTrue(
+                r[2].startsWith("error: --ot: unknown option")
+                        && r[2].strip().endsWith("; see rubis-analysis report --help"),
+                r[2]);
     }
 
     /** No command is a usage error, as in rubis-client: the usage on stderr (stdout stays clean), status 2. */

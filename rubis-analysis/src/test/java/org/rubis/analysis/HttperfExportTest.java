@@ -13,7 +13,8 @@ import org.rubis.analysis.io.RunDirectory;
 
 class HttperfExportTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void exportedSessionsReadBackAsLogged() throws Exception {
@@ -22,8 +23,30 @@ class HttperfExportTest {
         r.request(7, 0, "Home", "/PHP/index.html", "run", 0, 0, 2_000_000, "", "a", true);
         r.request(9, 0, "Home", "/PHP/index.html", "run", 500_000_000, 500_000_000, 1_000_000, "", "b", true);
         r.request(9, 1, "Browse", "/PHP/browse.html", "run", 800_000_000, 800_000_000, 1_000_000, "", "b", false);
-        r.request(7, 1, "ViewItem", "/PHP/ViewItem.php?itemId=3", "run", 1_200_000_000, 1_200_500_000, 3_000_000, "", "a", false);
-        r.request(7, 2, "PutBidAuth", "/PHP/PutBidAuth.php?itemId=3", "run", 3_000_000_000L, 3_000_000_000L, 1_000_000, "", "a", false);
+        r.request(
+                7,
+                1,
+                "ViewItem",
+                "/PHP/ViewItem.php?itemId=3",
+                "run",
+                1_200_000_000,
+                1_200_500_000,
+                3_000_000,
+                "",
+                "a",
+                false);
+        r.request(
+                7,
+                2,
+                "PutBidAuth",
+                "/PHP/PutBidAuth.php?itemId=3",
+                "run",
+                3_000_000_000L,
+                3_000_000_000L,
+                1_000_000,
+                "",
+                "a",
+                false);
         r.session(9, 500_000_000, 801_000_000, 2, "end_of_session");
         r.session(7, 0, 3_001_000_000L, 3, "end_of_session");
         Path run = r.write(tmp.resolve("run"));
@@ -32,13 +55,17 @@ class HttperfExportTest {
         List<HttperfExport.Session> back = HttperfExport.read(tmp.resolve("out/sessions.wsesslog"));
         assertEquals(2, back.size());
         assertEquals(7, back.get(0).id(), "sessions in the order they started");
-        assertEquals(List.of("/PHP/index.html", "/PHP/ViewItem.php?itemId=3", "/PHP/PutBidAuth.php?itemId=3"), back.get(0).paths());
+        assertEquals(
+                List.of("/PHP/index.html", "/PHP/ViewItem.php?itemId=3", "/PHP/PutBidAuth.php?itemId=3"),
+                back.get(0).paths());
         // think = next send - this request's completion
         assertEquals(1.2005 - 0.002, back.get(0).thinkSeconds().get(0), 1e-6);
         assertEquals(3.0 - 1.2035, back.get(0).thinkSeconds().get(1), 1e-6);
         assertEquals(List.of("/PHP/index.html", "/PHP/browse.html"), back.get(1).paths());
         assertEquals(0.8 - 0.501, back.get(1).thinkSeconds().get(0), 1e-6);
-        List<String> ia = Files.readAllLines(tmp.resolve("out/interarrivals.txt")).stream().filter(l -> !l.startsWith("#")).toList();
+        List<String> ia = Files.readAllLines(tmp.resolve("out/interarrivals.txt")).stream()
+                .filter(l -> !l.startsWith("#"))
+                .toList();
         assertEquals(List.of("0.000000", "500.000000"), ia);
         assertTrue(Files.readString(tmp.resolve("out/README.txt")).contains("--wsesslog=2,0,sessions.wsesslog"));
     }
@@ -55,7 +82,9 @@ class HttperfExportTest {
     @Test
     void commandUsesTheRunsUrlTargetAndExplainsTheClosedPopulation() throws Exception {
         Path run = twoSessionRun(tmp.resolve("run"));
-        Files.writeString(run.resolve("summary.json"), "{\"status\":\"complete\",\"target\":\"https://127.0.0.2:9443\",\"arrivals\":\"closed\",\"users\":40}");
+        Files.writeString(
+                run.resolve("summary.json"),
+                "{\"status\":\"complete\",\"target\":\"https://127.0.0.2:9443\",\"arrivals\":\"closed\",\"users\":40}");
         new HttperfExport(new RunDirectory(run)).write(tmp.resolve("out"));
         String readme = Files.readString(tmp.resolve("out/README.txt"));
         assertTrue(readme.contains("httperf --hog --server 127.0.0.2 --port 9443 --ssl --wsesslog=2,0,"), readme);
@@ -69,9 +98,13 @@ class HttperfExportTest {
     @Test
     void embeddedTargetUsesThePortTheServerReported() throws Exception {
         Path run = twoSessionRun(tmp.resolve("run"));
-        Files.writeString(run.resolve("summary.json"), "{\"status\":\"complete\",\"target\":\"embedded\",\"arrivals\":\"hybrid\",\"server\":{\"model\":\"prefork\"}}");
+        Files.writeString(
+                run.resolve("summary.json"),
+                "{\"status\":\"complete\",\"target\":\"embedded\",\"arrivals\":\"hybrid\",\"server\":{\"model\":\"prefork\"}}");
         Files.createDirectories(run.resolve("server"));
-        Files.writeString(run.resolve("server/server.log"), "rubis-server ready: http://127.0.0.1:35933/PHP/ (model prefork, 10 items)\n");
+        Files.writeString(
+                run.resolve("server/server.log"),
+                "rubis-server ready: http://127.0.0.1:35933/PHP/ (model prefork, 10 items)\n");
         new HttperfExport(new RunDirectory(run)).write(tmp.resolve("out"));
         String readme = Files.readString(tmp.resolve("out/README.txt"));
         assertTrue(readme.contains("--server 127.0.0.1 --port 35933 --wsesslog"), readme);

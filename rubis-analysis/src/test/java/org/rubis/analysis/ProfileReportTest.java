@@ -58,7 +58,7 @@ class ProfileReportTest {
         assertTrue(
                 html.contains(
                         "<td>1</td><td>10.0-20.0</td><td>browsing</td><td>100</td><td>97.25</td><td>12.5</td><td>2.5</td>"
-                            + "<td>19.5</td><td>3</td><td>not-steady</td>"),
+                                + "<td>19.5</td><td>3</td><td>not-steady</td>"),
                 "interval 1's row");
     }
 

@@ -4,26 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
-import org.rubis.format.Phase;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.util.ArrayList;
-import java.util.List;
 import org.rubis.analysis.report.CompareReport;
 import org.rubis.analysis.report.HtmlReport;
+import org.rubis.format.Phase;
 
 class RunAnalysisTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** n one-request sessions whose starts are separated by the given gaps (ns). */
     private RunAnalysis sessionsWithGaps(String name, long[] gaps) throws Exception {
@@ -81,7 +82,18 @@ class RunAnalysisTest {
         for (String phase : new String[] {"up", "run", "down"}) {
             for (int i = 0; i < 50; i++, id++) {
                 t += phase.equals("run") ? 100_000_000L : 1 + rnd.nextLong(400_000_000L);
-                r.request(id, 0, "Home", "/PHP/index.html", phase, t, t, 1_000_000, "", "127.0.0.1:" + (10000 + id), true);
+                r.request(
+                        id,
+                        0,
+                        "Home",
+                        "/PHP/index.html",
+                        phase,
+                        t,
+                        t,
+                        1_000_000,
+                        "",
+                        "127.0.0.1:" + (10000 + id),
+                        true);
                 r.session(id, t, t + 1_000_000, 1, "end_of_session");
             }
         }
@@ -99,7 +111,18 @@ class RunAnalysisTest {
         long[] values = new long[n];
         for (int i = 0; i < n; i++) {
             values[i] = 100_000 + (long) (-Math.log(1 - rnd.nextDouble()) * 3_000_000); // ~3 ms exponential
-            r.request(i, 0, i % 2 == 0 ? "Home" : "ViewItem", "/PHP/x", "run", i * 1_000_000L, i * 1_000_000L, values[i], "", "c" + i, true);
+            r.request(
+                    i,
+                    0,
+                    i % 2 == 0 ? "Home" : "ViewItem",
+                    "/PHP/x",
+                    "run",
+                    i * 1_000_000L,
+                    i * 1_000_000L,
+                    values[i],
+                    "",
+                    "c" + i,
+                    true);
         }
         RunAnalysis a = RunAnalysis.of(new RunDirectory(r.write(tmp.resolve("pct"))));
         long[] sorted = values.clone();
@@ -144,7 +167,18 @@ class RunAnalysisTest {
         for (int s = 0; s < 3; s++) {
             for (int i = 0; i < 4; i++) {
                 t += 10_000_000;
-                r.request(s, i, "Home", "/PHP/index.html", "run", t, t, 2_000_000, "", conns[s][i], s == 0 && i == 0 || s == 2 && i == 1);
+                r.request(
+                        s,
+                        i,
+                        "Home",
+                        "/PHP/index.html",
+                        "run",
+                        t,
+                        t,
+                        2_000_000,
+                        "",
+                        conns[s][i],
+                        s == 0 && i == 0 || s == 2 && i == 1);
             }
             r.session(s, t - 40_000_000, t, 4, "end_of_session");
         }
@@ -158,17 +192,20 @@ class RunAnalysisTest {
 
     @Test
     void badInputGivesOneLineNamingTheProblem() throws Exception {
-        assertEquals(tmp.resolve("none") + ": no such directory; expected a run directory written by rubis-client run",
-                assertThrows(AnalysisException.class, () -> new RunDirectory(tmp.resolve("none"))).getMessage());
+        assertEquals(
+                tmp.resolve("none") + ": no such directory; expected a run directory written by rubis-client run",
+                assertThrows(AnalysisException.class, () -> new RunDirectory(tmp.resolve("none")))
+                        .getMessage());
         Files.createDirectories(tmp.resolve("foreign"));
         Files.writeString(tmp.resolve("foreign/data.txt"), "x");
-        assertTrue(assertThrows(AnalysisException.class, () -> new RunDirectory(tmp.resolve("foreign"))).getMessage()
+        assertTrue(assertThrows(AnalysisException.class, () -> new RunDirectory(tmp.resolve("foreign")))
+                .getMessage()
                 .contains("not a rubis-client run directory (no requests.csv)"));
         Path other = Files.createDirectories(tmp.resolve("other"));
         Files.writeString(other.resolve("requests.csv"), "time,latency\n1,2\n");
-        String m = assertThrows(AnalysisException.class, () -> RunAnalysis.of(new RunDirectory(other))).getMessage();
+        String m = assertThrows(AnalysisException.class, () -> RunAnalysis.of(new RunDirectory(other)))
+                .getMessage();
         assertTrue(m.startsWith(other.resolve("requests.csv") + ":1: the header lacks column session_id"), m);
-
     }
 
     /** Issue 13: an unterminated quote at line 101 stopped the reading; now it is skipped, counted and reported. */
@@ -176,9 +213,10 @@ class RunAnalysisTest {
     void garbledLinesAreSkippedCountedAndReportedWhileTheRestIsAnalysed() throws Exception {
         Path dir = homeRequests(1051, tmp.resolve("garbled"));
         List<String> lines = new ArrayList<>(Files.readAllLines(dir.resolve("requests.csv")));
-        lines.set(100, lines.get(100).replace("/PHP/index.html", "\"/PHP/index.html")); // line 101: an unterminated quote
-        lines.set(200, lines.get(200).substring(0, 40));                                   // line 201: too few fields
-        lines.set(300, lines.get(300).replaceFirst(",run,\\d+,", ",run,soon,"));         // line 301: not a number
+        lines.set(
+                100, lines.get(100).replace("/PHP/index.html", "\"/PHP/index.html")); // line 101: an unterminated quote
+        lines.set(200, lines.get(200).substring(0, 40)); // line 201: too few fields
+        lines.set(300, lines.get(300).replaceFirst(",run,\\d+,", ",run,soon,")); // line 301: not a number
         Files.write(dir.resolve("requests.csv"), lines);
         RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
         assertEquals(1048, a.requests(), "every good line is analysed");
@@ -192,25 +230,38 @@ class RunAnalysisTest {
         new HtmlReport(a).write(dir.resolve("report.html"));
         JsonNode j = new ObjectMapper().readTree(dir.resolve("analysis.json").toFile());
         assertEquals(3, j.path("bad_lines").path("requests.csv").path("count").asLong());
-        assertEquals(101, j.path("bad_lines").path("requests.csv").path("first_line").asLong());
+        assertEquals(
+                101, j.path("bad_lines").path("requests.csv").path("first_line").asLong());
     }
 
     /** The report's GC totals are the summary's (the collectors' counters); pauses client-gc.csv missed are said. */
     @Test
     void gcPausesMissingFromTheGcLogAreSaidInTheReport() throws Exception {
         Path dir = homeRequests(10, tmp.resolve("gc"));
-        Files.writeString(dir.resolve("client-gc.csv"), "end_epoch_ms,duration_ms,gc,action,cause,heap_after_bytes\n"
-                + "1795571977029,80,MarkSweepCompact,end of major GC,Allocation Failure,60000000\n");
-        Files.writeString(dir.resolve("summary.json"), "{\"status\": \"complete\", \"client_health\": {\"gc_count\": 71, \"gc_pauses\": 71,"
-                + " \"gc_pause_total_ms\": 5578, \"gc_max_pause_ms\": 100, \"gc_pauses_logged\": 1}}");
+        Files.writeString(
+                dir.resolve("client-gc.csv"),
+                "end_epoch_ms,duration_ms,gc,action,cause,heap_after_bytes\n"
+                        + "1795571977029,80,MarkSweepCompact,end of major GC,Allocation Failure,60000000\n");
+        Files.writeString(
+                dir.resolve("summary.json"),
+                "{\"status\": \"complete\", \"client_health\": {\"gc_count\": 71, \"gc_pauses\": 71,"
+                        + " \"gc_pause_total_ms\": 5578, \"gc_max_pause_ms\": 100, \"gc_pauses_logged\": 1}}");
         new HtmlReport(RunAnalysis.of(new RunDirectory(dir))).write(dir.resolve("report.html"));
         String html = Files.readString(dir.resolve("report.html"));
-        assertTrue(html.contains("71 collections, 5578 ms paused, longest at least 100 ms; 70 of 71 pauses are not in client-gc.csv"), html);
-        Files.writeString(dir.resolve("summary.json"), "{\"status\": \"complete\", \"client_health\": {\"gc_count\": 1, \"gc_pauses\": 1,"
-                + " \"gc_pause_total_ms\": 80, \"gc_max_pause_ms\": 80}}"); // a run before gc_pauses_logged: nothing said
+        assertTrue(
+                html.contains(
+                        "71 collections, 5578 ms paused, longest at least 100 ms; 70 of 71 pauses are not in client-gc.csv"),
+                html);
+        Files.writeString(
+                dir.resolve("summary.json"),
+                "{\"status\": \"complete\", \"client_health\": {\"gc_count\": 1, \"gc_pauses\": 1,"
+                        + " \"gc_pause_total_ms\": 80, \"gc_max_pause_ms\": 80}}"); // a run before gc_pauses_logged:
+        // nothing said
         new HtmlReport(RunAnalysis.of(new RunDirectory(dir))).write(dir.resolve("report.html"));
         html = Files.readString(dir.resolve("report.html"));
-        assertTrue(html.contains("1 collections, 80 ms paused, longest 80 ms<") && !html.contains("not in client-gc.csv"), html);
+        assertTrue(
+                html.contains("1 collections, 80 ms paused, longest 80 ms<") && !html.contains("not in client-gc.csv"),
+                html);
     }
 
     /** A kill -9 can leave auxiliary files empty or absent: each is a note, never a refusal. */
@@ -224,7 +275,8 @@ class RunAnalysisTest {
         Files.writeString(dir.resolve("server/requests.csv"), "");
         RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
         assertEquals(10, a.requests());
-        for (String f : new String[] {"sessions.csv is empty", "client-gc.csv is empty", "server/requests.csv is empty"}) {
+        for (String f :
+                new String[] {"sessions.csv is empty", "client-gc.csv is empty", "server/requests.csv is empty"}) {
             assertTrue(a.notes().stream().anyMatch(n -> n.startsWith(f)), f + " in " + a.notes());
         }
         assertEquals(null, a.server());

@@ -21,7 +21,9 @@ import org.rubis.analysis.io.RunDirectory;
  */
 class RunStatusTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
+
     static final ObjectMapper JSON = new ObjectMapper();
 
     private static String[] cli(String... args) {
@@ -36,7 +38,18 @@ class RunStatusTest {
         SyntheticRun r = new SyntheticRun();
         for (int i = 0; i < n; i++) {
             long t = i * 100_000_000L;
-            r.request(i, 0, "Home", "/PHP/index.html", "run", t, t, 2_000_000, i < failed ? "http_503" : "", "c" + i, true);
+            r.request(
+                    i,
+                    0,
+                    "Home",
+                    "/PHP/index.html",
+                    "run",
+                    t,
+                    t,
+                    2_000_000,
+                    i < failed ? "http_503" : "",
+                    "c" + i,
+                    true);
             if (sessionLines) {
                 r.session(i, t, t + 2_000_000, 1, "end_of_session");
             }
@@ -47,8 +60,10 @@ class RunStatusTest {
     @Test
     void throughputCountsSuccessfulRequestsAsTheSummaryDoesAndAttemptedIsNamedApart() throws Exception {
         Path dir = run(tmp.resolve("f503"), 30, 3, true);
-        Files.writeString(dir.resolve("summary.json"), "{\"status\": \"complete\", \"partial\": false, \"run_seconds\": 3.0, "
-                + "\"phases_ms\": {\"up\": 0, \"run\": 3000, \"down\": 0}}");
+        Files.writeString(
+                dir.resolve("summary.json"),
+                "{\"status\": \"complete\", \"partial\": false, \"run_seconds\": 3.0, "
+                        + "\"phases_ms\": {\"up\": 0, \"run\": 3000, \"down\": 0}}");
         String[] r = cli("report", dir.toString());
         assertEquals("0", r[0], r[2]);
         JsonNode t = JSON.readTree(dir.resolve("analysis.json").toFile()).get("throughput");
@@ -57,7 +72,9 @@ class RunStatusTest {
         assertFalse(t.has("run_phase_rps"), "the old name meant attempted: gone");
         Path cmp = tmp.resolve("cmp/comparison.html");
         assertEquals("0", cli("compare", dir.toString(), dir.toString(), "--out", cmp.toString())[0]);
-        JsonNode c = JSON.readTree(cmp.resolveSibling("comparison.json").toFile()).get("runs").get(0);
+        JsonNode c = JSON.readTree(cmp.resolveSibling("comparison.json").toFile())
+                .get("runs")
+                .get(0);
         assertEquals(9.0, c.get("throughput_rps").asDouble(), 1e-9);
         assertEquals(10.0, c.get("attempted_rps").asDouble(), 1e-9);
     }
@@ -66,10 +83,14 @@ class RunStatusTest {
     void aStoppedRunsRatesAreOverTheTimeItRanAndCompareMarksIt() throws Exception {
         // Ctrl-C after 6.5 s of a planned 30 s run phase: 65 requests.
         Path stopped = run(tmp.resolve("stopped"), 65, 0, true);
-        Files.writeString(stopped.resolve("summary.json"), "{\"status\": \"partial\", \"partial\": true, \"stop_reason\": \"interrupted\", "
-                + "\"run_seconds\": 6.5, \"phases_ms\": {\"up\": 0, \"run\": 30000, \"down\": 0}}");
+        Files.writeString(
+                stopped.resolve("summary.json"),
+                "{\"status\": \"partial\", \"partial\": true, \"stop_reason\": \"interrupted\", "
+                        + "\"run_seconds\": 6.5, \"phases_ms\": {\"up\": 0, \"run\": 30000, \"down\": 0}}");
         Path complete = run(tmp.resolve("complete"), 30, 0, true);
-        Files.writeString(complete.resolve("summary.json"), "{\"status\": \"complete\", \"partial\": false, \"phases_ms\": {\"up\": 0, \"run\": 3000, \"down\": 0}}");
+        Files.writeString(
+                complete.resolve("summary.json"),
+                "{\"status\": \"complete\", \"partial\": false, \"phases_ms\": {\"up\": 0, \"run\": 3000, \"down\": 0}}");
         RunAnalysis a = RunAnalysis.of(new RunDirectory(stopped));
         assertEquals(10.0, a.throughput(), 1e-9, "65 requests over the 6.5 s run, not the planned 30 s");
         assertTrue(a.ending().partial());
@@ -77,9 +98,14 @@ class RunStatusTest {
         String[] r = cli("compare", complete.toString(), stopped.toString(), "--out", cmp.toString());
         assertEquals("0", r[0], r[2]);
         assertTrue(r[1].contains("note: stopped: partial (interrupted)"), r[1]);
-        JsonNode runs = JSON.readTree(cmp.resolveSibling("comparison.json").toFile()).get("runs");
+        JsonNode runs =
+                JSON.readTree(cmp.resolveSibling("comparison.json").toFile()).get("runs");
         assertFalse(runs.get(0).get("partial").asBoolean());
-        assertEquals(10.0, runs.get(0).get("throughput_rps").asDouble(), 1e-9, "an older summary of a complete run: its planned length");
+        assertEquals(
+                10.0,
+                runs.get(0).get("throughput_rps").asDouble(),
+                1e-9,
+                "an older summary of a complete run: its planned length");
         assertTrue(runs.get(1).get("partial").asBoolean());
         assertEquals("partial", runs.get(1).get("status").asText());
         assertEquals(6.5, runs.get(1).get("run_seconds").asDouble(), 1e-9);
@@ -120,7 +146,9 @@ class RunStatusTest {
         assertEquals("0", cli("report", dir.toString())[0]);
         JsonNode j = JSON.readTree(dir.resolve("analysis.json").toFile());
         assertEquals("incomplete", j.get("status").asText());
-        assertTrue(j.get("stop_reason").asText().contains("summary.json is missing"), j.get("stop_reason").asText());
+        assertTrue(
+                j.get("stop_reason").asText().contains("summary.json is missing"),
+                j.get("stop_reason").asText());
         assertEquals(40, j.get("sessions").get("started").asLong());
         assertTrue(j.get("arrivals").get("little").get("N").asDouble() > 0);
         assertTrue(Files.readString(dir.resolve("report.html")).contains("Incomplete run."));
@@ -132,12 +160,23 @@ class RunStatusTest {
         Files.writeString(dir.resolve("summary.json"), "{\"status\": \n");
         String[] r = cli("report", dir.toString());
         assertEquals("0", r[0], r[2]);
-        assertTrue(r[1].lines().anyMatch(l -> l.startsWith("note: ") && l.contains(dir.resolve("summary.json").toString()) && l.contains("not valid JSON")), r[1]);
+        assertTrue(
+                r[1].lines()
+                        .anyMatch(l -> l.startsWith("note: ")
+                                && l.contains(dir.resolve("summary.json").toString())
+                                && l.contains("not valid JSON")),
+                r[1]);
         JsonNode j = JSON.readTree(dir.resolve("analysis.json").toFile());
         assertEquals("incomplete", j.get("status").asText());
-        String[] c = cli("compare", dir.toString(), dir.toString(), "--out", tmp.resolve("c/comparison.html").toString());
+        String[] c = cli(
+                "compare",
+                dir.toString(),
+                dir.toString(),
+                "--out",
+                tmp.resolve("c/comparison.html").toString());
         assertEquals("0", c[0], c[2]);
-        String[] e = cli("export-httperf", dir.toString(), "--out", tmp.resolve("h").toString());
+        String[] e =
+                cli("export-httperf", dir.toString(), "--out", tmp.resolve("h").toString());
         assertEquals("0", e[0], e[2]);
         assertTrue(e[1].startsWith("note: " + dir.resolve("summary.json")), e[1]);
         String[] m = cli("merge", dir.toString(), "--out", tmp.resolve("m").toString());

@@ -56,7 +56,8 @@ public final class CliDocs {
         Files.createDirectories(dir);
         Map<String, String> pages = pages();
         try (Stream<Path> old = Files.list(dir)) {
-            for (Path p : old.filter(p -> p.getFileName().toString().endsWith(".md")).toList()) {
+            for (Path p :
+                    old.filter(p -> p.getFileName().toString().endsWith(".md")).toList()) {
                 if (!pages.containsKey(p.getFileName().toString())) {
                     Files.delete(p);
                 }

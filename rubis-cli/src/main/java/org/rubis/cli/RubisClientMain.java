@@ -9,11 +9,11 @@ import org.rubis.client.cli.ValidateCommand;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.report.ExitStatus;
 import org.rubis.format.OneLineErrors;
+import org.rubis.format.Printable;
 import org.rubis.lab.accuracy.AccuracyCommand;
 import org.rubis.lab.bench.BenchCommand;
 import org.rubis.lab.capacity.CapacityCommand;
 import org.rubis.lab.reproduce.ReproduceCommand;
-import org.rubis.format.Printable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,10 +23,20 @@ import picocli.CommandLine.Command;
  * child JVM. User mistakes (command line or configuration) print one line and exit {@link ExitStatus#USAGE}; no stack
  * traces. {@link ExitStatus} has the whole table.
  */
-@Command(name = "rubis-client", mixinStandardHelpOptions = true, version = "rubis-client 0.1.0",
+@Command(
+        name = "rubis-client",
+        mixinStandardHelpOptions = true,
+        version = "rubis-client 0.1.0",
         description = "A trustworthy RUBiS workload generator.",
-        subcommands = {ValidateCommand.class, RunCommand.class, ProfileCommand.class, BenchCommand.class, CapacityCommand.class,
-                AccuracyCommand.class, ReproduceCommand.class})
+        subcommands = {
+            ValidateCommand.class,
+            RunCommand.class,
+            ProfileCommand.class,
+            BenchCommand.class,
+            CapacityCommand.class,
+            AccuracyCommand.class,
+            ReproduceCommand.class
+        })
 public final class RubisClientMain {
 
     public static void main(String[] args) {
@@ -60,7 +70,8 @@ public final class RubisClientMain {
                 return ExitStatus.USAGE;
             }
             if (SignalExit.signalled()) {
-                // Stopped by SIGINT or SIGTERM: what failed then (a child JVM that could not start) is the stop's doing.
+                // Stopped by SIGINT or SIGTERM: what failed then (a child JVM that could not start) is the stop's
+                // doing.
                 err.println("error: stopped (SIGINT/SIGTERM): " + Printable.escape(ex.toString()));
                 err.flush();
                 return ExitStatus.PARTIAL;

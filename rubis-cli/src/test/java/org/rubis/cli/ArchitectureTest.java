@@ -5,6 +5,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchCondition;
@@ -15,13 +16,13 @@ import java.util.HashSet;
 import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import com.tngtech.archunit.core.importer.Location;
 
 /**
  * The program's main is the one list of commands: every command of the emulator and of the lab is reachable from it
  * (none written and left out of rubis-client.jar), and only this module composes them.
  */
-@AnalyzeClasses(packages = {"org.rubis.client", "org.rubis.lab", "org.rubis.cli"},
+@AnalyzeClasses(
+        packages = {"org.rubis.client", "org.rubis.lab", "org.rubis.cli"},
         importOptions = {ImportOption.DoNotIncludeTests.class, ArchitectureTest.NoTestJars.class})
 class ArchitectureTest {
 
@@ -34,13 +35,16 @@ class ArchitectureTest {
     }
 
     @ArchTest
-    static final ArchRule everyCommandIsListed = classes().that().areAnnotatedWith(Command.class)
-            .should(beInTheProgramsCommandTree());
+    static final ArchRule everyCommandIsListed =
+            classes().that().areAnnotatedWith(Command.class).should(beInTheProgramsCommandTree());
 
     @ArchTest
-    static final ArchRule onlyTheProgramComposesTheModules = noClasses().that()
+    static final ArchRule onlyTheProgramComposesTheModules = noClasses()
+            .that()
             .resideOutsideOfPackage("org.rubis.cli..")
-            .should().dependOnClassesThat().resideInAPackage("org.rubis.cli..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("org.rubis.cli..")
             .because("rubis-cli is the top: the emulator and the lab know nothing of it");
 
     private static ArchCondition<JavaClass> beInTheProgramsCommandTree() {
@@ -50,8 +54,8 @@ class ArchitectureTest {
             @Override
             public void check(JavaClass c, ConditionEvents events) {
                 boolean in = listed.stream().anyMatch(l -> l.getName().equals(c.getName()));
-                events.add(new SimpleConditionEvent(c, in, c.getName()
-                        + " is a command that rubis-client.jar does not list"));
+                events.add(new SimpleConditionEvent(
+                        c, in, c.getName() + " is a command that rubis-client.jar does not list"));
             }
         };
     }

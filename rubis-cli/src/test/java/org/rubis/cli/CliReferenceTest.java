@@ -37,16 +37,19 @@ class CliReferenceTest {
         TreeSet<String> expected = names(generated, prefix);
         TreeSet<String> actual = names(DOCS, prefix);
         assertTrue(!expected.isEmpty(), "no page generated for " + prefix);
-        assertEquals(expected, actual, "docs/cli/ has other pages than the commands of " + prefix
-                + ": regenerate it with " + REGENERATE);
+        assertEquals(
+                expected,
+                actual,
+                "docs/cli/ has other pages than the commands of " + prefix + ": regenerate it with " + REGENERATE);
         List<String> stale = new ArrayList<>();
         for (String name : expected) {
             if (!Files.readString(generated.resolve(name)).equals(Files.readString(DOCS.resolve(name)))) {
                 stale.add(name);
             }
         }
-        assertTrue(stale.isEmpty(), "docs/cli/ is stale (" + String.join(", ", stale) + "): regenerate it with "
-                + REGENERATE);
+        assertTrue(
+                stale.isEmpty(),
+                "docs/cli/ is stale (" + String.join(", ", stale) + "): regenerate it with " + REGENERATE);
     }
 
     private static TreeSet<String> names(Path dir, String prefix) throws IOException {
@@ -54,7 +57,8 @@ class CliReferenceTest {
         if (Files.isDirectory(dir)) {
             try (Stream<Path> s = Files.list(dir)) {
                 s.map(p -> p.getFileName().toString())
-                        .filter(n -> n.endsWith(".md") && (n.equals(prefix) || n.startsWith(prefix.replace(".md", "-"))))
+                        .filter(n ->
+                                n.endsWith(".md") && (n.equals(prefix) || n.startsWith(prefix.replace(".md", "-"))))
                         .forEach(names::add);
             }
         }

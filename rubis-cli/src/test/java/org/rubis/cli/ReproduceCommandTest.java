@@ -1,6 +1,5 @@
 package org.rubis.cli;
 
-import org.rubis.client.report.ExitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,11 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rubis.client.report.ExitStatus;
 
 /** Mistakes on the reproduce command line are one line each, before any run starts. */
 class ReproduceCommandTest {
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     private static String[] run(String... args) {
         StringWriter out = new StringWriter();
@@ -25,7 +26,8 @@ class ReproduceCommandTest {
 
     @Test
     void unknownExperimentNamesTheChoices() {
-        String[] r = run("reproduce", "conection-sharing", "--out", work.resolve("a").toString());
+        String[] r =
+                run("reproduce", "conection-sharing", "--out", work.resolve("a").toString());
         assertEquals(String.valueOf(ExitStatus.USAGE), r[0]);
         assertEquals(1, r[2].strip().lines().count(), r[2]);
         assertTrue(r[2].contains("no such experiment") && r[2].contains("connection-sharing"), r[2]);
@@ -34,7 +36,13 @@ class ReproduceCommandTest {
 
     @Test
     void targetMustBeAnHttpUrl() {
-        String[] r = run("reproduce", "all", "--target", "ftp://x", "--out", work.resolve("b").toString());
+        String[] r = run(
+                "reproduce",
+                "all",
+                "--target",
+                "ftp://x",
+                "--out",
+                work.resolve("b").toString());
         assertEquals(String.valueOf(ExitStatus.USAGE), r[0]);
         assertEquals(1, r[2].strip().lines().count(), r[2]);
         assertTrue(r[2].startsWith("error: --target ftp://x"), r[2]);

@@ -31,18 +31,26 @@ public final class AtomicFile {
     public static void writeString(Path target, CharSequence text) throws IOException {
         Path tmp = temporary(target);
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
+            try (FileChannel ch = FileChannel.open(
+                    tmp,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE,
                     LinkOption.NOFOLLOW_LINKS)) {
                 ByteBuffer b = ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
                 while (b.hasRemaining()) {
                     ch.write(b);
                 }
-                ch.force(true); // on disk before the rename makes it the file: a crash does not leave a renamed empty file
+                ch.force(true); // on disk before the rename makes it the file: a crash does not leave a renamed empty
+                // file
             }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING); // a file system without atomic rename: the best it offers
+                Files.move(
+                        tmp,
+                        target,
+                        StandardCopyOption.REPLACE_EXISTING); // a file system without atomic rename: the best it offers
             }
         } catch (IOException | RuntimeException e) {
             try {

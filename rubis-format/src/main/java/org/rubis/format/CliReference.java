@@ -52,12 +52,20 @@ public final class CliReference {
     /** The index page: each program and its commands, each linked to its page. */
     public static String index(Map<String, CommandLine> programs) {
         StringBuilder b = new StringBuilder(GENERATED).append("\n\n# Command-line reference\n\n");
-        b.append("What each program's `--help` says, one page per command. Every option of `rubis-client run` also has a"
-                + " key in `rubis.properties` (`-Dkey=value` sets any key).\n");
+        b.append(
+                "What each program's `--help` says, one page per command. Every option of `rubis-client run` also has a"
+                        + " key in `rubis.properties` (`-Dkey=value` sets any key).\n");
         programs.forEach((launcher, root) -> {
             CommandSpec spec = root.getCommandSpec();
-            b.append("\n## [").append(spec.name()).append("](").append(fileName(spec)).append(")\n\n");
-            b.append(escape(first(spec))).append(" Started with `").append(launcher).append("`.\n");
+            b.append("\n## [")
+                    .append(spec.name())
+                    .append("](")
+                    .append(fileName(spec))
+                    .append(")\n\n");
+            b.append(escape(first(spec)))
+                    .append(" Started with `")
+                    .append(launcher)
+                    .append("`.\n");
             List<String> rows = new ArrayList<>();
             tree(root, rows, 0);
             if (!rows.isEmpty()) {
@@ -95,10 +103,17 @@ public final class CliReference {
 
     private static String page(CommandLine cl, String launcher) {
         CommandSpec spec = cl.getCommandSpec();
-        StringBuilder b = new StringBuilder(GENERATED).append("\n\n# ").append(spec.qualifiedName()).append("\n\n");
+        StringBuilder b = new StringBuilder(GENERATED)
+                .append("\n\n# ")
+                .append(spec.qualifiedName())
+                .append("\n\n");
         CommandSpec parent = spec.parent();
         if (parent != null) {
-            b.append("Part of [").append(parent.qualifiedName()).append("](").append(fileName(parent)).append(").\n\n");
+            b.append("Part of [")
+                    .append(parent.qualifiedName())
+                    .append("](")
+                    .append(fileName(parent))
+                    .append(").\n\n");
         }
         for (String line : spec.usageMessage().description()) {
             b.append(escape(format(line))).append("\n\n");
@@ -113,7 +128,11 @@ public final class CliReference {
         if (!params.isEmpty()) {
             b.append("\n| parameter | description |\n|---|---|\n");
             for (PositionalParamSpec p : params) {
-                b.append("| `").append(cell(p.paramLabel())).append("` | ").append(description(p)).append(" |\n");
+                b.append("| `")
+                        .append(cell(p.paramLabel()))
+                        .append("` | ")
+                        .append(description(p))
+                        .append(" |\n");
             }
         }
         List<OptionSpec> options = options(spec);
@@ -135,8 +154,13 @@ public final class CliReference {
             b.append("\n| command | description |\n|---|---|\n");
             for (CommandLine sub : subs) {
                 CommandSpec s = sub.getCommandSpec();
-                b.append("| [`").append(s.name()).append("`](").append(fileName(s)).append(") | ")
-                        .append(cell(escape(first(s)))).append(" |\n");
+                b.append("| [`")
+                        .append(s.name())
+                        .append("`](")
+                        .append(fileName(s))
+                        .append(") | ")
+                        .append(cell(escape(first(s))))
+                        .append(" |\n");
             }
         }
         for (String line : spec.usageMessage().footer()) {
@@ -213,7 +237,8 @@ public final class CliReference {
             return null; // a flag: absent is off
         }
         Visibility v = o.showDefaultValue();
-        boolean show = v == Visibility.ALWAYS || v == Visibility.ON_DEMAND && spec.usageMessage().showDefaultValues();
+        boolean show = v == Visibility.ALWAYS
+                || v == Visibility.ON_DEMAND && spec.usageMessage().showDefaultValues();
         String def = o.defaultValueString();
         return show && def != null && !def.isEmpty() && !def.equals("null") ? def : null;
     }

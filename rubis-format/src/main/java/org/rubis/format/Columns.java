@@ -10,9 +10,27 @@ import java.util.List;
 public final class Columns {
 
     /** requests.csv: one line per request. */
-    public static final List<String> REQUESTS = List.of("session_id", "user", "request_index", "state", "path", "phase",
-            "intended_send_epoch_ns", "send_epoch_ns", "ttfb_ns", "response_ns", "bytes", "status", "error", "connection_id",
-            "new_connection", "backend", "images", "image_bytes", "retries", "interval");
+    public static final List<String> REQUESTS = List.of(
+            "session_id",
+            "user",
+            "request_index",
+            "state",
+            "path",
+            "phase",
+            "intended_send_epoch_ns",
+            "send_epoch_ns",
+            "ttfb_ns",
+            "response_ns",
+            "bytes",
+            "status",
+            "error",
+            "connection_id",
+            "new_connection",
+            "backend",
+            "images",
+            "image_bytes",
+            "retries",
+            "interval");
 
     /**
      * The columns of requests.csv a reader needs (runs written before images were logged lack
@@ -21,39 +39,67 @@ public final class Columns {
     public static final List<String> REQUESTS_REQUIRED = REQUESTS.subList(0, 16);
 
     /** sessions.csv: one line per session, including dropped arrivals. */
-    public static final List<String> SESSIONS = List.of("session_id", "emulated_user", "user", "intended_start_epoch_ns", "start_epoch_ns",
-            "end_epoch_ns", "requests", "errors", "end_reason");
+    public static final List<String> SESSIONS = List.of(
+            "session_id",
+            "emulated_user",
+            "user",
+            "intended_start_epoch_ns",
+            "start_epoch_ns",
+            "end_epoch_ns",
+            "requests",
+            "errors",
+            "end_reason");
 
     /** The columns of sessions.csv the analysis reads. */
-    public static final List<String> SESSIONS_REQUIRED = List.of("session_id", "intended_start_epoch_ns", "start_epoch_ns", "end_epoch_ns",
-            "requests", "end_reason");
+    public static final List<String> SESSIONS_REQUIRED = List.of(
+            "session_id", "intended_start_epoch_ns", "start_epoch_ns", "end_epoch_ns", "requests", "end_reason");
 
     /**
      * client-health.csv: one sample a second. The host columns (whole machine, from /proc: busy
      * cores, cores used by other processes than the client, steal, runnable threads, load average)
      * and the embedded server's CPU came later: older runs lack them; empty when unknown.
      */
-    public static final List<String> CLIENT_HEALTH = List.of("epoch_ms", "cpu_cores", "heap_used_bytes", "heap_max_bytes", "threads",
-            "active_sessions", "requests", "host_cpu_cores", "host_other_cpu_cores", "host_steal_cores", "procs_running", "load1",
-            "server_cpu_cores", "open_fds");
+    public static final List<String> CLIENT_HEALTH = List.of(
+            "epoch_ms",
+            "cpu_cores",
+            "heap_used_bytes",
+            "heap_max_bytes",
+            "threads",
+            "active_sessions",
+            "requests",
+            "host_cpu_cores",
+            "host_other_cpu_cores",
+            "host_steal_cores",
+            "procs_running",
+            "load1",
+            "server_cpu_cores",
+            "open_fds");
 
     /**
      * client-gc.csv: one line per collection; {@code heap_after_bytes} is the used heap (all heap
      * pools) when the collection ended, i.e. what survived it: the figure a leak shows in. It came
      * later: older runs lack it.
      */
-    public static final List<String> CLIENT_GC = List.of("end_epoch_ms", "duration_ms", "gc", "action", "cause", "heap_after_bytes");
+    public static final List<String> CLIENT_GC =
+            List.of("end_epoch_ms", "duration_ms", "gc", "action", "cause", "heap_after_bytes");
 
     /** server/requests.csv: the embedded server's ground truth, one line per request. */
-    public static final List<String> SERVER_REQUESTS = List.of("connection_id", "arrival_epoch_ns", "completion_epoch_ns", "service_ns",
-            "interaction", "status", "bytes", "path");
+    public static final List<String> SERVER_REQUESTS = List.of(
+            "connection_id",
+            "arrival_epoch_ns",
+            "completion_epoch_ns",
+            "service_ns",
+            "interaction",
+            "status",
+            "bytes",
+            "path");
 
     /**
      * probe.csv: the reference probe's requests (run --probe), one line each; {@code warmup} lines are
      * excluded from its statistics. Times from System.nanoTime() around the write and the read loop.
      */
-    public static final List<String> PROBE = List.of("send_epoch_ns", "connection_id", "path", "status", "ttfb_ns", "response_ns", "bytes",
-            "warmup", "error");
+    public static final List<String> PROBE = List.of(
+            "send_epoch_ns", "connection_id", "path", "status", "ttfb_ns", "response_ns", "bytes", "warmup", "error");
 
     /**
      * wire.csv: one line per request seen on the packet capture (the wire check), then the client's lines
@@ -61,10 +107,32 @@ public final class Columns {
      * {@code receive_side_ns} (the client's end mark minus the last response packet) split
      * {@code response_minus_wire_ns} into its two sides; they came later (older files lack them).
      */
-    public static final List<String> WIRE = List.of("connection_id", "wire_connection", "request_on_connection", "method", "path", "status",
-            "wire_request_epoch_ns", "wire_first_byte_epoch_ns", "wire_last_byte_epoch_ns", "wire_ttfb_ns", "wire_response_ns", "request_bytes",
-            "response_bytes", "retransmissions", "new_connection", "backend", "client_send_epoch_ns", "client_ttfb_ns", "client_response_ns",
-            "ttfb_minus_wire_ns", "response_minus_wire_ns", "server_service_ns", "match", "send_side_ns", "receive_side_ns");
+    public static final List<String> WIRE = List.of(
+            "connection_id",
+            "wire_connection",
+            "request_on_connection",
+            "method",
+            "path",
+            "status",
+            "wire_request_epoch_ns",
+            "wire_first_byte_epoch_ns",
+            "wire_last_byte_epoch_ns",
+            "wire_ttfb_ns",
+            "wire_response_ns",
+            "request_bytes",
+            "response_bytes",
+            "retransmissions",
+            "new_connection",
+            "backend",
+            "client_send_epoch_ns",
+            "client_ttfb_ns",
+            "client_response_ns",
+            "ttfb_minus_wire_ns",
+            "response_minus_wire_ns",
+            "server_service_ns",
+            "match",
+            "send_side_ns",
+            "receive_side_ns");
 
     private Columns() {}
 

@@ -55,14 +55,15 @@ public record CpuPerRequest(
         if (!fixedCostApart) {
             return headline() + (kernel.isEmpty() ? "" : " (" + kernel.substring(2) + ")");
         }
-        return headline() + String.format(
-                Locale.ROOT,
-                "; %.1f us with the fixed cost spread over the requests%s; fixed cost %.4f +- %.4f cores (idle %.1f s"
-                        + " before the first request)",
-                grossUs,
-                kernel,
-                fixedCores,
-                fixedError,
-                fixedWindowS);
+        return headline()
+                + String.format(
+                        Locale.ROOT,
+                        "; %.1f us with the fixed cost spread over the requests%s; fixed cost %.4f +- %.4f cores (idle %.1f s"
+                                + " before the first request)",
+                        grossUs,
+                        kernel,
+                        fixedCores,
+                        fixedError,
+                        fixedWindowS);
     }
 }

@@ -60,6 +60,7 @@ public enum ErrorClass {
     public static final String IMAGE_PREFIX = "image-";
     /** The prefix of an HTTP error status's label: {@code http-<status>}. */
     public static final String HTTP_PREFIX = "http-";
+
     private static final ErrorClass[] VALUES = values();
 
     private final String label;
@@ -154,51 +155,63 @@ public enum ErrorClass {
     private static ErrorClass direct(Throwable e, boolean connected, boolean anyByte) {
         String name = e.getClass().getSimpleName();
         String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-        if (name.equals("ConnectTimeoutException")) {               // Apache HttpClient, Netty
+        if (name.equals("ConnectTimeoutException")) { // Apache HttpClient, Netty
             // HttpClient's for a TLS handshake that timed out after the connect: a read timeout, as on the others
             return m.contains("read timed out") ? READ_TIMEOUT : CONNECT_TIMEOUT;
         }
-        if (m.contains("too many open files")) {                    // EMFILE, ENFILE: no socket could be made. Not reset (the JDK's
-            return IO;                                               // SocketException) nor client-error (Netty epoll's ChannelException)
+        if (m.contains("too many open files")) { // EMFILE, ENFILE: no socket could be made. Not reset (the JDK's
+            return IO; // SocketException) nor client-error (Netty epoll's ChannelException)
         }
         if (e instanceof SSLException || name.equals("NotSslRecordException")) {
             return TLS_FAILURE;
         }
-        if (e instanceof ConnectException) {                         // includes Netty's AnnotatedConnectException, Apache's HttpHostConnectException
+        if (e
+                instanceof
+                ConnectException) { // includes Netty's AnnotatedConnectException, Apache's HttpHostConnectException
             return m.contains("timed out") ? CONNECT_TIMEOUT : m.contains("no route") ? UNREACHABLE : REFUSED;
         }
         if (e instanceof UnknownHostException || e instanceof NoRouteToHostException) {
             return UNREACHABLE;
         }
-        if (e instanceof SocketTimeoutException || e instanceof TimeoutException
+        if (e instanceof SocketTimeoutException
+                || e instanceof TimeoutException
                 || name.equals("ReadTimeoutException")) {
             if (m.contains("connect")) {
                 return CONNECT_TIMEOUT;
             }
             return connected || m.contains("read") ? READ_TIMEOUT : CONNECT_TIMEOUT;
         }
-        if (e instanceof InterruptedIOException || e instanceof InterruptedException || name.equals("RequestFailedException")) {
-            return ABORTED;                                          // the run aborted the request (see Backend.abort)
+        if (e instanceof InterruptedIOException
+                || e instanceof InterruptedException
+                || name.equals("RequestFailedException")) {
+            return ABORTED; // the run aborted the request (see Backend.abort)
         }
-        if (name.endsWith("ClosedChannelException")) {             // Netty: written to a connection the server had closed
+        if (name.endsWith("ClosedChannelException")) { // Netty: written to a connection the server had closed
             return anyByte ? TRUNCATED_BODY : CLOSED_BEFORE_ANY_BYTE;
         }
-        if (name.equals("NoHttpResponseException")) {                // Apache: the server closed before a status line
+        if (name.equals("NoHttpResponseException")) { // Apache: the server closed before a status line
             return CLOSED_BEFORE_ANY_BYTE;
         }
-        if (name.equals("ConnectionClosedException") || name.equals("TruncatedChunkException")
-                || name.equals("PrematureChannelClosureException") || m.contains("premature eof") || m.contains("premature end")) {
+        if (name.equals("ConnectionClosedException")
+                || name.equals("TruncatedChunkException")
+                || name.equals("PrematureChannelClosureException")
+                || m.contains("premature eof")
+                || m.contains("premature end")) {
             return anyByte ? TRUNCATED_BODY : CLOSED_BEFORE_ANY_BYTE;
         }
-        if (name.equals("ProtocolException") || name.equals("ParseException") || name.equals("MessageConstraintException")
-                || m.contains("invalid http response") || m.contains("invalid response") || m.contains("invalid status line")) {
+        if (name.equals("ProtocolException")
+                || name.equals("ParseException")
+                || name.equals("MessageConstraintException")
+                || m.contains("invalid http response")
+                || m.contains("invalid response")
+                || m.contains("invalid status line")) {
             return NOT_HTTP;
         }
         if (e instanceof FileNotFoundException) {
             return null; // the legacy backend reads the real status; never "404" by exception type
         }
         if (e instanceof SocketException) {
-            if (m.contains("unexpected end of file")) {              // JDK: closed before a status line
+            if (m.contains("unexpected end of file")) { // JDK: closed before a status line
                 return CLOSED_BEFORE_ANY_BYTE;
             }
             if (m.contains("reset") || m.contains("broken pipe") || m.contains("aborted")) {
@@ -210,7 +223,7 @@ public enum ErrorClass {
             return RESET;
         }
         if (e instanceof IOException && (m.contains("connection reset") || m.contains("broken pipe"))) {
-            return RESET;                                             // Netty's native epoll errors
+            return RESET; // Netty's native epoll errors
         }
         return null;
     }
@@ -221,7 +234,8 @@ public enum ErrorClass {
      */
     public static String counts(Map<String, ? extends Number> byLabel) {
         StringBuilder b = new StringBuilder();
-        byLabel.forEach((label, n) -> b.append(b.isEmpty() ? "" : ", ").append(label).append(' ').append(n));
+        byLabel.forEach((label, n) ->
+                b.append(b.isEmpty() ? "" : ", ").append(label).append(' ').append(n));
         return b.toString();
     }
 }

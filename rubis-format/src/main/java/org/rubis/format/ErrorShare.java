@@ -37,9 +37,14 @@ public record ErrorShare(long requests, long errors, Map<String, Long> byClass) 
                         .append(e.getKey())
                         .append(' ')
                         .append(e.getValue()));
-        return String.format(Locale.ROOT,
+        return String.format(
+                Locale.ROOT,
                 "%d of %d run-phase requests were errors (%.1f %%, over the %.0f %% limit%s): the response times "
                         + "describe failures as much as service",
-                errors, requests, 100.0 * errors / requests, 100 * LIMIT, classes.isEmpty() ? "" : "; " + classes);
+                errors,
+                requests,
+                100.0 * errors / requests,
+                100 * LIMIT,
+                classes.isEmpty() ? "" : "; " + classes);
     }
 }

@@ -25,7 +25,12 @@ public final class FileProblem {
     /** As {@link #of(FileSystemException)}, but only {@code why} when the file is {@code named} (the message names it already). */
     public static String of(FileSystemException e, Path named) {
         String file = file(e);
-        boolean same = named != null && file != null && Path.of(file).toAbsolutePath().normalize().equals(named.toAbsolutePath().normalize());
+        boolean same = named != null
+                && file != null
+                && Path.of(file)
+                        .toAbsolutePath()
+                        .normalize()
+                        .equals(named.toAbsolutePath().normalize());
         return same ? reason(e) : (file == null ? "a file" : file) + ": " + reason(e);
     }
 
@@ -35,7 +40,8 @@ public final class FileProblem {
             Path p = Path.of(file);
             String name = p.getFileName() == null ? "" : p.getFileName().toString();
             if (name.startsWith(".") && name.endsWith(".tmp") && name.length() > 5) {
-                file = p.resolveSibling(name.substring(1, name.length() - 4)).toString(); // AtomicFile's temporary: the file meant
+                file = p.resolveSibling(name.substring(1, name.length() - 4))
+                        .toString(); // AtomicFile's temporary: the file meant
             }
         }
         return file;
@@ -58,6 +64,8 @@ public final class FileProblem {
             return "a directory";
         }
         String r = e.getReason();
-        return r == null ? String.valueOf(e.getMessage()) : r.isEmpty() ? r : Character.toLowerCase(r.charAt(0)) + r.substring(1);
+        return r == null
+                ? String.valueOf(e.getMessage())
+                : r.isEmpty() ? r : Character.toLowerCase(r.charAt(0)) + r.substring(1);
     }
 }

@@ -82,16 +82,31 @@ public final class LittleBand {
      */
     public static String notJudgedReason(int windows, double windowSeconds, long requests, double se) {
         if (windows < MIN_WINDOWS) {
-            return String.format(Locale.ROOT, "too short: %d whole window%s of %s s, need %d", windows, windows == 1 ? "" : "s",
-                    seconds(windowSeconds), MIN_WINDOWS);
+            return String.format(
+                    Locale.ROOT,
+                    "too short: %d whole window%s of %s s, need %d",
+                    windows,
+                    windows == 1 ? "" : "s",
+                    seconds(windowSeconds),
+                    MIN_WINDOWS);
         }
         if (requests < MIN_REQUESTS) {
-            return String.format(Locale.ROOT, "too few requests: %d in %d windows of %s s, need %d", requests, windows, seconds(windowSeconds),
+            return String.format(
+                    Locale.ROOT,
+                    "too few requests: %d in %d windows of %s s, need %d",
+                    requests,
+                    windows,
+                    seconds(windowSeconds),
                     MIN_REQUESTS);
         }
         if (!Double.isNaN(se) && tolerance(se) > MAX_TOLERANCE) {
-            return String.format(Locale.ROOT, "too few users for a run phase this short: Little's law's band would be 1 +- %.2f"
-                    + " (standard error %.1f %%), need at most +- %.2f", tolerance(se), 100 * se, MAX_TOLERANCE);
+            return String.format(
+                    Locale.ROOT,
+                    "too few users for a run phase this short: Little's law's band would be 1 +- %.2f"
+                            + " (standard error %.1f %%), need at most +- %.2f",
+                    tolerance(se),
+                    100 * se,
+                    MAX_TOLERANCE);
         }
         return null;
     }

@@ -1,5 +1,6 @@
 package org.rubis.format;
 
+import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,7 +10,6 @@ import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
-import java.io.File;
 
 /**
  * Turns picocli's parse errors into one line, {@code error: --opt: what was wrong, accepted: ...; see --help},
@@ -59,15 +59,21 @@ public final class OneLineErrors implements CommandLine.IParameterExceptionHandl
             List<String> suggestions = u.getSuggestions();
             boolean option = arg.startsWith("-");
             String what = option ? "unknown option" : "unexpected argument";
-            String hint = suggestions.isEmpty() ? "" : ", did you mean " + String.join(" or ", suggestions.subList(0, Math.min(3, suggestions.size()))) + "?";
+            String hint = suggestions.isEmpty()
+                    ? ""
+                    : ", did you mean " + String.join(" or ", suggestions.subList(0, Math.min(3, suggestions.size())))
+                            + "?";
             var commands = u.getCommandLine().getSubcommands().keySet();
             if (!option && !commands.isEmpty()) {
-                return "error: " + arg + ": unknown command" + hint + ", accepted: " + String.join(", ", commands) + "; " + help;
+                return "error: " + arg + ": unknown command" + hint + ", accepted: " + String.join(", ", commands)
+                        + "; " + help;
             }
             return "error: " + arg + ": " + what + hint + "; " + help;
         }
         ArgSpec spec = ex.getArgSpec();
-        if (spec == null && ex instanceof CommandLine.MissingParameterException m && !m.getMissing().isEmpty()) {
+        if (spec == null
+                && ex instanceof CommandLine.MissingParameterException m
+                && !m.getMissing().isEmpty()) {
             spec = m.getMissing().get(0);
         }
         if (spec == null) {

@@ -28,18 +28,20 @@ public final class ParentWatch {
             }
         };
         ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> daemon(once, "parent-exit")));
-        daemon(() -> {
-            InputStream in = System.in;
-            byte[] buf = new byte[256];
-            try {
-                while (in.read(buf) >= 0) {
-                    // Whatever the parent writes is ignored; only the end of the stream matters.
-                }
-            } catch (IOException e) {
-                // A broken pipe is the same news as end of file.
-            }
-            once.run();
-        }, "stdin-watch");
+        daemon(
+                () -> {
+                    InputStream in = System.in;
+                    byte[] buf = new byte[256];
+                    try {
+                        while (in.read(buf) >= 0) {
+                            // Whatever the parent writes is ignored; only the end of the stream matters.
+                        }
+                    } catch (IOException e) {
+                        // A broken pipe is the same news as end of file.
+                    }
+                    once.run();
+                },
+                "stdin-watch");
     }
 
     private static void daemon(Runnable r, String name) {

@@ -26,7 +26,8 @@ public final class Printable {
         StringBuilder b = null;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            String esc = c < 0x20 || (c >= 0x7f && c <= 0x9f) ? String.format(Locale.ROOT, "\\x%02x", (int) c)
+            String esc = c < 0x20 || (c >= 0x7f && c <= 0x9f)
+                    ? String.format(Locale.ROOT, "\\x%02x", (int) c)
                     : hidden(c) ? String.format(Locale.ROOT, "<U+%04X>", (int) c) : null;
             if (esc != null && b == null) {
                 b = new StringBuilder(text.length() + 16).append(text, 0, i);
@@ -44,7 +45,11 @@ public final class Printable {
 
     /** Unicode format characters that change how the surrounding text is shown (Trojan Source) or hide it. */
     private static boolean hidden(char c) {
-        return (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff
-                || c == 0x2028 || c == 0x2029;
+        return (c >= 0x200b && c <= 0x200f)
+                || (c >= 0x202a && c <= 0x202e)
+                || (c >= 0x2066 && c <= 0x2069)
+                || c == 0xfeff
+                || c == 0x2028
+                || c == 0x2029;
     }
 }

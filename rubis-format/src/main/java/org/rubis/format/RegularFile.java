@@ -22,13 +22,18 @@ public final class RegularFile {
      */
     public static Path fresh(Path p) throws IOException {
         try {
-            FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                            StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)
+            FileChannel.open(
+                            p,
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.TRUNCATE_EXISTING,
+                            StandardOpenOption.WRITE,
+                            LinkOption.NOFOLLOW_LINKS)
                     .close();
             return p;
         } catch (IOException e) {
             if (Files.isSymbolicLink(p)) {
-                throw new IOException(p + " is a symbolic link; a run never writes through one (delete it, or give a new --out)", e);
+                throw new IOException(
+                        p + " is a symbolic link; a run never writes through one (delete it, or give a new --out)", e);
             }
             throw e;
         }

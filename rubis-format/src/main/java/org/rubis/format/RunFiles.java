@@ -25,6 +25,7 @@ public final class RunFiles {
     public static final String SERVER_DIR = "server";
     /** The server's ground truth, one line per request (inside {@link #SERVER_DIR}). */
     public static final String SERVER_REQUESTS = "requests.csv";
+
     public static final String SERVER_STATS = "stats.json";
     /** The server's connection accounting, one line per connection (inside {@link #SERVER_DIR}). */
     public static final String SERVER_CONNECTIONS = "connections.csv";

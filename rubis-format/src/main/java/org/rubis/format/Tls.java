@@ -34,7 +34,9 @@ public final class Tls {
 
     /** The packaged key (keystore null) or a PKCS12 keystore of the user's. */
     public static Tls load(Path keystore, String password, boolean resumption) {
-        try (InputStream in = keystore == null ? Tls.class.getClassLoader().getResourceAsStream(PACKAGED_KEYSTORE) : Files.newInputStream(keystore)) {
+        try (InputStream in = keystore == null
+                ? Tls.class.getClassLoader().getResourceAsStream(PACKAGED_KEYSTORE)
+                : Files.newInputStream(keystore)) {
             if (in == null) {
                 throw new IllegalArgumentException(PACKAGED_KEYSTORE + " is not packaged");
             }
@@ -45,7 +47,8 @@ public final class Tls {
             kmf.init(ks, pw);
             return new Tls(kmf, resumption);
         } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalArgumentException("--tls-keystore " + (keystore == null ? "(packaged)" : keystore) + ": cannot load: " + e.getMessage());
+            throw new IllegalArgumentException("--tls-keystore " + (keystore == null ? "(packaged)" : keystore)
+                    + ": cannot load: " + e.getMessage());
         }
     }
 

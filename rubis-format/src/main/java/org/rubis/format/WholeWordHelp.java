@@ -62,9 +62,13 @@ public class WholeWordHelp extends Help {
             return "";
         }
         int width = width();
-        int names = Math.min(width / 2, subcommands.keySet().stream().mapToInt(String::length).max().orElse(0));
+        int names = Math.min(
+                width / 2,
+                subcommands.keySet().stream().mapToInt(String::length).max().orElse(0));
         WordTable table = new WordTable(
-                colorScheme(), new Column(names + 2, 2, Overflow.SPAN), new Column(width - (names + 2), 2, Overflow.WRAP));
+                colorScheme(),
+                new Column(names + 2, 2, Overflow.SPAN),
+                new Column(width - (names + 2), 2, Overflow.WRAP));
         table.setAdjustLineBreaksForWideCJKCharacters(adjustCjk());
         for (Help sub : subcommands.values()) {
             String[] header = sub.commandSpec().usageMessage().header();
@@ -72,7 +76,8 @@ public class WholeWordHelp extends Help {
             String first = header.length > 0 ? header[0] : description.length > 0 ? description[0] : "";
             Text[] lines = colorScheme().text(format(first)).splitLines();
             for (int i = 0; i < lines.length; i++) {
-                table.addRowValues(i == 0 ? sub.commandNamesText(", ") : colorScheme().text(""), lines[i]);
+                table.addRowValues(
+                        i == 0 ? sub.commandNamesText(", ") : colorScheme().text(""), lines[i]);
             }
         }
         return table.toString();
@@ -117,7 +122,9 @@ public class WholeWordHelp extends Help {
         StringBuilder b = null;
         for (int i = 0; i + 1 < s.length(); i++) {
             char c = s.charAt(i);
-            if (c < 0x80 && !Character.isLetterOrDigit(c) && !Character.isWhitespace(c)
+            if (c < 0x80
+                    && !Character.isLetterOrDigit(c)
+                    && !Character.isWhitespace(c)
                     && !Character.isWhitespace(s.charAt(i + 1))) {
                 if (b == null) {
                     b = new StringBuilder(s);

@@ -33,19 +33,70 @@ import java.util.Locale;
  * @param newBeforeSynMeanUs  of the new connections opened inside their request's window: mean send mark to SYN (NaN: none)
  * @param newSynToRequestMeanUs  their mean SYN to first request packet (NaN: none)
  */
-public record WireAccuracy(double meanUs, double p50Us, double p99Us, long requests, double wireMedianUs, double sendP50Us,
-        double receiveP50Us, double reusedMeanUs, long newRequests, double newMeanUs, double floorMeanUs, double newBeforeSynMeanUs,
+public record WireAccuracy(
+        double meanUs,
+        double p50Us,
+        double p99Us,
+        long requests,
+        double wireMedianUs,
+        double sendP50Us,
+        double receiveP50Us,
+        double reusedMeanUs,
+        long newRequests,
+        double newMeanUs,
+        double floorMeanUs,
+        double newBeforeSynMeanUs,
         double newSynToRequestMeanUs) {
 
     /** Without the reused/new split and the floor (not measured). */
-    public WireAccuracy(double meanUs, double p50Us, double p99Us, long requests, double wireMedianUs, double sendP50Us, double receiveP50Us) {
-        this(meanUs, p50Us, p99Us, requests, wireMedianUs, sendP50Us, receiveP50Us, Double.NaN, 0, Double.NaN, Double.NaN);
+    public WireAccuracy(
+            double meanUs,
+            double p50Us,
+            double p99Us,
+            long requests,
+            double wireMedianUs,
+            double sendP50Us,
+            double receiveP50Us) {
+        this(
+                meanUs,
+                p50Us,
+                p99Us,
+                requests,
+                wireMedianUs,
+                sendP50Us,
+                receiveP50Us,
+                Double.NaN,
+                0,
+                Double.NaN,
+                Double.NaN);
     }
 
     /** Without the connect split of new connections. */
-    public WireAccuracy(double meanUs, double p50Us, double p99Us, long requests, double wireMedianUs, double sendP50Us, double receiveP50Us,
-            double reusedMeanUs, long newRequests, double newMeanUs, double floorMeanUs) {
-        this(meanUs, p50Us, p99Us, requests, wireMedianUs, sendP50Us, receiveP50Us, reusedMeanUs, newRequests, newMeanUs, floorMeanUs, Double.NaN,
+    public WireAccuracy(
+            double meanUs,
+            double p50Us,
+            double p99Us,
+            long requests,
+            double wireMedianUs,
+            double sendP50Us,
+            double receiveP50Us,
+            double reusedMeanUs,
+            long newRequests,
+            double newMeanUs,
+            double floorMeanUs) {
+        this(
+                meanUs,
+                p50Us,
+                p99Us,
+                requests,
+                wireMedianUs,
+                sendP50Us,
+                receiveP50Us,
+                reusedMeanUs,
+                newRequests,
+                newMeanUs,
+                floorMeanUs,
+                Double.NaN,
                 Double.NaN);
     }
 
@@ -70,8 +121,13 @@ public record WireAccuracy(double meanUs, double p50Us, double p99Us, long reque
 
     /** "limit 100 us (the larger of 50 us and 10 % of the wire's median 1000.0 us)". */
     public String limitText() {
-        return String.format(Locale.ROOT, "limit %.0f us (the larger of %.0f us and %.0f %% of the wire's median %.1f us)", limitUs(),
-                ABSOLUTE_LIMIT_US, RELATIVE_LIMIT * 100, wireMedianUs);
+        return String.format(
+                Locale.ROOT,
+                "limit %.0f us (the larger of %.0f us and %.0f %% of the wire's median %.1f us)",
+                limitUs(),
+                ABSOLUTE_LIMIT_US,
+                RELATIVE_LIMIT * 100,
+                wireMedianUs);
     }
 
     /** "send side p50 120.0 us, receive side p50 180.0 us" (NaN: not known). */
@@ -100,8 +156,13 @@ public record WireAccuracy(double meanUs, double p50Us, double p99Us, long reque
         if (Double.isNaN(floorMeanUs)) {
             return "";
         }
-        return String.format(Locale.ROOT, "the reference probe (a minimal client on one connection) was %.1f us (mean) above the wire in the same run, "
-                + "the client on reused connections %.1f us (%+.1f us against it)", floorMeanUs, reusedMeanUs, aboveFloorMeanUs());
+        return String.format(
+                Locale.ROOT,
+                "the reference probe (a minimal client on one connection) was %.1f us (mean) above the wire in the same run, "
+                        + "the client on reused connections %.1f us (%+.1f us against it)",
+                floorMeanUs,
+                reusedMeanUs,
+                aboveFloorMeanUs());
     }
 
     /** "812 of 1518 requests opened their connection (mean 702.3 us above the wire): their times include the connect ...", or "". */
@@ -109,10 +170,20 @@ public record WireAccuracy(double meanUs, double p50Us, double p99Us, long reque
         if (newRequests == 0 || Double.isNaN(newMeanUs)) {
             return "";
         }
-        String split = Double.isNaN(newBeforeSynMeanUs) ? ""
-                : String.format(Locale.ROOT, " (mean: the client's own work from its send mark to the SYN %.1f us, the SYN to the request %.1f us)",
-                        newBeforeSynMeanUs, newSynToRequestMeanUs);
-        return String.format(Locale.ROOT, "%d of %d requests opened their connection (%.1f us mean above the wire): their times include the connect, "
-                + "which the wire's request time starts after%s", newRequests, requests, newMeanUs, split);
+        String split = Double.isNaN(newBeforeSynMeanUs)
+                ? ""
+                : String.format(
+                        Locale.ROOT,
+                        " (mean: the client's own work from its send mark to the SYN %.1f us, the SYN to the request %.1f us)",
+                        newBeforeSynMeanUs,
+                        newSynToRequestMeanUs);
+        return String.format(
+                Locale.ROOT,
+                "%d of %d requests opened their connection (%.1f us mean above the wire): their times include the connect, "
+                        + "which the wire's request time starts after%s",
+                newRequests,
+                requests,
+                newMeanUs,
+                split);
     }
 }

@@ -6,16 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.nio.file.LinkOption;
-import java.nio.file.attribute.BasicFileAttributes;
 
 /** summary.json and summary.txt are replaced whole or not at all: a kill during the write leaves no torn file. */
 class AtomicFileTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void aFileIsWrittenWholeAndTheTemporaryFileIsGone() throws IOException {
@@ -67,9 +68,11 @@ class AtomicFileTest {
         Path f = run.resolve("summary.json");
         Files.createSymbolicLink(f, victim);
         Files.createSymbolicLink(AtomicFile.temporary(f), victim);
-        assertThrows(IOException.class, () -> AtomicFile.writeString(f, "{}"), "the link at the temporary file is refused");
+        assertThrows(
+                IOException.class, () -> AtomicFile.writeString(f, "{}"), "the link at the temporary file is refused");
         assertEquals("precious", Files.readString(victim));
-        assertFalse(Files.exists(AtomicFile.temporary(f), LinkOption.NOFOLLOW_LINKS), "the failed write removed the link");
+        assertFalse(
+                Files.exists(AtomicFile.temporary(f), LinkOption.NOFOLLOW_LINKS), "the failed write removed the link");
         AtomicFile.writeString(f, "{}");
         assertFalse(Files.isSymbolicLink(f), "the link was replaced by the file");
         assertEquals("{}", Files.readString(f));
@@ -81,7 +84,9 @@ class AtomicFileTest {
         Path victim = Files.writeString(dir.resolve("victim.txt"), "precious");
         Path link = Files.createSymbolicLink(dir.resolve("requests.csv"), victim);
         IOException e = assertThrows(IOException.class, () -> RegularFile.fresh(link));
-        assertEquals(link + " is a symbolic link; a run never writes through one (delete it, or give a new --out)", e.getMessage());
+        assertEquals(
+                link + " is a symbolic link; a run never writes through one (delete it, or give a new --out)",
+                e.getMessage());
         assertEquals("precious", Files.readString(victim));
         Path plain = Files.writeString(dir.resolve("sessions.csv"), "old");
         RegularFile.fresh(plain);

@@ -12,9 +12,15 @@ class FileProblemTest {
 
     @Test
     void namesTheFileMeantAndTheCauseInWords() {
-        assertEquals("run/report.html: permission denied", FileProblem.of(new AccessDeniedException("run/.report.html.tmp")));
-        assertEquals("cmp: is a directory", FileProblem.of(new FileSystemException(".cmp.tmp", "cmp", "Is a directory")));
-        assertEquals("permission denied", FileProblem.of(new AccessDeniedException("/x/ro/run"), Path.of("/x/ro/../ro/run")));
-        assertEquals("/x/ro: permission denied", FileProblem.of(new AccessDeniedException("/x/ro"), Path.of("/x/ro/run")));
+        assertEquals(
+                "run/report.html: permission denied",
+                FileProblem.of(new AccessDeniedException("run/.report.html.tmp")));
+        assertEquals(
+                "cmp: is a directory", FileProblem.of(new FileSystemException(".cmp.tmp", "cmp", "Is a directory")));
+        assertEquals(
+                "permission denied",
+                FileProblem.of(new AccessDeniedException("/x/ro/run"), Path.of("/x/ro/../ro/run")));
+        assertEquals(
+                "/x/ro: permission denied", FileProblem.of(new AccessDeniedException("/x/ro"), Path.of("/x/ro/run")));
     }
 }

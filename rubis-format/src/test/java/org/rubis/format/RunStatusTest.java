@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import java.util.Arrays;
 
 /** How shard statuses combine (docs/SHARDING.md), and the labels summary.json holds. */
 class RunStatusTest {
@@ -45,9 +45,7 @@ class RunStatusTest {
     void labelsAreTheFilesWordsAndParseBack() {
         assertEquals(
                 List.of("complete", "partial", "failed", "invalid", "target-died"),
-                Arrays.stream(RunStatus.values())
-                        .map(RunStatus::label)
-                        .toList());
+                Arrays.stream(RunStatus.values()).map(RunStatus::label).toList());
         for (RunStatus s : RunStatus.values()) {
             assertEquals(s, RunStatus.parse(s.label()));
         }

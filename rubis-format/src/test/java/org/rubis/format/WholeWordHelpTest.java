@@ -9,14 +9,15 @@ import java.io.StringWriter;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /** Help lines break at spaces only: a file name, a URL or an option name is never split over two lines. */
 class WholeWordHelpTest {
 
-    private static final String[] WORDS = {"requests.csv", "http://127.0.0.1:8080/PHP/", "--ramp-up", "RUN_DIR/report.html"};
+    private static final String[] WORDS = {
+        "requests.csv", "http://127.0.0.1:8080/PHP/", "--ramp-up", "RUN_DIR/report.html"
+    };
 
     /** A command whose description, option description and subcommand description put each word at every column. */
     private static CommandLine command(int shift) {
@@ -26,7 +27,11 @@ class WholeWordHelpTest {
         sub.usageMessage().description(text);
         CommandSpec spec = CommandSpec.create().name("prog");
         spec.usageMessage().description(text).footer(text);
-        spec.addOption(OptionSpec.builder("--out").paramLabel("FILE").type(String.class).description(text).build());
+        spec.addOption(OptionSpec.builder("--out")
+                .paramLabel("FILE")
+                .type(String.class)
+                .description(text)
+                .build());
         CommandLine cl = new CommandLine(spec);
         cl.addSubcommand("sub", new CommandLine(sub));
         return cl;

@@ -2,10 +2,10 @@ package org.rubis.server;
 
 import java.nio.file.Path;
 import java.util.Map;
-import org.rubis.server.data.DataPolicy;
-import org.rubis.format.fault.FaultSpec;
-import org.rubis.server.http.ServerSettings;
 import org.rubis.format.Tls;
+import org.rubis.format.fault.FaultSpec;
+import org.rubis.server.data.DataPolicy;
+import org.rubis.server.http.ServerSettings;
 
 /**
  * A small embedded server with a fault spec, started in this JVM on a free loopback port: what a
@@ -35,7 +35,8 @@ public final class FaultyServer {
     /** As {@link #start(RubisServer.Model, String, Path)}, over TLS when {@code tls} is not null. */
     public static RubisServer start(RubisServer.Model model, String spec, Path outDir, Tls tls) throws Exception {
         ServerSettings settings = new ServerSettings("127.0.0.1", 0, 5000, 0, 8, 32, 2, 200, 128, 2, tls);
-        RubisServer s = new RubisServer(model, settings, DataPolicy.load(null, 0.005, 1), outDir, null, Map.of(), FaultSpec.parse(spec));
+        RubisServer s = new RubisServer(
+                model, settings, DataPolicy.load(null, 0.005, 1), outDir, null, Map.of(), FaultSpec.parse(spec));
         try {
             s.start();
         } catch (Exception e) {

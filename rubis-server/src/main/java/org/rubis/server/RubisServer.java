@@ -1,19 +1,19 @@
 package org.rubis.server;
 
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
+import org.rubis.format.fault.FaultSpec;
 import org.rubis.server.app.RubisApp;
 import org.rubis.server.data.DataPolicy;
 import org.rubis.server.data.Database;
 import org.rubis.server.data.Populator;
 import org.rubis.server.fault.FaultInjector;
-import org.rubis.format.fault.FaultSpec;
 import org.rubis.server.http.EventServer;
 import org.rubis.server.http.PreforkServer;
 import org.rubis.server.http.RubisHttpServer;
 import org.rubis.server.http.ServerSettings;
 import org.rubis.server.truth.GroundTruth;
-import java.util.Locale;
 
 /**
  * The embedded auction site assembled: database populated from the policy, application, ground
@@ -22,7 +22,10 @@ import java.util.Locale;
 public final class RubisServer implements AutoCloseable {
 
     /** The two server models. */
-    public enum Model { EVENT, PREFORK }
+    public enum Model {
+        EVENT,
+        PREFORK
+    }
 
     private final Database db;
     private final GroundTruth truth;
@@ -33,8 +36,14 @@ public final class RubisServer implements AutoCloseable {
     private int port;
     private boolean closed;
 
-    public RubisServer(Model model, ServerSettings settings, DataPolicy policy, Path outDir, String dbFile,
-                       Map<String, Integer> demandMicros) throws Exception {
+    public RubisServer(
+            Model model,
+            ServerSettings settings,
+            DataPolicy policy,
+            Path outDir,
+            String dbFile,
+            Map<String, Integer> demandMicros)
+            throws Exception {
         this(model, settings, policy, outDir, dbFile, demandMicros, FaultSpec.none());
     }
 
@@ -43,8 +52,15 @@ public final class RubisServer implements AutoCloseable {
      * {@code die} stops the server abruptly (listener and connections closed, logs flushed) rather
      * than the JVM, so tests can run it in-process; {@link ServerMain} makes it end the process.
      */
-    public RubisServer(Model model, ServerSettings settings, DataPolicy policy, Path outDir, String dbFile,
-                       Map<String, Integer> demandMicros, FaultSpec faults) throws Exception {
+    public RubisServer(
+            Model model,
+            ServerSettings settings,
+            DataPolicy policy,
+            Path outDir,
+            String dbFile,
+            Map<String, Integer> demandMicros,
+            FaultSpec faults)
+            throws Exception {
         this.faults = new FaultInjector(faults);
         this.faults.onDie(() -> new Thread(this::close, "rubis-server-die").start());
         long t0 = System.nanoTime();
@@ -53,7 +69,8 @@ public final class RubisServer implements AutoCloseable {
         this.populateMs = (System.nanoTime() - t0) / 1_000_000;
         this.truth = new GroundTruth(outDir, model.name().toLowerCase(Locale.ROOT));
         RubisApp app = new RubisApp(db, demandMicros);
-        this.http = model == Model.EVENT ? new EventServer(app, truth, settings, this.faults)
+        this.http = model == Model.EVENT
+                ? new EventServer(app, truth, settings, this.faults)
                 : new PreforkServer(app, truth, settings, this.faults);
     }
 

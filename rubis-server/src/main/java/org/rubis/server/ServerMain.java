@@ -1,5 +1,6 @@
 package org.rubis.server;
 
+import java.net.BindException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -7,6 +8,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.rubis.format.OneLineErrors;
+import org.rubis.format.ParentWatch;
+import org.rubis.format.Printable;
 import org.rubis.format.Tls;
 import org.rubis.format.WholeWordHelp;
 import org.rubis.format.fault.FaultSpec;
@@ -15,71 +18,169 @@ import org.rubis.server.http.ServerSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import java.net.BindException;
-import org.rubis.format.ParentWatch;
-import org.rubis.format.Printable;
 
 /**
  * {@code rubis-server.jar}: starts the embedded RUBiS site, prints its URL when ready, and stops
  * cleanly on SIGINT/SIGTERM with its logs flushed.
  */
-@Command(name = "rubis-server", mixinStandardHelpOptions = true, version = "rubis-server 0.1.0", showDefaultValues = true,
+@Command(
+        name = "rubis-server",
+        mixinStandardHelpOptions = true,
+        version = "rubis-server 0.1.0",
+        showDefaultValues = true,
         description = "RUBiS-compatible auction site (PHP layout under /PHP/) with ground-truth logs.")
 public final class ServerMain implements Callable<Integer> {
 
     /** The line printed when the server accepts requests; the client waits for it. */
     public static final String READY = "rubis-server ready: ";
 
-    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1", description = "Address to bind (loopback by default).")
+    @Option(
+            names = "--host",
+            paramLabel = "ADDRESS",
+            defaultValue = "127.0.0.1",
+            description = "Address to bind (loopback by default).")
     String host;
+
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080", description = "TCP port; 0 picks a free one.")
     int port;
-    @Option(names = "--model", paramLabel = "event|prefork", defaultValue = "event", description = "event (Netty event loops, like Lighttpd) or prefork (worker pool, like Apache).")
+
+    @Option(
+            names = "--model",
+            paramLabel = "event|prefork",
+            defaultValue = "event",
+            description = "event (Netty event loops, like Lighttpd) or prefork (worker pool, like Apache).")
     String model;
-    @Option(names = "--out", paramLabel = "DIR", description = "Write requests.csv, connections.csv and stats.json here (default: no logs).")
+
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "Write requests.csv, connections.csv and stats.json here (default: no logs).")
     Path out;
-    @Option(names = "--size", paramLabel = "SCALE", defaultValue = "0.05", description = "Scale of the generated items (1.0 = the counts of the categories file).")
+
+    @Option(
+            names = "--size",
+            paramLabel = "SCALE",
+            defaultValue = "0.05",
+            description = "Scale of the generated items (1.0 = the counts of the categories file).")
     double size;
-    @Option(names = {"-p", "--properties"}, paramLabel = "FILE", description = "rubis.properties with the database_* policy (default: packaged).")
+
+    @Option(
+            names = {"-p", "--properties"},
+            paramLabel = "FILE",
+            description = "rubis.properties with the database_* policy (default: packaged).")
     Path properties;
+
     @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the data generator.")
     long seed;
-    @Option(names = "--db-file", paramLabel = "PATH", description = "File-backed H2 database instead of memory (reused if populated; default: memory).")
+
+    @Option(
+            names = "--db-file",
+            paramLabel = "PATH",
+            description = "File-backed H2 database instead of memory (reused if populated; default: memory).")
     String dbFile;
-    @Option(names = "--keepalive-ms", paramLabel = "MS", defaultValue = "5000", description = "Keep-alive idle timeout; 0 = never.")
+
+    @Option(
+            names = "--keepalive-ms",
+            paramLabel = "MS",
+            defaultValue = "5000",
+            description = "Keep-alive idle timeout; 0 = never.")
     int keepAliveMs;
-    @Option(names = "--max-keepalive-requests", paramLabel = "N", defaultValue = "0", description = "Close a connection after this many requests; 0 = unlimited.")
+
+    @Option(
+            names = "--max-keepalive-requests",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "Close a connection after this many requests; 0 = unlimited.")
     int maxKeepAliveRequests;
-    @Option(names = "--workers", paramLabel = "N", defaultValue = "15", description = "prefork: initial workers (StartServers).")
+
+    @Option(
+            names = "--workers",
+            paramLabel = "N",
+            defaultValue = "15",
+            description = "prefork: initial workers (StartServers).")
     int workers;
-    @Option(names = "--max-workers", paramLabel = "N", defaultValue = "150", description = "prefork: maximum workers (MaxClients).")
+
+    @Option(
+            names = "--max-workers",
+            paramLabel = "N",
+            defaultValue = "150",
+            description = "prefork: maximum workers (MaxClients).")
     int maxWorkers;
-    @Option(names = "--min-spare-workers", paramLabel = "N", defaultValue = "5", description = "prefork: spawn when fewer are idle.")
+
+    @Option(
+            names = "--min-spare-workers",
+            paramLabel = "N",
+            defaultValue = "5",
+            description = "prefork: spawn when fewer are idle.")
     int minSpare;
-    @Option(names = "--spawn-delay-ms", paramLabel = "MS", defaultValue = "1000", description = "prefork: interval between spawn rounds.")
+
+    @Option(
+            names = "--spawn-delay-ms",
+            paramLabel = "MS",
+            defaultValue = "1000",
+            description = "prefork: interval between spawn rounds.")
     int spawnDelayMs;
+
     @Option(names = "--backlog", paramLabel = "N", defaultValue = "511", description = "Accept queue length.")
     int backlog;
-    @Option(names = "--event-threads", paramLabel = "N", defaultValue = "0", description = "event: event-loop threads; 0 = one per core.")
+
+    @Option(
+            names = "--event-threads",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "event: event-loop threads; 0 = one per core.")
     int eventThreads;
-    @Option(names = "--demand-us", paramLabel = "US", defaultValue = "0", description = "Extra CPU work per request, in microseconds.")
+
+    @Option(
+            names = "--demand-us",
+            paramLabel = "US",
+            defaultValue = "0",
+            description = "Extra CPU work per request, in microseconds.")
     int demandUs;
+
     @Option(names = "--tls", description = "Serve HTTPS instead of HTTP.")
     boolean tls;
-    @Option(names = "--tls-resumption", paramLabel = "on|off", defaultValue = "on", description = "on: clients may resume TLS sessions; off: every handshake is full.")
+
+    @Option(
+            names = "--tls-resumption",
+            paramLabel = "on|off",
+            defaultValue = "on",
+            description = "on: clients may resume TLS sessions; off: every handshake is full.")
     String tlsResumption;
-    @Option(names = "--tls-keystore", paramLabel = "FILE", description = "PKCS12 keystore (default: a packaged self-signed loopback certificate).")
+
+    @Option(
+            names = "--tls-keystore",
+            paramLabel = "FILE",
+            description = "PKCS12 keystore (default: a packaged self-signed loopback certificate).")
     Path tlsKeystore;
-    @Option(names = "--tls-password", paramLabel = "PASSWORD", description = "Keystore password (default: the packaged certificate's).")
+
+    @Option(
+            names = "--tls-password",
+            paramLabel = "PASSWORD",
+            description = "Keystore password (default: the packaged certificate's).")
     String tlsPassword;
-    @Option(names = "--exit-with-parent", description = "Stop (logs flushed) when the parent process exits or closes this process's standard input; the client's embedded server uses it.")
+
+    @Option(
+            names = "--exit-with-parent",
+            description =
+                    "Stop (logs flushed) when the parent process exits or closes this process's standard input; the client's embedded server uses it.")
     boolean exitWithParent;
-    @Option(names = "--faults", paramLabel = "SPEC", showDefaultValue = CommandLine.Help.Visibility.NEVER, description = "Inject faults: kind[=param][:fraction][@start[-end]],... with kind one of "
-            + "hang, delay=MS, reset, truncate, idle-close=MS, status=CODE, garbage, large=MB, stop-accepting, die. "
-            + "Examples: reset:0.1 (10 %% of the requests), delay=3000:0.5@10-20 (half the requests from 10 s to 20 s), stop-accepting@5-15, die@30. "
-            + "requests.csv names the fault of each request; see docs/FAULTS.md.")
+
+    @Option(
+            names = "--faults",
+            paramLabel = "SPEC",
+            showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Inject faults: kind[=param][:fraction][@start[-end]],... with kind one of "
+                    + "hang, delay=MS, reset, truncate, idle-close=MS, status=CODE, garbage, large=MB, stop-accepting, die. "
+                    + "Examples: reset:0.1 (10 %% of the requests), delay=3000:0.5@10-20 (half the requests from 10 s to 20 s), stop-accepting@5-15, die@30. "
+                    + "requests.csv names the fault of each request; see docs/FAULTS.md.")
     String faults;
-    @Option(names = "--demand", paramLabel = "INTERACTION=us", showDefaultValue = CommandLine.Help.Visibility.NEVER, description = "Extra CPU work for one interaction, e.g. --demand ViewItem=500.")
+
+    @Option(
+            names = "--demand",
+            paramLabel = "INTERACTION=us",
+            showDefaultValue = CommandLine.Help.Visibility.NEVER,
+            description = "Extra CPU work for one interaction, e.g. --demand ViewItem=500.")
     Map<String, Integer> demand = new LinkedHashMap<>();
 
     public static void main(String[] args) {
@@ -94,8 +195,12 @@ public final class ServerMain implements Callable<Integer> {
         CommandLine cl = OneLineErrors.install(new CommandLine(new ServerMain()));
         cl.setHelpFactory(WholeWordHelp::new);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            cmd.getErr().println("rubis-server: " + Printable.escape((ex instanceof IllegalArgumentException ? ""
-                    : ex.getClass().getSimpleName() + ": ") + ex.getMessage()));
+            cmd.getErr()
+                    .println("rubis-server: "
+                            + Printable.escape((ex instanceof IllegalArgumentException
+                                            ? ""
+                                            : ex.getClass().getSimpleName() + ": ")
+                                    + ex.getMessage()));
             return 1;
         });
         return cl;
@@ -119,31 +224,48 @@ public final class ServerMain implements Callable<Integer> {
             throw new IllegalArgumentException("--tls-resumption " + tlsResumption + ": expected on or off");
         }
         Tls tlsConfig = tls ? Tls.load(tlsKeystore, tlsPassword, tlsResumption.equals("on")) : null;
-        ServerSettings settings = new ServerSettings(host, port, keepAliveMs, maxKeepAliveRequests, workers, maxWorkers, minSpare,
-                spawnDelayMs, backlog, eventThreads, tlsConfig);
+        ServerSettings settings = new ServerSettings(
+                host,
+                port,
+                keepAliveMs,
+                maxKeepAliveRequests,
+                workers,
+                maxWorkers,
+                minSpare,
+                spawnDelayMs,
+                backlog,
+                eventThreads,
+                tlsConfig);
         FaultSpec faultSpec = FaultSpec.parse(faults);
-        RubisServer server = new RubisServer(m, settings, DataPolicy.load(properties, size, seed), out, dbFile, d, faultSpec);
+        RubisServer server =
+                new RubisServer(m, settings, DataPolicy.load(properties, size, seed), out, dbFile, d, faultSpec);
         server.faults().onDie(() -> {
             server.truth().close(); // the logs say which request the server died on
             Runtime.getRuntime().halt(137); // like SIGKILL: no orderly shutdown of connections
         });
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "rubis-server-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            server.close();
+                            stopped.countDown();
+                        },
+                        "rubis-server-shutdown"));
         int bound;
         try {
             bound = server.start();
         } catch (Exception e) {
             server.close();
-            // java.net.BindException from the prefork model; Netty's epoll transport reports the same as a NativeIoException.
+            // java.net.BindException from the prefork model; Netty's epoll transport reports the same as a
+            // NativeIoException.
             if (e instanceof BindException || String.valueOf(e.getMessage()).contains("already in use")) {
-                throw new IllegalArgumentException("cannot listen on " + host + ":" + port + " (address already in use); choose another --port, or 0 for a free one");
+                throw new IllegalArgumentException("cannot listen on " + host + ":" + port
+                        + " (address already in use); choose another --port, or 0 for a free one");
             }
             throw e;
         }
-        System.out.println(READY + (tls ? "https://" : "http://") + host + ":" + bound + "/PHP/ (model " + m.name().toLowerCase(Locale.ROOT)
+        System.out.println(READY + (tls ? "https://" : "http://") + host + ":" + bound + "/PHP/ (model "
+                + m.name().toLowerCase(Locale.ROOT)
                 + ", " + server.items() + " items, populated in " + server.populateMs() + " ms"
                 + (out == null ? "" : ", logs in " + out) + (faultSpec.isEmpty() ? "" : ", faults " + faultSpec) + ")");
         System.out.flush();

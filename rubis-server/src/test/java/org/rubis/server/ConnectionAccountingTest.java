@@ -21,7 +21,8 @@ import org.rubis.server.http.PreforkServer;
 /** Keep-alive accounting, the idle timeout and the prefork pool limit, checked in the ground truth. */
 class ConnectionAccountingTest {
 
-    @TempDir Path out;
+    @TempDir
+    Path out;
 
     private static final DataPolicy SMALL = DataPolicy.load(null, 0.005, 1);
 
@@ -29,7 +30,8 @@ class ConnectionAccountingTest {
     void manyRequestsOnOneConnectionAreOneConnectionAndTheIdleTimeoutClosesIt() throws Exception {
         for (RubisServer.Model model : RubisServer.Model.values()) {
             Path dir = out.resolve(model.name());
-            try (RubisServer s = new RubisServer(model, RubisServerTest.settings(400, 15, 15), SMALL, dir, null, Map.of())) {
+            try (RubisServer s =
+                    new RubisServer(model, RubisServerTest.settings(400, 15, 15), SMALL, dir, null, Map.of())) {
                 s.start();
                 try (RawHttp h = new RawHttp(s.port())) {
                     for (int i = 0; i < 25; i++) {
@@ -38,7 +40,8 @@ class ConnectionAccountingTest {
                     long t0 = System.nanoTime();
                     assertTrue(h.closedByServer(), model + ": the idle connection must be closed");
                     long waited = (System.nanoTime() - t0) / 1_000_000;
-                    assertTrue(waited >= 300 && waited < 5000, model + ": closed after " + waited + " ms, timeout 400 ms");
+                    assertTrue(
+                            waited >= 300 && waited < 5000, model + ": closed after " + waited + " ms, timeout 400 ms");
                 }
                 assertEquals(25, s.truth().requests());
                 assertEquals(1, s.truth().connectionsAccepted());
@@ -56,7 +59,13 @@ class ConnectionAccountingTest {
     @Test
     void preforkNeverServesMoreConnectionsThanWorkersAndTheExcessWaits() throws Exception {
         int workers = 3;
-        try (RubisServer s = new RubisServer(RubisServer.Model.PREFORK, RubisServerTest.settings(300, workers, workers), SMALL, out, null, Map.of())) {
+        try (RubisServer s = new RubisServer(
+                RubisServer.Model.PREFORK,
+                RubisServerTest.settings(300, workers, workers),
+                SMALL,
+                out,
+                null,
+                Map.of())) {
             s.start();
             int clients = 8;
             ExecutorService pool = Executors.newFixedThreadPool(clients);
@@ -82,15 +91,18 @@ class ConnectionAccountingTest {
             pool.shutdown();
             assertEquals(clients, s.truth().connectionsAccepted());
             assertEquals(clients * 5, s.truth().requests());
-            assertTrue(s.truth().maxConcurrentConnections() <= workers,
-                    "at most " + workers + " connections served at once, saw " + s.truth().maxConcurrentConnections());
+            assertTrue(
+                    s.truth().maxConcurrentConnections() <= workers,
+                    "at most " + workers + " connections served at once, saw "
+                            + s.truth().maxConcurrentConnections());
             assertEquals(workers, ((PreforkServer) s.http()).workers(), "max workers = initial workers: no growth");
         }
     }
 
     @Test
     void statsEndpointDoesNotCountAsAClientConnection() throws Exception {
-        try (RubisServer s = new RubisServer(RubisServer.Model.EVENT, RubisServerTest.settings(5000, 15, 15), SMALL, null, null, Map.of())) {
+        try (RubisServer s = new RubisServer(
+                RubisServer.Model.EVENT, RubisServerTest.settings(5000, 15, 15), SMALL, null, null, Map.of())) {
             s.start();
             try (RawHttp h = new RawHttp(s.port())) {
                 h.get("/PHP/index.html");

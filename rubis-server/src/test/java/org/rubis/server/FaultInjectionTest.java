@@ -18,16 +18,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
-import org.rubis.server.RubisServer.Model;
 import org.rubis.format.fault.FaultSpec;
+import org.rubis.server.RubisServer.Model;
 
 /** Each fault of the fault spec, seen on a raw socket, and recorded in the server's ground truth. */
 class FaultInjectionTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private static final String PAGE = "/PHP/index.html";
 
@@ -101,7 +102,8 @@ class FaultInjectionTest {
 
     private static List<String[]> truth(Path dir) throws IOException {
         List<String[]> rows = new ArrayList<>();
-        for (String l : Files.readAllLines(dir.resolve("requests.csv")).subList(1, Files.readAllLines(dir.resolve("requests.csv")).size())) {
+        for (String l : Files.readAllLines(dir.resolve("requests.csv"))
+                .subList(1, Files.readAllLines(dir.resolve("requests.csv")).size())) {
             String[] f = l.split(",");
             rows.add(f);
         }
@@ -168,9 +170,13 @@ class FaultInjectionTest {
     void idleCloseAnswersKeepAliveThenClosesAtOnce(Model model) throws Exception {
         try (RubisServer s = FaultyServer.start(model, "idle-close", dir)) {
             Seen seen = exchange(s.port(), 10_000, 3000);
-            assertTrue(seen.head().stream().anyMatch(h -> h.equalsIgnoreCase("connection: keep-alive")), seen.toString());
+            assertTrue(
+                    seen.head().stream().anyMatch(h -> h.equalsIgnoreCase("connection: keep-alive")), seen.toString());
             assertEquals(seen.declaredLength(), seen.bodyBytes());
-            assertEquals("eof-after-body", seen.end(), "closed although keep-alive was promised (keep-alive timeout is 5 s)");
+            assertEquals(
+                    "eof-after-body",
+                    seen.end(),
+                    "closed although keep-alive was promised (keep-alive timeout is 5 s)");
         }
         assertEquals("idle-close", faultOf(truth(dir).get(0)));
     }
@@ -220,7 +226,9 @@ class FaultInjectionTest {
             while (!s.truth().statsJson().contains("\"stop-accepting\": 1") && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
-            assertTrue(s.truth().statsJson().contains("\"stop-accepting\": 1"), s.truth().statsJson());
+            assertTrue(
+                    s.truth().statsJson().contains("\"stop-accepting\": 1"),
+                    s.truth().statsJson());
             assertEquals("timeout", exchange(s.port(), 700).end(), "no answer while the server does not accept");
             Seen after = exchange(s.port(), 15_000); // waits in the backlog until the window ends
             assertEquals("HTTP/1.1 200 OK", after.head().get(0));
@@ -261,25 +269,43 @@ class FaultInjectionTest {
     @EnumSource(Model.class)
     void aFractionHitsThatShareAndTheGroundTruthAgrees(Model model) throws Exception {
         int errors = 0;
-        try (RubisServer s = FaultyServer.start(model, "status=500:0.25", dir); RawHttp c = new RawHttp(s.port())) {
+        try (RubisServer s = FaultyServer.start(model, "status=500:0.25", dir);
+                RawHttp c = new RawHttp(s.port())) {
             for (int i = 0; i < 40; i++) {
                 errors += c.get(PAGE).status() == 500 ? 1 : 0;
             }
         }
         assertTrue(errors >= 8 && errors <= 12, "about a quarter of 40: " + errors);
-        long logged = truth(dir).stream().filter(r -> faultOf(r).equals("status")).count();
+        long logged =
+                truth(dir).stream().filter(r -> faultOf(r).equals("status")).count();
         assertEquals(errors, logged);
         assertTrue(Files.readString(dir.resolve("stats.json")).contains("\"status\": " + errors));
     }
 
     @org.junit.jupiter.api.Test
     void aMalformedSpecIsOneLineNamingTheRule() {
-        for (String bad : List.of("explode", "delay=abc", "status=200", "reset:1.5", "reset:NaN", "stop-accepting", "stop-accepting:0.5@1-2",
-                "delay@5-2", "large=99999", "hang=3", ",", "delay=2000@1e300")) {
-            String m = assertThrows(IllegalArgumentException.class, () -> FaultSpec.parse(bad), bad).getMessage();
+        for (String bad : List.of(
+                "explode",
+                "delay=abc",
+                "status=200",
+                "reset:1.5",
+                "reset:NaN",
+                "stop-accepting",
+                "stop-accepting:0.5@1-2",
+                "delay@5-2",
+                "large=99999",
+                "hang=3",
+                ",",
+                "delay=2000@1e300")) {
+            String m = assertThrows(IllegalArgumentException.class, () -> FaultSpec.parse(bad), bad)
+                    .getMessage();
             assertTrue(m.startsWith("fault spec \""), m);
             assertFalse(m.contains("\n"), m);
         }
-        assertEquals(3, FaultSpec.parse("reset:0.1, delay=3000:0.5@10-20 ,die@30").rules().size());
+        assertEquals(
+                3,
+                FaultSpec.parse("reset:0.1, delay=3000:0.5@10-20 ,die@30")
+                        .rules()
+                        .size());
     }
 }

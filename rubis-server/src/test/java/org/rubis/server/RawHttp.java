@@ -5,8 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
 
 /** A minimal keep-alive HTTP/1.1 client on one socket, so tests control connections exactly. */
 final class RawHttp implements AutoCloseable {

@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 
 /** Bad options of rubis-server.jar: one line saying what to change, no stack trace. */
 class ServerMainTest {
@@ -37,7 +37,8 @@ class ServerMainTest {
         try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             String[] r = run("--port", String.valueOf(busy.getLocalPort()), "--size", "0.005");
             assertEquals("1", r[0]);
-            assertTrue(r[1].strip().startsWith("rubis-server: cannot listen on 127.0.0.1:" + busy.getLocalPort()), r[1]);
+            assertTrue(
+                    r[1].strip().startsWith("rubis-server: cannot listen on 127.0.0.1:" + busy.getLocalPort()), r[1]);
             assertTrue(r[1].contains("choose another --port, or 0 for a free one"), r[1]);
             assertFalse(r[1].contains("\tat "), r[1]);
         }
@@ -48,7 +49,9 @@ class ServerMainTest {
         String[] r = run("--port", "abc");
         assertEquals("2", r[0]);
         assertEquals(1, r[1].strip().lines().count(), r[1]);
-        assertEquals("error: --port: 'abc' is not an int, accepted: an integer (default 8080); see rubis-server --help", r[1].strip());
+        assertEquals(
+                "error: --port: 'abc' is not an int, accepted: an integer (default 8080); see rubis-server --help",
+                r[1].strip());
     }
 
     @Test
@@ -71,10 +74,21 @@ class ServerMainTest {
         } finally {
             System.setErr(err);
         }
-        // A lone '%' in a description is a format specifier to picocli: it warns on every --help and prints the text raw.
+        // A lone '%' in a description is a format specifier to picocli: it warns on every --help and prints the text
+        // raw.
         assertEquals("", warnings.toString(StandardCharsets.UTF_8), "picocli formats every description");
-        for (String s : new String[] {"--keepalive-ms=MS", "Default: 5000", "--workers=N", "Default: 15", "--max-workers=N", "Default: 150",
-                "--model=event|prefork", "Default: event", "--port=PORT", "Default: 8080"}) {
+        for (String s : new String[] {
+            "--keepalive-ms=MS",
+            "Default: 5000",
+            "--workers=N",
+            "Default: 15",
+            "--max-workers=N",
+            "Default: 150",
+            "--model=event|prefork",
+            "Default: event",
+            "--port=PORT",
+            "Default: 8080"
+        }) {
             assertTrue(help.contains(s), s + " missing in\n" + help);
         }
         assertFalse(help.contains("<port>"), help);

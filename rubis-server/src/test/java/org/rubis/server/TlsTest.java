@@ -17,22 +17,35 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rubis.format.Tls;
 import org.rubis.server.data.DataPolicy;
 import org.rubis.server.http.ServerSettings;
-import org.rubis.format.Tls;
 
 /** HTTPS in both models; the ground truth tells full from resumed handshakes. */
 class TlsTest {
 
-    @TempDir Path out;
+    @TempDir
+    Path out;
 
     static SSLContext trustAll() throws Exception {
         SSLContext c = SSLContext.getInstance("TLS");
-        c.init(null, new TrustManager[] {new X509TrustManager() {
-            @Override public void checkClientTrusted(X509Certificate[] chain, String type) {}
-            @Override public void checkServerTrusted(X509Certificate[] chain, String type) {}
-            @Override public X509Certificate[] getAcceptedIssuers() { return new X509Certificate[0]; }
-        }}, null);
+        c.init(
+                null,
+                new TrustManager[] {
+                    new X509TrustManager() {
+                        @Override
+                        public void checkClientTrusted(X509Certificate[] chain, String type) {}
+
+                        @Override
+                        public void checkServerTrusted(X509Certificate[] chain, String type) {}
+
+                        @Override
+                        public X509Certificate[] getAcceptedIssuers() {
+                            return new X509Certificate[0];
+                        }
+                    }
+                },
+                null);
         return c;
     }
 
@@ -42,7 +55,8 @@ class TlsTest {
             s.setSoTimeout(10_000);
             s.startHandshake();
             OutputStream o = s.getOutputStream();
-            o.write("GET /PHP/index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            o.write("GET /PHP/index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
             o.flush();
             InputStream in = s.getInputStream();
             String reply = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
@@ -52,7 +66,8 @@ class TlsTest {
 
     private List<String> handshakes(RubisServer.Model model, boolean resumption) throws Exception {
         Path dir = out.resolve(model + "-" + resumption);
-        ServerSettings st = new ServerSettings("127.0.0.1", 0, 5000, 0, 15, 15, 5, 200, 128, 2, Tls.load(null, null, resumption));
+        ServerSettings st =
+                new ServerSettings("127.0.0.1", 0, 5000, 0, 15, 15, 5, 200, 128, 2, Tls.load(null, null, resumption));
         try (RubisServer s = new RubisServer(model, st, DataPolicy.load(null, 0.005, 1), dir, null, Map.of())) {
             int port = s.start();
             SSLContext client = trustAll(); // one client context: it offers its session back
@@ -60,7 +75,10 @@ class TlsTest {
                 assertEquals("HTTP/1.1 200 OK", get(client, port), model.name());
             }
         }
-        return Files.readAllLines(dir.resolve("connections.csv")).stream().skip(1).map(l -> l.substring(l.lastIndexOf(',') + 1)).toList();
+        return Files.readAllLines(dir.resolve("connections.csv")).stream()
+                .skip(1)
+                .map(l -> l.substring(l.lastIndexOf(',') + 1))
+                .toList();
     }
 
     @Test

@@ -47,7 +47,8 @@ public class LogLineBenchmark {
             "netty",
             0,
             0,
-            1, -1);
+            1,
+            -1);
 
     final CsvLine line = new CsvLine(256);
 

@@ -2,6 +2,7 @@ package org.rubis.analysis.export;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -10,7 +11,6 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
-import java.nio.charset.StandardCharsets;
 import org.rubis.format.Columns;
 
 /**
@@ -52,7 +52,8 @@ public final class HdrLogExport {
         });
         try (PrintStream ps = new PrintStream(Files.newOutputStream(out), false, StandardCharsets.US_ASCII)) {
             HistogramLogWriter w = new HistogramLogWriter(ps);
-            w.outputComment("response times (ns) of " + run.dir().toAbsolutePath() + ", one interval per second of send time, tag = phase");
+            w.outputComment("response times (ns) of " + run.dir().toAbsolutePath()
+                    + ", one interval per second of send time, tag = phase");
             w.outputLogFormatVersion();
             if (!seconds.isEmpty()) {
                 long startMs = seconds.firstKey() * 1000;

@@ -1,7 +1,10 @@
 package org.rubis.analysis.export;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,12 +17,9 @@ import java.util.TreeMap;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
-import org.rubis.format.SessionEnd;
-import org.rubis.format.RunFiles;
-import com.fasterxml.jackson.databind.JsonNode;
-import java.io.UncheckedIOException;
-import java.net.URI;
 import org.rubis.format.Columns;
+import org.rubis.format.RunFiles;
+import org.rubis.format.SessionEnd;
 
 /**
  * Exports the workload a run executed so that httperf replays it (FINDINGS A.6): a
@@ -51,13 +51,15 @@ public final class HttperfExport {
             });
         }
         // Sessions being assembled, keyed by (first send, id) so they are written in start order.
-        TreeMap<long[], Builder> open = new TreeMap<>((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        TreeMap<long[], Builder> open =
+                new TreeMap<>((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
         Map<Long, Builder> byId = new HashMap<>();
         List<Long> starts = new ArrayList<>();
         int[] written = {0};
         double[] longestThink = {0};
         try (BufferedWriter w = Files.newBufferedWriter(out.resolve("sessions.wsesslog"), StandardCharsets.UTF_8)) {
-            w.write("# httperf --wsesslog session file exported by rubis-analysis from " + run.dir().toAbsolutePath() + "\n");
+            w.write("# httperf --wsesslog session file exported by rubis-analysis from "
+                    + run.dir().toAbsolutePath() + "\n");
             w.write("# one session per block; think= is the think time (s) the client executed after the request\n\n");
             new CsvStream(run.requests()).forEach(Columns.REQUESTS_REQUIRED, r -> {
                 long id = r.getLong("session_id");
@@ -65,8 +67,9 @@ public final class HttperfExport {
                 long send = r.getLong("send_epoch_ns");
                 if (b == null) {
                     if (r.getInt("request_index") != 0) {
-                        throw new AnalysisException(run.requests() + ":" + r.line() + ": session " + id + " starts at request_index "
-                                + r.get("request_index") + "; expected 0 (is the log complete?)");
+                        throw new AnalysisException(
+                                run.requests() + ":" + r.line() + ": session " + id + " starts at request_index "
+                                        + r.get("request_index") + "; expected 0 (is the log complete?)");
                     }
                     b = new Builder(id, send, expected.getOrDefault(id, -1));
                     byId.put(id, b);
@@ -84,7 +87,8 @@ public final class HttperfExport {
             throw e.getCause();
         }
         long[] sorted = starts.stream().mapToLong(Long::longValue).sorted().toArray();
-        StringBuilder ia = new StringBuilder("# session inter-arrival times in ms (rubis-client run --interarrival-file replays them)\n");
+        StringBuilder ia = new StringBuilder(
+                "# session inter-arrival times in ms (rubis-client run --interarrival-file replays them)\n");
         double sumGaps = 0;
         for (int i = 0; i < sorted.length; i++) {
             double gap = i == 0 ? 0 : (sorted[i] - sorted[i - 1]) / 1e6;
@@ -96,13 +100,20 @@ public final class HttperfExport {
         Target target = Target.of(run, longestThink[0]);
         String readme = "Replay of run " + run.dir().toAbsolutePath() + " (" + written[0] + " sessions)\n\n"
                 + "httperf (sessions in the same order, Poisson arrivals with the run's mean inter-arrival time):\n"
-                + String.format(Locale.ROOT, "  httperf --hog --server %s --port %d%s --wsesslog=%d,0,sessions.wsesslog --period=e%.6f%n",
-                        target.host(), target.port(), target.tls() ? " --ssl" : "", written[0], meanGapS)
+                + String.format(
+                        Locale.ROOT,
+                        "  httperf --hog --server %s --port %d%s --wsesslog=%d,0,sessions.wsesslog --period=e%.6f%n",
+                        target.host(),
+                        target.port(),
+                        target.tls() ? " --ssl" : "",
+                        written[0],
+                        meanGapS)
                 + target.note()
                 + closedNote(run)
                 + "\nThe exact arrival instants are in interarrivals.txt (ms, one per line). Stock httperf takes only a distribution in\n"
                 + "--period; the paper's modified httperf, or rubis-client itself, replays the exact sequence:\n"
-                + "  java -jar rubis-client.jar run --arrivals hybrid --interarrival-file interarrivals.txt" + target.clientTarget() + "\n";
+                + "  java -jar rubis-client.jar run --arrivals hybrid --interarrival-file interarrivals.txt"
+                + target.clientTarget() + "\n";
         Files.writeString(out.resolve("README.txt"), readme);
         return written[0];
     }
@@ -113,8 +124,10 @@ public final class HttperfExport {
         if (summary == null || !"closed".equals(summary.path("arrivals").asText())) {
             return "";
         }
-        return "\nThis was a closed run (" + summary.path("users").asInt() + " emulated users): each user started its next session only\n"
-                + "after its previous one ended and a think time passed, so at most " + summary.path("users").asInt() + " sessions were open at once\n"
+        return "\nThis was a closed run (" + summary.path("users").asInt()
+                + " emulated users): each user started its next session only\n"
+                + "after its previous one ended and a think time passed, so at most "
+                + summary.path("users").asInt() + " sessions were open at once\n"
                 + "and a slower server lowered the session rate. httperf's --wsesslog starts the sessions as an open stream\n"
                 + "(--period): each session arrives on schedule whether or not earlier ones have ended. The replay therefore\n"
                 + "offers the same sessions at the run's mean session rate, but neither caps concurrency at the run's user\n"
@@ -130,32 +143,51 @@ public final class HttperfExport {
          */
         static Target of(RunDirectory run, double longestThinkS) {
             long keepAliveMs = Math.max(5000, (long) Math.ceil(longestThinkS + 1) * 1000);
-            String keepAlive = String.format(Locale.ROOT, "httperf keeps each session's connection open across its think times (up to %.1f s "
-                    + "here) and does not reopen one the server closed meanwhile: that request fails (connreset).%n", longestThinkS);
+            String keepAlive = String.format(
+                    Locale.ROOT,
+                    "httperf keeps each session's connection open across its think times (up to %.1f s "
+                            + "here) and does not reopen one the server closed meanwhile: that request fails (connreset).%n",
+                    longestThinkS);
             JsonNode summary = run.summary();
             String t = summary == null ? "" : summary.path("target").asText("");
             if (t.startsWith("http://") || t.startsWith("https://")) {
                 URI u = URI.create(t);
                 boolean tls = "https".equals(u.getScheme());
                 int port = u.getPort() >= 0 ? u.getPort() : tls ? 443 : 80;
-                return new Target(u.getHost(), port, tls, keepAlive + "The target's keep-alive timeout must therefore exceed "
-                        + keepAliveMs / 1000 + " s (Apache: KeepAliveTimeout; lighttpd: server.max-keep-alive-idle).\n", " --target " + t);
+                return new Target(
+                        u.getHost(),
+                        port,
+                        tls,
+                        keepAlive + "The target's keep-alive timeout must therefore exceed " + keepAliveMs / 1000
+                                + " s (Apache: KeepAliveTimeout; lighttpd: server.max-keep-alive-idle).\n",
+                        " --target " + t);
             }
             String url = embeddedUrl(run);
             if (url != null) {
                 URI u = URI.create(url);
                 boolean tls = "https".equals(u.getScheme());
-                String model = summary == null ? "event" : summary.path("server").path("model").asText("event");
-                return new Target(u.getHost(), u.getPort(), tls,
+                String model = summary == null
+                        ? "event"
+                        : summary.path("server").path("model").asText("event");
+                return new Target(
+                        u.getHost(),
+                        u.getPort(),
+                        tls,
                         "The run used the embedded server, which has stopped; start one on the same port first, keeping idle connections "
                                 + "open longer than the longest think time (its default closes them after 5 s):\n"
-                                + "  java -jar rubis-server.jar --port " + u.getPort() + " --model " + model + (tls ? " --tls" : "")
+                                + "  java -jar rubis-server.jar --port " + u.getPort() + " --model " + model
+                                + (tls ? " --tls" : "")
                                 + " --keepalive-ms " + keepAliveMs + "\n" + keepAlive,
                         "");
             }
-            return new Target("127.0.0.1", 8080, false,
-                    "The run's target is not recorded (no summary.json or server log): 127.0.0.1:8080 is a placeholder.\n" + keepAlive
-                            + "The target's keep-alive timeout must therefore exceed " + keepAliveMs / 1000 + " s.\n", "");
+            return new Target(
+                    "127.0.0.1",
+                    8080,
+                    false,
+                    "The run's target is not recorded (no summary.json or server log): 127.0.0.1:8080 is a placeholder.\n"
+                            + keepAlive + "The target's keep-alive timeout must therefore exceed " + keepAliveMs / 1000
+                            + " s.\n",
+                    "");
         }
 
         /** The URL the embedded server printed when it was ready (server/server.log), or null. */
@@ -165,7 +197,8 @@ public final class HttperfExport {
                 return null;
             }
             try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
-                return lines.filter(l -> l.startsWith(READY)).findFirst()
+                return lines.filter(l -> l.startsWith(READY))
+                        .findFirst()
                         .map(l -> l.substring(READY.length()).split("\\s+")[0].replaceFirst("/PHP/?$", ""))
                         .orElse(null);
             } catch (IOException | UncheckedIOException e) {
@@ -177,7 +210,11 @@ public final class HttperfExport {
         private static final String READY = "rubis-server ready: ";
     }
 
-    private static void flushComplete(TreeMap<long[], Builder> open, Map<Long, Builder> byId, BufferedWriter w, int[] written,
+    private static void flushComplete(
+            TreeMap<long[], Builder> open,
+            Map<Long, Builder> byId,
+            BufferedWriter w,
+            int[] written,
             double[] longestThink) {
         while (!open.isEmpty() && open.firstEntry().getValue().complete) {
             Builder b = open.pollFirstEntry().getValue();

@@ -51,7 +51,8 @@ public final class CsvStream {
             try {
                 return Long.parseLong(v);
             } catch (NumberFormatException e) {
-                throw new AnalysisException(file + ":" + line + ": column " + column + " = \"" + v + "\" is not a whole number");
+                throw new AnalysisException(
+                        file + ":" + line + ": column " + column + " = \"" + v + "\" is not a whole number");
             }
         }
 
@@ -68,7 +69,8 @@ public final class CsvStream {
             try {
                 return Double.parseDouble(v);
             } catch (NumberFormatException e) {
-                throw new AnalysisException(file + ":" + line + ": column " + column + " = \"" + v + "\" is not a number");
+                throw new AnalysisException(
+                        file + ":" + line + ": column " + column + " = \"" + v + "\" is not a number");
             }
         }
 
@@ -139,7 +141,8 @@ public final class CsvStream {
             reader = new LogLines(Files.newInputStream(path));
             String head = reader.next();
             if (head != null && reader.kind() != LogLines.Kind.OK) {
-                throw new AnalysisException(path + ":1: the header is " + (reader.kind() == LogLines.Kind.TOO_LONG ? "longer than 1 MiB" : "not UTF-8")
+                throw new AnalysisException(path + ":1: the header is "
+                        + (reader.kind() == LogLines.Kind.TOO_LONG ? "longer than 1 MiB" : "not UTF-8")
                         + "; expected a rubis-client log with columns " + String.join(",", required));
             }
             if (head == null || head.isBlank()) {
@@ -152,8 +155,9 @@ public final class CsvStream {
             }
             String[] cols = split(head);
             if (cols == null) {
-                throw new AnalysisException(path + ":1: the header is not a CSV line; expected a rubis-client log with columns "
-                        + String.join(",", required));
+                throw new AnalysisException(
+                        path + ":1: the header is not a CSV line; expected a rubis-client log with columns "
+                                + String.join(",", required));
             }
             for (int i = 0; i < cols.length; i++) {
                 header.putIfAbsent(cols[i], i);
@@ -161,11 +165,14 @@ public final class CsvStream {
             columns = List.of(cols);
             for (String col : required) {
                 if (!header.containsKey(col)) {
-                    throw new AnalysisException(path + ":1: the header lacks column " + col + "; expected a rubis-client log with columns "
-                            + String.join(",", required));
+                    throw new AnalysisException(path + ":1: the header lacks column " + col
+                            + "; expected a rubis-client log with columns " + String.join(",", required));
                 }
             }
-            numeric = numericColumns.stream().filter(header::containsKey).mapToInt(header::get).toArray();
+            numeric = numericColumns.stream()
+                    .filter(header::containsKey)
+                    .mapToInt(header::get)
+                    .toArray();
             pending = reader.next();
             pendingKind = reader.kind();
         }
@@ -360,9 +367,10 @@ public final class CsvStream {
             n.add(name + " is empty (the run was killed before its header was written): ignored");
         }
         if (badLines > 0) {
-            String kinds = (notUtf8 > 0 ? ", " + notUtf8 + " not UTF-8" : "") + (tooLong > 0 ? ", " + tooLong + " longer than 1 MiB (not read)" : "");
-            n.add(name + ": " + badLines + " malformed line" + (badLines == 1 ? "" : "s") + " skipped (first at line " + firstBadLine + kinds
-                    + "); the other lines were analysed");
+            String kinds = (notUtf8 > 0 ? ", " + notUtf8 + " not UTF-8" : "")
+                    + (tooLong > 0 ? ", " + tooLong + " longer than 1 MiB (not read)" : "");
+            n.add(name + ": " + badLines + " malformed line" + (badLines == 1 ? "" : "s") + " skipped (first at line "
+                    + firstBadLine + kinds + "); the other lines were analysed");
         }
         if (truncated) {
             n.add(name + " ends with an incomplete line (the run was killed): it was skipped");

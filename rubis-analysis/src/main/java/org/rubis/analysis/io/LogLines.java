@@ -24,7 +24,11 @@ final class LogLines implements Closeable {
     static final int MAX_LINE = 1 << 20;
 
     /** What the last line returned was. */
-    enum Kind { OK, NOT_UTF8, TOO_LONG }
+    enum Kind {
+        OK,
+        NOT_UTF8,
+        TOO_LONG
+    }
 
     private final InputStream in;
     private final byte[] buf = new byte[1 << 16];
@@ -33,7 +37,9 @@ final class LogLines implements Closeable {
     private byte[] line = new byte[256];
     private int len;
     private Kind kind = Kind.OK;
-    private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+    private final CharsetDecoder utf8 = StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
 
     LogLines(InputStream in) {

@@ -1,11 +1,11 @@
 package org.rubis.analysis.io;
 
-import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.rubis.format.Columns;
 import org.rubis.format.RunFiles;
 
@@ -15,10 +15,12 @@ import org.rubis.format.RunFiles;
  */
 public final class RunDirectory {
 
-
     /** Columns read as whole numbers: a line where one is not is skipped and counted. */
-    public static final List<String> REQUEST_NUMERIC = List.of("session_id", "intended_send_epoch_ns", "send_epoch_ns", "response_ns", "status");
-    public static final List<String> SESSION_NUMERIC = List.of("session_id", "start_epoch_ns", "end_epoch_ns", "requests");
+    public static final List<String> REQUEST_NUMERIC =
+            List.of("session_id", "intended_send_epoch_ns", "send_epoch_ns", "response_ns", "status");
+
+    public static final List<String> SESSION_NUMERIC =
+            List.of("session_id", "start_epoch_ns", "end_epoch_ns", "requests");
     public static final List<String> SERVER_REQUEST_NUMERIC = List.of("completion_epoch_ns", "service_ns");
     public static final List<String> GC_NUMERIC = List.of("end_epoch_ms", "duration_ms");
 
@@ -29,24 +31,29 @@ public final class RunDirectory {
     public RunDirectory(Path dir) {
         this.dir = dir;
         if (!Files.isDirectory(dir)) {
-            throw new AnalysisException(dir + ": no such directory; expected a run directory written by rubis-client run");
+            throw new AnalysisException(
+                    dir + ": no such directory; expected a run directory written by rubis-client run");
         }
         if (!Files.isRegularFile(RunFiles.requests(dir))) {
-            throw new AnalysisException(dir + ": not a rubis-client run directory (no requests.csv); pass the directory given to run --out");
+            throw new AnalysisException(dir
+                    + ": not a rubis-client run directory (no requests.csv); pass the directory given to run --out");
         }
         JsonNode s = null;
         String problem = null;
         Path sp = RunFiles.summaryJson(dir);
         if (Files.isRegularFile(sp)) {
-            // A summary cut off mid-write (the run killed while writing it) is treated as a missing one: the logs are still there.
+            // A summary cut off mid-write (the run killed while writing it) is treated as a missing one: the logs are
+            // still there.
             try {
                 s = new ObjectMapper().readTree(sp.toFile());
                 if (s == null || !s.isObject()) {
-                    problem = sp + " is not a JSON object (empty or cut off?): ignored, figures come from the logs alone";
+                    problem =
+                            sp + " is not a JSON object (empty or cut off?): ignored, figures come from the logs alone";
                     s = null;
                 }
             } catch (IOException e) {
-                problem = sp + " is not valid JSON (" + e.getMessage().lines().findFirst().orElse("") + "; cut off mid-write?): ignored, "
+                problem = sp + " is not valid JSON ("
+                        + e.getMessage().lines().findFirst().orElse("") + "; cut off mid-write?): ignored, "
                         + "figures come from the logs alone";
             }
         }

@@ -31,7 +31,8 @@ final class CsvMerge {
 
     private record Head(long key, int shard, CsvStream.Row row) {}
 
-    private static final CSVFormat OUT = CSVFormat.DEFAULT.builder().setRecordSeparator("\n").build();
+    private static final CSVFormat OUT =
+            CSVFormat.DEFAULT.builder().setRecordSeparator("\n").build();
 
     private CsvMerge() {}
 
@@ -39,7 +40,8 @@ final class CsvMerge {
      * @param inputs   one file per shard, in shard order
      * @param required columns the key and the listener read
      */
-    static Result merge(List<Path> inputs, List<String> required, ToLongFunction<CsvStream.Row> key, Path out, Listener listener) {
+    static Result merge(
+            List<Path> inputs, List<String> required, ToLongFunction<CsvStream.Row> key, Path out, Listener listener) {
         List<CsvStream> streams = new ArrayList<>();
         List<CsvStream.Cursor> cursors = new ArrayList<>();
         try {
@@ -52,20 +54,24 @@ final class CsvMerge {
                 if (header == null) {
                     header = c.header();
                     if (header.contains("shard")) {
-                        throw new AnalysisException(in + ":1: already has a shard column (a merged log?); pass the shards' own run directories");
+                        throw new AnalysisException(
+                                in
+                                        + ":1: already has a shard column (a merged log?); pass the shards' own run directories");
                     }
                 } else if (!header.equals(c.header())) {
-                    throw new AnalysisException(in + ":1: its columns differ from " + inputs.get(0) + " (" + c.header() + " vs " + header
-                            + "); merge shards written by the same rubis-client version");
+                    throw new AnalysisException(in + ":1: its columns differ from " + inputs.get(0) + " (" + c.header()
+                            + " vs " + header + "); merge shards written by the same rubis-client version");
                 }
             }
-            PriorityQueue<Head> heads = new PriorityQueue<>((a, b) -> a.key != b.key ? Long.compare(a.key, b.key) : Integer.compare(a.shard, b.shard));
+            PriorityQueue<Head> heads = new PriorityQueue<>(
+                    (a, b) -> a.key != b.key ? Long.compare(a.key, b.key) : Integer.compare(a.shard, b.shard));
             for (int i = 0; i < cursors.size(); i++) {
                 advance(heads, cursors.get(i), i, key);
             }
             Files.createDirectories(out.toAbsolutePath().getParent());
             long rows = 0;
-            try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8); CSVPrinter p = new CSVPrinter(w, OUT)) {
+            try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8);
+                    CSVPrinter p = new CSVPrinter(w, OUT)) {
                 List<String> outHeader = new ArrayList<>(header);
                 outHeader.add("shard");
                 p.printRecord(outHeader);
@@ -101,7 +107,8 @@ final class CsvMerge {
         }
     }
 
-    private static void advance(PriorityQueue<Head> heads, CsvStream.Cursor c, int shard, ToLongFunction<CsvStream.Row> key) {
+    private static void advance(
+            PriorityQueue<Head> heads, CsvStream.Cursor c, int shard, ToLongFunction<CsvStream.Row> key) {
         CsvStream.Row r = c.next();
         if (r != null) {
             heads.add(new Head(key.applyAsLong(r), shard, r));

@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.rubis.analysis.io.CsvStream;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
 import org.rubis.format.SessionEnd;
-import org.rubis.format.LatencyStats;
 
 /**
  * The summary's figures recomputed from the merged logs, row by row: counts, per-phase and
@@ -48,7 +48,10 @@ final class MergedStats {
         boolean failed = !error.isEmpty();
         long resp = Math.max(0, r.getLong("response_ns"));
         if (phase != null) {
-            byPhaseState.get(phase).computeIfAbsent(state, k -> new LatencyStats()).record(resp, failed);
+            byPhaseState
+                    .get(phase)
+                    .computeIfAbsent(state, k -> new LatencyStats())
+                    .record(resp, failed);
             byPhase.get(phase).record(resp, failed);
         }
         byState.computeIfAbsent(state, k -> new LatencyStats()).record(resp, failed);

@@ -16,21 +16,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.AtomicFile;
+import org.rubis.format.Columns;
+import org.rubis.format.ErrorShare;
+import org.rubis.format.LatencyJson;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
+import org.rubis.format.RunFiles;
 import org.rubis.format.RunStatus;
 import org.rubis.format.SessionEnd;
 import org.rubis.format.StopCause;
-import org.rubis.format.LatencyJson;
-import org.rubis.format.ErrorShare;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.RunFiles;
-import java.util.function.ToLongFunction;
-import org.rubis.format.AtomicFile;
-import org.rubis.format.Columns;
 
 /**
  * {@code rubis-analysis merge}: turns the run directories of N shards (docs/SHARDING.md) into one
@@ -45,8 +45,8 @@ public final class RunMerge {
     public static final double START_SPREAD_LIMIT_MS = 1.0;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private static final List<String> SESSION_KEYS = List.of("session_id", "emulated_user", "intended_start_epoch_ns", "start_epoch_ns",
-            "end_epoch_ns", "end_reason");
+    private static final List<String> SESSION_KEYS = List.of(
+            "session_id", "emulated_user", "intended_start_epoch_ns", "start_epoch_ns", "end_epoch_ns", "end_reason");
 
     /**
      * What merge wrote: the merged summary, its status (the worst of the shards', {@link RunStatus#worst}) and its
@@ -77,11 +77,16 @@ public final class RunMerge {
     public static Result mergeInPlace(List<Path> dirs, Path out) {
         ShardSet set = ShardSet.of(dirs);
         try (Stream<Path> s = Files.list(out)) {
-            List<Path> inside = dirs.stream().map(d -> d.toAbsolutePath().normalize()).toList();
+            List<Path> inside =
+                    dirs.stream().map(d -> d.toAbsolutePath().normalize()).toList();
             Path server = RunFiles.serverDir(out).toAbsolutePath().normalize();
-            Path other = s.map(p -> p.toAbsolutePath().normalize()).filter(p -> !inside.contains(p) && !p.equals(server)).findAny().orElse(null);
+            Path other = s.map(p -> p.toAbsolutePath().normalize())
+                    .filter(p -> !inside.contains(p) && !p.equals(server))
+                    .findAny()
+                    .orElse(null);
             if (other != null) {
-                throw new AnalysisException(out + ": holds " + other.getFileName() + " besides the shards; choose a new directory (merge never overwrites a run)");
+                throw new AnalysisException(out + ": holds " + other.getFileName()
+                        + " besides the shards; choose a new directory (merge never overwrites a run)");
             }
         } catch (IOException e) {
             throw new AnalysisException(out + ": not a readable directory: " + e.getMessage());
@@ -93,7 +98,8 @@ public final class RunMerge {
         Path o = out.toAbsolutePath().normalize();
         for (Path d : dirs) {
             if (d.toAbsolutePath().normalize().equals(o)) {
-                throw new AnalysisException(out + ": --out is one of the shard directories; choose a new directory for the merged run");
+                throw new AnalysisException(
+                        out + ": --out is one of the shard directories; choose a new directory for the merged run");
             }
         }
         if (Files.exists(out)) {
@@ -101,10 +107,12 @@ public final class RunMerge {
             try (Stream<Path> s = Files.list(out)) {
                 empty = s.findAny().isEmpty();
             } catch (IOException e) {
-                throw new AnalysisException(out + ": exists and is not a readable directory; choose a new directory for --out");
+                throw new AnalysisException(
+                        out + ": exists and is not a readable directory; choose a new directory for --out");
             }
             if (!empty) {
-                throw new AnalysisException(out + ": exists and is not empty; choose a new directory for --out (merge never overwrites a run)");
+                throw new AnalysisException(out
+                        + ": exists and is not empty; choose a new directory for --out (merge never overwrites a run)");
             }
         }
     }
@@ -117,11 +125,19 @@ public final class RunMerge {
         } catch (IOException e) {
             throw new AnalysisException(out + ": cannot create: " + e.getMessage());
         }
-        CsvMerge.Result req = CsvMerge.merge(files(RunDirectory::requests), Columns.REQUESTS_REQUIRED,
-                r -> r.getLong("send_epoch_ns") + r.getLong("response_ns"), RunFiles.requests(out), (shard, r) -> stats.request(r));
+        CsvMerge.Result req = CsvMerge.merge(
+                files(RunDirectory::requests),
+                Columns.REQUESTS_REQUIRED,
+                r -> r.getLong("send_epoch_ns") + r.getLong("response_ns"),
+                RunFiles.requests(out),
+                (shard, r) -> stats.request(r));
         truncated(req);
         if (list.stream().allMatch(s -> Files.isRegularFile(s.dir().sessions()))) {
-            CsvMerge.Result ses = CsvMerge.merge(files(RunDirectory::sessions), SESSION_KEYS, RunMerge::sessionInstant, RunFiles.sessions(out),
+            CsvMerge.Result ses = CsvMerge.merge(
+                    files(RunDirectory::sessions),
+                    SESSION_KEYS,
+                    RunMerge::sessionInstant,
+                    RunFiles.sessions(out),
                     (shard, r) -> {
                         checkAssignment(list.get(shard), r);
                         stats.session(r);
@@ -133,11 +149,19 @@ public final class RunMerge {
         optional(RunDirectory::health, List.of("epoch_ms"), r -> r.getLong("epoch_ms"), RunFiles::clientHealth);
         optional(RunDirectory::gc, List.of("end_epoch_ms"), r -> r.getLong("end_epoch_ms"), RunFiles::clientGc);
         if (list.stream().allMatch(s -> s.dir().hasServer())) {
-            optional(d -> d.serverRequests(), Columns.SERVER_REQUESTS, r -> r.getLong("completion_epoch_ns"), RunFiles::serverRequests);
-            optional(d -> RunFiles.serverConnections(d.dir()), List.of("close_epoch_ns"), r -> r.getLong("close_epoch_ns"),
+            optional(
+                    d -> d.serverRequests(),
+                    Columns.SERVER_REQUESTS,
+                    r -> r.getLong("completion_epoch_ns"),
+                    RunFiles::serverRequests);
+            optional(
+                    d -> RunFiles.serverConnections(d.dir()),
+                    List.of("close_epoch_ns"),
+                    r -> r.getLong("close_epoch_ns"),
                     RunFiles::serverConnections);
             if (list.size() > 1) {
-                warnings.add("each shard ran its own embedded server: server/ merges " + list.size() + " servers' logs (one row per request, "
+                warnings.add("each shard ran its own embedded server: server/ merges " + list.size()
+                        + " servers' logs (one row per request, "
                         + "with a shard column); the per-server stats.json are under shards/");
             }
         }
@@ -157,13 +181,16 @@ public final class RunMerge {
     }
 
     /** Merges a log some runs lack, into {@code target}'s place in the merged run (a {@link RunFiles} path). */
-    private void optional(Function<RunDirectory, Path> f, List<String> required, ToLongFunction<CsvStream.Row> key,
-                          Function<Path, Path> target) {
+    private void optional(
+            Function<RunDirectory, Path> f,
+            List<String> required,
+            ToLongFunction<CsvStream.Row> key,
+            Function<Path, Path> target) {
         List<Path> in = files(f);
         Path to = target.apply(out);
         String name = out.relativize(to).toString();
         if (in.stream().allMatch(Files::isRegularFile)) {
-            truncated(CsvMerge.merge(in, required, key, to, (s, r) -> { }));
+            truncated(CsvMerge.merge(in, required, key, to, (s, r) -> {}));
         } else if (in.stream().anyMatch(Files::isRegularFile)) {
             warnings.add("only some shards have " + name + ": not merged");
         }
@@ -185,7 +212,8 @@ public final class RunMerge {
         long user = r.getLong("emulated_user");
         int owner = shard.shardOf(sid, user);
         if (owner != shard.index()) {
-            throw new AnalysisException(r.file() + ":" + r.line() + ": session " + sid + (shard.arrivals().equals("closed") ? " (emulated user " + user + ")" : "")
+            throw new AnalysisException(r.file() + ":" + r.line() + ": session " + sid
+                    + (shard.arrivals().equals("closed") ? " (emulated user " + user + ")" : "")
                     + " belongs to shard " + owner + " of " + shard.count() + ", not " + shard.index()
                     + ": these directories are not the shards of one run (or the client broke docs/SHARDING.md)");
         }
@@ -204,7 +232,10 @@ public final class RunMerge {
                 }
                 Path stats = RunFiles.serverStats(s.dir().dir());
                 if (Files.isRegularFile(stats)) {
-                    Files.copy(stats, target.resolve(RunFiles.MERGED_SHARD_SERVER_STATS), StandardCopyOption.REPLACE_EXISTING);
+                    Files.copy(
+                            stats,
+                            target.resolve(RunFiles.MERGED_SHARD_SERVER_STATS),
+                            StandardCopyOption.REPLACE_EXISTING);
                 }
             } catch (IOException e) {
                 throw new AnalysisException(target + ": cannot write: " + e.getMessage());
@@ -299,13 +330,23 @@ public final class RunMerge {
         root.put("sessions_delayed_by_cap", sum("sessions_delayed_by_cap"));
         root.put("sessions_dropped_by_cap", st.sessions(SessionEnd.DROPPED));
         root.put("peak_active_sessions", sum("peak_active_sessions"));
-        root.put("mean_session_s", MergedStats.round(st.sessionsTimed == 0 ? 0 : st.sessionTimeSumNs / 1e9 / st.sessionsTimed, 3));
+        root.put(
+                "mean_session_s",
+                MergedStats.round(st.sessionsTimed == 0 ? 0 : st.sessionTimeSumNs / 1e9 / st.sessionsTimed, 3));
         root.put("connections_opened", st.newConnections);
         root.put("distinct_connections", st.connections.size());
         root.put("requests_without_connection_id", st.withoutConnection);
         root.put("image_requests", sum("image_requests"));
-        crossCheck(root, List.of("requests", "errors", "sessions_started", "sessions_completed", "sessions_aborted_at_end", "sessions_dropped_by_cap",
-                "connections_opened"));
+        crossCheck(
+                root,
+                List.of(
+                        "requests",
+                        "errors",
+                        "sessions_started",
+                        "sessions_completed",
+                        "sessions_aborted_at_end",
+                        "sessions_dropped_by_cap",
+                        "connections_opened"));
     }
 
     /** Per phase and state, then overall, from every request (never averaged over shards). */
@@ -347,15 +388,23 @@ public final class RunMerge {
         double spread = (maxStart - minStart) / 1e6;
         merged.put("run_start_spread_ms", MergedStats.round(spread, 3));
         if (spread > START_SPREAD_LIMIT_MS) {
-            warnings.add(String.format(Locale.ROOT, "the shards' runs started up to %.3f ms apart (limit %.0f ms; see merged.shards[].start_offset_ms): "
-                    + "their schedules are offset by that much; start them with --start-at far enough ahead and keep the hosts' clocks in sync (NTP)",
-                    spread, START_SPREAD_LIMIT_MS));
+            warnings.add(String.format(
+                    Locale.ROOT,
+                    "the shards' runs started up to %.3f ms apart (limit %.0f ms; see merged.shards[].start_offset_ms): "
+                            + "their schedules are offset by that much; start them with --start-at far enough ahead and keep the hosts' clocks in sync (NTP)",
+                    spread,
+                    START_SPREAD_LIMIT_MS));
         }
         for (ShardInfo s : list) {
             long offset = s.runStartEpochNs() - s.startAtEpochNs();
             if (Math.abs(offset) > START_SPREAD_LIMIT_MS * 1e6) {
-                warnings.add(String.format(Locale.ROOT, "shard %d began its run %.3f ms %s the start instant %s", s.index(), Math.abs(offset) / 1e6,
-                        offset > 0 ? "after" : "before", instant(s.startAtEpochNs())));
+                warnings.add(String.format(
+                        Locale.ROOT,
+                        "shard %d began its run %.3f ms %s the start instant %s",
+                        s.index(),
+                        Math.abs(offset) / 1e6,
+                        offset > 0 ? "after" : "before",
+                        instant(s.startAtEpochNs())));
             }
         }
     }
@@ -374,7 +423,9 @@ public final class RunMerge {
 
     /** The per-shard summary counts merge cannot see in the logs: their sum. */
     private long sum(String key) {
-        return shards.shards().stream().mapToLong(s -> s.summary().path(key).asLong(0)).sum();
+        return shards.shards().stream()
+                .mapToLong(s -> s.summary().path(key).asLong(0))
+                .sum();
     }
 
     private void crossCheck(ObjectNode root, List<String> keys) {
@@ -382,8 +433,8 @@ public final class RunMerge {
             long fromLogs = root.path(k).asLong();
             long fromSummaries = sum(k);
             if (fromLogs != fromSummaries) {
-                warnings.add(k + ": " + fromLogs + " in the merged logs but " + fromSummaries + " in the shards' summaries added up"
-                        + " (a shard's log lost records or was cut)");
+                warnings.add(k + ": " + fromLogs + " in the merged logs but " + fromSummaries
+                        + " in the shards' summaries added up" + " (a shard's log lost records or was cut)");
             }
         }
     }
@@ -427,17 +478,22 @@ public final class RunMerge {
             findings.add("ERRORS: " + errors.text());
         }
         h.put("saturated", !sum.suspects.isEmpty());
-        h.put("verdict", findings.isEmpty()
-                ? "OK: no shard's client was the bottleneck (every shard kept its schedule and was not CPU-bound)."
-                : "SUSPECT: " + String.join(" | ", findings));
-        h.put("sums_over_shards", "cpu_*, cores, gc_count, gc_time_ms, gc_pauses, gc_pause_total_ms, gc_pauses_logged"
-                + " are sums over the shards' hosts; gc_max_pause_ms, peak_threads, peak_heap_bytes the largest of any"
-                + " shard");
+        h.put(
+                "verdict",
+                findings.isEmpty()
+                        ? "OK: no shard's client was the bottleneck (every shard kept its schedule and was not CPU-bound)."
+                        : "SUSPECT: " + String.join(" | ", findings));
+        h.put(
+                "sums_over_shards",
+                "cpu_*, cores, gc_count, gc_time_ms, gc_pauses, gc_pause_total_ms, gc_pauses_logged"
+                        + " are sums over the shards' hosts; gc_max_pause_ms, peak_threads, peak_heap_bytes the largest of any"
+                        + " shard");
         h.set("shards", per);
         return h;
     }
 
     private static String instant(long epochNs) {
-        return Instant.ofEpochSecond(Math.floorDiv(epochNs, 1_000_000_000L), Math.floorMod(epochNs, 1_000_000_000L)).toString();
+        return Instant.ofEpochSecond(Math.floorDiv(epochNs, 1_000_000_000L), Math.floorMod(epochNs, 1_000_000_000L))
+                .toString();
     }
 }

@@ -79,8 +79,11 @@ final class ShardHealth {
         h.put("run_cpu_seconds", MergedStats.round(runCpuSeconds, 3));
         h.put("run_cpu_us_per_request", runRequests == 0 ? 0 : MergedStats.round(runCpuSeconds * 1e6 / runRequests, 1));
         h.put("run_system_cpu_seconds", MergedStats.round(runSystemCpuSeconds, 3));
-        h.put("run_system_cpu_us_per_request", runRequests == 0 || runSystemCpuSeconds < 0 ? -1
-                : MergedStats.round(runSystemCpuSeconds * 1e6 / runRequests, 1));
+        h.put(
+                "run_system_cpu_us_per_request",
+                runRequests == 0 || runSystemCpuSeconds < 0
+                        ? -1
+                        : MergedStats.round(runSystemCpuSeconds * 1e6 / runRequests, 1));
         if (byThreadEverywhere && !byThread.isEmpty() && runRequests > 0) {
             ObjectNode sec = h.putObject("run_cpu_seconds_by_thread");
             ObjectNode perRequest = h.putObject("run_cpu_us_per_request_by_thread");

@@ -2,10 +2,10 @@ package org.rubis.analysis.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.RunStatus;
-import java.util.Arrays;
 
 /**
  * What one shard's summary.json says about its place in a sharded run (docs/SHARDING.md): the
@@ -41,26 +41,33 @@ public record ShardInfo(
         RunDirectory d = new RunDirectory(path);
         JsonNode s = d.summary();
         if (s == null) {
-            throw new AnalysisException(path + ": summary.json is " + (d.summaryProblem() != null ? "unreadable (" + d.summaryProblem() + ")"
-                    : "missing (the shard was killed before its end)") + "; re-run the whole sharded run: merge needs every shard's summary");
+            throw new AnalysisException(path + ": summary.json is "
+                    + (d.summaryProblem() != null
+                            ? "unreadable (" + d.summaryProblem() + ")"
+                            : "missing (the shard was killed before its end)")
+                    + "; re-run the whole sharded run: merge needs every shard's summary");
         }
         if (s.has("merged")) {
-            throw new AnalysisException(path + ": this is already a merged run; pass the shard directories it was merged from");
+            throw new AnalysisException(
+                    path + ": this is already a merged run; pass the shard directories it was merged from");
         }
         JsonNode shard = s.get("shard");
         if (shard == null || !shard.isObject()) {
-            throw new AnalysisException(path + ": not a shard (summary.json has no \"shard\" object); merge takes the directories of one run "
+            throw new AnalysisException(path
+                    + ": not a shard (summary.json has no \"shard\" object); merge takes the directories of one run "
                     + "started with run --shard I/N, one per shard");
         }
         int index = intField(path, shard, "index", "shard.index");
         int count = intField(path, shard, "count", "shard.count");
         if (count < 1 || index < 0 || index >= count) {
-            throw new AnalysisException(path + ": summary.json says shard " + index + " of " + count + "; the index must be in 0.." + (count - 1));
+            throw new AnalysisException(path + ": summary.json says shard " + index + " of " + count
+                    + "; the index must be in 0.." + (count - 1));
         }
         String sha = text(path, s, "config_sha256");
         String arrivals = text(path, s, "arrivals");
         if (!arrivals.equals("closed") && !arrivals.equals("hybrid")) {
-            throw new AnalysisException(path + ": summary.json has arrivals \"" + arrivals + "\"; expected closed or hybrid");
+            throw new AnalysisException(
+                    path + ": summary.json has arrivals \"" + arrivals + "\"; expected closed or hybrid");
         }
         JsonNode clock = s.path("clock");
         long startAt = longField(path, shard, "start_at_epoch_ns", "shard.start_at_epoch_ns");
@@ -95,11 +102,10 @@ public record ShardInfo(
         }
         RunStatus status = RunStatus.parse(s.get("status").asText());
         if (status == null) {
-            throw new AnalysisException(
-                    p + ": summary.json has status \"" + s.get("status").asText() + "\"; expected one of "
-                            + Arrays.stream(RunStatus.values())
-                                    .map(RunStatus::label)
-                                    .toList() + " (a newer rubis-client? merge with its own analysis)");
+            throw new AnalysisException(p + ": summary.json has status \""
+                    + s.get("status").asText() + "\"; expected one of "
+                    + Arrays.stream(RunStatus.values()).map(RunStatus::label).toList()
+                    + " (a newer rubis-client? merge with its own analysis)");
         }
         return status;
     }
@@ -107,7 +113,8 @@ public record ShardInfo(
     private static String text(Path p, JsonNode n, String key) {
         JsonNode v = n.get(key);
         if (v == null || !v.isTextual() || v.asText().isEmpty()) {
-            throw new AnalysisException(p + ": summary.json lacks \"" + key + "\" (written by run --shard); was this shard run by an older rubis-client?");
+            throw new AnalysisException(p + ": summary.json lacks \"" + key
+                    + "\" (written by run --shard); was this shard run by an older rubis-client?");
         }
         return v.asText();
     }
@@ -115,8 +122,8 @@ public record ShardInfo(
     private static long longField(Path p, JsonNode n, String key, String name) {
         JsonNode v = n.get(key);
         if (v == null || !v.canConvertToLong() || !v.isIntegralNumber()) {
-            throw new AnalysisException(p + ": summary.json lacks the whole number \"" + name + "\" (written by run --shard); was this shard run by "
-                    + "an older rubis-client?");
+            throw new AnalysisException(p + ": summary.json lacks the whole number \"" + name
+                    + "\" (written by run --shard); was this shard run by " + "an older rubis-client?");
         }
         return v.asLong();
     }

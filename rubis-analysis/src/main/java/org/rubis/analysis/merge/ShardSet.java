@@ -20,7 +20,8 @@ public final class ShardSet {
 
     public static ShardSet of(List<Path> dirs) {
         if (dirs.isEmpty()) {
-            throw new AnalysisException("merge: no shard directories given; pass every shard's run directory, e.g. results/shard-*");
+            throw new AnalysisException(
+                    "merge: no shard directories given; pass every shard's run directory, e.g. results/shard-*");
         }
         List<ShardInfo> list = new ArrayList<>();
         for (Path d : dirs) {
@@ -36,23 +37,28 @@ public final class ShardSet {
                         + "): these are not shards of one run; give every shard the same --seed");
             }
             if (!s.configSha256().equals(first.configSha256())) {
-                throw new AnalysisException(p + ": its configuration (config_sha256 " + abbrev(s.configSha256()) + ") differs from " + f + " ("
-                        + abbrev(first.configSha256()) + "); run every shard with the same properties and options");
+                throw new AnalysisException(p + ": its configuration (config_sha256 " + abbrev(s.configSha256())
+                        + ") differs from " + f + " (" + abbrev(first.configSha256())
+                        + "); run every shard with the same properties and options");
             }
             if (!s.arrivals().equals(first.arrivals())) {
-                throw new AnalysisException(p + ": arrivals " + s.arrivals() + " differ from " + f + " (" + first.arrivals() + "); run every shard with the same workload");
+                throw new AnalysisException(p + ": arrivals " + s.arrivals() + " differ from " + f + " ("
+                        + first.arrivals() + "); run every shard with the same workload");
             }
             if (s.count() != first.count()) {
-                throw new AnalysisException(p + ": shard " + s.index() + " of " + s.count() + ", but " + f + " is shard " + first.index() + " of "
-                        + first.count() + "; merge the shards of one run only");
+                throw new AnalysisException(p + ": shard " + s.index() + " of " + s.count() + ", but " + f
+                        + " is shard " + first.index() + " of " + first.count() + "; merge the shards of one run only");
             }
             if (s.startAtEpochNs() != first.startAtEpochNs()) {
-                throw new AnalysisException(p + ": start instant " + s.summary().path("shard").path("start_at").asText() + " differs from " + f + " ("
-                        + first.summary().path("shard").path("start_at").asText() + "); these shards were not started as one run (same --start-at)");
+                throw new AnalysisException(p + ": start instant "
+                        + s.summary().path("shard").path("start_at").asText() + " differs from " + f + " ("
+                        + first.summary().path("shard").path("start_at").asText()
+                        + "); these shards were not started as one run (same --start-at)");
             }
             ShardInfo dup = byIndex[s.index()];
             if (dup != null) {
-                throw new AnalysisException(p + ": shard index " + s.index() + " is also " + dup.dir().dir() + "; pass each shard's directory once");
+                throw new AnalysisException(p + ": shard index " + s.index() + " is also "
+                        + dup.dir().dir() + "; pass each shard's directory once");
             }
             byIndex[s.index()] = s;
         }
@@ -63,8 +69,12 @@ public final class ShardSet {
             }
         }
         if (!missing.isEmpty()) {
-            throw new AnalysisException("merge: shard" + (missing.size() > 1 ? "s " : " ") + missing + " of " + first.count() + " missing (given: "
-                    + list.stream().sorted(Comparator.comparingInt(ShardInfo::index)).map(x -> x.index() + "=" + x.dir().dir()).toList()
+            throw new AnalysisException("merge: shard" + (missing.size() > 1 ? "s " : " ") + missing + " of "
+                    + first.count() + " missing (given: "
+                    + list.stream()
+                            .sorted(Comparator.comparingInt(ShardInfo::index))
+                            .map(x -> x.index() + "=" + x.dir().dir())
+                            .toList()
                     + "); pass every shard's directory");
         }
         return new ShardSet(List.of(byIndex));

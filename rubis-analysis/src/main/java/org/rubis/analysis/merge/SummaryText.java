@@ -12,14 +12,32 @@ final class SummaryText {
 
     static String of(JsonNode s) {
         StringBuilder b = new StringBuilder(2048);
-        b.append("RUBiS client run summary (merged from ").append(s.path("merged").path("shard_count").asInt()).append(" shards)\n");
+        b.append("RUBiS client run summary (merged from ")
+                .append(s.path("merged").path("shard_count").asInt())
+                .append(" shards)\n");
         b.append("=============================================\n");
-        line(b, "status", s.path("status").asText() + (s.path("partial").asBoolean() ? " (" + s.path("stop_reason").asText() + ")" : ""));
+        line(
+                b,
+                "status",
+                s.path("status").asText()
+                        + (s.path("partial").asBoolean()
+                                ? " (" + s.path("stop_reason").asText() + ")"
+                                : ""));
         line(b, "run directory", s.path("run_dir").asText());
-        line(b, "start instant", s.path("merged").path("start_at").asText() + "; shards started within "
-                + s.path("merged").path("run_start_spread_ms").asDouble() + " ms of each other");
-        line(b, "workload", s.path("arrival_process").asText() + "; seed " + s.path("seed").asText() + "; backend " + s.path("backend").asText());
-        line(b, "requests", s.path("requests").asLong() + " (" + s.path("errors").asLong() + " errors)");
+        line(
+                b,
+                "start instant",
+                s.path("merged").path("start_at").asText() + "; shards started within "
+                        + s.path("merged").path("run_start_spread_ms").asDouble() + " ms of each other");
+        line(
+                b,
+                "workload",
+                s.path("arrival_process").asText() + "; seed " + s.path("seed").asText() + "; backend "
+                        + s.path("backend").asText());
+        line(
+                b,
+                "requests",
+                s.path("requests").asLong() + " (" + s.path("errors").asLong() + " errors)");
         line(b, "throughput (run phase)", s.path("throughput_rps").asDouble() + " requests/s");
         line(
                 b,

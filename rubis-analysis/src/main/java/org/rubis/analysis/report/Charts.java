@@ -55,7 +55,13 @@ public final class Charts {
     }
 
     public static XYChart xy(Style style, String title, String x, String y) {
-        XYChart c = new XYChartBuilder().width(style.width()).height(style.height()).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        XYChart c = new XYChartBuilder()
+                .width(style.width())
+                .height(style.height())
+                .title(title)
+                .xAxisTitle(x)
+                .yAxisTitle(y)
+                .build();
         legendBelow(c.getStyler());
         c.getStyler().setMarkerSize(style.markerSize());
         c.getStyler().setChartBackgroundColor(Color.WHITE);
@@ -64,7 +70,13 @@ public final class Charts {
     }
 
     public static CategoryChart bars(Style style, String title, String x, String y) {
-        CategoryChart c = new CategoryChartBuilder().width(style.width()).height(style.height()).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        CategoryChart c = new CategoryChartBuilder()
+                .width(style.width())
+                .height(style.height())
+                .title(title)
+                .xAxisTitle(x)
+                .yAxisTitle(y)
+                .build();
         legendBelow(c.getStyler());
         c.getStyler().setChartBackgroundColor(Color.WHITE);
         return c;
@@ -101,7 +113,11 @@ public final class Charts {
         double q1 = sorted.get(sorted.size() / 4);
         double q3 = sorted.get(sorted.size() * 3 / 4);
         double fence = q3 + FENCE_IQR * Math.max(q3 - q1, 0.05 * q3);
-        double within = sorted.stream().filter(v -> v <= fence).mapToDouble(Double::doubleValue).max().orElse(0);
+        double within = sorted.stream()
+                .filter(v -> v <= fence)
+                .mapToDouble(Double::doubleValue)
+                .max()
+                .orElse(0);
         if (sorted.get(sorted.size() - 1) <= fence || within <= 0) {
             return List.of();
         }
@@ -175,7 +191,8 @@ public final class Charts {
         }
     }
 
-    private static XYSeries add(XYChart c, String name, List<? extends Number> x, List<? extends Number> y, Marker marker) {
+    private static XYSeries add(
+            XYChart c, String name, List<? extends Number> x, List<? extends Number> y, Marker marker) {
         if (x.isEmpty()) {
             return null;
         }

@@ -70,20 +70,42 @@ public final class CompareReport {
         }
         for (RunAnalysis a : runs) {
             if (a.ending().partial()) {
-                html.append("<div class=warn><b>").append(HtmlReport.esc(a.name())).append(": ")
-                        .append(HtmlReport.esc(a.ending().label())).append(".</b> ")
+                html.append("<div class=warn><b>")
+                        .append(HtmlReport.esc(a.name()))
+                        .append(": ")
+                        .append(HtmlReport.esc(a.ending().label()))
+                        .append(".</b> ")
                         .append(HtmlReport.esc(a.ending().stopReason()))
-                        .append(String.format(Locale.ROOT, ". Its rates are over the %.3f s of run phase it ran; it is"
-                                + " not a like-for-like comparison with a complete run.", a.window().seconds()))
+                        .append(String.format(
+                                Locale.ROOT,
+                                ". Its rates are over the %.3f s of run phase it ran; it is"
+                                        + " not a like-for-like comparison with a complete run.",
+                                a.window().seconds()))
                         .append("</div>\n");
             }
         }
         html.append("<h2 id=table2>Response time (ms, run phase) and ratios to the first run</h2>\n");
-        helper.table(new String[] {"run", "median", "mean", "p95", "p99", "p99.9", "median ratio", "mean ratio",
-            "p95 ratio"}, times);
+        helper.table(
+                new String[] {"run", "median", "mean", "p95", "p99", "p99.9", "median ratio", "mean ratio", "p95 ratio"
+                },
+                times);
         html.append("<h2 id=runs>The runs</h2>\n");
-        helper.table(new String[] {"run", "status", "backend", "load", "requests", "run phase (s)", "req/s",
-            "req/s attempted", "errors", "connections", "most open at once", "session CoV"}, figures);
+        helper.table(
+                new String[] {
+                    "run",
+                    "status",
+                    "backend",
+                    "load",
+                    "requests",
+                    "run phase (s)",
+                    "req/s",
+                    "req/s attempted",
+                    "errors",
+                    "connections",
+                    "most open at once",
+                    "session CoV"
+                },
+                figures);
         html.append("<p class=meta>req/s: successful requests per second of the run phase. Most open at once: the"
                 + " embedded server's count, accept to close, as in the run's summary (- for another target).</p>\n");
 
@@ -97,9 +119,16 @@ public final class CompareReport {
         helper.img(cdf, "cdf");
         CategoryChart bars = Charts.bars("Median, mean and p95 (ms)", "run", "ms");
         List<String> names = runs.stream().map(this::label).toList();
-        bars.addSeries("median", names, runs.stream().map(a -> measured(a).percentileMs(50)).toList());
-        bars.addSeries("mean", names, runs.stream().map(a -> measured(a).meanMs()).toList());
-        bars.addSeries("p95", names, runs.stream().map(a -> measured(a).percentileMs(95)).toList());
+        bars.addSeries(
+                "median",
+                names,
+                runs.stream().map(a -> measured(a).percentileMs(50)).toList());
+        bars.addSeries(
+                "mean", names, runs.stream().map(a -> measured(a).meanMs()).toList());
+        bars.addSeries(
+                "p95",
+                names,
+                runs.stream().map(a -> measured(a).percentileMs(95)).toList());
         helper.img(bars, "table2-bars");
         XYChart ts = Charts.xy("Mean response time over time", "seconds since start", "ms");
         List<Charts.Line> lines = new ArrayList<>();

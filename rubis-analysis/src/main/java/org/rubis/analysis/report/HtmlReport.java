@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.rubis.analysis.ConnectionFigures;
 import org.rubis.analysis.LittleLaw;
 import org.rubis.analysis.ResponseTimes;
@@ -28,7 +29,6 @@ import org.rubis.format.ErrorClass;
 import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
 import org.rubis.format.RunFiles;
-import org.knowm.xchart.internal.chartpart.Chart;
 
 /**
  * The self-contained HTML report of one run (plots embedded as PNG data URIs) and
@@ -37,8 +37,17 @@ import org.knowm.xchart.internal.chartpart.Chart;
 public final class HtmlReport {
 
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    static final String[][] BUCKETS = {{"1", "1", "1"}, {"2", "2", "2"}, {"3-5", "3", "5"}, {"6-10", "6", "10"}, {"11-20", "11", "20"},
-            {"21-50", "21", "50"}, {"51-100", "51", "100"}, {"101-1000", "101", "1000"}, {">1000", "1001", String.valueOf(Integer.MAX_VALUE)}};
+    static final String[][] BUCKETS = {
+        {"1", "1", "1"},
+        {"2", "2", "2"},
+        {"3-5", "3", "5"},
+        {"6-10", "6", "10"},
+        {"11-20", "11", "20"},
+        {"21-50", "21", "50"},
+        {"51-100", "51", "100"},
+        {"101-1000", "101", "1000"},
+        {">1000", "1001", String.valueOf(Integer.MAX_VALUE)}
+    };
 
     private final RunAnalysis a;
     private final ObjectNode json = JSON.createObjectNode();
@@ -67,24 +76,37 @@ public final class HtmlReport {
         json.put("partial", a.ending().partial());
         json.put("stop_reason", a.ending().stopReason());
         if (s != null) {
-            html.append(esc(s.path("arrival_process").asText())).append(" &middot; backend <b>")
-                    .append(esc(s.path("backend").asText())).append("</b> (").append(esc(s.path("threads").asText()))
-                    .append(" threads) &middot; seed ").append(esc(s.path("seed").asText())).append(" &middot; status <b>")
-                    .append(esc(a.ending().label())).append("</b> &middot; started ")
+            html.append(esc(s.path("arrival_process").asText()))
+                    .append(" &middot; backend <b>")
+                    .append(esc(s.path("backend").asText()))
+                    .append("</b> (")
+                    .append(esc(s.path("threads").asText()))
+                    .append(" threads) &middot; seed ")
+                    .append(esc(s.path("seed").asText()))
+                    .append(" &middot; status <b>")
+                    .append(esc(a.ending().label()))
+                    .append("</b> &middot; started ")
                     .append(esc(s.path("started_at").asText()));
             json.put("arrivals", s.path("arrivals").asText());
         } else {
-            html.append("backend <b>").append(esc(a.backend())).append("</b> &middot; status <b>")
-                    .append(esc(a.ending().label())).append("</b>");
+            html.append("backend <b>")
+                    .append(esc(a.backend()))
+                    .append("</b> &middot; status <b>")
+                    .append(esc(a.ending().label()))
+                    .append("</b>");
         }
         html.append("</p>\n");
         RunEnding ending = a.ending();
         if (ending.partial()) {
             html.append("<div class=warn><b>")
                     .append(esc(ending.incomplete() ? "Incomplete run." : "Partial run (" + ending.label() + ")."))
-                    .append("</b> ").append(esc(ending.stopReason()))
-                    .append(esc(String.format(Locale.ROOT, ". Rates are over the %.3f s of run phase actually run (%s).",
-                            a.window().seconds(), a.window().source())))
+                    .append("</b> ")
+                    .append(esc(ending.stopReason()))
+                    .append(esc(String.format(
+                            Locale.ROOT,
+                            ". Rates are over the %.3f s of run phase actually run (%s).",
+                            a.window().seconds(),
+                            a.window().source())))
                     .append("</div>\n");
         }
         ArrayNode notes = json.putArray("notes");
@@ -96,7 +118,9 @@ public final class HtmlReport {
         a.badLines().forEach((file, v) -> bad.putObject(file).put("count", v[0]).put("first_line", v[1]));
         JsonNode h = a.health();
         if (h != null && h.path("saturated").asBoolean()) {
-            html.append("<div class=warn><b>The client was the bottleneck.</b> ").append(esc(h.path("verdict").asText())).append("</div>\n");
+            html.append("<div class=warn><b>The client was the bottleneck.</b> ")
+                    .append(esc(h.path("verdict").asText()))
+                    .append("</div>\n");
         }
         toc();
         responseTime();
@@ -111,11 +135,12 @@ public final class HtmlReport {
     }
 
     private void toc() {
-        html.append("<p class=toc><a href=#response-time>Response time</a> &middot; <a href=#throughput>Throughput and sessions</a> &middot; "
-                + (ProfileSection.present(a.summary()) ? "<a href=#profile>Load profile</a> &middot; " : "")
-                + "<a href=#connections>Connections</a> &middot; <a href=#arrivals>Arrivals</a> &middot; <a href=#client-health>Client health</a>"
-                + (a.server() != null ? " &middot; <a href=#server>Client vs server</a>" : "")
-                + (a.wire() != null ? " &middot; <a href=#wire>Wire check</a>" : "") + "</p>\n");
+        html.append(
+                "<p class=toc><a href=#response-time>Response time</a> &middot; <a href=#throughput>Throughput and sessions</a> &middot; "
+                        + (ProfileSection.present(a.summary()) ? "<a href=#profile>Load profile</a> &middot; " : "")
+                        + "<a href=#connections>Connections</a> &middot; <a href=#arrivals>Arrivals</a> &middot; <a href=#client-health>Client health</a>"
+                        + (a.server() != null ? " &middot; <a href=#server>Client vs server</a>" : "")
+                        + (a.wire() != null ? " &middot; <a href=#wire>Wire check</a>" : "") + "</p>\n");
     }
 
     // ------------------------------------------------------------------ sections
@@ -125,15 +150,18 @@ public final class HtmlReport {
         html.append("<h2 id=response-time>Response time</h2>\n");
         if (t.wireClock()) {
             JsonNode capture = a.wire() == null ? null : a.wire().captureStats;
-            String drops = capture == null ? "" : " (capture drops: kernel " + capture.path("kernel_drops").asLong()
-                    + ", interface " + capture.path("interface_drops").asLong() + ")";
+            String drops = capture == null
+                    ? ""
+                    : " (capture drops: kernel " + capture.path("kernel_drops").asLong() + ", interface "
+                            + capture.path("interface_drops").asLong() + ")";
             html.append("<p><b>Clock: the wire</b> (packet capture): first request packet to last response packet,"
                             + " in ms; their error is the capture's, not the client's")
                     .append(drops)
                     .append(". The client's own times follow the table. Only the <b>run</b> phase is the"
                             + " measurement.</p>\n");
         } else {
-            html.append("<p>Send to last byte of the reply, in ms (clock: the client). Only the <b>run</b> phase is the measurement; the ramps are shown for context.</p>\n");
+            html.append(
+                    "<p>Send to last byte of the reply, in ms (clock: the client). Only the <b>run</b> phase is the measurement; the ramps are shown for context.</p>\n");
         }
         json.put("response_time_clock", t.clock());
         ObjectNode rt = json.putObject("response_time_ms");
@@ -148,10 +176,11 @@ public final class HtmlReport {
             });
             table(LAT_HEAD, clientRows);
         }
-        html.append("<h3>From the intended send instant</h3>\n<p>The same requests timed from when the schedule (think time or arrival) "
-                + "said each should be sent, not from when it was: the response time a user would see, corrected for coordinated "
-                + "omission (a late client sends late and hides the wait). The table above is the service time. They differ by the send "
-                + "lateness.</p>\n");
+        html.append(
+                "<h3>From the intended send instant</h3>\n<p>The same requests timed from when the schedule (think time or arrival) "
+                        + "said each should be sent, not from when it was: the response time a user would see, corrected for coordinated "
+                        + "omission (a late client sends late and hides the wait). The table above is the service time. They differ by the send "
+                        + "lateness.</p>\n");
         phaseTable(json.putObject("response_time_from_intended_ms"), t.byPhaseFromIntended(), t.overallFromIntended());
         statesTable(rt, t);
         XYChart cdf = Charts.xy("Response time CDF", "response time (ms)", "fraction of requests");
@@ -222,7 +251,10 @@ public final class HtmlReport {
         offScale(off);
         ArrayNode series = json.putArray("response_time_by_second");
         for (int i = 0; i < x.size(); i++) {
-            series.addObject().put("t", x.get(i)).put("mean_ms", r3(mean.get(i))).put("p99_ms", r3(p99.get(i)));
+            series.addObject()
+                    .put("t", x.get(i))
+                    .put("mean_ms", r3(mean.get(i)))
+                    .put("p99_ms", r3(p99.get(i)));
         }
         ArrayNode gcs = json.putArray("client_gc_pauses");
         for (long[] g : a.gcPauses()) {
@@ -290,27 +322,32 @@ public final class HtmlReport {
         String errors = a.times().errorsByClass().isEmpty()
                 ? ""
                 : " (" + ErrorClass.counts(a.times().errorsByClass()) + ")";
-        String killed = sessions.onlyInRequests() == 0 ? ""
+        String killed = sessions.onlyInRequests() == 0
+                ? ""
                 : " (" + sessions.onlyInRequests()
                         + " of them only in requests.csv: still running when the run was killed)";
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"requests", String.valueOf(a.requests())});
         rows.add(new String[] {"run-phase throughput (successful requests)", fmt(a.throughput()) + " requests/s"});
         rows.add(new String[] {"run-phase requests attempted", fmt(a.attemptedRps()) + " requests/s"});
-        rows.add(new String[] {"run phase length", fmt(a.window().seconds()) + " s (" + a.window().source() + ")"});
+        rows.add(new String[] {
+            "run phase length", fmt(a.window().seconds()) + " s (" + a.window().source() + ")"
+        });
         rows.add(new String[] {"errors", a.times().overall().errors() + errors});
         rows.add(new String[] {"sessions started", sessions.started() + killed});
-        sessions.endsByLabel().forEach((end, n) ->
-                rows.add(new String[] {"sessions ended by " + end.replace('_', ' '), String.valueOf(n)}));
+        sessions.endsByLabel()
+                .forEach((end, n) ->
+                        rows.add(new String[] {"sessions ended by " + end.replace('_', ' '), String.valueOf(n)}));
         table(new String[] {"", ""}, rows);
         ObjectNode errs = json.putObject("errors_by_class");
         a.times().errorsByClass().forEach(errs::put);
     }
 
     private void connections() {
-        html.append("<h2 id=connections>Connections</h2>\n<p>Which TCP connections carried the requests (the client's local address:port). "
-                + "With one connection per session, connections = sessions and each carries one session's requests; a shared keep-alive "
-                + "cache (the original client) shows few connections carrying many sessions' requests.</p>\n");
+        html.append(
+                "<h2 id=connections>Connections</h2>\n<p>Which TCP connections carried the requests (the client's local address:port). "
+                        + "With one connection per session, connections = sessions and each carries one session's requests; a shared keep-alive "
+                        + "cache (the original client) shows few connections carrying many sessions' requests.</p>\n");
         ConnectionFigures f = a.connections();
         ObjectNode c = json.putObject("connections");
         c.put("distinct", f.distinct());
@@ -323,26 +360,41 @@ public final class HtmlReport {
         if (a.peakOpenConnections() >= 0) {
             // The one definition of "open at once", the summary's server line's: the server's count, accept to close.
             c.put("max_open_server", a.peakOpenConnections());
-            rows.add(new String[] {"most connections open at once (the server's count, accept to close)",
-                String.valueOf(a.peakOpenConnections())});
+            rows.add(new String[] {
+                "most connections open at once (the server's count, accept to close)",
+                String.valueOf(a.peakOpenConnections())
+            });
         }
-        rows.add(new String[] {"most connections carrying requests at once (client log: first request to last reply,"
-                + " 1 s samples)", String.valueOf(f.maxConcurrent())});
+        rows.add(new String[] {
+            "most connections carrying requests at once (client log: first request to last reply," + " 1 s samples)",
+            String.valueOf(f.maxConcurrent())
+        });
         rows.add(new String[] {"requests per connection: max", String.valueOf(maxKey(f.requestsPerConnection()))});
         rows.add(new String[] {"sessions per connection: max", String.valueOf(maxKey(f.sessionsPerConnection()))});
         if (f.withoutId() > 0) {
-            rows.add(new String[] {"requests with no connection id (failed to connect)",
-                String.valueOf(f.withoutId())});
+            rows.add(
+                    new String[] {"requests with no connection id (failed to connect)", String.valueOf(f.withoutId())});
         }
         table(new String[] {"", ""}, rows);
-        distribution("Requests per connection", "requests on the connection", f.requestsPerConnection(),
+        distribution(
+                "Requests per connection",
+                "requests on the connection",
+                f.requestsPerConnection(),
                 c.putObject("requests_per_connection"));
-        distribution("Connections per session", "connections a session used", f.connectionsPerSession(),
+        distribution(
+                "Connections per session",
+                "connections a session used",
+                f.connectionsPerSession(),
                 c.putObject("connections_per_session"));
-        distribution("Sessions per connection", "sessions that used the connection", f.sessionsPerConnection(),
+        distribution(
+                "Sessions per connection",
+                "sessions that used the connection",
+                f.sessionsPerConnection(),
                 c.putObject("sessions_per_connection"));
-        XYChart cc = Charts.xy("Connections carrying requests (client log: first request to last reply on each)",
-                "seconds since start", "connections");
+        XYChart cc = Charts.xy(
+                "Connections carrying requests (client log: first request to last reply on each)",
+                "seconds since start",
+                "connections");
         List<Double> x = new ArrayList<>();
         List<Double> y = new ArrayList<>();
         long t0 = a.timeline().isEmpty() ? 0 : a.timeline().firstKey();
@@ -354,7 +406,9 @@ public final class HtmlReport {
         // Connection counts are whole numbers: at least 4 units of range so XChart's ticks land on integers.
         cc.getStyler().setYAxisDecimalPattern("#,##0");
         cc.getStyler().setYAxisMin(0.0);
-        cc.getStyler().setYAxisMax(Math.max(4, y.stream().mapToDouble(Double::doubleValue).max().orElse(0) + 1));
+        cc.getStyler()
+                .setYAxisMax(Math.max(
+                        4, y.stream().mapToDouble(Double::doubleValue).max().orElse(0) + 1));
         img(cc, "concurrent-connections");
     }
 
@@ -366,7 +420,10 @@ public final class HtmlReport {
         for (String[] b : BUCKETS) {
             long lo = Long.parseLong(b[1]);
             long hi = Long.parseLong(b[2]);
-            long n = m.entrySet().stream().filter(e -> e.getKey() >= lo && e.getKey() <= hi).mapToLong(Map.Entry::getValue).sum();
+            long n = m.entrySet().stream()
+                    .filter(e -> e.getKey() >= lo && e.getKey() <= hi)
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
             labels.add(b[0]);
             counts.add(n);
         }
@@ -381,49 +438,91 @@ public final class HtmlReport {
     }
 
     private void arrivals() {
-        html.append("<h2 id=arrivals>Arrivals</h2>\n<p>Gunther's Principle B: the inter-arrival times of an open, Internet-like stream "
-                + "have a coefficient of variation (std/mean) close to 1; a closed, self-throttling workload gives CoV &lt; 1.</p>\n");
+        html.append(
+                "<h2 id=arrivals>Arrivals</h2>\n<p>Gunther's Principle B: the inter-arrival times of an open, Internet-like stream "
+                        + "have a coefficient of variation (std/mean) close to 1; a closed, self-throttling workload gives CoV &lt; 1.</p>\n");
         ObjectNode o = json.putObject("arrivals");
         Moments sessions = a.sessions().interArrival();
         Moments requests = a.requestInterArrival();
         ObjectNode so = o.putObject("session_inter_arrival");
-        so.put("count", sessions.count()).put("mean_ms", r3(sessions.mean() / 1e6)).put("cov", r3(sessions.cov()))
-          .put("verdict", RunAnalysis.arrivalVerdict(sessions));
+        so.put("count", sessions.count())
+                .put("mean_ms", r3(sessions.mean() / 1e6))
+                .put("cov", r3(sessions.cov()))
+                .put("verdict", RunAnalysis.arrivalVerdict(sessions));
         ObjectNode ro = o.putObject("request_inter_arrival");
-        ro.put("count", requests.count()).put("mean_ms", r3(requests.mean() / 1e6)).put("cov", r3(requests.cov()))
-          .put("verdict", RunAnalysis.arrivalVerdict(requests));
+        ro.put("count", requests.count())
+                .put("mean_ms", r3(requests.mean() / 1e6))
+                .put("cov", r3(requests.cov()))
+                .put("verdict", RunAnalysis.arrivalVerdict(requests));
         if (a.lateSendsOutsideWindow() > 0) {
             ro.put("outside_reorder_window", a.lateSendsOutsideWindow());
         }
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"sessions", String.valueOf(sessions.count() + (sessions.count() > 0 ? 1 : 0)), fmt(sessions.mean() / 1e6),
-                fmt(sessions.cov()), RunAnalysis.arrivalVerdict(sessions)});
-        rows.add(new String[] {"requests (sent by the client)", String.valueOf(requests.count() + (requests.count() > 0 ? 1 : 0)),
-                fmt(requests.mean() / 1e6), fmt(requests.cov()), RunAnalysis.arrivalVerdict(requests)});
+        rows.add(new String[] {
+            "sessions",
+            String.valueOf(sessions.count() + (sessions.count() > 0 ? 1 : 0)),
+            fmt(sessions.mean() / 1e6),
+            fmt(sessions.cov()),
+            RunAnalysis.arrivalVerdict(sessions)
+        });
+        rows.add(new String[] {
+            "requests (sent by the client)",
+            String.valueOf(requests.count() + (requests.count() > 0 ? 1 : 0)),
+            fmt(requests.mean() / 1e6),
+            fmt(requests.cov()),
+            RunAnalysis.arrivalVerdict(requests)
+        });
         table(new String[] {"inter-arrivals of", "count", "mean (ms)", "CoV", "verdict"}, rows);
         LittleLaw law = a.little();
         double cycle = law.xRps() * (law.rMs() + law.zMs()) / 1000.0;
         ObjectNode l = o.putObject("little");
         // The summary's definition and names (stationarity.little_ratio = N / (X (R + Z)), little_low..little_high).
-        l.put("N", r3(law.n())).put("X_rps", r3(law.xRps())).put("R_ms", r3(law.rMs())).put("Z_ms", r3(law.zMs()))
-         .put("X_times_R_plus_Z", r3(cycle)).put("source", law.source());
+        l.put("N", r3(law.n()))
+                .put("X_rps", r3(law.xRps()))
+                .put("R_ms", r3(law.rMs()))
+                .put("Z_ms", r3(law.zMs()))
+                .put("X_times_R_plus_Z", r3(cycle))
+                .put("source", law.source());
         if (law.known()) {
-            l.put("little_ratio", HtmlReport.r4(law.ratio())).put("little_ratio_se", HtmlReport.r4(law.se()))
-             .put("little_low", HtmlReport.r4(law.low())).put("little_high", HtmlReport.r4(law.high())).put("steady", law.steady());
+            l.put("little_ratio", HtmlReport.r4(law.ratio()))
+                    .put("little_ratio_se", HtmlReport.r4(law.se()))
+                    .put("little_low", HtmlReport.r4(law.low()))
+                    .put("little_high", HtmlReport.r4(law.high()))
+                    .put("steady", law.steady());
         }
         if (law.notJudged() != null) {
             l.put("not_judged_reason", law.notJudged());
         }
         l.put("verdict", law.verdict());
         html.append("<h3>Little's law: N / (X (R + Z))</h3>\n");
-        table(new String[] {"N (users or mean active sessions)", "X (req/s attempted, run phase)", "R (ms)", "Z (think, ms)", "X (R + Z)",
-                        "N / (X (R + Z))", "steady band"},
-                List.<String[]>of(new String[] {fmt(law.n()), fmt(law.xRps()), fmt(law.rMs()), fmt(law.zMs()), fmt(cycle),
-                        law.known() ? String.format(Locale.ROOT, "%.3f", law.ratio()) : "-",
-                        String.format(Locale.ROOT, "%.3f..%.3f", law.low(), law.high())}));
-        html.append("<div class=").append(law.notJudged() == null && (!law.known() || law.steady()) ? "ok" : "warn").append(">").append(esc("The ratio is " + law.verdict() + "."))
-            .append("</div>\n<p>Source: ").append(esc(law.source())).append(". The definition and band are the client summary's "
-                + "(its stationarity check): 0.95..1.05, widened to 2.58 standard errors for a short run phase or a small population.</p>\n");
+        table(
+                new String[] {
+                    "N (users or mean active sessions)",
+                    "X (req/s attempted, run phase)",
+                    "R (ms)",
+                    "Z (think, ms)",
+                    "X (R + Z)",
+                    "N / (X (R + Z))",
+                    "steady band"
+                },
+                List.<String[]>of(new String[] {
+                    fmt(law.n()),
+                    fmt(law.xRps()),
+                    fmt(law.rMs()),
+                    fmt(law.zMs()),
+                    fmt(cycle),
+                    law.known() ? String.format(Locale.ROOT, "%.3f", law.ratio()) : "-",
+                    String.format(Locale.ROOT, "%.3f..%.3f", law.low(), law.high())
+                }));
+        html.append("<div class=")
+                .append(law.notJudged() == null && (!law.known() || law.steady()) ? "ok" : "warn")
+                .append(">")
+                .append(esc("The ratio is " + law.verdict() + "."))
+                .append("</div>\n<p>Source: ")
+                .append(esc(law.source()))
+                .append(
+                        ". The definition and band are the client summary's "
+                                + "(its stationarity check): 0.95..1.05, widened to 2.58 standard errors for a short run phase or a small population.</p>\n");
     }
 
     private void clientHealth() {
@@ -440,20 +539,37 @@ public final class HtmlReport {
         List<String[]> rows = new ArrayList<>();
         if (h != null) {
             o.set("summary", h);
-            rows.add(new String[] {"CPU (mean / peak cores, of " + h.path("cores").asText() + ")",
-                    h.path("cpu_mean_cores").asText() + " / " + h.path("cpu_peak_cores").asText()});
+            rows.add(new String[] {
+                "CPU (mean / peak cores, of " + h.path("cores").asText() + ")",
+                h.path("cpu_mean_cores").asText() + " / "
+                        + h.path("cpu_peak_cores").asText()
+            });
             // The summary's definition and words (its CPU cost line): one figure in both places.
             CpuPerRequest cpu = CpuPerRequest.of(h);
             o.put("cpu_us_per_request", cpu.us()).put("cpu_per_request_fixed_cost_apart", cpu.fixedCostApart());
             rows.add(new String[] {"CPU per request", cpu.text()});
-            // The totals are the collectors' own counters; client-gc.csv (the chart's points) may have missed pauses under
+            // The totals are the collectors' own counters; client-gc.csv (the chart's points) may have missed pauses
+            // under
             // heap pressure (runs since 2026-11-25 say how many it holds).
-            long missed = h.path("gc_pauses").asLong() - h.path("gc_pauses_logged").asLong(h.path("gc_pauses").asLong());
-            rows.add(new String[] {"GC", h.path("gc_count").asText() + " collections, " + h.path("gc_pause_total_ms").asText()
-                    + " ms paused, longest " + (missed > 0 ? "at least " : "") + h.path("gc_max_pause_ms").asText() + " ms"
-                    + (missed > 0 ? "; " + missed + " of " + h.path("gc_pauses").asText() + " pauses are not in client-gc.csv (nor on the chart): "
-                    + "the JVM's notifications of them came late or not at all" : "")});
-            rows.add(new String[] {"peak threads / heap", h.path("peak_threads").asText() + " / " + h.path("peak_heap_bytes").asLong() / (1 << 20) + " MiB"});
+            long missed = h.path("gc_pauses").asLong()
+                    - h.path("gc_pauses_logged").asLong(h.path("gc_pauses").asLong());
+            rows.add(new String[] {
+                "GC",
+                h.path("gc_count").asText() + " collections, "
+                        + h.path("gc_pause_total_ms").asText()
+                        + " ms paused, longest " + (missed > 0 ? "at least " : "")
+                        + h.path("gc_max_pause_ms").asText() + " ms"
+                        + (missed > 0
+                                ? "; " + missed + " of " + h.path("gc_pauses").asText()
+                                        + " pauses are not in client-gc.csv (nor on the chart): "
+                                        + "the JVM's notifications of them came late or not at all"
+                                : "")
+            });
+            rows.add(new String[] {
+                "peak threads / heap",
+                h.path("peak_threads").asText() + " / "
+                        + h.path("peak_heap_bytes").asLong() / (1 << 20) + " MiB"
+            });
         }
         rows.add(new String[] {
             "send lateness p50 / p99 / max (ms)",
@@ -465,7 +581,11 @@ public final class HtmlReport {
         if (h != null) {
             // Any cause named (client, host or server) is a warning; "saturated" alone is the client's.
             boolean bad = h.path("saturated").asBoolean() || !h.path("causes").isEmpty();
-            html.append("<div class=").append(bad ? "warn" : "ok").append(">").append(esc(h.path("verdict").asText())).append("</div>\n");
+            html.append("<div class=")
+                    .append(bad ? "warn" : "ok")
+                    .append(">")
+                    .append(esc(h.path("verdict").asText()))
+                    .append("</div>\n");
             o.put("verdict", h.path("verdict").asText());
             o.put("saturated", bad);
         }
@@ -476,9 +596,10 @@ public final class HtmlReport {
         if (c == null) {
             return;
         }
-        html.append("<h2 id=server>Client vs server</h2>\n<p>The embedded server's own log, joined request by request (same connection, "
-                + "same order). The server's time runs from the first byte of the request to the end of the response write; the "
-                + "difference is what the client adds: network stack, scheduling, its own CPU and GC.</p>\n");
+        html.append(
+                "<h2 id=server>Client vs server</h2>\n<p>The embedded server's own log, joined request by request (same connection, "
+                        + "same order). The server's time runs from the first byte of the request to the end of the response write; the "
+                        + "difference is what the client adds: network stack, scheduling, its own CPU and GC.</p>\n");
         ObjectNode o = json.putObject("client_vs_server");
         o.put("matched", c.matched())
                 .put("client_only", c.clientOnly())
@@ -532,27 +653,48 @@ public final class HtmlReport {
     static final String[] LAT_HEAD = {"", "count", "errors", "mean", "median", "p90", "p95", "p99", "p99.9", "max"};
 
     static String[] latencyRow(String name, LatencyStats l) {
-        return new String[] {name, String.valueOf(l.count()), String.valueOf(l.errors()), fmt(l.meanMs()), fmt(l.percentileMs(50)),
-                fmt(l.percentileMs(90)), fmt(l.percentileMs(95)), fmt(l.percentileMs(99)), fmt(l.percentileMs(99.9)),
-                fmt(l.maxMs())};
+        return new String[] {
+            name,
+            String.valueOf(l.count()),
+            String.valueOf(l.errors()),
+            fmt(l.meanMs()),
+            fmt(l.percentileMs(50)),
+            fmt(l.percentileMs(90)),
+            fmt(l.percentileMs(95)),
+            fmt(l.percentileMs(99)),
+            fmt(l.percentileMs(99.9)),
+            fmt(l.maxMs())
+        };
     }
 
     static void latencyJson(ObjectNode n, LatencyStats l) {
-        n.put("count", l.count()).put("errors", l.errors()).put("mean", r3(l.meanMs())).put("median", r3(l.percentileMs(50)))
-         .put("p90", r3(l.percentileMs(90))).put("p95", r3(l.percentileMs(95))).put("p99", r3(l.percentileMs(99)))
-         .put("p99_9", r3(l.percentileMs(99.9))).put("max", r3(l.maxMs()));
+        n.put("count", l.count())
+                .put("errors", l.errors())
+                .put("mean", r3(l.meanMs()))
+                .put("median", r3(l.percentileMs(50)))
+                .put("p90", r3(l.percentileMs(90)))
+                .put("p95", r3(l.percentileMs(95)))
+                .put("p99", r3(l.percentileMs(99)))
+                .put("p99_9", r3(l.percentileMs(99.9)))
+                .put("max", r3(l.maxMs()));
     }
 
     void head(String title) {
-        html.append("<!DOCTYPE html>\n<html><head><meta charset=utf-8><title>").append(esc(title)).append("</title>\n<style>\n")
-            .append("body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:980px;margin:2em auto;color:#222;line-height:1.4}\n")
-            .append("h1{font-size:1.6em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}code{font-size:.95em}\n")
-            .append("table{border-collapse:collapse;margin:.6em 0;font-size:.92em;display:block;max-width:100%;overflow-x:auto}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}\n")
-            .append("td:first-child,th:first-child{text-align:left}th{background:#f4f4f4}tr:nth-child(even) td{background:#fafafa}\n")
-            .append(".warn{background:#fff0f0;border-left:5px solid #d33;padding:.6em 1em;margin:1em 0}\n")
-            .append(".ok{background:#f0fff4;border-left:5px solid #2a2;padding:.6em 1em;margin:1em 0}\n")
-            .append(".note{background:#fffbe6;border-left:5px solid #e6b800;padding:.5em 1em;margin:.5em 0}\n")
-            .append(".meta,.toc{color:#555}img{max-width:100%;margin:.5em 0}\n</style></head><body>\n");
+        html.append("<!DOCTYPE html>\n<html><head><meta charset=utf-8><title>")
+                .append(esc(title))
+                .append("</title>\n<style>\n")
+                .append(
+                        "body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:980px;margin:2em auto;color:#222;line-height:1.4}\n")
+                .append(
+                        "h1{font-size:1.6em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}code{font-size:.95em}\n")
+                .append(
+                        "table{border-collapse:collapse;margin:.6em 0;font-size:.92em;display:block;max-width:100%;overflow-x:auto}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right}\n")
+                .append(
+                        "td:first-child,th:first-child{text-align:left}th{background:#f4f4f4}tr:nth-child(even) td{background:#fafafa}\n")
+                .append(".warn{background:#fff0f0;border-left:5px solid #d33;padding:.6em 1em;margin:1em 0}\n")
+                .append(".ok{background:#f0fff4;border-left:5px solid #2a2;padding:.6em 1em;margin:1em 0}\n")
+                .append(".note{background:#fffbe6;border-left:5px solid #e6b800;padding:.5em 1em;margin:.5em 0}\n")
+                .append(".meta,.toc{color:#555}img{max-width:100%;margin:.5em 0}\n</style></head><body>\n");
     }
 
     void table(String[] header, List<String[]> rows) {
@@ -573,11 +715,20 @@ public final class HtmlReport {
 
     void img(Chart<?, ?> chart, String id) {
         if (Charts.empty(chart)) {
-            html.append("<p id=").append(id).append(">").append(esc(chart.getTitle())).append(": no data.</p>\n");
+            html.append("<p id=")
+                    .append(id)
+                    .append(">")
+                    .append(esc(chart.getTitle()))
+                    .append(": no data.</p>\n");
             return;
         }
-        html.append("<img id=").append(id).append(" alt=\"").append(esc(chart.getTitle())).append("\" src=\"").append(Charts.dataUri(chart))
-            .append("\">\n");
+        html.append("<img id=")
+                .append(id)
+                .append(" alt=\"")
+                .append(esc(chart.getTitle()))
+                .append("\" src=\"")
+                .append(Charts.dataUri(chart))
+                .append("\">\n");
     }
 
     static int maxKey(Map<Integer, Long> m) {
@@ -598,7 +749,13 @@ public final class HtmlReport {
 
     /** Text for HTML, in an element or a quoted attribute: every value a report takes from a run directory goes through it. */
     static String esc(String s) {
-        return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;").replace("'", "&#39;");
+        return s == null
+                ? ""
+                : s.replace("&", "&amp;")
+                        .replace("<", "&lt;")
+                        .replace(">", "&gt;")
+                        .replace("\"", "&quot;")
+                        .replace("'", "&#39;");
     }
 
     StringBuilder html() {

@@ -25,8 +25,13 @@ public final class CensoredMean {
         censoredSumNs += Math.max(0, elapsedNs);
     }
 
-    public long finishedCount() { return finished; }
-    public long censoredCount() { return censored; }
+    public long finishedCount() {
+        return finished;
+    }
+
+    public long censoredCount() {
+        return censored;
+    }
 
     /** Finished and censored durations' total over the finished count (exponential MLE), ms; 0 when none finished. */
     public double meanMs() {

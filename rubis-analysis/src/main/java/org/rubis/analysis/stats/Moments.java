@@ -13,9 +13,19 @@ public final class Moments {
         m2 += d * (x - mean);
     }
 
-    public long count() { return n; }
-    public double mean() { return mean; }
-    public double std() { return n < 2 ? 0 : Math.sqrt(m2 / (n - 1)); }
+    public long count() {
+        return n;
+    }
+
+    public double mean() {
+        return mean;
+    }
+
+    public double std() {
+        return n < 2 ? 0 : Math.sqrt(m2 / (n - 1));
+    }
     /** std / mean; 0 when there are fewer than two values. */
-    public double cov() { return n < 2 || mean == 0 ? 0 : std() / mean; }
+    public double cov() {
+        return n < 2 || mean == 0 ? 0 : std() / mean;
+    }
 }

@@ -24,8 +24,10 @@ public record AnchorBrackets(long clientNs, long probeNs) {
             return UNKNOWN;
         }
         long client = summary.path("clock").path("anchor_bracket_ns").asLong(-1);
-        long probe = summary.path("wire_check").path("anchor_bracket_ns").path("probe").asLong(summary.path("probe").path("anchor_bracket_ns")
-                .asLong(-1));
+        long probe = summary.path("wire_check")
+                .path("anchor_bracket_ns")
+                .path("probe")
+                .asLong(summary.path("probe").path("anchor_bracket_ns").asLong(-1));
         return new AnchorBrackets(client, probe);
     }
 }

@@ -26,15 +26,20 @@ public final class PcapReader {
     private static final int PAYLOAD_KEPT = 512;
 
     /** What the file held besides the segments. */
-    public record Result(long records, long tcpSegments, long otherPackets, boolean truncated, boolean nanosecond,
-                         int linkType, int snapLength) {
-    }
+    public record Result(
+            long records,
+            long tcpSegments,
+            long otherPackets,
+            boolean truncated,
+            boolean nanosecond,
+            int linkType,
+            int snapLength) {}
 
-    private PcapReader() {
-    }
+    private PcapReader() {}
 
     public static Result read(Path file, Consumer<TcpSegment> out) {
-        try (InputStream raw = Files.newInputStream(file); InputStream in = new BufferedInputStream(raw, 1 << 16)) {
+        try (InputStream raw = Files.newInputStream(file);
+                InputStream in = new BufferedInputStream(raw, 1 << 16)) {
             byte[] gh = new byte[24];
             int n = in.readNBytes(gh, 0, 24);
             if (n < 24) {
@@ -79,7 +84,8 @@ public final class PcapReader {
                 }
             }
         } catch (NoSuchFileException e) {
-            throw new AnalysisException(file + ": no such capture file; pass one with --pcap FILE or capture the run with run --capture");
+            throw new AnalysisException(
+                    file + ": no such capture file; pass one with --pcap FILE or capture the run with run --capture");
         } catch (EOFException e) {
             throw new AnalysisException(file + ": ends inside its header: not a usable pcap file");
         } catch (IOException e) {
@@ -96,20 +102,40 @@ public final class PcapReader {
             boolean little;
             boolean nano;
             switch (magicBe) {
-                case 0xa1b2c3d4 -> { little = false; nano = false; }
-                case 0xa1b23c4d -> { little = false; nano = true; }
-                case 0xd4c3b2a1 -> { little = true; nano = false; }
-                case 0x4d3cb2a1 -> { little = true; nano = true; }
-                case 0x0a0d0d0a -> throw new AnalysisException(file
-                        + ": a pcapng file; convert it to classic pcap first: editcap -F pcap " + file
-                        + " capture.pcap");
-                default -> throw new AnalysisException(file + ": not a pcap file (magic number "
-                        + String.format("%08x", magicBe)
-                        + "); expected a capture written by rubis-client, tcpdump -w or tshark -F pcap");
+                case 0xa1b2c3d4 -> {
+                    little = false;
+                    nano = false;
+                }
+                case 0xa1b23c4d -> {
+                    little = false;
+                    nano = true;
+                }
+                case 0xd4c3b2a1 -> {
+                    little = true;
+                    nano = false;
+                }
+                case 0x4d3cb2a1 -> {
+                    little = true;
+                    nano = true;
+                }
+                case 0x0a0d0d0a ->
+                    throw new AnalysisException(file
+                            + ": a pcapng file; convert it to classic pcap first: editcap -F pcap " + file
+                            + " capture.pcap");
+                default ->
+                    throw new AnalysisException(file + ": not a pcap file (magic number "
+                            + String.format("%08x", magicBe)
+                            + "); expected a capture written by rubis-client, tcpdump -w or tshark -F pcap");
             }
             int snap = i32(gh, 16, little);
             int link = i32(gh, 20, little) & 0xffff;
-            if (link != 1 && link != 113 && link != 276 && link != 0 && link != 12 && link != 101 && link != 14
+            if (link != 1
+                    && link != 113
+                    && link != 276
+                    && link != 0
+                    && link != 12
+                    && link != 101
+                    && link != 14
                     && link != 108) {
                 throw new AnalysisException(file + ": link type " + link
                         + " is not supported (Ethernet, Linux cooked, loopback or raw IP captures are)");
@@ -234,6 +260,8 @@ public final class PcapReader {
     }
 
     private static int i32(byte[] b, int o, boolean little) {
-        return little ? (b[o + 3] & 0xff) << 24 | (b[o + 2] & 0xff) << 16 | (b[o + 1] & 0xff) << 8 | (b[o] & 0xff) : be32(b, o);
+        return little
+                ? (b[o + 3] & 0xff) << 24 | (b[o + 2] & 0xff) << 16 | (b[o + 1] & 0xff) << 8 | (b[o] & 0xff)
+                : be32(b, o);
     }
 }

@@ -27,7 +27,9 @@ import java.util.function.Consumer;
  * segment, the status from the first server segment.
  */
 public final class TcpReconstruction implements Consumer<TcpSegment> {
-    private static final String[] METHODS = {"GET ", "POST ", "HEAD ", "PUT ", "DELETE ", "OPTIONS ", "PATCH ", "CONNECT ", "TRACE "};
+    private static final String[] METHODS = {
+        "GET ", "POST ", "HEAD ", "PUT ", "DELETE ", "OPTIONS ", "PATCH ", "CONNECT ", "TRACE "
+    };
 
     private static final class Direction {
         boolean started;
@@ -66,6 +68,7 @@ public final class TcpReconstruction implements Consumer<TcpSegment> {
     TcpReconstruction(Consumer<WireRequest> newRequests) {
         this.newRequests = newRequests;
     }
+
     private long firstNs = Long.MAX_VALUE;
     private long lastNs;
 
@@ -82,7 +85,8 @@ public final class TcpReconstruction implements Consumer<TcpSegment> {
             st = open(key, a, b, true, s.epochNs());
             st.clientIsn = s.seq();
         } else if (st == null) {
-            boolean srcIsClient = looksLikeRequest(s.payload()) || (!looksLikeResponse(s.payload()) && s.srcPort() > s.dstPort());
+            boolean srcIsClient =
+                    looksLikeRequest(s.payload()) || (!looksLikeResponse(s.payload()) && s.srcPort() > s.dstPort());
             st = srcIsClient ? open(key, a, b, false, s.epochNs()) : open(key, b, a, false, s.epochNs());
         }
         segment(st, s, a.equals(st.c.client));

@@ -1,7 +1,5 @@
 package org.rubis.analysis.wire;
 
-import org.rubis.analysis.io.AnalysisException;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,15 +17,18 @@ public final class WireCapture {
     public final List<WireConnection> connections;
     /** Every request, in order of its first packet. */
     public final List<WireRequest> requests;
+
     public final long firstNs;
     public final long lastNs;
     /** Per second since the first packet: the most connections open at once in that second (every second up to {@link #MAX_FILLED_SECONDS}; beyond, only seconds with an open or close). */
     public final TreeMap<Long, Integer> openConnectionsPerSecond = new TreeMap<>();
     /** Per second since the first packet: the most requests in flight (first request packet to last response packet). */
     public final TreeMap<Long, Integer> requestsInFlightPerSecond = new TreeMap<>();
+
     public int maxOpenConnections;
     /** Longest capture (seconds) whose per-second maps are filled for every second; longer ones keep only the seconds with events. */
     static final long MAX_FILLED_SECONDS = 86_400;
+
     public int maxRequestsInFlight;
 
     private WireCapture(Path file, PcapReader.Result read, TcpReconstruction tcp) {
@@ -88,8 +89,10 @@ public final class WireCapture {
             long second = (e[0] - firstNs) / 1_000_000_000L;
             perSecond.merge(second, now, Math::max);
         }
-        // seconds with no event keep the level of the last event before them (when the capture spans at most a day: timestamps
-        // years apart, from a bad clock or a corrupt file, would otherwise make one entry per second; the map then stays sparse)
+        // seconds with no event keep the level of the last event before them (when the capture spans at most a day:
+        // timestamps
+        // years apart, from a bad clock or a corrupt file, would otherwise make one entry per second; the map then
+        // stays sparse)
         if (!perSecond.isEmpty() && perSecond.lastKey() <= MAX_FILLED_SECONDS) {
             int level = 0;
             long lastSecond = perSecond.lastKey();

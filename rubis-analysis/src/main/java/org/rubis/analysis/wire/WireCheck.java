@@ -14,16 +14,16 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
+import org.rubis.format.Columns;
 import org.rubis.format.RunFiles;
 import org.rubis.format.WireAccuracy;
-import java.util.Locale;
-import org.rubis.format.Columns;
 
 /**
  * The wire check of a run: every request the capture saw joined to the client's line in requests.csv
@@ -133,23 +133,27 @@ public final class WireCheck {
     public long serverRequests = -1;
     /** Client-minus-wire, keyed "all", "new", "reused", then "BACKEND/all", "BACKEND/new", "BACKEND/reused". */
     public final Map<String, Group> groups = new TreeMap<>();
+
     public long clientConnectionsOpened;
     public long clientDistinctConnections;
     public long serverConnections = -1;
     /** capture-stats.json as written by the client, or null. */
     public JsonNode captureStats;
+
     public final List<String> notes = new ArrayList<>();
     /**
      * The reference probe (probe.csv, run --probe): its client-minus-wire, past its warm-up, is the floor
      * of this host; its requests and connection are kept out of every other figure.
      */
     public final Group probe = new Group();
+
     public long probeRequests;
     public long probeMatched;
     /** The wire's response times of the matched requests with a response (the accuracy limit's median). */
     public final DiffStats wireResponse = new DiffStats();
     /** The epoch anchors' uncertainty: the split's error bound. */
     public AnchorBrackets anchors = AnchorBrackets.UNKNOWN;
+
     private final Set<String> probeConnections = new HashSet<>();
     private final Set<WireRequest> probeSet = new HashSet<>();
     /** probe.csv's lines by connection (joined to their wire requests), for wire.csv's probe rows. */
@@ -176,7 +180,8 @@ public final class WireCheck {
     public static WireCheck run(RunDirectory dir, Path pcap, AnchorBrackets anchors) {
         Path file = pcap != null ? pcap : defaultPcap(dir);
         if (!Files.isRegularFile(file)) {
-            throw new AnalysisException(file + ": no capture file; capture the run (run --capture) or pass one with --pcap FILE");
+            throw new AnalysisException(
+                    file + ": no capture file; capture the run (run --capture) or pass one with --pcap FILE");
         }
         WireCheck w = new WireCheck(WireCapture.read(file));
         w.anchors = anchors;
@@ -186,7 +191,8 @@ public final class WireCheck {
                     + w.capture.read.records() + " packets");
         }
         if (w.capture.gaps() > 0) {
-            w.notes.add("the capture misses packets (" + w.capture.gaps() + " holes in TCP sequence numbers): those requests' wire times may be wrong");
+            w.notes.add("the capture misses packets (" + w.capture.gaps()
+                    + " holes in TCP sequence numbers): those requests' wire times may be wrong");
         }
         Map<String, List<ClientLine>> client = w.readClient(dir);
         Map<String, List<ClientLine>> probeLines = w.readProbe(dir.dir().resolve(RunFiles.PROBE_CSV));
@@ -195,7 +201,9 @@ public final class WireCheck {
         Map<WireRequest, Long> serviceByWire = new HashMap<>();
         Map<String, List<WireRequest>> wireByClient = new LinkedHashMap<>();
         for (WireRequest r : w.capture.requests) {
-            wireByClient.computeIfAbsent(r.connection.client, k -> new ArrayList<>()).add(r);
+            wireByClient
+                    .computeIfAbsent(r.connection.client, k -> new ArrayList<>())
+                    .add(r);
         }
         for (Map.Entry<String, List<WireRequest>> e : wireByClient.entrySet()) {
             if (w.probeConnections.contains(e.getKey())) {
@@ -214,15 +222,22 @@ public final class WireCheck {
             w.write(dir.dir().resolve(RunFiles.WIRE_CSV), client, serviceByWire);
             w.writeConnections(dir.dir().resolve(RunFiles.WIRE_CONNECTIONS_CSV));
         } catch (IOException e) {
-            throw new AnalysisException(dir.dir().resolve(RunFiles.WIRE_CSV) + ": cannot write (" + e.getMessage() + ")");
+            throw new AnalysisException(
+                    dir.dir().resolve(RunFiles.WIRE_CSV) + ": cannot write (" + e.getMessage() + ")");
         }
         if (w.clientOnly > 0) {
-            w.notes.add(w.clientOnly + " client requests have no request on the wire (failed connects, or missing from the capture)");
+            w.notes.add(w.clientOnly
+                    + " client requests have no request on the wire (failed connects, or missing from the capture)");
         }
         long worst = Math.max(anchors.clientNs(), anchors.probeNs());
         if (worst > AnchorBrackets.NOTE_ABOVE_NS) {
-            w.notes.add(String.format(Locale.ROOT, "the epoch anchors are uncertain by up to %.1f us (client %s, probe %s): each side of the "
-                    + "send/receive split may be off by half of that (their sum is exact)", worst / 1e3, ns(anchors.clientNs()), ns(anchors.probeNs())));
+            w.notes.add(String.format(
+                    Locale.ROOT,
+                    "the epoch anchors are uncertain by up to %.1f us (client %s, probe %s): each side of the "
+                            + "send/receive split may be off by half of that (their sum is exact)",
+                    worst / 1e3,
+                    ns(anchors.clientNs()),
+                    ns(anchors.probeNs())));
         }
         return w;
     }
@@ -233,10 +248,12 @@ public final class WireCheck {
         }
         try {
             captureStats = new ObjectMapper().readTree(p.toFile());
-            long drops = captureStats.path("kernel_drops").asLong(0) + captureStats.path("interface_drops").asLong(0);
+            long drops = captureStats.path("kernel_drops").asLong(0)
+                    + captureStats.path("interface_drops").asLong(0);
             if (drops > 0) {
-                notes.add("the capture dropped " + drops + " packets (kernel " + captureStats.path("kernel_drops").asLong()
-                        + ", interface " + captureStats.path("interface_drops").asLong() + "): the wire check is incomplete");
+                notes.add("the capture dropped " + drops + " packets (kernel "
+                        + captureStats.path("kernel_drops").asLong() + ", interface "
+                        + captureStats.path("interface_drops").asLong() + "): the wire check is incomplete");
             }
         } catch (IOException e) {
             notes.add(p.getFileName() + " is not valid JSON: capture drops unknown");
@@ -246,7 +263,9 @@ public final class WireCheck {
     /** True when nothing was lost: no drop reported, file not cut, no hole in the TCP streams. */
     public boolean complete() {
         boolean noDrops = captureStats == null
-                || captureStats.path("kernel_drops").asLong(0) + captureStats.path("interface_drops").asLong(0) == 0;
+                || captureStats.path("kernel_drops").asLong(0)
+                                + captureStats.path("interface_drops").asLong(0)
+                        == 0;
         return noDrops && !capture.read.truncated() && capture.gaps() == 0;
     }
 
@@ -254,19 +273,29 @@ public final class WireCheck {
         Map<String, List<ClientLine>> out = new HashMap<>();
         Set<String> ids = new HashSet<>();
         CsvStream csv = new CsvStream(dir.requests());
-        csv.forEach(List.of("path", "send_epoch_ns", "ttfb_ns", "response_ns", "status", "connection_id", "new_connection", "backend"), row -> {
-            ClientLine c = ClientLine.of(row);
-            c.newConnection = Boolean.parseBoolean(row.get("new_connection"));
-            c.backend = row.get("backend");
-            clientRequests++;
-            if (c.newConnection) {
-                clientConnectionsOpened++;
-            }
-            if (!c.connection.isEmpty()) {
-                ids.add(c.connection);
-            }
-            out.computeIfAbsent(c.connection, k -> new ArrayList<>()).add(c);
-        });
+        csv.forEach(
+                List.of(
+                        "path",
+                        "send_epoch_ns",
+                        "ttfb_ns",
+                        "response_ns",
+                        "status",
+                        "connection_id",
+                        "new_connection",
+                        "backend"),
+                row -> {
+                    ClientLine c = ClientLine.of(row);
+                    c.newConnection = Boolean.parseBoolean(row.get("new_connection"));
+                    c.backend = row.get("backend");
+                    clientRequests++;
+                    if (c.newConnection) {
+                        clientConnectionsOpened++;
+                    }
+                    if (!c.connection.isEmpty()) {
+                        ids.add(c.connection);
+                    }
+                    out.computeIfAbsent(c.connection, k -> new ArrayList<>()).add(c);
+                });
         clientDistinctConnections = ids.size();
         // In completion order: on one HTTP/1.1 connection responses end in wire order, whereas a client may take
         // its send instant before it holds the connection (the legacy backend's keep-alive cache), so send
@@ -283,17 +312,21 @@ public final class WireCheck {
         if (!Files.isRegularFile(p)) {
             return out;
         }
-        new CsvStream(p).forEach(List.of("send_epoch_ns", "connection_id", "path", "status", "ttfb_ns", "response_ns", "warmup"), row -> {
-            ClientLine c = ClientLine.of(row);
-            c.backend = Boolean.parseBoolean(row.get("warmup")) ? "warmup" : "probe";
-            if (!c.connection.isEmpty()) {
-                probeConnections.add(c.connection);
-                out.computeIfAbsent(c.connection, k -> new ArrayList<>()).add(c);
-            }
-            if (!"warmup".equals(c.backend)) {
-                probeRequests++;
-            }
-        });
+        new CsvStream(p)
+                .forEach(
+                        List.of("send_epoch_ns", "connection_id", "path", "status", "ttfb_ns", "response_ns", "warmup"),
+                        row -> {
+                            ClientLine c = ClientLine.of(row);
+                            c.backend = Boolean.parseBoolean(row.get("warmup")) ? "warmup" : "probe";
+                            if (!c.connection.isEmpty()) {
+                                probeConnections.add(c.connection);
+                                out.computeIfAbsent(c.connection, k -> new ArrayList<>())
+                                        .add(c);
+                            }
+                            if (!"warmup".equals(c.backend)) {
+                                probeRequests++;
+                            }
+                        });
         for (List<ClientLine> l : out.values()) {
             l.sort(Comparator.comparingLong(c -> c.send + c.response));
         }
@@ -334,17 +367,19 @@ public final class WireCheck {
     private Map<String, List<ServerLine>> readServer(RunDirectory dir) {
         Map<String, List<ServerLine>> out = new HashMap<>();
         long[] n = {0};
-        new CsvStream(dir.serverRequests()).forEach(List.of("connection_id", "arrival_epoch_ns", "service_ns", "path"), row -> {
-            ServerLine s = new ServerLine();
-            s.arrival = row.getLong("arrival_epoch_ns");
-            s.service = row.getLong("service_ns");
-            s.path = row.get("path");
-            if (isProbePath(s.path)) {
-                return;
-            }
-            n[0]++;
-            out.computeIfAbsent(row.get("connection_id"), k -> new ArrayList<>()).add(s);
-        });
+        new CsvStream(dir.serverRequests())
+                .forEach(List.of("connection_id", "arrival_epoch_ns", "service_ns", "path"), row -> {
+                    ServerLine s = new ServerLine();
+                    s.arrival = row.getLong("arrival_epoch_ns");
+                    s.service = row.getLong("service_ns");
+                    s.path = row.get("path");
+                    if (isProbePath(s.path)) {
+                        return;
+                    }
+                    n[0]++;
+                    out.computeIfAbsent(row.get("connection_id"), k -> new ArrayList<>())
+                            .add(s);
+                });
         serverRequests = n[0];
         for (List<ServerLine> l : out.values()) {
             l.sort(Comparator.comparingLong(s -> s.arrival));
@@ -412,7 +447,8 @@ public final class WireCheck {
         }
     }
 
-    private void write(Path out, Map<String, List<ClientLine>> client, Map<WireRequest, Long> service) throws IOException {
+    private void write(Path out, Map<String, List<ClientLine>> client, Map<WireRequest, Long> service)
+            throws IOException {
         Map<WireRequest, ClientLine> byWire = new HashMap<>();
         List<ClientLine> unmatched = new ArrayList<>();
         Map<WireRequest, ClientLine> probeByWire = new HashMap<>();
@@ -441,24 +477,59 @@ public final class WireCheck {
                 ClientLine c = byWire.get(r);
                 ClientLine p = c == null ? probeByWire.get(r) : null;
                 b.setLength(0);
-                b.append(r.connection.client).append(',').append(r.connection.id).append(',').append(r.index).append(',')
-                 .append(csv(r.method)).append(',').append(csv(r.path)).append(',').append(r.status).append(',')
-                 .append(r.requestNs).append(',').append(r.answered() ? r.firstByteNs : "").append(',')
-                 .append(r.answered() ? r.lastByteNs : "").append(',').append(r.answered() ? r.ttfbNs() : "").append(',')
-                 .append(r.answered() ? r.responseNs() : "").append(',').append(r.requestBytes).append(',').append(r.responseBytes)
-                 .append(',').append(r.retransmissions).append(',');
+                b.append(r.connection.client)
+                        .append(',')
+                        .append(r.connection.id)
+                        .append(',')
+                        .append(r.index)
+                        .append(',')
+                        .append(csv(r.method))
+                        .append(',')
+                        .append(csv(r.path))
+                        .append(',')
+                        .append(r.status)
+                        .append(',')
+                        .append(r.requestNs)
+                        .append(',')
+                        .append(r.answered() ? r.firstByteNs : "")
+                        .append(',')
+                        .append(r.answered() ? r.lastByteNs : "")
+                        .append(',')
+                        .append(r.answered() ? r.ttfbNs() : "")
+                        .append(',')
+                        .append(r.answered() ? r.responseNs() : "")
+                        .append(',')
+                        .append(r.requestBytes)
+                        .append(',')
+                        .append(r.responseBytes)
+                        .append(',')
+                        .append(r.retransmissions)
+                        .append(',');
                 ClientLine line = c != null ? c : p;
                 boolean both = line != null && r.answered() && line.status != 0;
                 if (line != null) {
-                    b.append(c != null ? c.newConnection : r.index == 0).append(',').append(c != null ? c.backend : "warmup".equals(p.backend)
-                            ? "probe-warmup" : "probe").append(',').append(line.send).append(',').append(line.ttfb).append(',').append(line.response)
+                    b.append(c != null ? c.newConnection : r.index == 0)
+                            .append(',')
+                            .append(c != null ? c.backend : "warmup".equals(p.backend) ? "probe-warmup" : "probe")
+                            .append(',')
+                            .append(line.send)
+                            .append(',')
+                            .append(line.ttfb)
+                            .append(',')
+                            .append(line.response)
                             .append(',');
-                    b.append(both ? line.ttfb - r.ttfbNs() : "").append(',').append(both ? line.response - r.responseNs() : "").append(',');
+                    b.append(both ? line.ttfb - r.ttfbNs() : "")
+                            .append(',')
+                            .append(both ? line.response - r.responseNs() : "")
+                            .append(',');
                 } else {
                     b.append(r.index == 0).append(",,,,,,,");
                 }
                 Long s = service.get(r);
-                b.append(s == null ? "" : s).append(',').append(c != null ? "matched" : probeSet.contains(r) ? "probe" : "wire-only").append(',');
+                b.append(s == null ? "" : s)
+                        .append(',')
+                        .append(c != null ? "matched" : probeSet.contains(r) ? "probe" : "wire-only")
+                        .append(',');
                 if (both) {
                     b.append(sendSide(line, r)).append(',').append(receiveSide(line, r));
                 } else {
@@ -469,9 +540,22 @@ public final class WireCheck {
             }
             for (ClientLine c : unmatched) {
                 b.setLength(0);
-                b.append(csv(c.connection)).append(",,,,").append(csv(c.path)).append(',').append(c.status).append(",,,,,,,,,")
-                 .append(c.newConnection).append(',').append(c.backend).append(',').append(c.send).append(',').append(c.ttfb).append(',')
-                 .append(c.response).append(",,,,client-only,,\n");
+                b.append(csv(c.connection))
+                        .append(",,,,")
+                        .append(csv(c.path))
+                        .append(',')
+                        .append(c.status)
+                        .append(",,,,,,,,,")
+                        .append(c.newConnection)
+                        .append(',')
+                        .append(c.backend)
+                        .append(',')
+                        .append(c.send)
+                        .append(',')
+                        .append(c.ttfb)
+                        .append(',')
+                        .append(c.response)
+                        .append(",,,,client-only,,\n");
                 w.append(b);
             }
         }
@@ -479,10 +563,12 @@ public final class WireCheck {
 
     private void writeConnections(Path out) throws IOException {
         try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-            w.write("wire_connection,client,server,syn_seen,open_epoch_ns,close_epoch_ns,close_kind,requests,packets,retransmissions\n");
+            w.write(
+                    "wire_connection,client,server,syn_seen,open_epoch_ns,close_epoch_ns,close_kind,requests,packets,retransmissions\n");
             for (WireConnection c : capture.connections) {
-                w.write(c.id + "," + c.client + "," + c.server + "," + c.synSeen + "," + c.openNs + "," + (c.closed() ? c.closeNs : "") + ","
-                        + c.closeKind.label + "," + c.requests.size() + "," + c.packets + "," + c.retransmissions + "\n");
+                w.write(c.id + "," + c.client + "," + c.server + "," + c.synSeen + "," + c.openNs + ","
+                        + (c.closed() ? c.closeNs : "") + "," + c.closeKind.label + "," + c.requests.size() + ","
+                        + c.packets + "," + c.retransmissions + "\n");
             }
         }
     }
@@ -496,12 +582,16 @@ public final class WireCheck {
 
     /** Connections opened on the wire (SYN seen, or already open when the capture began), the probe's excepted. */
     public int wireConnections() {
-        return (int) capture.connections.stream().filter(c -> !probeConnections.contains(c.client)).count();
+        return (int) capture.connections.stream()
+                .filter(c -> !probeConnections.contains(c.client))
+                .count();
     }
 
     /** Connections that carried at least one request, the probe's excepted. */
     public long wireConnectionsWithRequests() {
-        return capture.connections.stream().filter(c -> !c.requests.isEmpty() && !probeConnections.contains(c.client)).count();
+        return capture.connections.stream()
+                .filter(c -> !c.requests.isEmpty() && !probeConnections.contains(c.client))
+                .count();
     }
 
     /** Requests on the wire, the probe's excepted. */
@@ -579,8 +669,14 @@ public final class WireCheck {
                 acc.put("above_floor_mean_us", r1(a.aboveFloorMeanUs()));
                 acc.put("floor_explains", a.floorExplains());
             }
-            acc.put("rule", String.format(Locale.ROOT, "mean client minus wire (all matched requests) <= max(%.0f us, %.0f %% of the wire's "
-                    + "median response time)", WireAccuracy.ABSOLUTE_LIMIT_US, WireAccuracy.RELATIVE_LIMIT * 100));
+            acc.put(
+                    "rule",
+                    String.format(
+                            Locale.ROOT,
+                            "mean client minus wire (all matched requests) <= max(%.0f us, %.0f %% of the wire's "
+                                    + "median response time)",
+                            WireAccuracy.ABSOLUTE_LIMIT_US,
+                            WireAccuracy.RELATIVE_LIMIT * 100));
         }
         if (!probeConnections.isEmpty()) {
             ObjectNode p = o.putObject("probe");
@@ -635,10 +731,18 @@ public final class WireCheck {
         Group fresh = groups.get("new");
         boolean anyReused = reused != null && reused.response.count() > 0;
         boolean anyNew = fresh != null && fresh.response.count() > 0;
-        return new WireAccuracy(all.response.meanUs(), all.response.percentileUs(50), all.response.percentileUs(99), all.response.count(),
-                wireResponse.count() == 0 ? 0 : wireResponse.percentileUs(50), all.send.percentileUs(50), all.receive.percentileUs(50),
-                anyReused ? reused.response.meanUs() : Double.NaN, anyNew ? fresh.response.count() : 0,
-                anyNew ? fresh.response.meanUs() : Double.NaN, probe.response.count() > 0 ? probe.response.meanUs() : Double.NaN,
+        return new WireAccuracy(
+                all.response.meanUs(),
+                all.response.percentileUs(50),
+                all.response.percentileUs(99),
+                all.response.count(),
+                wireResponse.count() == 0 ? 0 : wireResponse.percentileUs(50),
+                all.send.percentileUs(50),
+                all.receive.percentileUs(50),
+                anyReused ? reused.response.meanUs() : Double.NaN,
+                anyNew ? fresh.response.count() : 0,
+                anyNew ? fresh.response.meanUs() : Double.NaN,
+                probe.response.count() > 0 ? probe.response.meanUs() : Double.NaN,
                 anyNew && fresh.beforeSyn.count() > 0 ? fresh.beforeSyn.meanUs() : Double.NaN,
                 anyNew && fresh.beforeSyn.count() > 0 ? fresh.synToRequest.meanUs() : Double.NaN);
     }
@@ -677,14 +781,36 @@ public final class WireCheck {
         if (m.isEmpty()) {
             return out;
         }
-        out.add(String.format(Locale.ROOT, "where the error goes (us): send side = first request packet - send mark, receive side = end "
-                + "mark - last response packet; anchors uncertain by client %s, probe %s (each side within half of it, the sum exact)",
-                ns(anchors.clientNs()), ns(anchors.probeNs())));
-        out.add(String.format(Locale.ROOT, "  %-24s %7s | %9s %7s %7s | %12s %7s %7s | %8s", "requests", "count", "send mean", "p50",
-                "p99", "receive mean", "p50", "p99", "total p50"));
-        m.forEach((name, g) -> out.add(String.format(Locale.ROOT, "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f | %8.1f", name,
-                g.send.count(), g.send.meanUs(), g.send.percentileUs(50), g.send.percentileUs(99), g.receive.meanUs(), g.receive.percentileUs(50),
-                g.receive.percentileUs(99), g.response.percentileUs(50))));
+        out.add(String.format(
+                Locale.ROOT,
+                "where the error goes (us): send side = first request packet - send mark, receive side = end "
+                        + "mark - last response packet; anchors uncertain by client %s, probe %s (each side within half of it, the sum exact)",
+                ns(anchors.clientNs()),
+                ns(anchors.probeNs())));
+        out.add(String.format(
+                Locale.ROOT,
+                "  %-24s %7s | %9s %7s %7s | %12s %7s %7s | %8s",
+                "requests",
+                "count",
+                "send mean",
+                "p50",
+                "p99",
+                "receive mean",
+                "p50",
+                "p99",
+                "total p50"));
+        m.forEach((name, g) -> out.add(String.format(
+                Locale.ROOT,
+                "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f | %8.1f",
+                name,
+                g.send.count(),
+                g.send.meanUs(),
+                g.send.percentileUs(50),
+                g.send.percentileUs(99),
+                g.receive.meanUs(),
+                g.receive.percentileUs(50),
+                g.receive.percentileUs(99),
+                g.response.percentileUs(50))));
         Map<String, Group> opened = new LinkedHashMap<>();
         groups.forEach((name, g) -> {
             if (name.endsWith("/new") && g.beforeSyn.count() > 0) {
@@ -692,20 +818,42 @@ public final class WireCheck {
             }
         });
         if (!opened.isEmpty()) {
-            out.add("  requests that opened their connection in their window: their send side = send mark - SYN (the client's own work "
-                    + "before it connects) + SYN - first request packet (handshake and wake-up)");
-            out.add(String.format(Locale.ROOT, "  %-24s %7s | %9s %7s %7s | %12s %7s %7s", "requests", "count", "to SYN mean", "p50", "p99",
-                    "SYN-req mean", "p50", "p99"));
-            opened.forEach((name, g) -> out.add(String.format(Locale.ROOT, "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f", name,
-                    g.beforeSyn.count(), g.beforeSyn.meanUs(), g.beforeSyn.percentileUs(50), g.beforeSyn.percentileUs(99), g.synToRequest.meanUs(),
-                    g.synToRequest.percentileUs(50), g.synToRequest.percentileUs(99))));
+            out.add(
+                    "  requests that opened their connection in their window: their send side = send mark - SYN (the client's own work "
+                            + "before it connects) + SYN - first request packet (handshake and wake-up)");
+            out.add(String.format(
+                    Locale.ROOT,
+                    "  %-24s %7s | %9s %7s %7s | %12s %7s %7s",
+                    "requests",
+                    "count",
+                    "to SYN mean",
+                    "p50",
+                    "p99",
+                    "SYN-req mean",
+                    "p50",
+                    "p99"));
+            opened.forEach((name, g) -> out.add(String.format(
+                    Locale.ROOT,
+                    "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f",
+                    name,
+                    g.beforeSyn.count(),
+                    g.beforeSyn.meanUs(),
+                    g.beforeSyn.percentileUs(50),
+                    g.beforeSyn.percentileUs(99),
+                    g.synToRequest.meanUs(),
+                    g.synToRequest.percentileUs(50),
+                    g.synToRequest.percentileUs(99))));
         }
         return out;
     }
 
     private static void stats(ObjectNode n, DiffStats d) {
-        n.put("count", d.count()).put("mean", r1(d.meanUs())).put("p50", r1(d.percentileUs(50))).put("p99", r1(d.percentileUs(99)))
-         .put("max", r1(d.maxUs())).put("min", r1(d.minUs()));
+        n.put("count", d.count())
+                .put("mean", r1(d.meanUs()))
+                .put("p50", r1(d.percentileUs(50)))
+                .put("p99", r1(d.percentileUs(99)))
+                .put("max", r1(d.maxUs()))
+                .put("min", r1(d.minUs()));
     }
 
     private static double r1(double v) {

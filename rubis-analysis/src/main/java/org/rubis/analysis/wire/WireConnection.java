@@ -7,7 +7,11 @@ import java.util.List;
 public final class WireConnection {
     /** How the connection ended, as seen on the wire. */
     public enum CloseKind {
-        FIN_CLIENT("fin-client"), FIN_SERVER("fin-server"), RST_CLIENT("rst-client"), RST_SERVER("rst-server"), OPEN("open");
+        FIN_CLIENT("fin-client"),
+        FIN_SERVER("fin-server"),
+        RST_CLIENT("rst-client"),
+        RST_SERVER("rst-server"),
+        OPEN("open");
 
         public final String label;
 
@@ -20,9 +24,11 @@ public final class WireConnection {
     public final int id;
     /** {@code address:port} of the side that opened it (sent the SYN): the client's connection_id. */
     public final String client;
+
     public final String server;
     /** True when the SYN was captured (else the capture started mid-connection and the sides were guessed). */
     public final boolean synSeen;
+
     public final long openNs;
     public long closeNs;
     public CloseKind closeKind = CloseKind.OPEN;
@@ -30,6 +36,7 @@ public final class WireConnection {
     public long retransmissions;
     /** Payload bytes that arrived beyond a hole in the sequence space: packets missing from the capture. */
     public long gaps;
+
     public final List<WireRequest> requests = new ArrayList<>();
 
     WireConnection(int id, String client, String server, boolean synSeen, long openNs) {

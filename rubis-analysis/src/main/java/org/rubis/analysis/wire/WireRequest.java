@@ -12,13 +12,16 @@ public final class WireRequest {
     public final int index;
     /** First packet of the request (its first transmission). */
     public final long requestNs;
+
     public String method = "";
     /** Request target as read from the first client segment; may be cut by the snap length ({@link #pathComplete}). */
     public String path = "";
+
     public boolean pathComplete;
     public long requestBytes;
     /** First and last server payload packet of the response; 0 when no response came. */
     public long firstByteNs;
+
     public long lastByteNs;
     public long responseBytes;
     /** Status code from the first server segment; 0 when none or unreadable. */

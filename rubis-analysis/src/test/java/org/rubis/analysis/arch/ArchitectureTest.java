@@ -19,24 +19,39 @@ import com.tngtech.archunit.lang.ArchRule;
 class ArchitectureTest {
 
     @ArchTest
-    static final ArchRule noPackageCycle = slices().matching("org.rubis.(**)").should().beFreeOfCycles();
+    static final ArchRule noPackageCycle =
+            slices().matching("org.rubis.(**)").should().beFreeOfCycles();
 
     @ArchTest
-    static final ArchRule ioIsTheBottom = classes().that().resideInAPackage("org.rubis.analysis.io..")
-            .should().onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis.analysis..")
-            .or(resideInAPackage("org.rubis.analysis.io..")));
+    static final ArchRule ioIsTheBottom = classes()
+            .that()
+            .resideInAPackage("org.rubis.analysis.io..")
+            .should()
+            .onlyDependOnClassesThat(
+                    resideOutsideOfPackage("org.rubis.analysis..").or(resideInAPackage("org.rubis.analysis.io..")));
 
     @ArchTest
-    static final ArchRule theCommandsAreTheTop = noClasses().that().resideOutsideOfPackage("org.rubis.analysis.cli..")
-            .should().dependOnClassesThat().resideInAPackage("org.rubis.analysis.cli..");
-
-    @ArchTest
-    static final ArchRule onlyTheCommandsUsePicocli = noClasses().that()
+    static final ArchRule theCommandsAreTheTop = noClasses()
+            .that()
             .resideOutsideOfPackage("org.rubis.analysis.cli..")
-            .should().dependOnClassesThat().resideInAPackage("picocli..");
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("org.rubis.analysis.cli..");
 
     @ArchTest
-    static final ArchRule onlyTheReportDraws = noClasses().that().resideOutsideOfPackage("org.rubis.analysis.report..")
-            .should().dependOnClassesThat().resideInAPackage("org.knowm.xchart..")
+    static final ArchRule onlyTheCommandsUsePicocli = noClasses()
+            .that()
+            .resideOutsideOfPackage("org.rubis.analysis.cli..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("picocli..");
+
+    @ArchTest
+    static final ArchRule onlyTheReportDraws = noClasses()
+            .that()
+            .resideOutsideOfPackage("org.rubis.analysis.report..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("org.knowm.xchart..")
             .because("the report's Charts is the one place that draws (rubis-lab's reproduction uses it too)");
 }

@@ -7,8 +7,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.RunAnalysis;
+import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
 
 /**
@@ -19,10 +19,13 @@ import org.rubis.analysis.io.RunDirectory;
  */
 class RunDirectoryFuzzTest {
 
-    private static final String REQUESTS_HEADER = "session_id,user,request_index,state,path,phase,intended_send_epoch_ns,send_epoch_ns,"
-            + "ttfb_ns,response_ns,bytes,status,error,connection_id,new_connection,backend,images,image_bytes\n";
-    private static final String SESSIONS_HEADER = "session_id,emulated_user,user,intended_start_epoch_ns,start_epoch_ns,end_epoch_ns,requests,errors,end_reason\n";
-    private static final String SERVER_HEADER = "connection_id,arrival_epoch_ns,completion_epoch_ns,service_ns,interaction,status,bytes,path,fault\n";
+    private static final String REQUESTS_HEADER =
+            "session_id,user,request_index,state,path,phase,intended_send_epoch_ns,send_epoch_ns,"
+                    + "ttfb_ns,response_ns,bytes,status,error,connection_id,new_connection,backend,images,image_bytes\n";
+    private static final String SESSIONS_HEADER =
+            "session_id,emulated_user,user,intended_start_epoch_ns,start_epoch_ns,end_epoch_ns,requests,errors,end_reason\n";
+    private static final String SERVER_HEADER =
+            "connection_id,arrival_epoch_ns,completion_epoch_ns,service_ns,interaction,status,bytes,path,fault\n";
 
     private static final Path DIR = tempDir();
 
@@ -45,10 +48,16 @@ class RunDirectoryFuzzTest {
         String sessions = in.consumeString(1000);
         String server = in.consumeString(1000);
         String gc = in.consumeRemainingAsString();
-        Files.writeString(DIR.resolve("requests.csv"), (headers ? REQUESTS_HEADER : "") + requests, StandardCharsets.UTF_8);
-        Files.writeString(DIR.resolve("sessions.csv"), (headers ? SESSIONS_HEADER : "") + sessions, StandardCharsets.UTF_8);
-        Files.writeString(DIR.resolve("server/requests.csv"), (headers ? SERVER_HEADER : "") + server, StandardCharsets.UTF_8);
-        Files.writeString(DIR.resolve("client-gc.csv"), (headers ? "end_epoch_ms,duration_ms,gc,action,cause\n" : "") + gc, StandardCharsets.UTF_8);
+        Files.writeString(
+                DIR.resolve("requests.csv"), (headers ? REQUESTS_HEADER : "") + requests, StandardCharsets.UTF_8);
+        Files.writeString(
+                DIR.resolve("sessions.csv"), (headers ? SESSIONS_HEADER : "") + sessions, StandardCharsets.UTF_8);
+        Files.writeString(
+                DIR.resolve("server/requests.csv"), (headers ? SERVER_HEADER : "") + server, StandardCharsets.UTF_8);
+        Files.writeString(
+                DIR.resolve("client-gc.csv"),
+                (headers ? "end_epoch_ms,duration_ms,gc,action,cause\n" : "") + gc,
+                StandardCharsets.UTF_8);
         try {
             RunAnalysis a = RunAnalysis.of(new RunDirectory(DIR));
             a.throughput();

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.Test;
 import java.io.SequenceInputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** Each line decoded on its own: a bad byte or an endless line costs one line, not the file. */
 class LogLinesTest {
@@ -21,8 +21,11 @@ class LogLinesTest {
         byte[] good = "a,b\r\nc,d\n".getBytes(StandardCharsets.UTF_8);
         byte[] bad = {'x', (byte) 0xc3, '(', '\n'};
         byte[] accented = "é,ü\n".getBytes(StandardCharsets.UTF_8);
-        InputStream in = new SequenceInputStream(Collections.enumeration(List.of(new ByteArrayInputStream(good),
-                new ByteArrayInputStream(bad), new Endless(LogLines.MAX_LINE * 3L), new ByteArrayInputStream(accented),
+        InputStream in = new SequenceInputStream(Collections.enumeration(List.of(
+                new ByteArrayInputStream(good),
+                new ByteArrayInputStream(bad),
+                new Endless(LogLines.MAX_LINE * 3L),
+                new ByteArrayInputStream(accented),
                 new ByteArrayInputStream("last".getBytes(StandardCharsets.UTF_8)))));
         try (LogLines l = new LogLines(in)) {
             assertEquals("a,b", l.next());

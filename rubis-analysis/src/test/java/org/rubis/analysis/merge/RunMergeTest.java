@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -16,21 +17,22 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rubis.analysis.cli.AnalysisMain;
 import org.rubis.analysis.RunAnalysis;
+import org.rubis.analysis.cli.AnalysisMain;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.report.CompareReport;
 import org.rubis.analysis.report.HtmlReport;
-import java.io.IOException;
-import java.util.function.Consumer;
 
 class RunMergeTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private record Cli(int status, String out, String err) {}
@@ -80,8 +82,16 @@ class RunMergeTest {
         // Every request of every shard exactly once, in completion order, tagged with its shard.
         List<Map<String, String>> merged = rows(out.resolve("requests.csv"));
         assertEquals(run.requests.size(), merged.size());
-        List<String> expectedKeys = run.requests.stream().map(r -> r.session() + "/" + r.index()).sorted().toList();
-        assertEquals(expectedKeys, merged.stream().map(r -> r.get("session_id") + "/" + r.get("request_index")).sorted().toList());
+        List<String> expectedKeys = run.requests.stream()
+                .map(r -> r.session() + "/" + r.index())
+                .sorted()
+                .toList();
+        assertEquals(
+                expectedKeys,
+                merged.stream()
+                        .map(r -> r.get("session_id") + "/" + r.get("request_index"))
+                        .sorted()
+                        .toList());
         long last = Long.MIN_VALUE;
         for (Map<String, String> r : merged) {
             long done = Long.parseLong(r.get("send_epoch_ns")) + Long.parseLong(r.get("response_ns"));
@@ -103,16 +113,33 @@ class RunMergeTest {
         for (Path d : dirs) {
             sums.add(JSON.readTree(d.resolve("summary.json").toFile()));
         }
-        for (String k : List.of("requests", "errors", "sessions_started", "sessions_completed", "sessions_aborted_at_end", "connections_opened",
-                "users_started", "distinct_connections")) {
-            assertEquals(sums.stream().mapToLong(x -> x.get(k).asLong()).sum(), m.get(k).asLong(), k);
+        for (String k : List.of(
+                "requests",
+                "errors",
+                "sessions_started",
+                "sessions_completed",
+                "sessions_aborted_at_end",
+                "connections_opened",
+                "users_started",
+                "distinct_connections")) {
+            assertEquals(
+                    sums.stream().mapToLong(x -> x.get(k).asLong()).sum(),
+                    m.get(k).asLong(),
+                    k);
         }
         assertEquals("complete", m.get("status").asText());
         assertEquals(42, m.get("seed").asLong());
-        long[] runTimes = run.requests.stream().filter(r -> r.phase().equals("run")).mapToLong(ShardedRun.Req::response).sorted().toArray();
+        long[] runTimes = run.requests.stream()
+                .filter(r -> r.phase().equals("run"))
+                .mapToLong(ShardedRun.Req::response)
+                .sorted()
+                .toArray();
         JsonNode rp = m.get("response_time_ms").get("run");
         assertEquals(runTimes.length, rp.get("count").asLong());
-        assertEquals(Arrays.stream(runTimes).average().orElseThrow() / 1e6, rp.get("mean").asDouble(), 0.0011);
+        assertEquals(
+                Arrays.stream(runTimes).average().orElseThrow() / 1e6,
+                rp.get("mean").asDouble(),
+                0.0011);
         assertEquals(runTimes[0] / 1e6, rp.get("min").asDouble(), 0.0011);
         assertEquals(runTimes[runTimes.length - 1] / 1e6, rp.get("max").asDouble(), 0.0011);
         for (String[] p : new String[][] {{"p50", "50"}, {"p90", "90"}, {"p99", "99"}}) {
@@ -124,17 +151,32 @@ class RunMergeTest {
         double averaged = 0;
         for (int s = 0; s < 3; s++) {
             int shard = s;
-            long[] t = run.requests.stream().filter(r -> r.shard() == shard && r.phase().equals("run")).mapToLong(ShardedRun.Req::response).sorted().toArray();
+            long[] t = run.requests.stream()
+                    .filter(r -> r.shard() == shard && r.phase().equals("run"))
+                    .mapToLong(ShardedRun.Req::response)
+                    .sorted()
+                    .toArray();
             averaged += exactPercentileMs(t, 90) / 3;
         }
-        assertTrue(Math.abs(averaged - rp.get("p90").asDouble()) > 0.05 * rp.get("p90").asDouble(), "the test data tells merging from averaging");
-        long homeRun = run.requests.stream().filter(r -> r.phase().equals("run") && r.state().equals("Home")).count();
+        assertTrue(
+                Math.abs(averaged - rp.get("p90").asDouble())
+                        > 0.05 * rp.get("p90").asDouble(),
+                "the test data tells merging from averaging");
+        long homeRun = run.requests.stream()
+                .filter(r -> r.phase().equals("run") && r.state().equals("Home"))
+                .count();
         assertEquals(homeRun, rp.get("states").get("Home").get("count").asLong());
         // The run phase's CPU by thread role: the shards' seconds summed, over all run-phase requests.
         JsonNode byThread = m.get("client_health").get("run_cpu_seconds_by_thread");
         assertEquals(0.5 * (1 + 2 + 3), byThread.get("event_loops").asDouble(), 1e-9);
         assertEquals(0.1 * (1 + 2 + 3), byThread.get("log_writer").asDouble(), 1e-9);
-        assertEquals(0.5 * 6 * 1e6 / runTimes.length, m.get("client_health").get("run_cpu_us_per_request_by_thread").get("event_loops").asDouble(), 0.01);
+        assertEquals(
+                0.5 * 6 * 1e6 / runTimes.length,
+                m.get("client_health")
+                        .get("run_cpu_us_per_request_by_thread")
+                        .get("event_loops")
+                        .asDouble(),
+                0.01);
 
         // Clock anchors and offsets.
         JsonNode mg = m.get("merged");
@@ -142,7 +184,9 @@ class RunMergeTest {
         assertEquals(ShardedRun.START_AT, mg.get("start_at_epoch_ns").asLong());
         for (int s = 0; s < 3; s++) {
             JsonNode sh = mg.get("shards").get(s);
-            assertEquals(sums.get(s).get("clock").get("anchor_epoch_ns").asLong(), sh.get("anchor_epoch_ns").asLong());
+            assertEquals(
+                    sums.get(s).get("clock").get("anchor_epoch_ns").asLong(),
+                    sh.get("anchor_epoch_ns").asLong());
             assertEquals(s * 0.3, sh.get("start_offset_ms").asDouble(), 1e-9);
         }
         assertEquals(0.6, mg.get("run_start_spread_ms").asDouble(), 1e-9);
@@ -159,7 +203,10 @@ class RunMergeTest {
             List<String> expected = new ArrayList<>();
             expected.add(in.get(0) + ",shard");
             in.stream().skip(1).forEach(l -> expected.add(l + ",0"));
-            assertEquals(expected, Files.readAllLines(out.resolve(f)), f + ": byte-for-byte the shard's lines, in the same order");
+            assertEquals(
+                    expected,
+                    Files.readAllLines(out.resolve(f)),
+                    f + ": byte-for-byte the shard's lines, in the same order");
         }
     }
 
@@ -171,7 +218,9 @@ class RunMergeTest {
         assertTrue(c.out().contains("warning: the shards' runs started up to 5.000 ms apart"), c.out());
         JsonNode m = JSON.readTree(tmp.resolve("m/summary.json").toFile());
         assertEquals(5.0, m.get("merged").get("run_start_spread_ms").asDouble(), 1e-9);
-        assertTrue(m.get("warnings").toString().contains("shard 1 began its run 5.000 ms after the start instant"), m.get("warnings").toString());
+        assertTrue(
+                m.get("warnings").toString().contains("shard 1 began its run 5.000 ms after the start instant"),
+                m.get("warnings").toString());
     }
 
     @Test
@@ -185,14 +234,21 @@ class RunMergeTest {
         assertEquals(run.sessions.size(), a.sessions().started());
         assertEquals(3, a.gcPauses().size(), "every shard's GC pauses");
         assertTrue(a.notes().isEmpty(), a.notes().toString());
-        long runCount = run.requests.stream().filter(r -> r.phase().equals("run")).count();
-        long runServed = run.requests.stream().filter(r -> r.phase().equals("run") && r.error().isEmpty()).count();
+        long runCount =
+                run.requests.stream().filter(r -> r.phase().equals("run")).count();
+        long runServed = run.requests.stream()
+                .filter(r -> r.phase().equals("run") && r.error().isEmpty())
+                .count();
         assertTrue(runServed < runCount, "the synthetic run has failed requests (else this shows nothing)");
         // The summary's meanings: throughput counts successful requests, attempted_rps every one.
         assertEquals(runServed / (ShardedRun.RUN_NS / 1e9), a.throughput(), 1e-9);
         assertEquals(runCount / (ShardedRun.RUN_NS / 1e9), a.attemptedRps(), 1e-9);
         JsonNode merged = JSON.readTree(out.resolve("summary.json").toFile());
-        assertEquals(a.throughput(), merged.get("throughput_rps").asDouble(), 0.001, "merge and report: one figure, one name");
+        assertEquals(
+                a.throughput(),
+                merged.get("throughput_rps").asDouble(),
+                0.001,
+                "merge and report: one figure, one name");
         assertEquals(a.attemptedRps(), merged.get("attempted_rps").asDouble(), 0.001);
         Cli r = cli("report", out.toString());
         assertEquals(0, r.status(), r.err());
@@ -207,11 +263,16 @@ class RunMergeTest {
         assertEquals(0, k.status(), k.err());
         JsonNode cj = JSON.readTree(cmp.resolveSibling("comparison.json").toFile());
         assertEquals(runCount, cj.get("runs").get(0).get("requests").asLong());
-        Cli x = cli("export-httperf", out.toString(), "--out", tmp.resolve("httperf").toString());
+        Cli x = cli(
+                "export-httperf",
+                out.toString(),
+                "--out",
+                tmp.resolve("httperf").toString());
         assertEquals(0, x.status(), x.err());
         assertTrue(x.out().startsWith("exported " + run.sessions.size() + " sessions"), x.out());
         new HtmlReport(a).write(tmp.resolve("again/report.html"));
-        new CompareReport(List.of(a, RunAnalysis.of(new RunDirectory(dirs.get(1))))).write(tmp.resolve("again/cmp.html"));
+        new CompareReport(List.of(a, RunAnalysis.of(new RunDirectory(dirs.get(1)))))
+                .write(tmp.resolve("again/cmp.html"));
     }
 
     @Test
@@ -223,9 +284,14 @@ class RunMergeTest {
         Files.writeString(req, text.substring(0, text.length() - 20)); // killed mid-line
         Cli c = cli(args(dirs, tmp.resolve("m")));
         assertEquals(0, c.status(), c.err());
-        assertEquals(run.requests.size() - 1, rows(tmp.resolve("m/requests.csv")).size());
+        assertEquals(
+                run.requests.size() - 1, rows(tmp.resolve("m/requests.csv")).size());
         assertTrue(c.out().contains("ends with an incomplete line"), c.out());
-        assertTrue(c.out().contains("requests: " + (run.requests.size() - 1) + " in the merged logs but " + run.requests.size()), c.out());
+        assertTrue(
+                c.out()
+                        .contains("requests: " + (run.requests.size() - 1) + " in the merged logs but "
+                                + run.requests.size()),
+                c.out());
     }
 
     /**
@@ -307,23 +373,32 @@ class RunMergeTest {
 
         Path seed = tmp.resolve("seed");
         List<Path> other = new ShardedRun(3, 9, 6).write(seed);
-        assertOneLineError(List.of(dirs.get(0), other.get(1), dirs.get(2)), other.get(1) + ": seed 6 differs from " + dirs.get(0), "same --seed");
+        assertOneLineError(
+                List.of(dirs.get(0), other.get(1), dirs.get(2)),
+                other.get(1) + ": seed 6 differs from " + dirs.get(0),
+                "same --seed");
 
         ShardedRun changed = new ShardedRun(3, 9, 5);
         changed.configSha = "0".repeat(64);
         Path cfg = changed.writeShard(tmp.resolve("cfg/shard-1"), 1);
-        assertOneLineError(List.of(dirs.get(0), cfg, dirs.get(2)), cfg + ": its configuration", "same properties and options");
+        assertOneLineError(
+                List.of(dirs.get(0), cfg, dirs.get(2)), cfg + ": its configuration", "same properties and options");
 
-        assertOneLineError(List.of(dirs.get(0), dirs.get(1), dirs.get(1)), dirs.get(1) + ": shard index 1 is also " + dirs.get(1), "once");
+        assertOneLineError(
+                List.of(dirs.get(0), dirs.get(1), dirs.get(1)),
+                dirs.get(1) + ": shard index 1 is also " + dirs.get(1),
+                "once");
         assertOneLineError(List.of(dirs.get(0), dirs.get(2)), "shard [1] of 3 missing", "pass every shard's directory");
 
         Path notRun = Files.createDirectories(tmp.resolve("photos"));
-        assertOneLineError(List.of(dirs.get(0), notRun), notRun + ": not a rubis-client run directory (no requests.csv)");
+        assertOneLineError(
+                List.of(dirs.get(0), notRun), notRun + ": not a rubis-client run directory (no requests.csv)");
 
         Path single = tmp.resolve("single");
         new ShardedRun(1, 3, 5).write(single);
         edit(single.resolve("shard-0"), s -> s.remove("shard"));
-        assertOneLineError(List.of(single.resolve("shard-0")), single.resolve("shard-0") + ": not a shard", "run --shard I/N");
+        assertOneLineError(
+                List.of(single.resolve("shard-0")), single.resolve("shard-0") + ": not a shard", "run --shard I/N");
 
         Path killed = tmp.resolve("killed");
         List<Path> k = new ShardedRun(2, 4, 5).write(killed);
@@ -343,13 +418,18 @@ class RunMergeTest {
         Files.writeString(full.resolve("x.txt"), "x");
         Cli c = cli(args(dirs, full));
         assertEquals(1, c.status());
-        assertTrue(c.err().startsWith("error: " + full + ": exists and is not empty; choose a new directory for --out"), c.err());
+        assertTrue(
+                c.err().startsWith("error: " + full + ": exists and is not empty; choose a new directory for --out"),
+                c.err());
 
         // --out naming one of the shards is refused before anything is written (that shard is not empty either,
         // but this is the mistake to name)
         Cli same = cli(args(dirs, dirs.get(1)));
         assertEquals(1, same.status(), same.out() + same.err());
-        assertTrue(same.err().startsWith("error: " + dirs.get(1) + ": --out is one of the shard directories; choose a new directory"),
+        assertTrue(
+                same.err()
+                        .startsWith("error: " + dirs.get(1)
+                                + ": --out is one of the shard directories; choose a new directory"),
                 same.err());
 
         Path merged = tmp.resolve("m");

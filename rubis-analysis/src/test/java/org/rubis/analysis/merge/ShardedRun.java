@@ -27,9 +27,22 @@ final class ShardedRun {
     static final String[] STATES = {"Home", "Browse", "ViewItem", "SearchItemsInCategory", "PutBid"};
 
     /** One logged request. */
-    record Req(int shard, long session, int user, int index, String state, String phase, long intended, long send, long response, String error,
-               String connection, boolean newConnection) {
-        long done() { return send + response; }
+    record Req(
+            int shard,
+            long session,
+            int user,
+            int index,
+            String state,
+            String phase,
+            long intended,
+            long send,
+            long response,
+            String error,
+            String connection,
+            boolean newConnection) {
+        long done() {
+            return send + response;
+        }
     }
 
     /** One logged session. */
@@ -73,7 +86,19 @@ final class ShardedRun {
                     errors += error.isEmpty() ? 0 : 1;
                     long rel = send - START_AT;
                     String phase = rel < UP_NS ? "up" : rel < UP_NS + RUN_NS ? "run" : "down";
-                    requests.add(new Req(shard, sid, u, i, STATES[r.nextInt(STATES.length)], phase, intended, send, resp, error, conn, i == 0));
+                    requests.add(new Req(
+                            shard,
+                            sid,
+                            u,
+                            i,
+                            STATES[r.nextInt(STATES.length)],
+                            phase,
+                            intended,
+                            send,
+                            resp,
+                            error,
+                            conn,
+                            i == 0));
                     t = send + resp + 50_000_000L + r.nextLong(100_000_000L);
                     done++;
                 }
@@ -85,11 +110,17 @@ final class ShardedRun {
     }
 
     List<Req> requestsOf(int shard) {
-        return requests.stream().filter(x -> x.shard == shard).sorted(Comparator.comparingLong(Req::done)).toList();
+        return requests.stream()
+                .filter(x -> x.shard == shard)
+                .sorted(Comparator.comparingLong(Req::done))
+                .toList();
     }
 
     List<Ses> sessionsOf(int shard) {
-        return sessions.stream().filter(x -> x.shard == shard).sorted(Comparator.comparingLong(Ses::end)).toList();
+        return sessions.stream()
+                .filter(x -> x.shard == shard)
+                .sorted(Comparator.comparingLong(Ses::end))
+                .toList();
     }
 
     /** Writes shard-0 .. shard-(N-1) under {@code root}; returns their paths in index order. */
@@ -108,30 +139,79 @@ final class ShardedRun {
         long errors = 0;
         long newConns = 0;
         for (Req x : reqs) {
-            rq.append(x.session).append(",user").append(x.user + 1).append(',').append(x.index).append(',').append(x.state)
-              .append(",/PHP/").append(x.state).append(".php?id=").append(x.user).append(',').append(x.phase).append(',').append(x.intended)
-              .append(',').append(x.send).append(',').append(x.response / 2).append(',').append(x.response).append(",1234,")
-              .append(x.error.isEmpty() ? 200 : 500).append(',').append(x.error).append(',').append(x.connection).append(',')
-              .append(x.newConnection).append(",netty,0,0,0,\n");
+            rq.append(x.session)
+                    .append(",user")
+                    .append(x.user + 1)
+                    .append(',')
+                    .append(x.index)
+                    .append(',')
+                    .append(x.state)
+                    .append(",/PHP/")
+                    .append(x.state)
+                    .append(".php?id=")
+                    .append(x.user)
+                    .append(',')
+                    .append(x.phase)
+                    .append(',')
+                    .append(x.intended)
+                    .append(',')
+                    .append(x.send)
+                    .append(',')
+                    .append(x.response / 2)
+                    .append(',')
+                    .append(x.response)
+                    .append(",1234,")
+                    .append(x.error.isEmpty() ? 200 : 500)
+                    .append(',')
+                    .append(x.error)
+                    .append(',')
+                    .append(x.connection)
+                    .append(',')
+                    .append(x.newConnection)
+                    .append(",netty,0,0,0,\n");
             errors += x.error.isEmpty() ? 0 : 1;
             newConns += x.newConnection ? 1 : 0;
         }
         Files.writeString(dir.resolve("requests.csv"), rq);
-        StringBuilder ss = new StringBuilder("session_id,emulated_user,user,intended_start_epoch_ns,start_epoch_ns,end_epoch_ns,requests,errors,end_reason\n");
+        StringBuilder ss = new StringBuilder(
+                "session_id,emulated_user,user,intended_start_epoch_ns,start_epoch_ns,end_epoch_ns,requests,errors,end_reason\n");
         List<Ses> ses = sessionsOf(s);
         for (Ses x : ses) {
-            ss.append(x.session).append(',').append(x.user).append(",user").append(x.user + 1).append(',').append(x.start).append(',')
-              .append(x.start).append(',').append(x.end).append(',').append(x.requests).append(',').append(x.errors).append(',').append(x.reason)
-              .append('\n');
+            ss.append(x.session)
+                    .append(',')
+                    .append(x.user)
+                    .append(",user")
+                    .append(x.user + 1)
+                    .append(',')
+                    .append(x.start)
+                    .append(',')
+                    .append(x.start)
+                    .append(',')
+                    .append(x.end)
+                    .append(',')
+                    .append(x.requests)
+                    .append(',')
+                    .append(x.errors)
+                    .append(',')
+                    .append(x.reason)
+                    .append('\n');
         }
         Files.writeString(dir.resolve("sessions.csv"), ss);
-        StringBuilder health = new StringBuilder("epoch_ms,cpu_cores,heap_used_bytes,heap_max_bytes,threads,active_sessions,requests\n");
+        StringBuilder health = new StringBuilder(
+                "epoch_ms,cpu_cores,heap_used_bytes,heap_max_bytes,threads,active_sessions,requests\n");
         for (long sec = 0; sec < 10; sec++) {
-            health.append(START_AT / 1_000_000 + sec * 1000 + s).append(",0.").append(s + 1).append(",1000000,2000000,20,5,").append(sec * 10).append('\n');
+            health.append(START_AT / 1_000_000 + sec * 1000 + s)
+                    .append(",0.")
+                    .append(s + 1)
+                    .append(",1000000,2000000,20,5,")
+                    .append(sec * 10)
+                    .append('\n');
         }
         Files.writeString(dir.resolve("client-health.csv"), health);
-        Files.writeString(dir.resolve("client-gc.csv"), "end_epoch_ms,duration_ms,gc,action,cause\n" + (START_AT / 1_000_000 + 3000 + s)
-                + "," + (s + 2) + ",G1 Young Generation,end of minor GC,G1 Evacuation Pause\n");
+        Files.writeString(
+                dir.resolve("client-gc.csv"),
+                "end_epoch_ms,duration_ms,gc,action,cause\n" + (START_AT / 1_000_000 + 3000 + s) + "," + (s + 2)
+                        + ",G1 Young Generation,end of minor GC,G1 Evacuation Pause\n");
 
         ObjectMapper json = new ObjectMapper();
         ObjectNode m = json.createObjectNode();
@@ -149,29 +229,54 @@ final class ShardedRun {
         m.put("arrival_process", "closed, " + users + " users");
         m.put("users", users);
         m.put("users_started", (users - s + shards - 1) / shards);
-        m.putObject("phases_ms").put("up", UP_NS / 1_000_000).put("run", RUN_NS / 1_000_000).put("down", DOWN_NS / 1_000_000);
+        m.putObject("phases_ms")
+                .put("up", UP_NS / 1_000_000)
+                .put("run", RUN_NS / 1_000_000)
+                .put("down", DOWN_NS / 1_000_000);
         m.put("requests", reqs.size());
         m.put("errors", errors);
         m.put("sessions_started", ses.size());
-        m.put("sessions_completed", ses.stream().filter(x -> x.reason.equals("end_of_session")).count());
-        m.put("sessions_aborted_at_end", ses.stream().filter(x -> x.reason.equals("run_ended")).count());
+        m.put(
+                "sessions_completed",
+                ses.stream().filter(x -> x.reason.equals("end_of_session")).count());
+        m.put(
+                "sessions_aborted_at_end",
+                ses.stream().filter(x -> x.reason.equals("run_ended")).count());
         m.put("sessions_delayed_by_cap", 0);
         m.put("sessions_dropped_by_cap", 0);
         m.put("connections_opened", newConns);
-        m.put("distinct_connections", reqs.stream().map(Req::connection).distinct().count());
+        m.put(
+                "distinct_connections",
+                reqs.stream().map(Req::connection).distinct().count());
         ObjectNode h = m.putObject("client_health");
-        h.put("cpu_mean_cores", 0.1 * (s + 1)).put("cpu_peak_cores", 0.2 * (s + 1)).put("cpu_seconds", 1.0 * (s + 1)).put("cores", 4)
-         .put("run_cpu_seconds", 0.6 * (s + 1)).put("gc_count", 1).put("gc_pauses", 1).put("gc_pause_total_ms", s + 2)
-         .put("gc_max_pause_ms", s + 2).put("peak_threads", 20 + s).put("peak_heap_bytes", 1_000_000L * (s + 1)).put("saturated", false)
-         .put("verdict", "OK: the client kept its schedule");
-        h.putObject("run_cpu_seconds_by_thread").put("event_loops", 0.5 * (s + 1)).put("log_writer", 0.1 * (s + 1));
+        h.put("cpu_mean_cores", 0.1 * (s + 1))
+                .put("cpu_peak_cores", 0.2 * (s + 1))
+                .put("cpu_seconds", 1.0 * (s + 1))
+                .put("cores", 4)
+                .put("run_cpu_seconds", 0.6 * (s + 1))
+                .put("gc_count", 1)
+                .put("gc_pauses", 1)
+                .put("gc_pause_total_ms", s + 2)
+                .put("gc_max_pause_ms", s + 2)
+                .put("peak_threads", 20 + s)
+                .put("peak_heap_bytes", 1_000_000L * (s + 1))
+                .put("saturated", false)
+                .put("verdict", "OK: the client kept its schedule");
+        h.putObject("run_cpu_seconds_by_thread")
+                .put("event_loops", 0.5 * (s + 1))
+                .put("log_writer", 0.1 * (s + 1));
         ObjectNode shard = m.putObject("shard");
-        shard.put("index", s).put("count", shards).put("start_at", Instant.ofEpochSecond(0, START_AT).toString()).put("start_at_epoch_ns", START_AT)
-             .put("host", "rubis-client-" + s);
+        shard.put("index", s)
+                .put("count", shards)
+                .put("start_at", Instant.ofEpochSecond(0, START_AT).toString())
+                .put("start_at_epoch_ns", START_AT)
+                .put("host", "rubis-client-" + s);
         m.putObject("clock").put("anchor_epoch_ns", runStart - 1_500_000_000L).put("run_start_epoch_ns", runStart);
         m.putObject("jvm").put("version", "21");
         m.putArray("warnings");
-        Files.writeString(dir.resolve("summary.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(m));
+        Files.writeString(
+                dir.resolve("summary.json"),
+                json.writerWithDefaultPrettyPrinter().writeValueAsString(m));
         return dir;
     }
 }

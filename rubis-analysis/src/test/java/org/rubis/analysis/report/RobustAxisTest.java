@@ -39,9 +39,7 @@ class RobustAxisTest {
         double top = c.getStyler().getYAxisMax();
         assertTrue(top >= 8 && top < 12, "the axis ends above the other seconds' largest value (8): " + top);
         assertEquals(
-                1,
-                c.getSeriesMap().get("off scale (values under the plot)").getXData().length,
-                "one mark per second");
+                1, c.getSeriesMap().get("off scale (values under the plot)").getXData().length, "one mark per second");
     }
 
     @Test

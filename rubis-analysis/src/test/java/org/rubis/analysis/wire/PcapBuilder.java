@@ -21,25 +21,50 @@ public final class PcapBuilder {
     public PcapBuilder(int snap) {
         this.snap = snap;
         ByteBuffer h = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
-        h.putInt(0xa1b23c4d).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(snap).putInt(1);
+        h.putInt(0xa1b23c4d)
+                .putShort((short) 2)
+                .putShort((short) 4)
+                .putInt(0)
+                .putInt(0)
+                .putInt(snap)
+                .putInt(1);
         out.writeBytes(h.array());
     }
 
     /** One TCP/IPv4 packet at T0 + {@code atNs}; the payload is cut to the snap length like a real capture. */
-    public PcapBuilder packet(long atNs, String src, int sport, String dst, int dport, long seq, long ack, int flags, byte[] payload) {
+    public PcapBuilder packet(
+            long atNs, String src, int sport, String dst, int dport, long seq, long ack, int flags, byte[] payload) {
         int ipLen = 20 + 20 + payload.length;
         ByteBuffer f = ByteBuffer.allocate(14 + ipLen).order(ByteOrder.BIG_ENDIAN);
         f.put(new byte[6]).put(new byte[6]).putShort((short) 0x0800);
-        f.put((byte) 0x45).put((byte) 0).putShort((short) ipLen).putShort((short) 0).putShort((short) 0x4000)
-         .put((byte) 64).put((byte) 6).putShort((short) 0).put(ip(src)).put(ip(dst));
-        f.putShort((short) sport).putShort((short) dport).putInt((int) seq).putInt((int) ack)
-         .put((byte) 0x50).put((byte) flags).putShort((short) 65535).putShort((short) 0).putShort((short) 0);
+        f.put((byte) 0x45)
+                .put((byte) 0)
+                .putShort((short) ipLen)
+                .putShort((short) 0)
+                .putShort((short) 0x4000)
+                .put((byte) 64)
+                .put((byte) 6)
+                .putShort((short) 0)
+                .put(ip(src))
+                .put(ip(dst));
+        f.putShort((short) sport)
+                .putShort((short) dport)
+                .putInt((int) seq)
+                .putInt((int) ack)
+                .put((byte) 0x50)
+                .put((byte) flags)
+                .putShort((short) 65535)
+                .putShort((short) 0)
+                .putShort((short) 0);
         f.put(payload);
         byte[] frame = f.array();
         int caplen = Math.min(frame.length, snap);
         long ts = T0 + atNs;
         ByteBuffer r = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
-        r.putInt((int) (ts / 1_000_000_000L)).putInt((int) (ts % 1_000_000_000L)).putInt(caplen).putInt(frame.length);
+        r.putInt((int) (ts / 1_000_000_000L))
+                .putInt((int) (ts % 1_000_000_000L))
+                .putInt(caplen)
+                .putInt(frame.length);
         out.writeBytes(r.array());
         out.write(frame, 0, caplen);
         return this;
@@ -56,7 +81,12 @@ public final class PcapBuilder {
 
     private static byte[] ip(String dotted) {
         String[] p = dotted.split("\\.");
-        return new byte[] {(byte) Integer.parseInt(p[0]), (byte) Integer.parseInt(p[1]), (byte) Integer.parseInt(p[2]), (byte) Integer.parseInt(p[3])};
+        return new byte[] {
+            (byte) Integer.parseInt(p[0]),
+            (byte) Integer.parseInt(p[1]),
+            (byte) Integer.parseInt(p[2]),
+            (byte) Integer.parseInt(p[3])
+        };
     }
 
     static byte[] text(String s) {
@@ -74,7 +104,8 @@ public final class PcapBuilder {
         long cseq;
         long sseq;
 
-        public Conversation(PcapBuilder pcap, String client, int clientPort, String server, int serverPort, long cisn, long sisn) {
+        public Conversation(
+                PcapBuilder pcap, String client, int clientPort, String server, int serverPort, long cisn, long sisn) {
             this.pcap = pcap;
             this.client = client;
             this.clientPort = clientPort;
@@ -150,7 +181,8 @@ public final class PcapBuilder {
     }
 
     public static String request(String path) {
-        return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: rubis-client\r\nConnection: keep-alive\r\n\r\n";
+        return "GET " + path
+                + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: rubis-client\r\nConnection: keep-alive\r\n\r\n";
     }
 
     public static String responseHead(int status, int length) {

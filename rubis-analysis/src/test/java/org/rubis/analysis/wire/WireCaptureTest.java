@@ -8,6 +8,8 @@ import static org.rubis.analysis.wire.PcapBuilder.body;
 import static org.rubis.analysis.wire.PcapBuilder.request;
 import static org.rubis.analysis.wire.PcapBuilder.responseHead;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -16,8 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.wire.PcapBuilder.Conversation;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /** The analyser on pcap files the tests write byte by byte, so every expected instant is known exactly. */
 class WireCaptureTest {
@@ -25,16 +25,22 @@ class WireCaptureTest {
     static final String S = "127.0.0.2";
     static final long MS = 1_000_000;
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** Three requests on one keep-alive connection, the second response in two segments, closed by the server. */
     static PcapBuilder keepAlive(PcapBuilder p) {
         new Conversation(p, C, 40000, S, 8080, 1000, 5000)
                 .handshake(0)
-                .fromClient(1 * MS, request("/a")).fromServer(3 * MS, responseHead(200, 5) + "hello").ackFromClient(3 * MS + 50_000)
-                .fromClient(10 * MS, request("/b?x=1")).fromServer(12 * MS, responseHead(200, 200) + body(100, 'x'))
-                .fromServer(14 * MS, body(100, 'y')).ackFromClient(14 * MS + 50_000)
-                .fromClient(20 * MS, request("/c")).fromServer(25 * MS, responseHead(404, 3) + "nop")
+                .fromClient(1 * MS, request("/a"))
+                .fromServer(3 * MS, responseHead(200, 5) + "hello")
+                .ackFromClient(3 * MS + 50_000)
+                .fromClient(10 * MS, request("/b?x=1"))
+                .fromServer(12 * MS, responseHead(200, 200) + body(100, 'x'))
+                .fromServer(14 * MS, body(100, 'y'))
+                .ackFromClient(14 * MS + 50_000)
+                .fromClient(20 * MS, request("/c"))
+                .fromServer(25 * MS, responseHead(404, 3) + "nop")
                 .finFromServer(30 * MS);
         return p;
     }
@@ -73,8 +79,10 @@ class WireCaptureTest {
     void snapLengthCutsThePathButNotTheByteCounts() throws Exception {
         PcapBuilder p = new PcapBuilder(14 + 40 + 20); // the request line is cut after "GET /very"
         String path = "/very/long/path/that/the/snap/length/cuts";
-        new Conversation(p, C, 40001, S, 8080, 1, 1).handshake(0)
-                .fromClient(MS, request(path)).fromServer(2 * MS, responseHead(200, 1000) + body(1000, 'z'));
+        new Conversation(p, C, 40001, S, 8080, 1, 1)
+                .handshake(0)
+                .fromClient(MS, request(path))
+                .fromServer(2 * MS, responseHead(200, 1000) + body(1000, 'z'));
         WireCapture w = WireCapture.read(p.write(tmp.resolve("s.pcap")));
         WireRequest r = w.requests.get(0);
         assertFalse(r.pathComplete);
@@ -87,8 +95,10 @@ class WireCaptureTest {
     @Test
     void resetByTheClientIsAClose() throws Exception {
         PcapBuilder p = new PcapBuilder(65535);
-        new Conversation(p, C, 40002, S, 8080, 7, 9).handshake(0)
-                .fromClient(MS, request("/x")).fromServer(2 * MS, responseHead(200, 2) + "ok")
+        new Conversation(p, C, 40002, S, 8080, 7, 9)
+                .handshake(0)
+                .fromClient(MS, request("/x"))
+                .fromServer(2 * MS, responseHead(200, 2) + "ok")
                 .rstFromClient(3 * MS);
         WireCapture w = WireCapture.read(p.write(tmp.resolve("r.pcap")));
         WireConnection c = w.connections.get(0);
@@ -102,12 +112,14 @@ class WireCaptureTest {
         PcapBuilder p = new PcapBuilder(65535);
         String req = request("/r");
         String resp = responseHead(200, 4) + "data";
-        new Conversation(p, C, 40003, S, 8080, 100, 200).handshake(0)
+        new Conversation(p, C, 40003, S, 8080, 100, 200)
+                .handshake(0)
                 .fromClient(MS, req)
-                .clientRetransmit(1 * MS + 200_000, req)          // the request again: not a second request
+                .clientRetransmit(1 * MS + 200_000, req) // the request again: not a second request
                 .fromServer(3 * MS, resp)
-                .serverRetransmit(4 * MS, resp)                    // the response again: not more bytes, not a later last byte
-                .fromClient(10 * MS, request("/s")).fromServer(11 * MS, resp);
+                .serverRetransmit(4 * MS, resp) // the response again: not more bytes, not a later last byte
+                .fromClient(10 * MS, request("/s"))
+                .fromServer(11 * MS, resp);
         WireCapture w = WireCapture.read(p.write(tmp.resolve("t.pcap")));
         assertEquals(2, w.requests.size());
         WireRequest first = w.requests.get(0);
@@ -123,17 +135,27 @@ class WireCaptureTest {
     @Test
     void aPortReusedByALaterConnectionIsANewConnection() throws Exception {
         PcapBuilder p = new PcapBuilder(65535);
-        new Conversation(p, C, 40004, S, 8080, 1000, 2000).handshake(0)
-                .fromClient(MS, request("/first")).fromServer(2 * MS, responseHead(200, 1) + "1").finFromClient(3 * MS);
-        new Conversation(p, C, 40004, S, 8080, 900_000, 3000).handshake(100 * MS)
-                .fromClient(101 * MS, request("/second")).fromServer(103 * MS, responseHead(200, 1) + "2")
-                .fromClient(110 * MS, request("/third")).fromServer(111 * MS, responseHead(200, 1) + "3");
+        new Conversation(p, C, 40004, S, 8080, 1000, 2000)
+                .handshake(0)
+                .fromClient(MS, request("/first"))
+                .fromServer(2 * MS, responseHead(200, 1) + "1")
+                .finFromClient(3 * MS);
+        new Conversation(p, C, 40004, S, 8080, 900_000, 3000)
+                .handshake(100 * MS)
+                .fromClient(101 * MS, request("/second"))
+                .fromServer(103 * MS, responseHead(200, 1) + "2")
+                .fromClient(110 * MS, request("/third"))
+                .fromServer(111 * MS, responseHead(200, 1) + "3");
         WireCapture w = WireCapture.read(p.write(tmp.resolve("p.pcap")));
         assertEquals(2, w.connections.size());
         assertEquals(WireConnection.CloseKind.FIN_CLIENT, w.connections.get(0).closeKind);
         assertEquals(WireConnection.CloseKind.OPEN, w.connections.get(1).closeKind);
-        assertEquals(List.of("/first"), w.connections.get(0).requests.stream().map(r -> r.path).toList());
-        assertEquals(List.of("/second", "/third"), w.connections.get(1).requests.stream().map(r -> r.path).toList());
+        assertEquals(
+                List.of("/first"),
+                w.connections.get(0).requests.stream().map(r -> r.path).toList());
+        assertEquals(
+                List.of("/second", "/third"),
+                w.connections.get(1).requests.stream().map(r -> r.path).toList());
         assertEquals(w.connections.get(0).client, w.connections.get(1).client);
         assertEquals(1, w.maxOpenConnections);
     }
@@ -142,8 +164,10 @@ class WireCaptureTest {
     void aRetransmittedSynIsNotANewConnection() throws Exception {
         PcapBuilder p = new PcapBuilder(65535);
         p.packet(0, C, 40005, S, 8080, 55, 0, Conversation.SYN, new byte[0]);
-        new Conversation(p, C, 40005, S, 8080, 55, 77).handshake(MS)
-                .fromClient(2 * MS, request("/y")).fromServer(3 * MS, responseHead(200, 1) + "y");
+        new Conversation(p, C, 40005, S, 8080, 55, 77)
+                .handshake(MS)
+                .fromClient(2 * MS, request("/y"))
+                .fromServer(3 * MS, responseHead(200, 1) + "y");
         WireCapture w = WireCapture.read(p.write(tmp.resolve("syn.pcap")));
         assertEquals(1, w.connections.size());
         assertEquals(1, w.connections.get(0).retransmissions);
@@ -167,8 +191,9 @@ class WireCaptureTest {
         Path text = Files.writeString(tmp.resolve("x.pcap"), "this is not a capture, just text");
         AnalysisException e = assertThrows(AnalysisException.class, () -> WireCapture.read(text));
         assertTrue(e.getMessage().contains("not a pcap file"), e.getMessage());
-        Path ng = Files.write(tmp.resolve("ng.pcap"), new byte[] {0x0a, 0x0d, 0x0d, 0x0a, 0, 0, 0, 0x1c, 0x4d, 0x3c, 0x2b, 0x1a,
-                1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+        Path ng = Files.write(tmp.resolve("ng.pcap"), new byte[] {
+            0x0a, 0x0d, 0x0d, 0x0a, 0, 0, 0, 0x1c, 0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        });
         e = assertThrows(AnalysisException.class, () -> WireCapture.read(ng));
         assertTrue(e.getMessage().contains("editcap -F pcap"), e.getMessage());
         Path tiny = Files.write(tmp.resolve("tiny.pcap"), new byte[] {(byte) 0xd4, (byte) 0xc3});
@@ -182,7 +207,10 @@ class WireCaptureTest {
     @Test
     void aRecordClaimingAHugeLengthIsACutFileNotAnAllocation() throws Exception {
         ByteBuffer r = ByteBuffer.allocate(16 + 100).order(ByteOrder.LITTLE_ENDIAN);
-        r.putInt(1_700_000_000).putInt(0).putInt(Integer.MAX_VALUE).putInt(Integer.MAX_VALUE); // 2 GiB claimed, 100 bytes follow
+        r.putInt(1_700_000_000)
+                .putInt(0)
+                .putInt(Integer.MAX_VALUE)
+                .putInt(Integer.MAX_VALUE); // 2 GiB claimed, 100 bytes follow
         byte[] head = new PcapBuilder(65535).bytes();
         byte[] file = Arrays.copyOf(head, head.length + r.capacity());
         System.arraycopy(r.array(), 0, file, head.length, r.capacity());
@@ -195,7 +223,9 @@ class WireCaptureTest {
     void packetsYearsApartAreReadWithoutAnEntryForEverySecondBetween() throws Exception {
         long years = 80L * 365 * 86_400 * 1_000_000_000L; // a bad clock or a corrupt timestamp
         PcapBuilder p = new PcapBuilder(65535);
-        new Conversation(p, C, 40000, S, 8080, 1000, 5000).handshake(0).fromClient(1 * MS, request("/a"))
+        new Conversation(p, C, 40000, S, 8080, 1000, 5000)
+                .handshake(0)
+                .fromClient(1 * MS, request("/a"))
                 .fromServer(years, responseHead(200, 5) + "hello");
         WireCapture w = WireCapture.read(p.write(tmp.resolve("years.pcap")));
         assertEquals(1, w.requests.size());

@@ -19,6 +19,7 @@ public final class DeterministicArrivals implements SessionArrivals {
 
     @Override
     public String describe() {
-        return String.format(Locale.ROOT, "deterministic inter-arrivals of %.3f ms (%.3f sessions/s)", gapNs / 1e6, 1e9 / gapNs);
+        return String.format(
+                Locale.ROOT, "deterministic inter-arrivals of %.3f ms (%.3f sessions/s)", gapNs / 1e6, 1e9 / gapNs);
     }
 }

@@ -1,7 +1,7 @@
 package org.rubis.client.arrival;
 
-import java.util.SplittableRandom;
 import java.util.Locale;
+import java.util.SplittableRandom;
 
 /** Poisson arrivals: exponential inter-arrival times with mean 1/rate, from the run seed. */
 public final class ExponentialArrivals implements SessionArrivals {
@@ -23,6 +23,7 @@ public final class ExponentialArrivals implements SessionArrivals {
 
     @Override
     public String describe() {
-        return String.format(Locale.ROOT, "exponential inter-arrivals, mean %.3f ms (%.3f sessions/s)", meanNs / 1e6, 1e9 / meanNs);
+        return String.format(
+                Locale.ROOT, "exponential inter-arrivals, mean %.3f ms (%.3f sessions/s)", meanNs / 1e6, 1e9 / meanNs);
     }
 }

@@ -7,8 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.rubis.client.input.ConfigException;
 import org.rubis.client.config.Limits;
+import org.rubis.client.input.ConfigException;
 
 /**
  * Inter-arrival times from a file, one value in milliseconds per line (decimals allowed; blank
@@ -38,14 +38,17 @@ public final class FileArrivals implements SessionArrivals {
                 try {
                     ms = Double.parseDouble(s);
                 } catch (NumberFormatException e) {
-                    throw new ConfigException(file + ":" + n + ": \"" + abbreviate(s) + "\" is not a number; expected one inter-arrival time in milliseconds per line");
+                    throw new ConfigException(file + ":" + n + ": \"" + abbreviate(s)
+                            + "\" is not a number; expected one inter-arrival time in milliseconds per line");
                 }
                 if (!(ms >= 0) || Double.isInfinite(ms)) {
-                    throw new ConfigException(file + ":" + n + ": " + s + " is negative or not finite; expected an inter-arrival time >= 0 ms");
+                    throw new ConfigException(file + ":" + n + ": " + s
+                            + " is negative or not finite; expected an inter-arrival time >= 0 ms");
                 }
                 sumMs += ms;
                 if (!Limits.durationFits(sumMs)) {
-                    throw new ConfigException(file + ":" + n + ": " + abbreviate(s) + " ms brings the arrivals past 30 days; expected inter-arrival times"
+                    throw new ConfigException(file + ":" + n + ": " + abbreviate(s)
+                            + " ms brings the arrivals past 30 days; expected inter-arrival times"
                             + " in milliseconds that sum to at most 30 days");
                 }
                 offsets.add(Math.round(sumMs * 1e6));
@@ -70,7 +73,8 @@ public final class FileArrivals implements SessionArrivals {
 
     @Override
     public String describe() {
-        return "inter-arrival file " + file + " (" + offsetsNs.length + " sessions over " + offsetsNs[offsetsNs.length - 1] / 1_000_000 + " ms)";
+        return "inter-arrival file " + file + " (" + offsetsNs.length + " sessions over "
+                + offsetsNs[offsetsNs.length - 1] / 1_000_000 + " ms)";
     }
 
     private static String abbreviate(String s) {

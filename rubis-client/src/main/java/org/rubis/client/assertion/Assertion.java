@@ -48,8 +48,8 @@ public record Assertion(String text, Metric metric, Operator operator, double th
             + "; OP one of <, <=, >, >=; VALUE a number with its unit (ms, s, us for times; % for errors; /s for "
             + "throughput), e.g. p99<200ms, errors<1%, throughput>40/s";
 
-    private static final Pattern FORM = Pattern.compile(
-            "\\s*([A-Za-z0-9_.]+)\\s*(<=|>=|<|>)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|us|%|/s)\\s*");
+    private static final Pattern FORM =
+            Pattern.compile("\\s*([A-Za-z0-9_.]+)\\s*(<=|>=|<|>)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|us|%|/s)\\s*");
 
     /**
      * Parses assertions separated by {@code ;}; {@code where} names the option or the file and key in the one-line
@@ -72,8 +72,11 @@ public record Assertion(String text, Metric metric, Operator operator, double th
         }
         Metric metric = Metric.of(m.group(1));
         if (metric == null) {
-            throw bad(where, text, "unknown metric " + m.group(1) + " (p95 is not among the percentiles summary.json "
-                    + "publishes); expected one of " + Metric.labels());
+            throw bad(
+                    where,
+                    text,
+                    "unknown metric " + m.group(1) + " (p95 is not among the percentiles summary.json "
+                            + "publishes); expected one of " + Metric.labels());
         }
         Operator op = null;
         for (Operator o : Operator.values()) {
@@ -84,12 +87,13 @@ public record Assertion(String text, Metric metric, Operator operator, double th
         double value = new BigDecimal(m.group(3)).doubleValue();
         String unit = m.group(4).toLowerCase(Locale.ROOT);
         double inUnit = switch (metric.unit) {
-            case TIME -> switch (unit) {
-                case "ms" -> value;
-                case "s" -> value * 1000;
-                case "us" -> value / 1000;
-                default -> Double.NaN;
-            };
+            case TIME ->
+                switch (unit) {
+                    case "ms" -> value;
+                    case "s" -> value * 1000;
+                    case "us" -> value / 1000;
+                    default -> Double.NaN;
+                };
             case PERCENT -> unit.equals("%") ? value : Double.NaN;
             case RATE -> unit.equals("/s") ? value : Double.NaN;
         };

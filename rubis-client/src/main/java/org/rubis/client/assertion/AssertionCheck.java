@@ -40,7 +40,8 @@ public final class AssertionCheck {
             if (unusable != null) {
                 results.add(new Result(a, actual, false, unusable));
             } else if (Double.isNaN(actual)) {
-                results.add(new Result(a, actual, false, "summary.json holds no " + a.metric().label + " for the run phase"));
+                results.add(new Result(
+                        a, actual, false, "summary.json holds no " + a.metric().label + " for the run phase"));
             } else {
                 boolean ok = a.operator().holds(actual, a.threshold());
                 results.add(new Result(a, actual, ok, a.metric().label + " was " + shown));
@@ -99,9 +100,14 @@ public final class AssertionCheck {
     /** The outcome in words: a section of summary.txt, and what the run prints. */
     public static String text(List<Result> results) {
         long passed = results.stream().filter(Result::passed).count();
-        StringBuilder b = new StringBuilder("\nAssertions (run phase): " + passed + " of " + results.size() + " passed\n");
+        StringBuilder b =
+                new StringBuilder("\nAssertions (run phase): " + passed + " of " + results.size() + " passed\n");
         for (Result r : results) {
-            b.append(String.format(Locale.ROOT, "  %-6s %s: %s%n", r.passed() ? "ok" : "FAILED", r.assertion().text(),
+            b.append(String.format(
+                    Locale.ROOT,
+                    "  %-6s %s: %s%n",
+                    r.passed() ? "ok" : "FAILED",
+                    r.assertion().text(),
                     r.why()));
         }
         return b.toString();

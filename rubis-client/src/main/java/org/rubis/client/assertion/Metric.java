@@ -70,7 +70,8 @@ public enum Metric {
         }
         JsonNode value = switch (this) {
             case THROUGHPUT -> summary.path("throughput_rps");
-            case LATENESS_P99 -> summary.path("client_health").path("run_send_lateness_ms").path("p99");
+            case LATENESS_P99 ->
+                summary.path("client_health").path("run_send_lateness_ms").path("p99");
             default -> run.path(responseTimeKey);
         };
         return !value.isNumber() ? Double.NaN : value.asDouble();

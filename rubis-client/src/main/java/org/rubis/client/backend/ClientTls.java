@@ -37,11 +37,23 @@ public final class ClientTls {
     static SSLContext trustAll() {
         try {
             SSLContext c = SSLContext.getInstance("TLS");
-            c.init(null, new TrustManager[] {new X509TrustManager() {
-                @Override public void checkClientTrusted(X509Certificate[] chain, String type) {}
-                @Override public void checkServerTrusted(X509Certificate[] chain, String type) {}
-                @Override public X509Certificate[] getAcceptedIssuers() { return new X509Certificate[0]; }
-            }}, null);
+            c.init(
+                    null,
+                    new TrustManager[] {
+                        new X509TrustManager() {
+                            @Override
+                            public void checkClientTrusted(X509Certificate[] chain, String type) {}
+
+                            @Override
+                            public void checkServerTrusted(X509Certificate[] chain, String type) {}
+
+                            @Override
+                            public X509Certificate[] getAcceptedIssuers() {
+                                return new X509Certificate[0];
+                            }
+                        }
+                    },
+                    null);
             return c;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
@@ -78,16 +90,43 @@ public final class ClientTls {
             return context().getSocketFactory();
         }
 
-        @Override public String[] getDefaultCipherSuites() { return shared.getSocketFactory().getDefaultCipherSuites(); }
-        @Override public String[] getSupportedCipherSuites() { return shared.getSocketFactory().getSupportedCipherSuites(); }
-        @Override public Socket createSocket(Socket s, String host, int port, boolean autoClose) throws IOException { return next().createSocket(s, host, port, autoClose); }
-        @Override public Socket createSocket() throws IOException { return next().createSocket(); }
-        @Override public Socket createSocket(String host, int port) throws IOException { return next().createSocket(host, port); }
-        @Override public Socket createSocket(String host, int port, InetAddress local, int localPort) throws IOException {
+        @Override
+        public String[] getDefaultCipherSuites() {
+            return shared.getSocketFactory().getDefaultCipherSuites();
+        }
+
+        @Override
+        public String[] getSupportedCipherSuites() {
+            return shared.getSocketFactory().getSupportedCipherSuites();
+        }
+
+        @Override
+        public Socket createSocket(Socket s, String host, int port, boolean autoClose) throws IOException {
+            return next().createSocket(s, host, port, autoClose);
+        }
+
+        @Override
+        public Socket createSocket() throws IOException {
+            return next().createSocket();
+        }
+
+        @Override
+        public Socket createSocket(String host, int port) throws IOException {
+            return next().createSocket(host, port);
+        }
+
+        @Override
+        public Socket createSocket(String host, int port, InetAddress local, int localPort) throws IOException {
             return next().createSocket(host, port, local, localPort);
         }
-        @Override public Socket createSocket(InetAddress host, int port) throws IOException { return next().createSocket(host, port); }
-        @Override public Socket createSocket(InetAddress address, int port, InetAddress local, int localPort) throws IOException {
+
+        @Override
+        public Socket createSocket(InetAddress host, int port) throws IOException {
+            return next().createSocket(host, port);
+        }
+
+        @Override
+        public Socket createSocket(InetAddress address, int port, InetAddress local, int localPort) throws IOException {
             return next().createSocket(address, port, local, localPort);
         }
     }

@@ -1,7 +1,13 @@
 package org.rubis.client.backend;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.URI;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.BasicHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.DefaultHttpClientConnectionOperator;
@@ -14,17 +20,11 @@ import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.config.RegistryBuilder;
+import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
-import org.rubis.client.config.ClientConfig;
-import java.io.IOException;
-import java.net.URI;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.util.TimeValue;
+import org.rubis.client.config.ClientConfig;
 
 /**
  * One persistent connection per user session (httperf's model and the paper's fix): opened at
@@ -45,6 +45,7 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
      * response's head, and body reads larger than 512 bytes bypass the input buffer anyway.
      */
     static final int BUFFER_BYTES = 1024;
+
     private static final String SOURCE_ADDRESS = "rubis.source-address";
 
     private final HttpClient5Exchange exchange;
@@ -117,13 +118,23 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
         ClientTls tls = new ClientTls(e.tlsResumption());
         int connectTimeoutMs = e.connectTimeoutMs();
         int requestTimeoutMs = e.requestTimeoutMs();
-        // sockets that pick their own source port when bound to a source address (SourcePortSockets: the kernel's search is slow)
-        this.operator = new DefaultHttpClientConnectionOperator(sockets, null, null,
-                RegistryBuilder.<TlsSocketStrategy>create().register("https", tls.httpClientStrategy()).build());
-        this.connections = HttpClient5Exchange.connections(Http1Config.custom().setBufferSize(BUFFER_BYTES).setChunkSizeHint(BUFFER_BYTES).build());
+        // sockets that pick their own source port when bound to a source address (SourcePortSockets: the kernel's
+        // search is slow)
+        this.operator = new DefaultHttpClientConnectionOperator(
+                sockets,
+                null,
+                null,
+                RegistryBuilder.<TlsSocketStrategy>create()
+                        .register("https", tls.httpClientStrategy())
+                        .build());
+        this.connections = HttpClient5Exchange.connections(Http1Config.custom()
+                .setBufferSize(BUFFER_BYTES)
+                .setChunkSizeHint(BUFFER_BYTES)
+                .build());
         this.connectionConfig = exchange.connectionConfig(connectTimeoutMs, requestTimeoutMs);
         this.socketConfig = HttpClient5Exchange.socketConfig(requestTimeoutMs);
-        this.client = sources.count() > 1 ? withSourceAddresses(requestTimeoutMs)
+        this.client = sources.count() > 1
+                ? withSourceAddresses(requestTimeoutMs)
                 : HttpClient5Exchange.client(new SessionConnections(), requestTimeoutMs);
     }
 
@@ -147,8 +158,10 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
     @Override
     public Session startSession() {
         Dedicated d = new Dedicated(sources.next());
-        // the session's manager makes its connections through this factory, so the session knows whether it has one open
-        BasicHttpClientConnectionManager m = new BasicHttpClientConnectionManager(operator, socket -> d.conn = connections.createConnection(socket));
+        // the session's manager makes its connections through this factory, so the session knows whether it has one
+        // open
+        BasicHttpClientConnectionManager m =
+                new BasicHttpClientConnectionManager(operator, socket -> d.conn = connections.createConnection(socket));
         m.setConnectionConfig(connectionConfig);
         m.setSocketConfig(socketConfig);
         d.manager = m;
@@ -236,7 +249,8 @@ public final class DedicatedBackend implements BlockingBackend, PreparingBackend
             }
         }
         if (out.retries() > 0 && reused) {
-            // the server had closed the connection after it was idle about this long (the resend's mark follows the failed
+            // the server had closed the connection after it was idle about this long (the resend's mark follows the
+            // failed
             // attempt within microseconds): from now on, check connections idle 9/10 of it ahead
             long idle = out.sendNano() - d.idleSinceNano;
             staleAfterNanos.accumulateAndGet(idle - idle / 10, Math::min);

@@ -1,31 +1,31 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.URI;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.io.HttpClientConnectionManager;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.EndpointDetails;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.config.Http1Config;
+import org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
-import java.io.OutputStream;
-import java.net.URI;
-import java.util.function.Supplier;
-import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
-import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
-import org.apache.hc.core5.http.config.Http1Config;
-import org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory;
+import org.rubis.format.ErrorClass;
 
 /**
  * One GET through Apache HttpClient 5 (classic, blocking), shared by the pooled and dedicated
@@ -42,6 +42,7 @@ final class HttpClient5Exchange implements AutoCloseable {
     private final int staleCheckMs;
     /** The requests in flight, each cut when its whole reply has not come within the request timeout. */
     private final ReplyWatchdog<HttpGet> inFlight;
+
     private volatile boolean aborting;
 
     /**
@@ -67,7 +68,8 @@ final class HttpClient5Exchange implements AutoCloseable {
         return ConnectionConfig.custom()
                 .setConnectTimeout(connectTimeoutMs, TimeUnit.MILLISECONDS)
                 .setSocketTimeout(requestTimeoutMs, TimeUnit.MILLISECONDS)
-                .setValidateAfterInactivity(staleCheckMs > 0 ? TimeValue.ofMilliseconds(staleCheckMs) : TimeValue.NEG_ONE_MILLISECOND)
+                .setValidateAfterInactivity(
+                        staleCheckMs > 0 ? TimeValue.ofMilliseconds(staleCheckMs) : TimeValue.NEG_ONE_MILLISECOND)
                 .build();
     }
 
@@ -88,7 +90,10 @@ final class HttpClient5Exchange implements AutoCloseable {
     }
 
     static SocketConfig socketConfig(int requestTimeoutMs) {
-        return SocketConfig.custom().setTcpNoDelay(true).setSoTimeout(Timeout.ofMilliseconds(requestTimeoutMs)).build();
+        return SocketConfig.custom()
+                .setTcpNoDelay(true)
+                .setSoTimeout(Timeout.ofMilliseconds(requestTimeoutMs))
+                .build();
     }
 
     static CloseableHttpClient client(HttpClientConnectionManager cm, int requestTimeoutMs) {
@@ -180,10 +185,11 @@ final class HttpClient5Exchange implements AutoCloseable {
             }
             resp.close(); // the body was read to its end: the connection goes back for the next request
         } catch (IOException | RuntimeException e) {
-            ErrorClass error = aborting ? ErrorClass.ABORTED
-                    : inFlight.expired(get) ? ErrorClass.READ_TIMEOUT
-                    : e instanceof PageTooLarge ? ErrorClass.TOO_LARGE
-                    : ErrorClass.of(e, connected);
+            ErrorClass error = aborting
+                    ? ErrorClass.ABORTED
+                    : inFlight.expired(get)
+                            ? ErrorClass.READ_TIMEOUT
+                            : e instanceof PageTooLarge ? ErrorClass.TOO_LARGE : ErrorClass.of(e, connected);
             if (resp != null) {
                 // closed without reading the rest: HttpClient's close would drain the body first (endless, too large)
                 get.cancel();

@@ -55,10 +55,13 @@ final class HttpClient5Marks {
 
     /** The builder with the two connect-step interceptors and the marking request executor. */
     static HttpClientBuilder install(HttpClientBuilder builder) {
-        return builder
-                .addExecInterceptorBefore(ChainElement.CONNECT.name(), "rubis-connect-step-start",
+        return builder.addExecInterceptorBefore(
+                        ChainElement.CONNECT.name(),
+                        "rubis-connect-step-start",
                         stamp((m, now) -> m.connectStepStartNano = now))
-                .addExecInterceptorAfter(ChainElement.CONNECT.name(), "rubis-connect-step-end",
+                .addExecInterceptorAfter(
+                        ChainElement.CONNECT.name(),
+                        "rubis-connect-step-end",
                         stamp((m, now) -> m.connectStepEndNano = now))
                 .setRequestExecutor(new MarkingExecutor());
     }
@@ -91,8 +94,12 @@ final class HttpClient5Marks {
      */
     private static final class MarkingExecutor extends HttpRequestExecutor {
         @Override
-        public ClassicHttpResponse execute(ClassicHttpRequest request, HttpClientConnection conn,
-                HttpResponseInformationCallback informationCallback, HttpContext context) throws IOException, HttpException {
+        public ClassicHttpResponse execute(
+                ClassicHttpRequest request,
+                HttpClientConnection conn,
+                HttpResponseInformationCallback informationCallback,
+                HttpContext context)
+                throws IOException, HttpException {
             if (!(context.getAttribute(ATTRIBUTE) instanceof HttpClient5Marks m)) {
                 return super.execute(request, conn, informationCallback, context);
             }
@@ -106,7 +113,9 @@ final class HttpClient5Marks {
             if (e != null) {
                 long length = e.getContentLength();
                 // ContentLengthInputStream.available(): what the connection's buffer already holds of the body
-                m.bodyWithHead = length >= 0 && length <= Integer.MAX_VALUE && e.getContent().available() >= length;
+                m.bodyWithHead = length >= 0
+                        && length <= Integer.MAX_VALUE
+                        && e.getContent().available() >= length;
                 if (m.bodyWithHead) {
                     reply.markLastByte(head);
                 }

@@ -46,6 +46,7 @@ abstract class HttpReplyParser {
 
     /** The reply being read: its status, whether the connection stays open after it, and its body bytes so far. */
     int status;
+
     boolean keepAlive;
     long received;
     /** Its {@code Content-Length}, -1 when it has none. */

@@ -1,9 +1,9 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.rubis.format.ErrorClass;
 
 /**
  * The original's image download: every {@code <IMG SRC="...">} of a page is fetched after the

@@ -30,11 +30,11 @@ import java.util.concurrent.locks.Lock;
  */
 final class LegacyAbort {
 
-    private static final Field HTTP;        // sun.net.www.protocol.http.HttpURLConnection.http
+    private static final Field HTTP; // sun.net.www.protocol.http.HttpURLConnection.http
     private static final Field WRITE_RETRIED; // sun.net.www.protocol.http.HttpURLConnection.failedOnce
     private static final Method DO_NOT_RETRY; // sun.net.www.http.HttpClient.setDoNotRetry(boolean)
-    private static final Method CLOSE;       // sun.net.www.http.HttpClient.closeServer()
-    private static final Lock CACHE_LOCK;    // sun.net.www.http.HttpClient.kac.cacheLock
+    private static final Method CLOSE; // sun.net.www.http.HttpClient.closeServer()
+    private static final Lock CACHE_LOCK; // sun.net.www.http.HttpClient.kac.cacheLock
 
     static {
         Field http = null;
@@ -52,7 +52,8 @@ final class LegacyAbort {
             doNotRetry.setAccessible(true);
             close.setAccessible(true);
             Object cache = accessible(client.getDeclaredField("kac")).get(null);
-            lock = (Lock) accessible(cache.getClass().getDeclaredField("cacheLock")).get(cache);
+            lock = (Lock)
+                    accessible(cache.getClass().getDeclaredField("cacheLock")).get(cache);
         } catch (ReflectiveOperationException | RuntimeException e) {
             lock = null; // not this JDK's internals, or no access: disconnect()
         }
@@ -104,7 +105,8 @@ final class LegacyAbort {
             WRITE_RETRIED.setBoolean(c, true); // a write that fails now is not sent again on a new connection
             Object client = HTTP.get(c);
             if (client == null) {
-                return; // still opening its connection (or taking one from the cache): not reached, as with disconnect()
+                return; // still opening its connection (or taking one from the cache): not reached, as with
+                // disconnect()
             }
             DO_NOT_RETRY.invoke(client, true); // a read that fails now is not sent again
             betweenMarkAndClose.run();

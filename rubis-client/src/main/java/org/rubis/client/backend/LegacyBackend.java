@@ -1,23 +1,23 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.lang.reflect.Field;
+import java.net.DatagramSocket;
 import java.net.HttpURLConnection;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
-import java.util.List;
-import org.rubis.client.config.ClientConfig;
-import java.io.OutputStream;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
 import java.util.Collections;
+import java.util.List;
 import java.util.Set;
 import java.util.WeakHashMap;
 import javax.net.ssl.HttpsURLConnection;
+import org.rubis.client.config.ClientConfig;
+import org.rubis.format.ErrorClass;
 
 /**
  * The original client's policy: {@code URL.openStream()} (here {@code openConnection()} followed
@@ -40,11 +40,11 @@ import javax.net.ssl.HttpsURLConnection;
 public final class LegacyBackend implements BlockingBackend {
 
     private static final Session NO_STATE = new Session() {};
-    private static final Field HTTP;           // sun.net.www.protocol.http.HttpURLConnection.http
-    private static final Field SERVER_SOCKET;  // sun.net.NetworkClient.serverSocket
-    private static final Field CACHED;         // sun.net.www.http.HttpClient.cachedHttpClient
-    private static final Field READ_RETRIED;   // sun.net.www.http.HttpClient.failedOnce: no resend after a failed read
-    private static final Field WRITE_RETRIED;  // sun.net.www.protocol.http.HttpURLConnection.failedOnce: nor a write
+    private static final Field HTTP; // sun.net.www.protocol.http.HttpURLConnection.http
+    private static final Field SERVER_SOCKET; // sun.net.NetworkClient.serverSocket
+    private static final Field CACHED; // sun.net.www.http.HttpClient.cachedHttpClient
+    private static final Field READ_RETRIED; // sun.net.www.http.HttpClient.failedOnce: no resend after a failed read
+    private static final Field WRITE_RETRIED; // sun.net.www.protocol.http.HttpURLConnection.failedOnce: nor a write
 
     static {
         Field http = null;
@@ -60,7 +60,8 @@ public final class LegacyBackend implements BlockingBackend {
             socket.setAccessible(true);
             cached.setAccessible(true);
             readRetried = Class.forName("sun.net.www.http.HttpClient").getDeclaredField("failedOnce");
-            writeRetried = Class.forName("sun.net.www.protocol.http.HttpURLConnection").getDeclaredField("failedOnce");
+            writeRetried =
+                    Class.forName("sun.net.www.protocol.http.HttpURLConnection").getDeclaredField("failedOnce");
             readRetried.setAccessible(true);
             writeRetried.setAccessible(true);
         } catch (ReflectiveOperationException | RuntimeException e) {
@@ -81,8 +82,8 @@ public final class LegacyBackend implements BlockingBackend {
     /** The local address of this client's connections to the target, for sockets the JDK has closed already. */
     private volatile String localAddress;
     /** The JDK's connection objects seen before: one seen again but not marked cached was reopened (a retry). */
-    private final Set<Object> seen = Collections.newSetFromMap(
-            Collections.synchronizedMap(new WeakHashMap<>()));
+    private final Set<Object> seen = Collections.newSetFromMap(Collections.synchronizedMap(new WeakHashMap<>()));
+
     private volatile boolean aborting;
     private final LegacyAbort abort = new LegacyAbort();
     /** The requests in flight, each cut (without a resend) when its whole reply has not come within the timeout. */
@@ -143,15 +144,15 @@ public final class LegacyBackend implements BlockingBackend {
                 throw new InterruptedIOException("aborted");
             }
             out.markSend();
-            c.connect();                             // a connection from the JDK's cache, or a new one
+            c.connect(); // a connection from the JDK's cache, or a new one
             reused = noResend(c);
-            int status = c.getResponseCode();        // sends, reads the status line and headers
+            int status = c.getResponseCode(); // sends, reads the status line and headers
             out.markFirstByte(System.nanoTime());
             connected = true;
             anyByte = true;
             ErrorClass unreadable = unreadable(c, status);
             if (unreadable != null) {
-                c.disconnect();                      // the rest unread: the connection is not reused
+                c.disconnect(); // the rest unread: the connection is not reused
                 out.fail(unreadable);
                 return true;
             }
@@ -163,7 +164,7 @@ public final class LegacyBackend implements BlockingBackend {
             } else {
                 try (InputStream in = stream) {
                     out.body = buffers.readAll(in, out, true); // the last byte marked at the end of the stream
-                    identify(c, out);                    // after the measurement, before close() returns the connection to the cache
+                    identify(c, out); // after the measurement, before close() returns the connection to the cache
                 }
             }
             out.status = status;
@@ -173,10 +174,11 @@ public final class LegacyBackend implements BlockingBackend {
                 out.fail(ErrorClass.TRUNCATED_BODY);
             }
         } catch (IOException | RuntimeException e) {
-            ErrorClass error = aborting ? ErrorClass.ABORTED
-                    : c != null && inFlight.expired(c) ? ErrorClass.READ_TIMEOUT
-                    : e instanceof PageTooLarge ? ErrorClass.TOO_LARGE
-                    : ErrorClass.of(e, connected, anyByte);
+            ErrorClass error = aborting
+                    ? ErrorClass.ABORTED
+                    : c != null && inFlight.expired(c)
+                            ? ErrorClass.READ_TIMEOUT
+                            : e instanceof PageTooLarge ? ErrorClass.TOO_LARGE : ErrorClass.of(e, connected, anyByte);
             if (!aborting && StaleConnectionRetry.applies(out, reused, anyByte, error)) {
                 return false;
             }

@@ -1,7 +1,5 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
-
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -19,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.format.ErrorClass;
 
 /**
  * The event-driven backend, httperf's architecture in Java: a few Netty event loops (epoll where
@@ -41,7 +40,8 @@ public final class NettyBackend implements EventLoopBackend, PreparingBackend {
         // Netty's default leak detection samples one pooled buffer in 128 and captures a stack trace for it (a
         // Throwable), on the event loop: measurement code pays that at random. Off unless asked for with
         // -Dio.netty.leakDetection.level (an allowed JVM option, docs/FAULTS.md), e.g. when hunting a leak.
-        if (System.getProperty("io.netty.leakDetection.level") == null && System.getProperty("io.netty.leakDetectionLevel") == null) {
+        if (System.getProperty("io.netty.leakDetection.level") == null
+                && System.getProperty("io.netty.leakDetectionLevel") == null) {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         }
     }
@@ -96,8 +96,8 @@ public final class NettyBackend implements EventLoopBackend, PreparingBackend {
                     + "unavailable here (" + Epoll.unavailabilityCause() + "); the event loops block as usual");
         }
         if (busyPoll && epoll) {
-            return new MultiThreadIoEventLoopGroup(1,
-                    EpollIoHandler.newFactory(0, () -> (selectSupplier, hasTasks) -> SelectStrategy.BUSY_WAIT));
+            return new MultiThreadIoEventLoopGroup(
+                    1, EpollIoHandler.newFactory(0, () -> (selectSupplier, hasTasks) -> SelectStrategy.BUSY_WAIT));
         }
         int threads = Runtime.getRuntime().availableProcessors();
         return new MultiThreadIoEventLoopGroup(

@@ -40,6 +40,7 @@ final class NettyChannels {
     private final InetSocketAddress target;
     /** The TLS policy for https, or null. */
     private final ClientTls tls;
+
     private final boolean epoll;
     /**
      * Where {@link #register} gets each new connection's channel: the transport's socket channel
@@ -53,8 +54,8 @@ final class NettyChannels {
     final int connectTimeoutMs;
 
     /** @param channels each new connection's channel (a test's); null: the transport's */
-    NettyChannels(InetSocketAddress target, ClientTls tls, boolean epoll, Supplier<Channel> channels,
-            int connectTimeoutMs) {
+    NettyChannels(
+            InetSocketAddress target, ClientTls tls, boolean epoll, Supplier<Channel> channels, int connectTimeoutMs) {
         this.target = target;
         this.tls = tls;
         this.epoll = epoll;

@@ -1,7 +1,5 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -13,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
+import org.rubis.format.ErrorClass;
 
 /**
  * One netty session: its connection, its request in flight and that request's reply, read by the
@@ -30,12 +29,14 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
 
     /** What the backend's sessions share: channels, request bytes, timeouts (one reference, not one per setting). */
     final NettyBackend backend;
+
     final EventLoop loop;
     final LoopDeadlines deadlines;
     final InetSocketAddress source;
     Channel ch;
     /** The channel's local address, named at the first reply on it (after the end mark; it never changes). */
     String connectionId;
+
     Reply out;
     Runnable onReply;
     boolean awaiting;
@@ -53,9 +54,11 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
     ScheduledFuture<?> connectTimer;
     /** A registered, unconnected channel for the next new connection ({@link #prepare}), or null. */
     ChannelFuture spare;
+
     ArrayDeque<String> images;
     /** The page being read: its body when it came in one piece, else its pieces so far. */
     String text;
+
     ByteBuf body;
     Throwable cause;
 
@@ -121,13 +124,16 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
         connecting = cf;
         int connectTimeoutMs = backend.channels.connectTimeoutMs;
         if (connectTimeoutMs > 0 && !cf.isDone()) {
-            connectTimer = loop.schedule(() -> {
-                connectTimer = null;
-                if (awaiting && !cf.isDone()) {
-                    failRequest(ErrorClass.CONNECT_TIMEOUT);
-                    cf.channel().close();
-                }
-            }, connectTimeoutMs, TimeUnit.MILLISECONDS);
+            connectTimer = loop.schedule(
+                    () -> {
+                        connectTimer = null;
+                        if (awaiting && !cf.isDone()) {
+                            failRequest(ErrorClass.CONNECT_TIMEOUT);
+                            cf.channel().close();
+                        }
+                    },
+                    connectTimeoutMs,
+                    TimeUnit.MILLISECONDS);
         }
         cf.addListener(f -> {
             if (connecting != cf) { // a connect of an earlier request, which has ended since: not this one's
@@ -442,7 +448,8 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
         dropReply();
         Throwable c = cause;
         cause = null;
-        ErrorClass error = c != null ? ErrorClass.of(c, true, partial)
+        ErrorClass error = c != null
+                ? ErrorClass.of(c, true, partial)
                 : partial ? ErrorClass.TRUNCATED_BODY : ErrorClass.CLOSED_BEFORE_ANY_BYTE;
         if (!imageFailed(error)) {
             failOrRetry(error);

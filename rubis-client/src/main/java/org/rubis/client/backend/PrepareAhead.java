@@ -40,7 +40,8 @@ public final class PrepareAhead {
 
     /** Whether to wake {@link #leadNanos()} early for {@link #prepare} before a request due in {@code dueInNanos}. */
     public boolean due(Backend.Session session, long dueInNanos) {
-        return lead > 0 && dueInNanos > 2 * lead
+        return lead > 0
+                && dueInNanos > 2 * lead
                 && (session == null || backend.prepares(session, System.nanoTime() + dueInNanos));
     }
 

@@ -56,6 +56,7 @@ public final class Reply {
     public int status;
     /** The page, decoded as ISO-8859-1; null on failure. */
     public String body;
+
     public long bytes;
     /** Local address:port of the connection that carried the request ("" if unknown). */
     public String connectionId = "";
@@ -63,6 +64,7 @@ public final class Reply {
     public boolean newConnection;
     /** Images fetched for this page (when enabled) and their total bytes. */
     public int images;
+
     public long imageBytes;
 
     /** Ready for the next request: no marks, no outcome. */

@@ -34,6 +34,7 @@ final class ReplyWatchdog<K> implements AutoCloseable {
     private final Consumer<K> cut;
     /** Held by the thread while it cuts: a request it cut waits on it as it ends. */
     private final Object cutting = new Object();
+
     private final Thread thread;
     private volatile boolean closed;
 
@@ -42,13 +43,17 @@ final class ReplyWatchdog<K> implements AutoCloseable {
         this.cut = cut;
         long ms = TimeUnit.MILLISECONDS.toNanos(1);
         long periodNs = Math.clamp(timeoutNs / 10, ms, 100 * ms);
-        this.thread = timeoutMs <= 0 ? null : Thread.ofPlatform().daemon().name("rubis-" + backend + "-timeouts")
-                .unstarted(() -> {
-                    while (!closed) {
-                        LockSupport.parkNanos(periodNs);
-                        check(System.nanoTime());
-                    }
-                });
+        this.thread = timeoutMs <= 0
+                ? null
+                : Thread.ofPlatform()
+                        .daemon()
+                        .name("rubis-" + backend + "-timeouts")
+                        .unstarted(() -> {
+                            while (!closed) {
+                                LockSupport.parkNanos(periodNs);
+                                check(System.nanoTime());
+                            }
+                        });
         if (thread != null) {
             thread.start();
         }

@@ -51,7 +51,8 @@ final class RequestBytes {
     /** " HTTP/1.1", each header of {@link RequestHeaders} in order, the blank line: what HttpRequestEncoder wrote. */
     static byte[] tail(RequestHeaders headers) {
         StringBuilder b = new StringBuilder(" HTTP/1.1\r\n");
-        headers.forEach((name, value) -> b.append(name).append(": ").append(value).append("\r\n"));
+        headers.forEach(
+                (name, value) -> b.append(name).append(": ").append(value).append("\r\n"));
         return b.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
     }
 

@@ -1,8 +1,8 @@
 package org.rubis.client.backend;
 
+import java.net.URI;
 import java.util.List;
 import java.util.function.BiConsumer;
-import java.net.URI;
 
 /**
  * The one place where requests are built: every backend sends {@code GET path HTTP/1.1} with these
@@ -23,8 +23,11 @@ public final class RequestHeaders {
 
     /** The headers for requests to a base URL such as {@code http://127.0.0.1:8080}. */
     public RequestHeaders(String base) {
-        this.headers = List.of(new String[] {"User-Agent", USER_AGENT}, new String[] {"Accept", ACCEPT},
-                new String[] {"Host", host(base)}, new String[] {"Connection", CONNECTION});
+        this.headers = List.of(
+                new String[] {"User-Agent", USER_AGENT},
+                new String[] {"Accept", ACCEPT},
+                new String[] {"Host", host(base)},
+                new String[] {"Connection", CONNECTION});
     }
 
     /** Hands each header, in order, to the backend's request builder. */

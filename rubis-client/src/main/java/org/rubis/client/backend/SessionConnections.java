@@ -94,13 +94,15 @@ final class SessionConnections implements HttpClientConnectionManager {
 
         @Override
         @SuppressWarnings("deprecation") // still abstract in ConnectionEndpoint: a delegate implements and forwards it
-        public ClassicHttpResponse execute(String id, ClassicHttpRequest request, HttpRequestExecutor executor, HttpContext context)
+        public ClassicHttpResponse execute(
+                String id, ClassicHttpRequest request, HttpRequestExecutor executor, HttpContext context)
                 throws IOException, HttpException {
             return inner.execute(id, request, executor, context);
         }
 
         @Override
-        public ClassicHttpResponse execute(String id, ClassicHttpRequest request, RequestExecutor executor, HttpContext context)
+        public ClassicHttpResponse execute(
+                String id, ClassicHttpRequest request, RequestExecutor executor, HttpContext context)
                 throws IOException, HttpException {
             return inner.execute(id, request, executor, context);
         }

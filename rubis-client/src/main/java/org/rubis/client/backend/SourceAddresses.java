@@ -44,7 +44,9 @@ public final class SourceAddresses {
 
     /** The source address for a new session, or null to let the OS choose. */
     public InetAddress next() {
-        return addresses.length == 0 ? null : addresses[(int) Math.floorMod(next.getAndIncrement(), (long) addresses.length)];
+        return addresses.length == 0
+                ? null
+                : addresses[(int) Math.floorMod(next.getAndIncrement(), (long) addresses.length)];
     }
 
     public int count() {

@@ -99,14 +99,17 @@ final class SourcePortSockets implements DetachedSocketFactory {
     /** The next port to try on {@code address}: round robin over the range, from a random start. */
     int nextPort(InetAddress address) {
         int span = high - low + 1;
-        AtomicInteger c = cursors.computeIfAbsent(address, a -> new AtomicInteger(ThreadLocalRandom.current().nextInt(span)));
+        AtomicInteger c = cursors.computeIfAbsent(
+                address, a -> new AtomicInteger(ThreadLocalRandom.current().nextInt(span)));
         return low + Math.floorMod(c.getAndIncrement(), span);
     }
 
     /** net.ipv4.ip_local_port_range, or Linux's default when it cannot be read. */
     static int[] ephemeralRange() {
         try {
-            String[] f = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
+            String[] f = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                    .trim()
+                    .split("\\s+");
             int lo = Integer.parseInt(f[0]);
             int hi = Integer.parseInt(f[1]);
             if (lo > 0 && hi >= lo && hi <= 65535) {
@@ -123,7 +126,10 @@ final class SourcePortSockets implements DetachedSocketFactory {
 
         @Override
         public void bind(SocketAddress local) throws IOException {
-            if (!(local instanceof InetSocketAddress a) || a.getPort() != 0 || a.getAddress() == null || a.getAddress().isAnyLocalAddress()) {
+            if (!(local instanceof InetSocketAddress a)
+                    || a.getPort() != 0
+                    || a.getAddress() == null
+                    || a.getAddress().isAnyLocalAddress()) {
                 super.bind(local);
                 return;
             }

@@ -41,7 +41,10 @@ final class StaleConnectionRetry {
      * flag says) or {@code aborted} (the run stopped: also what a waiting caller's interrupt becomes).
      */
     static boolean retriable(ErrorClass error) {
-        return !error.isTimeout() && !error.isConnectFailure()
-                && error != ErrorClass.NOT_HTTP && error != ErrorClass.TOO_LARGE && error != ErrorClass.ABORTED;
+        return !error.isTimeout()
+                && !error.isConnectFailure()
+                && error != ErrorClass.NOT_HTTP
+                && error != ErrorClass.TOO_LARGE
+                && error != ErrorClass.ABORTED;
     }
 }

@@ -11,11 +11,16 @@ import picocli.CommandLine.Option;
 /** The options every command shares: the properties file and {@code -Dkey=value} overrides. */
 public class ConfigOptions {
 
-    @Option(names = {"-p", "--properties"}, paramLabel = "FILE",
+    @Option(
+            names = {"-p", "--properties"},
+            paramLabel = "FILE",
             description = "rubis.properties to load (default: the packaged rubis-properties/rubis.properties)")
     Path properties;
 
-    @Option(names = "-D", paramLabel = "key=value", showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
+    @Option(
+            names = "-D",
+            paramLabel = "key=value",
+            showDefaultValue = picocli.CommandLine.Help.Visibility.NEVER,
             description = "Override any key of the properties file, e.g. -Dworkload_number_of_clients_per_node=50")
     Map<String, String> defines = new LinkedHashMap<>();
 

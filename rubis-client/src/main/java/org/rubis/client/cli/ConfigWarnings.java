@@ -16,7 +16,9 @@ final class ConfigWarnings {
     private ConfigWarnings() {}
 
     static void print(ClientConfig c, PrintWriter err) {
-        c.warnings().stream().filter(w -> !w.startsWith("classpath:")).forEach(w -> err.println("warning: " + Printable.escape(w)));
+        c.warnings().stream()
+                .filter(w -> !w.startsWith("classpath:"))
+                .forEach(w -> err.println("warning: " + Printable.escape(w)));
         err.flush();
     }
 }

@@ -37,19 +37,19 @@ public final class DefineLabel {
      * -D is the only short-only option, so the list's renderer has none.
      */
     private static Help.IParamLabelRenderer wrap(Help.IParamLabelRenderer standard, boolean optionList) {
-                return new Help.IParamLabelRenderer() {
-                    @Override
-                    public Text renderParameterLabel(ArgSpec arg, Help.Ansi ansi, List<IStyle> styles) {
-                        if (arg instanceof OptionSpec o && o.longestName().equals("-D")) {
-                            return ansi.new Text(o.paramLabel());
-                        }
-                        return standard.renderParameterLabel(arg, ansi, styles);
-                    }
+        return new Help.IParamLabelRenderer() {
+            @Override
+            public Text renderParameterLabel(ArgSpec arg, Help.Ansi ansi, List<IStyle> styles) {
+                if (arg instanceof OptionSpec o && o.longestName().equals("-D")) {
+                    return ansi.new Text(o.paramLabel());
+                }
+                return standard.renderParameterLabel(arg, ansi, styles);
+            }
 
-                    @Override
-                    public String separator() {
-                        return optionList ? "" : standard.separator();
-                    }
-                };
+            @Override
+            public String separator() {
+                return optionList ? "" : standard.separator();
+            }
+        };
     }
 }

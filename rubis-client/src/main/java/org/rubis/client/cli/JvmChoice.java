@@ -14,14 +14,22 @@ import picocli.CommandLine.Option;
  */
 public final class JvmChoice {
 
-    @Option(names = "--jvm-profile", paramLabel = "NAME",
+    @Option(
+            names = "--jvm-profile",
+            paramLabel = "NAME",
             description = "Run the client in a JVM with this profile's flags (paper-default, paper-tuned, g1, "
                     + "parallel, zgc, no-jit, default, or your own).")
     String profile;
-    @Option(names = "--jvm-profiles", paramLabel = "FILE",
+
+    @Option(
+            names = "--jvm-profiles",
+            paramLabel = "FILE",
             description = "Extra JVM profiles (name = flags), added to the packaged ones.")
     Path profiles;
-    @Option(names = "--java", paramLabel = "PATH",
+
+    @Option(
+            names = "--java",
+            paramLabel = "PATH",
             description = "The java executable of the client's JVM (default: this one).")
     Path java;
 

@@ -28,7 +28,8 @@ public final class PackagedDefaults implements IDefaultValueProvider {
     /** Resets the options that were not on the command line (their value came from this provider). */
     static void keepOnlyGiven(CommandSpec spec) {
         for (OptionSpec o : spec.options()) {
-            if (defaults().containsKey(o.longestName()) && !spec.commandLine().getParseResult().hasMatchedOption(o)) {
+            if (defaults().containsKey(o.longestName())
+                    && !spec.commandLine().getParseResult().hasMatchedOption(o)) {
                 o.setValue(null);
             }
         }

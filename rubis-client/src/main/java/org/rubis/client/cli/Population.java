@@ -9,7 +9,10 @@ public final class Population {
 
     @Option(names = "--users", paramLabel = "N", description = "Emulated users.")
     int users;
-    @Option(names = "--think-scale", paramLabel = "X",
+
+    @Option(
+            names = "--think-scale",
+            paramLabel = "X",
             description = "Multiply every think time by X (0 = no think time, 1 = TPC-W's).")
     double thinkScale;
 

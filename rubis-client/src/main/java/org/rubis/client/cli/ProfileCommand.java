@@ -17,12 +17,12 @@ import org.rubis.client.profile.ProfileText;
 import org.rubis.client.profile.ProfileUnit;
 import org.rubis.client.profile.Profiles;
 import org.rubis.client.profile.TimeSeries;
+import org.rubis.client.report.ExitStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import org.rubis.client.report.ExitStatus;
 
 /**
  * {@code profile}: writes a load profile file for {@code run --profile} (docs/WORKLOAD.md, Load profiles), so that the

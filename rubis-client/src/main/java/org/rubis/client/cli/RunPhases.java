@@ -10,9 +10,12 @@ import picocli.CommandLine.Option;
  */
 public final class RunPhases {
 
-    @Option(names = "--duration", paramLabel = "TIME",
+    @Option(
+            names = "--duration",
+            paramLabel = "TIME",
             description = "Length of the run (measured) phase, e.g. 60s, 2m, 500ms (a bare number is seconds).")
     String duration;
+
     @Option(names = "--ramp-up", paramLabel = "TIME", description = "Up-ramp length (a bare number is seconds).")
     String rampUp;
 

@@ -13,13 +13,18 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** Loads a configuration and its tables, and shows what a run would use. */
-@Command(name = "validate", mixinStandardHelpOptions = true,
+@Command(
+        name = "validate",
+        mixinStandardHelpOptions = true,
         description = "Load a properties file and its transition table; print the resolved configuration, "
                 + "the table's states and the column-sum report. Exit 0 when loadable, 64 otherwise.")
 public final class ValidateCommand implements Callable<Integer> {
 
-    @Mixin ConfigOptions config;
-    @Spec CommandSpec spec;
+    @Mixin
+    ConfigOptions config;
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -29,7 +34,12 @@ public final class ValidateCommand implements Callable<Integer> {
         c.resolved().forEach((k, v) -> out.printf(Locale.ROOT, "  %-28s %s%n", k, v));
         TransitionTable t = c.workload().table();
         out.println();
-        out.printf(Locale.ROOT, "Transition table: %s%n  name: %s%n  %d states + Back + End of Session%n", t.source(), t.name(), t.columns());
+        out.printf(
+                Locale.ROOT,
+                "Transition table: %s%n  name: %s%n  %d states + Back + End of Session%n",
+                t.source(),
+                t.name(),
+                t.columns());
         for (int i = 0; i < t.rows(); i++) {
             out.printf(Locale.ROOT, "  %2d %s%n", i, t.stateNames().get(i));
         }
@@ -38,7 +48,8 @@ public final class ValidateCommand implements Callable<Integer> {
         if (dev.isEmpty()) {
             out.println("Column sums: all columns sum to 1 (within " + TransitionTable.SUM_TOLERANCE + ")");
         } else {
-            out.println("Column sums differing from 1 by more than " + TransitionTable.SUM_TOLERANCE + " (" + dev.size() + " of " + t.columns() + "):");
+            out.println("Column sums differing from 1 by more than " + TransitionTable.SUM_TOLERANCE + " (" + dev.size()
+                    + " of " + t.columns() + "):");
             for (var d : dev) {
                 out.printf(Locale.ROOT, "  %-28s %.4f%n", d.state(), d.sum());
             }

@@ -1,11 +1,10 @@
 package org.rubis.client.config;
 
-import org.rubis.client.assertion.Assertion;
-
-import org.rubis.client.input.Source;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.rubis.client.assertion.Assertion;
+import org.rubis.client.input.Source;
 import org.rubis.client.profile.LoadProfile;
 import org.rubis.client.workload.WorkloadModel;
 
@@ -77,8 +76,15 @@ public record ClientConfig(
      * @param jitWarmup      the JIT warm-up of the client's request path before the measurement (docs/JIT-WARMUP.md)
      * @param metrics        the live view's endpoint (Prometheus and the live page, docs/LIVE.md), or off
      */
-    public record Measurement(boolean capture, boolean probe, double probeRate, boolean probeBusyPoll, PublishedTimes publishedTimes,
-            JitWarmupPolicy jitWarmup, List<Assertion> assertions, MetricsEndpoint metrics) {
+    public record Measurement(
+            boolean capture,
+            boolean probe,
+            double probeRate,
+            boolean probeBusyPoll,
+            PublishedTimes publishedTimes,
+            JitWarmupPolicy jitWarmup,
+            List<Assertion> assertions,
+            MetricsEndpoint metrics) {
         public static final Measurement NONE = new Measurement(
                 false, false, 5, false, PublishedTimes.CLIENT, JitWarmupPolicy.AUTO, List.of(), MetricsEndpoint.OFF);
     }
@@ -120,19 +126,63 @@ public record ClientConfig(
         }
 
         public Execution withSourceAddresses(int n) {
-            return new Execution(backend, threads, connectTimeoutMs, requestTimeoutMs, downloadImages, poolMax, tlsResumption, httpKeepAlive,
-                    httpMaxConnections, busyPoll, n, httpStaleCheckMs);
+            return new Execution(
+                    backend,
+                    threads,
+                    connectTimeoutMs,
+                    requestTimeoutMs,
+                    downloadImages,
+                    poolMax,
+                    tlsResumption,
+                    httpKeepAlive,
+                    httpMaxConnections,
+                    busyPoll,
+                    n,
+                    httpStaleCheckMs);
         }
     }
 
     /** The embedded target, started in its own JVM. */
-    public record EmbeddedServer(ServerModel model, double size, int keepAliveMs, String javaOptions, boolean tls, boolean tlsResumption, String faults) {}
+    public record EmbeddedServer(
+            ServerModel model,
+            double size,
+            int keepAliveMs,
+            String javaOptions,
+            boolean tls,
+            boolean tlsResumption,
+            String faults) {}
 
     /** This configuration with {@code n} loopback source addresses (the run's port plan chose them). */
     public ClientConfig withSourceAddresses(int n) {
-        return new ClientConfig(source, target, workload, regionsFile, categoriesFile, users, sessionsPerUser, upRampMs, upRampFactor, runMs,
-                downRampMs, downRampFactor, thinkScale, rampMode, seed, seedGiven, arrivals, arrival, execution.withSourceAddresses(n), server, outDir,
-                progress, warnings, resolved, measurement, configSha256, profile, leave);
+        return new ClientConfig(
+                source,
+                target,
+                workload,
+                regionsFile,
+                categoriesFile,
+                users,
+                sessionsPerUser,
+                upRampMs,
+                upRampFactor,
+                runMs,
+                downRampMs,
+                downRampFactor,
+                thinkScale,
+                rampMode,
+                seed,
+                seedGiven,
+                arrivals,
+                arrival,
+                execution.withSourceAddresses(n),
+                server,
+                outDir,
+                progress,
+                warnings,
+                resolved,
+                measurement,
+                configSha256,
+                profile,
+                leave);
     }
 
     public boolean embedded() {

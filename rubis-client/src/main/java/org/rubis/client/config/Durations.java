@@ -18,7 +18,8 @@ public final class Durations {
             throw new ConfigException(option + " " + text + ": not a duration; expected e.g. 60s, 2m, 500ms or 1h");
         }
         if (!Limits.durationFits(ms)) {
-            throw new ConfigException(option + " " + text + ": longer than the maximum of 30 days; expected e.g. 60s, 2m, 500ms or 1h");
+            throw new ConfigException(
+                    option + " " + text + ": longer than the maximum of 30 days; expected e.g. 60s, 2m, 500ms or 1h");
         }
         return Math.round(ms);
     }

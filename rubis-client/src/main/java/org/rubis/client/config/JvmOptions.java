@@ -1,11 +1,11 @@
 package org.rubis.client.config;
 
-import org.rubis.client.input.ConfigException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.rubis.client.input.ConfigException;
 
 /**
  * JVM flags taken from a configuration file ({@code server_java_options}, JVM profile files),
@@ -23,29 +23,89 @@ public final class JvmOptions {
 
     /** Boolean {@code -XX:+Flag}/{@code -XX:-Flag} flags: collectors, heap layout, JIT tiers. */
     public static final Set<String> BOOLEAN_FLAGS = Set.of(
-            "UseSerialGC", "UseParallelGC", "UseG1GC", "UseZGC", "ZGenerational", "UseShenandoahGC", "UseEpsilonGC",
-            "UseCompressedOops", "UseCompressedClassPointers", "UseCompactObjectHeaders", "UseStringDeduplication",
-            "AlwaysPreTouch", "UseNUMA", "UseLargePages", "UseTransparentHugePages", "TieredCompilation",
-            "UseAdaptiveSizePolicy", "ParallelRefProcEnabled", "DisableExplicitGC", "ExplicitGCInvokesConcurrent",
-            "UseContainerSupport", "PerfDisableSharedMem", "UnlockExperimentalVMOptions", "BackgroundCompilation",
-            "UseDynamicNumberOfGCThreads", "ScavengeBeforeFullGC", "UseTLAB", "ResizeTLAB");
+            "UseSerialGC",
+            "UseParallelGC",
+            "UseG1GC",
+            "UseZGC",
+            "ZGenerational",
+            "UseShenandoahGC",
+            "UseEpsilonGC",
+            "UseCompressedOops",
+            "UseCompressedClassPointers",
+            "UseCompactObjectHeaders",
+            "UseStringDeduplication",
+            "AlwaysPreTouch",
+            "UseNUMA",
+            "UseLargePages",
+            "UseTransparentHugePages",
+            "TieredCompilation",
+            "UseAdaptiveSizePolicy",
+            "ParallelRefProcEnabled",
+            "DisableExplicitGC",
+            "ExplicitGCInvokesConcurrent",
+            "UseContainerSupport",
+            "PerfDisableSharedMem",
+            "UnlockExperimentalVMOptions",
+            "BackgroundCompilation",
+            "UseDynamicNumberOfGCThreads",
+            "ScavengeBeforeFullGC",
+            "UseTLAB",
+            "ResizeTLAB");
 
     /** Numeric {@code -XX:Flag=value} flags (value: digits, optional fraction, optional k/m/g/t). */
     public static final Set<String> NUMERIC_FLAGS = Set.of(
-            "MaxGCPauseMillis", "GCPauseIntervalMillis", "ActiveProcessorCount", "ParallelGCThreads", "ConcGCThreads",
-            "MaxHeapSize", "InitialHeapSize", "MinHeapSize", "SoftMaxHeapSize", "NewSize", "MaxNewSize", "NewRatio",
-            "SurvivorRatio", "MaxTenuringThreshold", "InitialTenuringThreshold", "InitiatingHeapOccupancyPercent",
-            "G1HeapRegionSize", "G1ReservePercent", "G1NewSizePercent", "G1MaxNewSizePercent", "MetaspaceSize",
-            "MaxMetaspaceSize", "ReservedCodeCacheSize", "MaxRAMPercentage", "InitialRAMPercentage", "MinRAMPercentage",
-            "MaxRAM", "TieredStopAtLevel", "CICompilerCount", "MaxDirectMemorySize", "GCTimeRatio", "MinHeapFreeRatio",
-            "MaxHeapFreeRatio", "ThreadStackSize", "CompileThreshold", "MaxInlineLevel", "TLABSize", "ZCollectionInterval",
+            "MaxGCPauseMillis",
+            "GCPauseIntervalMillis",
+            "ActiveProcessorCount",
+            "ParallelGCThreads",
+            "ConcGCThreads",
+            "MaxHeapSize",
+            "InitialHeapSize",
+            "MinHeapSize",
+            "SoftMaxHeapSize",
+            "NewSize",
+            "MaxNewSize",
+            "NewRatio",
+            "SurvivorRatio",
+            "MaxTenuringThreshold",
+            "InitialTenuringThreshold",
+            "InitiatingHeapOccupancyPercent",
+            "G1HeapRegionSize",
+            "G1ReservePercent",
+            "G1NewSizePercent",
+            "G1MaxNewSizePercent",
+            "MetaspaceSize",
+            "MaxMetaspaceSize",
+            "ReservedCodeCacheSize",
+            "MaxRAMPercentage",
+            "InitialRAMPercentage",
+            "MinRAMPercentage",
+            "MaxRAM",
+            "TieredStopAtLevel",
+            "CICompilerCount",
+            "MaxDirectMemorySize",
+            "GCTimeRatio",
+            "MinHeapFreeRatio",
+            "MaxHeapFreeRatio",
+            "ThreadStackSize",
+            "CompileThreshold",
+            "MaxInlineLevel",
+            "TLABSize",
+            "ZCollectionInterval",
             "ZAllocationSpikeTolerance");
 
     /** System properties a profile may set; none of them names a class or a file to load. */
     public static final Set<String> PROPERTIES = Set.of(
-            "file.encoding", "java.net.preferIPv4Stack", "java.net.preferIPv6Addresses", "networkaddress.cache.ttl",
-            "io.netty.allocator.type", "io.netty.leakDetection.level", "io.netty.transport.noNative",
-            "io.netty.eventLoopThreads", "io.netty.noUnsafe", "jdk.virtualThreadScheduler.parallelism",
+            "file.encoding",
+            "java.net.preferIPv4Stack",
+            "java.net.preferIPv6Addresses",
+            "networkaddress.cache.ttl",
+            "io.netty.allocator.type",
+            "io.netty.leakDetection.level",
+            "io.netty.transport.noNative",
+            "io.netty.eventLoopThreads",
+            "io.netty.noUnsafe",
+            "jdk.virtualThreadScheduler.parallelism",
             "jdk.virtualThreadScheduler.maxPoolSize");
 
     private static final Pattern SIZE = Pattern.compile("[0-9]{1,15}[kKmMgGtT]?");
@@ -73,8 +133,9 @@ public final class JvmOptions {
                 }
                 String why = refusal(f);
                 if (why != null) {
-                    throw new ConfigException(where + ": JVM flag \"" + shorten(f) + "\" refused: " + why
-                            + "; only heap, GC and tuning flags are allowed (e.g. -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=50), see docs/FAULTS.md");
+                    throw new ConfigException(
+                            where + ": JVM flag \"" + shorten(f) + "\" refused: " + why
+                                    + "; only heap, GC and tuning flags are allowed (e.g. -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=50), see docs/FAULTS.md");
                 }
                 out.add(f);
             }
@@ -102,7 +163,9 @@ public final class JvmOptions {
         }
         for (String size : List.of("-Xmx", "-Xms", "-Xss", "-Xmn")) {
             if (flag.startsWith(size)) {
-                return SIZE.matcher(flag.substring(size.length())).matches() ? null : "expected a size such as " + size + "512m";
+                return SIZE.matcher(flag.substring(size.length())).matches()
+                        ? null
+                        : "expected a size such as " + size + "512m";
             }
         }
         if (flag.equals("-Xint") || flag.equals("-server")) {
@@ -121,7 +184,9 @@ public final class JvmOptions {
             }
             int eq = body.indexOf('=');
             if (eq > 0 && NUMERIC_FLAGS.contains(body.substring(0, eq))) {
-                return NUMBER.matcher(body.substring(eq + 1)).matches() ? null : "expected a number such as -XX:" + body.substring(0, eq) + "=100";
+                return NUMBER.matcher(body.substring(eq + 1)).matches()
+                        ? null
+                        : "expected a number such as -XX:" + body.substring(0, eq) + "=100";
             }
             return "not a known heap/GC/tuning setting";
         }
@@ -129,9 +194,12 @@ public final class JvmOptions {
             int eq = flag.indexOf('=');
             String key = eq < 0 ? flag.substring(2) : flag.substring(2, eq);
             if (!PROPERTIES.contains(key)) {
-                return "system property " + key + " is not on the allow-list (" + String.join(", ", new TreeSet<>(PROPERTIES)) + ")";
+                return "system property " + key + " is not on the allow-list ("
+                        + String.join(", ", new TreeSet<>(PROPERTIES)) + ")";
             }
-            return eq < 0 || PLAIN_VALUE.matcher(flag.substring(eq + 1)).matches() ? null : "expected a plain value (letters, digits, . _ : -)";
+            return eq < 0 || PLAIN_VALUE.matcher(flag.substring(eq + 1)).matches()
+                    ? null
+                    : "expected a plain value (letters, digits, . _ : -)";
         }
         return "not a heap, GC or tuning flag";
     }

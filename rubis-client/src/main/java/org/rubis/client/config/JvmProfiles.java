@@ -1,11 +1,11 @@
 package org.rubis.client.config;
 
-import org.rubis.client.input.Source;
-import org.rubis.client.input.ConfigException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.rubis.client.input.ConfigException;
+import org.rubis.client.input.Source;
 
 /**
  * Named sets of JVM flags ({@code rubis-properties/jvm-profiles.properties}, plus an optional user
@@ -38,15 +38,16 @@ public final class JvmProfiles {
 
     /** The profile's flags once they pass {@link JvmOptions}: an error names file:line and the flag. */
     private static String checked(Source src, PropertiesFile.Entry e) {
-        return JvmOptions.parse(e.value(), src.displayName() + ":" + e.line() + ": profile " + e.key()).text();
+        return JvmOptions.parse(e.value(), src.displayName() + ":" + e.line() + ": profile " + e.key())
+                .text();
     }
 
     /** The flags of {@code name}, split on white space. */
     public List<String> flags(String name) {
         String f = profiles.get(name);
         if (f == null) {
-            throw new ConfigException("--jvm-profile " + name + ": unknown profile; known: " + String.join(", ", profiles.keySet())
-                    + " (from " + String.join(", ", sources) + ")");
+            throw new ConfigException("--jvm-profile " + name + ": unknown profile; known: "
+                    + String.join(", ", profiles.keySet()) + " (from " + String.join(", ", sources) + ")");
         }
         return f.isBlank() ? List.of() : List.of(f.strip().split("\\s+"));
     }

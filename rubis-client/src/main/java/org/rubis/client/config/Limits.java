@@ -1,12 +1,12 @@
 package org.rubis.client.config;
 
-import org.rubis.client.input.ConfigException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.rubis.client.input.ConfigException;
 import org.rubis.client.workload.TransitionTable;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 
 /**
  * Sane bounds of every duration, count and rate a user gives, checked at load. Without them a
@@ -22,13 +22,20 @@ public final class Limits {
     public static final long MAX_USERS = 1_000_000;
     /** Session rates (per second) outside this range are refused (0 is "no rate"). */
     public static final double MIN_RATE = 1e-6;
+
     public static final double MAX_RATE = 1e6;
     /** The reference probe's highest rate (per second): one connection, requests one after another, at a low rate. */
     public static final double MAX_PROBE_RATE = 100;
 
-    private static final List<String> DURATION_KEYS = List.of("workload_up_ramp_time_in_ms", "workload_session_run_time_in_ms",
-            "workload_down_ramp_time_in_ms", "client_connect_timeout_ms", "client_request_timeout_ms", "server_keepalive_timeout_ms");
-    private static final List<String> USER_KEYS = List.of("workload_number_of_clients_per_node", "workload_max_concurrent_sessions");
+    private static final List<String> DURATION_KEYS = List.of(
+            "workload_up_ramp_time_in_ms",
+            "workload_session_run_time_in_ms",
+            "workload_down_ramp_time_in_ms",
+            "client_connect_timeout_ms",
+            "client_request_timeout_ms",
+            "server_keepalive_timeout_ms");
+    private static final List<String> USER_KEYS =
+            List.of("workload_number_of_clients_per_node", "workload_max_concurrent_sessions");
 
     private Limits() {}
 
@@ -40,15 +47,17 @@ public final class Limits {
         for (String k : DURATION_KEYS) {
             s.entry(k).filter(e -> !e.value().isEmpty()).ifPresent(e -> {
                 if (!fits(e.value(), MAX_DURATION_MS)) {
-                    throw new ConfigException(s.given(e, abbreviate(e.value())) + ": longer than the maximum of 30 days ("
-                            + MAX_DURATION_MS + " ms); expected a duration in milliseconds up to that");
+                    throw new ConfigException(
+                            s.given(e, abbreviate(e.value())) + ": longer than the maximum of 30 days ("
+                                    + MAX_DURATION_MS + " ms); expected a duration in milliseconds up to that");
                 }
             });
         }
         for (String k : USER_KEYS) {
             s.entry(k).filter(e -> !e.value().isEmpty()).ifPresent(e -> {
                 if (!fits(e.value(), MAX_USERS)) {
-                    throw new ConfigException(s.given(e, abbreviate(e.value())) + ": more than the maximum of " + MAX_USERS);
+                    throw new ConfigException(
+                            s.given(e, abbreviate(e.value())) + ": more than the maximum of " + MAX_USERS);
                 }
             });
         }
@@ -60,15 +69,21 @@ public final class Limits {
                 return; // Settings reports it
             }
             if (r != 0 && (r < MIN_RATE || r > MAX_RATE)) {
-                throw new ConfigException(s.where(e) + " = \"" + abbreviate(e.value()) + "\": out of range; expected 0 or a rate from "
-                        + MIN_RATE + " to " + (long) MAX_RATE + " sessions per second");
+                throw new ConfigException(
+                        s.where(e) + " = \"" + abbreviate(e.value()) + "\": out of range; expected 0 or a rate from "
+                                + MIN_RATE + " to " + (long) MAX_RATE + " sessions per second");
             }
         });
 
         List<String> warnings = new ArrayList<>(s.file().duplicates());
-        if (s.entry("workload_number_of_clients_per_node").filter(e -> !e.value().isEmpty()).isEmpty()
-                && s.entry("workload_profile_file").filter(e -> !e.value().isEmpty()).isEmpty()) {
-            warnings.add(s.file().source().displayName() + ": workload_number_of_clients_per_node is not set: 1 emulated user"
+        if (s.entry("workload_number_of_clients_per_node")
+                        .filter(e -> !e.value().isEmpty())
+                        .isEmpty()
+                && s.entry("workload_profile_file")
+                        .filter(e -> !e.value().isEmpty())
+                        .isEmpty()) {
+            warnings.add(s.file().source().displayName()
+                    + ": workload_number_of_clients_per_node is not set: 1 emulated user"
                     + " (closed arrivals); set it, or give --users");
         }
         double end = 0;
@@ -76,7 +91,8 @@ public final class Limits {
             end += table.probability(table.endRow(), c);
         }
         if (end == 0) {
-            warnings.add(table.source() + ": the End of Session row is all zero: no session ends by the table; sessions end only after "
+            warnings.add(table.source()
+                    + ": the End of Session row is all zero: no session ends by the table; sessions end only after "
                     + "workload_maximum_number_of_transitions requests or at the end of the run");
         }
         return warnings;
@@ -89,7 +105,8 @@ public final class Limits {
      * 1e308, a factor of 1e308) wrapped the intended send instant negative: users sent with no think time at all
      * while the run said complete. A one-line error names the option or key and its largest value here.
      */
-    public static void checkThinkTimes(Settings s, long maxThinkMs, double thinkScale, double upFactor, double downFactor) {
+    public static void checkThinkTimes(
+            Settings s, long maxThinkMs, double thinkScale, double upFactor, double downFactor) {
         if (maxThinkMs <= 0) {
             return;
         }
@@ -105,18 +122,22 @@ public final class Limits {
         }
     }
 
-    private static ConfigException thinkTooLong(Settings s, String key, long maxThinkMs, double otherScale, double largest) {
+    private static ConfigException thinkTooLong(
+            Settings s, String key, long maxThinkMs, double otherScale, double largest) {
         PropertiesFile.Entry e = s.entry(key).orElseThrow();
         String longest = (maxThinkMs % 1000 == 0 ? maxThinkMs / 1000 + " s" : maxThinkMs + " ms")
                 + (otherScale != 1 ? " x think scale " + plain(otherScale) : "");
-        return new ConfigException(s.given(e, abbreviate(e.value())) + ": the longest think time (" + longest + ") times it is beyond "
-                + "the maximum of 30 days; expected at most " + plain(largest) + " with this workload"
-                + (otherScale != 1 ? ", or a smaller think scale" : ""));
+        return new ConfigException(
+                s.given(e, abbreviate(e.value())) + ": the longest think time (" + longest + ") times it is beyond "
+                        + "the maximum of 30 days; expected at most " + plain(largest) + " with this workload"
+                        + (otherScale != 1 ? ", or a smaller think scale" : ""));
     }
 
     /** A positive number to 4 decimals, rounded down, without an exponent. */
     private static String plain(double d) {
-        return BigDecimal.valueOf(Math.floor(d * 1e4) / 1e4).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(Math.floor(d * 1e4) / 1e4)
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     /** True when {@code v} is a whole number from 0 to {@code max} (other forms are Settings' to report). */

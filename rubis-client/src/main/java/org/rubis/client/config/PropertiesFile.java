@@ -1,12 +1,12 @@
 package org.rubis.client.config;
 
-import org.rubis.client.input.Source;
-import org.rubis.client.input.ConfigException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.ArrayList;
+import org.rubis.client.input.ConfigException;
+import org.rubis.client.input.Source;
 
 /**
  * A Java properties file read with line numbers kept, so an error can say "rubis.properties:12".
@@ -49,12 +49,13 @@ public final class PropertiesFile {
             String key = (sep < 0 ? text : text.substring(0, sep)).strip();
             String value = sep < 0 ? "" : text.substring(sep + 1).strip();
             if (key.isEmpty()) {
-                throw new ConfigException(source.displayName() + ":" + lineNo + ": a value without a key; expected key = value");
+                throw new ConfigException(
+                        source.displayName() + ":" + lineNo + ": a value without a key; expected key = value");
             }
             Entry previous = entries.put(key, new Entry(key, value, lineNo));
             if (previous != null) {
-                duplicates.add(source.displayName() + ":" + lineNo + ": " + key + " is set again (first at line " + previous.line()
-                        + "); the last value, \"" + value + "\", wins");
+                duplicates.add(source.displayName() + ":" + lineNo + ": " + key + " is set again (first at line "
+                        + previous.line() + "); the last value, \"" + value + "\", wins");
             }
         }
         return new PropertiesFile(source, entries, duplicates);

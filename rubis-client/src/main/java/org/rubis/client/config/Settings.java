@@ -1,12 +1,5 @@
 package org.rubis.client.config;
 
-import org.rubis.client.input.Source;
-import org.rubis.client.input.ConfigException;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,8 +8,15 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.rubis.client.input.ConfigException;
+import org.rubis.client.input.Source;
 
 /**
  * Typed, validated access to the values of a properties file plus command-line overrides.
@@ -87,7 +87,8 @@ public final class Settings {
         GivenOption o = e.line() == 0 ? options.get(e.key()) : null;
         if (o != null) {
             // The option and what was typed: "--duration 0: too small", not the property (in ms) behind it.
-            return new ConfigException(o.option() + " " + o.text() + ": " + problem + "; expected " + expected.replace(" milliseconds", " ms"));
+            return new ConfigException(o.option() + " " + o.text() + ": " + problem + "; expected "
+                    + expected.replace(" milliseconds", " ms"));
         }
         return new ConfigException(where(e) + " = \"" + e.value() + "\": " + problem + "; expected " + expected);
     }
@@ -98,7 +99,12 @@ public final class Settings {
     }
 
     public String string(String key, String def, String... aliases) {
-        return note(key, entry(keys(key, aliases)).map(PropertiesFile.Entry::value).filter(v -> !v.isEmpty()).orElse(def));
+        return note(
+                key,
+                entry(keys(key, aliases))
+                        .map(PropertiesFile.Entry::value)
+                        .filter(v -> !v.isEmpty())
+                        .orElse(def));
     }
 
     private <T> T note(String key, T value) {
@@ -145,13 +151,17 @@ public final class Settings {
     }
 
     public String requiredString(String key, String example, String... aliases) {
-        return note(key, entry(keys(key, aliases)).filter(e -> !e.value().isEmpty())
-                .map(PropertiesFile.Entry::value)
-                .orElseThrow(() -> missing(key, example)));
+        return note(
+                key,
+                entry(keys(key, aliases))
+                        .filter(e -> !e.value().isEmpty())
+                        .map(PropertiesFile.Entry::value)
+                        .orElseThrow(() -> missing(key, example)));
     }
 
     public long longValue(String key, Long def, long min, String unit, String... aliases) {
-        Optional<PropertiesFile.Entry> e = entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
+        Optional<PropertiesFile.Entry> e =
+                entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
         if (e.isEmpty()) {
             if (def == null) {
                 throw missing(key, "a whole number of " + unit);
@@ -162,7 +172,10 @@ public final class Settings {
         try {
             v = Long.parseLong(e.get().value());
         } catch (NumberFormatException ex) {
-            throw bad(e.get(), "not a whole number", "a whole number of " + unit + ", e.g. " + key + " = " + (def == null ? 1 : def));
+            throw bad(
+                    e.get(),
+                    "not a whole number",
+                    "a whole number of " + unit + ", e.g. " + key + " = " + (def == null ? 1 : def));
         }
         if (v < min) {
             throw bad(e.get(), v < 0 ? "negative" : "too small", "at least " + min + " " + unit);
@@ -179,7 +192,8 @@ public final class Settings {
     }
 
     public double doubleValue(String key, Double def, double min, String unit, String... aliases) {
-        Optional<PropertiesFile.Entry> e = entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
+        Optional<PropertiesFile.Entry> e =
+                entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
         if (e.isEmpty()) {
             if (def == null) {
                 throw missing(key, "a number (" + unit + ")");
@@ -190,28 +204,36 @@ public final class Settings {
         try {
             v = Double.parseDouble(e.get().value());
         } catch (NumberFormatException ex) {
-            throw bad(e.get(), "not a number", "a number (" + unit + "), e.g. " + key + " = " + (def == null ? 1 : def));
+            throw bad(
+                    e.get(), "not a number", "a number (" + unit + "), e.g. " + key + " = " + (def == null ? 1 : def));
         }
         if (!Double.isFinite(v) || v < min) {
-            throw bad(e.get(), v < 0 ? "negative" : "out of range", "a finite number of at least " + min + " (" + unit + ")");
+            throw bad(
+                    e.get(),
+                    v < 0 ? "negative" : "out of range",
+                    "a finite number of at least " + min + " (" + unit + ")");
         }
         return note(key, v);
     }
 
     public boolean yesNo(String key, boolean def, String... aliases) {
-        Optional<PropertiesFile.Entry> e = entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
+        Optional<PropertiesFile.Entry> e =
+                entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
         if (e.isEmpty()) {
             return note(key, def);
         }
-        return note(key, switch (e.get().value().toLowerCase(Locale.ROOT)) {
-            case "yes", "true", "on", "1" -> true;
-            case "no", "false", "off", "0" -> false;
-            default -> throw bad(e.get(), "not a yes/no value", "yes or no");
-        });
+        return note(
+                key,
+                switch (e.get().value().toLowerCase(Locale.ROOT)) {
+                    case "yes", "true", "on", "1" -> true;
+                    case "no", "false", "off", "0" -> false;
+                    default -> throw bad(e.get(), "not a yes/no value", "yes or no");
+                });
     }
 
     public <E extends Enum<E>> E choice(String key, E def, Class<E> type, String... aliases) {
-        Optional<PropertiesFile.Entry> e = entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
+        Optional<PropertiesFile.Entry> e =
+                entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
         if (e.isEmpty()) {
             if (def == null) {
                 throw missing(key, choices(type));
@@ -253,7 +275,8 @@ public final class Settings {
 
     /** Resolves a path-valued key against the properties file's location. */
     public Source path(String key, String def, String... aliases) {
-        Optional<PropertiesFile.Entry> e = entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
+        Optional<PropertiesFile.Entry> e =
+                entry(keys(key, aliases)).filter(x -> !x.value().isEmpty());
         String name = e.map(PropertiesFile.Entry::value).orElse(def);
         if (name == null) {
             throw missing(key, "the path of the file");
@@ -297,8 +320,11 @@ public final class Settings {
     public List<String> unknownKeys(Set<String> known) {
         for (PropertiesFile.Entry e : overrides.values()) {
             if (!known.contains(e.key())) {
-                String hint = NearestKey.of(e.key(), known).map(k -> ", did you mean " + k + "?").orElse(" (check its spelling)");
-                throw new ConfigException("-D" + e.key() + "=" + e.value() + ": unknown key" + hint + "; nothing was run");
+                String hint = NearestKey.of(e.key(), known)
+                        .map(k -> ", did you mean " + k + "?")
+                        .orElse(" (check its spelling)");
+                throw new ConfigException(
+                        "-D" + e.key() + "=" + e.value() + ": unknown key" + hint + "; nothing was run");
             }
         }
         return file.entries().values().stream()

@@ -42,7 +42,8 @@ public record ShardPlan(int index, int count, Instant startAt, String host, bool
      * The plan from the options, else the environment (an option always wins), checked against the
      * configuration. {@code shard} and {@code startAt} are the option values or null.
      */
-    public static ShardPlan resolve(String shard, String startAt, Map<String, String> env, ClientConfig c, Instant now) {
+    public static ShardPlan resolve(
+            String shard, String startAt, Map<String, String> env, ClientConfig c, Instant now) {
         String shardText = shard;
         String shardName = "--shard " + shard;
         if (shardText == null) {
@@ -50,8 +51,11 @@ public record ShardPlan(int index, int count, Instant startAt, String host, bool
             String count = env.get("RUBIS_SHARD_COUNT");
             if (count != null && !count.isBlank()) {
                 if (index == null || !index.strip().matches("\\d{1,9}")) {
-                    throw new ConfigException("JOB_COMPLETION_INDEX = \"" + (index == null ? "" : index) + "\" is not a shard index; expected a whole number 0.."
-                            + (count.strip().matches("\\d{1,9}") ? String.valueOf(Integer.parseInt(count.strip()) - 1) : "N-1")
+                    throw new ConfigException("JOB_COMPLETION_INDEX = \"" + (index == null ? "" : index)
+                            + "\" is not a shard index; expected a whole number 0.."
+                            + (count.strip().matches("\\d{1,9}")
+                                    ? String.valueOf(Integer.parseInt(count.strip()) - 1)
+                                    : "N-1")
                             + " (RUBIS_SHARD_COUNT = " + count.strip() + " asks for a sharded run)");
                 }
                 shardText = index.strip() + "/" + count.strip();
@@ -66,17 +70,21 @@ public record ShardPlan(int index, int count, Instant startAt, String host, bool
         }
         int[] in = indexAndCount(shardName, shardText);
         if (start == null) {
-            throw new ConfigException("--shard needs --start-at (or RUBIS_START_AT): every shard must start at the same instant");
+            throw new ConfigException(
+                    "--shard needs --start-at (or RUBIS_START_AT): every shard must start at the same instant");
         }
         if (!c.seedGiven()) {
-            throw new ConfigException("--shard needs an explicit seed (--seed or client_seed): a random seed differs per process");
+            throw new ConfigException(
+                    "--shard needs an explicit seed (--seed or client_seed): a random seed differs per process");
         }
         if (c.embedded()) {
-            throw new ConfigException("--shard with the embedded target would give each shard its own server; give every shard the same --target URL "
-                    + "(run --shards N shares one embedded server)");
+            throw new ConfigException(
+                    "--shard with the embedded target would give each shard its own server; give every shard the same --target URL "
+                            + "(run --shards N shares one embedded server)");
         }
         if (c.arrivals() == Arrivals.CLOSED && in[1] > c.users()) {
-            throw new ConfigException(shardName + " has no users (" + c.users() + " users over " + in[1] + " shards): use at most " + c.users() + " shards");
+            throw new ConfigException(shardName + " has no users (" + c.users() + " users over " + in[1]
+                    + " shards): use at most " + c.users() + " shards");
         }
         String host = blankToNull(env.get("HOSTNAME"));
         return new ShardPlan(in[0], in[1], start, host, true);
@@ -100,14 +108,21 @@ public record ShardPlan(int index, int count, Instant startAt, String host, bool
     static Instant instant(String name, String text, Instant now) {
         Instant t;
         try {
-            t = text.strip().matches("\\d{1,15}") ? Instant.ofEpochMilli(Long.parseLong(text.strip())) : Instant.parse(text.strip());
+            t = text.strip().matches("\\d{1,15}")
+                    ? Instant.ofEpochMilli(Long.parseLong(text.strip()))
+                    : Instant.parse(text.strip());
         } catch (DateTimeParseException e) {
-            throw new ConfigException(name + ": expected an ISO-8601 instant (2026-11-22T06:00:00Z) or epoch milliseconds");
+            throw new ConfigException(
+                    name + ": expected an ISO-8601 instant (2026-11-22T06:00:00Z) or epoch milliseconds");
         }
         if (!t.isAfter(now)) {
             double s = Duration.between(t, now).toNanos() / 1e9;
-            throw new ConfigException(String.format(Locale.ROOT, "%s is %.1f s in the past (now %s); give the same instant a few minutes ahead to every shard",
-                    name, s, now));
+            throw new ConfigException(String.format(
+                    Locale.ROOT,
+                    "%s is %.1f s in the past (now %s); give the same instant a few minutes ahead to every shard",
+                    name,
+                    s,
+                    now));
         }
         if (Duration.between(now, t).compareTo(MAX_AHEAD) > 0) {
             throw new ConfigException(name + " is more than 24 h ahead (now " + now + "); check the date");

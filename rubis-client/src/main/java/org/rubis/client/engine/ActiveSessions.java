@@ -14,6 +14,7 @@ final class ActiveSessions {
     private final AtomicLong peak = new AtomicLong();
     /** Sessions that sent (or were about to send) their first request: each one gets a line in sessions.csv. */
     private final AtomicLong begun = new AtomicLong();
+
     private final Set<SessionStep> live = ConcurrentHashMap.newKeySet();
 
     void increment(SessionStep s) {

@@ -25,8 +25,14 @@ final class ClosedDispatch {
     private final ShardPlan shard;
     private final Population population;
 
-    ClosedDispatch(ClientConfig config, ShardPlan shard, RunClock clock, StopSignal stop, RunCounters counters,
-            RequestGenerator generator, Population population) {
+    ClosedDispatch(
+            ClientConfig config,
+            ShardPlan shard,
+            RunClock clock,
+            StopSignal stop,
+            RunCounters counters,
+            RequestGenerator generator,
+            Population population) {
         this.shard = shard;
         this.config = config;
         this.clock = clock;
@@ -51,7 +57,11 @@ final class ClosedDispatch {
             Population.User user = new Population.User(population, u, join);
             population.started(user);
             try {
-                executor.start("user-" + u, u, population.firstRequest(u, 0, join), (k, at) -> nextSession(user, k, at),
+                executor.start(
+                        "user-" + u,
+                        u,
+                        population.firstRequest(u, 0, join),
+                        (k, at) -> nextSession(user, k, at),
                         done::countDown);
                 counters.usersStarted++;
             } catch (OutOfMemoryError e) {

@@ -36,6 +36,7 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
 
     /** How long the end-of-run wait may last before the threads are dumped (or half the wait when shorter). */
     static final long AFTER_NS = TimeUnit.SECONDS.toNanos(10);
+
     private static final long BUSY_WINDOW_NS = TimeUnit.SECONDS.toNanos(1);
     private static final int BUSIEST = 8;
     private static final int FRAMES = 40;
@@ -83,7 +84,8 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
         try {
             record(active);
         } catch (IOException | RuntimeException e) {
-            err.println("warning: sessions still active " + seconds(afterNs) + " s after the run's end, and their threads could not be dumped: " + e);
+            err.println("warning: sessions still active " + seconds(afterNs)
+                    + " s after the run's end, and their threads could not be dumped: " + e);
         } catch (OutOfMemoryError e) {
             // no heap for the evidence: the run's own out-of-memory handling says the rest
         }
@@ -94,7 +96,8 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
         long[] ids = threads.getAllThreadIds();
         long[] cpu0 = threads.getThreadCpuTime(ids);
         long t0 = System.nanoTime();
-        // The window stays whole even when the sessions end in it (close() unparks this thread): its figures are per second.
+        // The window stays whole even when the sessions end in it (close() unparks this thread): its figures are per
+        // second.
         for (long left; (left = t0 + BUSY_WINDOW_NS - System.nanoTime()) > 0; ) {
             LockSupport.parkNanos(left);
         }
@@ -111,8 +114,14 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
         busy.sort(Comparator.comparingLong((long[] b) -> b[1]).reversed());
         double cores = cpuSum / 1e9 / window;
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%d sessions still active %s s after the run's end (the end-of-run wait); the client's threads used "
-                + "%.2f cores in the next %.1f s%n", active, seconds(afterNs), cores, window));
+        b.append(String.format(
+                Locale.ROOT,
+                "%d sessions still active %s s after the run's end (the end-of-run wait); the client's threads used "
+                        + "%.2f cores in the next %.1f s%n",
+                active,
+                seconds(afterNs),
+                cores,
+                window));
         busiest(b, threads, ids, busy);
         byStack(b, threads, ids);
         AtomicFile.writeString(dir.resolve(RunFiles.END_OF_RUN_STALL), b.toString());
@@ -150,7 +159,12 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
             }
             ThreadInfo info = threads.getThreadInfo(ids[(int) x[0]], FRAMES);
             if (info != null) {
-                b.append(String.format(Locale.ROOT, "%n%.0f ms  \"%s\" %s%n", x[1] / 1e6, info.getThreadName(), info.getThreadState()));
+                b.append(String.format(
+                        Locale.ROOT,
+                        "%n%.0f ms  \"%s\" %s%n",
+                        x[1] / 1e6,
+                        info.getThreadName(),
+                        info.getThreadState()));
                 for (StackTraceElement f : info.getStackTrace()) {
                     b.append("    at ").append(f).append('\n');
                 }
@@ -171,12 +185,24 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
             }
         }
         List<Map.Entry<String, List<String>>> sorted = new ArrayList<>(groups.entrySet());
-        sorted.sort(Comparator.comparingInt((Map.Entry<String, List<String>> e) -> e.getValue().size()).reversed());
-        b.append(String.format(Locale.ROOT, "%nPlatform threads grouped by stack (%d threads, %d stacks; virtual threads are in %s):%n", ids.length,
-                sorted.size(), RunFiles.END_OF_RUN_THREADS));
+        sorted.sort(Comparator.comparingInt(
+                        (Map.Entry<String, List<String>> e) -> e.getValue().size())
+                .reversed());
+        b.append(String.format(
+                Locale.ROOT,
+                "%nPlatform threads grouped by stack (%d threads, %d stacks; virtual threads are in %s):%n",
+                ids.length,
+                sorted.size(),
+                RunFiles.END_OF_RUN_THREADS));
         for (Map.Entry<String, List<String>> e : sorted) {
             List<String> names = e.getValue();
-            b.append(String.format(Locale.ROOT, "%n%d thread%s, e.g. \"%s\": %s", names.size(), names.size() == 1 ? "" : "s", names.get(0), e.getKey()));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "%n%d thread%s, e.g. \"%s\": %s",
+                    names.size(),
+                    names.size() == 1 ? "" : "s",
+                    names.get(0),
+                    e.getKey()));
         }
     }
 
@@ -208,8 +234,11 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
         ObjectNode j = found.deepCopy();
         long left = activeAtClose;
         j.put("active_sessions_when_the_wait_ended", left);
-        String t = text + (left == 0 ? "; all ended within the end-of-run wait"
-                : left > 0 ? "; " + left + " still active when the wait ended (logged stuck)" : "") + "\n";
+        String t = text
+                + (left == 0
+                        ? "; all ended within the end-of-run wait"
+                        : left > 0 ? "; " + left + " still active when the wait ended (logged stuck)" : "")
+                + "\n";
         return new SummarySection() {
             @Override
             public String key() {

@@ -5,11 +5,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.EventLoopBackend;
 import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.Reply;
-import java.util.function.LongConsumer;
 
 /**
  * Sessions on the backend's event loops, no thread per user: think times are timers, replies are
@@ -23,6 +23,7 @@ final class EventLoopSessions implements SessionExecutor {
     private final EventLoopBackend backend;
     /** When a step's prepare timer fires before it ({@link PrepareAhead#due}), and how early. */
     private final PrepareAhead prepareAhead;
+
     private final FailureHandler failures;
     private final Set<Flow> flows = ConcurrentHashMap.newKeySet();
 
@@ -35,7 +36,14 @@ final class EventLoopSessions implements SessionExecutor {
 
     @Override
     public void start(String name, int emulatedUser, long firstIntendedNano, Sessions sessions, Runnable onFinished) {
-        new UserChain(name, emulatedUser, ctx, sessions, failures, onFinished, (user, step, onEnd) -> new Flow(step, onEnd).start())
+        new UserChain(
+                        name,
+                        emulatedUser,
+                        ctx,
+                        sessions,
+                        failures,
+                        onFinished,
+                        (user, step, onEnd) -> new Flow(step, onEnd).start())
                 .next(0, firstIntendedNano);
     }
 
@@ -68,6 +76,7 @@ final class EventLoopSessions implements SessionExecutor {
         final Reply reply = new Reply();
         /** Built once: a method reference per request would be an allocation per request (the reply callback is {@link #run}). */
         final Runnable onNext = this::next;
+
         boolean awaiting;
         boolean finished;
         Future<?> timer;
@@ -178,7 +187,8 @@ final class EventLoopSessions implements SessionExecutor {
                 end(false);
                 return;
             }
-            // A reply read from the network ends a read, so the next request can leave at once without recursion; a failure
+            // A reply read from the network ends a read, so the next request can leave at once without recursion; a
+            // failure
             // may have been detected within the send (a connect that failed at once): its next step is queued.
             at(step.intended(), onNext, fromNetwork, step.lastDone());
         }

@@ -40,8 +40,15 @@ final class HybridDispatch {
     private final ShardPlan shard;
 
     /** Bad arrival files fail here, before anything is started. */
-    HybridDispatch(ClientConfig config, ShardPlan shard, RunClock clock, StopSignal stop, RunCounters counters, Recorder recorder, RequestGenerator generator,
-                   SessionArrivals arrivals) {
+    HybridDispatch(
+            ClientConfig config,
+            ShardPlan shard,
+            RunClock clock,
+            StopSignal stop,
+            RunCounters counters,
+            Recorder recorder,
+            RequestGenerator generator,
+            SessionArrivals arrivals) {
         this.config = config;
         this.clock = clock;
         this.stop = stop;
@@ -63,7 +70,9 @@ final class HybridDispatch {
         if (config.profile() != null) {
             return new ProfileArrivals(config.profile(), config.upRampMs() * 1_000_000L, exponential, seed);
         }
-        return exponential ? new ExponentialArrivals(a.sessionRate(), seed) : new DeterministicArrivals(a.sessionRate());
+        return exponential
+                ? new ExponentialArrivals(a.sessionRate(), seed)
+                : new DeterministicArrivals(a.sessionRate());
     }
 
     /** Starts the arrivals thread; the latch opens when arrivals are exhausted or the run is over. */
@@ -128,7 +137,12 @@ final class HybridDispatch {
             counters.sessionsStarted.incrementAndGet();
             long sid = id;
             UserSession s = new UserSession(Population.mixAt(config, clock, intended), generator, sid, config.seed());
-            executor.start("session-" + sid, -1, intended, (k, at) -> k == 0 ? new SessionExecutor.Start(s, at, null) : null, release);
+            executor.start(
+                    "session-" + sid,
+                    -1,
+                    intended,
+                    (k, at) -> k == 0 ? new SessionExecutor.Start(s, at, null) : null,
+                    release);
         }
     }
 
@@ -136,7 +150,8 @@ final class HybridDispatch {
      * Each interval of the load profile: the rate planned for this process (its share of the arrivals, one in N for a
      * shard of N) and the sessions that began per second, up to {@code untilNano} (the end, or the stop).
      */
-    static List<IntervalLoad> figures(ClientConfig config, ShardPlan shard, RunClock clock, RunStats stats, long untilNano) {
+    static List<IntervalLoad> figures(
+            ClientConfig config, ShardPlan shard, RunClock clock, RunStats stats, long untilNano) {
         LoadProfile p = config.profile();
         List<IntervalLoad> out = new ArrayList<>();
         for (int i = 0; i < p.intervals(); i++) {
@@ -145,8 +160,15 @@ final class HybridDispatch {
             double seconds = Math.max(0, e - s) / 1e9;
             double share = 1.0 / shard.count();
             double begun = stats.interval(i).sessionsBegun();
-            out.add(new IntervalLoad(p.startValue(i) * share, p.endValue(i) * share, p.meanValue(i) * share,
-                    seconds > 0 ? begun / seconds : Double.NaN, Double.NaN, -1, Double.NaN, seconds));
+            out.add(new IntervalLoad(
+                    p.startValue(i) * share,
+                    p.endValue(i) * share,
+                    p.meanValue(i) * share,
+                    seconds > 0 ? begun / seconds : Double.NaN,
+                    Double.NaN,
+                    -1,
+                    Double.NaN,
+                    seconds));
         }
         return out;
     }

@@ -19,22 +19,31 @@ final class Progress implements AutoCloseable {
 
     Progress(PrintStream out, RunClock clock, IntervalSnapshots intervals, RunStats stats, ActiveSessions active) {
         intervals.window(); // the first line covers its own five seconds
-        thread = new Thread(() -> {
-            while (running) {
-                try {
-                    Thread.sleep(PERIOD_MS);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                long now = System.nanoTime();
-                IntervalSnapshots.Window w = intervals.window();
-                long total = (clock.endNano() - clock.startNano()) / 1_000_000_000L;
-                out.println(String.format(Locale.ROOT,
-                        "[%4ds/%ds] %-4s sessions in progress %5d  %8.1f req/s  p99 %8.1f ms  requests %8d  errors %6d",
-                        (now - clock.startNano()) / 1_000_000_000L, total, clock.phase(now), active.now(), w.rps(),
-                        w.p99Ms(), stats.liveRequests(), stats.liveErrors()));
-            }
-        }, "progress");
+        thread = new Thread(
+                () -> {
+                    while (running) {
+                        try {
+                            Thread.sleep(PERIOD_MS);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        long now = System.nanoTime();
+                        IntervalSnapshots.Window w = intervals.window();
+                        long total = (clock.endNano() - clock.startNano()) / 1_000_000_000L;
+                        out.println(String.format(
+                                Locale.ROOT,
+                                "[%4ds/%ds] %-4s sessions in progress %5d  %8.1f req/s  p99 %8.1f ms  requests %8d  errors %6d",
+                                (now - clock.startNano()) / 1_000_000_000L,
+                                total,
+                                clock.phase(now),
+                                active.now(),
+                                w.rps(),
+                                w.p99Ms(),
+                                stats.liveRequests(),
+                                stats.liveErrors()));
+                    }
+                },
+                "progress");
         thread.setDaemon(true);
         thread.start();
     }

@@ -1,11 +1,11 @@
 package org.rubis.client.engine;
 
+import java.time.Instant;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.RampMode;
 import org.rubis.client.log.EpochAnchor;
 import org.rubis.client.profile.LoadProfile;
 import org.rubis.format.Phase;
-import java.time.Instant;
-import org.rubis.client.config.RampMode;
 
 /**
  * The run's time line in {@link System#nanoTime()} units: up ramp, run (the measurement) and down
@@ -29,6 +29,7 @@ public final class RunClock {
     private final boolean stationary;
     /** The run phase's intervals (a load profile's, else the whole phase): their starts, and the think scale of each. */
     private final long[] intervalStarts;
+
     private final double[] thinkScales;
 
     public RunClock(ClientConfig c) {
@@ -107,9 +108,17 @@ public final class RunClock {
         return lo;
     }
 
-    public long upEndNano() { return upEnd; }
-    public long runEndNano() { return runEnd; }
-    public boolean stationary() { return stationary; }
+    public long upEndNano() {
+        return upEnd;
+    }
+
+    public long runEndNano() {
+        return runEnd;
+    }
+
+    public boolean stationary() {
+        return stationary;
+    }
 
     /**
      * The instant a think time of {@code thinkNs} (unscaled) started at {@code from} ends.
@@ -143,13 +152,25 @@ public final class RunClock {
         return at + (long) (t * downFactor);
     }
 
-    public long startNano() { return startNano; }
-    public long endNano() { return end; }
-    public long startEpochNs() { return epochNs(startNano); }
+    public long startNano() {
+        return startNano;
+    }
+
+    public long endNano() {
+        return end;
+    }
+
+    public long startEpochNs() {
+        return epochNs(startNano);
+    }
     /** The wall clock read together with the {@code nanoTime} origin. */
-    public long anchorEpochNs() { return anchorEpochNs; }
+    public long anchorEpochNs() {
+        return anchorEpochNs;
+    }
     /** The anchor and its uncertainty (the width of the nanoTime bracket around the wall-clock reading). */
-    public EpochAnchor anchor() { return anchor; }
+    public EpochAnchor anchor() {
+        return anchor;
+    }
 
     public long epochNs(long nano) {
         return anchorEpochNs + (nano - anchorNano);

@@ -9,6 +9,7 @@ final class RunCounters {
     final AtomicLong sessionsDropped = new AtomicLong();
     /** Hybrid sessions that have ended (all started ones ended: the run's work is done). */
     final AtomicLong hybridEnded = new AtomicLong();
+
     final ActiveSessions active = new ActiveSessions();
     volatile int usersStarted;
 }

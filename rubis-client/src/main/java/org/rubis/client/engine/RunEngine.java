@@ -32,8 +32,8 @@ import org.rubis.client.log.SessionRecord;
 import org.rubis.client.process.ResourcePlan;
 import org.rubis.client.report.ClientHealth;
 import org.rubis.client.report.FixedCost;
-import org.rubis.client.report.IntervalLoad;
 import org.rubis.client.report.HealthSample;
+import org.rubis.client.report.IntervalLoad;
 import org.rubis.client.report.IntervalSnapshots;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
@@ -44,7 +44,6 @@ import org.rubis.client.warmup.WarmupReport;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.format.Phase;
 import org.rubis.format.StopCause.Kind;
-import org.rubis.format.RunFiles;
 
 /**
  * One emulation run from start to summary: starts the target, hands users or arrivals to their
@@ -58,6 +57,7 @@ public final class RunEngine {
 
     /** The run's configuration; the source addresses may be raised before the run starts (runGuarded). */
     private ClientConfig config;
+
     private final ShardPlan shard;
     private final Path dir;
     private final PrintStream out;
@@ -68,6 +68,7 @@ public final class RunEngine {
     private Summary summary;
     /** The run's health monitor once started: an out-of-memory stop's minimal summary takes its GC totals. */
     private volatile ClientHealth health;
+
     private InetAddress warmupStubAddress = InetAddress.getLoopbackAddress();
     private volatile EpochAnchor anchor;
     /** How long the run waits for requests in flight after the stop; -1: request + connect timeout + 2 s. */
@@ -167,7 +168,8 @@ public final class RunEngine {
         HeapReserve.release();
         try {
             if (outOfMemory(e)) {
-                stop.stopOutOfMemory("thread ", t.getName(), counters.active.now(), counters.usersStarted, e.getMessage());
+                stop.stopOutOfMemory(
+                        "thread ", t.getName(), counters.active.now(), counters.usersStarted, e.getMessage());
             } else {
                 stop.stop(Kind.CLIENT_FAILED, "thread " + t.getName() + " failed: " + e);
             }
@@ -245,12 +247,13 @@ public final class RunEngine {
      * (close everything, write the summary). Whatever fails or stops the run, it finishes.
      */
     private Summary runGuarded() throws IOException {
-        SessionArrivals arrivals = config.arrivals() == Arrivals.HYBRID ? HybridDispatch.arrivals(config) : null; // bad files fail first
+        SessionArrivals arrivals =
+                config.arrivals() == Arrivals.HYBRID ? HybridDispatch.arrivals(config) : null; // bad files fail first
         String arrivalsText = arrivals != null
                 ? arrivals.describe()
                 : config.profile() != null
-                        ? "emulated users following the load profile " + config.profile().source() + " (at most " + config.users()
-                                + "), sessions back to back"
+                        ? "emulated users following the load profile "
+                                + config.profile().source() + " (at most " + config.users() + "), sessions back to back"
                         : config.users() + " emulated users, sessions back to back";
         RunState run = startTarget();
         WarmupReport warmup = warmUp(run.target.base());
@@ -281,7 +284,10 @@ public final class RunEngine {
     /** Checks the host can run the configuration, then starts the embedded server (or takes the URL). */
     private RunState startTarget() throws IOException {
         ResourcePlan plan = ResourcePlan.of(config);
-        int sources = plan.check(config.embedded(), config.execution().sourceAddresses(), loopbackTarget(),
+        int sources = plan.check(
+                config.embedded(),
+                config.execution().sourceAddresses(),
+                loopbackTarget(),
                 config.execution().backend());
         if (sources != config.execution().sourceAddresses()) {
             out.println("Source addresses: 127.0.0.1.." + SourceAddresses.last(sources) + " (" + sources + "): "
@@ -320,12 +326,14 @@ public final class RunEngine {
                 t.request(r);
             }
         };
-        Consumer<SessionRecord> sessions = taps.isEmpty() ? stats::accept : s -> {
-            stats.accept(s);
-            for (RecordTap t : taps) {
-                t.session(s);
-            }
-        };
+        Consumer<SessionRecord> sessions = taps.isEmpty()
+                ? stats::accept
+                : s -> {
+                    stats.accept(s);
+                    for (RecordTap t : taps) {
+                        t.session(s);
+                    }
+                };
         run.log = new RunLog(
                 dir,
                 requests,
@@ -560,10 +568,16 @@ public final class RunEngine {
         for (RunObserver o : observers) {
             loads.add(o::warmupLoad);
         }
-        JitWarmup warmup = new JitWarmup(config.execution(), config.workload(), config.measurement().jitWarmup(), out).bindAddress(warmupStubAddress)
+        JitWarmup warmup = new JitWarmup(
+                        config.execution(),
+                        config.workload(),
+                        config.measurement().jitWarmup(),
+                        out)
+                .bindAddress(warmupStubAddress)
                 .cancelledBy(stop::stopped);
         if (ClientTls.isHttps(targetBase)) {
-            warmup.overTls(config.execution().tlsResumption() && (!config.embedded() || config.server().tlsResumption()));
+            warmup.overTls(config.execution().tlsResumption()
+                    && (!config.embedded() || config.server().tlsResumption()));
         }
         return warmup.run(loads, deadline);
     }
@@ -586,7 +600,8 @@ public final class RunEngine {
     private void awaitEnd(RunClock clock, ClientHealth health, CountDownLatch done, HybridDispatch hybrid) {
         while (!stop.stopped() && System.nanoTime() < clock.endNano()) {
             markPhases(clock, health);
-            // All work done ends the run early (users out of sessions, arrivals exhausted), but a load profile's length is
+            // All work done ends the run early (users out of sessions, arrivals exhausted), but a load profile's length
+            // is
             // planned: its users may all be gone or its rate 0 for a while, and come back.
             if (config.profile() == null && done.getCount() == 0 && (hybrid == null || hybrid.allEnded())) {
                 break;
@@ -594,7 +609,9 @@ public final class RunEngine {
             // Wake at the next phase boundary (marked exactly for the run-phase CPU) or every 250 ms to see whether all
             // users have finished: 4 wake-ups a second instead of 50 (part of the idle cost at low rates).
             long now = System.nanoTime();
-            long boundary = now < clock.upEndNano() ? clock.upEndNano() : now < clock.runEndNano() ? clock.runEndNano() : clock.endNano();
+            long boundary = now < clock.upEndNano()
+                    ? clock.upEndNano()
+                    : now < clock.runEndNano() ? clock.runEndNano() : clock.endNano();
             stop.awaitUntil(Math.min(boundary, now + 250_000_000L), Long.MAX_VALUE);
         }
         markPhases(clock, health);

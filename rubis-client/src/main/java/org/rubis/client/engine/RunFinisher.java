@@ -66,23 +66,52 @@ final class RunFinisher {
     }
 
     /** Builds and writes the summary (after {@link #cleanup}: logs are flushed and closed). */
-    Summary summary(RunClock clock, List<IntervalLoad> loads, ShardPlan shard, long runStartEpochNs, RunStats stats, ClientHealth health,
-            RunLog log, String backendName, String arrivalsText, List<RunObserver> observers, SummarySection warmup)
+    Summary summary(
+            RunClock clock,
+            List<IntervalLoad> loads,
+            ShardPlan shard,
+            long runStartEpochNs,
+            RunStats stats,
+            ClientHealth health,
+            RunLog log,
+            String backendName,
+            String arrivalsText,
+            List<RunObserver> observers,
+            SummarySection warmup)
             throws IOException {
         TestStall.beforeSummary();
         if (log.statsIncomplete()) {
             stop.stop(Kind.OUT_OF_MEMORY, "the statistics ran out of heap (the request log is complete)");
         }
         try {
-            RunResult result = new RunResult(dir, backendName, config.execution().model(), cause(log), stop.invalid(),
-                    arrivalsText, counters.active.begun(), counters.sessionsDelayed.get(),
-                    counters.sessionsDropped.get(), counters.usersStarted, counters.active.peak(), log.written(),
-                    log.lost(), clock.startEpochNs(),
-                    clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()), shard,
-                    clock.anchorEpochNs(), runStartEpochNs, clock.anchor().bracketNs(), loads, stats.intervalBounds());
+            RunResult result = new RunResult(
+                    dir,
+                    backendName,
+                    config.execution().model(),
+                    cause(log),
+                    stop.invalid(),
+                    arrivalsText,
+                    counters.active.begun(),
+                    counters.sessionsDelayed.get(),
+                    counters.sessionsDropped.get(),
+                    counters.usersStarted,
+                    counters.active.peak(),
+                    log.written(),
+                    log.lost(),
+                    clock.startEpochNs(),
+                    clock.runSecondsUntil(stop.stopNano() == 0 ? System.nanoTime() : stop.stopNano()),
+                    shard,
+                    clock.anchorEpochNs(),
+                    runStartEpochNs,
+                    clock.anchor().bracketNs(),
+                    loads,
+                    stats.intervalBounds());
             // Sections first: a wire check's measured error is the verdict's accuracy evidence.
             List<SummarySection> sections = sections(observers, warmup);
-            WireAccuracy accuracy = sections.stream().map(SummarySection::accuracy).filter(a -> a != null).findFirst()
+            WireAccuracy accuracy = sections.stream()
+                    .map(SummarySection::accuracy)
+                    .filter(a -> a != null)
+                    .findFirst()
                     .orElse(null);
             Summary summary = new Summary(config, result, stats, health.figures(), accuracy);
             sections.forEach(summary::add);
@@ -94,8 +123,15 @@ final class RunFinisher {
             if (!stop.invalid()) {
                 throw e;
             }
-            SummaryWriter.writeMinimal(dir, stop.reason() + "; the full summary could not be built (out of memory)",
-                    config.seed(), backendName, counters.usersStarted, log.written(), log.lost(), health);
+            SummaryWriter.writeMinimal(
+                    dir,
+                    stop.reason() + "; the full summary could not be built (out of memory)",
+                    config.seed(),
+                    backendName,
+                    counters.usersStarted,
+                    log.written(),
+                    log.lost(),
+                    health);
             throw new RunOutOfMemory(dir);
         }
     }
@@ -106,8 +142,10 @@ final class RunFinisher {
         if (cause == null || cause.kind() != Kind.DISK_FULL) {
             return cause;
         }
-        return new StopCause(Kind.DISK_FULL, cause.reason() + "; " + log.lost() + " log lines lost (the files hold "
-                + log.written() + " whole request lines, which the figures cover)");
+        return new StopCause(
+                Kind.DISK_FULL,
+                cause.reason() + "; " + log.lost() + " log lines lost (the files hold " + log.written()
+                        + " whole request lines, which the figures cover)");
     }
 
     /** The sections the run's hooks built after the logs closed: the JIT warm-up's (no accuracy), then theirs. */

@@ -7,7 +7,11 @@ import org.rubis.format.RunFiles;
 @SuppressWarnings("serial") // an exception, Serializable only by inheritance: nothing serialises it
 public final class RunOutOfMemory extends RuntimeException {
     public RunOutOfMemory(Path dir) {
-        super("the client ran out of memory (heap); logs are complete, " + RunFiles.summaryJson(dir)
-                + " holds the essentials", null, false, false);
+        super(
+                "the client ran out of memory (heap); logs are complete, " + RunFiles.summaryJson(dir)
+                        + " holds the essentials",
+                null,
+                false,
+                false);
     }
 }

@@ -36,6 +36,7 @@ final class SessionStep {
     private final long intendedStart;
     /** The user's place in a load profile's population, or null. */
     private final Leaving leaving;
+
     private long intended;
     private long startNano;
     private long lastDone;
@@ -43,6 +44,7 @@ final class SessionStep {
     private boolean started;
     /** Logged (ended, given up or abandoned): guards the one sessions.csv line against a late reply. */
     private boolean closed;
+
     private String path;
 
     SessionStep(SessionContext ctx, UserSession s, int emulatedUser, long intendedStartNano) {

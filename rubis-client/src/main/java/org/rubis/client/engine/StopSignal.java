@@ -103,7 +103,8 @@ public final class StopSignal {
             oomDetail = detail;
             stop(Kind.OUT_OF_MEMORY, OUT_OF_MEMORY_PENDING);
         } else {
-            try { // a stop before (the end of the run, Ctrl-C): the words are added to its reason, when there is heap for them
+            try { // a stop before (the end of the run, Ctrl-C): the words are added to its reason, when there is heap
+                // for them
                 stop(Kind.OUT_OF_MEMORY, outOfMemory(threadKind, who, sessionsActive, usersStarted, detail));
             } catch (OutOfMemoryError e) {
                 stopOutOfMemory();
@@ -112,7 +113,8 @@ public final class StopSignal {
     }
 
     private static String outOfMemory(String kind, String who, long sessionsActive, long usersStarted, String detail) {
-        return "out of memory in " + kind + who + " (" + sessionsActive + " sessions active, " + usersStarted + " users started): " + detail;
+        return "out of memory in " + kind + who + " (" + sessionsActive + " sessions active, " + usersStarted
+                + " users started): " + detail;
     }
 
     /** The stop reason in words (null while running). */

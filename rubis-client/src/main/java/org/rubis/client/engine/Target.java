@@ -25,7 +25,8 @@ final class Target implements AutoCloseable {
             return new Target(config.target(), null, out);
         }
         out.println("Starting the embedded RUBiS server (" + config.server().model() + " model) in its own JVM...");
-        EmbeddedServerProcess server = EmbeddedServerProcess.start(config, config.regionsFile(), config.categoriesFile(), RunFiles.serverDir(dir));
+        EmbeddedServerProcess server = EmbeddedServerProcess.start(
+                config, config.regionsFile(), config.categoriesFile(), RunFiles.serverDir(dir));
         out.println("Embedded server ready at " + server.baseUrl() + "/PHP/ (pid " + server.pid() + ")");
         return new Target(server.baseUrl(), server, out);
     }

@@ -25,7 +25,13 @@ final class UserChain {
     private final Runnable onFinished;
     private final SessionRunner runner;
 
-    UserChain(String name, int emulatedUser, SessionContext ctx, Sessions sessions, FailureHandler failures, Runnable onFinished,
+    UserChain(
+            String name,
+            int emulatedUser,
+            SessionContext ctx,
+            Sessions sessions,
+            FailureHandler failures,
+            Runnable onFinished,
             SessionRunner runner) {
         this.name = name;
         this.emulatedUser = emulatedUser;

@@ -3,6 +3,7 @@ package org.rubis.client.engine;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
@@ -10,7 +11,6 @@ import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.BlockingBackend;
 import org.rubis.client.backend.PrepareAhead;
 import org.rubis.client.backend.Reply;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The virtual-thread model: a virtual thread per request, think times on one timer. A thinking
@@ -59,7 +59,14 @@ final class VirtualThreadSessions implements SessionExecutor {
     @Override
     public void start(String name, int emulatedUser, long firstIntendedNano, Sessions sessions, Runnable onFinished) {
         Reply reply = new Reply(); // reused by the user's requests, one at a time (as a thread per user does)
-        new UserChain(name, emulatedUser, ctx, sessions, failures, onFinished, (user, step, onEnd) -> new Flow(user, reply, step, onEnd).start())
+        new UserChain(
+                        name,
+                        emulatedUser,
+                        ctx,
+                        sessions,
+                        failures,
+                        onFinished,
+                        (user, step, onEnd) -> new Flow(user, reply, step, onEnd).start())
                 .next(0, firstIntendedNano);
     }
 
@@ -94,6 +101,7 @@ final class VirtualThreadSessions implements SessionExecutor {
         boolean waiting;
         /** Guarded by this: the session has been ended (or abandoned); nothing more runs. */
         boolean finished;
+
         Future<?> think;
 
         Flow(UserChain user, Reply reply, SessionStep step, LongConsumer onEnd) {
@@ -122,11 +130,13 @@ final class VirtualThreadSessions implements SessionExecutor {
                 if (finished) {
                     return;
                 }
-                // The stop is checked under the lock: a drain that visited this flow before it was waiting came after the
+                // The stop is checked under the lock: a drain that visited this flow before it was waiting came after
+                // the
                 // stop, so the flag is seen here; a drain that visits it later finds it waiting and ends it.
                 if (!ctx.stop().stopped()) {
                     try {
-                        think = timer.schedule(task, delay, TimeUnit.NANOSECONDS); // fired() takes this lock: it runs after this block
+                        think = timer.schedule(
+                                task, delay, TimeUnit.NANOSECONDS); // fired() takes this lock: it runs after this block
                         waiting = true;
                         return;
                     } catch (RejectedExecutionException e) {
@@ -237,7 +247,8 @@ final class VirtualThreadSessions implements SessionExecutor {
                 return;
             }
             try {
-                onEnd.accept(next); // the next session joins the flows before this one leaves: the drain never sees a gap
+                onEnd.accept(
+                        next); // the next session joins the flows before this one leaves: the drain never sees a gap
             } finally {
                 flows.remove(this);
             }

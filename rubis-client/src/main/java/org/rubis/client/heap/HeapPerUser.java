@@ -54,7 +54,9 @@ public final class HeapPerUser implements RunObserver {
      */
     static long usersInstant(long upEndNano, long runEndNano, long endNano) {
         long second = 1_000_000_000L;
-        return endNano > runEndNano ? runEndNano + Math.min(2 * second, (endNano - runEndNano) / 2) : Math.max(upEndNano, runEndNano - second);
+        return endNano > runEndNano
+                ? runEndNano + Math.min(2 * second, (endNano - runEndNano) / 2)
+                : Math.max(upEndNano, runEndNano - second);
     }
 
     @Override
@@ -130,8 +132,11 @@ public final class HeapPerUser implements RunObserver {
             j.put("live_bytes_before_run", before);
         }
         if (u == null || a == null) {
-            String why = error != null ? error : u == null ? "the run ended before the users' histogram was due"
-                    : "no histogram after the sessions ended";
+            String why = error != null
+                    ? error
+                    : u == null
+                            ? "the run ended before the users' histogram was due"
+                            : "no histogram after the sessions ended";
             j.put("not_measured", why);
             text.append("  not measured: ").append(why).append('\n');
             return section(j, text.toString());
@@ -142,13 +147,22 @@ public final class HeapPerUser implements RunObserver {
         j.put("live_bytes_after_sessions", afterTotal);
         double perUser = (double) (withTotal - afterTotal) / users;
         j.put("bytes_per_user", Math.round(perUser));
-        text.append(String.format(Locale.ROOT, "  %d users: %.1f MiB live; after the sessions ended: %.1f MiB; before the run: %.1f MiB%n",
-                users, withTotal / 1048576.0, afterTotal / 1048576.0, before == null ? Double.NaN : before / 1048576.0));
-        text.append(String.format(Locale.ROOT, "  per user: %.0f B%n  largest per-user classes (B/user, instances/user):%n", perUser));
+        text.append(String.format(
+                Locale.ROOT,
+                "  %d users: %.1f MiB live; after the sessions ended: %.1f MiB; before the run: %.1f MiB%n",
+                users,
+                withTotal / 1048576.0,
+                afterTotal / 1048576.0,
+                before == null ? Double.NaN : before / 1048576.0));
+        text.append(String.format(
+                Locale.ROOT, "  per user: %.0f B%n  largest per-user classes (B/user, instances/user):%n", perUser));
         ArrayNode top = j.putArray("top_classes");
         List<Row> classes;
         try { // read back from the files: parsed in memory, the histograms would have counted themselves
-            classes = perUser(parse(Files.readString(RunFiles.heapHistogramUsers(runDir))), parse(Files.readString(RunFiles.heapHistogramIdle(runDir))), 12);
+            classes = perUser(
+                    parse(Files.readString(RunFiles.heapHistogramUsers(runDir))),
+                    parse(Files.readString(RunFiles.heapHistogramIdle(runDir))),
+                    12);
         } catch (IOException | RuntimeException e) {
             classes = List.of();
             text.append("    (histograms unreadable: ").append(e).append(")\n");
@@ -158,7 +172,12 @@ public final class HeapPerUser implements RunObserver {
             o.put("class", r.name());
             o.put("bytes_per_user", (double) r.bytes() / users);
             o.put("instances_per_user", (double) r.instances() / users);
-            text.append(String.format(Locale.ROOT, "    %8.1f %6.2f  %s%n", (double) r.bytes() / users, (double) r.instances() / users, r.name()));
+            text.append(String.format(
+                    Locale.ROOT,
+                    "    %8.1f %6.2f  %s%n",
+                    (double) r.bytes() / users,
+                    (double) r.instances() / users,
+                    r.name()));
         }
         return section(j, text.toString());
     }
@@ -171,7 +190,10 @@ public final class HeapPerUser implements RunObserver {
                 continue;
             }
             Row b = after.get(r.name());
-            diff.add(new Row(r.name(), r.instances() - (b == null ? 0 : b.instances()), r.bytes() - (b == null ? 0 : b.bytes())));
+            diff.add(new Row(
+                    r.name(),
+                    r.instances() - (b == null ? 0 : b.instances()),
+                    r.bytes() - (b == null ? 0 : b.bytes())));
         }
         diff.sort(Comparator.comparingLong(Row::bytes).reversed());
         return diff.subList(0, Math.min(limit, diff.size()));
@@ -203,8 +225,12 @@ public final class HeapPerUser implements RunObserver {
     private static long histogram(Path save) {
         String text;
         try {
-            text = (String) ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"),
-                    "gcClassHistogram", new Object[] {new String[0]}, new String[] {String[].class.getName()});
+            text = (String) ManagementFactory.getPlatformMBeanServer()
+                    .invoke(
+                            new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                            "gcClassHistogram",
+                            new Object[] {new String[0]},
+                            new String[] {String[].class.getName()});
         } catch (Exception e) {
             throw new IllegalStateException("class histogram: " + e, e);
         }
@@ -218,7 +244,10 @@ public final class HeapPerUser implements RunObserver {
 
     /** The bytes of a histogram's objects, G1's filler arrays (free space it lists as objects) left out. */
     static long total(String histogram) {
-        return parse(histogram).values().stream().filter(r -> !filler(r.name())).mapToLong(Row::bytes).sum();
+        return parse(histogram).values().stream()
+                .filter(r -> !filler(r.name()))
+                .mapToLong(Row::bytes)
+                .sum();
     }
 
     static boolean filler(String className) {
@@ -230,8 +259,13 @@ public final class HeapPerUser implements RunObserver {
         Map<String, Row> rows = new HashMap<>();
         for (String line : histogram.split("\n")) {
             String[] f = line.trim().split("\\s+");
-            if (f.length >= 4 && f[0].endsWith(":") && f[1].chars().allMatch(Character::isDigit) && f[2].chars().allMatch(Character::isDigit)) {
-                rows.merge(f[3], new Row(f[3], Long.parseLong(f[1]), Long.parseLong(f[2])),
+            if (f.length >= 4
+                    && f[0].endsWith(":")
+                    && f[1].chars().allMatch(Character::isDigit)
+                    && f[2].chars().allMatch(Character::isDigit)) {
+                rows.merge(
+                        f[3],
+                        new Row(f[3], Long.parseLong(f[1]), Long.parseLong(f[2])),
                         (x, y) -> new Row(x.name(), x.instances() + y.instances(), x.bytes() + y.bytes()));
             }
         }

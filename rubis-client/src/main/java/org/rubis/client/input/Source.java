@@ -36,11 +36,21 @@ public sealed interface Source {
     }
 
     record FileSource(Path path) implements Source {
-        @Override public String displayName() { return path.toString(); }
-        @Override public boolean exists() { return Files.isRegularFile(path); }
-        @Override public BufferedReader open() {
+        @Override
+        public String displayName() {
+            return path.toString();
+        }
+
+        @Override
+        public boolean exists() {
+            return Files.isRegularFile(path);
+        }
+
+        @Override
+        public BufferedReader open() {
             if (!exists()) {
-                throw new ConfigException(path + ": file not found" + (Files.isDirectory(path) ? " (it is a directory)" : ""));
+                throw new ConfigException(
+                        path + ": file not found" + (Files.isDirectory(path) ? " (it is a directory)" : ""));
             }
             try {
                 return Files.newBufferedReader(path, StandardCharsets.ISO_8859_1);
@@ -48,7 +58,9 @@ public sealed interface Source {
                 throw new ConfigException(path + ": cannot read: " + e.getMessage());
             }
         }
-        @Override public Source resolve(String name) {
+
+        @Override
+        public Source resolve(String name) {
             Path p = Path.of(name);
             if (p.isAbsolute()) {
                 return new FileSource(p);
@@ -60,16 +72,28 @@ public sealed interface Source {
 
     record ClasspathSource(String name) implements Source {
         private static final String ROOT = "rubis/";
-        @Override public String displayName() { return "classpath:" + ROOT + name; }
-        @Override public boolean exists() { return Source.class.getClassLoader().getResource(ROOT + name) != null; }
-        @Override public BufferedReader open() {
+
+        @Override
+        public String displayName() {
+            return "classpath:" + ROOT + name;
+        }
+
+        @Override
+        public boolean exists() {
+            return Source.class.getClassLoader().getResource(ROOT + name) != null;
+        }
+
+        @Override
+        public BufferedReader open() {
             InputStream in = Source.class.getClassLoader().getResourceAsStream(ROOT + name);
             if (in == null) {
                 throw new ConfigException(displayName() + ": not packaged in this jar");
             }
             return new BufferedReader(new InputStreamReader(in, StandardCharsets.ISO_8859_1));
         }
-        @Override public Source resolve(String other) {
+
+        @Override
+        public Source resolve(String other) {
             Path p = Path.of(other);
             if (p.isAbsolute()) {
                 return new FileSource(p);

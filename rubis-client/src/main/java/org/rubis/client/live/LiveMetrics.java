@@ -14,6 +14,7 @@ import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.rubis.client.log.RecordTap;
 import org.rubis.client.log.RequestRecord;
 import org.rubis.client.log.SessionRecord;
@@ -23,7 +24,6 @@ import org.rubis.client.workload.Interaction;
 import org.rubis.format.Phase;
 import org.rubis.format.RunStatus;
 import org.rubis.format.SessionEnd;
-import java.util.function.Consumer;
 
 /**
  * The run's metrics for Prometheus (docs/LIVE.md lists them), with the official client: counters and histograms fed by

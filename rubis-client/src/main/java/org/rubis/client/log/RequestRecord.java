@@ -38,7 +38,6 @@ public record RequestRecord(
         int retries,
         int interval) {
 
-
     /** Actual minus intended send instant. */
     public long latenessNs() {
         return sendEpochNs - intendedSendEpochNs;

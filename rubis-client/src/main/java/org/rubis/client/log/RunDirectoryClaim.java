@@ -46,12 +46,14 @@ public final class RunDirectoryClaim {
                 }
             }
         } catch (FileSystemException e) {
-            throw new ConfigException("cannot create a run directory in " + parent + ": " + FileProblem.of(e, parent) + "; run from a folder "
-                    + "this user may write, or give --out DIR");
+            throw new ConfigException("cannot create a run directory in " + parent + ": " + FileProblem.of(e, parent)
+                    + "; run from a folder " + "this user may write, or give --out DIR");
         } catch (IOException e) {
-            throw new ConfigException("cannot create a run directory in " + parent + ": " + e.getMessage() + "; give --out DIR");
+            throw new ConfigException(
+                    "cannot create a run directory in " + parent + ": " + e.getMessage() + "; give --out DIR");
         }
-        throw new ConfigException(parent.resolve(base) + "-" + MAX_SAME_SECOND + ": every name of this second is taken; give --out DIR");
+        throw new ConfigException(
+                parent.resolve(base) + "-" + MAX_SAME_SECOND + ": every name of this second is taken; give --out DIR");
     }
 
     /**
@@ -63,9 +65,11 @@ public final class RunDirectoryClaim {
         try {
             return claim(dir, force, what);
         } catch (FileSystemException e) {
-            throw new ConfigException(what + ": " + FileProblem.of(e, dir) + "; give a new or empty directory this user may write");
+            throw new ConfigException(
+                    what + ": " + FileProblem.of(e, dir) + "; give a new or empty directory this user may write");
         } catch (IOException e) {
-            throw new ConfigException(what + ": " + e.getMessage() + "; give a new or empty directory this user may write");
+            throw new ConfigException(
+                    what + ": " + e.getMessage() + "; give a new or empty directory this user may write");
         }
     }
 
@@ -85,18 +89,21 @@ public final class RunDirectoryClaim {
             throw new ConfigException(what + ": a file, not a directory; give a new or empty directory");
         }
         if (!Files.isWritable(dir)) {
-            throw new ConfigException(what + ": not writable (permission denied); give a new or empty directory this user may write");
+            throw new ConfigException(
+                    what + ": not writable (permission denied); give a new or empty directory this user may write");
         }
         String first = RunDirectoryNames.firstEntry(dir);
         if (first != null && !force) {
-            throw new ConfigException(what + ": not empty (" + first + " is there); a run writes only into a new or empty directory: "
-                    + "give another --out, or add --force to delete the previous run's files in it");
+            throw new ConfigException(
+                    what + ": not empty (" + first + " is there); a run writes only into a new or empty directory: "
+                            + "give another --out, or add --force to delete the previous run's files in it");
         }
         if (first != null) {
             String foreign = RunDirectoryNames.firstForeign(dir);
             if (foreign != null) {
-                throw new ConfigException(what + ": holds " + foreign + ", which no run writes; --force deletes only a previous run's "
-                        + "files: give another --out");
+                throw new ConfigException(
+                        what + ": holds " + foreign + ", which no run writes; --force deletes only a previous run's "
+                                + "files: give another --out");
             }
             RunDirectoryNames.deleteContents(dir);
         }

@@ -18,11 +18,31 @@ import org.rubis.format.RunFiles;
 final class RunDirectoryNames {
 
     /** Files and directories at the top of a run directory, as run, run --shards, --jvm-profile and report write them. */
-    static final Set<String> NAMES = Set.of(RunFiles.REQUESTS, RunFiles.SESSIONS, RunFiles.CLIENT_HEALTH, RunFiles.CLIENT_GC,
-            RunFiles.SUMMARY_JSON, RunFiles.SUMMARY_TXT, RunFiles.CLIENT_LOG, RunFiles.SERVER_DIR, RunFiles.CAPTURE_PCAP,
-            RunFiles.CAPTURE_STATS, RunFiles.WIRE_CSV, "wire-connections.csv", RunFiles.PROBE_CSV, RunFiles.HEAP_HISTOGRAM_BEFORE,
-            RunFiles.HEAP_HISTOGRAM_USERS, RunFiles.HEAP_HISTOGRAM_IDLE, "end-of-run-stall.txt", "end-of-run-threads.txt", "gc.log",
-            "shards", "console.txt", "report.html", "analysis.json", "response-times.hlog");
+    static final Set<String> NAMES = Set.of(
+            RunFiles.REQUESTS,
+            RunFiles.SESSIONS,
+            RunFiles.CLIENT_HEALTH,
+            RunFiles.CLIENT_GC,
+            RunFiles.SUMMARY_JSON,
+            RunFiles.SUMMARY_TXT,
+            RunFiles.CLIENT_LOG,
+            RunFiles.SERVER_DIR,
+            RunFiles.CAPTURE_PCAP,
+            RunFiles.CAPTURE_STATS,
+            RunFiles.WIRE_CSV,
+            "wire-connections.csv",
+            RunFiles.PROBE_CSV,
+            RunFiles.HEAP_HISTOGRAM_BEFORE,
+            RunFiles.HEAP_HISTOGRAM_USERS,
+            RunFiles.HEAP_HISTOGRAM_IDLE,
+            "end-of-run-stall.txt",
+            "end-of-run-threads.txt",
+            "gc.log",
+            "shards",
+            "console.txt",
+            "report.html",
+            "analysis.json",
+            "response-times.hlog");
     /** Shard directories (run --shards), the JVM's rotated GC logs, and the temporary files of an interrupted atomic write. */
     private static final Pattern PATTERNS = Pattern.compile("shard-[0-9]+|gc\\.log\\.[0-9]+|\\..+\\.tmp");
 
@@ -42,7 +62,11 @@ final class RunDirectoryNames {
     /** The first entry of {@code dir} that no run writes, or null when there is none. */
     static String firstForeign(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> !isRunName(n)).sorted().findFirst().orElse(null);
+            return s.map(p -> p.getFileName().toString())
+                    .filter(n -> !isRunName(n))
+                    .sorted()
+                    .findFirst()
+                    .orElse(null);
         }
     }
 

@@ -1,22 +1,22 @@
 package org.rubis.client.log;
 
-import org.rubis.format.Columns;
-import org.rubis.format.RegularFile;
-import org.rubis.format.RunFiles;
-import java.io.IOException;
+import io.netty.util.internal.PlatformDependent;
 import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import io.netty.util.internal.PlatformDependent;
-import java.lang.invoke.VarHandle;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import org.rubis.format.Columns;
+import org.rubis.format.RegularFile;
+import org.rubis.format.RunFiles;
 
 /**
  * The streaming request and session logs. Emulated users only enqueue records; one writer thread
@@ -43,6 +43,7 @@ public final class RunLog implements AutoCloseable {
     private static final Object POISON = new Object();
     /** A record reaches the file about this long after the first of its batch was added. */
     private static final long GATHER_NS = 200_000_000L;
+
     private static final int BATCH = 8191;
 
     /**
@@ -56,6 +57,7 @@ public final class RunLog implements AutoCloseable {
     private final Queue<Object> queue;
     /** The writer is parked until a record comes. */
     private volatile boolean writerIdle;
+
     private final OutputStream requests;
     private final OutputStream sessions;
     private final Consumer<RequestRecord> requestSink;
@@ -64,6 +66,7 @@ public final class RunLog implements AutoCloseable {
     private volatile boolean closed;
     /** Set by {@link #close()} once the writer has ended: records still offered after it drains are counted lost. */
     private volatile boolean drained;
+
     private volatile IOException failure;
     private long written;
     private volatile boolean lowMemory;
@@ -71,10 +74,12 @@ public final class RunLog implements AutoCloseable {
     private volatile boolean statsIncomplete;
     /** Records formatted into the buffers, not yet written: fed to the statistics once their lines are in the file. */
     private final List<Object> pending = new ArrayList<>(BATCH + 1);
+
     private final FileOutputStream requestsFile;
     private final FileOutputStream sessionsFile;
     /** Bytes of whole lines in each file: a failed write is cut back to them. */
     private long requestsBytes;
+
     private long sessionsBytes;
     private final Path reserve;
     /** Told of a failed write; without one, {@link #close()} throws the failure. */
@@ -103,21 +108,31 @@ public final class RunLog implements AutoCloseable {
         MANY
     }
 
-    public RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink) throws IOException {
+    public RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink)
+            throws IOException {
         this(dir, requestSink, sessionSink, Producers.FEW);
     }
 
-    public RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink, Producers producers) throws IOException {
-        this(dir, requestSink, sessionSink, producers == Producers.MANY ? new ConcurrentLinkedQueue<>()
-                : PlatformDependent.newMpscQueue());
+    public RunLog(
+            Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink, Producers producers)
+            throws IOException {
+        this(
+                dir,
+                requestSink,
+                sessionSink,
+                producers == Producers.MANY ? new ConcurrentLinkedQueue<>() : PlatformDependent.newMpscQueue());
     }
 
     /** Tests: a queue that holds an offer, to force a producer's record behind the end marker. */
-    RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink, Queue<Object> queue) throws IOException {
+    RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink, Queue<Object> queue)
+            throws IOException {
         this.queue = queue;
-        // Plain file streams: a batch is written from the formatter's bytes as it is, with no allocation (out of heap too).
-        this.requestsFile = new FileOutputStream(RegularFile.fresh(RunFiles.requests(dir)).toFile()); // never through a link
-        this.sessionsFile = new FileOutputStream(RegularFile.fresh(RunFiles.sessions(dir)).toFile());
+        // Plain file streams: a batch is written from the formatter's bytes as it is, with no allocation (out of heap
+        // too).
+        this.requestsFile =
+                new FileOutputStream(RegularFile.fresh(RunFiles.requests(dir)).toFile()); // never through a link
+        this.sessionsFile =
+                new FileOutputStream(RegularFile.fresh(RunFiles.sessions(dir)).toFile());
         this.requests = requestsFile;
         this.sessions = sessionsFile;
         this.requestSink = requestSink;
@@ -138,7 +153,8 @@ public final class RunLog implements AutoCloseable {
 
     /** Blocks of real bytes (not a sparse file: that would hold no space). */
     private void holdReserve() throws IOException {
-        try (FileOutputStream out = new FileOutputStream(RegularFile.fresh(reserve).toFile())) {
+        try (FileOutputStream out =
+                new FileOutputStream(RegularFile.fresh(reserve).toFile())) {
             byte[] block = new byte[64 * 1024];
             for (int i = 0; i < RESERVE_BYTES / block.length; i++) {
                 out.write(block);
@@ -405,7 +421,8 @@ public final class RunLog implements AutoCloseable {
             VarHandle.fullFence(); // pairs with enqueue's: this drain sees the record, or its producer sees drained
             drainBehindEnd();
         }
-        try (requests; sessions) {
+        try (requests;
+                sessions) {
             requests.flush();
             sessions.flush();
         } finally {

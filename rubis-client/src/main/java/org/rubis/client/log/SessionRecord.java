@@ -14,7 +14,6 @@ public record SessionRecord(
         int errors,
         SessionEnd endReason) {
 
-
     void appendCsv(CsvLine b) {
         b.append(sessionId)
                 .comma()

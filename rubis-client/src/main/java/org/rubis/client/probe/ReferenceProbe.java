@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -24,7 +25,6 @@ import org.rubis.client.warmup.WarmupLoad;
 import org.rubis.format.Columns;
 import org.rubis.format.RunFiles;
 import org.rubis.format.SectionStatus;
-import java.net.StandardSocketOptions;
 
 /**
  * The reference probe ({@code run --probe}): one extra connection to the same target, a cheap page at a
@@ -82,8 +82,14 @@ public final class ReferenceProbe implements RunObserver {
         thread = new Thread(this::loop, "rubis-reference-probe");
         thread.setDaemon(true);
         thread.start();
-        out.println(String.format(Locale.ROOT, "Reference probe: %s%s at %.1f/s on its own connection (%s) -> %s", PATH,
-                busyPoll ? " busy-polled" : " blocking", rate, connectionId, RunFiles.probe(runDir)));
+        out.println(String.format(
+                Locale.ROOT,
+                "Reference probe: %s%s at %.1f/s on its own connection (%s) -> %s",
+                PATH,
+                busyPoll ? " busy-polled" : " blocking",
+                rate,
+                connectionId,
+                RunFiles.probe(runDir)));
     }
 
     /** Sets the target, the request bytes and the clock anchors; false when the base URL is not plain http. */
@@ -94,8 +100,10 @@ public final class ReferenceProbe implements RunObserver {
         }
         target = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? 80 : u.getPort());
         String host = u.getPort() < 0 ? u.getHost() : u.getHost() + ":" + u.getPort();
-        request = ("GET " + PATH + " HTTP/1.1\r\nUser-Agent: rubis-client/0.1 (reference probe)\r\nAccept: */*\r\nHost: " + host
-                + "\r\nConnection: keep-alive\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        request = ("GET " + PATH
+                        + " HTTP/1.1\r\nUser-Agent: rubis-client/0.1 (reference probe)\r\nAccept: */*\r\nHost: " + host
+                        + "\r\nConnection: keep-alive\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
         anchor = EpochAnchor.take();
         return true;
     }
@@ -216,8 +224,8 @@ public final class ReferenceProbe implements RunObserver {
         if (!warmup) {
             record(response, !error.isEmpty() || status != 200);
         }
-        csv.write(anchor.epochNs(send) + "," + connectionId + "," + PATH + "," + status + "," + ttfb + "," + response + ","
-                + bytes + "," + warmup + "," + error + "\n");
+        csv.write(anchor.epochNs(send) + "," + connectionId + "," + PATH + "," + status + "," + ttfb + "," + response
+                + "," + bytes + "," + warmup + "," + error + "\n");
     }
 
     private void connect() throws IOException {
@@ -315,9 +323,16 @@ public final class ReferenceProbe implements RunObserver {
             o.put("anchor_bracket_ns", anchorBracketNs());
             o.put("response_p50_us", n == 0 ? 0 : v[(n - 1) / 2] / 1000.0);
             o.put("response_p99_us", n == 0 ? 0 : v[(int) Math.ceil(0.99 * n) - 1] / 1000.0);
-            text = String.format(Locale.ROOT, "Reference probe%n  %d requests (%d errors) on its own connection, %s, %.1f/s; response p50 %.1f us, "
-                    + "p99 %.1f us (its own clock; run with --capture for the floor)%n", measured, errors, busyPoll ? "busy-poll" : "blocking", rate,
-                    o.get("response_p50_us").asDouble(), o.get("response_p99_us").asDouble());
+            text = String.format(
+                    Locale.ROOT,
+                    "Reference probe%n  %d requests (%d errors) on its own connection, %s, %.1f/s; response p50 %.1f us, "
+                            + "p99 %.1f us (its own clock; run with --capture for the floor)%n",
+                    measured,
+                    errors,
+                    busyPoll ? "busy-poll" : "blocking",
+                    rate,
+                    o.get("response_p50_us").asDouble(),
+                    o.get("response_p99_us").asDouble());
         }
         return new Section(o, text);
     }

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.input.ConfigException;
-import org.rubis.format.RunFiles;
 
 /**
  * Runs {@code rubis-client run} in a child JVM ({@link ClientCommandLine}): with a JVM profile's flags and a given java
@@ -46,8 +45,10 @@ public final class ChildJvm {
      * this process holds: its end, at any death of this process (even {@code kill -9}), stops the child.
      */
     public static int run(ClientCommandLine line) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(line.command()).redirectOutput(ProcessBuilder.Redirect.INHERIT)
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(line.command())
+                .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         return await(p, null);
     }
 
@@ -59,8 +60,9 @@ public final class ChildJvm {
     public static String gcLog(Path file) {
         String name = file.toString();
         if (name.indexOf('"') >= 0) {
-            throw new ConfigException("--out " + file.getParent() + ": a double quote in the path cannot be given to the"
-                    + " child JVM's GC log (-Xlog has no escape for it); choose a directory name without one");
+            throw new ConfigException(
+                    "--out " + file.getParent() + ": a double quote in the path cannot be given to the"
+                            + " child JVM's GC log (-Xlog has no escape for it); choose a directory name without one");
         }
         return "-Xlog:gc*:file=\"" + name + "\":time,uptime,level,tags";
     }
@@ -68,8 +70,8 @@ public final class ChildJvm {
     /** Starts the child with its output (standard output and error) in {@code output}, or discarded when null. */
     public static Process start(ClientCommandLine line, Path output) throws IOException {
         ProcessBuilder b = new ProcessBuilder(line.command()).redirectErrorStream(true);
-        b.redirectOutput(output == null ? ProcessBuilder.Redirect.DISCARD
-                : ProcessBuilder.Redirect.to(output.toFile()));
+        b.redirectOutput(
+                output == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(output.toFile()));
         return b.start();
     }
 
@@ -123,10 +125,14 @@ public final class ChildJvm {
     /** The client jar this process runs from (further JVMs start it). */
     static String selfJar() {
         try {
-            Path p = Path.of(ChildJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path p = Path.of(ChildJvm.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             if (!Files.isRegularFile(p)) {
-                throw new ConfigException("a child JVM needs rubis-client.jar (run java -jar "
-                        + "rubis-cli/target/rubis-client.jar)");
+                throw new ConfigException(
+                        "a child JVM needs rubis-client.jar (run java -jar " + "rubis-cli/target/rubis-client.jar)");
             }
             return p.toString();
         } catch (URISyntaxException e) {

@@ -1,7 +1,5 @@
 package org.rubis.client.process;
 
-import org.rubis.format.RunFiles;
-
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +13,7 @@ import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.JitWarmupPolicy;
 import org.rubis.client.config.ServerModel;
 import org.rubis.client.config.ThreadModel;
+import org.rubis.format.RunFiles;
 
 /**
  * The command line of {@code rubis-client run} in a child JVM: the one place that writes run's options for another
@@ -30,6 +29,7 @@ public final class ClientCommandLine {
 
     /** Options of the parent only: they choose the child JVM or split the run, never reach the child. */
     private static final Set<String> PARENT_ONLY = Set.of("--jvm-profile", "--jvm-profiles", "--java", "--shards");
+
     private static final String OUT = "--out";
     private static final String NO_PROGRESS = "--no-progress";
 
@@ -42,8 +42,15 @@ public final class ClientCommandLine {
     private final Map<String, String> properties;
     private final Path out;
 
-    private ClientCommandLine(List<String> wrapper, String java, List<String> jvmFlags, String profile,
-            List<String> forwarded, Map<String, String> options, Map<String, String> properties, Path out) {
+    private ClientCommandLine(
+            List<String> wrapper,
+            String java,
+            List<String> jvmFlags,
+            String profile,
+            List<String> forwarded,
+            Map<String, String> options,
+            Map<String, String> properties,
+            Path out) {
         this.wrapper = List.copyOf(wrapper);
         this.java = java;
         this.jvmFlags = List.copyOf(jvmFlags);
@@ -56,8 +63,15 @@ public final class ClientCommandLine {
 
     /** {@code run} with this process's java, no JVM flags and no option: the run's properties decide everything. */
     public static ClientCommandLine run() {
-        return new ClientCommandLine(List.of(), EmbeddedServerProcess.javaExecutable(), List.of(), null, List.of(),
-                Map.of(), Map.of(), null);
+        return new ClientCommandLine(
+                List.of(),
+                EmbeddedServerProcess.javaExecutable(),
+                List.of(),
+                null,
+                List.of(),
+                Map.of(),
+                Map.of(),
+                null);
     }
 
     // ---- the child JVM
@@ -88,8 +102,8 @@ public final class ClientCommandLine {
         if (!cpus.matches("[0-9,-]{1,32}")) {
             throw new IllegalArgumentException("not a CPU list: " + cpus);
         }
-        return new ClientCommandLine(List.of(taskset.toString(), "-c", cpus), java, jvmFlags, profile, forwarded,
-                options, properties, out);
+        return new ClientCommandLine(
+                List.of(taskset.toString(), "-c", cpus), java, jvmFlags, profile, forwarded, options, properties, out);
     }
 
     // ---- run's arguments

@@ -1,20 +1,20 @@
 package org.rubis.client.process;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.JvmOptions;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.input.Source;
 import org.rubis.client.workload.DatabasePolicy;
 import org.rubis.format.RunFiles;
-import java.net.URI;
-import java.time.Duration;
-import org.rubis.client.config.JvmOptions;
 
 /**
  * The embedded RUBiS server in its own JVM (never inside the client's: it would share the CPU,
@@ -29,6 +29,7 @@ public final class EmbeddedServerProcess implements AutoCloseable {
 
     private final Process process;
     private final String baseUrl;
+
     private EmbeddedServerProcess(Process process, String baseUrl) {
         this.process = process;
         this.baseUrl = baseUrl;
@@ -48,38 +49,75 @@ public final class EmbeddedServerProcess implements AutoCloseable {
 
     /** CPU time the server process has used so far (user + system), in seconds; NaN when the OS does not say. */
     public double cpuSeconds() {
-        return process.toHandle().info().totalCpuDuration().map(Duration::toNanos).map(n -> n / 1e9).orElse(Double.NaN);
+        return process.toHandle()
+                .info()
+                .totalCpuDuration()
+                .map(Duration::toNanos)
+                .map(n -> n / 1e9)
+                .orElse(Double.NaN);
     }
 
     /** Starts the server and waits until it accepts requests. */
-    public static EmbeddedServerProcess start(ClientConfig c, Source regions, Source categories, Path dir) throws IOException {
+    public static EmbeddedServerProcess start(ClientConfig c, Source regions, Source categories, Path dir)
+            throws IOException {
         Files.createDirectories(dir);
         Path props = dir.resolve(RunFiles.SERVER_PROPERTIES);
         DatabasePolicy p = c.workload().policy();
         StringBuilder b = new StringBuilder("# database policy handed to the embedded server by rubis-client\n");
-        b.append("database_number_of_users = ").append(p.users()).append('\n')
-         .append("database_number_of_old_items = ").append(p.oldItems()).append('\n')
-         .append("database_percentage_of_unique_items = ").append(p.percentUniqueItems()).append('\n')
-         .append("database_percentage_of_items_with_reserve_price = ").append(p.percentReservePrice()).append('\n')
-         .append("database_percentage_of_buy_now_items = ").append(p.percentBuyNow()).append('\n')
-         .append("database_max_quantity_for_multiple_items = ").append(p.maxQuantityForMultipleItems()).append('\n')
-         .append("database_item_description_length = ").append(p.itemDescriptionLength()).append('\n')
-         .append("database_max_bids_per_item = ").append(p.maxBidsPerItem()).append('\n')
-         .append("database_max_comments_per_user = ").append(p.maxCommentsPerUser()).append('\n')
-         .append("database_comment_max_length = ").append(p.commentMaxLength()).append('\n');
+        b.append("database_number_of_users = ")
+                .append(p.users())
+                .append('\n')
+                .append("database_number_of_old_items = ")
+                .append(p.oldItems())
+                .append('\n')
+                .append("database_percentage_of_unique_items = ")
+                .append(p.percentUniqueItems())
+                .append('\n')
+                .append("database_percentage_of_items_with_reserve_price = ")
+                .append(p.percentReservePrice())
+                .append('\n')
+                .append("database_percentage_of_buy_now_items = ")
+                .append(p.percentBuyNow())
+                .append('\n')
+                .append("database_max_quantity_for_multiple_items = ")
+                .append(p.maxQuantityForMultipleItems())
+                .append('\n')
+                .append("database_item_description_length = ")
+                .append(p.itemDescriptionLength())
+                .append('\n')
+                .append("database_max_bids_per_item = ")
+                .append(p.maxBidsPerItem())
+                .append('\n')
+                .append("database_max_comments_per_user = ")
+                .append(p.maxCommentsPerUser())
+                .append('\n')
+                .append("database_comment_max_length = ")
+                .append(p.commentMaxLength())
+                .append('\n');
         appendFile(b, "database_regions_file", regions, dir);
         appendFile(b, "database_categories_file", categories, dir);
         Files.writeString(props, b.toString(), StandardCharsets.ISO_8859_1);
 
-        List<String> args = new ArrayList<>(List.of("--model", c.server().model().label(), "--size", String.valueOf(c.server().size()),
-                "--keepalive-ms", String.valueOf(c.server().keepAliveMs()), "-p", props.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "--model",
+                c.server().model().label(),
+                "--size",
+                String.valueOf(c.server().size()),
+                "--keepalive-ms",
+                String.valueOf(c.server().keepAliveMs()),
+                "-p",
+                props.toString()));
         if (!c.server().faults().isEmpty()) {
             args.addAll(List.of("--faults", c.server().faults()));
         }
         if (c.server().tls()) {
             args.addAll(List.of("--tls", "--tls-resumption", c.server().tlsResumption() ? "on" : "off"));
         }
-        return launch(JvmOptions.parse(c.server().javaOptions(), "server_java_options").flags(), args, dir);
+        return launch(
+                JvmOptions.parse(c.server().javaOptions(), "server_java_options")
+                        .flags(),
+                args,
+                dir);
     }
 
     /**
@@ -97,7 +135,8 @@ public final class EmbeddedServerProcess implements AutoCloseable {
     }
 
     /** Starts {@code ServerMain} with these JVM flags and server arguments on a free port, logs in {@code dir}, and waits until it is ready. */
-    private static EmbeddedServerProcess launch(List<String> jvmFlags, List<String> serverArgs, Path dir) throws IOException {
+    private static EmbeddedServerProcess launch(List<String> jvmFlags, List<String> serverArgs, Path dir)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaExecutable());
         cmd.addAll(jvmFlags);
@@ -109,7 +148,10 @@ public final class EmbeddedServerProcess implements AutoCloseable {
         cmd.addAll(List.of("--port", "0", "--out", dir.toString()));
         cmd.addAll(serverArgs);
         Path log = dir.resolve(RunFiles.SERVER_LOG);
-        Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process proc = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
             for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
@@ -121,8 +163,9 @@ public final class EmbeddedServerProcess implements AutoCloseable {
             }
             if (!proc.isAlive()) {
                 List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-                throw new ConfigException("the embedded server exited with status " + proc.exitValue() + " before it was ready: "
-                        + StartFailure.cause(lines, "rubis-server: ") + " (full log: " + log + ")");
+                throw new ConfigException(
+                        "the embedded server exited with status " + proc.exitValue() + " before it was ready: "
+                                + StartFailure.cause(lines, "rubis-server: ") + " (full log: " + log + ")");
             }
             try {
                 Thread.sleep(50);
@@ -138,7 +181,10 @@ public final class EmbeddedServerProcess implements AutoCloseable {
 
     private static void appendFile(StringBuilder b, String key, Source s, Path dir) throws IOException {
         if (s instanceof Source.FileSource f) {
-            b.append(key).append(" = ").append(f.path().toAbsolutePath().toString().replace("\\", "/")).append('\n');
+            b.append(key)
+                    .append(" = ")
+                    .append(f.path().toAbsolutePath().toString().replace("\\", "/"))
+                    .append('\n');
         } else {
             // A packaged file: copy it beside the properties so the server reads the same data.
             Path copy = dir.resolve(key.replace("database_", "").replace("_file", "") + ".txt");
@@ -149,7 +195,9 @@ public final class EmbeddedServerProcess implements AutoCloseable {
 
     /** The java of this process: the embedded server runs on the same JDK. */
     public static String javaExecutable() {
-        return ProcessHandle.current().info().command()
+        return ProcessHandle.current()
+                .info()
+                .command()
                 .filter(cmd -> cmd.endsWith("java") || cmd.endsWith("java.exe"))
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }

@@ -62,9 +62,14 @@ public record ResourcePlan(int connections, long fdLimit, int ports) {
      */
     public int check(boolean embedded, int sourceAddresses, boolean loopback, BackendKind backend) {
         if (fdLimit > 0 && filesNeeded() > fdLimit) {
-            throw new ConfigException(String.format(Locale.ROOT,
+            throw new ConfigException(String.format(
+                    Locale.ROOT,
                     "%d connections need about %d open files per process%s, but the limit is %d: raise it (ulimit -n %d) or use fewer users",
-                    connections, filesNeeded(), embedded ? " (the client and the embedded server each)" : "", fdLimit, filesNeeded()));
+                    connections,
+                    filesNeeded(),
+                    embedded ? " (the client and the embedded server each)" : "",
+                    fdLimit,
+                    filesNeeded()));
         }
         int need = sourceAddressesNeeded();
         if (need <= sourceAddresses) {
@@ -75,11 +80,19 @@ public record ResourcePlan(int connections, long fdLimit, int ports) {
             return need;
         }
         int fit = (int) Math.floor(ports * PORT_SHARE / PORTS_PER_CONNECTION);
-        throw new ConfigException(portRule() + ": " + (loopback
-                ? String.format(Locale.ROOT, "the %s backend cannot spread its connections over more source addresses; use at most %d connections "
-                        + "(--pool-max, --users), or dedicated or netty with their own source addresses", backend.label(), fit)
-                : String.format(Locale.ROOT, "widen net.ipv4.ip_local_port_range or use at most %d connections (source addresses are spread on a "
-                        + "loopback target only)", fit)));
+        throw new ConfigException(portRule() + ": "
+                + (loopback
+                        ? String.format(
+                                Locale.ROOT,
+                                "the %s backend cannot spread its connections over more source addresses; use at most %d connections "
+                                        + "(--pool-max, --users), or dedicated or netty with their own source addresses",
+                                backend.label(),
+                                fit)
+                        : String.format(
+                                Locale.ROOT,
+                                "widen net.ipv4.ip_local_port_range or use at most %d connections (source addresses are spread on a "
+                                        + "loopback target only)",
+                                fit)));
     }
 
     /**
@@ -87,9 +100,16 @@ public record ResourcePlan(int connections, long fdLimit, int ports) {
      * closed within the last minute, in TIME_WAIT), within {@value #PORT_SHARE} of one source address's ephemeral range.
      */
     public String portRule() {
-        return String.format(Locale.ROOT, "%d connections need about %.0f ephemeral ports (%.1f per connection, counting those in TIME_WAIT), "
-                + "more than the %.0f a plan may take of one source address's %d (%.0f %% of net.ipv4.ip_local_port_range)", connections,
-                connections * PORTS_PER_CONNECTION, PORTS_PER_CONNECTION, Math.floor(ports * PORT_SHARE), ports, PORT_SHARE * 100);
+        return String.format(
+                Locale.ROOT,
+                "%d connections need about %.0f ephemeral ports (%.1f per connection, counting those in TIME_WAIT), "
+                        + "more than the %.0f a plan may take of one source address's %d (%.0f %% of net.ipv4.ip_local_port_range)",
+                connections,
+                connections * PORTS_PER_CONNECTION,
+                PORTS_PER_CONNECTION,
+                Math.floor(ports * PORT_SHARE),
+                ports,
+                PORT_SHARE * 100);
     }
 
     /** The soft RLIMIT_NOFILE of this process, or -1 when it cannot be read (not Linux). */
@@ -110,7 +130,10 @@ public record ResourcePlan(int connections, long fdLimit, int ports) {
     /** Ports in the ephemeral range, or -1 when it cannot be read. */
     public static int ephemeralPorts() {
         try {
-            String[] r = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim().split("\\s+");
+            String[] r = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                    .get(0)
+                    .trim()
+                    .split("\\s+");
             return Integer.parseInt(r[1]) - Integer.parseInt(r[0]) + 1;
         } catch (IOException | RuntimeException e) {
             return -1;

@@ -11,15 +11,24 @@ import java.util.List;
  */
 final class StartFailure {
 
-    private static final List<String> BOILERPLATE = List.of("Error: Could not create the Java Virtual Machine.",
-            "Error: A fatal exception has occurred. Program will exit.", "Error occurred during initialization of VM");
+    private static final List<String> BOILERPLATE = List.of(
+            "Error: Could not create the Java Virtual Machine.",
+            "Error: A fatal exception has occurred. Program will exit.",
+            "Error occurred during initialization of VM");
 
     private StartFailure() {}
 
     /** The cause among {@code lines} (a log), or "(no output)"; {@code own} is the prefix of the program's own error lines. */
     static String cause(List<String> lines, String own) {
-        List<String> useful = lines.stream().map(String::strip).filter(l -> !l.isEmpty() && !BOILERPLATE.contains(l) && !l.startsWith("at ")
-                && !l.matches("\\.\\.\\. \\d+ more") && !l.contains("warning:") && !l.startsWith("WARNING:")).toList();
+        List<String> useful = lines.stream()
+                .map(String::strip)
+                .filter(l -> !l.isEmpty()
+                        && !BOILERPLATE.contains(l)
+                        && !l.startsWith("at ")
+                        && !l.matches("\\.\\.\\. \\d+ more")
+                        && !l.contains("warning:")
+                        && !l.startsWith("WARNING:"))
+                .toList();
         for (String l : useful) {
             if (l.startsWith(own)) {
                 return l;

@@ -27,9 +27,11 @@ public record FixedCost(double cores, double errorCores, long windowNs, long sta
 
     /** The default window: one second before the first request. */
     public static final long WINDOW_NS = 1_000_000_000L;
+
     public static final FixedCost NOT_MEASURED = new FixedCost(-1, -1, 0, 0, 0);
-    public static final String METHOD = "idle window before the first request; per-thread CPU from /proc/self/task/*/schedstat, "
-            + "JIT compiler and GC threads excluded; error = standard error of four quarter windows";
+    public static final String METHOD =
+            "idle window before the first request; per-thread CPU from /proc/self/task/*/schedstat, "
+                    + "JIT compiler and GC threads excluded; error = standard error of four quarter windows";
     private static final int PARTS = 4;
 
     public boolean measured() {
@@ -76,7 +78,8 @@ public record FixedCost(double cores, double errorCores, long windowNs, long sta
         for (double r : rates) {
             var += (r - mean) * (r - mean) / (PARTS - 1);
         }
-        return new FixedCost(total / (double) elapsed, Math.sqrt(var / PARTS), elapsed, startEpochMs, System.currentTimeMillis());
+        return new FixedCost(
+                total / (double) elapsed, Math.sqrt(var / PARTS), elapsed, startEpochMs, System.currentTimeMillis());
     }
 
     /** CPU of the counted threads between two snapshots; threads born in between count from zero. */
@@ -94,8 +97,14 @@ public record FixedCost(double cores, double errorCores, long windowNs, long sta
 
     /** JIT compiler and GC worker threads are not part of the fixed cost (HotSpot's thread names). */
     static boolean counted(String name) {
-        return !(name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler") || name.startsWith("GC Thread") || name.startsWith("G1 Conc")
-                || name.startsWith("G1 Refine") || name.startsWith("G1 Main") || name.startsWith("ZWorker") || name.startsWith("Shenandoah"));
+        return !(name.startsWith("C1 Compiler")
+                || name.startsWith("C2 Compiler")
+                || name.startsWith("GC Thread")
+                || name.startsWith("G1 Conc")
+                || name.startsWith("G1 Refine")
+                || name.startsWith("G1 Main")
+                || name.startsWith("ZWorker")
+                || name.startsWith("Shenandoah"));
     }
 
     /**
@@ -112,7 +121,8 @@ public record FixedCost(double cores, double errorCores, long windowNs, long sta
 
     public String describe() {
         return measured()
-                ? String.format(Locale.ROOT, "%.4f +- %.4f cores (%.1f s idle window)", cores, errorCores, windowNs / 1e9)
+                ? String.format(
+                        Locale.ROOT, "%.4f +- %.4f cores (%.1f s idle window)", cores, errorCores, windowNs / 1e9)
                 : "not measured";
     }
 }

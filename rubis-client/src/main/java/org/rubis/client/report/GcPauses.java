@@ -63,7 +63,12 @@ public final class GcPauses {
             long missed = Math.max(0, counters.pauses() - notified);
             long missedMs = missed == 0 ? 0 : Math.max(0, counters.pauseMs() - notifiedMs);
             long longest = Math.max(longestNotifiedMs, missed == 0 ? 0 : missedMs / missed);
-            return new Figures(Math.max(counters.collections(), notified + missed), notified + missed, notifiedMs + missedMs, longest, notified);
+            return new Figures(
+                    Math.max(counters.collections(), notified + missed),
+                    notified + missed,
+                    notifiedMs + missedMs,
+                    longest,
+                    notified);
         }
 
         /** Pauses the notifications missed: their time and the longest are then the counters' estimate. */
@@ -79,12 +84,23 @@ public final class GcPauses {
         /** The summary's GC line from its figures (also those of a summary.json read back). */
         public static String describe(long collections, long pauses, long totalMs, long longestMs, long missed) {
             if (pauses == 0) {
-                return "no stop-the-world pause" + (collections > 0 ? " (" + plural(collections, "collection") + ", all concurrent)" : "");
+                return "no stop-the-world pause"
+                        + (collections > 0 ? " (" + plural(collections, "collection") + ", all concurrent)" : "");
             }
-            return String.format(Locale.ROOT, "%s, %d ms in all, longest %s%d ms (stop-the-world pauses, as the JVM's GC notifications time them;"
-                    + " %s in all)%s", plural(pauses, "pause"), totalMs, missed > 0 ? "at least " : "", longestMs, plural(collections, "collection"),
-                    missed > 0 ? "; " + missed + " of the pauses are not in client-gc.csv: the JVM's notifications of them came late or not at all,"
-                            + " as under heap pressure; their count and time are the collectors' own counters" : "");
+            return String.format(
+                    Locale.ROOT,
+                    "%s, %d ms in all, longest %s%d ms (stop-the-world pauses, as the JVM's GC notifications time them;"
+                            + " %s in all)%s",
+                    plural(pauses, "pause"),
+                    totalMs,
+                    missed > 0 ? "at least " : "",
+                    longestMs,
+                    plural(collections, "collection"),
+                    missed > 0
+                            ? "; " + missed
+                                    + " of the pauses are not in client-gc.csv: the JVM's notifications of them came late or not at all,"
+                                    + " as under heap pressure; their count and time are the collectors' own counters"
+                            : "");
         }
 
         private static String plural(long n, String what) {

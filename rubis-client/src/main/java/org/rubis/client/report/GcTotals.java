@@ -48,6 +48,7 @@ public record GcTotals(long collections, long timeMs, long pauses, long pauseMs)
 
     /** What happened between {@code start} and these totals. */
     public GcTotals since(GcTotals start) {
-        return new GcTotals(collections - start.collections, timeMs - start.timeMs, pauses - start.pauses, pauseMs - start.pauseMs);
+        return new GcTotals(
+                collections - start.collections, timeMs - start.timeMs, pauses - start.pauses, pauseMs - start.pauseMs);
     }
 }

@@ -50,6 +50,7 @@ final class GcWatch implements AutoCloseable {
 
     /** The JVM's start: a collection's end time is counted from it. */
     private final long jvmStartEpochMs = ManagementFactory.getRuntimeMXBean().getStartTime();
+
     private final long startEpochMs;
     private final GcTotals atStart;
     private volatile GcTotals atEnd;

@@ -10,14 +10,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
 import java.util.Map;
-import org.rubis.format.CpuPerRequest;
-import org.rubis.format.SummaryLines;
-import org.rubis.format.WireAccuracy;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.format.CpuPerRequest;
 import org.rubis.format.ErrorShare;
 import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
+import org.rubis.format.SummaryLines;
+import org.rubis.format.WireAccuracy;
 
 /**
  * The client's own health while it measured (CPU, its fixed cost and its split by thread, GC, heap, send lateness,
@@ -169,7 +169,9 @@ final class HealthPart implements SummaryPart {
     /** The verdict judges the measurement: the run phase's send lateness (the whole run's if it has none). */
     private void verdict(ObjectNode h) {
         LatencyStats run = stats.phaseTotal(Phase.RUN);
-        Verdict verdict = Verdict.of(health.evidence(stats.judgedLatenessMs(99)), accuracy,
+        Verdict verdict = Verdict.of(
+                health.evidence(stats.judgedLatenessMs(99)),
+                accuracy,
                 new ErrorShare(run.count(), run.errors(), stats.errorsByClass()));
         h.put("saturated", verdict.causes().contains(Verdict.Cause.CLIENT));
         ArrayNode causes = h.putArray("causes");
@@ -239,7 +241,8 @@ final class HealthPart implements SummaryPart {
 
             @Override
             public void text(JsonNode root, StringBuilder b) {
-                b.append(SummaryLines.verdict(root.get("client_health").get("verdict").asText()));
+                b.append(SummaryLines.verdict(
+                        root.get("client_health").get("verdict").asText()));
             }
         };
     }

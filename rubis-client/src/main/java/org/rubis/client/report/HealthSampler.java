@@ -192,8 +192,15 @@ final class HealthSampler implements AutoCloseable {
         Consumer<HealthSample> l = listener;
         if (l != null) {
             try {
-                l.accept(new HealthSample(System.currentTimeMillis(), cores, cpu / 1e9, heap,
-                        memory.getHeapMemoryUsage().getMax(), threads.getThreadCount(), activeSessions.getAsLong(), fds,
+                l.accept(new HealthSample(
+                        System.currentTimeMillis(),
+                        cores,
+                        cpu / 1e9,
+                        heap,
+                        memory.getHeapMemoryUsage().getMax(),
+                        threads.getThreadCount(),
+                        activeSessions.getAsLong(),
+                        fds,
                         GcTotals.now()));
             } catch (RuntimeException e) {
                 System.err.println("warning: the live view failed on a health sample: " + e);
@@ -202,7 +209,12 @@ final class HealthSampler implements AutoCloseable {
     }
 
     private void write(
-            double cores, long heap, HostStat.Interval hi, double other, HostStat.Sample host, double serverCores,
+            double cores,
+            long heap,
+            HostStat.Interval hi,
+            double other,
+            HostStat.Sample host,
+            double serverCores,
             long fds) {
         try {
             // By hand, not String.format: sampled once a second, this code runs interpreted, where a Formatter is dear.

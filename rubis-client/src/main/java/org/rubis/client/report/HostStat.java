@@ -1,9 +1,9 @@
 package org.rubis.client.report;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The whole machine's CPU, run queue and steal time from Linux's {@code /proc/stat} and

@@ -74,7 +74,9 @@ final class ProcCpu {
 
     private static long selfTid() {
         try {
-            return Long.parseLong(Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString());
+            return Long.parseLong(Files.readSymbolicLink(Path.of("/proc/thread-self"))
+                    .getFileName()
+                    .toString());
         } catch (IOException | RuntimeException e) {
             return -1;
         }

@@ -1,6 +1,5 @@
 package org.rubis.client.report;
 
-import org.rubis.format.LatencyStats;
 import static org.rubis.client.report.SummaryFormat.line;
 import static org.rubis.client.report.SummaryFormat.round;
 
@@ -9,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.rubis.format.ErrorClass;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
 
 /** The requests: how many were sent, served, failed (by error class) and logged, and the run phase's throughput. */
@@ -42,7 +42,9 @@ final class RequestsPart implements SummaryPart {
     @Override
     public void text(JsonNode root, StringBuilder b) {
         Map<String, Long> byClass = new LinkedHashMap<>();
-        root.get("errors_by_class").fields().forEachRemaining(e -> byClass.put(e.getKey(), e.getValue().asLong()));
+        root.get("errors_by_class")
+                .fields()
+                .forEachRemaining(e -> byClass.put(e.getKey(), e.getValue().asLong()));
         String classes = byClass.isEmpty() ? "" : ": " + ErrorClass.counts(byClass);
         line(
                 b,

@@ -1,6 +1,5 @@
 package org.rubis.client.report;
 
-import org.rubis.format.LatencyStats;
 import static org.rubis.client.report.SummaryFormat.cell;
 import static org.rubis.client.report.SummaryFormat.figures;
 import static org.rubis.client.report.SummaryFormat.header;
@@ -10,6 +9,7 @@ import static org.rubis.client.report.SummaryFormat.row;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.rubis.client.workload.Interaction;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
 
 /**
@@ -68,7 +68,11 @@ final class ResponseTimesPart implements SummaryPart {
 
             @Override
             public void text(JsonNode root, StringBuilder b) {
-                String phase = root.get("response_time_ms").get(Phase.RUN.label()).get("count").asLong() > 0
+                String phase = root.get("response_time_ms")
+                                        .get(Phase.RUN.label())
+                                        .get("count")
+                                        .asLong()
+                                > 0
                         ? Phase.RUN.label()
                         : OVERALL;
                 String clock = root.has("response_time_clock")
@@ -76,7 +80,8 @@ final class ResponseTimesPart implements SummaryPart {
                         : "";
                 String label = phase.equals(OVERALL) ? "response time (all, ms)" : "response time (run, ms)";
                 line(b, label, figures(root.get("response_time_ms").get(phase)) + clock);
-                JsonNode fromIntended = root.path("response_time_from_intended_ms").path(phase);
+                JsonNode fromIntended =
+                        root.path("response_time_from_intended_ms").path(phase);
                 if (fromIntended.path("count").asLong() > 0) {
                     line(b, "  from intended send", figures(fromIntended));
                 }

@@ -2,8 +2,8 @@ package org.rubis.client.report;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.rubis.client.config.ShardPlan;
 import org.rubis.client.config.ExecutionModel;
+import org.rubis.client.config.ShardPlan;
 import org.rubis.format.StopCause;
 
 /**

@@ -1,23 +1,23 @@
 package org.rubis.client.report;
 
 import java.util.Arrays;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Percentiles;
-import org.rubis.format.Phase;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 import org.HdrHistogram.Histogram;
 import org.rubis.client.log.RequestRecord;
 import org.rubis.client.log.SessionRecord;
 import org.rubis.client.workload.Interaction;
+import org.rubis.format.LatencyStats;
+import org.rubis.format.Percentiles;
+import org.rubis.format.Phase;
 import org.rubis.format.SessionEnd;
-import java.util.concurrent.atomic.DoubleAdder;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Predicate;
 
 /**
  * The run's statistics, fed by the log writer thread only (so no locking on the users' side):
@@ -26,18 +26,20 @@ import java.util.function.Predicate;
  */
 public final class RunStats {
 
-
     private final Map<Phase, LatencyStats[]> cells = new EnumMap<>(Phase.class);
     private final Histogram lateness = Percentiles.newHistogram();
     /** Per phase: intended send instant to last byte (coordinated omission corrected); derived, not logged. */
     private final Map<Phase, LatencyStats> fromIntended = new EnumMap<>(Phase.class);
+
     private final Histogram runLateness = Percentiles.newHistogram();
     private final Histogram sessionStartLateness = Percentiles.newHistogram();
     /** Distinct connection ids are tracked up to this many (a long dedicated run opens one per session). */
     static final int MAX_TRACKED_CONNECTIONS = 200_000;
+
     private final Set<String> connections = new HashSet<>();
     /** By the error column's label, in the order first met (the summary's errors_by_class). */
     private final Map<String, Long> errorsByClass = new LinkedHashMap<>();
+
     private final Map<SessionEnd, Long> sessionEnds = new EnumMap<>(SessionEnd.class);
     private long newConnections;
     private long retried;
@@ -50,11 +52,13 @@ public final class RunStats {
     private long maxLatenessNs;
     /** The run phase's largest send lateness: what its percentiles are clamped to (a bucket's top may exceed it). */
     private long runMaxLatenessNs;
+
     final AtomicLong liveRequests = new AtomicLong();
     private final LongAdder runThinkNs = new LongAdder();
     private final LongAdder runThinks = new LongAdder();
     /** Sums of the run phase's think times squared and cubed, in s^2 and s^3: the noise of Little's law (Stationarity). */
     private final DoubleAdder runThinkS2 = new DoubleAdder();
+
     private final DoubleAdder runThinkS3 = new DoubleAdder();
     /**
      * Run-phase requests per window of {@link #runWindowNs}, by send instant (the stationarity check). One second:
@@ -63,12 +67,14 @@ public final class RunStats {
      * so that a soak of days does not allocate its counts by the million.
      */
     private long[] runWindows = new long[0];
+
     private long runWindowNs = 1_000_000_000L;
     private long runStartEpochNs;
     static final int MAX_WINDOWS = 10_000;
     final AtomicLong liveErrors = new AtomicLong();
     /** The run phase's intervals (a load profile's; without one, the phase): starts on the run's clock, then its end. */
     private long[] intervalBounds = new long[0];
+
     private volatile IntervalStats[] intervals = new IntervalStats[0];
 
     public RunStats() {
@@ -126,8 +132,13 @@ public final class RunStats {
         }
     }
 
-    public synchronized long errorPageThinks() { return errorPageThinks; }
-    public synchronized long errorPageThinkSessions() { return errorPageThinkSessions; }
+    public synchronized long errorPageThinks() {
+        return errorPageThinks;
+    }
+
+    public synchronized long errorPageThinkSessions() {
+        return errorPageThinkSessions;
+    }
 
     /** Called by the log writer thread. */
     public synchronized void accept(SessionRecord s) {
@@ -141,7 +152,8 @@ public final class RunStats {
             }
         }
         if (s.startEpochNs() > 0) {
-            sessionStartLateness.recordValue(Percentiles.recorded(Math.max(0, s.startEpochNs() - s.intendedStartEpochNs())));
+            sessionStartLateness.recordValue(
+                    Percentiles.recorded(Math.max(0, s.startEpochNs() - s.intendedStartEpochNs())));
             if (s.endEpochNs() > s.startEpochNs()) {
                 sessionTimeSumNs += s.endEpochNs() - s.startEpochNs();
                 sessionsEnded++;
@@ -215,7 +227,8 @@ public final class RunStats {
     /** The mean, mean square and mean cube of the think times that started in the run phase (seconds). */
     public Stationarity.ThinkMoments runThinkMoments() {
         long n = runThinks.sum();
-        return n == 0 ? Stationarity.ThinkMoments.NONE
+        return n == 0
+                ? Stationarity.ThinkMoments.NONE
                 : new Stationarity.ThinkMoments(runThinkNs.sum() / 1e9 / n, runThinkS2.sum() / n, runThinkS3.sum() / n);
     }
 
@@ -309,29 +322,59 @@ public final class RunStats {
         return t;
     }
 
-    public synchronized Histogram lateness() { return lateness.copy(); }
+    public synchronized Histogram lateness() {
+        return lateness.copy();
+    }
     /** Send lateness of the run (measured) phase only. */
-    public synchronized Histogram runLateness() { return runLateness.copy(); }
-    public synchronized long maxLatenessNs() { return maxLatenessNs; }
-    public synchronized long runMaxLatenessNs() { return runMaxLatenessNs; }
+    public synchronized Histogram runLateness() {
+        return runLateness.copy();
+    }
+
+    public synchronized long maxLatenessNs() {
+        return maxLatenessNs;
+    }
+
+    public synchronized long runMaxLatenessNs() {
+        return runMaxLatenessNs;
+    }
 
     /**
      * The send lateness the verdict judges, in ms: the run phase's (the whole run's when it has none) {@code p}-th
      * percentile, clamped to that phase's own largest value ({@link org.rubis.format.Percentiles}).
      */
     public synchronized double judgedLatenessMs(double p) {
-        return runLateness.getTotalCount() > 0 ? Percentiles.valueAtMs(runLateness, p, 0, runMaxLatenessNs)
+        return runLateness.getTotalCount() > 0
+                ? Percentiles.valueAtMs(runLateness, p, 0, runMaxLatenessNs)
                 : Percentiles.valueAtMs(lateness, p, 0, maxLatenessNs);
     }
-    public synchronized Histogram sessionStartLateness() { return sessionStartLateness.copy(); }
+
+    public synchronized Histogram sessionStartLateness() {
+        return sessionStartLateness.copy();
+    }
     /** Distinct connection ids (a lower bound once {@link #MAX_TRACKED_CONNECTIONS} are tracked). */
-    public synchronized int distinctConnections() { return connections.size(); }
-    public synchronized long newConnections() { return newConnections; }
+    public synchronized int distinctConnections() {
+        return connections.size();
+    }
+
+    public synchronized long newConnections() {
+        return newConnections;
+    }
     /** Requests resent once on a new connection after a reused one gave no response byte. */
-    public synchronized long retried() { return retried; }
-    public synchronized long imageRequests() { return imageRequests; }
-    public synchronized long requestsWithoutConnectionId() { return requestsWithoutConnectionId; }
-    public synchronized Map<String, Long> errorsByClass() { return new LinkedHashMap<>(errorsByClass); }
+    public synchronized long retried() {
+        return retried;
+    }
+
+    public synchronized long imageRequests() {
+        return imageRequests;
+    }
+
+    public synchronized long requestsWithoutConnectionId() {
+        return requestsWithoutConnectionId;
+    }
+
+    public synchronized Map<String, Long> errorsByClass() {
+        return new LinkedHashMap<>(errorsByClass);
+    }
     /** Sessions by how they ended. */
     public synchronized Map<SessionEnd, Long> sessionEnds() {
         return new EnumMap<>(sessionEnds);
@@ -344,5 +387,8 @@ public final class RunStats {
                 .mapToLong(Map.Entry::getValue)
                 .sum();
     }
-    public synchronized double meanSessionSeconds() { return sessionsEnded == 0 ? 0 : sessionTimeSumNs / 1e9 / sessionsEnded; }
+
+    public synchronized double meanSessionSeconds() {
+        return sessionsEnded == 0 ? 0 : sessionTimeSumNs / 1e9 / sessionsEnded;
+    }
 }

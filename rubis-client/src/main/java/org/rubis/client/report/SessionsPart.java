@@ -61,9 +61,13 @@ final class SessionsPart implements SummaryPart {
                         + (delayed > 0 ? "; " + delayed + " delayed by the cap" : ""));
         JsonNode ep = root.get("error_page_bound");
         if (ep.get("think_times_added").asLong() > 0) {
-            line(b, "ERROR pages", ep.get("think_times_added").asLong() + " think times added in "
-                    + ep.get("sessions").asLong() + " sessions, after " + ep.get("pages_without_think").asInt()
-                    + " ERROR pages in a row sent users back to Home at once (workload_max_error_pages_without_think)");
+            line(
+                    b,
+                    "ERROR pages",
+                    ep.get("think_times_added").asLong() + " think times added in "
+                            + ep.get("sessions").asLong() + " sessions, after "
+                            + ep.get("pages_without_think").asInt()
+                            + " ERROR pages in a row sent users back to Home at once (workload_max_error_pages_without_think)");
         }
         long retried = root.path("retried_requests").asLong();
         line(

@@ -56,12 +56,24 @@ import org.rubis.format.LittleBand;
  * @param windows      whole windows used for the slope
  * @param requests     requests sent in those windows
  */
-public record Stationarity(double littleRatio, double littleSe, double slopePerS, double slopeLow, double slopeHigh,
-                           double firstHalfRps, double secondHalfRps, int windows, double windowSeconds, double meanRps, long requests) {
+public record Stationarity(
+        double littleRatio,
+        double littleSe,
+        double slopePerS,
+        double slopeLow,
+        double slopeHigh,
+        double firstHalfRps,
+        double secondHalfRps,
+        int windows,
+        double windowSeconds,
+        double meanRps,
+        long requests) {
 
     /** The verdict on a run phase; {@link #label()} is {@code summary.json}'s {@code stationarity.verdict}. */
     public enum Judgement {
-        STEADY("steady"), NOT_STEADY("not-steady"), NOT_JUDGED("not-judged");
+        STEADY("steady"),
+        NOT_STEADY("not-steady"),
+        NOT_JUDGED("not-judged");
 
         private final String label;
 
@@ -121,7 +133,8 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
             total += c;
         }
         double x = k == 0 ? 0 : total / (k * windowS);
-        double little = users > 0 && x > 0 && meanRespS + meanThinkS > 0 ? users / (x * (meanRespS + meanThinkS)) : Double.NaN;
+        double little =
+                users > 0 && x > 0 && meanRespS + meanThinkS > 0 ? users / (x * (meanRespS + meanThinkS)) : Double.NaN;
         double slope = 0, low = 0, high = 0;
         if (k >= 3) {
             double mx = (k - 1) / 2.0, my = total / k, sxx = 0, sxy = 0;
@@ -151,14 +164,27 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
                 second += counts[i];
             }
         }
-        double se = Double.isNaN(little) || Double.isNaN(think.meanSquare()) ? 0 : littleStandardError(users, k * windowS, meanRespS, think);
-        return new Stationarity(little, se, slope, low, high, h == 0 ? 0 : first / (h * windowS), h == 0 ? 0 : second / (h * windowS), k, windowS, x,
+        double se = Double.isNaN(little) || Double.isNaN(think.meanSquare())
+                ? 0
+                : littleStandardError(users, k * windowS, meanRespS, think);
+        return new Stationarity(
+                little,
+                se,
+                slope,
+                low,
+                high,
+                h == 0 ? 0 : first / (h * windowS),
+                h == 0 ? 0 : second / (h * windowS),
+                k,
+                windowS,
+                x,
                 (long) total);
     }
 
     /** Why the run phase is not judged, or null when it is ({@link LittleBand}'s rule, the report's too). */
     public String notJudgedReason() {
-        return LittleBand.notJudgedReason(windows, windowSeconds, requests, Double.isNaN(littleRatio) ? Double.NaN : littleSe);
+        return LittleBand.notJudgedReason(
+                windows, windowSeconds, requests, Double.isNaN(littleRatio) ? Double.NaN : littleSe);
     }
 
     public boolean judged() {
@@ -213,13 +239,33 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
     }
 
     private String figures() {
-        String l = Double.isNaN(littleRatio) ? "Little's law n/a (open arrivals)"
+        String l = Double.isNaN(littleRatio)
+                ? "Little's law n/a (open arrivals)"
                 : littleWidened()
-                        ? String.format(Locale.ROOT, "Little's law N/(X(R+Z)) = %.3f (steady: %.3f..%.3f, 2.58 standard errors of %.1f %% for a run phase this short or a population this small)",
-                                littleRatio, littleLow(), littleHigh(), 100 * littleSe)
-                        : String.format(Locale.ROOT, "Little's law N/(X(R+Z)) = %.3f (steady: %.2f..%.2f)", littleRatio, LittleBand.LOW, LittleBand.HIGH);
-        return l + String.format(Locale.ROOT, "; throughput trend %+.3f req/s per s (99%% CI %+.3f..%+.3f, %d windows of %.0f s), first half %.1f, second half %.1f req/s",
-                slopePerS, slopeLow, slopeHigh, windows, windowSeconds, firstHalfRps, secondHalfRps);
+                        ? String.format(
+                                Locale.ROOT,
+                                "Little's law N/(X(R+Z)) = %.3f (steady: %.3f..%.3f, 2.58 standard errors of %.1f %% for a run phase this short or a population this small)",
+                                littleRatio,
+                                littleLow(),
+                                littleHigh(),
+                                100 * littleSe)
+                        : String.format(
+                                Locale.ROOT,
+                                "Little's law N/(X(R+Z)) = %.3f (steady: %.2f..%.2f)",
+                                littleRatio,
+                                LittleBand.LOW,
+                                LittleBand.HIGH);
+        return l
+                + String.format(
+                        Locale.ROOT,
+                        "; throughput trend %+.3f req/s per s (99%% CI %+.3f..%+.3f, %d windows of %.0f s), first half %.1f, second half %.1f req/s",
+                        slopePerS,
+                        slopeLow,
+                        slopeHigh,
+                        windows,
+                        windowSeconds,
+                        firstHalfRps,
+                        secondHalfRps);
     }
 
     /** The warning when not steady or not judged, else null. */
@@ -229,18 +275,25 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
             return null;
         }
         if (j == Judgement.NOT_JUDGED) {
-            return "NOT JUDGED: whether the run phase was steady (" + notJudgedReason() + "); its averages may describe no single load level. "
+            return "NOT JUDGED: whether the run phase was steady (" + notJudgedReason()
+                    + "); its averages may describe no single load level. "
                     + "Lengthen the run phase (--duration) or add users.";
         }
         StringBuilder b = new StringBuilder("NOT STEADY: the run phase ");
         if (!littleOk()) {
-            b.append(littleRatio > littleHigh() ? "had fewer users at work than configured" : "does not satisfy Little's law");
+            b.append(
+                    littleRatio > littleHigh()
+                            ? "had fewer users at work than configured"
+                            : "does not satisfy Little's law");
         }
         if (trend()) {
             b.append(littleOk() ? "" : " and ").append("has a throughput trend");
         }
-        return b.append(" (").append(describe()).append("); its averages describe no single load level. ")
-                .append("Lengthen the up ramp or use --ramp-mode stationary.").toString();
+        return b.append(" (")
+                .append(describe())
+                .append("); its averages describe no single load level. ")
+                .append("Lengthen the up ramp or use --ramp-mode stationary.")
+                .toString();
     }
 
     /** The 0.995 quantile of Student's t (two-sided 99 %): tabulated to 30 degrees of freedom, a Cornish-Fisher expansion above. */
@@ -252,11 +305,14 @@ public record Stationarity(double littleRatio, double littleSe, double slopePerS
             return T995[df - 1];
         }
         double z = 2.5758293, z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z, v = df;
-        return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v)
+        return z
+                + (z3 + z) / (4 * v)
+                + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v)
                 + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * v * v * v);
     }
 
-    private static final double[] T995 = {63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250, 3.169,
-            3.106, 3.055, 3.012, 2.977, 2.947, 2.921, 2.898, 2.878, 2.861, 2.845,
-            2.831, 2.819, 2.807, 2.797, 2.787, 2.779, 2.771, 2.763, 2.756, 2.750};
+    private static final double[] T995 = {
+        63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250, 3.169, 3.106, 3.055, 3.012, 2.977, 2.947, 2.921,
+        2.898, 2.878, 2.861, 2.845, 2.831, 2.819, 2.807, 2.797, 2.787, 2.779, 2.771, 2.763, 2.756, 2.750
+    };
 }

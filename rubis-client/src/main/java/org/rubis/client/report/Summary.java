@@ -1,20 +1,17 @@
 package org.rubis.client.report;
 
-import java.util.ArrayList;
-import org.rubis.format.LatencyStats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-import org.rubis.format.WireAccuracy;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.format.RunStatus;
-import org.rubis.client.config.ExecutionModel;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Phase;
-import org.rubis.client.workload.Interaction;
+import org.rubis.format.RunStatus;
 import org.rubis.format.WireAccuracy;
 
 /**
@@ -37,6 +34,7 @@ public final class Summary {
      * the per-phase, per-state tables. summary.json's order differs.
      */
     private final List<SummaryPart> textOrder;
+
     private final StringBuilder sectionsText = new StringBuilder();
     private String text;
 
@@ -52,7 +50,8 @@ public final class Summary {
         this.outcome = RunOutcome.of(config, result, overall.count(), overall.count() - overall.errors(), runRequests);
         RunPart run = new RunPart(config, result, outcome);
         RequestsPart requests = new RequestsPart(result, stats);
-        SessionsPart sessions = new SessionsPart(result, stats, config.workload().errorPagesWithoutThink());
+        SessionsPart sessions =
+                new SessionsPart(result, stats, config.workload().errorPagesWithoutThink());
         IntervalsPart intervals = config.profile() == null ? null : new IntervalsPart(config, result, stats, health);
         StationarityPart stationarity = new StationarityPart(config, result, stats, intervals);
         ResponseTimesPart times = new ResponseTimesPart(stats);
@@ -118,7 +117,9 @@ public final class Summary {
         if (sectionsText.isEmpty()) {
             return text;
         }
-        String accuracy = root.has("accuracy_verdict") ? "\nAccuracy: " + root.get("accuracy_verdict").asText() + "\n" : "";
+        String accuracy = root.has("accuracy_verdict")
+                ? "\nAccuracy: " + root.get("accuracy_verdict").asText() + "\n"
+                : "";
         return text + sectionsText + accuracy;
     }
 

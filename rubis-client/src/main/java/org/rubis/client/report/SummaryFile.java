@@ -50,9 +50,21 @@ public record SummaryFile(
      * @param elapsedMs          the run's phases (up ramp, run, down ramp) together
      * @param runSystemCpuUsPerRequest the kernel's part of {@code runCpuUsPerRequest} (-1 when unknown)
      */
-    public record Health(int cores, double runCpuSeconds, double runCpuCores, double runCpuUsPerRequest, double runSendLatenessP99Ms,
-                         int peakThreads, long peakHeapBytes, double fixedCpuCores, double fixedCpuCoresError, double runRequestCpuUs,
-                         long gcPauseTotalMs, long maxHeapBytes, long elapsedMs, double runSystemCpuUsPerRequest) {
+    public record Health(
+            int cores,
+            double runCpuSeconds,
+            double runCpuCores,
+            double runCpuUsPerRequest,
+            double runSendLatenessP99Ms,
+            int peakThreads,
+            long peakHeapBytes,
+            double fixedCpuCores,
+            double fixedCpuCoresError,
+            double runRequestCpuUs,
+            long gcPauseTotalMs,
+            long maxHeapBytes,
+            long elapsedMs,
+            double runSystemCpuUsPerRequest) {
 
         /** Share of the run the client's GC held its threads stopped (0 when unknown). */
         public double gcPauseShare() {
@@ -91,11 +103,20 @@ public record SummaryFile(
                 s.path("requests").asLong(),
                 s.path("throughput_rps").asDouble(),
                 new Latency(run.path("mean").asDouble(), run.path("p99").asDouble()),
-                new Health(h.path("cores").asInt(), h.path("run_cpu_seconds").asDouble(), h.path("run_cpu_cores").asDouble(),
-                        h.path("run_cpu_us_per_request").asDouble(), h.path("run_send_lateness_ms").path("p99").asDouble(),
-                        h.path("peak_threads").asInt(), h.path("peak_heap_bytes").asLong(), h.path("fixed_cpu_cores").asDouble(-1),
-                        h.path("fixed_cpu_cores_error").asDouble(-1), h.path("run_request_cpu_us").asDouble(-1),
-                        h.path("gc_pause_total_ms").asLong(), h.path("max_heap_bytes").asLong(), elapsedMs(s.path("phases_ms")),
+                new Health(
+                        h.path("cores").asInt(),
+                        h.path("run_cpu_seconds").asDouble(),
+                        h.path("run_cpu_cores").asDouble(),
+                        h.path("run_cpu_us_per_request").asDouble(),
+                        h.path("run_send_lateness_ms").path("p99").asDouble(),
+                        h.path("peak_threads").asInt(),
+                        h.path("peak_heap_bytes").asLong(),
+                        h.path("fixed_cpu_cores").asDouble(-1),
+                        h.path("fixed_cpu_cores_error").asDouble(-1),
+                        h.path("run_request_cpu_us").asDouble(-1),
+                        h.path("gc_pause_total_ms").asLong(),
+                        h.path("max_heap_bytes").asLong(),
+                        elapsedMs(s.path("phases_ms")),
                         h.path("run_system_cpu_us_per_request").asDouble(-1)),
                 new Server(
                         srv.path("connections_accepted").asLong(),

@@ -1,11 +1,11 @@
 package org.rubis.client.report;
 
-import org.rubis.format.LatencyJson;
-import org.rubis.format.LatencyStats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
+import org.rubis.format.LatencyJson;
+import org.rubis.format.LatencyStats;
 import org.rubis.format.Percentiles;
 import org.rubis.format.SummaryLines;
 

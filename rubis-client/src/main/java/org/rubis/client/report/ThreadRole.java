@@ -43,7 +43,10 @@ public enum ThreadRole {
         if (comm.startsWith("epollEventLoop") || comm.startsWith("nioEventLoop") || comm.startsWith("multiThreadIo")) {
             return EVENT_LOOPS;
         }
-        if (comm.startsWith("user-") || comm.startsWith("session-") || comm.startsWith("ForkJoinPool-") || comm.startsWith("rubis-think-tim")) {
+        if (comm.startsWith("user-")
+                || comm.startsWith("session-")
+                || comm.startsWith("ForkJoinPool-")
+                || comm.startsWith("rubis-think-tim")) {
             return USERS;
         }
         if (comm.startsWith("run-log-writer")) {
@@ -52,8 +55,13 @@ public enum ThreadRole {
         if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")) {
             return JIT;
         }
-        if (comm.startsWith("GC Thread") || comm.startsWith("G1 ") || comm.startsWith("VM Thread") || comm.startsWith("ZWorker")
-                || comm.startsWith("Shenandoah") || comm.startsWith("ZDirector") || comm.startsWith("ZUnmapper")) {
+        if (comm.startsWith("GC Thread")
+                || comm.startsWith("G1 ")
+                || comm.startsWith("VM Thread")
+                || comm.startsWith("ZWorker")
+                || comm.startsWith("Shenandoah")
+                || comm.startsWith("ZDirector")
+                || comm.startsWith("ZUnmapper")) {
             return GC;
         }
         return OTHER;

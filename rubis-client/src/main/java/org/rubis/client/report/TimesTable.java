@@ -17,7 +17,9 @@ public final class TimesTable {
     private final Map<Phase, Map<Interaction, LatencyStats>> cells = new EnumMap<>(Phase.class);
 
     public void add(Phase phase, Interaction state, long ns, boolean error) {
-        cells.computeIfAbsent(phase, p -> new EnumMap<>(Interaction.class)).computeIfAbsent(state, s -> new LatencyStats()).record(ns, error);
+        cells.computeIfAbsent(phase, p -> new EnumMap<>(Interaction.class))
+                .computeIfAbsent(state, s -> new LatencyStats())
+                .record(ns, error);
     }
 
     public ObjectNode toJson() {

@@ -31,7 +31,12 @@ public final class Verdict {
      * What a verdict can name: the client, the host or the server as what limited the run, or the replies themselves
      * when too many were errors.
      */
-    public enum Cause { CLIENT, HOST, SERVER, ERRORS }
+    public enum Cause {
+        CLIENT,
+        HOST,
+        SERVER,
+        ERRORS
+    }
 
     /** Send lateness p99 (ms, run phase) above which the schedule was not kept. */
     static final double LATENESS_LIMIT_MS = 5.0;
@@ -58,7 +63,6 @@ public final class Verdict {
             double procsRunningMean,
             double serverCpuCores,
             boolean embeddedServer) {}
-
 
     private final List<Cause> causes;
     private final String text;
@@ -193,7 +197,8 @@ public final class Verdict {
         }
         if (e.serverCpuCores >= SERVER_CPU_LIMIT * e.cores) {
             causes.add(Cause.SERVER);
-            findings.add(f("SERVER: the embedded server used %.2f of %d cores of this machine", e.serverCpuCores, e.cores));
+            findings.add(
+                    f("SERVER: the embedded server used %.2f of %d cores of this machine", e.serverCpuCores, e.cores));
             return null;
         }
         return Double.isNaN(e.serverCpuCores)
@@ -215,12 +220,14 @@ public final class Verdict {
         StringBuilder b = new StringBuilder(causes.isEmpty() ? "OK" : "SUSPECT");
         b.append(": ");
         if (findings.isEmpty()) {
-            b.append(f("no cause found: client %.2f cores, GC max %d ms, run-phase p99 send lateness %.3f ms; host %s, p99 wake-up delay %.1f ms",
+            b.append(f(
+                    "no cause found: client %.2f cores, GC max %d ms, run-phase p99 send lateness %.3f ms; host %s, p99 wake-up delay %.1f ms",
                     e.clientCpuCores, e.gcMaxPauseMs, e.p99LatenessMs, hostText(e), e.wakeupLateP99Ms));
         } else {
             b.append(String.join("; ", findings));
             if (!causes.contains(Cause.CLIENT)) {
-                b.append(f("; the client itself was fine (%.2f cores, GC max %d ms)", e.clientCpuCores, e.gcMaxPauseMs));
+                b.append(
+                        f("; the client itself was fine (%.2f cores, GC max %d ms)", e.clientCpuCores, e.gcMaxPauseMs));
             }
         }
         if (server != null) {
@@ -230,8 +237,13 @@ public final class Verdict {
         if (accuracy == null) {
             b.append("Accuracy not measured (no packet capture): the figures above are indicators only.");
         } else {
-            b.append(f("Accuracy measured on the wire: client minus wire %.1f us mean, %.1f us p99 on %d requests (%s the %s).", accuracy.meanUs(),
-                    accuracy.p99Us(), accuracy.requests(), accurate ? "within" : "OUTSIDE", accuracy.limitText()));
+            b.append(f(
+                    "Accuracy measured on the wire: client minus wire %.1f us mean, %.1f us p99 on %d requests (%s the %s).",
+                    accuracy.meanUs(),
+                    accuracy.p99Us(),
+                    accuracy.requests(),
+                    accurate ? "within" : "OUTSIDE",
+                    accuracy.limitText()));
         }
         return b.toString();
     }
@@ -240,7 +252,9 @@ public final class Verdict {
         if (Double.isNaN(e.hostOtherCpuCores)) {
             return "figures unavailable (no /proc)";
         }
-        return f("other processes %.2f cores, %.1f runnable threads, steal %.2f cores", e.hostOtherCpuCores, e.procsRunningMean, e.hostStealCores);
+        return f(
+                "other processes %.2f cores, %.1f runnable threads, steal %.2f cores",
+                e.hostOtherCpuCores, e.procsRunningMean, e.hostStealCores);
     }
 
     private static String f(String format, Object... args) {

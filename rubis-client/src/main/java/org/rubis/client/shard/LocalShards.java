@@ -1,6 +1,5 @@
 package org.rubis.client.shard;
 
-import org.rubis.format.Printable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -23,8 +22,9 @@ import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.process.EmbeddedServerProcess;
 import org.rubis.client.report.ExitStatus;
-import org.rubis.format.RunStatus;
+import org.rubis.format.Printable;
 import org.rubis.format.RunFiles;
+import org.rubis.format.RunStatus;
 
 /**
  * {@code run --shards N}: the sharded run of docs/SHARDING.md on one host, for a machine too big
@@ -52,6 +52,7 @@ public final class LocalShards {
     private final List<Process> children = new ArrayList<>();
     /** The first shard's live-view port (the next ones follow), or 0 without a live view. */
     private int firstMetricsPort;
+
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean interrupted;
 
@@ -65,8 +66,8 @@ public final class LocalShards {
             throw new ConfigException("--shards " + count + ": expected at least 1 shard");
         }
         if (config.arrivals() == Arrivals.CLOSED && count > config.users()) {
-            throw new ConfigException("--shards " + count + " leaves shards without users (" + config.users() + " users): use at most " + config.users()
-                    + " shards");
+            throw new ConfigException("--shards " + count + " leaves shards without users (" + config.users()
+                    + " users): use at most " + config.users() + " shards");
         }
         this.config = config;
         this.count = count;
@@ -100,8 +101,10 @@ public final class LocalShards {
         EmbeddedServerProcess server = null;
         String target = config.target();
         if (config.embedded()) {
-            out.println("Starting one embedded RUBiS server for " + count + " shards (" + config.server().model() + " model)...");
-            server = EmbeddedServerProcess.start(config, config.regionsFile(), config.categoriesFile(), RunFiles.serverDir(dir));
+            out.println("Starting one embedded RUBiS server for " + count + " shards ("
+                    + config.server().model() + " model)...");
+            server = EmbeddedServerProcess.start(
+                    config, config.regionsFile(), config.categoriesFile(), RunFiles.serverDir(dir));
             target = server.baseUrl();
             out.println("Embedded server ready at " + target + "/PHP/ (pid " + server.pid() + ")");
         }
@@ -110,14 +113,20 @@ public final class LocalShards {
         List<Path> shardDirs = new ArrayList<>();
         int status;
         try {
-            Instant start = startAt != null ? startAt : Instant.now().plus(lead(count)).truncatedTo(ChronoUnit.MILLIS);
-            out.println("Starting " + count + " shards at " + start + " (seed " + config.seed() + ", target " + target + ")");
+            Instant start =
+                    startAt != null ? startAt : Instant.now().plus(lead(count)).truncatedTo(ChronoUnit.MILLIS);
+            out.println("Starting " + count + " shards at " + start + " (seed " + config.seed() + ", target " + target
+                    + ")");
             for (int i = 0; i < count; i++) {
                 Path sd = RunFiles.shardDir(dir, i);
                 Files.createDirectories(sd);
                 shardDirs.add(sd);
-                ClientCommandLine shard = child.shard(i, count).startAt(start).target(target).seed(config.seed())
-                        .noProgress().out(sd);
+                ClientCommandLine shard = child.shard(i, count)
+                        .startAt(start)
+                        .target(target)
+                        .seed(config.seed())
+                        .noProgress()
+                        .out(sd);
                 if (firstMetricsPort > 0) {
                     shard = shard.metricsPort(firstMetricsPort + i).metricsLinger(SHARD_LINGER);
                 }
@@ -162,7 +171,9 @@ public final class LocalShards {
                         int i = children.indexOf(p);
                         if (!interrupted) {
                             System.err.println("error: shard " + i + " ended with status " + s + ": "
-                                    + Printable.escape(lastLine(RunFiles.shardDir(dir, i).resolve(RunFiles.SHARD_CONSOLE))) + " (stopping the other shards)");
+                                    + Printable.escape(
+                                            lastLine(RunFiles.shardDir(dir, i).resolve(RunFiles.SHARD_CONSOLE)))
+                                    + " (stopping the other shards)");
                             stopAll();
                         }
                     }
@@ -211,9 +222,12 @@ public final class LocalShards {
     }
 
     private int merge(List<Path> shardDirs, int status) {
-        List<Path> missing = shardDirs.stream().filter(d -> !Files.isRegularFile(RunFiles.summaryJson(d))).toList();
+        List<Path> missing = shardDirs.stream()
+                .filter(d -> !Files.isRegularFile(RunFiles.summaryJson(d)))
+                .toList();
         if (shardDirs.size() < count || !missing.isEmpty()) {
-            System.err.println("error: not merged: " + (shardDirs.size() < count ? "not every shard was started" : "no summary.json in " + missing)
+            System.err.println("error: not merged: "
+                    + (shardDirs.size() < count ? "not every shard was started" : "no summary.json in " + missing)
                     + "; each shard's output is in its console.txt");
             return status == 0 ? ExitStatus.NOT_MERGED : status;
         }
@@ -231,9 +245,11 @@ public final class LocalShards {
         }
         out.println();
         r.warnings().forEach(w -> System.err.println("warning: " + Printable.escape(w)));
-        out.println("Merged " + count + " shards into " + dir + " (requests.csv, sessions.csv, summary.json); each shard's run is in " + dir.resolve("shard-I"));
+        out.println("Merged " + count + " shards into " + dir
+                + " (requests.csv, sessions.csv, summary.json); each shard's run is in " + dir.resolve("shard-I"));
         if (status == 0 && r.status() != RunStatus.COMPLETE) {
-            System.err.println("error: the run did not complete: " + Printable.escape(r.summary().path("stop_reason").asText()));
+            System.err.println("error: the run did not complete: "
+                    + Printable.escape(r.summary().path("stop_reason").asText()));
             return r.status().exitCode();
         }
         return status;
@@ -243,7 +259,9 @@ public final class LocalShards {
         if (Files.isDirectory(dir)) {
             try (Stream<Path> s = Files.list(dir)) {
                 if (s.findAny().isPresent()) {
-                    throw new ConfigException("--out " + dir + ": not empty; run --shards writes the shards and the merged run there, choose a new directory");
+                    throw new ConfigException(
+                            "--out " + dir
+                                    + ": not empty; run --shards writes the shards and the merged run there, choose a new directory");
                 }
             }
         } else if (Files.exists(dir)) {
@@ -253,7 +271,9 @@ public final class LocalShards {
 
     private static String lastLine(Path log) {
         try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+                    .filter(l -> !l.isBlank())
+                    .toList();
             return lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1) + " (full output: " + log + ")";
         } catch (IOException e) {
             return "(no output: " + e.getMessage() + ")";

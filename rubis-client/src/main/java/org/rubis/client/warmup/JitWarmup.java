@@ -13,6 +13,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.BlockingBackend;
@@ -22,14 +24,11 @@ import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ExecutionModel;
 import org.rubis.client.config.JitWarmupPolicy;
-import org.rubis.client.config.ThreadModel;
 import org.rubis.client.report.JvmFacts;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
 import org.rubis.client.workload.WorkloadModel;
 import org.rubis.format.Tls;
-import java.util.function.BooleanSupplier;
-import java.util.function.UnaryOperator;
 
 /**
  * The JIT warm-up before a measurement. At TPC-W think times (7 s mean) a run calls the request path
@@ -145,7 +144,8 @@ public final class JitWarmup {
         if (policy.off()) {
             report = WarmupReport.off(policy, name);
         } else if (JvmFacts.interpretedOnly()) {
-            report = WarmupReport.skipped(policy, name, 0, 0, "this JVM runs interpreted only (-Xint): there is nothing to compile");
+            report = WarmupReport.skipped(
+                    policy, name, 0, 0, "this JVM runs interpreted only (-Xint): there is nothing to compile");
         } else {
             report = warmUp(name, loads, deadlineNano);
         }
@@ -159,7 +159,8 @@ public final class JitWarmup {
         try {
             stub = StubServer.start(bind, tls ? Tls.load(null, null, stubResumption) : null);
         } catch (IOException | RuntimeException e) {
-            return WarmupReport.skipped(policy, name, 0, 0, "the loopback stub could not start (" + e.getMessage() + ")");
+            return WarmupReport.skipped(
+                    policy, name, 0, 0, "the loopback stub could not start (" + e.getMessage() + ")");
         }
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         boolean jitTimed = jit != null && jit.isCompilationTimeMonitoringSupported();
@@ -193,17 +194,33 @@ public final class JitWarmup {
             double seconds = (System.nanoTime() - t0) / 1e9;
             long compiled = jitTimed ? jit.getTotalCompilationTime() - compiledBefore : -1;
             if (outcome == null) {
-                return WarmupReport.skipped(policy, name, requests.get(), seconds, requests.get() + " requests to the stub failed without a success (first: "
-                        + firstError + ")");
+                return WarmupReport.skipped(
+                        policy,
+                        name,
+                        requests.get(),
+                        seconds,
+                        requests.get() + " requests to the stub failed without a success (first: " + firstError + ")");
             }
             Map<String, Long> counts = new LinkedHashMap<>();
             others.forEach((k, v) -> counts.put(k, v.get()));
-            WarmupReport.Handshakes handshakes = stub.tls() ? new WarmupReport.Handshakes(stub.fullHandshakes(), stub.resumedHandshakes()) : null;
-            return new WarmupReport(policy, outcome, backend.name(), requests.get(), errors.get(), counts, seconds, compiled, "", handshakes);
+            WarmupReport.Handshakes handshakes =
+                    stub.tls() ? new WarmupReport.Handshakes(stub.fullHandshakes(), stub.resumedHandshakes()) : null;
+            return new WarmupReport(
+                    policy,
+                    outcome,
+                    backend.name(),
+                    requests.get(),
+                    errors.get(),
+                    counts,
+                    seconds,
+                    compiled,
+                    "",
+                    handshakes);
         } catch (RuntimeException e) {
             stop = true;
             finish(threads, flowsDone);
-            return WarmupReport.skipped(policy, name, requests.get(), (System.nanoTime() - t0) / 1e9, "it failed (" + e + ")");
+            return WarmupReport.skipped(
+                    policy, name, requests.get(), (System.nanoTime() - t0) / 1e9, "it failed (" + e + ")");
         } finally {
             stop = true;
             for (WarmupLoad l : loads) {

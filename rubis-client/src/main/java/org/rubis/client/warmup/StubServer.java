@@ -1,6 +1,7 @@
 package org.rubis.client.warmup;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -9,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,8 +18,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLSocket;
 import org.rubis.format.PageFrame;
 import org.rubis.format.Tls;
-import java.io.ByteArrayOutputStream;
-import java.util.Locale;
 
 /**
  * A throw-away HTTP/1.1 server on loopback that answers every GET with a RUBiS-like page, for the JIT
@@ -49,6 +49,7 @@ final class StubServer implements AutoCloseable {
      * left 5 us sooner (send mark to SYN) and 10 us sooner (send side) at the median (docs/BENCHMARKS.md, 2026-11-26).
      */
     static final int KEEP_ALIVE_REQUESTS = 2;
+
     private static final AtomicInteger STARTED = new AtomicInteger();
 
     private final ServerSocket socket;
@@ -147,7 +148,10 @@ final class StubServer implements AutoCloseable {
                 SSLSocket ssl = (SSLSocket) tls.context().getSocketFactory().createSocket(raw, null, true);
                 ssl.setUseClientMode(false);
                 ssl.startHandshake();
-                (Tls.handshakeKind(ssl.getSession(), openedMillis).equals("resumed") ? resumedHandshakes : fullHandshakes).incrementAndGet();
+                (Tls.handshakeKind(ssl.getSession(), openedMillis).equals("resumed")
+                                ? resumedHandshakes
+                                : fullHandshakes)
+                        .incrementAndGet();
                 raw.setSoTimeout(0);
                 c = ssl;
             }
@@ -199,7 +203,8 @@ final class StubServer implements AutoCloseable {
                     int a = l.indexOf(' ');
                     int z = l.lastIndexOf(' ');
                     target = a > 0 && z > a ? l.substring(a + 1, z) : "/";
-                } else if (l.regionMatches(true, 0, "Connection:", 0, 11) && l.toLowerCase(Locale.ROOT).contains("close")) {
+                } else if (l.regionMatches(true, 0, "Connection:", 0, 11)
+                        && l.toLowerCase(Locale.ROOT).contains("close")) {
                     close = true;
                 }
                 cur.setLength(0);
@@ -219,8 +224,9 @@ final class StubServer implements AutoCloseable {
         byte[] body = image ? Pages.IMAGE : script ? page : staticPage;
         String type = image ? "image/jpeg" : "text/html";
         String conn = last ? "close" : "keep-alive";
-        String head = "HTTP/1.1 200 OK\r\nDate: Sun, 22 Nov 2026 08:00:00 GMT\r\nServer: rubis-client-warmup-stub\r\nContent-Type: " + type
-                + "\r\nConnection: " + conn + "\r\n";
+        String head =
+                "HTTP/1.1 200 OK\r\nDate: Sun, 22 Nov 2026 08:00:00 GMT\r\nServer: rubis-client-warmup-stub\r\nContent-Type: "
+                        + type + "\r\nConnection: " + conn + "\r\n";
         if (script && n % 2 == 0) {
             int half = body.length / 2;
             String h = head + "Transfer-Encoding: chunked\r\n\r\n";
@@ -292,34 +298,52 @@ final class StubServer implements AutoCloseable {
         static String scriptPage() {
             StringBuilder b = begin("Items in category");
             b.append("<h2>Items in category Antiques</h2>\n<TABLE border=\"1\" summary=\"List of items\">\n")
-             .append("<THEAD><TR><TH>Designation<TH>Price<TH>Bids<TH>End Date<TH>Bid Now</THEAD>\n<TBODY>\n");
+                    .append("<THEAD><TR><TH>Designation<TH>Price<TH>Bids<TH>End Date<TH>Bid Now</THEAD>\n<TBODY>\n");
             for (int i = 0; i < 20; i++) {
                 int id = 1000 + 37 * i;
-                b.append("<TR><TD><a href=\"/PHP/ViewItem.php?itemId=").append(id).append("\">RUBiS automatically generated item #").append(id)
-                 .append("</a>\n<TD>").append(10 + i).append(".50\n<TD>").append(i % 7).append("\n<TD>2026-12-0").append(1 + i % 9)
-                 .append(" 12:00:00\n<TD><a href=\"/PHP/PutBidAuth.php?itemId=").append(id)
-                 .append("\"><IMG SRC=\"/PHP/bid_now.jpg\" height=22 width=90></a>\n");
+                b.append("<TR><TD><a href=\"/PHP/ViewItem.php?itemId=")
+                        .append(id)
+                        .append("\">RUBiS automatically generated item #")
+                        .append(id)
+                        .append("</a>\n<TD>")
+                        .append(10 + i)
+                        .append(".50\n<TD>")
+                        .append(i % 7)
+                        .append("\n<TD>2026-12-0")
+                        .append(1 + i % 9)
+                        .append(" 12:00:00\n<TD><a href=\"/PHP/PutBidAuth.php?itemId=")
+                        .append(id)
+                        .append("\"><IMG SRC=\"/PHP/bid_now.jpg\" height=22 width=90></a>\n");
             }
-            b.append("</TBODY></TABLE>\n<p><CENTER><a href=\"/PHP/SearchItemsByCategory.php?category=1&categoryName=Antiques&page=0&nbOfItems=20\">"
-                    + "Previous page</a>\n&nbsp&nbsp&nbsp<a href=\"/PHP/SearchItemsByCategory.php?category=1&categoryName=Antiques&page=2&nbOfItems=20\">"
-                    + "Next page</a>\n</CENTER>\n")
-             .append("<p>Seller: <a href=\"/PHP/ViewUserInfo.php?userId=42\">user42</a>\n")
-             .append("<form action=\"/PHP/StoreBid.php\" method=POST>\n<input type=hidden name=userId value=42>\n")
-             .append("<input type=hidden name=itemId value=1000>\n<input type=hidden name=minBid value=11.5>\n")
-             .append("<input type=hidden name=maxQty value=3>\n<input type=hidden name=to value=42>\n</form>\n");
+            b.append(
+                            "</TBODY></TABLE>\n<p><CENTER><a href=\"/PHP/SearchItemsByCategory.php?category=1&categoryName=Antiques&page=0&nbOfItems=20\">"
+                                    + "Previous page</a>\n&nbsp&nbsp&nbsp<a href=\"/PHP/SearchItemsByCategory.php?category=1&categoryName=Antiques&page=2&nbOfItems=20\">"
+                                    + "Next page</a>\n</CENTER>\n")
+                    .append("<p>Seller: <a href=\"/PHP/ViewUserInfo.php?userId=42\">user42</a>\n")
+                    .append(
+                            "<form action=\"/PHP/StoreBid.php\" method=POST>\n<input type=hidden name=userId value=42>\n")
+                    .append("<input type=hidden name=itemId value=1000>\n<input type=hidden name=minBid value=11.5>\n")
+                    .append("<input type=hidden name=maxQty value=3>\n<input type=hidden name=to value=42>\n</form>\n");
             return end(b);
         }
 
         /** A static page (home, browse, register forms: a couple of KB). */
         static String staticPage() {
             StringBuilder b = begin("Home page");
-            b.append("<h2>Welcome to RUBiS's home page !</h2>\n<p>RUBiS is an auction site prototype modelled after eBay.</p>\n<ul>\n");
-            for (String s : new String[] {"BrowseCategories", "BrowseRegions", "AboutMe", "SellItemForm", "RegisterUser"}) {
-                b.append("<li><a href=\"/PHP/").append(s).append(".php\">").append(s).append("</a></li>\n");
+            b.append(
+                    "<h2>Welcome to RUBiS's home page !</h2>\n<p>RUBiS is an auction site prototype modelled after eBay.</p>\n<ul>\n");
+            for (String s :
+                    new String[] {"BrowseCategories", "BrowseRegions", "AboutMe", "SellItemForm", "RegisterUser"}) {
+                b.append("<li><a href=\"/PHP/")
+                        .append(s)
+                        .append(".php\">")
+                        .append(s)
+                        .append("</a></li>\n");
             }
             b.append("</ul>\n");
             for (int i = 0; i < 12; i++) {
-                b.append("<p>Browse items and place bids: all pages of this site are generated; this text stands for the static part of a page.</p>\n");
+                b.append(
+                        "<p>Browse items and place bids: all pages of this site are generated; this text stands for the static part of a page.</p>\n");
             }
             return end(b);
         }

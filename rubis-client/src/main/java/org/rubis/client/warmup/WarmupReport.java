@@ -25,8 +25,18 @@ import org.rubis.client.report.SummarySection;
  * @param reason         why it was skipped ("" otherwise)
  * @param tls            the stub's TLS handshakes when the warm-up ran over TLS (an HTTPS target), else null
  */
-public record WarmupReport(JitWarmupPolicy setting, Outcome outcome, String backend, long requests, long errors, Map<String, Long> others,
-        double seconds, long compilationMs, String reason, Handshakes tls) implements SummarySection {
+public record WarmupReport(
+        JitWarmupPolicy setting,
+        Outcome outcome,
+        String backend,
+        long requests,
+        long errors,
+        Map<String, Long> others,
+        double seconds,
+        long compilationMs,
+        String reason,
+        Handshakes tls)
+        implements SummarySection {
 
     /** TLS handshakes the stub completed, by kind (the embedded server's rule), so a reader sees which kinds were warmed. */
     public record Handshakes(long full, long resumed) {}
@@ -70,10 +80,21 @@ public record WarmupReport(JitWarmupPolicy setting, Outcome outcome, String back
     /** The one console line. */
     public String line() {
         return switch (outcome) {
-            case OFF -> "JIT warm-up: off (the first measured requests run interpreted: the JVM pitfall, kept on purpose)";
-            case SKIPPED -> "warning: JIT warm-up skipped: " + reason + "; the run goes on without it (its first requests may run interpreted)";
-            default -> String.format(Locale.ROOT, "JIT warm-up: %d requests%s in %.1f s (%s)%s, %s", requests, tlsText(), seconds, backend, othersText(),
-                    outcome.text());
+            case OFF ->
+                "JIT warm-up: off (the first measured requests run interpreted: the JVM pitfall, kept on purpose)";
+            case SKIPPED ->
+                "warning: JIT warm-up skipped: " + reason
+                        + "; the run goes on without it (its first requests may run interpreted)";
+            default ->
+                String.format(
+                        Locale.ROOT,
+                        "JIT warm-up: %d requests%s in %.1f s (%s)%s, %s",
+                        requests,
+                        tlsText(),
+                        seconds,
+                        backend,
+                        othersText(),
+                        outcome.text());
         };
     }
 
@@ -121,8 +142,18 @@ public record WarmupReport(JitWarmupPolicy setting, Outcome outcome, String back
         String body = switch (outcome) {
             case OFF -> "off: the measured requests start in the interpreter (the JVM pitfall, kept on purpose)";
             case SKIPPED -> "skipped: " + reason;
-            default -> String.format(Locale.ROOT, "%d requests (%d errors)%s in %.1f s against a loopback stub (%s)%s; %s%s", requests, errors, tlsText(),
-                    seconds, backend, othersText(), outcome.text(), compilationMs >= 0 ? ", JIT compiled for " + compilationMs + " ms" : "");
+            default ->
+                String.format(
+                        Locale.ROOT,
+                        "%d requests (%d errors)%s in %.1f s against a loopback stub (%s)%s; %s%s",
+                        requests,
+                        errors,
+                        tlsText(),
+                        seconds,
+                        backend,
+                        othersText(),
+                        outcome.text(),
+                        compilationMs >= 0 ? ", JIT compiled for " + compilationMs + " ms" : "");
         };
         return "JIT warm-up (" + setting.label() + ")\n  " + body + "\n";
     }

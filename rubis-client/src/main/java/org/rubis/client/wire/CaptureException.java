@@ -8,7 +8,12 @@ package org.rubis.client.wire;
 @SuppressWarnings("serial") // an exception, Serializable only by inheritance: nothing serialises it
 public final class CaptureException extends Exception {
     /** Why the capture failed, as a closed set so the caller can word its summary line. */
-    public enum Kind { LIBPCAP_MISSING, NO_PRIVILEGE, NO_INTERFACE, FAILED }
+    public enum Kind {
+        LIBPCAP_MISSING,
+        NO_PRIVILEGE,
+        NO_INTERFACE,
+        FAILED
+    }
 
     private final Kind kind;
 

@@ -1,7 +1,9 @@
 package org.rubis.client.wire;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -16,8 +18,6 @@ import org.rubis.client.log.RequestRecord;
 import org.rubis.client.report.HealthSample;
 import org.rubis.client.report.SummarySection;
 import org.rubis.format.RunFiles;
-import java.io.IOException;
-import java.net.UnknownHostException;
 
 /**
  * {@code run --capture}: a live capture from before the first request to after the last

@@ -37,7 +37,8 @@ public record CaptureSpec(InetAddress address, int port, String interfaceName, i
             throw new IllegalArgumentException("capture buffer must be at least 1 MB, got " + bufferBytes);
         }
         if (interfaceName != null && !interfaceName.matches("[A-Za-z0-9_.:@-]{1,64}")) {
-            throw new IllegalArgumentException("capture interface name is not a valid interface name: " + interfaceName);
+            throw new IllegalArgumentException(
+                    "capture interface name is not a valid interface name: " + interfaceName);
         }
     }
 
@@ -80,16 +81,20 @@ public record CaptureSpec(InetAddress address, int port, String interfaceName, i
             }
             NetworkInterface nic = local == null ? null : NetworkInterface.getByInetAddress(local);
             if (nic == null) {
-                throw new CaptureException(CaptureException.Kind.NO_INTERFACE,
+                throw new CaptureException(
+                        CaptureException.Kind.NO_INTERFACE,
                         "capture: no interface reaches " + address.getHostAddress()
                                 + "; name one with the capture interface setting (see `ip route get "
-                                + address.getHostAddress() + "`)", null);
+                                + address.getHostAddress() + "`)",
+                        null);
             }
             return nic.getName();
         } catch (SocketException e) {
-            throw new CaptureException(CaptureException.Kind.NO_INTERFACE,
+            throw new CaptureException(
+                    CaptureException.Kind.NO_INTERFACE,
                     "capture: cannot find the interface that reaches " + address.getHostAddress() + ": "
-                            + e.getMessage(), e);
+                            + e.getMessage(),
+                    e);
         }
     }
 

@@ -24,9 +24,18 @@ import java.util.Map;
  * @param start             wall-clock instant the capture was active (before the first request)
  * @param stop              wall-clock instant the capture was stopped (after the last request)
  */
-public record CaptureStats(Path file, String interfaceName, String filter, int snapLength, int bufferBytes,
-                           long packetsWritten, long packetsReceived, long kernelDrops, long interfaceDrops,
-                           Instant start, Instant stop) {
+public record CaptureStats(
+        Path file,
+        String interfaceName,
+        String filter,
+        int snapLength,
+        int bufferBytes,
+        long packetsWritten,
+        long packetsReceived,
+        long kernelDrops,
+        long interfaceDrops,
+        Instant start,
+        Instant stop) {
 
     /** True when libpcap reported no lost packet: the capture holds every packet that matched the filter. */
     public boolean complete() {

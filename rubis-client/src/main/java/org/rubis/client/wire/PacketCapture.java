@@ -1,5 +1,6 @@
 package org.rubis.client.wire;
 
+import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -17,7 +18,6 @@ import org.pcap4j.core.PcapNativeException;
 import org.pcap4j.core.PcapNetworkInterface;
 import org.pcap4j.core.PcapStat;
 import org.pcap4j.core.Pcaps;
-import java.io.BufferedInputStream;
 
 /**
  * A live packet capture of the run's traffic, the independent truth the client's own timings are checked
@@ -66,8 +66,11 @@ public final class PacketCapture implements AutoCloseable {
         try {
             PcapNetworkInterface dev = Pcaps.getDevByName(nic);
             if (dev == null) {
-                throw new CaptureException(CaptureException.Kind.NO_INTERFACE, "capture: no network interface named '"
-                        + nic + "' (see `ip link`); name an existing one or leave it unset for the one that reaches the target", null);
+                throw new CaptureException(
+                        CaptureException.Kind.NO_INTERFACE,
+                        "capture: no network interface named '" + nic
+                                + "' (see `ip link`); name an existing one or leave it unset for the one that reaches the target",
+                        null);
             }
             handle = open(nic, spec, PcapHandle.TimestampPrecision.NANO);
             handle.setFilter(spec.filter(), BpfProgram.BpfCompileMode.OPTIMIZE);
@@ -85,10 +88,12 @@ public final class PacketCapture implements AutoCloseable {
             throw classify(e, nic);
         } catch (LinkageError e) {
             closeQuietly(handle);
-            throw new CaptureException(CaptureException.Kind.LIBPCAP_MISSING,
+            throw new CaptureException(
+                    CaptureException.Kind.LIBPCAP_MISSING,
                     "capture: libpcap cannot be loaded" + (library == null ? " (not found)" : " from " + library)
                             + ": install it (apt-get install libpcap0.8) or set -D" + PcapLibrary.PROPERTY
-                            + "=/path/to/libpcap.so", e);
+                            + "=/path/to/libpcap.so",
+                    e);
         }
     }
 
@@ -116,16 +121,21 @@ public final class PacketCapture implements AutoCloseable {
         String m = String.valueOf(e.getMessage());
         String lower = m.toLowerCase(Locale.ROOT);
         if (lower.contains("permi") || lower.contains("not permitted")) {
-            return new CaptureException(CaptureException.Kind.NO_PRIVILEGE, "capture: no permission to capture on "
-                    + nic + ": run as root or grant the capability: setcap cap_net_raw,cap_net_admin+eip "
-                    + ProcessHandle.current().info().command().orElse("$(readlink -f $(which java))"), e);
+            return new CaptureException(
+                    CaptureException.Kind.NO_PRIVILEGE,
+                    "capture: no permission to capture on "
+                            + nic + ": run as root or grant the capability: setcap cap_net_raw,cap_net_admin+eip "
+                            + ProcessHandle.current().info().command().orElse("$(readlink -f $(which java))"),
+                    e);
         }
         if (lower.contains("no such device") || lower.contains("doesn't exist") || lower.contains("not exist")) {
-            return new CaptureException(CaptureException.Kind.NO_INTERFACE, "capture: no network interface named '"
-                    + nic + "' (see `ip link`)", e);
+            return new CaptureException(
+                    CaptureException.Kind.NO_INTERFACE,
+                    "capture: no network interface named '" + nic + "' (see `ip link`)",
+                    e);
         }
-        return new CaptureException(CaptureException.Kind.FAILED, "capture on " + nic + " failed: "
-                + m.replace('\n', ' '), e);
+        return new CaptureException(
+                CaptureException.Kind.FAILED, "capture on " + nic + " failed: " + m.replace('\n', ' '), e);
     }
 
     private void loop() {
@@ -208,13 +218,23 @@ public final class PacketCapture implements AutoCloseable {
                 handle.close();
             }
             long written = countPackets(file);
-            stats = new CaptureStats(file, interfaceName, spec.filter(), spec.snapLength(), spec.bufferBytes(),
-                    written, pcapStat == null ? -1 : pcapStat.getNumPacketsReceived(),
+            stats = new CaptureStats(
+                    file,
+                    interfaceName,
+                    spec.filter(),
+                    spec.snapLength(),
+                    spec.bufferBytes(),
+                    written,
+                    pcapStat == null ? -1 : pcapStat.getNumPacketsReceived(),
                     pcapStat == null ? -1 : pcapStat.getNumPacketsDropped(),
-                    pcapStat == null ? -1 : pcapStat.getNumPacketsDroppedByIf(), start, stop);
+                    pcapStat == null ? -1 : pcapStat.getNumPacketsDroppedByIf(),
+                    start,
+                    stop);
             if (loopFailure != null) {
-                throw new CaptureException(CaptureException.Kind.FAILED, "capture on " + interfaceName
-                        + " failed while running: " + loopFailure.getMessage(), loopFailure);
+                throw new CaptureException(
+                        CaptureException.Kind.FAILED,
+                        "capture on " + interfaceName + " failed while running: " + loopFailure.getMessage(),
+                        loopFailure);
             }
             return stats;
         } catch (InterruptedException e) {
@@ -256,7 +276,7 @@ public final class PacketCapture implements AutoCloseable {
     /** Packets in a classic pcap file: walks the record headers (either byte order). */
     static long countPackets(Path pcap) {
         try (InputStream in = Files.newInputStream(pcap);
-             DataInputStream data = new DataInputStream(new BufferedInputStream(in, 1 << 16))) {
+                DataInputStream data = new DataInputStream(new BufferedInputStream(in, 1 << 16))) {
             byte[] header = new byte[24];
             data.readFully(header);
             boolean little = (header[0] & 0xff) == 0xd4 || (header[0] & 0xff) == 0x4d;
@@ -269,8 +289,14 @@ public final class PacketCapture implements AutoCloseable {
                     return count;
                 }
                 long caplen = little
-                        ? (record[8] & 0xffL) | (record[9] & 0xffL) << 8 | (record[10] & 0xffL) << 16 | (record[11] & 0xffL) << 24
-                        : (record[11] & 0xffL) | (record[10] & 0xffL) << 8 | (record[9] & 0xffL) << 16 | (record[8] & 0xffL) << 24;
+                        ? (record[8] & 0xffL)
+                                | (record[9] & 0xffL) << 8
+                                | (record[10] & 0xffL) << 16
+                                | (record[11] & 0xffL) << 24
+                        : (record[11] & 0xffL)
+                                | (record[10] & 0xffL) << 8
+                                | (record[9] & 0xffL) << 16
+                                | (record[8] & 0xffL) << 24;
                 if (data.skipBytes((int) caplen) < caplen) {
                     return count;
                 }

@@ -14,12 +14,19 @@ import java.util.List;
 final class PcapLibrary {
     static final String PROPERTY = "org.pcap4j.core.pcapLibName";
     private static final String[] NAMES = {"libpcap.so", "libpcap.so.1", "libpcap.so.0.8"};
-    private static final String[] DIRS = {"/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu",
-            "/usr/lib/aarch64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib", "/lib",
-            "/usr/local/lib"};
+    private static final String[] DIRS = {
+        "/usr/lib/x86_64-linux-gnu",
+        "/lib/x86_64-linux-gnu",
+        "/usr/lib/aarch64-linux-gnu",
+        "/lib/aarch64-linux-gnu",
+        "/usr/lib64",
+        "/lib64",
+        "/usr/lib",
+        "/lib",
+        "/usr/local/lib"
+    };
 
-    private PcapLibrary() {
-    }
+    private PcapLibrary() {}
 
     /** Sets the property to the first libpcap found in the usual places, unless already set; returns it. */
     static synchronized String configure() {

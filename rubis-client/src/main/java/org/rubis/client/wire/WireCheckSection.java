@@ -3,6 +3,7 @@ package org.rubis.client.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -10,12 +11,11 @@ import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.wire.AnchorBrackets;
 import org.rubis.analysis.wire.DiffStats;
-import org.rubis.format.WireAccuracy;
 import org.rubis.analysis.wire.WireCheck;
 import org.rubis.client.config.PublishedTimes;
 import org.rubis.client.report.SummarySection;
 import org.rubis.format.SectionStatus;
-import java.io.UncheckedIOException;
+import org.rubis.format.WireAccuracy;
 
 /**
  * The summary's "wire check" section (summary.json {@code wire_check}): the join of the run's requests
@@ -57,7 +57,8 @@ public final class WireCheckSection implements SummarySection {
      *
      * @param anchors the uncertainty of the client's and the probe's epoch anchors (bounds the send/receive split)
      */
-    public static WireCheckSection check(Path runDir, CaptureStats stats, PublishedTimes publishedTimes, AnchorBrackets anchors) {
+    public static WireCheckSection check(
+            Path runDir, CaptureStats stats, PublishedTimes publishedTimes, AnchorBrackets anchors) {
         WireCheck w;
         try {
             w = WireCheck.run(new RunDirectory(runDir), null, anchors);
@@ -77,7 +78,8 @@ public final class WireCheckSection implements SummarySection {
             published = WireTimes.table(runDir);
             o.put("published_times", "wire");
         }
-        WireCheckSection section = new WireCheckSection(o, render(w, stats, complete, verdict, publishedTimes), verdict, published);
+        WireCheckSection section =
+                new WireCheckSection(o, render(w, stats, complete, verdict, publishedTimes), verdict, published);
         section.accuracy = complete ? measured : null;
         return section;
     }
@@ -88,33 +90,73 @@ public final class WireCheckSection implements SummarySection {
             return "NOT MEASURED: no request was matched to the wire";
         }
         if (!complete) {
-            return String.format(Locale.ROOT, "INCOMPLETE: the capture lost packets (%d kernel, %d interface drops%s); client minus wire mean %.1f us "
-                    + "over the requests it holds", stats.kernelDrops(), stats.interfaceDrops(), gaps > 0 ? ", " + gaps + " sequence holes" : "",
+            return String.format(
+                    Locale.ROOT,
+                    "INCOMPLETE: the capture lost packets (%d kernel, %d interface drops%s); client minus wire mean %.1f us "
+                            + "over the requests it holds",
+                    stats.kernelDrops(),
+                    stats.interfaceDrops(),
+                    gaps > 0 ? ", " + gaps + " sequence holes" : "",
                     a.meanUs());
         }
-        String floor = a.within() || a.floorText().isEmpty() ? ""
-                : "; " + a.floorText() + (a.floorExplains() ? ", within the limit: this host's floor, not the client" : "");
-        return String.format(Locale.ROOT, "%s: the client's response times are %.1f us above the wire on average over %d requests (p50 %.1f, "
-                + "p99 %.1f us; %s); %s%s", a.within() ? "OK" : "INACCURATE", a.meanUs(), a.requests(), a.p50Us(), a.p99Us(), a.splitText(),
-                a.limitText(), floor);
+        String floor = a.within() || a.floorText().isEmpty()
+                ? ""
+                : "; " + a.floorText()
+                        + (a.floorExplains() ? ", within the limit: this host's floor, not the client" : "");
+        return String.format(
+                Locale.ROOT,
+                "%s: the client's response times are %.1f us above the wire on average over %d requests (p50 %.1f, "
+                        + "p99 %.1f us; %s); %s%s",
+                a.within() ? "OK" : "INACCURATE",
+                a.meanUs(),
+                a.requests(),
+                a.p50Us(),
+                a.p99Us(),
+                a.splitText(),
+                a.limitText(),
+                floor);
     }
 
-    private static String render(WireCheck w, CaptureStats stats, boolean complete, String verdict, PublishedTimes publishedTimes) {
+    private static String render(
+            WireCheck w, CaptureStats stats, boolean complete, String verdict, PublishedTimes publishedTimes) {
         StringBuilder b = new StringBuilder();
-        b.append("Wire check (capture on ").append(stats.interfaceName()).append(", ").append(stats.packetsWritten()).append(" packets, drops: kernel ")
-         .append(stats.kernelDrops()).append(", interface ").append(stats.interfaceDrops()).append(complete ? "" : "; INCOMPLETE").append(")\n");
-        b.append(String.format(Locale.ROOT, "  requests: wire %d, client %d%s; matched %d, client only %d, wire only %d%n", w.wireRequests(),
-                w.clientRequests, w.serverRequests >= 0 ? ", server " + w.serverRequests : "", w.matched, w.clientOnly, w.wireOnly));
-        b.append(String.format(Locale.ROOT, "  connections: wire %d, client %d%s%n", w.wireConnections(), w.clientDistinctConnections,
+        b.append("Wire check (capture on ")
+                .append(stats.interfaceName())
+                .append(", ")
+                .append(stats.packetsWritten())
+                .append(" packets, drops: kernel ")
+                .append(stats.kernelDrops())
+                .append(", interface ")
+                .append(stats.interfaceDrops())
+                .append(complete ? "" : "; INCOMPLETE")
+                .append(")\n");
+        b.append(String.format(
+                Locale.ROOT,
+                "  requests: wire %d, client %d%s; matched %d, client only %d, wire only %d%n",
+                w.wireRequests(),
+                w.clientRequests,
+                w.serverRequests >= 0 ? ", server " + w.serverRequests : "",
+                w.matched,
+                w.clientOnly,
+                w.wireOnly));
+        b.append(String.format(
+                Locale.ROOT,
+                "  connections: wire %d, client %d%s%n",
+                w.wireConnections(),
+                w.clientDistinctConnections,
                 w.serverConnections >= 0 ? ", server " + w.serverConnections : ""));
-        b.append("  client minus wire (us)      count | TTFB mean     p50     p99     max | response mean     p50     p99     max\n");
+        b.append(
+                "  client minus wire (us)      count | TTFB mean     p50     p99     max | response mean     p50     p99     max\n");
         for (Map.Entry<String, WireCheck.Group> e : w.groups.entrySet()) {
             row(b, e.getKey(), e.getValue());
         }
         if (w.probe.response.count() > 0) {
             row(b, "probe (floor)", w.probe);
             double floor = w.floorUs();
-            b.append(String.format(Locale.ROOT, "  floor of this host (probe p50): %.1f us; overhead above the floor (response p50):", floor));
+            b.append(String.format(
+                    Locale.ROOT,
+                    "  floor of this host (probe p50): %.1f us; overhead above the floor (response p50):",
+                    floor));
             w.groups.forEach((name, g) -> {
                 if (name.endsWith("reused") && g.response.count() > 0) {
                     b.append(String.format(Locale.ROOT, " %s %.1f us;", name, g.response.percentileUs(50) - floor));
@@ -123,8 +165,9 @@ public final class WireCheckSection implements SummarySection {
             b.append('\n');
         }
         if (publishedTimes == PublishedTimes.WIRE) {
-            b.append("  published response times: the wire's (capture timestamps; their error is the capture's, ").append(stats.kernelDrops()
-                    + stats.interfaceDrops()).append(" packets dropped); the client's are in response_time_ms_client\n");
+            b.append("  published response times: the wire's (capture timestamps; their error is the capture's, ")
+                    .append(stats.kernelDrops() + stats.interfaceDrops())
+                    .append(" packets dropped); the client's are in response_time_ms_client\n");
         }
         w.splitLines().forEach(l -> b.append("  ").append(l).append('\n'));
         w.notes.forEach(n -> b.append("  note: ").append(n).append('\n'));
@@ -135,8 +178,19 @@ public final class WireCheckSection implements SummarySection {
     private static void row(StringBuilder b, String name, WireCheck.Group g) {
         DiffStats t = g.ttfb;
         DiffStats r = g.response;
-        b.append(String.format(Locale.ROOT, "  %-26s %7d | %9.1f %7.1f %7.1f %7.1f | %13.1f %7.1f %7.1f %7.1f%n", name, r.count(), t.meanUs(),
-                t.percentileUs(50), t.percentileUs(99), t.maxUs(), r.meanUs(), r.percentileUs(50), r.percentileUs(99), r.maxUs()));
+        b.append(String.format(
+                Locale.ROOT,
+                "  %-26s %7d | %9.1f %7.1f %7.1f %7.1f | %13.1f %7.1f %7.1f %7.1f%n",
+                name,
+                r.count(),
+                t.meanUs(),
+                t.percentileUs(50),
+                t.percentileUs(99),
+                t.maxUs(),
+                r.meanUs(),
+                r.percentileUs(50),
+                r.percentileUs(99),
+                r.maxUs()));
     }
 
     @Override

@@ -23,12 +23,14 @@ final class WireTimes {
 
     /** For each matched request of wire.csv with a response on the wire: "connection_id send_epoch_ns" and the wire response time. */
     static void forEachMatched(Path runDir, ObjLongConsumer<String> action) {
-        new CsvStream(runDir.resolve(RunFiles.WIRE_CSV)).forEach(List.of("connection_id", "client_send_epoch_ns", "wire_response_ns", "match"), row -> {
-            String wire = row.get("wire_response_ns");
-            if ("matched".equals(row.get("match")) && !wire.isEmpty()) {
-                action.accept(row.get("connection_id") + " " + row.get("client_send_epoch_ns"), Long.parseLong(wire));
-            }
-        });
+        new CsvStream(runDir.resolve(RunFiles.WIRE_CSV))
+                .forEach(List.of("connection_id", "client_send_epoch_ns", "wire_response_ns", "match"), row -> {
+                    String wire = row.get("wire_response_ns");
+                    if ("matched".equals(row.get("match")) && !wire.isEmpty()) {
+                        action.accept(
+                                row.get("connection_id") + " " + row.get("client_send_epoch_ns"), Long.parseLong(wire));
+                    }
+                });
     }
 
     /** The response-time table (summary.json's shape) of the wire's times. */
@@ -36,13 +38,18 @@ final class WireTimes {
         Map<String, Long> wire = new HashMap<>();
         forEachMatched(runDir, wire::put);
         TimesTable t = new TimesTable();
-        new CsvStream(RunFiles.requests(runDir)).forEach(List.of("state", "phase", "send_epoch_ns", "response_ns", "connection_id", "error"), row -> {
-            Long ns = wire.get(row.get("connection_id") + " " + row.get("send_epoch_ns"));
-            Phase phase = Phase.parse(row.get("phase"));
-            if (phase != null) {
-                t.add(phase, Interaction.byLabel(row.get("state")), ns != null ? ns : row.getLong("response_ns"), !row.get("error").isEmpty());
-            }
-        });
+        new CsvStream(RunFiles.requests(runDir))
+                .forEach(List.of("state", "phase", "send_epoch_ns", "response_ns", "connection_id", "error"), row -> {
+                    Long ns = wire.get(row.get("connection_id") + " " + row.get("send_epoch_ns"));
+                    Phase phase = Phase.parse(row.get("phase"));
+                    if (phase != null) {
+                        t.add(
+                                phase,
+                                Interaction.byLabel(row.get("state")),
+                                ns != null ? ns : row.getLong("response_ns"),
+                                !row.get("error").isEmpty());
+                    }
+                });
         return t.toJson();
     }
 }

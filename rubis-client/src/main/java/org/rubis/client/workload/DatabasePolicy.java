@@ -14,5 +14,4 @@ public record DatabasePolicy(
         int itemDescriptionLength,
         int maxBidsPerItem,
         int maxCommentsPerUser,
-        int commentMaxLength) {
-}
+        int commentMaxLength) {}

@@ -14,8 +14,8 @@ public final class ReplyFacts {
 
     public static final ReplyFacts NONE = new ReplyFacts(new int[0], new int[0], -1, -1, -1, -1, -1f);
 
-    private final int[] itemIds;   // every itemId= occurrence, in page order (-1 where no digits followed)
-    private final int[] pages;     // the first one or two &page= values
+    private final int[] itemIds; // every itemId= occurrence, in page order (-1 where no digits followed)
+    private final int[] pages; // the first one or two &page= values
     private final int userId;
     private final int to;
     private final int maxQty;
@@ -101,8 +101,10 @@ public final class ReplyFacts {
         if (nIds == 0 && nPages == 0 && userId == -1 && to == -1 && maxQty == -1 && nameTo == -1 && minBid == -1f) {
             return NONE;
         }
-        int[] pages = nPages == 0 ? NO_INTS : nPages == 1 ? new int[] {(int) page1} : new int[] {(int) page1, (int) page2};
-        return new ReplyFacts(nIds == ids.length ? ids : Arrays.copyOf(ids, nIds), pages, userId, to, maxQty, nameTo, minBid);
+        int[] pages =
+                nPages == 0 ? NO_INTS : nPages == 1 ? new int[] {(int) page1} : new int[] {(int) page1, (int) page2};
+        return new ReplyFacts(
+                nIds == ids.length ? ids : Arrays.copyOf(ids, nIds), pages, userId, to, maxQty, nameTo, minBid);
     }
 
     /** {@code key} ends just before {@code end} in {@code s}. */
@@ -120,9 +122,13 @@ public final class ReplyFacts {
         if (html == null) {
             return NONE;
         }
-        return new ReplyFacts(ReplyExtractor.allItemIds(html), ReplyExtractor.pages(html),
-                ReplyExtractor.firstInt(html, "userId="), ReplyExtractor.firstInt(html, "to="),
-                ReplyExtractor.firstInt(html, "name=maxQty value="), ReplyExtractor.firstInt(html, "name=to value="),
+        return new ReplyFacts(
+                ReplyExtractor.allItemIds(html),
+                ReplyExtractor.pages(html),
+                ReplyExtractor.firstInt(html, "userId="),
+                ReplyExtractor.firstInt(html, "to="),
+                ReplyExtractor.firstInt(html, "name=maxQty value="),
+                ReplyExtractor.firstInt(html, "name=to value="),
                 ReplyExtractor.firstFloat(html, "name=minBid value="));
     }
 
@@ -140,15 +146,29 @@ public final class ReplyFacts {
         return Math.max(0, p);
     }
 
-    public int userId() { return userId; }
-    public int to() { return to; }
-    public int maxQty() { return maxQty; }
-    public int nameTo() { return nameTo; }
-    public float minBid() { return minBid; }
+    public int userId() {
+        return userId;
+    }
+
+    public int to() {
+        return to;
+    }
+
+    public int maxQty() {
+        return maxQty;
+    }
+
+    public int nameTo() {
+        return nameTo;
+    }
+
+    public float minBid() {
+        return minBid;
+    }
 
     @Override
     public String toString() {
-        return "ReplyFacts[itemIds=" + Arrays.toString(itemIds) + ", pages=" + Arrays.toString(pages) + ", userId=" + userId + ", to=" + to
-                + ", maxQty=" + maxQty + ", nameTo=" + nameTo + ", minBid=" + minBid + "]";
+        return "ReplyFacts[itemIds=" + Arrays.toString(itemIds) + ", pages=" + Arrays.toString(pages) + ", userId="
+                + userId + ", to=" + to + ", maxQty=" + maxQty + ", nameTo=" + nameTo + ", minBid=" + minBid + "]";
     }
 }

@@ -23,9 +23,12 @@ public final class RequestGenerator {
 
     /** Session context the generator reads: the user and what the previous replies contained. */
     public interface Context {
-        int userId();            // 0-based; nickname user<id+1>
-        ReplyFacts reply();      // what the previous reply contained
-        int itemId();            // a random itemId of the last reply, or the session's last one, or -1
+        int userId(); // 0-based; nickname user<id+1>
+
+        ReplyFacts reply(); // what the previous reply contained
+
+        int itemId(); // a random itemId of the last reply, or the session's last one, or -1
+
         RandomGenerator random();
     }
 
@@ -42,9 +45,12 @@ public final class RequestGenerator {
             case REGISTER -> layout.page("register.html");
             case REGISTER_USER -> {
                 long i = (long) model.policy().users() + r.nextInt(1_000_000) + 1;
-                String region = model.data().regions().get(r.nextInt(model.data().regions().size()));
-                yield layout.script("RegisterUser") + "?firstname=Great" + i + "&lastname=User" + i + "&nickname=user" + i
-                        + "&email=Great" + i + ".User" + i + "@rubis.com&password=password" + i + "&region=" + enc(region);
+                String region = model.data()
+                        .regions()
+                        .get(r.nextInt(model.data().regions().size()));
+                yield layout.script("RegisterUser") + "?firstname=Great" + i + "&lastname=User" + i + "&nickname=user"
+                        + i + "&email=Great" + i + ".User" + i + "@rubis.com&password=password" + i + "&region="
+                        + enc(region);
             }
             case BROWSE -> layout.page("browse.html");
             case BROWSE_CATEGORIES -> layout.script("BrowseCategories");
@@ -57,7 +63,10 @@ public final class RequestGenerator {
             }
             case BROWSE_REGIONS -> layout.script("BrowseRegions");
             case BROWSE_CATEGORIES_IN_REGION ->
-                    layout.script("BrowseCategories") + "?region=" + enc(model.data().regions().get(r.nextInt(model.data().regions().size())));
+                layout.script("BrowseCategories") + "?region="
+                        + enc(model.data()
+                                .regions()
+                                .get(r.nextInt(model.data().regions().size())));
             case SEARCH_ITEMS_IN_REGION -> {
                 int cat = r.nextInt(model.data().categories().size());
                 String name = model.data().categories().get(cat).name();
@@ -80,7 +89,8 @@ public final class RequestGenerator {
             case STORE_BUY_NOW -> {
                 int maxQty = Math.max(1, html.maxQty());
                 int qty = r.nextInt(maxQty) + 1;
-                yield layout.script("StoreBuyNow") + "?itemId=" + c.itemId() + "&userId=" + uid + "&qty=" + qty + "&maxQty=" + maxQty;
+                yield layout.script("StoreBuyNow") + "?itemId=" + c.itemId() + "&userId=" + uid + "&qty=" + qty
+                        + "&maxQty=" + maxQty;
             }
             case PUT_BID_AUTH -> layout.script("PutBidAuth") + "?itemId=" + c.itemId();
             case PUT_BID -> {
@@ -93,21 +103,24 @@ public final class RequestGenerator {
                 int maxQty = Math.max(1, html.maxQty());
                 int qty = r.nextInt(maxQty) + 1;
                 yield layout.script("StoreBid") + "?itemId=" + c.itemId() + "&userId=" + uid + "&minBid=" + minBid
-                        + "&bid=" + (minBid + add) + "&maxBid=" + (minBid + add * 2) + "&maxQty=" + maxQty + "&qty=" + qty;
+                        + "&bid=" + (minBid + add) + "&maxBid=" + (minBid + add * 2) + "&maxQty=" + maxQty + "&qty="
+                        + qty;
             }
             case PUT_COMMENT_AUTH -> layout.script("PutCommentAuth") + "?itemId=" + c.itemId() + "&to=" + html.to();
-            case PUT_COMMENT -> layout.script("PutComment") + "?itemId=" + c.itemId() + "&to=" + html.to()
-                    + credentials("&", uid);
+            case PUT_COMMENT ->
+                layout.script("PutComment") + "?itemId=" + c.itemId() + "&to=" + html.to() + credentials("&", uid);
             case STORE_COMMENT -> {
                 int to = html.nameTo();
                 int rating = RATINGS[r.nextInt(RATINGS.length)];
                 String comment = text(r, model.policy().commentMaxLength());
-                yield layout.script("StoreComment") + "?itemId=" + c.itemId() + "&to=" + to + "&from=" + uid + "&rating=" + rating
-                        + "&comment=" + comment;
+                yield layout.script("StoreComment") + "?itemId=" + c.itemId() + "&to=" + to + "&from=" + uid
+                        + "&rating=" + rating + "&comment=" + comment;
             }
             case SELL -> layout.page("sell.html");
             case SELECT_CATEGORY_TO_SELL_ITEM -> layout.script("BrowseCategories") + credentials("?", uid);
-            case SELL_ITEM_FORM -> layout.script("SellItemForm") + "?user=" + uid + "&category=" + id(r.nextInt(model.data().categories().size()));
+            case SELL_ITEM_FORM ->
+                layout.script("SellItemForm") + "?user=" + uid + "&category="
+                        + id(r.nextInt(model.data().categories().size()));
             case REGISTER_ITEM -> registerItem(r, uid);
             case ABOUT_ME_AUTH -> layout.page("about_me.html");
             case ABOUT_ME -> layout.script("AboutMe") + credentials("?", uid);
@@ -122,10 +135,14 @@ public final class RequestGenerator {
         int reservePrice = r.nextInt(100) < p.percentReservePrice() ? r.nextInt(1000) + initialPrice : 0;
         int buyNow = r.nextInt(100) < p.percentBuyNow() ? r.nextInt(1000) + initialPrice + reservePrice : 0;
         int duration = r.nextInt(7) + 1;
-        int quantity = r.nextInt(100) < p.percentUniqueItems() ? 1 : r.nextInt(Math.max(1, p.maxQuantityForMultipleItems())) + 1;
+        int quantity = r.nextInt(100) < p.percentUniqueItems()
+                ? 1
+                : r.nextInt(Math.max(1, p.maxQuantityForMultipleItems())) + 1;
         int category = id(r.nextInt(model.data().categories().size()));
-        return layout.script("RegisterItem") + "?name=" + name + "&description=" + description + "&initialPrice=" + initialPrice
-                + "&reservePrice=" + reservePrice + "&buyNow=" + buyNow + "&duration=" + duration + "&quantity=" + quantity
+        return layout.script("RegisterItem") + "?name=" + name + "&description=" + description + "&initialPrice="
+                + initialPrice
+                + "&reservePrice=" + reservePrice + "&buyNow=" + buyNow + "&duration=" + duration + "&quantity="
+                + quantity
                 + "&userId=" + uid + "&categoryId=" + category;
     }
 

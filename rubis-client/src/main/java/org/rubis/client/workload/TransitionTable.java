@@ -19,7 +19,6 @@ public final class TransitionTable {
     /** Longest waiting time of a state: 30 days, the bound of every duration (config.Limits). */
     static final long MAX_WAIT_MS = 30L * 24 * 3600 * 1000;
 
-
     /** Tolerance of the column-sum check, as specified: report columns off by more than this. */
     public static final double SUM_TOLERANCE = 0.001;
 
@@ -28,11 +27,12 @@ public final class TransitionTable {
 
     private final String source;
     private final String name;
-    private final List<String> stateNames;   // one per row (states, then Back, then End)
-    private final double[][] prob;           // [row = to][column = from]
-    private final long[] waitingTimeMs;      // per row: the "Transition waiting time" column
+    private final List<String> stateNames; // one per row (states, then Back, then End)
+    private final double[][] prob; // [row = to][column = from]
+    private final long[] waitingTimeMs; // per row: the "Transition waiting time" column
 
-    private TransitionTable(String source, String name, List<String> stateNames, double[][] prob, long[] waitingTimeMs) {
+    private TransitionTable(
+            String source, String name, List<String> stateNames, double[][] prob, long[] waitingTimeMs) {
         this.source = source;
         this.name = name;
         this.stateNames = List.copyOf(stateNames);
@@ -40,13 +40,33 @@ public final class TransitionTable {
         this.waitingTimeMs = waitingTimeMs;
     }
 
-    public String source() { return source; }
-    public String name() { return name; }
-    public int columns() { return prob[0].length; }
-    public int rows() { return prob.length; }
-    public int backRow() { return columns(); }
-    public int endRow() { return columns() + 1; }
-    public List<String> stateNames() { return stateNames; }
+    public String source() {
+        return source;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int columns() {
+        return prob[0].length;
+    }
+
+    public int rows() {
+        return prob.length;
+    }
+
+    public int backRow() {
+        return columns();
+    }
+
+    public int endRow() {
+        return columns() + 1;
+    }
+
+    public List<String> stateNames() {
+        return stateNames;
+    }
 
     public double probability(int to, int from) {
         return prob[to][from];
@@ -86,13 +106,17 @@ public final class TransitionTable {
             throw new ConfigException(src.displayName() + ": workload_number_of_columns must be at least 1");
         }
         if (rows != columns + 2) {
-            throw new ConfigException(src.displayName() + ": the table must have rows = columns + 2 (states, Back, End of Session); got "
-                    + "workload_number_of_rows = " + rows + " and workload_number_of_columns = " + columns + " (standard tables: 29 and 27)");
+            throw new ConfigException(
+                    src.displayName() + ": the table must have rows = columns + 2 (states, Back, End of Session); got "
+                            + "workload_number_of_rows = " + rows + " and workload_number_of_columns = " + columns
+                            + " (standard tables: 29 and 27)");
         }
         List<String> lines = src.readLines();
         String where = src.displayName();
         if (lines.isEmpty()) {
-            throw new ConfigException(where + ": empty file; expected a RUBiS transition table (first line \"RUBiS Transition Table<TAB>name\")");
+            throw new ConfigException(
+                    where
+                            + ": empty file; expected a RUBiS transition table (first line \"RUBiS Transition Table<TAB>name\")");
         }
         String[] title = lines.get(0).split("\t", -1);
         if (!title[0].strip().equalsIgnoreCase("RUBiS Transition Table")) {
@@ -106,7 +130,8 @@ public final class TransitionTable {
             i++;
         }
         if (i == lines.size()) {
-            throw new ConfigException(where + ": no header line found (a line starting with the quoted \"To >>> From vvvv\" cell)");
+            throw new ConfigException(
+                    where + ": no header line found (a line starting with the quoted \"To >>> From vvvv\" cell)");
         }
         int headerLine = i + 1;
         // The quoted cell ends on this line or the next one.
@@ -125,21 +150,22 @@ public final class TransitionTable {
             String[] cells = lines.get(i).split("\t", -1);
             int used = lastNonEmpty(cells) + 1;
             if (used != columns + 2) {
-                throw new ConfigException(where + ":" + (i + 1) + ": row \"" + cells[0].strip() + "\" has " + Math.max(0, used - 2)
-                        + " probability columns, expected " + columns + " (workload_number_of_columns) plus the waiting time");
+                throw new ConfigException(where + ":" + (i + 1) + ": row \"" + cells[0].strip() + "\" has "
+                        + Math.max(0, used - 2) + " probability columns, expected " + columns
+                        + " (workload_number_of_columns) plus the waiting time");
             }
             names.add(cells[0].strip());
             for (int c = 0; c < columns; c++) {
                 prob[r][c] = number(cells[c + 1], where, i + 1, c + 2, "a probability");
                 if (!(prob[r][c] >= 0 && prob[r][c] <= 1)) { // NaN too
-                    throw new ConfigException(where + ":" + (i + 1) + ": column " + (c + 2) + " = " + cells[c + 1].strip()
-                            + " is not a probability; expected a number in [0, 1]");
+                    throw new ConfigException(where + ":" + (i + 1) + ": column " + (c + 2) + " = "
+                            + cells[c + 1].strip() + " is not a probability; expected a number in [0, 1]");
                 }
             }
             double w = number(cells[columns + 1], where, i + 1, columns + 2, "a waiting time in ms");
             if (!(w >= 0 && w <= MAX_WAIT_MS)) { // NaN and infinity too
-                throw new ConfigException(where + ":" + (i + 1) + ": column " + (columns + 2) + ": waiting time " + cells[columns + 1].strip()
-                        + " is not a number of milliseconds from 0 to 30 days");
+                throw new ConfigException(where + ":" + (i + 1) + ": column " + (columns + 2) + ": waiting time "
+                        + cells[columns + 1].strip() + " is not a number of milliseconds from 0 to 30 days");
             }
             wait[r] = Math.round(w);
         }
@@ -150,8 +176,10 @@ public final class TransitionTable {
             }
             if (sum == 0) {
                 // No way out of the state: a session that reaches it stays there until the end of the run.
-                throw new ConfigException(where + ":" + headerLine + ": column " + (c + 2) + " (from " + names.get(c) + ") sums to 0: a session "
-                        + "in " + names.get(c) + " could never leave it; give it at least one non-zero probability (the End of Session row "
+                throw new ConfigException(where + ":" + headerLine + ": column " + (c + 2) + " (from " + names.get(c)
+                        + ") sums to 0: a session "
+                        + "in " + names.get(c)
+                        + " could never leave it; give it at least one non-zero probability (the End of Session row "
                         + "ends the session)");
             }
         }
@@ -171,7 +199,8 @@ public final class TransitionTable {
         try {
             return Double.parseDouble(cell.strip());
         } catch (NumberFormatException e) {
-            throw new ConfigException(where + ":" + line + ": column " + column + " = \"" + cell.strip() + "\" is not a number; expected " + what);
+            throw new ConfigException(where + ":" + line + ": column " + column + " = \"" + cell.strip()
+                    + "\" is not a number; expected " + what);
         }
     }
 

@@ -24,7 +24,11 @@ public interface UrlLayout {
     }
 
     /** The values of {@code httpd_use_version}. */
-    enum Version { PHP, SERVLETS, EJB }
+    enum Version {
+        PHP,
+        SERVLETS,
+        EJB
+    }
 
     private static String trimSlash(String p) {
         String t = p.strip();
@@ -36,7 +40,14 @@ public interface UrlLayout {
 
     /** html path + file; script prefix + name + suffix. */
     record Prefixed(String htmlPath, String scriptPrefix, String scriptSuffix) implements UrlLayout {
-        @Override public String page(String file) { return htmlPath + "/" + file; }
-        @Override public String script(String name) { return scriptPrefix + name + scriptSuffix; }
+        @Override
+        public String page(String file) {
+            return htmlPath + "/" + file;
+        }
+
+        @Override
+        public String script(String name) {
+            return scriptPrefix + name + scriptSuffix;
+        }
     }
 }

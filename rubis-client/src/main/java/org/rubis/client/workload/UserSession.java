@@ -18,7 +18,10 @@ import org.rubis.format.SessionEnd;
 public final class UserSession implements RequestGenerator.Context {
 
     /** What the driver does after a reply. */
-    public enum Next { REQUEST, END }
+    public enum Next {
+        REQUEST,
+        END
+    }
 
     private final WorkloadModel model;
     private final RequestGenerator generator;
@@ -28,6 +31,7 @@ public final class UserSession implements RequestGenerator.Context {
     private final int userId;
     /** Built once: the log names the user on every request. */
     private final String nickname;
+
     private ReplyFacts reply = ReplyFacts.NONE;
     private int lastItemId = -1;
     private int requests;
@@ -39,6 +43,7 @@ public final class UserSession implements RequestGenerator.Context {
     private boolean lastError;
     /** ERROR pages in a row (reset by any other reply); and the think times the bound added to this session. */
     private int errorPagesInARow;
+
     private int errorPageThinks;
 
     public UserSession(WorkloadModel model, RequestGenerator generator, long id, long runSeed) {
@@ -51,11 +56,26 @@ public final class UserSession implements RequestGenerator.Context {
         this.nickname = "user" + (userId + 1);
     }
 
-    public long id() { return id; }
-    @Override public int userId() { return userId; }
-    public String nickname() { return nickname; }
-    public int requests() { return requests; }
-    public int errors() { return errors; }
+    public long id() {
+        return id;
+    }
+
+    @Override
+    public int userId() {
+        return userId;
+    }
+
+    public String nickname() {
+        return nickname;
+    }
+
+    public int requests() {
+        return requests;
+    }
+
+    public int errors() {
+        return errors;
+    }
     /** Why the session ended (null while it runs); {@link SessionEnd#STUCK}: its last request has no line. */
     public SessionEnd endReason() {
         return endReason;
@@ -66,15 +86,30 @@ public final class UserSession implements RequestGenerator.Context {
         return errorPageThinks;
     }
     /** Think time (unscaled) the driver waits before the next request, or before the next session in closed mode. */
-    public long thinkNanos() { return thinkNanos; }
+    public long thinkNanos() {
+        return thinkNanos;
+    }
     /** The interaction of the request last returned by {@link #nextPath()}. */
-    public Interaction pendingState() { return Interaction.of(pendingState); }
-    public Navigator navigator() { return navigator; }
+    public Interaction pendingState() {
+        return Interaction.of(pendingState);
+    }
 
-    @Override public ReplyFacts reply() { return reply; }
-    @Override public RandomGenerator random() { return random.params; }
+    public Navigator navigator() {
+        return navigator;
+    }
 
-    @Override public int itemId() {
+    @Override
+    public ReplyFacts reply() {
+        return reply;
+    }
+
+    @Override
+    public RandomGenerator random() {
+        return random.params;
+    }
+
+    @Override
+    public int itemId() {
         int found = reply.randomItemId(random.params);
         if (found >= 0) {
             lastItemId = found;

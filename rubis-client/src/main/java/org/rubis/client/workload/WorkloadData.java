@@ -48,7 +48,8 @@ public record WorkloadData(List<String> regions, List<Category> categories) {
             categories.add(new Category(m.group(1), Integer.parseInt(m.group(2))));
         }
         if (categories.isEmpty()) {
-            throw new ConfigException(categoriesFile.displayName() + ": no categories; expected lines like Books (2691)");
+            throw new ConfigException(
+                    categoriesFile.displayName() + ": no categories; expected lines like Books (2691)");
         }
         return new WorkloadData(regions, categories);
     }

@@ -25,16 +25,44 @@ public record WorkloadModel(
     /** The default of {@code workload_max_error_pages_without_think}. */
     public static final int ERROR_PAGES_WITHOUT_THINK = 3;
 
-    public static WorkloadModel of(TransitionTable table, TransitionMode mode, boolean tpcwThinkTime, UrlLayout layout,
-                                   WorkloadData data, DatabasePolicy policy, int itemsPerPage, int maxTransitions,
-                                   boolean oneBasedIds, int errorPagesWithoutThink) {
-        return new WorkloadModel(table, mode, new TransitionSampler(table, mode), new ThinkTime(tpcwThinkTime, table),
-                layout, data, policy, itemsPerPage, maxTransitions, oneBasedIds, errorPagesWithoutThink);
+    public static WorkloadModel of(
+            TransitionTable table,
+            TransitionMode mode,
+            boolean tpcwThinkTime,
+            UrlLayout layout,
+            WorkloadData data,
+            DatabasePolicy policy,
+            int itemsPerPage,
+            int maxTransitions,
+            boolean oneBasedIds,
+            int errorPagesWithoutThink) {
+        return new WorkloadModel(
+                table,
+                mode,
+                new TransitionSampler(table, mode),
+                new ThinkTime(tpcwThinkTime, table),
+                layout,
+                data,
+                policy,
+                itemsPerPage,
+                maxTransitions,
+                oneBasedIds,
+                errorPagesWithoutThink);
     }
 
     /** This workload with another transition table (a load profile's mix): the same think times, URLs and data. */
     public WorkloadModel withTable(TransitionTable other) {
-        return new WorkloadModel(other, mode, new TransitionSampler(other, mode), new ThinkTime(thinkTime.isTpcw(), other), layout,
-                data, policy, itemsPerPage, maxTransitions, oneBasedIds, errorPagesWithoutThink);
+        return new WorkloadModel(
+                other,
+                mode,
+                new TransitionSampler(other, mode),
+                new ThinkTime(thinkTime.isTpcw(), other),
+                layout,
+                data,
+                policy,
+                itemsPerPage,
+                maxTransitions,
+                oneBasedIds,
+                errorPagesWithoutThink);
     }
 }

@@ -9,9 +9,10 @@ import picocli.CommandLine;
 public final class RunOptions {
 
     /** {@code --users}, {@code --backend}, ... (not {@code --help}, {@code --version}). */
-    public static final Set<String> NAMES = new CommandLine(new RunCommand()).getCommandSpec().optionsMap().keySet()
-            .stream().filter(n -> n.startsWith("--") && !n.equals("--help") && !n.equals("--version"))
-            .collect(Collectors.toUnmodifiableSet());
+    public static final Set<String> NAMES = new CommandLine(new RunCommand())
+            .getCommandSpec().optionsMap().keySet().stream()
+                    .filter(n -> n.startsWith("--") && !n.equals("--help") && !n.equals("--version"))
+                    .collect(Collectors.toUnmodifiableSet());
 
     private RunOptions() {}
 }

@@ -27,7 +27,8 @@ public final class StringConstants {
 
     /** The string literals of {@code c}'s class file. */
     public static Set<String> of(JavaClass c) {
-        URI uri = c.getSource().orElseThrow(() -> new IllegalStateException("no class file for " + c.getName()))
+        URI uri = c.getSource()
+                .orElseThrow(() -> new IllegalStateException("no class file for " + c.getName()))
                 .getUri();
         try (InputStream in = uri.toURL().openStream()) {
             return parse(in.readAllBytes());
@@ -42,8 +43,8 @@ public final class StringConstants {
             @Override
             public void check(JavaClass c, ConditionEvents events) {
                 List<String> found = of(c).stream().filter(forbidden).toList();
-                events.add(new SimpleConditionEvent(c, found.isEmpty(), c.getName() + " names " + description + " "
-                        + found));
+                events.add(new SimpleConditionEvent(
+                        c, found.isEmpty(), c.getName() + " names " + description + " " + found));
             }
         };
     }
@@ -66,8 +67,8 @@ public final class StringConstants {
                 case 8 -> strings.add(in.readUnsignedShort());
                 case 7, 16, 19, 20 -> in.skipNBytes(2); // Class, MethodType, Module, Package
                 case 15 -> in.skipNBytes(3); // MethodHandle
-                case 3, 4, 9, 10, 11, 12, 17, 18
-                        -> in.skipNBytes(4); // Integer, Float, refs, NameAndType, (Invoke)Dynamic
+                case 3, 4, 9, 10, 11, 12, 17, 18 ->
+                    in.skipNBytes(4); // Integer, Float, refs, NameAndType, (Invoke)Dynamic
                 case 5, 6 -> {
                     in.skipNBytes(8); // Long, Double take two entries
                     i++;

@@ -18,10 +18,11 @@ class StringConstantsTest {
     @Test
     void theBuildersOptionsAreItsLiteralsAndRunsOptionsAreKnown() {
         Set<String> builder = StringConstants.of(new ClassFileImporter().importClass(ClientCommandLine.class));
-        assertTrue(builder.containsAll(Set.of("--backend", "--users", "--jit-warmup", "--out", "run", "-jar")),
+        assertTrue(
+                builder.containsAll(Set.of("--backend", "--users", "--jit-warmup", "--out", "run", "-jar")),
                 builder.toString());
-        assertTrue(RunOptions.NAMES.containsAll(Set.of("--backend", "--users", "--duration",
-                "--jvm-profile", "--out")),
+        assertTrue(
+                RunOptions.NAMES.containsAll(Set.of("--backend", "--users", "--duration", "--jvm-profile", "--out")),
                 RunOptions.NAMES.toString());
     }
 

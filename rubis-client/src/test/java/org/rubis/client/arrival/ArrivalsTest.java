@@ -1,11 +1,11 @@
 package org.rubis.client.arrival;
 
-import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
@@ -13,7 +13,8 @@ import org.rubis.client.input.ConfigException;
 
 class ArrivalsTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void fileStartsAreTheCumulativeSums() {
@@ -29,16 +30,23 @@ class ArrivalsTest {
     void badFileLinesNameTheLine() {
         Path p = TestFiles.write(tmp, "ia.txt", "100\n20\nabc\n");
         ConfigException e = assertThrows(ConfigException.class, () -> new FileArrivals(p));
-        assertEquals(p + ":3: \"abc\" is not a number; expected one inter-arrival time in milliseconds per line", e.getMessage());
+        assertEquals(
+                p + ":3: \"abc\" is not a number; expected one inter-arrival time in milliseconds per line",
+                e.getMessage());
         Path n = TestFiles.write(tmp, "neg.txt", "100\n-2\n");
-        assertTrue(assertThrows(ConfigException.class, () -> new FileArrivals(n)).getMessage().startsWith(n + ":2: -2 is negative"));
+        assertTrue(assertThrows(ConfigException.class, () -> new FileArrivals(n))
+                .getMessage()
+                .startsWith(n + ":2: -2 is negative"));
         Path empty = TestFiles.write(tmp, "empty.txt", "# nothing\n");
-        assertTrue(assertThrows(ConfigException.class, () -> new FileArrivals(empty)).getMessage().contains("no inter-arrival times"));
+        assertTrue(assertThrows(ConfigException.class, () -> new FileArrivals(empty))
+                .getMessage()
+                .contains("no inter-arrival times"));
     }
 
     @Test
     void deterministicScheduleGivesTheRequestedCountPerInterval() {
-        ProfileArrivals s = Schedules.arrivals(TestFiles.write(tmp, "flash.txt", "0 10\n2 100\n2.5 10\n4 0\n"), false, 1);
+        ProfileArrivals s =
+                Schedules.arrivals(TestFiles.write(tmp, "flash.txt", "0 10\n2 100\n2.5 10\n4 0\n"), false, 1);
         int[] perHalfSecond = new int[8];
         long t;
         while ((t = s.next()) >= 0) {
@@ -72,11 +80,15 @@ class ArrivalsTest {
     @Test
     void badScheduleLines() {
         Path p = TestFiles.write(tmp, "s.txt", "0 10\n5\n");
-        assertEquals(p + ":2: \"5\" has no value; expected 'TIME VALUE [MIX] [THINK-SCALE]', e.g. '30s 100', or 'TIME end'",
-                assertThrows(ConfigException.class, () -> Schedules.arrivals(p, true, 1)).getMessage());
+        assertEquals(
+                p + ":2: \"5\" has no value; expected 'TIME VALUE [MIX] [THINK-SCALE]', e.g. '30s 100', or 'TIME end'",
+                assertThrows(ConfigException.class, () -> Schedules.arrivals(p, true, 1))
+                        .getMessage());
         Path q = TestFiles.write(tmp, "q.txt", "10 10\n5 3\n");
-        assertEquals(q + ":2: time 5 is before the previous point's (line 1); points must be in increasing time order",
-                assertThrows(ConfigException.class, () -> Schedules.arrivals(q, true, 1)).getMessage());
+        assertEquals(
+                q + ":2: time 5 is before the previous point's (line 1); points must be in increasing time order",
+                assertThrows(ConfigException.class, () -> Schedules.arrivals(q, true, 1))
+                        .getMessage());
     }
 
     /**
@@ -101,11 +113,16 @@ class ArrivalsTest {
                 double end = piece + 1 < pieces.length ? pieces[piece + 1][0] * 1e9 : Double.POSITIVE_INFINITY;
                 double rate = pieces[piece][1];
                 if (rate > 0) {
-                    double c = exponential ? t + -Math.log(1.0 - random.nextDouble()) * 1e9 / rate : pieces[piece][0] * 1e9 + k * 1e9 / rate;
+                    double c = exponential
+                            ? t + -Math.log(1.0 - random.nextDouble()) * 1e9 / rate
+                            : pieces[piece][0] * 1e9 + k * 1e9 / rate;
                     if (c < end) {
                         t = c;
                         k++;
-                        assertEquals((long) c, now.next(), (exponential ? "exponential" : "deterministic") + " arrival " + compared);
+                        assertEquals(
+                                (long) c,
+                                now.next(),
+                                (exponential ? "exponential" : "deterministic") + " arrival " + compared);
                         compared++;
                         continue;
                     }
@@ -131,7 +148,11 @@ class ArrivalsTest {
             for (int s = 0; s < 10; s++) {
                 double expected = 10 * s + 5; // the mean rate over second s
                 double tolerance = exponential ? 5 * Math.sqrt(expected) : 1;
-                assertEquals(expected, perSecond[s], tolerance, (exponential ? "exponential" : "deterministic") + ", second " + s);
+                assertEquals(
+                        expected,
+                        perSecond[s],
+                        tolerance,
+                        (exponential ? "exponential" : "deterministic") + ", second " + s);
             }
         }
     }

@@ -1,6 +1,5 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,6 +19,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;
+import org.rubis.format.ErrorClass;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
 
@@ -36,9 +36,11 @@ class ErrorClassMatrixTest {
 
     /** The request timeout of the faults that need one to end; the others get {@link #AMPLE_MS}. */
     private static final int TIMEOUT_MS = 300;
+
     private static final int AMPLE_MS = 10_000;
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private static ReplyFaultServer faults;
 
@@ -61,7 +63,8 @@ class ErrorClassMatrixTest {
             a.add(Arguments.of(backend, "status=503", "http-503", 503));
             a.add(Arguments.of(backend, "status=404", "http-404", 404));
             a.add(Arguments.of(backend, "status=500", "http-500", 500));
-            // pooled and dedicated too: their response parser is strict (HttpClient's default skips non-HTTP lines until the close)
+            // pooled and dedicated too: their response parser is strict (HttpClient's default skips non-HTTP lines
+            // until the close)
             a.add(Arguments.of(backend, "garbage", "not-http", 0));
             a.add(Arguments.of(backend, "large=20", "", 200));
             a.add(Arguments.of(backend, "delay=50", "", 200));
@@ -71,7 +74,8 @@ class ErrorClassMatrixTest {
 
     @ParameterizedTest(name = "{0} x {1} -> {2}")
     @MethodSource("matrix")
-    void eachFaultHasOneClassOnEveryBackend(String backend, String fault, String expected, int status) throws Exception {
+    void eachFaultHasOneClassOnEveryBackend(String backend, String fault, String expected, int status)
+            throws Exception {
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, fault, tmp)) {
             Reply r = once(backend, "http://127.0.0.1:" + server.port(), fault.equals("hang") ? 700 : 10_000);
             assertEquals(expected, classOf(r), backend + " x " + fault);
@@ -87,7 +91,9 @@ class ErrorClassMatrixTest {
             for (int i = 0; i < 100 && !server.truth().statsJson().contains(kind); i++) {
                 Thread.sleep(20); // the server counts the fault after its reply
             }
-            assertTrue(server.truth().statsJson().contains(kind), "the server's own log has the fault: " + server.truth().statsJson());
+            assertTrue(
+                    server.truth().statsJson().contains(kind),
+                    "the server's own log has the fault: " + server.truth().statsJson());
         }
     }
 
@@ -98,9 +104,12 @@ class ErrorClassMatrixTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        assertEquals(ErrorClass.REFUSED, once(backend, "http://127.0.0.1:" + port).error());
+        assertEquals(
+                ErrorClass.REFUSED, once(backend, "http://127.0.0.1:" + port).error());
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "delay=0:0.0", tmp)) {
-            assertEquals(ErrorClass.TLS_FAILURE, once(backend, "https://127.0.0.1:" + server.port()).error());
+            assertEquals(
+                    ErrorClass.TLS_FAILURE,
+                    once(backend, "https://127.0.0.1:" + server.port()).error());
         }
     }
 
@@ -164,8 +173,11 @@ class ErrorClassMatrixTest {
     }
 
     static Stream<Arguments> onAReusedConnection() {
-        return backends().flatMap(b -> Stream.of(Arguments.of(b, "/reset", "reset", 1),
-                Arguments.of(b, "/close", "closed-before-any-byte", 1), Arguments.of(b, "/big-header", "not-http", 0)));
+        return backends()
+                .flatMap(b -> Stream.of(
+                        Arguments.of(b, "/reset", "reset", 1),
+                        Arguments.of(b, "/close", "closed-before-any-byte", 1),
+                        Arguments.of(b, "/big-header", "not-http", 0)));
     }
 
     /** No backend follows a redirect, to the target or elsewhere: a redirect is logged as its status, with its page. */
@@ -234,8 +246,15 @@ class ErrorClassMatrixTest {
     }
 
     private static Backend create(String backend, String base, int timeoutMs) {
-        ClientConfig c = ConfigLoader.load((Path) null, Map.of("client_backend", backend,
-                "client_request_timeout_ms", String.valueOf(timeoutMs), "client_connect_timeout_ms", "700"));
+        ClientConfig c = ConfigLoader.load(
+                (Path) null,
+                Map.of(
+                        "client_backend",
+                        backend,
+                        "client_request_timeout_ms",
+                        String.valueOf(timeoutMs),
+                        "client_connect_timeout_ms",
+                        "700"));
         return Backends.create(c.execution(), base);
     }
 }

@@ -14,12 +14,12 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * Where the HttpClient 5 backends put their send instant ({@link HttpClient5Marks}), checked against
@@ -36,6 +36,7 @@ class HttpClient5MarksTest {
     private ServerSocket server;
     /** Per request, in arrival order: the instant its head had been read and the instant before its reply was written. */
     private final List<long[]> served = new CopyOnWriteArrayList<>();
+
     private final CountDownLatch firstRead = new CountDownLatch(1);
     private volatile long holdMs;
 
@@ -60,9 +61,12 @@ class HttpClient5MarksTest {
     }
 
     private void serve(Socket s) {
-        byte[] reply = ("HTTP/1.1 200 OK\r\nContent-Length: " + BODY.length() + "\r\nContent-Type: text/html\r\n\r\n" + BODY)
+        byte[] reply = ("HTTP/1.1 200 OK\r\nContent-Length: " + BODY.length() + "\r\nContent-Type: text/html\r\n\r\n"
+                        + BODY)
                 .getBytes(StandardCharsets.ISO_8859_1);
-        try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+        try (s;
+                InputStream in = s.getInputStream();
+                OutputStream out = s.getOutputStream()) {
             while (readRequest(in)) {
                 long read = System.nanoTime();
                 firstRead.countDown();
@@ -99,8 +103,15 @@ class HttpClient5MarksTest {
     @Test
     void aPooledRequestThatWaitedForTheOnlyConnectionKeepsTheWaitInItsResponseTime() throws Exception {
         holdMs = HOLD_MS;
-        PooledBackend pooled = (PooledBackend) TestBackends.create("pooled", base(), "client_connect_timeout_ms", "5000",
-                "client_request_timeout_ms", "10000", "client_pool_max", "1");
+        PooledBackend pooled = (PooledBackend) TestBackends.create(
+                "pooled",
+                base(),
+                "client_connect_timeout_ms",
+                "5000",
+                "client_request_timeout_ms",
+                "10000",
+                "client_pool_max",
+                "1");
         try {
             Reply first = new Reply();
             Reply second = new Reply();
@@ -114,11 +125,13 @@ class HttpClient5MarksTest {
             assertEquals(2, served.size());
             long firstReplyWritten = served.get(0)[1]; // before the write: the connection was busy until after it
             long secondRead = served.get(1)[0];
-            assertTrue(second.sendNano() >= secondCalled && second.sendNano() < firstReplyWritten,
+            assertTrue(
+                    second.sendNano() >= secondCalled && second.sendNano() < firstReplyWritten,
                     "the waiting request is measured from before its connection was free: sent "
                             + (second.sendNano() - secondCalled) / 1000 + " us after the call, connection free "
                             + (firstReplyWritten - secondCalled) / 1000 + " us after it");
-            assertTrue(second.sendNano() + second.responseNs() >= secondRead + HOLD_MS * 1_000_000,
+            assertTrue(
+                    second.sendNano() + second.responseNs() >= secondRead + HOLD_MS * 1_000_000,
                     "its response time spans the wait and its own service");
             assertEquals(0, second.retries(), "no resend");
         } finally {
@@ -130,8 +143,15 @@ class HttpClient5MarksTest {
     void eachBackendsMarksBracketTheServersOwnInstantsOnNewAndReusedConnections() throws Exception {
         holdMs = 20;
         for (String kind : List.of("pooled", "dedicated")) {
-            Backend b = TestBackends.create(kind, base(), "client_connect_timeout_ms", "5000", "client_request_timeout_ms", "10000",
-                    "client_pool_max", "4");
+            Backend b = TestBackends.create(
+                    kind,
+                    base(),
+                    "client_connect_timeout_ms",
+                    "5000",
+                    "client_request_timeout_ms",
+                    "10000",
+                    "client_pool_max",
+                    "4");
             served.clear();
             try {
                 Backend.Session session = b.startSession();
@@ -142,10 +162,18 @@ class HttpClient5MarksTest {
                     assertEquals(BODY.length(), r.bytes, b.name());
                     assertEquals(i == 0, r.newConnection, b.name() + " request " + i);
                     long[] s = served.get(i);
-                    assertTrue(r.sendNano() <= s[0], b.name() + " request " + i + ": reported sent after the server read it");
-                    assertTrue(r.sendNano() + r.responseNs() >= s[1], b.name() + " request " + i + ": reported ended before the server wrote the reply");
-                    assertTrue(r.ttfbNs() > 0 && r.ttfbNs() <= r.responseNs(), b.name() + " ttfb " + r.ttfbNs() + " response " + r.responseNs());
-                    assertTrue(r.responseNs() >= holdMs * 1_000_000, b.name() + ": the server's hold is inside the response time");
+                    assertTrue(
+                            r.sendNano() <= s[0],
+                            b.name() + " request " + i + ": reported sent after the server read it");
+                    assertTrue(
+                            r.sendNano() + r.responseNs() >= s[1],
+                            b.name() + " request " + i + ": reported ended before the server wrote the reply");
+                    assertTrue(
+                            r.ttfbNs() > 0 && r.ttfbNs() <= r.responseNs(),
+                            b.name() + " ttfb " + r.ttfbNs() + " response " + r.responseNs());
+                    assertTrue(
+                            r.responseNs() >= holdMs * 1_000_000,
+                            b.name() + ": the server's hold is inside the response time");
                 }
                 b.endSession(session);
             } finally {
@@ -160,11 +188,12 @@ class HttpClient5MarksTest {
         long slowMs = 500;
         PoolingHttpClientConnectionManager cm =
                 PoolingHttpClientConnectionManagerBuilder.create().build();
-        // stand-ins for the client's own CPU: a request interceptor runs before the lease, a response one after the head
+        // stand-ins for the client's own CPU: a request interceptor runs before the lease, a response one after the
+        // head
         try (CloseableHttpClient client = HttpClient5Exchange.builder(cm, 10_000)
-                .addRequestInterceptorFirst((request, entity, context) -> sleep(slowMs))
-                .addResponseInterceptorFirst((response, entity, context) -> sleep(slowMs))
-                .build();
+                        .addRequestInterceptorFirst((request, entity, context) -> sleep(slowMs))
+                        .addResponseInterceptorFirst((response, entity, context) -> sleep(slowMs))
+                        .build();
                 HttpClient5Exchange exchange = new HttpClient5Exchange(base(), 0, 10_000)) {
             Reply r = new Reply();
             for (int i = 0; i < 2; i++) {
@@ -173,10 +202,16 @@ class HttpClient5MarksTest {
                 long took = System.nanoTime() - called;
                 assertEquals(200, r.status, r.errorLabel());
                 assertTrue(took >= 2 * slowMs * 1_000_000, "the call itself took the interceptors' time");
-                assertTrue(r.sendNano() - called >= slowMs * 1_000_000, "sent after the work before the lease: " + (r.sendNano() - called) / 1000 + " us");
-                assertTrue(r.ttfbNs() < slowMs * 1_000_000, "first byte before the work after the head: " + r.ttfbNs() / 1000 + " us");
+                assertTrue(
+                        r.sendNano() - called >= slowMs * 1_000_000,
+                        "sent after the work before the lease: " + (r.sendNano() - called) / 1000 + " us");
+                assertTrue(
+                        r.ttfbNs() < slowMs * 1_000_000,
+                        "first byte before the work after the head: " + r.ttfbNs() / 1000 + " us");
                 long[] s = served.get(i);
-                assertTrue(r.sendNano() <= s[0] && r.sendNano() + r.responseNs() >= s[1], "marks bracket the server's instants");
+                assertTrue(
+                        r.sendNano() <= s[0] && r.sendNano() + r.responseNs() >= s[1],
+                        "marks bracket the server's instants");
             }
         } finally {
             cm.close();

@@ -88,28 +88,54 @@ class HttpReplyParserTest {
 
     @Test
     void contentLengthKeepAliveAndClose() {
-        assertEquals(List.of("200 keep 5 hello"), everySplit("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\ncontent-length:  5 \r\n\r\nhello", false));
-        assertEquals(List.of("503 close 3 abc"), everySplit("HTTP/1.1 503 Service Unavailable\r\nCONNECTION: Close\r\nContent-Length: 3\r\n\r\nabc", false));
+        assertEquals(
+                List.of("200 keep 5 hello"),
+                everySplit("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\ncontent-length:  5 \r\n\r\nhello", false));
+        assertEquals(
+                List.of("503 close 3 abc"),
+                everySplit(
+                        "HTTP/1.1 503 Service Unavailable\r\nCONNECTION: Close\r\nContent-Length: 3\r\n\r\nabc",
+                        false));
         assertEquals(List.of("200 close 2 ok"), everySplit("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", false));
-        assertEquals(List.of("200 keep 2 ok"), everySplit("HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nok", false));
+        assertEquals(
+                List.of("200 keep 2 ok"),
+                everySplit("HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nok", false));
     }
 
     @Test
     void chunkedUntilCloseAndEmptyBodies() {
-        assertEquals(List.of("200 keep 9 hello, yo"),
-                everySplit("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n4\r\n, yo\r\n0\r\nX-Trailer: t\r\n\r\n", false));
-        assertEquals(List.of("200 close 6 to end"), everySplit("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\nto end", true));
-        assertEquals(List.of("204 keep 0 ", "304 keep 0 ", "200 keep 0 "),
-                everySplit("HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", false));
-        assertEquals(List.of("200 keep 2 hi"), everySplit("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi", false));
-        assertEquals(List.of("200 keep 1 a", "404 keep 1 b"),
-                everySplit("\r\nHTTP/1.1 200 OK\nContent-Length: 1\n\nainHTTP/1.1 404 Not Found\r\nContent-Length: 1\r\n\r\nb".replace("ain", "a"), false));
+        assertEquals(
+                List.of("200 keep 9 hello, yo"),
+                everySplit(
+                        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n4\r\n, yo\r\n0\r\nX-Trailer: t\r\n\r\n",
+                        false));
+        assertEquals(
+                List.of("200 close 6 to end"),
+                everySplit("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\nto end", true));
+        assertEquals(
+                List.of("204 keep 0 ", "304 keep 0 ", "200 keep 0 "),
+                everySplit(
+                        "HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+                        false));
+        assertEquals(
+                List.of("200 keep 2 hi"),
+                everySplit("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi", false));
+        assertEquals(
+                List.of("200 keep 1 a", "404 keep 1 b"),
+                everySplit(
+                        "\r\nHTTP/1.1 200 OK\nContent-Length: 1\n\nainHTTP/1.1 404 Not Found\r\nContent-Length: 1\r\n\r\nb"
+                                .replace("ain", "a"),
+                        false));
     }
 
     @Test
     void notHttpIsGarbage() {
-        for (String wire : List.of("SSH-2.0-rubis-fault\r\n\u0000\u0001 not http\r\n", "HTTP/2 200\r\n\r\n", "HTTP/1.1 2x0 OK\r\n\r\n",
-                "HTTP/1.1 200 OK\r\nContent-Length: 12a\r\n\r\n", "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n",
+        for (String wire : List.of(
+                "SSH-2.0-rubis-fault\r\n\u0000\u0001 not http\r\n",
+                "HTTP/2 200\r\n\r\n",
+                "HTTP/1.1 2x0 OK\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Length: 12a\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n",
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")) {
             Recorder r = new Recorder();
             feed(r, wire.getBytes(StandardCharsets.ISO_8859_1), 0, wire.length(), false);
@@ -117,7 +143,8 @@ class HttpReplyParserTest {
             assertTrue(r.replies.isEmpty(), wire);
         }
         Recorder r = new Recorder();
-        byte[] head = ("HTTP/1.1 200 OK\r\nX: " + "y".repeat(HttpReplyParser.MAX_HEAD) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        byte[] head = ("HTTP/1.1 200 OK\r\nX: " + "y".repeat(HttpReplyParser.MAX_HEAD) + "\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
         feed(r, head, 0, head.length, true);
         assertEquals(1, r.garbage, "a head longer than the limit");
     }

@@ -1,7 +1,5 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,10 +7,12 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.rubis.format.ErrorClass;
 
 class ImageFetcherTest {
 
-    static final String PAGE = "<IMG SRC=\"/PHP/RUBiS_logo.jpg\" height=40><img src=\"/PHP/bid_now.jpg\"><IMG SRC=\"http://elsewhere/x.gif\">";
+    static final String PAGE =
+            "<IMG SRC=\"/PHP/RUBiS_logo.jpg\" height=40><img src=\"/PHP/bid_now.jpg\"><IMG SRC=\"http://elsewhere/x.gif\">";
 
     @Test
     void sitePathsInOrderCaseInsensitiveSkippingOtherHosts() {
@@ -32,11 +32,12 @@ class ImageFetcherTest {
         Reply broken = new Reply();
         broken.body = PAGE;
         new ImageFetcher(p -> {
-            if (p.endsWith("bid_now.jpg")) {
-                throw new ConnectException("Connection refused");
-            }
-            return 100;
-        }).fetchAfter(broken);
+                    if (p.endsWith("bid_now.jpg")) {
+                        throw new ConnectException("Connection refused");
+                    }
+                    return 100;
+                })
+                .fetchAfter(broken);
         assertEquals(1, broken.images);
         assertEquals(ErrorClass.REFUSED, broken.error(), "counted as the request's error");
         assertTrue(broken.imageError(), "an image's");
@@ -46,8 +47,9 @@ class ImageFetcherTest {
         Reply failedPage = new Reply();
         failedPage.fail(ErrorClass.READ_TIMEOUT);
         new ImageFetcher(p -> {
-            throw new IOException("must not be called");
-        }).fetchAfter(failedPage);
+                    throw new IOException("must not be called");
+                })
+                .fetchAfter(failedPage);
         assertEquals("read-timeout", failedPage.errorLabel());
         assertTrue(failedPage.failed());
     }

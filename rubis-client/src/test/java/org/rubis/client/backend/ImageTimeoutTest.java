@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -22,7 +23,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import java.util.Set;
 
 /**
  * An image that never comes (the request timeout fires during the page's image fetches, {@code --images}) ends the
@@ -38,16 +38,21 @@ class ImageTimeoutTest {
     private static final String SHOWN = "/img/shown.jpg";
     private static final String HUNG = "/img/hung.jpg";
     private static final byte[] IMAGE = new byte[100];
-    private static final byte[] PAGE = ("<html><IMG SRC=\"" + SHOWN + "\"><IMG SRC=\"" + HUNG + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] PAGE = ("<html><IMG SRC=\"" + SHOWN + "\"><IMG SRC=\"" + HUNG + "\"></html>")
+            .getBytes(StandardCharsets.ISO_8859_1);
     private static final String MISSING = "/img/missing.jpg";
     /** A page whose only image is answered 404 (with a body). */
-    private static final byte[] MISSING_PAGE = ("<html><IMG SRC=\"" + MISSING + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] MISSING_PAGE =
+            ("<html><IMG SRC=\"" + MISSING + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
+
     private static final String CLOSING = "/img/closing.jpg";
     /** A page whose only image is served with {@code Connection: close}. */
-    private static final byte[] CLOSING_PAGE = ("<html><IMG SRC=\"" + CLOSING + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] CLOSING_PAGE =
+            ("<html><IMG SRC=\"" + CLOSING + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
 
     /** A page served with {@code Connection: close} whose first image closes its connection too. */
-    private static final byte[] CLOSE_CHAIN_PAGE = ("<html><IMG SRC=\"" + CLOSING + "\"><IMG SRC=\"" + SHOWN + "\"></html>")
+    private static final byte[] CLOSE_CHAIN_PAGE = ("<html><IMG SRC=\"" + CLOSING + "\"><IMG SRC=\"" + SHOWN
+                    + "\"></html>")
             .getBytes(StandardCharsets.ISO_8859_1);
 
     private HttpServer server;
@@ -83,8 +88,13 @@ class ImageTimeoutTest {
                 }
                 return;
             }
-            byte[] body = path.equals(SHOWN) || path.equals(CLOSING) ? IMAGE : path.startsWith("/closing/") ? CLOSING_PAGE
-                    : path.startsWith("/missing/") ? MISSING_PAGE : path.startsWith("/pageclose/") ? CLOSE_CHAIN_PAGE : PAGE;
+            byte[] body = path.equals(SHOWN) || path.equals(CLOSING)
+                    ? IMAGE
+                    : path.startsWith("/closing/")
+                            ? CLOSING_PAGE
+                            : path.startsWith("/missing/")
+                                    ? MISSING_PAGE
+                                    : path.startsWith("/pageclose/") ? CLOSE_CHAIN_PAGE : PAGE;
             ex.sendResponseHeaders(200, body.length);
             try (OutputStream o = ex.getResponseBody()) {
                 o.write(body);
@@ -145,18 +155,28 @@ class ImageTimeoutTest {
             assertEquals(PAGE.length, r.bytes, "the page's bytes");
             assertEquals(1, r.images, "the image fetched before the hang");
             assertEquals(IMAGE.length, r.imageBytes);
-            assertTrue(r.responseNs() > 0 && r.responseNs() < TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS),
+            assertTrue(
+                    r.responseNs() > 0 && r.responseNs() < TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS),
                     "the page's own time, not the image's wait: " + r.responseNs());
         }
         assertTrue(next.newConnection, "the next request opened a new connection");
-        assertEquals(0, next.retries(), "at once: not first written on the timed-out connection, then resent when it closed");
+        assertEquals(
+                0,
+                next.retries(),
+                "at once: not first written on the timed-out connection, then resent when it closed");
         List<String> requests = List.copyOf(seen);
         assertEquals(6, requests.size(), "2 pages logged, their 2 images fetched, their 2 hung images: " + requests);
-        Map<String, Long> byPath = requests.stream().collect(Collectors.groupingBy(s -> s.substring(0, s.indexOf('@')), Collectors.counting()));
+        Map<String, Long> byPath = requests.stream()
+                .collect(Collectors.groupingBy(s -> s.substring(0, s.indexOf('@')), Collectors.counting()));
         assertEquals(Map.of("/page/1", 1L, "/page/2", 1L, SHOWN, 2L, HUNG, 2L), byPath, requests.toString());
-        assertNotEquals(port(requests, HUNG, 0), port(requests, "/page/2", 0), "not on the timed-out image's connection: " + requests);
+        assertNotEquals(
+                port(requests, HUNG, 0),
+                port(requests, "/page/2", 0),
+                "not on the timed-out image's connection: " + requests);
         if (!next.connectionId.isEmpty()) {
-            assertTrue(next.connectionId.endsWith(":" + port(requests, "/page/2", 0)), "the client names the connection the server saw");
+            assertTrue(
+                    next.connectionId.endsWith(":" + port(requests, "/page/2", 0)),
+                    "the client names the connection the server saw");
         }
     }
 
@@ -171,17 +191,21 @@ class ImageTimeoutTest {
         Reply page = new Reply();
         CountDownLatch done = new CountDownLatch(1);
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
-        Backend b = TestBackends.create(name, base, 60_000, true); // a request timeout far beyond the wait below: only the stop can end the hung image
+        Backend b = TestBackends.create(
+                name, base, 60_000,
+                true); // a request timeout far beyond the wait below: only the stop can end the hung image
         try (b) {
             Backend.Session session = b.startSession();
-            Thread sender = Thread.ofPlatform().start(() -> send(b, session, "/page/1", page, done::countDown)); // blocking backends block here
+            Thread sender = Thread.ofPlatform()
+                    .start(() -> send(b, session, "/page/1", page, done::countDown)); // blocking backends block here
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (seen.stream().noneMatch(r -> r.startsWith(HUNG + "@")) && System.nanoTime() < deadline) {
                 Thread.sleep(5);
             }
             assertTrue(seen.stream().anyMatch(r -> r.startsWith(HUNG + "@")), "the hung image was requested: " + seen);
             b.abortInFlight();
-            assertTrue(done.await(10, TimeUnit.SECONDS), "the stop ended the image fetch (the request timeout is 60 s)");
+            assertTrue(
+                    done.await(10, TimeUnit.SECONDS), "the stop ended the image fetch (the request timeout is 60 s)");
             sender.join(10_000);
             b.endSession(session);
         }
@@ -243,17 +267,24 @@ class ImageTimeoutTest {
         assertEquals(0, next.retries(), "nothing written on a closing connection and resent");
         List<String> requests = List.copyOf(seen);
         assertEquals(6, requests.size(), "2 pages, 4 images, nothing resent: " + requests);
-        assertEquals(port(requests, SHOWN, 0), port(requests, "/pageclose/2", 0), "the next page reused the last image's open connection");
+        assertEquals(
+                port(requests, SHOWN, 0),
+                port(requests, "/pageclose/2", 0),
+                "the next page reused the last image's open connection");
         assertTrue(!next.newConnection, "and says so");
         if (!next.connectionId.isEmpty()) {
-            assertTrue(next.connectionId.endsWith(":" + port(requests, "/pageclose/2", 0)),
-                    "the client names the connection the server saw, not the page's closed one: " + next.connectionId + " " + requests);
+            assertTrue(
+                    next.connectionId.endsWith(":" + port(requests, "/pageclose/2", 0)),
+                    "the client names the connection the server saw, not the page's closed one: " + next.connectionId
+                            + " " + requests);
         }
         for (int n = 0; n < 2; n++) {
             String page = port(requests, "/pageclose/" + (n + 1), 0);
             String closing = port(requests, CLOSING, n);
             String shown = port(requests, SHOWN, n);
-            assertEquals(3, Set.of(page, closing, shown).size(),
+            assertEquals(
+                    3,
+                    Set.of(page, closing, shown).size(),
                     "page, closing image and next image each on its own connection: " + requests);
         }
     }
@@ -270,6 +301,11 @@ class ImageTimeoutTest {
 
     /** The client port of the {@code n}th request for {@code path}. */
     private static String port(List<String> requests, String path, int n) {
-        return requests.stream().filter(s -> s.startsWith(path + "@")).skip(n).findFirst().orElseThrow().substring(path.length() + 1);
+        return requests.stream()
+                .filter(s -> s.startsWith(path + "@"))
+                .skip(n)
+                .findFirst()
+                .orElseThrow()
+                .substring(path.length() + 1);
     }
 }

@@ -1,6 +1,5 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,6 +24,7 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.rubis.format.ErrorClass;
 
 /**
  * The legacy backend's abort at Ctrl-C never makes the JDK send a request twice (the server would
@@ -46,6 +46,7 @@ class LegacyAbortTest {
     private final List<String> received = new CopyOnWriteArrayList<>();
     /** Requests whose response waits until their latch opens. */
     private final Map<String, CountDownLatch> held = new ConcurrentHashMap<>();
+
     private ProxySelector previous;
 
     @BeforeEach
@@ -73,7 +74,9 @@ class LegacyAbortTest {
     }
 
     private void serve(Socket s) {
-        try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+        try (s;
+                InputStream in = s.getInputStream();
+                OutputStream out = s.getOutputStream()) {
             String path;
             while ((path = readRequest(in)) != null) {
                 received.add(path + "@" + s.getPort());
@@ -81,7 +84,8 @@ class LegacyAbortTest {
                 if (hold != null) {
                     hold.await(10, TimeUnit.SECONDS);
                 }
-                out.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/html\r\n\r\nhello".getBytes(StandardCharsets.ISO_8859_1));
+                out.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/html\r\n\r\nhello"
+                        .getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
             }
         } catch (IOException | InterruptedException e) {
@@ -119,7 +123,9 @@ class LegacyAbortTest {
 
     @Test
     void anAbortThatMeetsAResponseDoesNotMakeTheJdkSendAnotherRequestTwice() throws Exception {
-        assertTrue(LegacyAbort.exact(), "this JDK's internals are readable (else the abort is disconnect(), which this test would fail)");
+        assertTrue(
+                LegacyAbort.exact(),
+                "this JDK's internals are readable (else the abort is disconnect(), which this test would fail)");
         String base = "http://127.0.0.1:" + server.getLocalPort();
         CountDownLatch answerFirst = new CountDownLatch(1);
         CountDownLatch answerSecond = new CountDownLatch(1);
@@ -136,13 +142,18 @@ class LegacyAbortTest {
         Reply second = new Reply();
         Thread firstUser = Thread.ofPlatform().start(() -> b.execute(session, "/first", first));
         assertTrue(await(() -> receivedCount("/first") == 1, 5000), "the first request is waiting for its response");
-        Thread secondUser = Thread.ofPlatform().start(() -> untracked.execute(untracked.startSession(), "/second", second));
-        assertTrue(secondSelecting.await(5, TimeUnit.SECONDS), "the second request is on its way, before taking a connection");
+        Thread secondUser =
+                Thread.ofPlatform().start(() -> untracked.execute(untracked.startSession(), "/second", second));
+        assertTrue(
+                secondSelecting.await(5, TimeUnit.SECONDS),
+                "the second request is on its way, before taking a connection");
 
         b.abort().betweenMarkAndClose(() -> {
             try {
                 answerFirst.countDown(); // the first request's response comes now...
-                await(() -> !firstUser.isAlive(), 500); // ...it ends, its connection back in the JDK's cache (unless the abort holds the cache)
+                await(
+                        () -> !firstUser.isAlive(),
+                        500); // ...it ends, its connection back in the JDK's cache (unless the abort holds the cache)
                 secondGoesOn.countDown(); // the other request takes a connection and writes
                 await(() -> receivedCount("/second") > 0, 500);
             } catch (InterruptedException e) {
@@ -155,9 +166,14 @@ class LegacyAbortTest {
         secondUser.join(5000);
 
         assertEquals(1, receivedCount("/first"), "received: " + received);
-        assertEquals(1, receivedCount("/second"), "the JDK sent the other request again after the abort closed its connection: " + received);
-        assertEquals(200, first.status, "the first request's response was complete before its close: " + first.errorLabel());
-        assertEquals(200, second.status, "a request the abort does not track is not ended by it: " + second.errorLabel());
+        assertEquals(
+                1,
+                receivedCount("/second"),
+                "the JDK sent the other request again after the abort closed its connection: " + received);
+        assertEquals(
+                200, first.status, "the first request's response was complete before its close: " + first.errorLabel());
+        assertEquals(
+                200, second.status, "a request the abort does not track is not ended by it: " + second.errorLabel());
     }
 
     @Test

@@ -24,19 +24,25 @@ class LegacyConnectionIdTest {
         try (ServerSocket server = new ServerSocket(0, 10, target)) {
             String[] seen = new String[1];
             Thread t = Thread.ofPlatform().daemon().start(() -> {
-                try (Socket s = server.accept(); InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+                try (Socket s = server.accept();
+                        InputStream in = s.getInputStream();
+                        OutputStream out = s.getOutputStream()) {
                     seen[0] = s.getInetAddress().getHostAddress() + ":" + s.getPort();
                     int state = 0;
                     int c;
                     while (state < 4 && (c = in.read()) >= 0) {
-                        state = (c == '\r' && (state == 0 || state == 2)) || (c == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+                        state = (c == '\r' && (state == 0 || state == 2)) || (c == '\n' && (state == 1 || state == 3))
+                                ? state + 1
+                                : 0;
                     }
-                    out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".getBytes(StandardCharsets.ISO_8859_1));
+                    out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+                            .getBytes(StandardCharsets.ISO_8859_1));
                 } catch (Exception e) {
                     // reported by the assertions
                 }
             });
-            try (LegacyBackend b = (LegacyBackend) TestBackends.create("legacy", "http://127.0.0.2:" + server.getLocalPort(), 5000, false)) {
+            try (LegacyBackend b = (LegacyBackend)
+                    TestBackends.create("legacy", "http://127.0.0.2:" + server.getLocalPort(), 5000, false)) {
                 Reply r = new Reply();
                 b.execute(b.startSession(), "/close", r);
                 t.join(5000);

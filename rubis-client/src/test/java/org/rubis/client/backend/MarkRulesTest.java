@@ -1,7 +1,5 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.rubis.format.ErrorClass;
 
 /**
  * The rules of where a mark is taken ({@link Reply}), for every backend, against a loopback server's own instants
@@ -38,8 +37,8 @@ class MarkRulesTest {
     private static final String SMALL = "<html>small</html>";
 
     /** What the server did for one request, by its own clock; 0 for what it did not do. */
-    private record Served(String path, int onConnection, long accepted, long read, long firstWrite, long lastWrite,
-            long closed) {}
+    private record Served(
+            String path, int onConnection, long accepted, long read, long firstWrite, long lastWrite, long closed) {}
 
     private ServerSocket server;
     private final List<Served> served = new CopyOnWriteArrayList<>();
@@ -74,7 +73,9 @@ class MarkRulesTest {
      * reused connection, answered on a new one; anything else: answered at once.
      */
     private void serve(Socket s, long acceptedNano) {
-        try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+        try (s;
+                InputStream in = s.getInputStream();
+                OutputStream out = s.getOutputStream()) {
             for (int n = 1; ; n++) {
                 String path = readRequest(in);
                 if (path == null) {
@@ -225,7 +226,8 @@ class MarkRulesTest {
             Reply r = new Reply();
             long called = System.nanoTime();
             Backends.execute(b, session, "/drop", r);
-            List<Served> drops = served.stream().filter(x -> x.path().equals("/drop")).toList();
+            List<Served> drops =
+                    served.stream().filter(x -> x.path().equals("/drop")).toList();
             assertTrue(r.failed(), kind);
             assertEquals(ErrorClass.CLOSED_BEFORE_ANY_BYTE, r.error(), kind);
             assertEquals(0, r.ttfbNs(), kind + ": no byte came");
@@ -253,7 +255,9 @@ class MarkRulesTest {
             Backends.execute(b, session, "/gone", r);
             assertEquals(SMALL, r.body, kind + ": " + r.errorLabel());
             assertEquals(1, r.retries(), kind);
-            Served failed = served.stream().filter(x -> x.path().equals("/gone") && x.closed() != 0).findFirst()
+            Served failed = served.stream()
+                    .filter(x -> x.path().equals("/gone") && x.closed() != 0)
+                    .findFirst()
                     .orElseThrow();
             Served resent = last("/gone");
             assertTrue(r.sendNano() <= resent.read() && r.endNano() >= resent.firstWrite(), kind + ": the resend");

@@ -1,14 +1,14 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.netty.channel.ChannelException;
 import io.netty.channel.epoll.Epoll;
 import java.net.SocketException;
 import org.junit.jupiter.api.Test;
-import io.netty.channel.ChannelException;
+import org.rubis.format.ErrorClass;
 
 /**
  * A request that gets no socket (the client's file descriptors ran out) is an {@code io} failure, whichever transport
@@ -26,14 +26,17 @@ class NoSocketErrorClassTest {
     void epollTransportsNoSocketIsIo() {
         assumeTrue(Epoll.isAvailable(), "the epoll transport builds its own exception");
         Exception e = SocketFailures.epollNoSocket();
-        assertTrue(String.valueOf(e.getMessage()).contains("Too many open files"), "Netty's text for EMFILE: " + e.getMessage());
+        assertTrue(
+                String.valueOf(e.getMessage()).contains("Too many open files"),
+                "Netty's text for EMFILE: " + e.getMessage());
         assertEquals(ErrorClass.IO, ErrorClass.of(e, false));
     }
 
     @Test
     void theBlockingBackendsNoSocketIsIo() {
         assertEquals(ErrorClass.IO, ErrorClass.of(new SocketException("Too many open files"), false));
-        assertEquals(ErrorClass.IO, ErrorClass.of(new SocketException("Too many open files in system"), true), "ENFILE");
+        assertEquals(
+                ErrorClass.IO, ErrorClass.of(new SocketException("Too many open files in system"), true), "ENFILE");
     }
 
     @Test

@@ -3,9 +3,9 @@ package org.rubis.client.backend;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.junit.jupiter.api.Test;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.rubis.client.config.ConfigLoader;
 
 /** The rule every execution model asks before it wakes early for a prepare ({@link PrepareAhead}). */
@@ -16,14 +16,37 @@ class PreparesAheadTest {
     /** A preparing backend with the given lead, whose sessions have something to prepare when {@code open} is false. */
     private static PreparingBackend backend(long lead, boolean open) {
         return new PreparingBackend() {
-            @Override public String name() { return "test"; }
-            @Override public Session startSession() { return new Session() {}; }
-            @Override public void endSession(Session s) {}
-            @Override public void abortInFlight() {}
-            @Override public void close() {}
-            @Override public long prepareLeadNanos() { return lead; }
-            @Override public boolean prepares(Session s, long at) { return !open; }
-            @Override public void prepare(Session s) {}
+            @Override
+            public String name() {
+                return "test";
+            }
+
+            @Override
+            public Session startSession() {
+                return new Session() {};
+            }
+
+            @Override
+            public void endSession(Session s) {}
+
+            @Override
+            public void abortInFlight() {}
+
+            @Override
+            public void close() {}
+
+            @Override
+            public long prepareLeadNanos() {
+                return lead;
+            }
+
+            @Override
+            public boolean prepares(Session s, long at) {
+                return !open;
+            }
+
+            @Override
+            public void prepare(Session s) {}
         };
     }
 
@@ -32,8 +55,8 @@ class PreparesAheadTest {
         Backend none = backend(0, false);
         assertFalse(PrepareAhead.of(none).due(none.startSession(), 100 * MS));
         assertFalse(PrepareAhead.of(none).due(null, 100 * MS));
-        Backend blocking = Backends.create(ConfigLoader.load((Path) null,
-                Map.of()).execution(), "http://127.0.0.1:9");
+        Backend blocking =
+                Backends.create(ConfigLoader.load((Path) null, Map.of()).execution(), "http://127.0.0.1:9");
         assertFalse(PrepareAhead.of(blocking).enabled(), "a backend that is no PreparingBackend never prepares");
         assertFalse(PrepareAhead.of(blocking).due(null, 100 * MS));
     }
@@ -49,6 +72,8 @@ class PreparesAheadTest {
     void onlyASessionWithSomethingToPrepareOrNoneYet() {
         Backend open = backend(MS, true);
         assertFalse(PrepareAhead.of(open).due(open.startSession(), 100 * MS), "its connection is open");
-        assertTrue(PrepareAhead.of(open).due(null, 100 * MS), "a session not created yet opens a connection on its first request");
+        assertTrue(
+                PrepareAhead.of(open).due(null, 100 * MS),
+                "a session not created yet opens a connection on its first request");
     }
 }

@@ -97,26 +97,29 @@ final class ReplyFaultServer implements AutoCloseable {
     }
 
     private void accept(ServerSocket listener, Handler handler) {
-        Thread.ofPlatform().daemon().name("fault-accept-" + listener.getLocalPort()).start(() -> {
-            while (!listener.isClosed()) {
-                Socket s;
-                try {
-                    s = listener.accept();
-                } catch (IOException e) {
-                    return;
-                }
-                open.add(s);
-                Thread.ofPlatform().daemon().start(() -> {
-                    try (s) {
-                        handler.serve(s);
-                    } catch (IOException e) {
-                        // the client went away
-                    } finally {
-                        open.remove(s);
+        Thread.ofPlatform()
+                .daemon()
+                .name("fault-accept-" + listener.getLocalPort())
+                .start(() -> {
+                    while (!listener.isClosed()) {
+                        Socket s;
+                        try {
+                            s = listener.accept();
+                        } catch (IOException e) {
+                            return;
+                        }
+                        open.add(s);
+                        Thread.ofPlatform().daemon().start(() -> {
+                            try (s) {
+                                handler.serve(s);
+                            } catch (IOException e) {
+                                // the client went away
+                            } finally {
+                                open.remove(s);
+                            }
+                        });
                     }
                 });
-            }
-        });
     }
 
     /** One connection: requests until the client closes it or a fault ends it. */
@@ -142,8 +145,14 @@ final class ReplyFaultServer implements AutoCloseable {
         switch (path) {
             case "/ok", "/landing" -> write(out, head("200 OK", "Content-Length: 5") + OK_BODY);
             case "/redirect-same" -> write(out, head("302 Found", "Location: /landing", "Content-Length: 5") + "moved");
-            case "/redirect-other" -> write(out, head("302 Found",
-                    "Location: http://127.0.0.2:" + other.getLocalPort() + "/landing", "Content-Length: 5") + "moved");
+            case "/redirect-other" ->
+                write(
+                        out,
+                        head(
+                                        "302 Found",
+                                        "Location: http://127.0.0.2:" + other.getLocalPort() + "/landing",
+                                        "Content-Length: 5")
+                                + "moved");
             case "/reset" -> {
                 s.setSoLinger(true, 0);
                 return false;

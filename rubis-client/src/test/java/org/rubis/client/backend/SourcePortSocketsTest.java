@@ -8,8 +8,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import org.junit.jupiter.api.Test;
 import java.net.UnknownHostException;
+import org.junit.jupiter.api.Test;
 
 /** The sockets that choose their own source port: the port they take, a taken port skipped, and the connection's real source. */
 class SourcePortSocketsTest {
@@ -42,7 +42,10 @@ class SourcePortSocketsTest {
             assertEquals(p, s.getLocalPort());
             s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()), 5000);
             try (Socket accepted = server.accept()) {
-                assertEquals(new InetSocketAddress(SECOND, p), accepted.getRemoteSocketAddress(), "the server sees the chosen source address and port");
+                assertEquals(
+                        new InetSocketAddress(SECOND, p),
+                        accepted.getRemoteSocketAddress(),
+                        "the server sees the chosen source address and port");
             }
         }
     }

@@ -29,14 +29,20 @@ class StaleCheckOptionTest {
         try (ServerSocket server = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
             Thread t = Thread.ofPlatform().daemon().start(() -> {
                 while (!server.isClosed()) {
-                    try (Socket s = server.accept(); InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+                    try (Socket s = server.accept();
+                            InputStream in = s.getInputStream();
+                            OutputStream out = s.getOutputStream()) {
                         connections.incrementAndGet();
                         int state = 0;
                         int c;
                         while (state < 4 && (c = in.read()) >= 0) {
-                            state = (c == '\r' && (state == 0 || state == 2)) || (c == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+                            state = (c == '\r' && (state == 0 || state == 2))
+                                            || (c == '\n' && (state == 1 || state == 3))
+                                    ? state + 1
+                                    : 0;
                         }
-                        out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.ISO_8859_1));
+                        out.write(
+                                "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.ISO_8859_1));
                         out.flush();
                     } catch (Exception e) {
                         // next
@@ -44,8 +50,15 @@ class StaleCheckOptionTest {
                 }
             });
             String base = "http://127.0.0.1:" + server.getLocalPort();
-            try (DedicatedBackend b = (DedicatedBackend) TestBackends.create("dedicated", base, "client_connect_timeout_ms", "2000",
-                    "client_request_timeout_ms", "5000", "client_http_stale_check_ms", String.valueOf(staleCheckMs))) {
+            try (DedicatedBackend b = (DedicatedBackend) TestBackends.create(
+                    "dedicated",
+                    base,
+                    "client_connect_timeout_ms",
+                    "2000",
+                    "client_request_timeout_ms",
+                    "5000",
+                    "client_http_stale_check_ms",
+                    String.valueOf(staleCheckMs))) {
                 Backend.Session s = b.startSession();
                 Reply first = new Reply();
                 b.execute(s, "/a", first);

@@ -1,7 +1,5 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,15 +10,16 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import java.util.EnumSet;
-import java.util.Set;
+import org.rubis.format.ErrorClass;
 
 /**
  * A server that answers the first request on each connection and closes the connection on the
@@ -53,12 +52,15 @@ class StaleConnectionRetryTest {
     }
 
     private void serve(Socket s) {
-        try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+        try (s;
+                InputStream in = s.getInputStream();
+                OutputStream out = s.getOutputStream()) {
             if (!readRequest(in)) {
                 return;
             }
             requests.incrementAndGet();
-            out.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/html\r\n\r\nhello".getBytes(StandardCharsets.ISO_8859_1));
+            out.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/html\r\n\r\nhello"
+                    .getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
             if (readRequest(in)) {
                 requests.incrementAndGet(); // and close without a reply
@@ -72,7 +74,9 @@ class StaleConnectionRetryTest {
         int state = 0;
         int c;
         while ((c = in.read()) >= 0) {
-            state = (c == '\r' && (state == 0 || state == 2)) || (c == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
+            state = (c == '\r' && (state == 0 || state == 2)) || (c == '\n' && (state == 1 || state == 3))
+                    ? state + 1
+                    : 0;
             if (state == 4) {
                 return true;
             }
@@ -141,19 +145,32 @@ class StaleConnectionRetryTest {
      */
     @org.junit.jupiter.api.Test
     void onlyAConnectionTheServerClosedIsRetriedNeverATimeoutAConnectFailureGarbageOrAnAbort() {
-        Set<ErrorClass> never = EnumSet.of(ErrorClass.REFUSED, ErrorClass.UNREACHABLE, ErrorClass.CONNECT_TIMEOUT,
-                ErrorClass.READ_TIMEOUT, ErrorClass.NOT_HTTP, ErrorClass.TOO_LARGE, ErrorClass.ABORTED);
+        Set<ErrorClass> never = EnumSet.of(
+                ErrorClass.REFUSED,
+                ErrorClass.UNREACHABLE,
+                ErrorClass.CONNECT_TIMEOUT,
+                ErrorClass.READ_TIMEOUT,
+                ErrorClass.NOT_HTTP,
+                ErrorClass.TOO_LARGE,
+                ErrorClass.ABORTED);
         for (ErrorClass c : ErrorClass.values()) {
             Reply fresh = new Reply();
             assertEquals(!never.contains(c), StaleConnectionRetry.applies(fresh, true, false, c), c.label());
-            assertEquals(false, StaleConnectionRetry.applies(fresh, false, false, c), c.label() + " on a new connection");
-            assertEquals(false, StaleConnectionRetry.applies(fresh, true, true, c), c.label() + " after a response byte");
+            assertEquals(
+                    false, StaleConnectionRetry.applies(fresh, false, false, c), c.label() + " on a new connection");
+            assertEquals(
+                    false, StaleConnectionRetry.applies(fresh, true, true, c), c.label() + " after a response byte");
         }
         Reply resent = new Reply();
         for (int i = 0; i < StaleConnectionRetry.MAX_RETRIES; i++) {
-            assertTrue(StaleConnectionRetry.applies(resent, true, false, ErrorClass.CLOSED_BEFORE_ANY_BYTE), "resend " + i);
+            assertTrue(
+                    StaleConnectionRetry.applies(resent, true, false, ErrorClass.CLOSED_BEFORE_ANY_BYTE),
+                    "resend " + i);
             resent.retry();
         }
-        assertEquals(false, StaleConnectionRetry.applies(resent, true, false, ErrorClass.CLOSED_BEFORE_ANY_BYTE), "at most MAX_RETRIES");
+        assertEquals(
+                false,
+                StaleConnectionRetry.applies(resent, true, false, ErrorClass.CLOSED_BEFORE_ANY_BYTE),
+                "at most MAX_RETRIES");
     }
 }

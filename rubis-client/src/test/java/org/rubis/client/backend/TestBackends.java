@@ -28,8 +28,16 @@ final class TestBackends {
 
     /** {@link #create} with a connect timeout of 2 s, a request timeout of {@code requestTimeoutMs}, images or not. */
     static Backend create(String backend, String base, int requestTimeoutMs, boolean images) {
-        return create(backend, base, "client_connect_timeout_ms", "2000",
-                "client_request_timeout_ms", String.valueOf(requestTimeoutMs),
-                "client_download_images", images ? "yes" : "no", "client_pool_max", "4");
+        return create(
+                backend,
+                base,
+                "client_connect_timeout_ms",
+                "2000",
+                "client_request_timeout_ms",
+                String.valueOf(requestTimeoutMs),
+                "client_download_images",
+                images ? "yes" : "no",
+                "client_pool_max",
+                "4");
     }
 }

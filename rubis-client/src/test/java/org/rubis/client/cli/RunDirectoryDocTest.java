@@ -3,6 +3,8 @@ package org.rubis.client.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -12,8 +14,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.rubis.format.Columns;
 import org.rubis.server.truth.GroundTruth;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * docs/RUN-DIRECTORY.md against the writers' own column lists (rubis-format's Columns, the embedded server's
@@ -39,13 +39,19 @@ class RunDirectoryDocTest {
         String server = section("## server/");
         String requests = bullet(server, "- `requests.csv`:");
         assertInOrder("server/requests.csv", requests, Arrays.asList(GroundTruth.REQUESTS_HEADER.split(",")));
-        assertTrue(Arrays.asList(GroundTruth.REQUESTS_HEADER.split(",")).containsAll(Columns.SERVER_REQUESTS), "the reader's columns are written");
-        assertInOrder("server/connections.csv", bullet(server, "- `connections.csv`:"), Arrays.asList(GroundTruth.CONNECTIONS_HEADER.split(",")));
+        assertTrue(
+                Arrays.asList(GroundTruth.REQUESTS_HEADER.split(",")).containsAll(Columns.SERVER_REQUESTS),
+                "the reader's columns are written");
+        assertInOrder(
+                "server/connections.csv",
+                bullet(server, "- `connections.csv`:"),
+                Arrays.asList(GroundTruth.CONNECTIONS_HEADER.split(",")));
     }
 
     @Test
     void eachFileIsDescribedOnce() {
-        for (String heading : List.of("requests.csv", "sessions.csv", "client-health.csv", "client-gc.csv", "probe.csv")) {
+        for (String heading :
+                List.of("requests.csv", "sessions.csv", "client-health.csv", "client-gc.csv", "probe.csv")) {
             Matcher m = Pattern.compile("(?m)^## " + Pattern.quote(heading)).matcher(DOC);
             int n = 0;
             while (m.find()) {
@@ -60,14 +66,17 @@ class RunDirectoryDocTest {
         int at = 0;
         for (String c : columns) {
             int k = nameIn(text, c, at);
-            assertTrue(k >= 0, file + ": column " + c + " not documented after position " + at + " of its section:\n" + text);
+            assertTrue(
+                    k >= 0,
+                    file + ": column " + c + " not documented after position " + at + " of its section:\n" + text);
             at = k + c.length();
         }
     }
 
     /** Where {@code name} appears as a whole column name (between backquotes, commas, spaces) at or after {@code from}. */
     private static int nameIn(String text, String name, int from) {
-        Matcher m = Pattern.compile("(?<![A-Za-z0-9_])" + Pattern.quote(name) + "(?![A-Za-z0-9_])").matcher(text);
+        Matcher m = Pattern.compile("(?<![A-Za-z0-9_])" + Pattern.quote(name) + "(?![A-Za-z0-9_])")
+                .matcher(text);
         return m.find(from) ? m.start() : -1;
     }
 

@@ -1,6 +1,5 @@
 package org.rubis.client.config;
 
-import org.rubis.client.input.ConfigException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,11 +11,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
+import org.rubis.client.input.ConfigException;
 import org.rubis.client.workload.TransitionMode;
 
 class ConfigLoaderTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     /** A properties file of the original client (old path-key spellings, rsh commands, absolute-less paths). */
     static final String ORIGINAL = """
@@ -63,7 +64,9 @@ class ConfigLoaderTest {
 
     @BeforeEach
     void copyData() throws Exception {
-        for (String f : new String[] {"default_transitions.txt", "browse_only_transitions.txt", "ebay_regions.txt", "ebay_simple_categories.txt"}) {
+        for (String f : new String[] {
+            "default_transitions.txt", "browse_only_transitions.txt", "ebay_regions.txt", "ebay_simple_categories.txt"
+        }) {
             Files.copy(TestFiles.propertiesDir().resolve(f), tmp.resolve(f));
         }
     }
@@ -74,7 +77,8 @@ class ConfigLoaderTest {
 
     private String error(String content, Map<String, String> overrides) {
         Path p = file(content);
-        return assertThrows(ConfigException.class, () -> ConfigLoader.load(p, overrides)).getMessage();
+        return assertThrows(ConfigException.class, () -> ConfigLoader.load(p, overrides))
+                .getMessage();
     }
 
     @Test
@@ -89,12 +93,21 @@ class ConfigLoaderTest {
         assertEquals(1_000_000, c.workload().policy().users());
         assertEquals(TransitionMode.COMPATIBLE, c.workload().mode());
         assertEquals(BackendKind.LEGACY, c.execution().backend());
-        assertTrue(c.warnings().stream().anyMatch(w -> w.contains("workload_remote_client_command") && w.contains("never executed")), c.warnings().toString());
+        assertTrue(
+                c.warnings().stream()
+                        .anyMatch(w -> w.contains("workload_remote_client_command") && w.contains("never executed")),
+                c.warnings().toString());
         assertTrue(c.warnings().stream().anyMatch(w -> w.contains("monitoring_rsh") && w.contains("never executed")));
         // One short line pointing at `validate` (which lists the columns), not a 700-character list.
-        assertTrue(c.warnings().stream().anyMatch(w -> w.contains("23 of 27 columns do not sum to 1 (") && w.endsWith("rubis-client validate lists them")
-                && w.length() < 200), c.warnings().toString());
-        assertTrue(c.warnings().stream().noneMatch(w -> w.contains("unknown key")), c.warnings().toString());
+        assertTrue(
+                c.warnings().stream()
+                        .anyMatch(w -> w.contains("23 of 27 columns do not sum to 1 (")
+                                && w.endsWith("rubis-client validate lists them")
+                                && w.length() < 200),
+                c.warnings().toString());
+        assertTrue(
+                c.warnings().stream().noneMatch(w -> w.contains("unknown key")),
+                c.warnings().toString());
     }
 
     @Test
@@ -108,36 +121,63 @@ class ConfigLoaderTest {
 
     @Test
     void overridesWinAndUnknownKeysWarn() {
-        ClientConfig c = ConfigLoader.load(file(ORIGINAL + "workload_trasition_mode = normalize\n"),
-                Map.of("workload_number_of_clients_per_node", "7", "workload_transition_mode", "normalize", "client_seed", "42"));
+        ClientConfig c = ConfigLoader.load(
+                file(ORIGINAL + "workload_trasition_mode = normalize\n"),
+                Map.of(
+                        "workload_number_of_clients_per_node",
+                        "7",
+                        "workload_transition_mode",
+                        "normalize",
+                        "client_seed",
+                        "42"));
         assertEquals(7, c.users());
         assertEquals(TransitionMode.NORMALIZE, c.workload().mode());
         assertEquals(42, c.seed());
-        assertTrue(c.warnings().stream().anyMatch(w -> w.endsWith("/rubis.properties:40: workload_trasition_mode: unknown key, ignored "
-                + "(check its spelling; did you mean workload_transition_mode?)")), c.warnings().toString());
+        assertTrue(
+                c.warnings().stream()
+                        .anyMatch(w -> w.endsWith("/rubis.properties:40: workload_trasition_mode: unknown key, ignored "
+                                + "(check its spelling; did you mean workload_transition_mode?)")),
+                c.warnings().toString());
     }
 
     @Test
     void nonNumberNamesFileLineKeyAndExpectedForm() {
-        String m = error(ORIGINAL.replace("workload_up_ramp_time_in_ms = 150000", "workload_up_ramp_time_in_ms = 2.5 minutes"), Map.of());
-        assertTrue(m.startsWith(tmp.resolve("rubis.properties") + ":16: workload_up_ramp_time_in_ms = \"2.5 minutes\": not a whole number; expected a whole number of milliseconds"), m);
+        String m = error(
+                ORIGINAL.replace("workload_up_ramp_time_in_ms = 150000", "workload_up_ramp_time_in_ms = 2.5 minutes"),
+                Map.of());
+        assertTrue(
+                m.startsWith(
+                        tmp.resolve("rubis.properties")
+                                + ":16: workload_up_ramp_time_in_ms = \"2.5 minutes\": not a whole number; expected a whole number of milliseconds"),
+                m);
     }
 
     @Test
     void negativeTime() {
-        String m = error(ORIGINAL.replace("workload_down_ramp_time_in_ms = 60000", "workload_down_ramp_time_in_ms = -5"), Map.of());
-        assertTrue(m.contains(":19: workload_down_ramp_time_in_ms = \"-5\": negative; expected at least 0 milliseconds"), m);
+        String m = error(
+                ORIGINAL.replace("workload_down_ramp_time_in_ms = 60000", "workload_down_ramp_time_in_ms = -5"),
+                Map.of());
+        assertTrue(
+                m.contains(":19: workload_down_ramp_time_in_ms = \"-5\": negative; expected at least 0 milliseconds"),
+                m);
     }
 
     @Test
     void missingRequiredValue() {
         String m = error(ORIGINAL.replace("workload_session_run_time_in_ms = 900000\n", ""), Map.of());
-        assertTrue(m.contains("required key workload_session_run_time_in_ms is missing; add a line workload_session_run_time_in_ms = "), m);
+        assertTrue(
+                m.contains(
+                        "required key workload_session_run_time_in_ms is missing; add a line workload_session_run_time_in_ms = "),
+                m);
     }
 
     @Test
     void missingTransitionTableFile() {
-        String m = error(ORIGINAL.replace("workload_transition_table = default_transitions.txt", "workload_transition_table = tables/nothere.txt"), Map.of());
+        String m = error(
+                ORIGINAL.replace(
+                        "workload_transition_table = default_transitions.txt",
+                        "workload_transition_table = tables/nothere.txt"),
+                Map.of());
         assertTrue(m.contains(":10: workload_transition_table = \"tables/nothere.txt\": file not found"), m);
         assertTrue(m.contains("resolved against the properties file's directory"), m);
     }
@@ -145,7 +185,10 @@ class ConfigLoaderTest {
     @Test
     void badChoiceAndBadOverride() {
         String m = error(ORIGINAL, Map.of("client_backend", "magic"));
-        assertTrue(m.equals("command line: -Dclient_backend = \"magic\": unknown value; expected one of legacy|pooled|dedicated|netty"), m);
+        assertTrue(
+                m.equals(
+                        "command line: -Dclient_backend = \"magic\": unknown value; expected one of legacy|pooled|dedicated|netty"),
+                m);
         m = error(ORIGINAL, Map.of("workload_use_tpcw_think_time", "perhaps"));
         assertTrue(m.contains("workload_use_tpcw_think_time = \"perhaps\": not a yes/no value; expected yes or no"), m);
         m = error(ORIGINAL, Map.of("client_target", "ftp:/x"));
@@ -154,26 +197,48 @@ class ConfigLoaderTest {
 
     @Test
     void percentagesOutOfRange() {
-        String m = error(ORIGINAL.replace("database_percentage_of_buy_now_items = 10", "database_percentage_of_buy_now_items = 150"), Map.of());
-        assertTrue(m.contains("database_percentage_of_buy_now_items = \"150\": out of range; expected a percentage 0..100"), m);
+        String m = error(
+                ORIGINAL.replace(
+                        "database_percentage_of_buy_now_items = 10", "database_percentage_of_buy_now_items = 150"),
+                Map.of());
+        assertTrue(
+                m.contains(
+                        "database_percentage_of_buy_now_items = \"150\": out of range; expected a percentage 0..100"),
+                m);
     }
 
     @Test
     void malformedCategoriesFile() throws Exception {
         Files.writeString(tmp.resolve("ebay_simple_categories.txt"), "Books (12)\nToys and no count\n");
         String m = error(ORIGINAL, Map.of());
-        assertTrue(m.contains("ebay_simple_categories.txt:2: \"Toys and no count\" is not a category line; expected Name (number of items)"), m);
+        assertTrue(
+                m.contains(
+                        "ebay_simple_categories.txt:2: \"Toys and no count\" is not a category line; expected Name (number of items)"),
+                m);
     }
 
     @Test
     void measurementOptionsLoadAndWireTimesNeedTheCapture() {
-        ClientConfig c = ConfigLoader.load(file(ORIGINAL), Map.of("client_capture", "yes", "client_probe", "yes", "client_published_times", "wire",
-                "client_busy_poll", "yes"));
-        assertTrue(c.measurement().capture() && c.measurement().probe() && c.execution().busyPoll());
+        ClientConfig c = ConfigLoader.load(
+                file(ORIGINAL),
+                Map.of(
+                        "client_capture",
+                        "yes",
+                        "client_probe",
+                        "yes",
+                        "client_published_times",
+                        "wire",
+                        "client_busy_poll",
+                        "yes"));
+        assertTrue(c.measurement().capture()
+                && c.measurement().probe()
+                && c.execution().busyPoll());
         assertEquals(PublishedTimes.WIRE, c.measurement().publishedTimes());
         assertEquals(5.0, c.measurement().probeRate());
         ClientConfig d = ConfigLoader.load(file(ORIGINAL), Map.of());
-        assertTrue(!d.measurement().capture() && !d.measurement().probe() && !d.execution().busyPoll());
+        assertTrue(!d.measurement().capture()
+                && !d.measurement().probe()
+                && !d.execution().busyPoll());
         assertEquals(PublishedTimes.CLIENT, d.measurement().publishedTimes());
         String m = error(ORIGINAL, Map.of("client_published_times", "wire"));
         assertTrue(m.contains("client_published_times") && m.contains("--capture"), m);

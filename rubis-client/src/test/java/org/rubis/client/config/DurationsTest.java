@@ -20,13 +20,21 @@ class DurationsTest {
 
     @Test
     void aMistakeIsOneLineNamingTheOption() {
-        assertEquals("--ramp-up 2x: not a duration; expected e.g. 60s, 2m, 500ms or 1h",
-                assertThrows(ConfigException.class, () -> Durations.millis("--ramp-up", "2x")).getMessage());
-        assertEquals("--duration -5s: not a duration; expected e.g. 60s, 2m, 500ms or 1h",
-                assertThrows(ConfigException.class, () -> Durations.millis("--duration", "-5s")).getMessage());
-        assertEquals("--duration 31d: not a duration; expected e.g. 60s, 2m, 500ms or 1h",
-                assertThrows(ConfigException.class, () -> Durations.millis("--duration", "31d")).getMessage());
-        assertEquals("--duration 800h: longer than the maximum of 30 days; expected e.g. 60s, 2m, 500ms or 1h",
-                assertThrows(ConfigException.class, () -> Durations.millis("--duration", "800h")).getMessage());
+        assertEquals(
+                "--ramp-up 2x: not a duration; expected e.g. 60s, 2m, 500ms or 1h",
+                assertThrows(ConfigException.class, () -> Durations.millis("--ramp-up", "2x"))
+                        .getMessage());
+        assertEquals(
+                "--duration -5s: not a duration; expected e.g. 60s, 2m, 500ms or 1h",
+                assertThrows(ConfigException.class, () -> Durations.millis("--duration", "-5s"))
+                        .getMessage());
+        assertEquals(
+                "--duration 31d: not a duration; expected e.g. 60s, 2m, 500ms or 1h",
+                assertThrows(ConfigException.class, () -> Durations.millis("--duration", "31d"))
+                        .getMessage());
+        assertEquals(
+                "--duration 800h: longer than the maximum of 30 days; expected e.g. 60s, 2m, 500ms or 1h",
+                assertThrows(ConfigException.class, () -> Durations.millis("--duration", "800h"))
+                        .getMessage());
     }
 }

@@ -32,17 +32,31 @@ class JitWarmupSettingTest {
     void theKeyWinsOverTheEnvironmentWhichWinsOverAuto() {
         assertEquals(JitWarmupPolicy.AUTO, ConfigLoader.jitWarmup(settings(Map.of()), null));
         assertEquals(JitWarmupPolicy.OFF, ConfigLoader.jitWarmup(settings(Map.of()), "off"));
-        assertEquals(JitWarmupPolicy.AUTO, ConfigLoader.jitWarmup(settings(Map.of("client_jit_warmup", "auto")), "off"));
-        assertEquals("500", ConfigLoader.load((Path) null, Map.of("client_jit_warmup", "500")).measurement().jitWarmup().label());
+        assertEquals(
+                JitWarmupPolicy.AUTO, ConfigLoader.jitWarmup(settings(Map.of("client_jit_warmup", "auto")), "off"));
+        assertEquals(
+                "500",
+                ConfigLoader.load((Path) null, Map.of("client_jit_warmup", "500"))
+                        .measurement()
+                        .jitWarmup()
+                        .label());
     }
 
     @Test
     void badValuesAreOneLineNamingTheirSource() {
-        ConfigException key = assertThrows(ConfigException.class, () -> ConfigLoader.load((Path) null, Map.of("client_jit_warmup", "fast")));
-        assertTrue(key.getMessage().startsWith("command line: -Dclient_jit_warmup = \"fast\": not a warm-up setting; expected auto, off or a number"),
+        ConfigException key = assertThrows(
+                ConfigException.class, () -> ConfigLoader.load((Path) null, Map.of("client_jit_warmup", "fast")));
+        assertTrue(
+                key.getMessage()
+                        .startsWith(
+                                "command line: -Dclient_jit_warmup = \"fast\": not a warm-up setting; expected auto, off or a number"),
                 key.getMessage());
-        ConfigException env = assertThrows(ConfigException.class, () -> ConfigLoader.jitWarmup(settings(Map.of()), "banana"));
-        assertTrue(env.getMessage().startsWith("environment variable RUBIS_JIT_WARMUP = \"banana\": not a warm-up setting"), env.getMessage());
+        ConfigException env =
+                assertThrows(ConfigException.class, () -> ConfigLoader.jitWarmup(settings(Map.of()), "banana"));
+        assertTrue(
+                env.getMessage()
+                        .startsWith("environment variable RUBIS_JIT_WARMUP = \"banana\": not a warm-up setting"),
+                env.getMessage());
         assertEquals(1, env.getMessage().lines().count());
     }
 }

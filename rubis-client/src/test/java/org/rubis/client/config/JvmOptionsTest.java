@@ -1,7 +1,5 @@
 package org.rubis.client.config;
 
-import org.rubis.client.input.ConfigException;
-import org.rubis.client.input.Source;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,10 +11,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
+import org.rubis.client.input.ConfigException;
 
 class JvmOptionsTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void heapGcAndTuningFlagsPass() {
@@ -28,13 +28,34 @@ class JvmOptionsTest {
 
     @Test
     void everyFlagThatRunsOrLoadsCodeIsRefusedNamingKeyAndFlag() {
-        for (String bad : List.of("-XX:OnOutOfMemoryError=/tmp/x.sh", "-XX:OnError=sh", "-javaagent:/tmp/a.jar", "-agentlib:jdwp=transport=dt_socket",
-                "-agentpath:/tmp/lib.so", "@/tmp/args", "-XX:Flags=/tmp/f", "-XX:VMOptionsFile=/tmp/f", "-Djava.security.manager=allow",
-                "-Djava.system.class.loader=Evil", "--add-opens=java.base/java.lang=ALL-UNNAMED", "-cp", "/tmp", "-jar",
-                "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintAssembly", "-Xlog:gc:file=/etc/passwd", "-Xmx1g;rm", "-XX:MaxGCPauseMillis=1;x",
-                "-Dfile.encoding=UTF-8$(id)", "-XX:CompileCommand=option", "-Xbootclasspath/a:/tmp")) {
-            String m = assertThrows(ConfigException.class, () -> JvmOptions.parse("-Xmx1g " + bad, "rubis.properties:3: server_java_options"),
-                    bad).getMessage();
+        for (String bad : List.of(
+                "-XX:OnOutOfMemoryError=/tmp/x.sh",
+                "-XX:OnError=sh",
+                "-javaagent:/tmp/a.jar",
+                "-agentlib:jdwp=transport=dt_socket",
+                "-agentpath:/tmp/lib.so",
+                "@/tmp/args",
+                "-XX:Flags=/tmp/f",
+                "-XX:VMOptionsFile=/tmp/f",
+                "-Djava.security.manager=allow",
+                "-Djava.system.class.loader=Evil",
+                "--add-opens=java.base/java.lang=ALL-UNNAMED",
+                "-cp",
+                "/tmp",
+                "-jar",
+                "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:+PrintAssembly",
+                "-Xlog:gc:file=/etc/passwd",
+                "-Xmx1g;rm",
+                "-XX:MaxGCPauseMillis=1;x",
+                "-Dfile.encoding=UTF-8$(id)",
+                "-XX:CompileCommand=option",
+                "-Xbootclasspath/a:/tmp")) {
+            String m = assertThrows(
+                            ConfigException.class,
+                            () -> JvmOptions.parse("-Xmx1g " + bad, "rubis.properties:3: server_java_options"),
+                            bad)
+                    .getMessage();
             assertTrue(m.startsWith("rubis.properties:3: server_java_options: JVM flag \"" + bad + "\" refused: "), m);
             assertEquals(-1, m.indexOf('\n'), m);
         }
@@ -52,17 +73,26 @@ class JvmOptionsTest {
                 workload_transition_table = default_transitions.txt
                 server_java_options = -Xmx16m -XX:OnOutOfMemoryError=/tmp/pwn.sh
                 """);
-        String m = assertThrows(ConfigException.class, () -> ConfigLoader.load(p, Map.of())).getMessage();
-        assertTrue(m.startsWith(p + ":4: server_java_options: JVM flag \"-XX:OnOutOfMemoryError=/tmp/pwn.sh\" refused: it runs a command"), m);
-        String o = assertThrows(ConfigException.class,
-                () -> ConfigLoader.load(p, Map.of("server_java_options", "-javaagent:/tmp/a.jar"))).getMessage();
+        String m = assertThrows(ConfigException.class, () -> ConfigLoader.load(p, Map.of()))
+                .getMessage();
+        assertTrue(
+                m.startsWith(
+                        p
+                                + ":4: server_java_options: JVM flag \"-XX:OnOutOfMemoryError=/tmp/pwn.sh\" refused: it runs a command"),
+                m);
+        String o = assertThrows(
+                        ConfigException.class,
+                        () -> ConfigLoader.load(p, Map.of("server_java_options", "-javaagent:/tmp/a.jar")))
+                .getMessage();
         assertTrue(o.startsWith("command line: -Dserver_java_options: JVM flag \"-javaagent:/tmp/a.jar\" refused"), o);
     }
 
     @Test
     void aProfileFileWithACommandIsRefusedNamingFileAndLine() {
-        Path mine = TestFiles.write(tmp, "mine.properties", "tiny = -Xmx24m\n# c\nevil = -Xmx24m -XX:OnOutOfMemoryError=kill\n");
-        String m = assertThrows(ConfigException.class, () -> JvmProfiles.load(mine)).getMessage();
+        Path mine = TestFiles.write(
+                tmp, "mine.properties", "tiny = -Xmx24m\n# c\nevil = -Xmx24m -XX:OnOutOfMemoryError=kill\n");
+        String m = assertThrows(ConfigException.class, () -> JvmProfiles.load(mine))
+                .getMessage();
         assertTrue(m.startsWith(mine + ":3: profile evil: JVM flag \"-XX:OnOutOfMemoryError=kill\" refused"), m);
         assertTrue(JvmProfiles.load(null).all().size() >= 7, "the packaged profiles pass");
     }

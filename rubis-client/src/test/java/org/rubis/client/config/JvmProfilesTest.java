@@ -1,6 +1,5 @@
 package org.rubis.client.config;
 
-import org.rubis.client.input.ConfigException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,11 +9,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
+import org.rubis.client.input.ConfigException;
 import org.rubis.client.process.ChildJvm;
 
 class JvmProfilesTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void packagedProfilesAndUserAdditions() {
@@ -26,7 +27,8 @@ class JvmProfilesTest {
         for (String name : List.of("g1", "parallel", "zgc")) {
             assertTrue(p.flags(name).size() >= 1, name);
         }
-        Path mine = TestFiles.write(tmp, "mine.properties", "tiny = -Xmx24m -XX:+UseSerialGC\npaper-tuned = -Xmx768m\n");
+        Path mine =
+                TestFiles.write(tmp, "mine.properties", "tiny = -Xmx24m -XX:+UseSerialGC\npaper-tuned = -Xmx768m\n");
         JvmProfiles q = JvmProfiles.load(mine);
         assertEquals(List.of("-Xmx24m", "-XX:+UseSerialGC"), q.flags("tiny"));
         assertEquals(List.of("-Xmx768m"), q.flags("paper-tuned"), "a user file overrides");
@@ -37,13 +39,18 @@ class JvmProfilesTest {
     /** capacity printed "JVM profile default ()" for the flagless profile. */
     @Test
     void aProfileIsDescribedWithItsFlagsOrSaysItHasNone() {
-        assertEquals("default (no flags: the JVM's own defaults)", JvmProfiles.describe("default", JvmProfiles.load(null).flags("default")));
-        assertEquals("paper-default (-Xmx64m -XX:+UseSerialGC)", JvmProfiles.describe("paper-default", List.of("-Xmx64m", "-XX:+UseSerialGC")));
+        assertEquals(
+                "default (no flags: the JVM's own defaults)",
+                JvmProfiles.describe("default", JvmProfiles.load(null).flags("default")));
+        assertEquals(
+                "paper-default (-Xmx64m -XX:+UseSerialGC)",
+                JvmProfiles.describe("paper-default", List.of("-Xmx64m", "-XX:+UseSerialGC")));
     }
 
     @Test
     void aJavaThatIsNotAnExecutableIsOneLineNamingTheOption() {
-        String m = assertThrows(ConfigException.class, () -> ChildJvm.java(tmp.resolve("nojava"))).getMessage();
+        String m = assertThrows(ConfigException.class, () -> ChildJvm.java(tmp.resolve("nojava")))
+                .getMessage();
         assertTrue(m.startsWith("--java " + tmp.resolve("nojava") + ": not an executable file"), m);
     }
 }

@@ -8,13 +8,19 @@ import org.junit.jupiter.api.Test;
 
 class NearestKeyTest {
 
-    private static final List<String> KNOWN = List.of("workload_number_of_clients_per_node", "workload_transition_mode", "client_seed", "server_size");
+    private static final List<String> KNOWN =
+            List.of("workload_number_of_clients_per_node", "workload_transition_mode", "client_seed", "server_size");
 
     @Test
     void aTypoGetsTheKeyItWasMeantToBe() {
-        assertEquals(Optional.of("workload_number_of_clients_per_node"), NearestKey.of("workload_number_of_client_per_node", KNOWN));
+        assertEquals(
+                Optional.of("workload_number_of_clients_per_node"),
+                NearestKey.of("workload_number_of_client_per_node", KNOWN));
         assertEquals(Optional.of("workload_transition_mode"), NearestKey.of("workload_trasition_mode", KNOWN));
-        assertEquals(Optional.of("client_seed"), NearestKey.of("client_sede", KNOWN), "a transposition: two edits, within a third of the key");
+        assertEquals(
+                Optional.of("client_seed"),
+                NearestKey.of("client_sede", KNOWN),
+                "a transposition: two edits, within a third of the key");
     }
 
     @Test

@@ -22,8 +22,13 @@ class ShardPlanTest {
     static final String AHEAD = "2026-11-22T05:05:00Z";
 
     static ClientConfig config(String... kv) {
-        Map<String, String> o = new HashMap<>(Map.of("client_target", "http://127.0.0.1:8080", "client_seed", "7",
-                "workload_number_of_clients_per_node", "300"));
+        Map<String, String> o = new HashMap<>(Map.of(
+                "client_target",
+                "http://127.0.0.1:8080",
+                "client_seed",
+                "7",
+                "workload_number_of_clients_per_node",
+                "300"));
         for (int i = 0; i < kv.length; i += 2) {
             if (kv[i + 1] == null) {
                 o.remove(kv[i]);
@@ -35,7 +40,8 @@ class ShardPlanTest {
     }
 
     static String error(String shard, String startAt, Map<String, String> env, ClientConfig c) {
-        String m = assertThrows(ConfigException.class, () -> ShardPlan.resolve(shard, startAt, env, c, NOW)).getMessage();
+        String m = assertThrows(ConfigException.class, () -> ShardPlan.resolve(shard, startAt, env, c, NOW))
+                .getMessage();
         assertFalse(m.contains("\n"), m);
         return m;
     }
@@ -47,14 +53,27 @@ class ShardPlanTest {
         assertEquals(3, p.count());
         assertEquals(Instant.parse(AHEAD), p.startAt());
         assertTrue(p.shard());
-        assertEquals(Instant.parse(AHEAD), ShardPlan.resolve("0/3", String.valueOf(Instant.parse(AHEAD).toEpochMilli()), Map.of(), config(), NOW).startAt(),
+        assertEquals(
+                Instant.parse(AHEAD),
+                ShardPlan.resolve("0/3", String.valueOf(Instant.parse(AHEAD).toEpochMilli()), Map.of(), config(), NOW)
+                        .startAt(),
                 "epoch milliseconds");
-        assertEquals(ShardPlan.SINGLE, ShardPlan.resolve(null, null, Map.of(), config("client_target", "embedded", "client_seed", null), NOW));
+        assertEquals(
+                ShardPlan.SINGLE,
+                ShardPlan.resolve(null, null, Map.of(), config("client_target", "embedded", "client_seed", null), NOW));
     }
 
     @Test
     void theEnvironmentOfAnIndexedJobStandsForTheOptionsWhichWin() {
-        Map<String, String> env = Map.of("JOB_COMPLETION_INDEX", "2", "RUBIS_SHARD_COUNT", "4", "RUBIS_START_AT", AHEAD, "HOSTNAME", "rubis-client-2-x7k2p");
+        Map<String, String> env = Map.of(
+                "JOB_COMPLETION_INDEX",
+                "2",
+                "RUBIS_SHARD_COUNT",
+                "4",
+                "RUBIS_START_AT",
+                AHEAD,
+                "HOSTNAME",
+                "rubis-client-2-x7k2p");
         ShardPlan p = ShardPlan.resolve(null, null, env, config(), NOW);
         assertEquals(new ShardPlan(2, 4, Instant.parse(AHEAD), "rubis-client-2-x7k2p", true), p);
         ShardPlan q = ShardPlan.resolve("0/2", "2026-11-22T05:06:00Z", env, config(), NOW);
@@ -90,31 +109,56 @@ class ShardPlanTest {
     @Test
     void badInputIsOneLineNamingTheFix() {
         ClientConfig c = config();
-        assertEquals("--shard 3/3: the index must be in 0..2 (shard I of N, 0-based)", error("3/3", AHEAD, Map.of(), c));
+        assertEquals(
+                "--shard 3/3: the index must be in 0..2 (shard I of N, 0-based)", error("3/3", AHEAD, Map.of(), c));
         for (String bad : new String[] {"2", "a/b", "0/0", "-1/3", "1/2/3"}) {
-            assertEquals("--shard " + bad + ": expected I/N with 0 <= I < N, e.g. --shard 0/4", error(bad, AHEAD, Map.of(), c));
+            assertEquals(
+                    "--shard " + bad + ": expected I/N with 0 <= I < N, e.g. --shard 0/4",
+                    error(bad, AHEAD, Map.of(), c));
         }
-        assertEquals("--start-at 2026-11-22T05:00:00Z is 12.3 s in the past (now 2026-11-22T05:00:12.300Z); give the same instant a few minutes ahead "
-                + "to every shard", error("0/2", "2026-11-22T05:00:00Z", Map.of(), c));
-        assertEquals("--start-at soon: expected an ISO-8601 instant (2026-11-22T06:00:00Z) or epoch milliseconds", error("0/2", "soon", Map.of(), c));
+        assertEquals(
+                "--start-at 2026-11-22T05:00:00Z is 12.3 s in the past (now 2026-11-22T05:00:12.300Z); give the same instant a few minutes ahead "
+                        + "to every shard",
+                error("0/2", "2026-11-22T05:00:00Z", Map.of(), c));
+        assertEquals(
+                "--start-at soon: expected an ISO-8601 instant (2026-11-22T06:00:00Z) or epoch milliseconds",
+                error("0/2", "soon", Map.of(), c));
         assertTrue(error("0/2", "2026-11-24T05:00:00Z", Map.of(), c).contains("more than 24 h ahead"));
-        assertEquals("--shard needs --start-at (or RUBIS_START_AT): every shard must start at the same instant", error("0/2", null, Map.of(), c));
-        assertTrue(error(null, null, Map.of("JOB_COMPLETION_INDEX", "x", "RUBIS_SHARD_COUNT", "3", "RUBIS_START_AT", AHEAD), c)
+        assertEquals(
+                "--shard needs --start-at (or RUBIS_START_AT): every shard must start at the same instant",
+                error("0/2", null, Map.of(), c));
+        assertTrue(error(
+                        null,
+                        null,
+                        Map.of("JOB_COMPLETION_INDEX", "x", "RUBIS_SHARD_COUNT", "3", "RUBIS_START_AT", AHEAD),
+                        c)
                 .startsWith("JOB_COMPLETION_INDEX = \"x\" is not a shard index; expected a whole number 0..2"));
-        assertEquals("JOB_COMPLETION_INDEX/RUBIS_SHARD_COUNT 3/3: the index must be in 0..2 (shard I of N, 0-based)",
-                error(null, null, Map.of("JOB_COMPLETION_INDEX", "3", "RUBIS_SHARD_COUNT", "3", "RUBIS_START_AT", AHEAD), c));
-        assertEquals("--shard 5/8 has no users (5 users over 8 shards): use at most 5 shards",
+        assertEquals(
+                "JOB_COMPLETION_INDEX/RUBIS_SHARD_COUNT 3/3: the index must be in 0..2 (shard I of N, 0-based)",
+                error(
+                        null,
+                        null,
+                        Map.of("JOB_COMPLETION_INDEX", "3", "RUBIS_SHARD_COUNT", "3", "RUBIS_START_AT", AHEAD),
+                        c));
+        assertEquals(
+                "--shard 5/8 has no users (5 users over 8 shards): use at most 5 shards",
                 error("5/8", AHEAD, Map.of(), config("workload_number_of_clients_per_node", "5")));
-        assertTrue(error("0/2", AHEAD, Map.of(), config("client_target", "embedded")).startsWith("--shard with the embedded target"));
-        assertEquals("--shard needs an explicit seed (--seed or client_seed): a random seed differs per process",
+        assertTrue(error("0/2", AHEAD, Map.of(), config("client_target", "embedded"))
+                .startsWith("--shard with the embedded target"));
+        assertEquals(
+                "--shard needs an explicit seed (--seed or client_seed): a random seed differs per process",
                 error("0/2", AHEAD, Map.of(), config("client_seed", null)));
     }
 
     @Test
-    void theConfigurationHashIgnoresWhereFilesAreAndWhereOutputGoesButNotWhatIsSent(@TempDir Path tmp) throws Exception {
+    void theConfigurationHashIgnoresWhereFilesAreAndWhereOutputGoesButNotWhatIsSent(@TempDir Path tmp)
+            throws Exception {
         String h = config().configSha256();
         assertEquals(64, h.length());
-        assertEquals(h, config("client_output_dir", "elsewhere", "client_progress", "no").configSha256());
+        assertEquals(
+                h,
+                config("client_output_dir", "elsewhere", "client_progress", "no")
+                        .configSha256());
         assertNotEquals(h, config("client_seed", "8").configSha256());
         assertNotEquals(h, config("workload_think_scale", "0.5").configSha256());
         Path a = Files.createDirectories(tmp.resolve("a")).resolve("regions.txt");
@@ -122,7 +166,8 @@ class ShardPlanTest {
         Files.writeString(a, "Alabama\nAlaska\n");
         Files.writeString(b, "Alabama\nAlaska\n");
         String ha = config("database_regions_file", a.toString()).configSha256();
-        assertEquals(ha, config("database_regions_file", b.toString()).configSha256(), "the same bytes at another path");
+        assertEquals(
+                ha, config("database_regions_file", b.toString()).configSha256(), "the same bytes at another path");
         Files.writeString(b, "Alabama\nArizona\n");
         assertNotEquals(ha, config("database_regions_file", b.toString()).configSha256(), "an edited file");
     }

@@ -24,7 +24,8 @@ import org.rubis.format.RunFiles;
  */
 class ActiveSessionsLogTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void theActiveSessionsOfTheLogsAreTheClientsOwnCount() throws Exception {
@@ -32,12 +33,31 @@ class ActiveSessionsLogTest {
             Path dir = tmp.resolve("run");
             // A session every 100 ms with TPC-W think times (7 s mean) in a 3.5 s run: the active sessions only grow
             // (none ends before the end cuts it), and most sessions are cut after their first request.
-            Map<String, String> p = Map.of("client_target", server.base(), "client_backend", "netty",
-                    "workload_arrivals", "hybrid", "workload_session_rate", "10", "workload_interarrival_distribution",
-                    "deterministic", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0",
-                    "workload_session_run_time_in_ms", "3500", "workload_think_scale", "1", "client_progress", "no");
-            new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream())).run();
-            NavigableMap<Long, Integer> plotted = RunAnalysis.of(new RunDirectory(dir)).sessions().active();
+            Map<String, String> p = Map.of(
+                    "client_target",
+                    server.base(),
+                    "client_backend",
+                    "netty",
+                    "workload_arrivals",
+                    "hybrid",
+                    "workload_session_rate",
+                    "10",
+                    "workload_interarrival_distribution",
+                    "deterministic",
+                    "workload_up_ramp_time_in_ms",
+                    "0",
+                    "workload_down_ramp_time_in_ms",
+                    "0",
+                    "workload_session_run_time_in_ms",
+                    "3500",
+                    "workload_think_scale",
+                    "1",
+                    "client_progress",
+                    "no");
+            new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream()))
+                    .run();
+            NavigableMap<Long, Integer> plotted =
+                    RunAnalysis.of(new RunDirectory(dir)).sessions().active();
             List<String> health = Files.readAllLines(RunFiles.clientHealth(dir));
             List<String> header = List.of(health.get(0).split(","));
             int epochMs = header.indexOf("epoch_ms");
@@ -55,8 +75,10 @@ class ActiveSessionsLogTest {
                 // between them lies between the two.
                 long second = Long.parseLong(f[epochMs]) / 1000 + 1;
                 int logs = plotted.getOrDefault(second, 0);
-                assertTrue(before <= logs && logs <= after, "second " + second + ": the client counted " + before
-                        + " then " + after + " active sessions, the logs " + logs + " (" + plotted + ")");
+                assertTrue(
+                        before <= logs && logs <= after,
+                        "second " + second + ": the client counted " + before + " then " + after
+                                + " active sessions, the logs " + logs + " (" + plotted + ")");
                 compared++;
             }
             assertTrue(compared >= 1, "the run had two samples with sessions active: " + health);

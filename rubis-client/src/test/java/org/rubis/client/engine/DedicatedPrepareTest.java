@@ -1,15 +1,18 @@
 package org.rubis.client.engine;
 
-import org.rubis.format.ErrorClass;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,12 +22,8 @@ import org.rubis.client.backend.DedicatedBackend;
 import org.rubis.client.backend.PreparingBackend;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.format.ErrorClass;
 import org.rubis.format.StopCause.Kind;
-import java.io.FileInputStream;
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Set;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The dedicated backend prepares a new connection's socket before the request's send mark, as netty does on its event
@@ -40,9 +39,11 @@ class DedicatedPrepareTest extends PageServerTest {
     }
 
     /** One session's run on {@code w}, closed after it; {@code stop}: a signal the test may raise (null: none, and none raised). */
-    private OneUserRun.Result run(WatchedBackend w, ClientConfig c, long firstIntendedNano, StopSignal stop) throws Exception {
+    private OneUserRun.Result run(WatchedBackend w, ClientConfig c, long firstIntendedNano, StopSignal stop)
+            throws Exception {
         try {
-            return stop == null ? OneUserRun.run(w, c, server.base(), tmp, firstIntendedNano)
+            return stop == null
+                    ? OneUserRun.run(w, c, server.base(), tmp, firstIntendedNano)
                     : OneUserRun.run(w, c, server.base(), tmp, firstIntendedNano, stop);
         } finally {
             w.close();
@@ -86,7 +87,8 @@ class DedicatedPrepareTest extends PageServerTest {
         WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), server.base()));
         OneUserRun.Result r = run(w, c, System.nanoTime());
         assertEquals(0, r.session().errors());
-        assertEquals(List.of(), w.prepares, "no time to prepare in: the socket is made in the request's window, as before");
+        assertEquals(
+                List.of(), w.prepares, "no time to prepare in: the socket is made in the request's window, as before");
         assertEquals(List.of(before), w.unconnectedAtReply);
         assertEquals(1, server.accepted.get());
     }
@@ -94,14 +96,23 @@ class DedicatedPrepareTest extends PageServerTest {
     @ParameterizedTest
     @ValueSource(strings = {"platform", "virtual"})
     void theNextRequestOnAnOpenConnectionIsNotPrepared(String threads) throws Exception {
-        // two requests about 14 ms apart (the TPC-W think time scaled down): the second reuses the first one's connection
-        ClientConfig c = server.config("dedicated", Map.of("workload_maximum_number_of_transitions", "2", "workload_think_scale", "0.002",
-                "client_threads", threads));
+        // two requests about 14 ms apart (the TPC-W think time scaled down): the second reuses the first one's
+        // connection
+        ClientConfig c = server.config(
+                "dedicated",
+                Map.of(
+                        "workload_maximum_number_of_transitions",
+                        "2",
+                        "workload_think_scale",
+                        "0.002",
+                        "client_threads",
+                        threads));
         WatchedBackend w = new WatchedBackend(Backends.create(c.execution(), server.base()));
         OneUserRun.Result r = run(w, c, later(w));
         assertEquals(2, r.session().requests());
         assertEquals(0, r.session().errors());
-        assertEquals(1, w.prepares.size(), "only the first request, which opened the session's connection, was prepared");
+        assertEquals(
+                1, w.prepares.size(), "only the first request, which opened the session's connection, was prepared");
         assertEquals(1, server.accepted.get(), "one connection for both requests");
         assertEquals(2, server.heads.size());
     }
@@ -128,7 +139,9 @@ class DedicatedPrepareTest extends PageServerTest {
         int before = UnconnectedSockets.count();
         try (DedicatedBackend b = dedicated()) {
             Backend.Session s = b.startSession();
-            assertTrue(b.prepares(s, System.nanoTime()), "a new session has no connection: its first request's socket can be prepared");
+            assertTrue(
+                    b.prepares(s, System.nanoTime()),
+                    "a new session has no connection: its first request's socket can be prepared");
             b.prepare(s);
             b.prepare(s);
             assertEquals(before + 1, UnconnectedSockets.count(), "one prepared socket, however many prepares");
@@ -146,7 +159,8 @@ class DedicatedPrepareTest extends PageServerTest {
             b.endSession(t);
             assertEquals(before, UnconnectedSockets.count(), "the session's end closed its prepared socket");
         }
-        assertEquals(1, server.accepted.get(), "a prepared socket never reaches the server unless its request connects it");
+        assertEquals(
+                1, server.accepted.get(), "a prepared socket never reaches the server unless its request connects it");
     }
 
     /**
@@ -175,7 +189,9 @@ class DedicatedPrepareTest extends PageServerTest {
                     f.close();
                 }
             }
-            assertTrue(b.prepares(s, System.nanoTime()), "nothing was prepared: the next request still opens its connection itself");
+            assertTrue(
+                    b.prepares(s, System.nanoTime()),
+                    "nothing was prepared: the next request still opens its connection itself");
             assertEquals(before, UnconnectedSockets.count(), "the failed prepare left no socket behind");
             Reply r = new Reply();
             b.execute(s, "/PHP/index.html", r);
@@ -196,7 +212,10 @@ class DedicatedPrepareTest extends PageServerTest {
             Reply r = new Reply();
             b.execute(s, "/PHP/index.html", r);
             assertEquals(ErrorClass.ABORTED, r.error());
-            assertEquals(before, UnconnectedSockets.count(), "the socket handed to the request and not taken is closed when it ends");
+            assertEquals(
+                    before,
+                    UnconnectedSockets.count(),
+                    "the socket handed to the request and not taken is closed when it ends");
             assertTrue(b.prepares(s, System.nanoTime()), "nothing prepared any more, no connection open");
             b.endSession(s);
         }

@@ -30,7 +30,9 @@ import org.rubis.format.RunStatus;
  */
 class DiskFullRunTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
+
     private Path mount;
 
     private static int exec(String... command) throws Exception {
@@ -56,24 +58,41 @@ class DiskFullRunTest {
         try (PageServer server = new PageServer()) {
             // No think time: the request log fills what the disk has left after the summary's reserve in a second or
             // two, far ahead of the 30 s run phase.
-            Map<String, String> p = Map.of("client_target", server.base(), "client_backend", "netty",
-                    "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0",
-                    "workload_down_ramp_time_in_ms", "0", "workload_session_run_time_in_ms", "30000",
-                    "workload_think_scale", "0", "client_progress", "no");
+            Map<String, String> p = Map.of(
+                    "client_target",
+                    server.base(),
+                    "client_backend",
+                    "netty",
+                    "workload_number_of_clients_per_node",
+                    "4",
+                    "workload_up_ramp_time_in_ms",
+                    "0",
+                    "workload_down_ramp_time_in_ms",
+                    "0",
+                    "workload_session_run_time_in_ms",
+                    "30000",
+                    "workload_think_scale",
+                    "0",
+                    "client_progress",
+                    "no");
             long t0 = System.nanoTime();
-            Summary s = new RunEngine(ConfigLoader.load((Path) null, p), dir,
-                    new PrintStream(OutputStream.nullOutputStream())).run();
+            Summary s = new RunEngine(
+                            ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream()))
+                    .run();
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
             assertTrue(seconds < 20, "stopped at the full disk, not at the run's end: " + seconds + " s");
             assertEquals(RunStatus.PARTIAL, s.status(), s.stopReason());
             // Whichever log asked the disk for a block first (most often the request log).
-            assertTrue(s.stopReason().matches("disk full: (requests|sessions)\\.csv: No space left on device; .*"),
+            assertTrue(
+                    s.stopReason().matches("disk full: (requests|sessions)\\.csv: No space left on device; .*"),
                     s.stopReason());
-            JsonNode json = new ObjectMapper().readTree(RunFiles.summaryJson(dir).toFile());
+            JsonNode json =
+                    new ObjectMapper().readTree(RunFiles.summaryJson(dir).toFile());
             long lost = json.path("records_lost").asLong();
             assertTrue(lost > 0, "the lines that could not be written are counted: " + json);
             assertTrue(s.stopReason().contains(lost + " log lines lost"), s.stopReason());
-            assertTrue(Files.readString(RunFiles.summaryText(dir)).contains("partial (disk full"), "summary.txt written");
+            assertTrue(
+                    Files.readString(RunFiles.summaryText(dir)).contains("partial (disk full"), "summary.txt written");
             // Whole lines only, and the summary's figures are the lines the file holds.
             String requests = Files.readString(RunFiles.requests(dir));
             assertTrue(requests.endsWith("\n"), "requests.csv ends with a whole line");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +16,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.workload.WorkloadModel;
-import java.io.OutputStream;
 
 /**
  * A target whose home page says ERROR: the original's rule (back to Home at once) holds for the first ERROR pages in a
@@ -26,7 +26,8 @@ import java.io.OutputStream;
  */
 class ErrorPageBoundTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
@@ -34,10 +35,25 @@ class ErrorPageBoundTest {
         int bound = WorkloadModel.ERROR_PAGES_WITHOUT_THINK;
         try (PageServer server = new PageServer()) {
             server.page = "<html><body><h2>ERROR</h2>the database is down</body></html>";
-            ClientConfig c = server.config(backend, Map.of("workload_maximum_number_of_transitions", "1000", "workload_number_of_clients_per_node", "5",
-                    "workload_session_run_time_in_ms", "4000", "workload_think_scale", "0.05", "client_seed", "7", "client_progress", "no"));
+            ClientConfig c = server.config(
+                    backend,
+                    Map.of(
+                            "workload_maximum_number_of_transitions",
+                            "1000",
+                            "workload_number_of_clients_per_node",
+                            "5",
+                            "workload_session_run_time_in_ms",
+                            "4000",
+                            "workload_think_scale",
+                            "0.05",
+                            "client_seed",
+                            "7",
+                            "client_progress",
+                            "no"));
             Path dir = tmp.resolve(backend);
-            JsonNode summary = new RunEngine(c, dir, new PrintStream(OutputStream.nullOutputStream())).run().json();
+            JsonNode summary = new RunEngine(c, dir, new PrintStream(OutputStream.nullOutputStream()))
+                    .run()
+                    .json();
             List<String[]> rows = new ArrayList<>();
             List<String> lines = Files.readAllLines(dir.resolve("requests.csv"));
             List<String> header = List.of(lines.get(0).split(","));
@@ -50,7 +66,8 @@ class ErrorPageBoundTest {
             int send = header.indexOf("send_epoch_ns");
             int response = header.indexOf("response_ns");
             int error = header.indexOf("error");
-            rows.sort((a, b) -> a[session].equals(b[session]) ? Integer.compare(Integer.parseInt(a[index]), Integer.parseInt(b[index]))
+            rows.sort((a, b) -> a[session].equals(b[session])
+                    ? Integer.compare(Integer.parseInt(a[index]), Integer.parseInt(b[index]))
                     : a[session].compareTo(b[session]));
             long thinks = 0;
             int inARow = 0;
@@ -65,9 +82,16 @@ class ErrorPageBoundTest {
                     long done = Long.parseLong(r[send]) + Long.parseLong(r[response]);
                     long next = Long.parseLong(rows.get(i + 1)[intended]);
                     if (inARow <= bound) {
-                        assertEquals(done, next, "within the bound, back to Home at once (session " + r[session] + ", request " + r[index] + ")");
+                        assertEquals(
+                                done,
+                                next,
+                                "within the bound, back to Home at once (session " + r[session] + ", request "
+                                        + r[index] + ")");
                     } else {
-                        assertTrue(next > done, "past the bound, a think time first (session " + r[session] + ", request " + r[index] + ")");
+                        assertTrue(
+                                next > done,
+                                "past the bound, a think time first (session " + r[session] + ", request " + r[index]
+                                        + ")");
                         thinks++;
                     }
                 }
@@ -76,8 +100,11 @@ class ErrorPageBoundTest {
             assertEquals(server.heads.size(), rows.size(), "the server saw the logged requests, no other");
             JsonNode ep = summary.get("error_page_bound");
             assertEquals(bound, ep.get("pages_without_think").asInt());
-            assertTrue(ep.get("think_times_added").asLong() >= thinks && ep.get("think_times_added").asLong() <= thinks + 5,
-                    "the summary counts the think times added (a session's last one has no next request): " + ep + " vs " + thinks);
+            assertTrue(
+                    ep.get("think_times_added").asLong() >= thinks
+                            && ep.get("think_times_added").asLong() <= thinks + 5,
+                    "the summary counts the think times added (a session's last one has no next request): " + ep
+                            + " vs " + thinks);
             assertEquals(5, ep.get("sessions").asLong(), ep.toString());
         }
     }

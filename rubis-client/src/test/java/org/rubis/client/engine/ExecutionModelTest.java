@@ -25,12 +25,13 @@ class ExecutionModelTest {
 
     @ParameterizedTest(name = "{0} on {1} threads: {2}")
     @CsvSource({
-            "legacy, platform, PLATFORM_THREADS, false", "legacy, virtual, VIRTUAL_THREADS, false",
-            "pooled, platform, PLATFORM_THREADS, false", "pooled, virtual, VIRTUAL_THREADS, false",
-            "dedicated, platform, PLATFORM_THREADS, true", "dedicated, virtual, VIRTUAL_THREADS, true",
-            "netty, platform, EVENT_LOOPS, true", "netty, virtual, EVENT_LOOPS, true"})
-    void theBackendAndTheExecutorAreThoseOfTheOneModel(String backend, String threads, ExecutionModel model,
-            boolean prepares) {
+        "legacy, platform, PLATFORM_THREADS, false", "legacy, virtual, VIRTUAL_THREADS, false",
+        "pooled, platform, PLATFORM_THREADS, false", "pooled, virtual, VIRTUAL_THREADS, false",
+        "dedicated, platform, PLATFORM_THREADS, true", "dedicated, virtual, VIRTUAL_THREADS, true",
+        "netty, platform, EVENT_LOOPS, true", "netty, virtual, EVENT_LOOPS, true"
+    })
+    void theBackendAndTheExecutorAreThoseOfTheOneModel(
+            String backend, String threads, ExecutionModel model, boolean prepares) {
         ClientConfig c = ConfigLoader.load((Path) null, Map.of("client_backend", backend, "client_threads", threads));
         assertEquals(model, c.execution().model());
         try (Backend b = Backends.create(c.execution(), "http://127.0.0.1:9")) {
@@ -39,7 +40,7 @@ class ExecutionModelTest {
             assertTrue(loops ? b instanceof EventLoopBackend : b instanceof BlockingBackend, b.name());
             assertEquals(prepares, PrepareAhead.of(b).enabled(), "prepares ahead");
             SessionContext ctx = new SessionContext(new RunClock(c), new StopSignal(), b, null, new ActiveSessions());
-            try (SessionExecutor e = SessionExecutor.of(ctx, model, (who, x) -> { })) {
+            try (SessionExecutor e = SessionExecutor.of(ctx, model, (who, x) -> {})) {
                 Class<?> expected = switch (model) {
                     case EVENT_LOOPS -> EventLoopSessions.class;
                     case VIRTUAL_THREADS -> VirtualThreadSessions.class;

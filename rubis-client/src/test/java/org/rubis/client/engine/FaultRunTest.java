@@ -5,28 +5,28 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.io.TempDir;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rubis.format.ErrorClass;
 import org.rubis.client.config.ConfigLoader;
+import org.rubis.format.ErrorClass;
 import org.rubis.format.RunFiles;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.OutputStream;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Whole runs against the fault-injecting server, one per backend: the run ends on time, each
@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  */
 class FaultRunTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
 
@@ -45,23 +46,55 @@ class FaultRunTest {
         return run(backend, spec, dir, durationMs, "1000", -1);
     }
 
-    private JsonNode run(String backend, String spec, Path dir, String durationMs, String requestTimeoutMs, long endWaitMs) throws Exception {
+    private JsonNode run(
+            String backend, String spec, Path dir, String durationMs, String requestTimeoutMs, long endWaitMs)
+            throws Exception {
         return run(backend, spec, dir, durationMs, requestTimeoutMs, endWaitMs, "0.005");
     }
 
-    private JsonNode run(String backend, String spec, Path dir, String durationMs, String requestTimeoutMs, long endWaitMs, String thinkScale)
+    private JsonNode run(
+            String backend,
+            String spec,
+            Path dir,
+            String durationMs,
+            String requestTimeoutMs,
+            long endWaitMs,
+            String thinkScale)
             throws Exception {
         return run(backend, spec, dir, durationMs, requestTimeoutMs, endWaitMs, thinkScale, Map.of());
     }
 
-    private JsonNode run(String backend, String spec, Path dir, String durationMs, String requestTimeoutMs, long endWaitMs, String thinkScale,
-            Map<String, String> more) throws Exception {
+    private JsonNode run(
+            String backend,
+            String spec,
+            Path dir,
+            String durationMs,
+            String requestTimeoutMs,
+            long endWaitMs,
+            String thinkScale,
+            Map<String, String> more)
+            throws Exception {
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, spec, dir.resolve("truth"))) {
             String[] model = backend.split("\\+"); // BACKEND or BACKEND+THREADS (dedicated+virtual)
-            Map<String, String> p = new HashMap<>(Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", model[0],
-                    "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0",
-                    "workload_session_run_time_in_ms", durationMs, "workload_think_scale", thinkScale, "client_progress", "no",
-                    "client_request_timeout_ms", requestTimeoutMs));
+            Map<String, String> p = new HashMap<>(Map.of(
+                    "client_target",
+                    "http://127.0.0.1:" + server.port(),
+                    "client_backend",
+                    model[0],
+                    "workload_number_of_clients_per_node",
+                    "4",
+                    "workload_up_ramp_time_in_ms",
+                    "0",
+                    "workload_down_ramp_time_in_ms",
+                    "0",
+                    "workload_session_run_time_in_ms",
+                    durationMs,
+                    "workload_think_scale",
+                    thinkScale,
+                    "client_progress",
+                    "no",
+                    "client_request_timeout_ms",
+                    requestTimeoutMs));
             p.put("client_connect_timeout_ms", "1000");
             p.putAll(more);
             if (model.length > 1) {
@@ -81,7 +114,9 @@ class FaultRunTest {
     void mixedFaultsAreEachLoggedOnceWithTheirClass(String backend) throws Exception {
         Path dir = tmp.resolve(backend);
         JsonNode s = run(backend, "reset:0.1,truncate:0.1,status=503:0.1,garbage:0.05,delay=20:0.1", dir, "2500");
-        assertTrue(!s.has("end_of_run_stall") && !Files.exists(dir.resolve(RunFiles.END_OF_RUN_STALL)), "sessions that end in time leave no dump");
+        assertTrue(
+                !s.has("end_of_run_stall") && !Files.exists(dir.resolve(RunFiles.END_OF_RUN_STALL)),
+                "sessions that end in time leave no dump");
         List<String> lines = Files.readAllLines(dir.resolve("requests.csv"));
         List<String> header = List.of(lines.get(0).split(","));
         int errorCol = header.indexOf("error");
@@ -105,17 +140,34 @@ class FaultRunTest {
         JsonNode byClass = s.get("errors_by_class");
         classes.forEach((k, v) -> assertEquals(v, byClass.path(k).asLong(), k));
         assertEquals("complete", s.get("status").asText(), s.toString());
-        JsonNode truth = new ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("faults");
+        JsonNode truth = new ObjectMapper()
+                .readTree(dir.resolve("truth/stats.json").toFile())
+                .get("faults");
         // The server's own fault counts are the truth for the classes the client must name.
-        assertEquals(truth.path("reset").asLong(), classes.getOrDefault("reset", 0L), "reset vs the server: " + classes + " " + truth);
-        assertEquals(truth.path("truncate").asLong(), classes.getOrDefault("truncated-body", 0L), "truncate: " + classes + " " + truth);
-        assertEquals(truth.path("status").asLong(), classes.getOrDefault("http-503", 0L), "503: " + classes + " " + truth);
+        assertEquals(
+                truth.path("reset").asLong(),
+                classes.getOrDefault("reset", 0L),
+                "reset vs the server: " + classes + " " + truth);
+        assertEquals(
+                truth.path("truncate").asLong(),
+                classes.getOrDefault("truncated-body", 0L),
+                "truncate: " + classes + " " + truth);
+        assertEquals(
+                truth.path("status").asLong(), classes.getOrDefault("http-503", 0L), "503: " + classes + " " + truth);
         assertTrue(truth.path("garbage").asLong() > 0, "the server sent non-HTTP bytes: " + truth);
-        assertEquals(truth.path("garbage").asLong(), classes.getOrDefault("not-http", 0L), "garbage: " + classes + " " + truth);
+        assertEquals(
+                truth.path("garbage").asLong(),
+                classes.getOrDefault("not-http", 0L),
+                "garbage: " + classes + " " + truth);
         long served = requests - s.get("errors").asLong();
         assertEquals(served, s.get("requests_served").asLong());
-        assertEquals(s.get("sessions_started").asLong(), s.get("sessions_logged").asLong(), "every session that began is in sessions.csv");
-        assertEquals(s.get("sessions_started").asLong(), Files.readAllLines(dir.resolve("sessions.csv")).size() - 1);
+        assertEquals(
+                s.get("sessions_started").asLong(),
+                s.get("sessions_logged").asLong(),
+                "every session that began is in sessions.csv");
+        assertEquals(
+                s.get("sessions_started").asLong(),
+                Files.readAllLines(dir.resolve("sessions.csv")).size() - 1);
     }
 
     /**
@@ -141,8 +193,11 @@ class FaultRunTest {
         }
         long timeouts = classes.getOrDefault("read-timeout", 0L);
         assertTrue(timeouts >= 3, "some requests hung: " + classes);
-        assertTrue(Set.of("", "read-timeout", "aborted").containsAll(classes.keySet()), "only read timeouts: " + classes);
-        JsonNode truth = new ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("faults");
+        assertTrue(
+                Set.of("", "read-timeout", "aborted").containsAll(classes.keySet()), "only read timeouts: " + classes);
+        JsonNode truth = new ObjectMapper()
+                .readTree(dir.resolve("truth/stats.json").toFile())
+                .get("faults");
         // hangs still open when the run ended are aborted rather than timed out
         assertTrue(timeouts <= truth.path("hang").asLong(), "timeouts " + timeouts + " vs the server's hangs " + truth);
         assertEquals(lines.size() - 1, s.get("requests").asLong());
@@ -157,9 +212,14 @@ class FaultRunTest {
      * that request (which waited out its timeout).
      */
     @ParameterizedTest(name = "{0} {1}")
-    @CsvSource({"netty,hang:0.2,read-timeout", "netty,garbage:0.2,not-http", "dedicated,hang:0.2,read-timeout", "dedicated,garbage:0.2,not-http"})
-    void anImageThatFailsEndsTheImagesNotThePageAndTheNextRequestOpensANewConnection(String backend, String spec, String error)
-            throws Exception {
+    @CsvSource({
+        "netty,hang:0.2,read-timeout",
+        "netty,garbage:0.2,not-http",
+        "dedicated,hang:0.2,read-timeout",
+        "dedicated,garbage:0.2,not-http"
+    })
+    void anImageThatFailsEndsTheImagesNotThePageAndTheNextRequestOpensANewConnection(
+            String backend, String spec, String error) throws Exception {
         Path dir = tmp.resolve("image-" + backend + "-" + error);
         // 500 ms, not 150: the first requests of a JVM's first run can wait 200 ms and more for the cold in-process
         // server on a loaded host, and would time out without any fault
@@ -178,34 +238,59 @@ class FaultRunTest {
         String imageError = "image-" + error;
         long images = classes.getOrDefault(imageError, 0L);
         assertTrue(images >= 3, "some images failed: " + classes);
-        // The application's own error pages (a bid below a minimum another user just raised, a nickname just taken: one in
+        // The application's own error pages (a bid below a minimum another user just raised, a nickname just taken: one
+        // in
         // 15,000 requests of a CI run) are no fault's: allowed as many as the server says it sent.
-        long appErrorPages = new ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).path("error_pages").asLong();
+        long appErrorPages = new ObjectMapper()
+                .readTree(dir.resolve("truth/stats.json").toFile())
+                .path("error_pages")
+                .asLong();
         long clientErrorPages = classes.getOrDefault(ErrorClass.ERROR_PAGE.label(), 0L);
-        assertTrue(clientErrorPages <= appErrorPages, "error pages: client " + clientErrorPages + ", the server's own " + appErrorPages);
-        assertTrue(Set.of("", error, imageError, "aborted", ErrorClass.ERROR_PAGE.label()).containsAll(classes.keySet()), "only " + error + ": " + classes);
+        assertTrue(
+                clientErrorPages <= appErrorPages,
+                "error pages: client " + clientErrorPages + ", the server's own " + appErrorPages);
+        assertTrue(
+                Set.of("", error, imageError, "aborted", ErrorClass.ERROR_PAGE.label())
+                        .containsAll(classes.keySet()),
+                "only " + error + ": " + classes);
         long followed = 0;
         for (String[] f : byRequest.values()) {
             if (f[header.indexOf("error")].equals(imageError)) {
                 assertEquals("200", f[header.indexOf("status")], "the page's own status: " + String.join(",", f));
-                String[] next = byRequest.get(f[header.indexOf("session_id")] + "/" + (Integer.parseInt(f[header.indexOf("request_index")]) + 1));
-                if (next != null && !next[header.indexOf("status")].equals("0")) { // a failed request may not name its connection
+                String[] next = byRequest.get(f[header.indexOf("session_id")] + "/"
+                        + (Integer.parseInt(f[header.indexOf("request_index")]) + 1));
+                if (next != null
+                        && !next[header.indexOf("status")].equals(
+                                "0")) { // a failed request may not name its connection
                     followed++;
-                    assertEquals("true", next[header.indexOf("new_connection")], "after a failed image, a new connection: " + String.join(",", next));
+                    assertEquals(
+                            "true",
+                            next[header.indexOf("new_connection")],
+                            "after a failed image, a new connection: " + String.join(",", next));
                 }
             }
         }
         assertTrue(followed >= 1, "a session went on to a reply after a failed image: " + classes);
-        JsonNode truth = new ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("faults");
+        JsonNode truth = new ObjectMapper()
+                .readTree(dir.resolve("truth/stats.json").toFile())
+                .get("faults");
         String kind = spec.substring(0, spec.indexOf(':'));
         // faults still open when the run ended are aborted rather than timed out
-        assertTrue(images + classes.getOrDefault(error, 0L) <= truth.path(kind).asLong(), classes + " vs the server's " + truth);
+        assertTrue(
+                images + classes.getOrDefault(error, 0L) <= truth.path(kind).asLong(),
+                classes + " vs the server's " + truth);
         assertEquals(lines.size() - 1, s.get("requests").asLong());
-        // the server saw each logged page, the images fetched, and the failed image of each image-<class> line; a request
+        // the server saw each logged page, the images fetched, and the failed image of each image-<class> line; a
+        // request
         // aborted at the end may have reached it or not, and may have been in its images
-        long seen = new ObjectMapper().readTree(dir.resolve("truth/stats.json").toFile()).get("requests").asLong();
+        long seen = new ObjectMapper()
+                .readTree(dir.resolve("truth/stats.json").toFile())
+                .get("requests")
+                .asLong();
         long expected = lines.size() - 1 + fetched + images;
-        assertTrue(Math.abs(seen - expected) <= classes.getOrDefault("aborted", 0L), "server " + seen + " vs client " + expected + " " + classes);
+        assertTrue(
+                Math.abs(seen - expected) <= classes.getOrDefault("aborted", 0L),
+                "server " + seen + " vs client " + expected + " " + classes);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -225,21 +310,33 @@ class FaultRunTest {
         }
         assertEquals(started, s.get("sessions_stuck_at_end").asLong());
         assertEquals(started, s.get("sessions_logged").asLong());
-        assertEquals(1, Files.readAllLines(dir.resolve("requests.csv")).size(), "no request finished, none logged (nor a late one)");
+        assertEquals(
+                1,
+                Files.readAllLines(dir.resolve("requests.csv")).size(),
+                "no request finished, none logged (nor a late one)");
         assertNotEquals("complete", s.get("status").asText(), "no request succeeded");
         // Half the end-of-run wait passed with every session still in its request: their threads were dumped.
         JsonNode stall = s.get("end_of_run_stall");
-        assertTrue(stall != null && stall.get("active_sessions").asLong() == started, "a stall section naming the stuck sessions: " + s);
-        assertEquals(started, stall.get("active_sessions_when_the_wait_ended").asLong(), "none ended in the wait: " + stall);
+        assertTrue(
+                stall != null && stall.get("active_sessions").asLong() == started,
+                "a stall section naming the stuck sessions: " + s);
+        assertEquals(
+                started, stall.get("active_sessions_when_the_wait_ended").asLong(), "none ended in the wait: " + stall);
         String text = Files.readString(dir.resolve(RunFiles.END_OF_RUN_STALL));
         assertTrue(text.startsWith(started + " sessions still active"), text);
         // the busy threads' window is a whole second although the wait ended inside it
         Matcher window = Pattern.compile("in the next ([0-9.]+) s").matcher(text);
         assertTrue(window.find() && Double.parseDouble(window.group(1)) >= 0.95, text);
         String all = Files.readString(dir.resolve(RunFiles.END_OF_RUN_THREADS));
-        if (!backend.equals("netty")) { // the users' own threads, each waiting for its reply (virtual ones only in the JVM's dump)
-            long users = (backend.endsWith("virtual") ? all : text).lines().filter(l -> l.contains("\"user-")).count();
-            assertTrue(users >= 1, backend + ": the users' threads in the dump:\n" + (backend.endsWith("virtual") ? all : text));
+        if (!backend.equals(
+                "netty")) { // the users' own threads, each waiting for its reply (virtual ones only in the JVM's dump)
+            long users = (backend.endsWith("virtual") ? all : text)
+                    .lines()
+                    .filter(l -> l.contains("\"user-"))
+                    .count();
+            assertTrue(
+                    users >= 1,
+                    backend + ": the users' threads in the dump:\n" + (backend.endsWith("virtual") ? all : text));
         }
     }
 
@@ -248,7 +345,9 @@ class FaultRunTest {
     void everyReplyAnErrorIsAFailedRun(String backend) throws Exception {
         JsonNode s = run(backend, "status=503", tmp.resolve(backend), "1500");
         assertEquals("failed", s.get("status").asText(), s.get("stop_reason").asText());
-        assertTrue(s.get("stop_reason").asText().startsWith("no request succeeded"), s.get("stop_reason").asText());
+        assertTrue(
+                s.get("stop_reason").asText().startsWith("no request succeeded"),
+                s.get("stop_reason").asText());
         assertEquals(0.0, s.get("throughput_rps").asDouble(), "nothing was served");
         assertTrue(s.get("attempted_rps").asDouble() > 0);
         assertTrue(s.get("client_health").get("verdict").asText().startsWith("INVALID"));
@@ -260,9 +359,16 @@ class FaultRunTest {
         JsonNode s = run("legacy", "delay=1:0.01", tmp.resolve("nothing"), "1000", "1000", -1, "1000");
         assertEquals(0, s.get("sessions_started").asLong(), "no session began: " + s.get("stop_reason"));
         assertEquals("failed", s.get("status").asText(), s.get("stop_reason").asText());
-        assertTrue(s.get("stop_reason").asText().startsWith("no request was sent: no session began before the run's end (4 users"),
+        assertTrue(
+                s.get("stop_reason")
+                        .asText()
+                        .startsWith("no request was sent: no session began before the run's end (4 users"),
                 s.get("stop_reason").asText());
-        assertEquals(1, Files.readAllLines(tmp.resolve("nothing").resolve("requests.csv")).size(), "nothing logged but the header");
+        assertEquals(
+                1,
+                Files.readAllLines(tmp.resolve("nothing").resolve("requests.csv"))
+                        .size(),
+                "nothing logged but the header");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -270,14 +376,19 @@ class FaultRunTest {
     void aTargetThatDiesIsNotComplete(String backend) throws Exception {
         // dies 3 s after its start: after the client's 1 s idle window (the fixed-cost measurement) and some requests
         JsonNode s = run(backend, "die@3", tmp.resolve(backend), "6000");
-        assertEquals("target-died", s.get("status").asText(), s.get("stop_reason").asText());
+        assertEquals(
+                "target-died", s.get("status").asText(), s.get("stop_reason").asText());
         assertNotEquals("complete", s.get("stop_reason").asText());
         long refused = s.get("errors_by_class").path("refused").asLong();
         assertTrue(refused >= 1, s.get("errors_by_class").toString());
         double served = s.get("requests_served").asDouble();
-        assertTrue(s.get("throughput_rps").asDouble() <= served / s.get("run_seconds").asDouble() * 1.01,
+        assertTrue(
+                s.get("throughput_rps").asDouble()
+                        <= served / s.get("run_seconds").asDouble() * 1.01,
                 "throughput counts served requests only: " + s);
-        assertTrue(s.get("attempted_rps").asDouble() > s.get("throughput_rps").asDouble(), "the refused ones are not served");
+        assertTrue(
+                s.get("attempted_rps").asDouble() > s.get("throughput_rps").asDouble(),
+                "the refused ones are not served");
         assertTrue(s.get("run_seconds").asDouble() < 5.9, "divided by the time actually run: " + s.get("run_seconds"));
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +16,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
-import java.io.OutputStream;
 
 /**
  * The summary prints the client's fixed CPU cost apart from its CPU per request: both figures are
@@ -24,7 +24,8 @@ import java.io.OutputStream;
  */
 class FixedCostRunTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"netty", "legacy"})
@@ -33,10 +34,26 @@ class FixedCostRunTest {
         Path truth = tmp.resolve(backend + "-server");
         JsonNode s;
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "", truth)) {
-            Map<String, String> p = Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", backend,
-                    "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "500",
-                    "workload_session_run_time_in_ms", "2000", "workload_think_scale", "0.005", "client_progress", "no");
-            s = new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream())).run().json();
+            Map<String, String> p = Map.of(
+                    "client_target",
+                    "http://127.0.0.1:" + server.port(),
+                    "client_backend",
+                    backend,
+                    "workload_number_of_clients_per_node",
+                    "4",
+                    "workload_up_ramp_time_in_ms",
+                    "0",
+                    "workload_down_ramp_time_in_ms",
+                    "500",
+                    "workload_session_run_time_in_ms",
+                    "2000",
+                    "workload_think_scale",
+                    "0.005",
+                    "client_progress",
+                    "no");
+            s = new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream()))
+                    .run()
+                    .json();
         }
         assertEquals("complete", s.get("status").asText(), s.toString());
         JsonNode h = s.get("client_health");
@@ -46,11 +63,14 @@ class FixedCostRunTest {
         assertTrue(h.get("fixed_cpu_method").asText().contains("idle window"), h.toString());
         double perRequest = h.get("run_request_cpu_us").asDouble();
         assertTrue(perRequest >= 0, "CPU per request measured: " + h);
-        assertTrue(perRequest <= h.get("run_cpu_us_per_request").asDouble(), "the fixed cost taken out never adds: " + h);
+        assertTrue(
+                perRequest <= h.get("run_cpu_us_per_request").asDouble(), "the fixed cost taken out never adds: " + h);
         assertTrue(h.get("request_cpu_us").asDouble() >= 0, h.toString());
         // The kernel's part: measured (Linux), never more than the whole (its /proc ticks are 10 ms: two of slack).
         double system = h.get("run_system_cpu_seconds").asDouble();
-        assertTrue(system >= 0 && system <= h.get("run_cpu_seconds").asDouble() + 0.02, "kernel CPU within the run's CPU: " + h);
+        assertTrue(
+                system >= 0 && system <= h.get("run_cpu_seconds").asDouble() + 0.02,
+                "kernel CPU within the run's CPU: " + h);
         assertTrue(h.get("run_system_cpu_us_per_request").asDouble() >= 0, h.toString());
         String text = Files.readString(dir.resolve("summary.txt"));
         assertTrue(text.contains("CPU cost:") && text.contains("fixed ") && text.contains("us per request"), text);
@@ -69,7 +89,9 @@ class FixedCostRunTest {
             sum += v.asDouble();
         }
         double process = h.get("run_cpu_seconds").asDouble();
-        assertTrue(Math.abs(sum - process) <= 0.05 + 0.1 * process, "the parts (" + sum + " s) make the process's run CPU (" + process + " s): " + h);
+        assertTrue(
+                Math.abs(sum - process) <= 0.05 + 0.1 * process,
+                "the parts (" + sum + " s) make the process's run CPU (" + process + " s): " + h);
         assertTrue(text.contains("CPU by thread:") && text.contains("log writer"), text);
 
         // The server's own log: requests arrived, none of them before the end of the idle window.
@@ -82,7 +104,9 @@ class FixedCostRunTest {
         assertTrue(lines.size() > 10, "the run sent requests: " + lines.size());
         for (String line : lines.subList(1, lines.size())) {
             long at = Long.parseLong(line.split(",")[arrival]);
-            assertTrue(at >= windowEndNs, "a request arrived " + (windowEndNs - at) / 1e6 + " ms before the end of the idle window: " + line);
+            assertTrue(
+                    at >= windowEndNs,
+                    "a request arrived " + (windowEndNs - at) / 1e6 + " ms before the end of the idle window: " + line);
         }
     }
 }

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.probe.ReferenceProbe;
 import org.rubis.client.warmup.JitWarmup;
+import org.rubis.format.Tls;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
-import org.rubis.format.Tls;
 
 /**
  * The JIT warm-up runs against its own loopback stub, never against the target: with the warm-up on,
@@ -34,7 +34,8 @@ import org.rubis.format.Tls;
  */
 class JitWarmupRunTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private record Run(JsonNode summary, String out, Path dir, Path truth) {}
 
@@ -43,16 +44,35 @@ class JitWarmupRunTest {
     }
 
     /** A run against an in-process server, over TLS with that resumption when {@code tlsResumption} is not null. */
-    private Run run(String backend, String warmup, InetAddress stubAddress, boolean probe, Boolean tlsResumption) throws Exception {
+    private Run run(String backend, String warmup, InetAddress stubAddress, boolean probe, Boolean tlsResumption)
+            throws Exception {
         Path dir = tmp.resolve(backend + "-" + warmup + (tlsResumption == null ? "" : "-tls-" + tlsResumption));
         Path truth = dir.resolve("truth");
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        try (RubisServer server = tlsResumption == null ? FaultyServer.start(RubisServer.Model.EVENT, "", truth) : tlsServer(tlsResumption, truth)) {
+        try (RubisServer server = tlsResumption == null
+                ? FaultyServer.start(RubisServer.Model.EVENT, "", truth)
+                : tlsServer(tlsResumption, truth)) {
             String scheme = tlsResumption == null ? "http" : "https";
-            Map<String, String> p = new HashMap<>(Map.of("client_target", scheme + "://127.0.0.1:" + server.port(), "client_backend", backend,
-                    "workload_number_of_clients_per_node", "4", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0",
-                    "workload_session_run_time_in_ms", "1500", "workload_think_scale", "0.005", "client_progress", "no", "client_seed", "7"));
+            Map<String, String> p = new HashMap<>(Map.of(
+                    "client_target",
+                    scheme + "://127.0.0.1:" + server.port(),
+                    "client_backend",
+                    backend,
+                    "workload_number_of_clients_per_node",
+                    "4",
+                    "workload_up_ramp_time_in_ms",
+                    "0",
+                    "workload_down_ramp_time_in_ms",
+                    "0",
+                    "workload_session_run_time_in_ms",
+                    "1500",
+                    "workload_think_scale",
+                    "0.005",
+                    "client_progress",
+                    "no",
+                    "client_seed",
+                    "7"));
             p.put("client_jit_warmup", warmup);
             if (tlsResumption != null) {
                 p.put("client_tls_resumption", tlsResumption ? "yes" : "no");
@@ -75,7 +95,10 @@ class JitWarmupRunTest {
     }
 
     private static List<String[]> rows(Path csv) throws Exception {
-        return Files.readAllLines(csv).stream().skip(1).map(l -> l.split(",", -1)).toList();
+        return Files.readAllLines(csv).stream()
+                .skip(1)
+                .map(l -> l.split(",", -1))
+                .toList();
     }
 
     @Test
@@ -98,9 +121,13 @@ class JitWarmupRunTest {
         assertTrue(client > 0, "requests: " + client);
         assertEquals(client + probe, server.size(), "server requests = run + probe, no warm-up request");
         // Its connection accounting: one connection per netty session, plus the probe's.
-        Set<String> probeConns = rows(r.dir().resolve("probe.csv")).stream().map(f -> f[1]).collect(Collectors.toSet());
-        JsonNode stats = new ObjectMapper().readTree(r.truth().resolve("stats.json").toFile());
-        assertEquals(r.summary().get("sessions_started").asLong() + probeConns.size(), stats.get("connections_accepted").asLong(),
+        Set<String> probeConns =
+                rows(r.dir().resolve("probe.csv")).stream().map(f -> f[1]).collect(Collectors.toSet());
+        JsonNode stats =
+                new ObjectMapper().readTree(r.truth().resolve("stats.json").toFile());
+        assertEquals(
+                r.summary().get("sessions_started").asLong() + probeConns.size(),
+                stats.get("connections_accepted").asLong(),
                 "connections = sessions + the probe's: " + stats);
     }
 
@@ -120,24 +147,33 @@ class JitWarmupRunTest {
             assertTrue(w.get("requests").asLong() >= 1000, what + w);
             assertEquals(0, w.get("errors").asLong(), what + w);
             JsonNode h = w.get("tls");
-            assertTrue(h != null && h.get("full_handshakes").asLong() > 0, what + "the stub made full handshakes: " + w);
+            assertTrue(
+                    h != null && h.get("full_handshakes").asLong() > 0, what + "the stub made full handshakes: " + w);
             if (resumption) {
                 assertTrue(h.get("resumed_handshakes").asLong() > 0, what + "and resumed ones: " + w);
             } else {
                 assertEquals(0, h.get("resumed_handshakes").asLong(), what + w);
             }
-            assertTrue(r.out().contains("JIT warm-up: " + w.get("requests").asLong() + " requests over TLS (" + h.get("full_handshakes").asLong()
-                    + " full + "), r.out());
+            assertTrue(
+                    r.out()
+                            .contains("JIT warm-up: " + w.get("requests").asLong() + " requests over TLS ("
+                                    + h.get("full_handshakes").asLong() + " full + "),
+                    r.out());
             assertTrue(Files.readString(r.dir().resolve("summary.txt")).contains(" over TLS ("), what + "summary.txt");
 
             // The target's own accounting: the run's requests and connections (one per netty session), no warm-up one.
             long client = rows(r.dir().resolve("requests.csv")).size();
             assertTrue(client > 0, "requests: " + client);
             assertEquals(client, rows(r.truth().resolve("requests.csv")).size(), what + "server requests = the run's");
-            JsonNode stats = new ObjectMapper().readTree(r.truth().resolve("stats.json").toFile());
+            JsonNode stats =
+                    new ObjectMapper().readTree(r.truth().resolve("stats.json").toFile());
             long sessions = r.summary().get("sessions_started").asLong();
-            assertEquals(sessions, stats.get("connections_accepted").asLong(), what + "connections = sessions: " + stats);
-            assertEquals(sessions, stats.get("tls_full_handshakes").asLong() + stats.get("tls_resumed_handshakes").asLong(),
+            assertEquals(
+                    sessions, stats.get("connections_accepted").asLong(), what + "connections = sessions: " + stats);
+            assertEquals(
+                    sessions,
+                    stats.get("tls_full_handshakes").asLong()
+                            + stats.get("tls_resumed_handshakes").asLong(),
                     what + "one handshake per run connection: " + stats);
             if (!resumption) {
                 assertEquals(0, stats.get("tls_resumed_handshakes").asLong(), what + stats);
@@ -165,8 +201,14 @@ class JitWarmupRunTest {
         assertEquals("skipped", w.get("status").asText(), w.toString());
         assertTrue(w.get("reason").asText().startsWith("the loopback stub could not start"), w.toString());
         assertTrue(r.out().contains("warning: JIT warm-up skipped: the loopback stub could not start"), r.out());
-        assertEquals("complete", r.summary().get("status").asText(), r.summary().get("stop_reason").asText());
-        assertTrue(r.summary().get("requests").asLong() > 0, "the run sent requests: " + r.summary().get("requests"));
-        assertTrue(Files.readString(r.dir().resolve("summary.txt")).contains("skipped: the loopback stub could not start"));
+        assertEquals(
+                "complete",
+                r.summary().get("status").asText(),
+                r.summary().get("stop_reason").asText());
+        assertTrue(
+                r.summary().get("requests").asLong() > 0,
+                "the run sent requests: " + r.summary().get("requests"));
+        assertTrue(Files.readString(r.dir().resolve("summary.txt"))
+                .contains("skipped: the loopback stub could not start"));
     }
 }

@@ -38,14 +38,21 @@ class NoSocketTest extends PageServerTest {
     @Test
     void aRequestWithNoSocketFailsAsIoAndTheSessionsNextRequestConnects() throws Exception {
         // two requests, no think time: the second is due as soon as the first has failed
-        ClientConfig c = server.config("netty", Map.of("workload_maximum_number_of_transitions", "2", "workload_think_scale", "0"));
+        ClientConfig c = server.config(
+                "netty", Map.of("workload_maximum_number_of_transitions", "2", "workload_think_scale", "0"));
         SocketFailures sockets = SocketFailures.onCalls(1);
         int before = UnconnectedSockets.count();
         Outcome o = run(c, sockets, 0);
-        assertEquals(List.of(), o.backend().prepares, "due requests: nothing prepared, each builds its socket in its own window");
+        assertEquals(
+                List.of(),
+                o.backend().prepares,
+                "due requests: nothing prepared, each builds its socket in its own window");
         assertEquals(2, sockets.calls(), "one socket asked for by each request");
         assertEquals(1, sockets.failed());
-        assertEquals(List.of("io", ""), o.backend().errors, "the first request failed for want of a socket, the next succeeded");
+        assertEquals(
+                List.of("io", ""),
+                o.backend().errors,
+                "the first request failed for want of a socket, the next succeeded");
         assertEquals(Map.of("io", 1L), o.run().stats().errorsByClass(), "the run log's error classes");
         assertEquals(2, o.run().session().requests(), "the session went on after the failure");
         assertEquals(1, o.run().session().errors());

@@ -38,16 +38,24 @@ final class OneUserRun {
     }
 
     /** {@link #run}, with a stop signal the test may raise. */
-    static Result run(Backend b, ClientConfig c, String base, Path dir, long firstIntendedNano, StopSignal stop) throws Exception {
+    static Result run(Backend b, ClientConfig c, String base, Path dir, long firstIntendedNano, StopSignal stop)
+            throws Exception {
         RunStats stats = new RunStats();
         RunClock clock = new RunClock(c);
         CountDownLatch done = new CountDownLatch(1);
         UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
         try (RunLog log = new RunLog(dir, stats::accept, stats::accept)) {
             Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base), b.name());
-            SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b, rec, new ActiveSessions()), c.execution().model(),
+            SessionExecutor d = SessionExecutor.of(
+                    new SessionContext(clock, stop, b, rec, new ActiveSessions()),
+                    c.execution().model(),
                     (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
-            d.start("user-0", 0, firstIntendedNano, (k, at) -> k == 0 ? new SessionExecutor.Start(s, at, null) : null, done::countDown);
+            d.start(
+                    "user-0",
+                    0,
+                    firstIntendedNano,
+                    (k, at) -> k == 0 ? new SessionExecutor.Start(s, at, null) : null,
+                    done::countDown);
             assertTrue(done.await(10, TimeUnit.SECONDS), "the session ended");
         }
         return new Result(s, stats);

@@ -54,11 +54,28 @@ class OwnedArrivalsTest {
     void aFiniteSequenceEndsOnEveryShard() {
         Supplier<SessionArrivals> five = () -> new SessionArrivals() {
             int n;
-            @Override public long next() { return n < 5 ? 1_000_000L * n++ : -1; }
-            @Override public String describe() { return "five"; }
+
+            @Override
+            public long next() {
+                return n < 5 ? 1_000_000L * n++ : -1;
+            }
+
+            @Override
+            public String describe() {
+                return "five";
+            }
         };
-        assertEquals(List.of(1L, 3L), arrivals(five, new ShardPlan(1, 2, null, null, true), 100).stream().map(a -> a[0]).toList());
-        assertEquals(List.of(0L, 2L, 4L), arrivals(five, new ShardPlan(0, 2, null, null, true), 100).stream().map(a -> a[0]).toList());
-        assertFalse(new OwnedArrivals(new DeterministicArrivals(1.0), new ShardPlan(3, 4, null, null, true)).advance() == false);
+        assertEquals(
+                List.of(1L, 3L),
+                arrivals(five, new ShardPlan(1, 2, null, null, true), 100).stream()
+                        .map(a -> a[0])
+                        .toList());
+        assertEquals(
+                List.of(0L, 2L, 4L),
+                arrivals(five, new ShardPlan(0, 2, null, null, true), 100).stream()
+                        .map(a -> a[0])
+                        .toList());
+        assertFalse(new OwnedArrivals(new DeterministicArrivals(1.0), new ShardPlan(3, 4, null, null, true)).advance()
+                == false);
     }
 }

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -16,7 +17,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;
-import java.net.SocketTimeoutException;
 
 /**
  * A loopback HTTP/1.1 server for the engine's tests: answers every request with the same small page on a kept-alive
@@ -31,6 +31,7 @@ final class PageServer implements AutoCloseable {
     final AtomicInteger accepted = new AtomicInteger();
     /** A connection idle this long between requests is closed, as servers close idle keep-alive connections (0: never). */
     volatile int idleCloseMs;
+
     final AtomicInteger idleClosed = new AtomicInteger();
     /** The page every request gets. */
     volatile String page = PAGE;
@@ -67,8 +68,19 @@ final class PageServer implements AutoCloseable {
 
     /** {@link #config(String)} with {@code settings} added or replaced (e.g. longer sessions). */
     ClientConfig config(String backend, Map<String, String> settings) {
-        Map<String, String> m = new HashMap<>(Map.of("client_backend", backend, "client_target", base(), "workload_maximum_number_of_transitions", "1",
-                "workload_session_run_time_in_ms", "5000", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0"));
+        Map<String, String> m = new HashMap<>(Map.of(
+                "client_backend",
+                backend,
+                "client_target",
+                base(),
+                "workload_maximum_number_of_transitions",
+                "1",
+                "workload_session_run_time_in_ms",
+                "5000",
+                "workload_up_ramp_time_in_ms",
+                "0",
+                "workload_down_ramp_time_in_ms",
+                "0"));
         m.putAll(settings);
         return ConfigLoader.load((Path) null, m);
     }
@@ -104,7 +116,8 @@ final class PageServer implements AutoCloseable {
                 }
                 heads.add(head.toString(StandardCharsets.ISO_8859_1));
                 String body = page;
-                out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + body.length() + "\r\nConnection: keep-alive\r\n\r\n" + body)
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + body.length()
+                                + "\r\nConnection: keep-alive\r\n\r\n" + body)
                         .getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
             }

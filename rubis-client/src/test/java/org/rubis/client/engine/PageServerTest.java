@@ -8,7 +8,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** The engine's tests that run a session against their own loopback {@link PageServer} (new for each test) and log into a temporary directory. */
 abstract class PageServerTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
+
     PageServer server;
 
     @BeforeEach

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,6 @@ import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.NettyBackend;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
-import java.util.Set;
 
 /**
  * A request due later than twice the backend's lead gets its new connection's socket prepared before its send mark
@@ -67,7 +67,10 @@ class PrepareAheadTest extends PageServerTest {
         } finally {
             w.close();
         }
-        assertEquals(List.of(), w.prepares, "no time to prepare in: the connection is built in the request's window, as before");
+        assertEquals(
+                List.of(),
+                w.prepares,
+                "no time to prepare in: the connection is built in the request's window, as before");
         assertEquals(List.of(before), w.unconnectedAtReply);
         assertEquals(1, server.accepted.get());
     }

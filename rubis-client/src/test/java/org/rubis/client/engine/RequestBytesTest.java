@@ -23,7 +23,9 @@ import org.rubis.format.StopCause;
 /** Every backend sends the same bytes for the same request: only the connection policy differs. */
 class RequestBytesTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
+
     private PageServer server;
     private static final String PAGE = PageServer.PAGE;
 
@@ -70,11 +72,18 @@ class RequestBytesTest {
         try (RunLog log = new RunLog(tmp, stats::accept, stats::accept)) {
             Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base()), "netty");
             Backend b = Backends.create(c.execution(), base());
-            SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b, rec, new ActiveSessions()), c.execution().model(),
+            SessionExecutor d = SessionExecutor.of(
+                    new SessionContext(clock, stop, b, rec, new ActiveSessions()),
+                    c.execution().model(),
                     (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
             assertTrue(d instanceof EventLoopSessions, "netty sessions run on event loops");
             UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
-            d.start("user-0", 0, System.nanoTime(), (k, at) -> k == 0 ? new SessionExecutor.Start(s, at, null) : null, done::countDown);
+            d.start(
+                    "user-0",
+                    0,
+                    System.nanoTime(),
+                    (k, at) -> k == 0 ? new SessionExecutor.Start(s, at, null) : null,
+                    done::countDown);
             assertTrue(done.await(10, TimeUnit.SECONDS));
             b.close();
             assertEquals(1, s.requests());
@@ -87,8 +96,10 @@ class RequestBytesTest {
     @Test
     void allBackendsSendByteIdenticalRequests() throws Exception {
         String legacy = viaBlocking("legacy");
-        assertEquals("GET /PHP/index.html HTTP/1.1\r\nUser-Agent: rubis-client/0.1\r\nAccept: */*\r\nHost: 127.0.0.1:" + server.port()
-                + "\r\nConnection: keep-alive\r\n\r\n", legacy);
+        assertEquals(
+                "GET /PHP/index.html HTTP/1.1\r\nUser-Agent: rubis-client/0.1\r\nAccept: */*\r\nHost: 127.0.0.1:"
+                        + server.port() + "\r\nConnection: keep-alive\r\n\r\n",
+                legacy);
         assertEquals(legacy, viaBlocking("pooled"), "pooled");
         assertEquals(legacy, viaBlocking("dedicated"), "dedicated");
         assertEquals(legacy, viaEventLoops(), "netty on its event loops");

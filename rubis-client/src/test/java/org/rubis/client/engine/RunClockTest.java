@@ -15,9 +15,21 @@ class RunClockTest {
     private static final long S = 1_000_000_000L;
 
     private static RunClock clock(String mode) {
-        return new RunClock(ConfigLoader.load((Path) null, Map.of("workload_up_ramp_time_in_ms", "10000", "workload_up_ramp_slowdown_factor", "2",
-                "workload_session_run_time_in_ms", "40000", "workload_down_ramp_time_in_ms", "10000", "workload_down_ramp_slowdown_factor", "3",
-                "workload_ramp_mode", mode)));
+        return new RunClock(ConfigLoader.load(
+                (Path) null,
+                Map.of(
+                        "workload_up_ramp_time_in_ms",
+                        "10000",
+                        "workload_up_ramp_slowdown_factor",
+                        "2",
+                        "workload_session_run_time_in_ms",
+                        "40000",
+                        "workload_down_ramp_time_in_ms",
+                        "10000",
+                        "workload_down_ramp_slowdown_factor",
+                        "3",
+                        "workload_ramp_mode",
+                        mode)));
     }
 
     @Test
@@ -50,9 +62,21 @@ class RunClockTest {
     void theLargestAcceptedScaleDoesNotWrap() {
         String most = String.valueOf(Limits.MAX_DURATION_MS / 70_000.0 * 0.9999999);
         for (String mode : new String[] {"stationary", "original"}) {
-            RunClock c = new RunClock(ConfigLoader.load((Path) null, Map.of("workload_up_ramp_time_in_ms", "10000", "workload_session_run_time_in_ms",
-                    "40000", "workload_ramp_mode", mode, "workload_think_scale", most, "workload_up_ramp_slowdown_factor", "1",
-                    "workload_down_ramp_slowdown_factor", "1")));
+            RunClock c = new RunClock(ConfigLoader.load(
+                    (Path) null,
+                    Map.of(
+                            "workload_up_ramp_time_in_ms",
+                            "10000",
+                            "workload_session_run_time_in_ms",
+                            "40000",
+                            "workload_ramp_mode",
+                            mode,
+                            "workload_think_scale",
+                            most,
+                            "workload_up_ramp_slowdown_factor",
+                            "1",
+                            "workload_down_ramp_slowdown_factor",
+                            "1")));
             long from = c.startNano() + S;
             long end = c.thinkEnd(70 * S, from);
             assertTrue(end > from && end - from <= Limits.MAX_DURATION_MS * 1_000_000L, mode + ": " + (end - from));

@@ -26,14 +26,16 @@ class StaleConnectionCheckTest extends PageServerTest {
     @Test
     void aConnectionTheServerClosedWhileIdleIsReplacedBeforeTheSendMarkOnceTheIdleLimitIsKnown() throws Exception {
         server.idleCloseMs = 150;
-        DedicatedBackend b = (DedicatedBackend) Backends.create(server.config("dedicated").execution(), server.base());
+        DedicatedBackend b =
+                (DedicatedBackend) Backends.create(server.config("dedicated").execution(), server.base());
         try {
             Backend.Session s = b.startSession();
             Reply r = new Reply();
             b.execute(s, PATH, r);
             assertTrue(r.newConnection && !r.failed(), r.errorLabel());
 
-            // The server closes the idle connection; nothing is known yet, so nothing is checked ahead and the request resends.
+            // The server closes the idle connection; nothing is known yet, so nothing is checked ahead and the request
+            // resends.
             Thread.sleep(300);
             assertFalse(PrepareAhead.of(b).due(s, SOON), "no idle limit known yet: no check");
             b.execute(s, PATH, r);

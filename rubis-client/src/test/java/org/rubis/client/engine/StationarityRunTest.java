@@ -1,11 +1,11 @@
 package org.rubis.client.engine;
 
-import org.rubis.format.AtomicFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,10 +13,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ConfigLoader;
+import org.rubis.format.AtomicFile;
+import org.rubis.format.LittleBand;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
-import java.io.OutputStream;
-import org.rubis.format.LittleBand;
 
 /**
  * The summary's stationarity check on real runs: a run stopped early (Ctrl-C) is judged on the time it ran, not on the
@@ -24,15 +24,31 @@ import org.rubis.format.LittleBand;
  */
 class StationarityRunTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     private JsonNode run(String name, String runMs, long stopAfterMs) throws Exception {
         Path dir = tmp.resolve(name);
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "", tmp.resolve(name + "-server"))) {
-            Map<String, String> p = Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", "netty",
-                    "workload_number_of_clients_per_node", "8", "workload_up_ramp_time_in_ms", "0", "workload_down_ramp_time_in_ms", "0",
-                    "workload_session_run_time_in_ms", runMs, "workload_think_scale", "0.01", "client_progress", "no");
-            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream()));
+            Map<String, String> p = Map.of(
+                    "client_target",
+                    "http://127.0.0.1:" + server.port(),
+                    "client_backend",
+                    "netty",
+                    "workload_number_of_clients_per_node",
+                    "8",
+                    "workload_up_ramp_time_in_ms",
+                    "0",
+                    "workload_down_ramp_time_in_ms",
+                    "0",
+                    "workload_session_run_time_in_ms",
+                    runMs,
+                    "workload_think_scale",
+                    "0.01",
+                    "client_progress",
+                    "no");
+            RunEngine engine = new RunEngine(
+                    ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream()));
             Thread stopper = Thread.ofPlatform().daemon().start(() -> {
                 try {
                     Thread.sleep(stopAfterMs);
@@ -58,9 +74,12 @@ class StationarityRunTest {
         assertTrue(ran > 3 && ran < 25, "stopped early: " + ran + " s");
         JsonNode st = s.get("stationarity");
         int windows = st.get("windows").asInt();
-        assertTrue(windows == (int) Math.floor(ran - 0.001) || windows == (int) Math.floor(ran + 0.001),
+        assertTrue(
+                windows == (int) Math.floor(ran - 0.001) || windows == (int) Math.floor(ran + 0.001),
                 "the whole seconds run (" + ran + " s), not the 30 planned: " + st);
-        assertTrue(st.get("second_half_rps").asDouble() > 0.5 * st.get("first_half_rps").asDouble(),
+        assertTrue(
+                st.get("second_half_rps").asDouble()
+                        > 0.5 * st.get("first_half_rps").asDouble(),
                 "the second half is of the time run, not the empty planned seconds: " + st);
         if (windows < LittleBand.MIN_WINDOWS) { // a host slow enough to stop it this early
             assertEquals("not-judged", st.get("verdict").asText(), st.toString());
@@ -76,15 +95,22 @@ class StationarityRunTest {
         JsonNode st = s.get("stationarity");
         assertEquals("not-judged", st.get("verdict").asText(), st.toString());
         assertFalse(st.get("steady").asBoolean(), "not judged is not steady: " + st);
-        assertEquals("too short: 2 whole windows of 1 s, need 8", st.get("not_judged_reason").asText());
+        assertEquals(
+                "too short: 2 whole windows of 1 s, need 8",
+                st.get("not_judged_reason").asText());
         Path dir = tmp.resolve("short");
         String text = Files.readString(dir.resolve("summary.txt"));
-        assertTrue(text.contains("run phase steady:        not judged (too short: 2 whole windows of 1 s, need 8)\n"), text);
+        assertTrue(
+                text.contains("run phase steady:        not judged (too short: 2 whole windows of 1 s, need 8)\n"),
+                text);
         assertTrue(text.contains("NOT JUDGED: whether the run phase was steady"), text);
-        assertFalse(Files.exists(AtomicFile.temporary(dir.resolve("summary.json"))) || Files.exists(AtomicFile.temporary(dir.resolve("summary.txt"))),
+        assertFalse(
+                Files.exists(AtomicFile.temporary(dir.resolve("summary.json")))
+                        || Files.exists(AtomicFile.temporary(dir.resolve("summary.txt"))),
                 "the summaries were renamed into place");
         JsonNode h = s.get("client_health");
-        assertTrue(h.get("gc_pause_total_ms").asLong() >= h.get("gc_max_pause_ms").asLong(), h.toString());
+        assertTrue(
+                h.get("gc_pause_total_ms").asLong() >= h.get("gc_max_pause_ms").asLong(), h.toString());
         assertTrue(text.contains("\nGC:  "), text);
     }
 }

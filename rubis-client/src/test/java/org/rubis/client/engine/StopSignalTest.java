@@ -13,7 +13,8 @@ import org.rubis.format.StopCause;
  */
 class StopSignalTest {
 
-    private static final String WRITER = "out of memory in thread run-log-writer (2998 sessions active, 3000 users started): Java heap space";
+    private static final String WRITER =
+            "out of memory in thread run-log-writer (2998 sessions active, 3000 users started): Java heap space";
 
     @Test
     void anOutOfMemoryStopSaysWhereWhenItsReasonIsRead() {
@@ -33,7 +34,9 @@ class StopSignalTest {
         stop.end();
         stop.stopOutOfMemory("", "user-17", 12, 40, "Java heap space");
         assertTrue(stop.invalid());
-        assertEquals("complete; then out of memory in user-17 (12 sessions active, 40 users started): Java heap space", stop.reason());
+        assertEquals(
+                "complete; then out of memory in user-17 (12 sessions active, 40 users started): Java heap space",
+                stop.reason());
     }
 
     /**

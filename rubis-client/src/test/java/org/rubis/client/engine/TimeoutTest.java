@@ -1,7 +1,5 @@
 package org.rubis.client.engine;
 
-import org.rubis.format.ErrorClass;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,12 +23,14 @@ import org.rubis.client.log.RunLog;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
+import org.rubis.format.ErrorClass;
 import org.rubis.format.StopCause;
 
 /** A server that accepts and never answers: every backend gives up after the request timeout, as an error. */
 class TimeoutTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void everyBackendTimesOutAsAnError() throws Exception {
@@ -49,7 +49,8 @@ class TimeoutTest {
             acceptor.start();
             String base = "http://127.0.0.1:" + silent.getLocalPort();
             for (String backend : List.of("legacy", "pooled", "dedicated", "netty")) {
-                ClientConfig c = ConfigLoader.load((Path) null, Map.of("client_backend", backend, "client_request_timeout_ms", "400"));
+                ClientConfig c = ConfigLoader.load(
+                        (Path) null, Map.of("client_backend", backend, "client_request_timeout_ms", "400"));
                 try (Backend b = Backends.create(c.execution(), base)) {
                     Reply r = new Reply();
                     Backend.Session s = b.startSession();
@@ -62,19 +63,39 @@ class TimeoutTest {
                     assertTrue(ms >= 350 && ms < 5000, backend + ": gave up after " + ms + " ms");
                 }
             }
-            ClientConfig c = ConfigLoader.load((Path) null, Map.of("client_backend", "netty", "client_request_timeout_ms", "400",
-                    "workload_maximum_number_of_transitions", "1", "workload_session_run_time_in_ms", "10000"));
+            ClientConfig c = ConfigLoader.load(
+                    (Path) null,
+                    Map.of(
+                            "client_backend",
+                            "netty",
+                            "client_request_timeout_ms",
+                            "400",
+                            "workload_maximum_number_of_transitions",
+                            "1",
+                            "workload_session_run_time_in_ms",
+                            "10000"));
             RunStats stats = new RunStats();
             RunClock clock = new RunClock(c);
             StopSignal stop = new StopSignal();
             CountDownLatch done = new CountDownLatch(1);
             try (RunLog log = new RunLog(tmp, stats::accept, stats::accept)) {
                 Backend b = Backends.create(c.execution(), base);
-                SessionExecutor d = SessionExecutor.of(new SessionContext(clock, stop, b,
-                        new Recorder(clock, log, stats, new TargetWatch(stop, base), "netty"), new ActiveSessions()), c.execution().model(),
+                SessionExecutor d = SessionExecutor.of(
+                        new SessionContext(
+                                clock,
+                                stop,
+                                b,
+                                new Recorder(clock, log, stats, new TargetWatch(stop, base), "netty"),
+                                new ActiveSessions()),
+                        c.execution().model(),
                         (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
                 UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
-                d.start("user-0", 0, System.nanoTime(), (k, at) -> k == 0 ? new SessionExecutor.Start(s, at, null) : null, done::countDown);
+                d.start(
+                        "user-0",
+                        0,
+                        System.nanoTime(),
+                        (k, at) -> k == 0 ? new SessionExecutor.Start(s, at, null) : null,
+                        done::countDown);
                 assertTrue(done.await(10, TimeUnit.SECONDS));
                 b.close();
                 assertEquals(1, s.errors(), "netty: the timeout is an error");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
-import java.io.OutputStream;
 
 /**
  * The virtual-thread model ({@link VirtualThreadSessions}: a virtual thread per request, think
@@ -30,22 +30,45 @@ import java.io.OutputStream;
 class VirtualThreadSessionsRunTest {
 
     private static final int USERS = 12;
-    @TempDir Path tmp;
 
-    private record Run(JsonNode summary, List<Map<String, String>> requests, List<Map<String, String>> sessions,
-            List<Map<String, String>> serverRequests, List<Map<String, String>> serverConnections) {}
+    @TempDir
+    Path tmp;
+
+    private record Run(
+            JsonNode summary,
+            List<Map<String, String>> requests,
+            List<Map<String, String>> sessions,
+            List<Map<String, String>> serverRequests,
+            List<Map<String, String>> serverConnections) {}
 
     private Run run(String name, long stopAfterMs) throws Exception {
         Path dir = tmp.resolve(name);
         Path truth = tmp.resolve(name + "-server");
         JsonNode s;
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "", truth)) {
-            Map<String, String> p = Map.of("client_target", "http://127.0.0.1:" + server.port(), "client_backend", "dedicated",
-                    "client_threads", "virtual", "workload_number_of_clients_per_node", String.valueOf(USERS), "workload_up_ramp_time_in_ms", "0",
-                    "workload_down_ramp_time_in_ms", "0", "workload_session_run_time_in_ms", "4000",
-                    // think times of 0 to 0.7 s (mean 70 ms): many requests per session, all under the server's 5 s keep-alive
-                    "workload_think_scale", "0.01", "client_progress", "no");
-            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream()));
+            Map<String, String> p = Map.of(
+                    "client_target",
+                    "http://127.0.0.1:" + server.port(),
+                    "client_backend",
+                    "dedicated",
+                    "client_threads",
+                    "virtual",
+                    "workload_number_of_clients_per_node",
+                    String.valueOf(USERS),
+                    "workload_up_ramp_time_in_ms",
+                    "0",
+                    "workload_down_ramp_time_in_ms",
+                    "0",
+                    "workload_session_run_time_in_ms",
+                    "4000",
+                    // think times of 0 to 0.7 s (mean 70 ms): many requests per session, all under the server's 5 s
+                    // keep-alive
+                    "workload_think_scale",
+                    "0.01",
+                    "client_progress",
+                    "no");
+            RunEngine engine = new RunEngine(
+                    ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream()));
             if (stopAfterMs > 0) {
                 Thread stopper = Thread.ofPlatform().daemon().start(() -> {
                     try {
@@ -61,7 +84,11 @@ class VirtualThreadSessionsRunTest {
                 s = engine.run().json();
             }
         }
-        return new Run(s, csv(dir.resolve("requests.csv")), csv(dir.resolve("sessions.csv")), csv(truth.resolve("requests.csv")),
+        return new Run(
+                s,
+                csv(dir.resolve("requests.csv")),
+                csv(dir.resolve("sessions.csv")),
+                csv(truth.resolve("requests.csv")),
                 csv(truth.resolve("connections.csv")));
     }
 
@@ -87,7 +114,10 @@ class VirtualThreadSessionsRunTest {
     private static void sessionsKeepTheirConnectionAndEveryRequestIsLogged(Run r) {
         assertEquals("virtual", r.summary.get("threads").asText(), r.summary.toString());
         long aborted = r.summary.path("errors_by_class").path("aborted").asLong();
-        assertEquals(aborted, r.summary.get("errors").asLong(), "no errors but requests aborted by a stop: " + r.summary.get("errors_by_class"));
+        assertEquals(
+                aborted,
+                r.summary.get("errors").asLong(),
+                "no errors but requests aborted by a stop: " + r.summary.get("errors_by_class"));
 
         // sessions.csv: one line per session that began, as many as the summary counts
         Set<String> sessionIds = new HashSet<>();
@@ -96,9 +126,11 @@ class VirtualThreadSessionsRunTest {
             assertTrue(sessionIds.add(s.get("session_id")), "one line per session: " + s.get("session_id"));
             requestsBySession.put(s.get("session_id"), Long.parseLong(s.get("requests")));
         }
-        assertEquals(r.summary.get("sessions_started").asLong(), r.sessions.size(), "every session that began has its line");
+        assertEquals(
+                r.summary.get("sessions_started").asLong(), r.sessions.size(), "every session that began has its line");
 
-        // every request the client logged belongs to a logged session, and each session's count is its requests.csv lines
+        // every request the client logged belongs to a logged session, and each session's count is its requests.csv
+        // lines
         Map<String, Long> logged = new HashMap<>();
         Map<String, Long> abortedBySession = new HashMap<>();
         Map<String, Set<String>> sessionsByConnection = new HashMap<>();
@@ -111,18 +143,26 @@ class VirtualThreadSessionsRunTest {
                 abortedBySession.merge(session, 1L, Long::sum);
                 continue; // its connection may have no name (cut before the reply)
             }
-            sessionsByConnection.computeIfAbsent(q.get("connection_id"), k -> new HashSet<>()).add(session);
+            sessionsByConnection
+                    .computeIfAbsent(q.get("connection_id"), k -> new HashSet<>())
+                    .add(session);
             connectionsBySession.computeIfAbsent(session, k -> new HashSet<>()).add(q.get("connection_id"));
         }
-        requestsBySession.forEach((id, n) -> assertEquals(n, logged.getOrDefault(id, 0L), "session " + id + ": its requests.csv lines"));
+        requestsBySession.forEach(
+                (id, n) -> assertEquals(n, logged.getOrDefault(id, 0L), "session " + id + ": its requests.csv lines"));
 
-        // the server's own accounting: it served exactly the logged requests, on one connection per session that sent any
-        assertTrue(r.serverRequests.size() <= r.requests.size() && r.serverRequests.size() >= r.requests.size() - aborted,
-                "the server served every request the client logged, and no other: " + r.serverRequests.size() + " of " + r.requests.size());
+        // the server's own accounting: it served exactly the logged requests, on one connection per session that sent
+        // any
+        assertTrue(
+                r.serverRequests.size() <= r.requests.size() && r.serverRequests.size() >= r.requests.size() - aborted,
+                "the server served every request the client logged, and no other: " + r.serverRequests.size() + " of "
+                        + r.requests.size());
         long sent = requestsBySession.values().stream().filter(n -> n > 0).count();
         long answered = connectionsBySession.size(); // sessions with a request not aborted
-        assertTrue(r.serverConnections.size() >= answered && r.serverConnections.size() <= sent,
-                "server: one connection per session: " + r.serverConnections.size() + " connections, " + sent + " sessions");
+        assertTrue(
+                r.serverConnections.size() >= answered && r.serverConnections.size() <= sent,
+                "server: one connection per session: " + r.serverConnections.size() + " connections, " + sent
+                        + " sessions");
         if (aborted == 0) {
             assertEquals(sent, r.serverConnections.size(), "server: one connection per session");
         }
@@ -138,11 +178,14 @@ class VirtualThreadSessionsRunTest {
             assertEquals(Set.of(id), connectionsBySession.get(session), "session " + session + " used one connection");
             long served = Long.parseLong(c.get("requests"));
             long n = requestsBySession.get(session);
-            assertTrue(served <= n && served >= n - abortedBySession.getOrDefault(session, 0L),
+            assertTrue(
+                    served <= n && served >= n - abortedBySession.getOrDefault(session, 0L),
                     "connection " + id + ": all its session's requests: " + served + " of " + n);
             sessionsWithThinkTimes += requestsBySession.get(session) > 1 ? 1 : 0;
         }
-        assertTrue(sessionsWithThinkTimes >= USERS / 2, "sessions kept their connection across think times: " + sessionsWithThinkTimes);
+        assertTrue(
+                sessionsWithThinkTimes >= USERS / 2,
+                "sessions kept their connection across think times: " + sessionsWithThinkTimes);
     }
 
     @Test
@@ -150,8 +193,11 @@ class VirtualThreadSessionsRunTest {
         Run r = run("complete", 0);
         assertEquals("complete", r.summary.get("status").asText(), r.summary.toString());
         sessionsKeepTheirConnectionAndEveryRequestIsLogged(r);
-        long cut = r.sessions.stream().filter(s -> s.get("end_reason").equals("run_ended")).count();
-        assertTrue(cut > 0 && cut <= USERS, "at the end, the sessions in progress (at most one a user) are cut: " + cut);
+        long cut = r.sessions.stream()
+                .filter(s -> s.get("end_reason").equals("run_ended"))
+                .count();
+        assertTrue(
+                cut > 0 && cut <= USERS, "at the end, the sessions in progress (at most one a user) are cut: " + cut);
         assertTrue(r.sessions.size() > cut, "sessions ended before the end of the run, and their users went on");
     }
 

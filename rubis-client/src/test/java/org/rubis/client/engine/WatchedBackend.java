@@ -3,7 +3,9 @@ package org.rubis.client.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import org.rubis.client.backend.Backend;
@@ -11,8 +13,6 @@ import org.rubis.client.backend.BlockingBackend;
 import org.rubis.client.backend.EventLoopBackend;
 import org.rubis.client.backend.PreparingBackend;
 import org.rubis.client.backend.Reply;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * Delegates to a backend and notes, where the engine calls it (the session's loop, or the user's thread), each prepare
@@ -27,6 +27,7 @@ final class WatchedBackend implements BlockingBackend, EventLoopBackend, Prepari
     final List<Integer> unconnectedAtReply = new CopyOnWriteArrayList<>();
     /** The unconnected sockets' inodes after each prepare, and the TCP table's inodes at each reply. */
     final List<Set<String>> unconnectedInodesAfterPrepare = new CopyOnWriteArrayList<>();
+
     final List<Set<String>> tcpInodesAtReply = new CopyOnWriteArrayList<>();
     final List<Long> sendMarks = new CopyOnWriteArrayList<>();
     /** Each reply's error class, empty for a success, in order. */
@@ -102,11 +103,14 @@ final class WatchedBackend implements BlockingBackend, EventLoopBackend, Prepari
         assertEquals(1, prepares.size(), "one prepare, before the request");
         assertTrue(prepares.get(0) < sendMarks.get(0), "prepared before the request's send mark");
         assertEquals(List.of(beforeCount + 1), unconnectedAfterPrepare, "the prepare made one socket, unconnected");
-        assertEquals(List.of(beforeCount), unconnectedAtReply, "the request connected the prepared socket: none left over");
+        assertEquals(
+                List.of(beforeCount), unconnectedAtReply, "the request connected the prepared socket: none left over");
         Set<String> prepared = new HashSet<>(unconnectedInodesAfterPrepare.get(0));
         prepared.removeAll(before);
         assertEquals(1, prepared.size(), "one new unconnected socket after the prepare");
-        assertTrue(tcpInodesAtReply.get(0).containsAll(prepared), "that very socket is the request's connection at its reply");
+        assertTrue(
+                tcpInodesAtReply.get(0).containsAll(prepared),
+                "that very socket is the request's connection at its reply");
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.rubis.client.fuzz;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -11,14 +12,13 @@ import org.rubis.client.TestFiles;
 import org.rubis.client.arrival.FileArrivals;
 import org.rubis.client.arrival.Schedules;
 import org.rubis.client.cli.RunCommandAccess;
-import org.rubis.client.input.ConfigException;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.config.JvmOptions;
 import org.rubis.client.config.JvmProfiles;
 import org.rubis.client.config.PropertiesFile;
+import org.rubis.client.input.ConfigException;
 import org.rubis.client.input.Source;
 import org.rubis.client.workload.TransitionTable;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Every parser a user feeds, fuzzed: whatever the bytes, a parser either accepts them or throws
@@ -34,7 +34,8 @@ class ParserFuzzTest {
     private static Path tempDir() {
         try {
             Path d = Files.createTempDirectory("rubis-fuzz");
-            for (String f : new String[] {"default_transitions.txt", "ebay_regions.txt", "ebay_simple_categories.txt"}) {
+            for (String f :
+                    new String[] {"default_transitions.txt", "ebay_regions.txt", "ebay_simple_categories.txt"}) {
                 Files.copy(TestFiles.propertiesDir().resolve(f), d.resolve(f), StandardCopyOption.REPLACE_EXISTING);
             }
             d.toFile().deleteOnExit();
@@ -100,9 +101,16 @@ class ParserFuzzTest {
         onlyConfigErrors(() -> {
             JvmOptions o = JvmOptions.parse(text, "fuzz");
             for (String f : o.flags()) {
-                boolean runsOrLoads = f.startsWith("-XX:OnError") || f.startsWith("-XX:OnOutOfMemoryError") || f.startsWith("-XX:Flags")
-                        || f.startsWith("-XX:VMOptionsFile") || f.startsWith("-javaagent") || f.startsWith("-agent") || f.startsWith("@")
-                        || f.startsWith("-D") && !JvmOptions.PROPERTIES.contains(f.substring(2, f.indexOf('=') < 0 ? f.length() : f.indexOf('=')))
+                boolean runsOrLoads = f.startsWith("-XX:OnError")
+                        || f.startsWith("-XX:OnOutOfMemoryError")
+                        || f.startsWith("-XX:Flags")
+                        || f.startsWith("-XX:VMOptionsFile")
+                        || f.startsWith("-javaagent")
+                        || f.startsWith("-agent")
+                        || f.startsWith("@")
+                        || f.startsWith("-D")
+                                && !JvmOptions.PROPERTIES.contains(
+                                        f.substring(2, f.indexOf('=') < 0 ? f.length() : f.indexOf('=')))
                         || !f.startsWith("-X") && !f.startsWith("-D") && !f.equals("-server");
                 if (runsOrLoads) {
                     throw new AssertionError("a flag off the allow-list passed: " + f);

@@ -34,16 +34,20 @@ class HeapPerUserTest {
         assertEquals(8_454_560L, HeapPerUser.total(WITH_USERS));
         Map<String, HeapPerUser.Row> rows = HeapPerUser.parse(WITH_USERS);
         assertEquals(5, rows.size());
-        assertEquals(new HeapPerUser.Row("org.rubis.client.backend.NettySession", 2000, 176_000), rows.get("org.rubis.client.backend.NettySession"));
+        assertEquals(
+                new HeapPerUser.Row("org.rubis.client.backend.NettySession", 2000, 176_000),
+                rows.get("org.rubis.client.backend.NettySession"));
     }
 
     @Test
     void perUserClassesAreTheGrowthLargestFirst() {
         List<HeapPerUser.Row> top = HeapPerUser.perUser(HeapPerUser.parse(WITH_USERS), HeapPerUser.parse(AFTER), 3);
-        assertEquals(List.of(
-                new HeapPerUser.Row("[B", 1000, 202_656),
-                new HeapPerUser.Row("org.rubis.client.backend.NettySession", 2000, 176_000),
-                new HeapPerUser.Row("io.netty.util.concurrent.ScheduledFutureTask", 2000, 128_000)), top);
+        assertEquals(
+                List.of(
+                        new HeapPerUser.Row("[B", 1000, 202_656),
+                        new HeapPerUser.Row("org.rubis.client.backend.NettySession", 2000, 176_000),
+                        new HeapPerUser.Row("io.netty.util.concurrent.ScheduledFutureTask", 2000, 128_000)),
+                top);
     }
 
     @Test
@@ -57,6 +61,7 @@ class HeapPerUserTest {
         long s = 1_000_000_000L;
         assertEquals(42 * s, HeapPerUser.usersInstant(10 * s, 40 * s, 55 * s), "2 s into the down ramp");
         assertEquals(5 * s, HeapPerUser.usersInstant(2 * s, 4 * s, 6 * s), "half-way into a short one");
-        assertEquals(3 * s, HeapPerUser.usersInstant(2 * s, 4 * s, 4 * s), "no down ramp: 1 s before the end of the run");
+        assertEquals(
+                3 * s, HeapPerUser.usersInstant(2 * s, 4 * s, 4 * s), "no down ramp: 1 s before the end of the run");
     }
 }

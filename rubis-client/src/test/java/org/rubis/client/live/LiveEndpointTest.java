@@ -99,7 +99,8 @@ class LiveEndpointTest {
                 "netty",
                 0,
                 0,
-                0, 0);
+                0,
+                0);
     }
 
     /** The value of the series {@code name{labels}} (in any order) in a text exposition. */

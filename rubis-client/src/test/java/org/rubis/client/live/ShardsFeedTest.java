@@ -96,7 +96,8 @@ class ShardsFeedTest {
                                 "netty",
                                 0,
                                 0,
-                                0, 0);
+                                0,
+                                0);
                         s.request(r);
                         all.accept(r);
                         records++;

@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.Phase;
 import org.rubis.format.ErrorClass;
+import org.rubis.format.Phase;
 import org.rubis.format.SessionEnd;
-import java.util.Locale;
 
 /**
  * The byte formatter writes exactly what the JDK's own decimal and UTF-8 conversions write: the log's
@@ -26,8 +26,23 @@ class CsvLineTest {
 
     @Test
     void numbersAreTheirJdkDecimalForm() {
-        long[] edges = {0, 1, -1, 9, 10, 99, 100, 101, 999_999_999_999_999_999L, 1_000_000_000_000_000_000L,
-            Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1, Integer.MAX_VALUE, Integer.MIN_VALUE};
+        long[] edges = {
+            0,
+            1,
+            -1,
+            9,
+            10,
+            99,
+            100,
+            101,
+            999_999_999_999_999_999L,
+            1_000_000_000_000_000_000L,
+            Long.MAX_VALUE,
+            Long.MIN_VALUE,
+            Long.MIN_VALUE + 1,
+            Integer.MAX_VALUE,
+            Integer.MIN_VALUE
+        };
         for (long v : edges) {
             assertEquals(Long.toString(v), formatted(v));
         }
@@ -46,9 +61,20 @@ class CsvLineTest {
     @Test
     void textIsUtf8AndFieldsAreQuotedLikeRfc4180() throws IOException {
         CsvLine line = new CsvLine(2);
-        line.append("/PHP/ViewItem.php?itemId=12").comma().field("/a,b").comma().field("say \"hi\"").comma()
-            .append("caf\u00e9 \u20ac \ud83d\ude00").comma().append((String) null).comma().append(true).newline();
-        String expected = "/PHP/ViewItem.php?itemId=12,\"/a,b\",\"say \"\"hi\"\"\",caf\u00e9 \u20ac \ud83d\ude00,null,true\n";
+        line.append("/PHP/ViewItem.php?itemId=12")
+                .comma()
+                .field("/a,b")
+                .comma()
+                .field("say \"hi\"")
+                .comma()
+                .append("caf\u00e9 \u20ac \ud83d\ude00")
+                .comma()
+                .append((String) null)
+                .comma()
+                .append(true)
+                .newline();
+        String expected =
+                "/PHP/ViewItem.php?itemId=12,\"/a,b\",\"say \"\"hi\"\"\",caf\u00e9 \u20ac \ud83d\ude00,null,true\n";
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         line.writeTo(out);
         assertArrayEquals(expected.getBytes(StandardCharsets.UTF_8), out.toByteArray());
@@ -65,7 +91,10 @@ class CsvLineTest {
     void anyTextIsWrittenAsTheJdkWritesItAtEveryLengthAndPosition() {
         // every character class the fast path tells apart, at every position of strings long enough to cross the
         // JIT's vector width and the scratch array's growth
-        char[] alphabet = {'a', 'Z', '0', '/', '?', '&', '=', ',', '"', '\n', '\r', '@', '`', '~', 0x7f, 0x80, '\u00e9', '\u20ac', 'l', 'L'};
+        char[] alphabet = {
+            'a', 'Z', '0', '/', '?', '&', '=', ',', '"', '\n', '\r', '@', '`', '~', 0x7f, 0x80, '\u00e9', '\u20ac', 'l',
+            'L'
+        };
         SplittableRandom random = new SplittableRandom(11);
         CsvLine line = new CsvLine(8);
         for (int i = 0; i < 20_000; i++) {
@@ -81,7 +110,10 @@ class CsvLineTest {
             String s = b.toString();
             line.truncate(0);
             line.append(s).comma().field(s);
-            assertEquals(s + "," + referenceField(s), line.toString(), () -> "text " + s.chars().mapToObj(Integer::toHexString).toList());
+            assertEquals(
+                    s + "," + referenceField(s),
+                    line.toString(),
+                    () -> "text " + s.chars().mapToObj(Integer::toHexString).toList());
         }
     }
 
@@ -112,11 +144,14 @@ class CsvLineTest {
                 "netty",
                 0,
                 0,
-                1, 2);
+                1,
+                2);
         CsvLine line = new CsvLine(16);
         r.appendCsv(line);
-        assertEquals("42,user7,3,ViewItem,\"/PHP/ViewItem.php?itemId=5&x=a,b\",run,1700000000123456789,1700000000123999000,"
-            + "81234,1234567,2048,200,,127.0.0.1:40512,true,netty,0,0,1,2\n", line.toString());
+        assertEquals(
+                "42,user7,3,ViewItem,\"/PHP/ViewItem.php?itemId=5&x=a,b\",run,1700000000123456789,1700000000123999000,"
+                        + "81234,1234567,2048,200,,127.0.0.1:40512,true,netty,0,0,1,2\n",
+                line.toString());
         line.truncate(0);
         new SessionRecord(42, 7, "user7", -5, 10, 20, 3, 1, SessionEnd.END_OF_SESSION).appendCsv(line);
         assertEquals("42,7,user7,-5,10,20,3,1,end_of_session\n", line.toString());
@@ -156,7 +191,8 @@ class CsvLineTest {
                     "legacy",
                     0,
                     0,
-                    0, -1);
+                    0,
+                    -1);
             CsvLine line = new CsvLine(16);
             r.appendCsv(line);
             assertEquals("1,u,0,Home,/,up,1,2,3,4,5," + c[2] + "," + c[3] + ",,false,legacy,0,0,0,\n", line.toString());

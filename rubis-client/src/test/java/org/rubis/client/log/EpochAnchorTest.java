@@ -15,7 +15,10 @@ class EpochAnchorTest {
     void keepsTheTightestBracketAndReportsItsWidth() {
         // three brackets: [0, 900] (a preemption), [1000, 1040], [2000, 2300]
         Iterator<Long> nanos = List.of(0L, 900L, 1000L, 1040L, 2000L, 2300L).iterator();
-        Iterator<Instant> walls = List.of(Instant.ofEpochSecond(100, 500), Instant.ofEpochSecond(100, 1_500), Instant.ofEpochSecond(100, 2_700))
+        Iterator<Instant> walls = List.of(
+                        Instant.ofEpochSecond(100, 500),
+                        Instant.ofEpochSecond(100, 1_500),
+                        Instant.ofEpochSecond(100, 2_700))
                 .iterator();
         EpochAnchor a = EpochAnchor.take(3, nanos::next, walls::next);
         assertEquals(40, a.bracketNs());
@@ -31,6 +34,7 @@ class EpochAnchorTest {
         long after = System.currentTimeMillis();
         assertTrue(a.bracketNs() >= 0, "bracket " + a.bracketNs());
         long ms = a.epochNs(System.nanoTime()) / 1_000_000;
-        assertTrue(ms >= before - 1000 && ms <= after + 1000, "anchored now " + ms + " vs wall " + before + ".." + after);
+        assertTrue(
+                ms >= before - 1000 && ms <= after + 1000, "anchored now " + ms + " vs wall " + before + ".." + after);
     }
 }

@@ -26,7 +26,8 @@ import org.rubis.client.input.ConfigException;
  */
 class RunDirectoryClaimTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void runsOfTheSameSecondGetDistinctNewDirectories() throws Exception {
@@ -47,7 +48,9 @@ class RunDirectoryClaimTest {
                 dirs.add(d);
             }
             assertEquals(n, dirs.size(), "every run got a directory of its own: " + dirs);
-            assertTrue(dirs.contains(runs.resolve("20261126-093005")) && dirs.contains(runs.resolve("20261126-093005-" + n)),
+            assertTrue(
+                    dirs.contains(runs.resolve("20261126-093005"))
+                            && dirs.contains(runs.resolve("20261126-093005-" + n)),
                     "the first keeps the readable name, the others get -2, -3, ...: " + dirs);
         } finally {
             pool.shutdownNow();
@@ -71,8 +74,11 @@ class RunDirectoryClaimTest {
         assertEquals(fresh, RunDirectoryClaim.claim(fresh, false), "an empty directory is taken as it is");
         Files.writeString(fresh.resolve("summary.json"), "{}");
         ConfigException e = assertThrows(ConfigException.class, () -> RunDirectoryClaim.claim(fresh, false));
-        assertEquals("--out " + fresh + ": not empty (summary.json is there); a run writes only into a new or empty directory: give another "
-                + "--out, or add --force to delete the previous run's files in it", e.getMessage());
+        assertEquals(
+                "--out " + fresh
+                        + ": not empty (summary.json is there); a run writes only into a new or empty directory: give another "
+                        + "--out, or add --force to delete the previous run's files in it",
+                e.getMessage());
         assertEquals("{}", Files.readString(fresh.resolve("summary.json")), "nothing deleted without --force");
     }
 
@@ -103,7 +109,9 @@ class RunDirectoryClaimTest {
         Files.writeString(home.resolve("requests.csv"), "old");
         Files.writeString(home.resolve("thesis.tex"), "years of work");
         ConfigException e = assertThrows(ConfigException.class, () -> RunDirectoryClaim.claim(home, true));
-        assertEquals("--out " + home + ": holds thesis.tex, which no run writes; --force deletes only a previous run's files: give another --out",
+        assertEquals(
+                "--out " + home
+                        + ": holds thesis.tex, which no run writes; --force deletes only a previous run's files: give another --out",
                 e.getMessage());
         assertEquals("years of work", Files.readString(home.resolve("thesis.tex")));
         assertEquals("old", Files.readString(home.resolve("requests.csv")), "nothing deleted");
@@ -115,7 +123,7 @@ class RunDirectoryClaimTest {
         Path victim = Files.writeString(tmp.resolve("victim.txt"), "precious");
         Path run = Files.createDirectories(tmp.resolve("run"));
         Files.createSymbolicLink(run.resolve("requests.csv"), victim);
-        IOException e = assertThrows(IOException.class, () -> new RunLog(run, r -> { }, s -> { }).close());
+        IOException e = assertThrows(IOException.class, () -> new RunLog(run, r -> {}, s -> {}).close());
         assertTrue(e.getMessage().contains("requests.csv is a symbolic link"), e.getMessage());
         assertEquals("precious", Files.readString(victim));
     }

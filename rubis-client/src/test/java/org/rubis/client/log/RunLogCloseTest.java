@@ -24,7 +24,8 @@ import org.rubis.format.Phase;
  */
 class RunLogCloseTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private static RequestRecord request(String path) {
         return new RequestRecord(
@@ -47,13 +48,14 @@ class RunLogCloseTest {
                 "legacy",
                 0,
                 0,
-                0, -1);
+                0,
+                -1);
     }
 
     @Test
     void aRecordOfferedBehindTheEndMarkerIsWritten() throws Exception {
         HoldingQueue queue = new HoldingQueue("/late");
-        RunLog log = new RunLog(dir, r -> { }, s -> { }, queue);
+        RunLog log = new RunLog(dir, r -> {}, s -> {}, queue);
         log.add(request("/early"));
         Thread producer = Thread.ofPlatform().start(() -> log.add(request("/late")));
         assertTrue(queue.offering.await(5, TimeUnit.SECONDS), "the producer is in its offer");
@@ -68,7 +70,7 @@ class RunLogCloseTest {
 
     @Test
     void aRecordAddedAfterTheCloseIsCountedLost() throws Exception {
-        RunLog log = new RunLog(dir, r -> { }, s -> { });
+        RunLog log = new RunLog(dir, r -> {}, s -> {});
         log.add(request("/before"));
         log.close();
         log.add(request("/after"));

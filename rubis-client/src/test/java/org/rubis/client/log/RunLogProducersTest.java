@@ -23,14 +23,15 @@ import org.rubis.format.SessionEnd;
  */
 class RunLogProducersTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @ParameterizedTest
     @EnumSource(RunLog.Producers.class)
     void hundredsOfThreadsAddingAtOnceLoseNothingAndDuplicateNothing(RunLog.Producers producers) throws Exception {
         int threads = 400;
         int each = 50;
-        RunLog log = new RunLog(dir, r -> { }, s -> { }, producers);
+        RunLog log = new RunLog(dir, r -> {}, s -> {}, producers);
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> started = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -62,7 +63,8 @@ class RunLogProducersTest {
                             "dedicated",
                             0,
                             0,
-                            0, -1));
+                            0,
+                            -1));
                     if (k == each - 1) {
                         log.add(new SessionRecord(user, user, "user" + user, 1, 2, 3, each, 0, SessionEnd.RUN_ENDED));
                     }
@@ -81,7 +83,8 @@ class RunLogProducersTest {
         }
         assertEquals(threads * each, lines.size() - 1, "one line per record");
         assertEquals(threads * each, paths.size(), "none twice");
-        assertEquals(threads + 1, Files.readAllLines(dir.resolve("sessions.csv")).size(), "every session's line");
+        assertEquals(
+                threads + 1, Files.readAllLines(dir.resolve("sessions.csv")).size(), "every session's line");
         assertEquals(threads * each, log.written());
         assertEquals(0, log.lost());
     }

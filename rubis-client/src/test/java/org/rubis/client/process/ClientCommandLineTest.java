@@ -36,15 +36,31 @@ class ClientCommandLineTest {
 
     @Test
     void everyOptionWrittenIsOneOfRunsWithItsValue() {
-        ClientCommandLine line = ClientCommandLine.run().users(300).duration(Duration.ofSeconds(60))
+        ClientCommandLine line = ClientCommandLine.run()
+                .users(300)
+                .duration(Duration.ofSeconds(60))
                 .rampUp(Duration.ofMillis(1500))
-                .rampDown(Duration.ZERO).thinkScale(0.25).seed(7).maxTransitions(10).backend(BackendKind.NETTY)
+                .rampDown(Duration.ZERO)
+                .thinkScale(0.25)
+                .seed(7)
+                .maxTransitions(10)
+                .backend(BackendKind.NETTY)
                 .threads(ThreadModel.VIRTUAL)
-                .serverModel(ServerModel.PREFORK).sessionRate(2.5).target("http://127.0.0.1:8080").sourceAddresses(4)
-                .jitWarmup(JitWarmupPolicy.OFF).tlsResumption(false).capture().probe().busyPoll().heapPerUser()
+                .serverModel(ServerModel.PREFORK)
+                .sessionRate(2.5)
+                .target("http://127.0.0.1:8080")
+                .sourceAddresses(4)
+                .jitWarmup(JitWarmupPolicy.OFF)
+                .tlsResumption(false)
+                .capture()
+                .probe()
+                .busyPoll()
+                .heapPerUser()
                 .noProgress()
-                .shard(1, 3).startAt(Instant.parse("2026-11-22T06:00:00Z")).property("workload_up_ramp_slowdown_factor",
-                        "1").out(DIR);
+                .shard(1, 3)
+                .startAt(Instant.parse("2026-11-22T06:00:00Z"))
+                .property("workload_up_ramp_slowdown_factor", "1")
+                .out(DIR);
         ParseResult r = parse(line);
         assertEquals(300, (Integer) r.matchedOptionValue("--users", null));
         assertEquals("60s", r.matchedOptionValue("--duration", null));
@@ -67,35 +83,81 @@ class ClientCommandLineTest {
 
     @Test
     void theUsersArgumentsArePassedOnWithoutTheParentsOwnAndThoseSetHere() {
-        List<String> user = List.of("--users", "50", "--jvm-profile", "no-jit", "-Dx=1", "--out=runs/a", "--java",
+        List<String> user = List.of(
+                "--users",
+                "50",
+                "--jvm-profile",
+                "no-jit",
+                "-Dx=1",
+                "--out=runs/a",
+                "--java",
                 "/usr/bin/java",
-                "--duration", "10s", "--shards", "2", "--seed=3", "--no-progress", "--target", "http://example.org");
-        ClientCommandLine line = ClientCommandLine.run().forwarding(user).seed(9).target("http://127.0.0.1:1")
-                .noProgress().out(DIR);
-        assertEquals(List.of("run", "--child", "--users", "50", "-Dx=1", "--duration", "10s", "--seed", "9", "--target",
-                "http://127.0.0.1:1",
-                "--no-progress", "--out", DIR.toString()), line.runArguments());
+                "--duration",
+                "10s",
+                "--shards",
+                "2",
+                "--seed=3",
+                "--no-progress",
+                "--target",
+                "http://example.org");
+        ClientCommandLine line = ClientCommandLine.run()
+                .forwarding(user)
+                .seed(9)
+                .target("http://127.0.0.1:1")
+                .noProgress()
+                .out(DIR);
+        assertEquals(
+                List.of(
+                        "run",
+                        "--child",
+                        "--users",
+                        "50",
+                        "-Dx=1",
+                        "--duration",
+                        "10s",
+                        "--seed",
+                        "9",
+                        "--target",
+                        "http://127.0.0.1:1",
+                        "--no-progress",
+                        "--out",
+                        DIR.toString()),
+                line.runArguments());
         parse(line);
     }
 
     @Test
     void anOptionSetAgainKeepsTheLastValue() {
         ClientCommandLine base = ClientCommandLine.run().users(10).seed(1);
-        assertEquals(List.of("run", "--child", "--seed", "1", "--users", "20", "--out", DIR.toString()), base.users(20).out(DIR)
-                .runArguments());
-        assertEquals(List.of("run", "--child", "--users", "10", "--seed", "1", "--out", DIR.toString()), base.out(DIR)
-                .runArguments(), "the base unchanged");
+        assertEquals(
+                List.of("run", "--child", "--seed", "1", "--users", "20", "--out", DIR.toString()),
+                base.users(20).out(DIR).runArguments());
+        assertEquals(
+                List.of("run", "--child", "--users", "10", "--seed", "1", "--out", DIR.toString()),
+                base.out(DIR).runArguments(),
+                "the base unchanged");
     }
 
     @Test
     void aProfileAddsItsFlagsAGcLogInTheRunDirectoryAndItsName() {
-        ClientCommandLine line = ClientCommandLine.run().java("/opt/java/bin/java").profile("paper-default",
-                List.of("-Xmx64m", "-XX:+UseSerialGC"))
-                .jvmFlags(List.of("-XX:+UseZGC")).pinned(Path.of("/usr/bin/taskset"), "0").out(DIR);
-        assertEquals(List.of("/usr/bin/taskset", "-c", "0", "/opt/java/bin/java", "-Xmx64m", "-XX:+UseSerialGC",
-                "-XX:+UseZGC",
-                "-Xlog:gc*:file=\"" + DIR.resolve("gc.log") + "\":time,uptime,level,tags",
-                        "-Drubis.jvm.profile=paper-default"), line.jvm());
+        ClientCommandLine line = ClientCommandLine.run()
+                .java("/opt/java/bin/java")
+                .profile("paper-default", List.of("-Xmx64m", "-XX:+UseSerialGC"))
+                .jvmFlags(List.of("-XX:+UseZGC"))
+                .pinned(Path.of("/usr/bin/taskset"), "0")
+                .out(DIR);
+        assertEquals(
+                List.of(
+                        "/usr/bin/taskset",
+                        "-c",
+                        "0",
+                        "/opt/java/bin/java",
+                        "-Xmx64m",
+                        "-XX:+UseSerialGC",
+                        "-XX:+UseZGC",
+                        "-Xlog:gc*:file=\"" + DIR.resolve("gc.log") + "\":time,uptime,level,tags",
+                        "-Drubis.jvm.profile=paper-default"),
+                line.jvm());
     }
 
     @Test

@@ -26,11 +26,19 @@ class ResourcePlanTest {
 
     @ParameterizedTest(name = "{0}, {1}: {2}")
     @CsvSource({
-            "legacy, closed, 0", "pooled, closed, 4", "dedicated, closed, 10", "netty, closed, 10",
-            "legacy, hybrid, 0", "pooled, hybrid, 0", "dedicated, hybrid, 6", "netty, hybrid, 6"})
+        "legacy, closed, 0", "pooled, closed, 4", "dedicated, closed, 10", "netty, closed, 10",
+        "legacy, hybrid, 0", "pooled, hybrid, 0", "dedicated, hybrid, 6", "netty, hybrid, 6"
+    })
     void connectionsHeldFollowTheBackendsPolicy(String backend, String arrivals, int connections) {
-        Map<String, String> p = new HashMap<>(Map.of("client_backend", backend, "client_pool_max", "4",
-                "workload_number_of_clients_per_node", "10", "workload_arrivals", arrivals));
+        Map<String, String> p = new HashMap<>(Map.of(
+                "client_backend",
+                backend,
+                "client_pool_max",
+                "4",
+                "workload_number_of_clients_per_node",
+                "10",
+                "workload_arrivals",
+                arrivals));
         if (arrivals.equals("hybrid")) {
             p.put("workload_max_concurrent_sessions", "6");
         }
@@ -44,7 +52,8 @@ class ResourcePlanTest {
         assertEquals(2, ISSUE.check(true, 1, true, BackendKind.NETTY));
         assertEquals(2, ISSUE.check(true, 1, true, BackendKind.DEDICATED));
         assertEquals(3, ISSUE.check(true, 3, true, BackendKind.NETTY), "more than needed, as configured");
-        assertEquals(1, new ResourcePlan(2_000, 1_000_000, 28_232).check(true, 1, true, BackendKind.NETTY), "one suffices");
+        assertEquals(
+                1, new ResourcePlan(2_000, 1_000_000, 28_232).check(true, 1, true, BackendKind.NETTY), "one suffices");
         assertEquals(6, new ResourcePlan(100_000, 1_000_000, 28_232).check(true, 1, true, BackendKind.DEDICATED));
         assertEquals("127.0.0.2", SourceAddresses.last(2));
         assertEquals("127.0.1.44", SourceAddresses.last(300));
@@ -52,13 +61,21 @@ class ResourcePlanTest {
 
     @Test
     void aRefusalStatesTheRule() {
-        String rule = "18000 connections need about 27000 ephemeral ports (1.5 per connection, counting those in TIME_WAIT), more than the "
-                + "25408 a plan may take of one source address's 28232 (90 % of net.ipv4.ip_local_port_range)";
-        assertEquals(rule + ": widen net.ipv4.ip_local_port_range or use at most 16939 connections (source addresses are spread on a loopback "
-                + "target only)", assertThrows(ConfigException.class, () -> ISSUE.check(false, 1, false, BackendKind.NETTY)).getMessage());
-        assertEquals(rule + ": the pooled backend cannot spread its connections over more source addresses; use at most 16939 connections "
-                + "(--pool-max, --users), or dedicated or netty with their own source addresses",
-                assertThrows(ConfigException.class, () -> ISSUE.check(true, 1, true, BackendKind.POOLED)).getMessage());
+        String rule =
+                "18000 connections need about 27000 ephemeral ports (1.5 per connection, counting those in TIME_WAIT), more than the "
+                        + "25408 a plan may take of one source address's 28232 (90 % of net.ipv4.ip_local_port_range)";
+        assertEquals(
+                rule
+                        + ": widen net.ipv4.ip_local_port_range or use at most 16939 connections (source addresses are spread on a loopback "
+                        + "target only)",
+                assertThrows(ConfigException.class, () -> ISSUE.check(false, 1, false, BackendKind.NETTY))
+                        .getMessage());
+        assertEquals(
+                rule
+                        + ": the pooled backend cannot spread its connections over more source addresses; use at most 16939 connections "
+                        + "(--pool-max, --users), or dedicated or netty with their own source addresses",
+                assertThrows(ConfigException.class, () -> ISSUE.check(true, 1, true, BackendKind.POOLED))
+                        .getMessage());
     }
 
     @Test
@@ -68,6 +85,7 @@ class ResourcePlanTest {
         assertEquals(2, more.execution().sourceAddresses());
         assertEquals(c.withSourceAddresses(1).withSourceAddresses(2), more);
         assertEquals(c.execution().withSourceAddresses(2), more.execution());
-        assertEquals(new SourceAddresses(2, "127.0.0.1").count(), more.execution().sourceAddresses());
+        assertEquals(
+                new SourceAddresses(2, "127.0.0.1").count(), more.execution().sourceAddresses());
     }
 }

@@ -39,8 +39,8 @@ class GcPausesTest {
         assertEquals(1, f.totalMs(), "the cycle's 40 ms of concurrent work is no pause");
         assertEquals(1, f.longestMs());
         assertEquals(3, f.collections());
-        assertEquals("no stop-the-world pause (2 collections, all concurrent)",
-                GcPauses.Figures.describe(2, 0, 0, 0, 0));
+        assertEquals(
+                "no stop-the-world pause (2 collections, all concurrent)", GcPauses.Figures.describe(2, 0, 0, 0, 0));
     }
 
     @Test
@@ -79,8 +79,10 @@ class GcPausesTest {
             }
             long counterPauses = Math.max(0, notified + r.nextInt(7) - 3);
             long counterMs = Math.max(0, notifiedMs + r.nextInt(101) - 50);
-            GcPauses.Figures f = p.figures(new GcTotals(counterPauses + r.nextInt(3), counterMs + r.nextInt(5), counterPauses, counterMs));
-            String what = notified + " notified (" + notifiedMs + " ms), counters " + counterPauses + " (" + counterMs + " ms): " + f;
+            GcPauses.Figures f = p.figures(
+                    new GcTotals(counterPauses + r.nextInt(3), counterMs + r.nextInt(5), counterPauses, counterMs));
+            String what = notified + " notified (" + notifiedMs + " ms), counters " + counterPauses + " (" + counterMs
+                    + " ms): " + f;
             assertTrue(f.totalMs() >= f.longestMs(), what);
             assertTrue(f.pauses() >= f.notified() && f.pauses() >= counterPauses, what);
             assertTrue(f.collections() >= f.pauses(), what);

@@ -10,12 +10,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import javax.management.ListenerNotFoundException;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The summary's GC totals must not depend on the JVM's GC notifications arriving: under heap
@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  */
 class GcTotalsTest {
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     /**
      * Holds the JVM's GC notification thread from the next notification on, as a starved notification thread
@@ -67,7 +68,8 @@ class GcTotalsTest {
 
     @Test
     void pausesCountEvenWhenTheirNotificationsAreHeldBack() throws Exception {
-        try (HeldNotifications held = new HeldNotifications(); ClientHealth health = new ClientHealth(dir, () -> 0, () -> 0)) {
+        try (HeldNotifications held = new HeldNotifications();
+                ClientHealth health = new ClientHealth(dir, () -> 0, () -> 0)) {
             System.gc(); // its notification reaches the blocker, which then holds the notification thread
             assertTrue(held.holding.await(10, TimeUnit.SECONDS), "the JVM notified the first collection");
             GcTotals before = health.figures().gc().totals();

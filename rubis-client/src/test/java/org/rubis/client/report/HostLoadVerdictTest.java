@@ -30,11 +30,14 @@ class HostLoadVerdictTest {
         List<Process> burners = new ArrayList<>();
         ClientHealth health = null;
         try {
-            // Half the cores (at least one): twice the verdict's threshold (a quarter of the cores), while the rest of the
+            // Half the cores (at least one): twice the verdict's threshold (a quarter of the cores), while the rest of
+            // the
             // machine stays free for whatever else runs on it.
             for (int i = 0; i < Math.max(1, cores / 2); i++) {
                 // bounded: the loop ends by itself after 20 s even if this test is killed
-                burners.add(new ProcessBuilder("sh", "-c", "end=$(($(date +%s)+20)); while [ $(date +%s) -lt $end ]; do :; done").start());
+                burners.add(new ProcessBuilder(
+                                "sh", "-c", "end=$(($(date +%s)+20)); while [ $(date +%s) -lt $end ]; do :; done")
+                        .start());
             }
             health = new ClientHealth(dir, () -> 0, () -> 0);
             Thread.sleep(3500);

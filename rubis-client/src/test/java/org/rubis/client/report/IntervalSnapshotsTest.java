@@ -43,7 +43,8 @@ class IntervalSnapshotsTest {
                 "netty",
                 0,
                 0,
-                0, 0);
+                0,
+                0);
     }
 
     @Test

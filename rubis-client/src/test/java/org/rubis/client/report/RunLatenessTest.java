@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.rubis.client.log.RequestRecord;
-import org.rubis.format.Percentiles;
 import org.rubis.client.workload.Interaction;
+import org.rubis.format.Percentiles;
 import org.rubis.format.Phase;
 
 /**
@@ -37,7 +37,8 @@ class RunLatenessTest {
                 "netty",
                 0,
                 0,
-                0, -1);
+                0,
+                -1);
     }
 
     @Test
@@ -50,9 +51,12 @@ class RunLatenessTest {
         stats.accept(sent("run", 145_766_000L)); // its bucket tops out above it
         assertEquals(145_766_000L, stats.runMaxLatenessNs());
         assertEquals(200_000_000L, stats.maxLatenessNs());
-        assertTrue(stats.runLateness().getValueAtPercentile(100) > 145_766_000L, "the bucket's top is above the value (the case this guards)");
+        assertTrue(
+                stats.runLateness().getValueAtPercentile(100) > 145_766_000L,
+                "the bucket's top is above the value (the case this guards)");
         assertEquals(145.766, stats.judgedLatenessMs(100), 1e-9, "the verdict's reading: the run phase's own max");
-        assertTrue(Percentiles.valueAtMs(stats.runLateness(), 100, 0, stats.maxLatenessNs()) > 145.766,
+        assertTrue(
+                Percentiles.valueAtMs(stats.runLateness(), 100, 0, stats.maxLatenessNs()) > 145.766,
                 "clamped to the whole run's max, the run phase's top percentile exceeded its largest value");
     }
 

@@ -128,10 +128,16 @@ class RunOutcomeTest {
     void aRunWithNoRunPhaseRequestFailed() {
         RunOutcome o = RunOutcome.of(CONFIG, result(StopCause.END, false, 4), 12, 12, 0);
         assertEquals(RunStatus.FAILED, o.status());
-        assertTrue(o.stopReason().startsWith("no request in the run phase, the measurement (12 requests in the ramps"),
+        assertTrue(
+                o.stopReason().startsWith("no request in the run phase, the measurement (12 requests in the ramps"),
                 o.stopReason());
-        assertEquals(RunStatus.PARTIAL,
-                RunOutcome.of(CONFIG, result(new StopCause(Kind.INTERRUPTED, "interrupted"), false, 4), 12, 12, 0).status());
-        assertEquals(RunStatus.COMPLETE, RunOutcome.of(CONFIG, result(StopCause.END, false, 4), 12, 12, 1).status());
+        assertEquals(
+                RunStatus.PARTIAL,
+                RunOutcome.of(CONFIG, result(new StopCause(Kind.INTERRUPTED, "interrupted"), false, 4), 12, 12, 0)
+                        .status());
+        assertEquals(
+                RunStatus.COMPLETE,
+                RunOutcome.of(CONFIG, result(StopCause.END, false, 4), 12, 12, 1)
+                        .status());
     }
 }

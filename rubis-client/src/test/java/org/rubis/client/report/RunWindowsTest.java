@@ -35,7 +35,8 @@ class RunWindowsTest {
                 "netty",
                 0,
                 0,
-                0, -1);
+                0,
+                -1);
     }
 
     @Test
@@ -43,7 +44,8 @@ class RunWindowsTest {
         RunStats st = new RunStats();
         long start = 1_000 * S;
         st.runPhase(start, 4.5); // four whole windows; the last half second is not counted
-        for (long at : new long[] {start, start + S / 2, start + 2 * S, start + 3 * S + 1, start + 4 * S + 1, start + 5 * S}) {
+        for (long at :
+                new long[] {start, start + S / 2, start + 2 * S, start + 3 * S + 1, start + 4 * S + 1, start + 5 * S}) {
             st.accept(sent(at, "run"));
         }
         st.accept(sent(start + S, "up")); // another phase: not the run phase's
@@ -60,7 +62,9 @@ class RunWindowsTest {
         st.accept(sent(125 * S, "run"));
         assertEquals(1, st.runWindows()[2], "second 125 is in the third 61 s window");
         st.runPhase(0, 40);
-        assertTrue(st.runWindows().length == 40 && st.runWindowSeconds() == 1.0, "the default run phase: 40 windows of 1 s");
+        assertTrue(
+                st.runWindows().length == 40 && st.runWindowSeconds() == 1.0,
+                "the default run phase: 40 windows of 1 s");
     }
 
     @Test
@@ -76,13 +80,15 @@ class RunWindowsTest {
         }
         assertEquals(30, st.runWindows().length);
         long[] ran = st.runWindows(6.554);
-        assertArrayEquals(new long[] {30, 30, 30, 30, 30, 30}, ran, "the six whole seconds run, not the partial seventh");
+        assertArrayEquals(
+                new long[] {30, 30, 30, 30, 30, 30}, ran, "the six whole seconds run, not the partial seventh");
         assertEquals(30, st.runWindows(30).length, "a complete run: every window");
         assertEquals(30, st.runWindows(99).length, "never past the planned phase");
         assertEquals(0, st.runWindows(0.4).length);
         Stationarity s = Stationarity.of(100, ran, 1, 0.01, 100 / 30.0 - 0.01);
         assertEquals(30.0, s.meanRps(), 1e-9, "throughput over the time run, not diluted by the planned rest");
         assertEquals(1.0, s.littleRatio(), 1e-9);
-        assertEquals(Stationarity.Judgement.NOT_JUDGED, s.judgement(), "six seconds are too few to judge: " + s.describe());
+        assertEquals(
+                Stationarity.Judgement.NOT_JUDGED, s.judgement(), "six seconds are too few to judge: " + s.describe());
     }
 }

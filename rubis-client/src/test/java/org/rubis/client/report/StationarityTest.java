@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import java.util.Arrays;
 import org.rubis.format.LittleBand;
 
 /** The summary's stationarity check on synthetic run phases with known answers. */
@@ -54,7 +54,8 @@ class StationarityTest {
         for (long seed = 1; seed <= 20; seed++) {
             long[] c = counts(8, 42.8, 42.8, seed);
             double x = Arrays.stream(c).sum() / 40.0;
-            Stationarity s = Stationarity.of(300, c, 5, 0.005, 300 / x - 0.005); // a population that satisfies N = X (R + Z)
+            Stationarity s =
+                    Stationarity.of(300, c, 5, 0.005, 300 / x - 0.005); // a population that satisfies N = X (R + Z)
             assertEquals(1.0, s.littleRatio(), 1e-9);
             assertFalse(s.trend(), "seed " + seed + ": " + s.describe());
             assertTrue(s.steady());
@@ -141,7 +142,8 @@ class StationarityTest {
                 t = end + z;
             }
         }
-        return Stationarity.of(users, counts, 1, r, new Stationarity.ThinkMoments(sum / thinks, sum2 / thinks, sum3 / thinks));
+        return Stationarity.of(
+                users, counts, 1, r, new Stationarity.ThinkMoments(sum / thinks, sum2 / thinks, sum3 / thinks));
     }
 
     /**
@@ -169,8 +171,8 @@ class StationarityTest {
                 }
             }
             double mean = sum / runs, sd = Math.sqrt(sumSq / runs - mean * mean), meanSe = se / runs;
-            String what = size[0] + " users, " + size[1] + " s: mean " + mean + ", sd " + sd + ", standard error " + meanSe
-                    + ", flagged " + flagged + ", outside 0.95..1.05 " + outsideFixedBand;
+            String what = size[0] + " users, " + size[1] + " s: mean " + mean + ", sd " + sd + ", standard error "
+                    + meanSe + ", flagged " + flagged + ", outside 0.95..1.05 " + outsideFixedBand;
             assertEquals(1.0, mean, 0.01, what);
             assertEquals(sd, meanSe, 0.2 * sd, "the computed standard error is the ratio's spread: " + what);
             assertTrue(flagged < runs * 0.03, what);
@@ -221,13 +223,16 @@ class StationarityTest {
         assertEquals(Stationarity.Judgement.NOT_JUDGED, s.judgement());
         assertFalse(s.steady(), "not judged is not steady");
         assertFalse(s.judged());
-        assertEquals("not judged (too short: 1 whole window of 1 s, need " + LittleBand.MIN_WINDOWS + ")", s.describe());
+        assertEquals(
+                "not judged (too short: 1 whole window of 1 s, need " + LittleBand.MIN_WINDOWS + ")", s.describe());
         assertNotNull(s.warning());
         assertTrue(s.warning().startsWith("NOT JUDGED"), s.warning());
         // one window short of the minimum: still not judged; at the minimum, the same steady counts are judged steady
         long[] steady = counts(LittleBand.MIN_WINDOWS, 40, 40, 3, 1);
         long[] shorter = Arrays.copyOf(steady, LittleBand.MIN_WINDOWS - 1);
-        assertEquals(Stationarity.Judgement.NOT_JUDGED, Stationarity.of(0, shorter, 1, 0.002, 0.35).judgement());
+        assertEquals(
+                Stationarity.Judgement.NOT_JUDGED,
+                Stationarity.of(0, shorter, 1, 0.002, 0.35).judgement());
         Stationarity judged = Stationarity.of(0, steady, 1, 0.002, 0.35);
         assertEquals(Stationarity.Judgement.STEADY, judged.judgement(), judged.describe());
         assertTrue(judged.steady());

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.rubis.format.ErrorShare;
-import org.rubis.format.WireAccuracy;
 import org.rubis.client.report.Verdict.Cause;
 import org.rubis.client.report.Verdict.Evidence;
+import org.rubis.format.ErrorShare;
+import org.rubis.format.WireAccuracy;
 
 /** The verdict's rules: each cause is named from its own evidence, and only then. */
 class VerdictTest {
@@ -56,7 +56,10 @@ class VerdictTest {
 
     @Test
     void clientCpuAndGcPausesAreTheClients() {
-        assertEquals(List.of(Cause.CLIENT), Verdict.of(new Evidence(2, 1.8, 3, 0.4, 0.3, 0.0, 0.0, 2.0, Double.NaN, false), null).causes());
+        assertEquals(
+                List.of(Cause.CLIENT),
+                Verdict.of(new Evidence(2, 1.8, 3, 0.4, 0.3, 0.0, 0.0, 2.0, Double.NaN, false), null)
+                        .causes());
         Verdict gc = Verdict.of(new Evidence(2, 0.1, 120, 0.4, 0.3, 0.0, 0.0, 1.0, Double.NaN, false), null);
         assertEquals(List.of(Cause.CLIENT), gc.causes());
         assertTrue(gc.text().contains("GC pauses up to 120 ms"), gc.text());
@@ -64,8 +67,14 @@ class VerdictTest {
 
     @Test
     void stealAndTheRunQueueAreTheHosts() {
-        assertEquals(List.of(Cause.HOST), Verdict.of(new Evidence(2, 0.1, 3, 0.4, 0.3, 0.0, 0.3, 1.0, Double.NaN, false), null).causes());
-        assertEquals(List.of(Cause.HOST), Verdict.of(new Evidence(2, 0.1, 3, 0.4, 0.3, 0.1, 0.0, 5.0, Double.NaN, false), null).causes());
+        assertEquals(
+                List.of(Cause.HOST),
+                Verdict.of(new Evidence(2, 0.1, 3, 0.4, 0.3, 0.0, 0.3, 1.0, Double.NaN, false), null)
+                        .causes());
+        assertEquals(
+                List.of(Cause.HOST),
+                Verdict.of(new Evidence(2, 0.1, 3, 0.4, 0.3, 0.1, 0.0, 5.0, Double.NaN, false), null)
+                        .causes());
     }
 
     @Test
@@ -82,29 +91,52 @@ class VerdictTest {
     void withACaptureTheAccuracyIsTheMeasuredClientMinusWire() {
         // wire median 1.5 ms: limit max(50, 150) = 150 us
         Verdict ok = Verdict.of(quiet(), new WireAccuracy(120, 110, 300, 1500, 1500, 40, 70));
-        assertTrue(ok.text().contains("Accuracy measured on the wire: client minus wire 120.0 us mean, 300.0 us p99 on 1500 requests"), ok.text());
-        assertTrue(ok.text().contains("(within the limit 150 us (the larger of 50 us and 10 % of the wire's median 1500.0 us))"), ok.text());
+        assertTrue(
+                ok.text()
+                        .contains(
+                                "Accuracy measured on the wire: client minus wire 120.0 us mean, 300.0 us p99 on 1500 requests"),
+                ok.text());
+        assertTrue(
+                ok.text()
+                        .contains(
+                                "(within the limit 150 us (the larger of 50 us and 10 % of the wire's median 1500.0 us))"),
+                ok.text());
         assertEquals(List.of(), ok.causes());
         Verdict stale = Verdict.of(quiet(), new WireAccuracy(1100, 1000, 1900, 1500, 1500, 1050, 50));
         assertTrue(stale.text().contains("(OUTSIDE the limit 150 us"), stale.text());
-        assertTrue(stale.text().contains("send side p50 1050.0 us, receive side p50 50.0 us"), "the verdict says where the time goes: " + stale.text());
-        assertEquals(List.of(Cause.CLIENT), stale.causes(), "an inaccurate client (e.g. HttpClient's stale check) is the client's");
+        assertTrue(
+                stale.text().contains("send side p50 1050.0 us, receive side p50 50.0 us"),
+                "the verdict says where the time goes: " + stale.text());
+        assertEquals(
+                List.of(Cause.CLIENT),
+                stale.causes(),
+                "an inaccurate client (e.g. HttpClient's stale check) is the client's");
         // a fast page: the absolute 50 us holds
-        assertEquals(List.of(Cause.CLIENT), Verdict.of(quiet(), new WireAccuracy(60, 60, 80, 100, 200, 30, 30)).causes());
+        assertEquals(
+                List.of(Cause.CLIENT),
+                Verdict.of(quiet(), new WireAccuracy(60, 60, 80, 100, 200, 30, 30))
+                        .causes());
     }
 
     @Test
     void anErrorTheReferenceProbeSharesIsTheHostsFloorNotTheClients() {
         // The measured idle-host netty run (2026-11-24): 485.6 us mean over all requests, limit 66 us; the probe
-        // 321.6 us on its one connection, the client's reused connections 245.3 us; 748 of 1518 requests opened a connection.
+        // 321.6 us on its one connection, the client's reused connections 245.3 us; 748 of 1518 requests opened a
+        // connection.
         WireAccuracy floor = new WireAccuracy(485.6, 314.5, 3768.6, 1518, 656.7, 145.5, 54.3, 245.3, 748, 730.0, 321.6);
         Verdict v = Verdict.of(quiet(), floor);
         assertEquals(List.of(Cause.HOST), v.causes(), v.text());
         assertTrue(v.text().contains("HOST: its floor: the run's times were 485.6 us (mean) above the wire"), v.text());
-        assertTrue(v.text().contains("the reference probe (a minimal client on one connection) was 321.6 us (mean) above the wire"), v.text());
+        assertTrue(
+                v.text()
+                        .contains(
+                                "the reference probe (a minimal client on one connection) was 321.6 us (mean) above the wire"),
+                v.text());
         assertTrue(v.text().contains("748 of 1518 requests opened their connection"), v.text());
         assertTrue(v.text().contains("the client itself was fine"), v.text());
-        assertTrue(v.text().contains("OUTSIDE the limit 66 us"), "the accuracy statement itself is unchanged: " + v.text());
+        assertTrue(
+                v.text().contains("OUTSIDE the limit 66 us"),
+                "the accuracy statement itself is unchanged: " + v.text());
 
         // The same run with the client 100 us further from the wire than the probe on reused connections: the client's.
         WireAccuracy own = new WireAccuracy(585.6, 414.5, 3868.6, 1518, 656.7, 245.5, 54.3, 421.6, 748, 730.0, 321.6);
@@ -113,11 +145,16 @@ class VerdictTest {
         assertTrue(c.text().contains("the client on reused connections 421.6 us (+100.0 us against it)"), c.text());
 
         // Without a probe nothing separates the two: the client's, with the way to find out.
-        Verdict unknown = Verdict.of(quiet(), new WireAccuracy(485.6, 314.5, 3768.6, 1518, 656.7, 145.5, 54.3, 245.3, 748, 730.0, Double.NaN));
+        Verdict unknown = Verdict.of(
+                quiet(),
+                new WireAccuracy(485.6, 314.5, 3768.6, 1518, 656.7, 145.5, 54.3, 245.3, 748, 730.0, Double.NaN));
         assertEquals(List.of(Cause.CLIENT), unknown.causes());
         assertTrue(unknown.text().contains("run with --probe"), unknown.text());
         // Within the rule, the floor changes nothing.
-        assertEquals(List.of(), Verdict.of(quiet(), new WireAccuracy(40, 35, 200, 1518, 656.7, 20, 20, 30, 748, 60, 321.6)).causes());
+        assertEquals(
+                List.of(),
+                Verdict.of(quiet(), new WireAccuracy(40, 35, 200, 1518, 656.7, 20, 20, 30, 748, 60, 321.6))
+                        .causes());
     }
 
     /** More than 1 % of the run phase's requests in error names the ERRORS; 1 % itself, or none judged, does not. */
@@ -125,11 +162,21 @@ class VerdictTest {
     void theErrorsAreNamedAboveOnePercentOfTheRunPhase() {
         Verdict high = Verdict.of(quiet(), null, new ErrorShare(132, 131, Map.of("http-503", 131L)));
         assertEquals(List.of(Cause.ERRORS), high.causes());
-        assertTrue(high.text().startsWith("SUSPECT: ERRORS: 131 of 132 run-phase requests were errors (99.2 %, over the 1 % limit; "
-                + "http-503 131)"), high.text());
+        assertTrue(
+                high.text()
+                        .startsWith(
+                                "SUSPECT: ERRORS: 131 of 132 run-phase requests were errors (99.2 %, over the 1 % limit; "
+                                        + "http-503 131)"),
+                high.text());
         assertTrue(high.text().contains("the client itself was fine"), high.text());
-        assertEquals(List.of(), Verdict.of(quiet(), null, new ErrorShare(100, 1, Map.of("reset", 1L))).causes());
-        assertEquals(List.of(Cause.ERRORS), Verdict.of(quiet(), null, new ErrorShare(100, 2, Map.of("reset", 2L))).causes());
+        assertEquals(
+                List.of(),
+                Verdict.of(quiet(), null, new ErrorShare(100, 1, Map.of("reset", 1L)))
+                        .causes());
+        assertEquals(
+                List.of(Cause.ERRORS),
+                Verdict.of(quiet(), null, new ErrorShare(100, 2, Map.of("reset", 2L)))
+                        .causes());
         assertEquals(List.of(), Verdict.of(quiet(), null, ErrorShare.NONE).causes());
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +22,6 @@ import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.config.JitWarmupPolicy;
-import java.nio.file.Path;
 
 /**
  * The warm-up compiles the connect paths a run takes: in a TPC-W run about half the requests open a connection, most
@@ -54,15 +54,50 @@ class WarmupConnectPathTest {
             }
         }
 
-        @Override public String name() { return b.name(); }
-        @Override public Session startSession() { return b.startSession(); }
-        @Override public ScheduledExecutorService loop(Session s) { return ((EventLoopBackend) b).loop(s); }
-        @Override public long prepareLeadNanos() { return ((PreparingBackend) b).prepareLeadNanos(); }
-        @Override public boolean prepares(Session s, long at) { return ((PreparingBackend) b).prepares(s, at); }
-        @Override public void sendAndWait(Session s, String path, Reply out) { ((EventLoopBackend) b).sendAndWait(s, path, out); }
-        @Override public void abortInFlight() { b.abortInFlight(); }
-        @Override public void endSession(Session s) { b.endSession(s); }
-        @Override public void close() { b.close(); }
+        @Override
+        public String name() {
+            return b.name();
+        }
+
+        @Override
+        public Session startSession() {
+            return b.startSession();
+        }
+
+        @Override
+        public ScheduledExecutorService loop(Session s) {
+            return ((EventLoopBackend) b).loop(s);
+        }
+
+        @Override
+        public long prepareLeadNanos() {
+            return ((PreparingBackend) b).prepareLeadNanos();
+        }
+
+        @Override
+        public boolean prepares(Session s, long at) {
+            return ((PreparingBackend) b).prepares(s, at);
+        }
+
+        @Override
+        public void sendAndWait(Session s, String path, Reply out) {
+            ((EventLoopBackend) b).sendAndWait(s, path, out);
+        }
+
+        @Override
+        public void abortInFlight() {
+            b.abortInFlight();
+        }
+
+        @Override
+        public void endSession(Session s) {
+            b.endSession(s);
+        }
+
+        @Override
+        public void close() {
+            b.close();
+        }
 
         @Override
         public void prepare(Session s) {
@@ -94,17 +129,23 @@ class WarmupConnectPathTest {
         ClientConfig config = ConfigLoader.load((Path) null, Map.of("client_backend", backend));
         Watching[] seen = new Watching[1];
         ByteArrayOutputStream text = new ByteArrayOutputStream();
-        WarmupReport report = new JitWarmup(config.execution(), config.workload(), JitWarmupPolicy.parse("2000"), new PrintStream(text, true))
+        WarmupReport report = new JitWarmup(
+                        config.execution(),
+                        config.workload(),
+                        JitWarmupPolicy.parse("2000"),
+                        new PrintStream(text, true))
                 .wrappingBackend(b -> seen[0] = new Watching(b))
                 .run(List.of(), Long.MAX_VALUE);
         Watching w = seen[0];
-        String what = backend + ": " + text + " requests " + w.requests + ", prepares " + w.prepares + ", new connections after a prepare "
-                + w.newAfterPrepare + ", without " + w.newWithoutPrepare;
+        String what = backend + ": " + text + " requests " + w.requests + ", prepares " + w.prepares
+                + ", new connections after a prepare " + w.newAfterPrepare + ", without " + w.newWithoutPrepare;
         assertTrue(text.toString().contains("JIT warm-up: "), what);
         assertTrue(w.requests.get() >= 2000, what);
         assertEquals(0, report.errors(), what);
         long fresh = w.newAfterPrepare.get() + w.newWithoutPrepare.get();
-        assertTrue(fresh >= 0.4 * w.requests.get(), "about half the requests open a connection, as in a TPC-W run: " + what);
+        assertTrue(
+                fresh >= 0.4 * w.requests.get(),
+                "about half the requests open a connection, as in a TPC-W run: " + what);
         assertTrue(w.newAfterPrepare.get() >= 0.25 * fresh, "the prepared connect path is warmed: " + what);
         assertTrue(w.newWithoutPrepare.get() >= 0.25 * fresh, "and the unprepared one: " + what);
     }

@@ -14,14 +14,18 @@ import org.junit.jupiter.api.io.TempDir;
 /** The capture's settings without libpcap: filter, interface choice, validation, packet count of a file. */
 class CaptureSpecTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void filterUsesTheNumericAddressAndPort() throws Exception {
         CaptureSpec spec = CaptureSpec.forTarget("localhost", 8080);
-        assertTrue(spec.filter().matches("tcp and host (127\\.0\\.0\\.1|0:0:0:0:0:0:0:1) and port 8080"), spec.filter());
+        assertTrue(
+                spec.filter().matches("tcp and host (127\\.0\\.0\\.1|0:0:0:0:0:0:0:1) and port 8080"), spec.filter());
         assertEquals(CaptureSpec.DEFAULT_SNAP_LENGTH, spec.snapLength());
-        assertEquals("tcp and host 127.0.0.7 and port 1", CaptureSpec.forTarget("127.0.0.7", 1).filter());
+        assertEquals(
+                "tcp and host 127.0.0.7 and port 1",
+                CaptureSpec.forTarget("127.0.0.7", 1).filter());
     }
 
     @Test
@@ -29,7 +33,9 @@ class CaptureSpecTest {
         String lo = CaptureSpec.forTarget("127.0.0.1", 80).resolveInterface();
         assertTrue(NetworkInterface.getByName(lo).isLoopback(), lo);
         assertEquals(lo, CaptureSpec.forTarget("127.3.4.5", 80).resolveInterface());
-        assertEquals("eth9", CaptureSpec.forTarget("127.0.0.1", 80).withInterface("eth9").resolveInterface());
+        assertEquals(
+                "eth9",
+                CaptureSpec.forTarget("127.0.0.1", 80).withInterface("eth9").resolveInterface());
     }
 
     @Test
@@ -43,7 +49,9 @@ class CaptureSpecTest {
 
     @Test
     void countsTheRecordsOfAPcapFile() throws Exception {
-        byte[] header = {(byte) 0x4d, 0x3c, (byte) 0xb2, (byte) 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0};
+        byte[] header = {
+            (byte) 0x4d, 0x3c, (byte) 0xb2, (byte) 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0
+        };
         byte[] record = {0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 1, 2, 3};
         Path f = tmp.resolve("x.pcap");
         Files.write(f, concat(header, record, record, new byte[] {1, 2}));

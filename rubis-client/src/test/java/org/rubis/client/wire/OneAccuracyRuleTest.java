@@ -7,9 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.wire.AnchorBrackets;
 import org.rubis.analysis.wire.PcapBuilder;
 import org.rubis.analysis.wire.PcapBuilder.Conversation;
@@ -26,7 +26,8 @@ class OneAccuracyRuleTest {
 
     private static final long MS = 1_000_000;
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @ParameterizedTest
     @ValueSource(longs = {99_000, 101_000})
@@ -38,26 +39,54 @@ class OneAccuracyRuleTest {
             long at = (i + 1) * 10 * MS;
             c.fromClient(at, PcapBuilder.request("/p" + i)).fromServer(at + MS, PcapBuilder.responseHead(200, 1) + "x");
             long send = PcapBuilder.T0 + at - errorNs / 2;
-            csv.append("1,user1,").append(i).append(",Home,/p").append(i).append(",run,").append(send).append(',').append(send).append(',')
-               .append(MS + errorNs / 2).append(',').append(MS + errorNs).append(",10,200,,127.0.0.1:50100,").append(i == 0).append(",netty,0,0,0,\n");
+            csv.append("1,user1,")
+                    .append(i)
+                    .append(",Home,/p")
+                    .append(i)
+                    .append(",run,")
+                    .append(send)
+                    .append(',')
+                    .append(send)
+                    .append(',')
+                    .append(MS + errorNs / 2)
+                    .append(',')
+                    .append(MS + errorNs)
+                    .append(",10,200,,127.0.0.1:50100,")
+                    .append(i == 0)
+                    .append(",netty,0,0,0,\n");
         }
         Path run = Files.createDirectories(tmp.resolve("run" + errorNs));
         p.write(run.resolve("capture.pcap"));
         Files.writeString(run.resolve("requests.csv"), csv);
-        CaptureStats stats = new CaptureStats(run.resolve("capture.pcap"), "lo", "tcp", 256, 1 << 20, 18, 36, 0, 0, Instant.EPOCH, Instant.EPOCH);
+        CaptureStats stats = new CaptureStats(
+                run.resolve("capture.pcap"), "lo", "tcp", 256, 1 << 20, 18, 36, 0, 0, Instant.EPOCH, Instant.EPOCH);
         stats.writeJson(run.resolve("capture-stats.json"));
 
-        WireCheckSection section = WireCheckSection.check(run, stats, PublishedTimes.CLIENT, new AnchorBrackets(100, -1));
+        WireCheckSection section =
+                WireCheckSection.check(run, stats, PublishedTimes.CLIENT, new AnchorBrackets(100, -1));
         boolean below = errorNs < 100_000;
         String line = section.accuracyVerdict();
         assertTrue(line.startsWith(below ? "OK: " : "INACCURATE: "), line);
-        assertTrue(line.contains("limit 100 us (the larger of 50 us and 10 % of the wire's median 1000.0 us)"), "the limit beside the error: " + line);
-        Verdict v = Verdict.of(new Verdict.Evidence(2, 0.05, 3, 0.4, 0.3, 0.02, 0.0, 1.2, Double.NaN, false), section.accuracy());
+        assertTrue(
+                line.contains("limit 100 us (the larger of 50 us and 10 % of the wire's median 1000.0 us)"),
+                "the limit beside the error: " + line);
+        Verdict v = Verdict.of(
+                new Verdict.Evidence(2, 0.05, 3, 0.4, 0.3, 0.02, 0.0, 1.2, Double.NaN, false), section.accuracy());
         assertEquals(below ? List.of() : List.of(Verdict.Cause.CLIENT), v.causes(), v.text());
         assertTrue(v.text().contains((below ? "(within the " : "(OUTSIDE the ") + "limit 100 us"), v.text());
-        assertEquals(below, section.json().path("accuracy").path("within").asBoolean(), section.json().toString());
+        assertEquals(
+                below,
+                section.json().path("accuracy").path("within").asBoolean(),
+                section.json().toString());
         // the send/receive split is in the section (json and text)
-        assertEquals(errorNs / 2 / 1000.0, section.json().path("client_minus_wire_us").path("netty/reused").path("send_side").path("p50").asDouble(),
+        assertEquals(
+                errorNs / 2 / 1000.0,
+                section.json()
+                        .path("client_minus_wire_us")
+                        .path("netty/reused")
+                        .path("send_side")
+                        .path("p50")
+                        .asDouble(),
                 1e-9);
         assertTrue(section.text().contains("where the error goes"), section.text());
     }

@@ -46,9 +46,19 @@ final class Fixtures {
 
     static WorkloadModel model(TransitionMode mode, int maxTransitions) {
         TransitionTable t = TransitionTable.parse(TestFiles.shipped("default_transitions.txt"), 27, 29);
-        WorkloadData data = WorkloadData.load(TestFiles.shipped("ebay_regions.txt"), TestFiles.shipped("ebay_simple_categories.txt"));
+        WorkloadData data = WorkloadData.load(
+                TestFiles.shipped("ebay_regions.txt"), TestFiles.shipped("ebay_simple_categories.txt"));
         DatabasePolicy policy = new DatabasePolicy(1000, 0, 80, 40, 10, 10, 100, 20, 5, 50);
-        return WorkloadModel.of(t, mode, true, UrlLayout.of(UrlLayout.Version.PHP, "/PHP", "/PHP"), data, policy, 20, maxTransitions, false,
+        return WorkloadModel.of(
+                t,
+                mode,
+                true,
+                UrlLayout.of(UrlLayout.Version.PHP, "/PHP", "/PHP"),
+                data,
+                policy,
+                20,
+                maxTransitions,
+                false,
                 WorkloadModel.ERROR_PAGES_WITHOUT_THINK);
     }
 

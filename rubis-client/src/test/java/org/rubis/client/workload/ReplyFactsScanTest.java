@@ -14,14 +14,52 @@ import org.junit.jupiter.api.Test;
  */
 class ReplyFactsScanTest {
 
-    private static final List<String> PIECES = List.of("itemId=", "userId=", "&page=", "to=", "name=maxQty value=", "name=to value=",
-            "name=minBid value=", "photo=", "Id=", "page=", "=", "==", "value=", "name=", "<a href=\"/PHP/ViewItem.php?", "\">", "&", "?",
-            " ", "\n", "\"", ">", "-", ".", "5", "42", "007", "1.5", "99999999999999999999", "x", "ERROR", "Sorry");
+    private static final List<String> PIECES = List.of(
+            "itemId=",
+            "userId=",
+            "&page=",
+            "to=",
+            "name=maxQty value=",
+            "name=to value=",
+            "name=minBid value=",
+            "photo=",
+            "Id=",
+            "page=",
+            "=",
+            "==",
+            "value=",
+            "name=",
+            "<a href=\"/PHP/ViewItem.php?",
+            "\">",
+            "&",
+            "?",
+            " ",
+            "\n",
+            "\"",
+            ">",
+            "-",
+            ".",
+            "5",
+            "42",
+            "007",
+            "1.5",
+            "99999999999999999999",
+            "x",
+            "ERROR",
+            "Sorry");
 
     @Test
     void oneScanFindsWhatTheScanPerKeyFinds() {
-        for (String page : List.of(Fixtures.SEARCH_PAGE, Fixtures.FIRST_PAGE, Fixtures.PUT_BID_PAGE, Fixtures.PUT_COMMENT_PAGE, "", "=", "<html></html>")) {
-            assertEquals(ReplyFacts.ofByKeys(page).toString(), ReplyFacts.of(page).toString(), page);
+        for (String page : List.of(
+                Fixtures.SEARCH_PAGE,
+                Fixtures.FIRST_PAGE,
+                Fixtures.PUT_BID_PAGE,
+                Fixtures.PUT_COMMENT_PAGE,
+                "",
+                "=",
+                "<html></html>")) {
+            assertEquals(
+                    ReplyFacts.ofByKeys(page).toString(), ReplyFacts.of(page).toString(), page);
         }
         Random r = new Random(14);
         for (int n = 0; n < 20_000; n++) {
@@ -30,7 +68,8 @@ class ReplyFactsScanTest {
                 b.append(PIECES.get(r.nextInt(PIECES.size())));
             }
             String page = b.toString();
-            assertEquals(ReplyFacts.ofByKeys(page).toString(), ReplyFacts.of(page).toString(), page);
+            assertEquals(
+                    ReplyFacts.ofByKeys(page).toString(), ReplyFacts.of(page).toString(), page);
         }
     }
 

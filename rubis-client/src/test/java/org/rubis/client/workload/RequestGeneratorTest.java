@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 
 class RequestGeneratorTest {
 
@@ -18,10 +18,25 @@ class RequestGeneratorTest {
     private static RequestGenerator.Context ctx(String reply, int itemId) {
         SplittableRandom r = new SplittableRandom(9);
         return new RequestGenerator.Context() {
-            @Override public int userId() { return 41; }
-            @Override public ReplyFacts reply() { return ReplyFacts.of(reply); }
-            @Override public int itemId() { return itemId; }
-            @Override public RandomGenerator random() { return r; }
+            @Override
+            public int userId() {
+                return 41;
+            }
+
+            @Override
+            public ReplyFacts reply() {
+                return ReplyFacts.of(reply);
+            }
+
+            @Override
+            public int itemId() {
+                return itemId;
+            }
+
+            @Override
+            public RandomGenerator random() {
+                return r;
+            }
         };
     }
 
@@ -36,7 +51,9 @@ class RequestGeneratorTest {
         assertEquals("/PHP/sell.html", gen.path(Interaction.SELL, c));
         assertEquals("/PHP/about_me.html", gen.path(Interaction.ABOUT_ME_AUTH, c));
         assertEquals("/PHP/AboutMe.php?nickname=user42&password=password42", gen.path(Interaction.ABOUT_ME, c));
-        assertEquals("/PHP/BrowseCategories.php?nickname=user42&password=password42", gen.path(Interaction.SELECT_CATEGORY_TO_SELL_ITEM, c));
+        assertEquals(
+                "/PHP/BrowseCategories.php?nickname=user42&password=password42",
+                gen.path(Interaction.SELECT_CATEGORY_TO_SELL_ITEM, c));
         assertEquals("/PHP/ViewItem.php?itemId=5", gen.path(Interaction.VIEW_ITEM, c));
         assertEquals("/PHP/ViewUserInfo.php?userId=3567", gen.path(Interaction.VIEW_USER_INFO, c));
         assertEquals("/PHP/ViewBidHistory.php?itemId=5", gen.path(Interaction.VIEW_BID_HISTORY, c));
@@ -45,34 +62,59 @@ class RequestGeneratorTest {
         assertEquals("/PHP/PutBidAuth.php?itemId=5", gen.path(Interaction.PUT_BID_AUTH, c));
         assertEquals("/PHP/PutBid.php?itemId=5&nickname=user42&password=password42", gen.path(Interaction.PUT_BID, c));
         assertEquals("/PHP/PutCommentAuth.php?itemId=5&to=3567", gen.path(Interaction.PUT_COMMENT_AUTH, c));
-        assertEquals("/PHP/PutComment.php?itemId=5&to=3567&nickname=user42&password=password42", gen.path(Interaction.PUT_COMMENT, c));
+        assertEquals(
+                "/PHP/PutComment.php?itemId=5&to=3567&nickname=user42&password=password42",
+                gen.path(Interaction.PUT_COMMENT, c));
     }
 
     @Test
     void formParametersComeFromThePreviousReply() {
         String bid = gen.path(Interaction.STORE_BID, ctx(Fixtures.PUT_BID_PAGE, 5));
-        assertTrue(bid.matches("/PHP/StoreBid\\.php\\?itemId=5&userId=42&minBid=86\\.5&bid=(\\d+\\.\\d+)&maxBid=(\\d+\\.\\d+)&maxQty=4&qty=[1-4]"), bid);
+        assertTrue(
+                bid.matches(
+                        "/PHP/StoreBid\\.php\\?itemId=5&userId=42&minBid=86\\.5&bid=(\\d+\\.\\d+)&maxBid=(\\d+\\.\\d+)&maxQty=4&qty=[1-4]"),
+                bid);
         double b = Double.parseDouble(bid.replaceAll(".*&bid=([0-9.]+)&.*", "$1"));
         double max = Double.parseDouble(bid.replaceAll(".*&maxBid=([0-9.]+)&.*", "$1"));
         assertTrue(b >= 87.5 && b <= 96.5 && max - 86.5 == 2 * (b - 86.5), bid);
         String buy = gen.path(Interaction.STORE_BUY_NOW, ctx(Fixtures.PUT_BID_PAGE, 5));
         assertTrue(buy.matches("/PHP/StoreBuyNow\\.php\\?itemId=5&userId=42&qty=[1-4]&maxQty=4"), buy);
         String comment = gen.path(Interaction.STORE_COMMENT, ctx(Fixtures.PUT_COMMENT_PAGE, 9));
-        assertTrue(comment.matches("/PHP/StoreComment\\.php\\?itemId=9&to=42&from=42&rating=(-5|-3|0|3|5)&comment=\\S{1,50}"), comment);
+        assertTrue(
+                comment.matches(
+                        "/PHP/StoreComment\\.php\\?itemId=9&to=42&from=42&rating=(-5|-3|0|3|5)&comment=\\S{1,50}"),
+                comment);
     }
 
     @Test
     void searchesUseTheOriginalZeroBasedIdsAndThePageOfTheReply() {
         String s = gen.path(Interaction.SEARCH_ITEMS_IN_CATEGORY, ctx(Fixtures.FIRST_PAGE, 5));
-        assertTrue(s.matches("/PHP/SearchItemsByCategory\\.php\\?category=(1?\\d)&categoryName=[^&]+&page=1&nbOfItems=20"), s);
+        assertTrue(
+                s.matches("/PHP/SearchItemsByCategory\\.php\\?category=(1?\\d)&categoryName=[^&]+&page=1&nbOfItems=20"),
+                s);
         int zero = 0;
         for (int i = 0; i < 2000; i++) {
             SplittableRandom r = new SplittableRandom(i);
             var c = new RequestGenerator.Context() {
-                @Override public int userId() { return 0; }
-                @Override public ReplyFacts reply() { return ReplyFacts.NONE; }
-                @Override public int itemId() { return -1; }
-                @Override public RandomGenerator random() { return r; }
+                @Override
+                public int userId() {
+                    return 0;
+                }
+
+                @Override
+                public ReplyFacts reply() {
+                    return ReplyFacts.NONE;
+                }
+
+                @Override
+                public int itemId() {
+                    return -1;
+                }
+
+                @Override
+                public RandomGenerator random() {
+                    return r;
+                }
             };
             if (gen.path(Interaction.SEARCH_ITEMS_IN_CATEGORY, c).contains("?category=0&")) {
                 zero++;

@@ -91,7 +91,7 @@ class SamplerStatisticsTest {
                     }
                     List<Integer> n;
                     if (to == back && cfg.size() > 1) {
-                        n = new ArrayList<>(cfg.subList(1, cfg.size()));   // pop: the top becomes the state
+                        n = new ArrayList<>(cfg.subList(1, cfg.size())); // pop: the top becomes the state
                     } else {
                         int target = (to == back || to == table.rows()) ? s : to; // empty back or stay: same state
                         n = new ArrayList<>();
@@ -132,7 +132,8 @@ class SamplerStatisticsTest {
             // Binomial standard error over a million visits, times 2 for the correlation of
             // consecutive visits within a session (a variance inflation of up to 4), at 5 sigma.
             double tol = 5 * 2 * Math.sqrt(exact[i] * (1 - exact[i]) / TRANSITIONS) + 1e-6;
-            assertEquals(exact[i], sim[i], tol, table.stateNames().get(i) + ": exact " + exact[i] + " simulated " + sim[i]);
+            assertEquals(
+                    exact[i], sim[i], tol, table.stateNames().get(i) + ": exact " + exact[i] + " simulated " + sim[i]);
         }
     }
 

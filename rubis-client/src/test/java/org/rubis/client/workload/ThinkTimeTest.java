@@ -32,6 +32,8 @@ class ThinkTimeTest {
         TransitionTable t = TransitionTable.parse(TestFiles.shipped("default_transitions.txt"), 27, 29);
         ThinkTime tt = new ThinkTime(false, t);
         assertEquals(10_000_000_000L, tt.nanos(Interaction.REGISTER.ordinal(), new SplittableRandom(1)));
-        assertEquals(t.waitingTimeMs(Interaction.ABOUT_ME.ordinal()) * 1_000_000L, tt.nanos(Interaction.ABOUT_ME.ordinal(), new SplittableRandom(1)));
+        assertEquals(
+                t.waitingTimeMs(Interaction.ABOUT_ME.ordinal()) * 1_000_000L,
+                tt.nanos(Interaction.ABOUT_ME.ordinal(), new SplittableRandom(1)));
     }
 }

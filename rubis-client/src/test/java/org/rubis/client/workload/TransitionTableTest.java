@@ -4,23 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.input.Source;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.function.UnaryOperator;
 
 class TransitionTableTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void bothShippedTablesParseWithTheirStates() {
@@ -53,13 +54,16 @@ class TransitionTableTest {
         }
         for (int col = 0; col < 27; col++) {
             boolean reported = dev.containsKey(t.stateNames().get(col));
-            assertEquals(Math.abs(t.columnSum(col) - 1) > 0.001, reported, t.stateNames().get(col));
+            assertEquals(
+                    Math.abs(t.columnSum(col) - 1) > 0.001,
+                    reported,
+                    t.stateNames().get(col));
         }
     }
 
     private Source variant(UnaryOperator<List<String>> edit) throws Exception {
-        List<String> lines = new ArrayList<>(Files.readAllLines(TestFiles.propertiesDir().resolve("default_transitions.txt"),
-                StandardCharsets.ISO_8859_1));
+        List<String> lines = new ArrayList<>(Files.readAllLines(
+                TestFiles.propertiesDir().resolve("default_transitions.txt"), StandardCharsets.ISO_8859_1));
         Path p = tmp.resolve("t.txt");
         Files.write(p, edit.apply(lines), StandardCharsets.ISO_8859_1);
         return Source.file(p);
@@ -85,7 +89,9 @@ class TransitionTableTest {
             return l;
         });
         ConfigException e = assertThrows(ConfigException.class, () -> TransitionTable.parse(s, 27, 29));
-        assertTrue(e.getMessage().matches(".*t\\.txt:8: column \\d+ = \"zero\" is not a number; expected a probability.*"), e.getMessage());
+        assertTrue(
+                e.getMessage().matches(".*t\\.txt:8: column \\d+ = \"zero\" is not a number; expected a probability.*"),
+                e.getMessage());
     }
 
     @Test
@@ -104,7 +110,9 @@ class TransitionTableTest {
 
     @Test
     void rowsMustBeColumnsPlusTwo() {
-        ConfigException e = assertThrows(ConfigException.class, () -> TransitionTable.parse(TestFiles.shipped("default_transitions.txt"), 27, 28));
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> TransitionTable.parse(TestFiles.shipped("default_transitions.txt"), 27, 28));
         assertTrue(e.getMessage().contains("rows = columns + 2"), e.getMessage());
     }
 
@@ -120,7 +128,11 @@ class TransitionTableTest {
             return l;
         });
         ConfigException e = assertThrows(ConfigException.class, () -> TransitionTable.parse(s, 27, 29));
-        assertTrue(e.getMessage().endsWith("t.txt:3: column 5 (from Browse) sums to 0: a session in Browse could never leave it; give it at least "
-                + "one non-zero probability (the End of Session row ends the session)"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .endsWith(
+                                "t.txt:3: column 5 (from Browse) sums to 0: a session in Browse could never leave it; give it at least "
+                                        + "one non-zero probability (the End of Session row ends the session)"),
+                e.getMessage());
     }
 }

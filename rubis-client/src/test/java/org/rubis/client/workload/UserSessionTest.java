@@ -38,7 +38,8 @@ class UserSessionTest {
         assertEquals(walk(new UserSession(model, gen, 5, 1), page), walk(new UserSession(model, gen, 5, 1), page));
         boolean differs = false;
         for (int id = 6; id < 20 && !differs; id++) {
-            differs = !walk(new UserSession(model, gen, id, 1), page).equals(walk(new UserSession(model, gen, 5, 1), page));
+            differs = !walk(new UserSession(model, gen, id, 1), page)
+                    .equals(walk(new UserSession(model, gen, 5, 1), page));
         }
         assertTrue(differs);
     }

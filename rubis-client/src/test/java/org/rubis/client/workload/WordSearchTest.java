@@ -10,14 +10,31 @@ class WordSearchTest {
 
     private static void check(String text) {
         for (String[] w : new String[][] {{"ERROR", "3"}, {"Sorry", "0"}, {"ERROR", "0"}, {"Sorry", "4"}}) {
-            assertEquals(text.contains(w[0]), WordSearch.contains(text, w[0], Integer.parseInt(w[1])), () -> w[0] + " in <" + text + ">");
+            assertEquals(
+                    text.contains(w[0]),
+                    WordSearch.contains(text, w[0], Integer.parseInt(w[1])),
+                    () -> w[0] + " in <" + text + ">");
         }
     }
 
     @Test
     void edgesOfThePage() {
-        for (String t : new String[] {"", "E", "ERROR", "Sorry", "ERRO", "RROR", "xERROR", "ERRORx", "OOOO", "SSSSorry", "SorrSorry",
-                "ERRERROR", "O", "S"}) {
+        for (String t : new String[] {
+            "",
+            "E",
+            "ERROR",
+            "Sorry",
+            "ERRO",
+            "RROR",
+            "xERROR",
+            "ERRORx",
+            "OOOO",
+            "SSSSorry",
+            "SorrSorry",
+            "ERRERROR",
+            "O",
+            "S"
+        }) {
             check(t);
         }
     }

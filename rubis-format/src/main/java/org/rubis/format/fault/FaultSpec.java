@@ -95,7 +95,10 @@ public final class FaultSpec {
         double f = 1.0;
         if (fraction != null) {
             if (!kind.perRequest()) {
-                throw bad(kind.specName() + ":" + fraction, kind.specName() + " acts on the server, not on a share of requests; give a window @start-end", spec);
+                throw bad(
+                        kind.specName() + ":" + fraction,
+                        kind.specName() + " acts on the server, not on a share of requests; give a window @start-end",
+                        spec);
             }
             try {
                 f = Double.parseDouble(fraction.strip());
@@ -147,14 +150,18 @@ public final class FaultSpec {
             v = Double.NaN;
         }
         if (!(v >= 0) || v * scale > MAX_MS || s.contains("x") || s.contains("X")) {
-            throw bad("@" + window, "a time is a number of seconds (or ms) from 0 to 30 days since the server started", spec);
+            throw bad(
+                    "@" + window,
+                    "a time is a number of seconds (or ms) from 0 to 30 days since the server started",
+                    spec);
         }
         return Math.round(v * scale);
     }
 
     private static IllegalArgumentException bad(String rule, String problem, String spec) {
-        return new IllegalArgumentException("fault spec \"" + oneLine(spec) + "\": \"" + oneLine(rule) + "\": " + problem
-                + "; expected kind[=param][:fraction][@start[-end]] with kind one of " + kinds() + " (see docs/FAULTS.md)");
+        return new IllegalArgumentException("fault spec \"" + oneLine(spec) + "\": \"" + oneLine(rule) + "\": "
+                + problem + "; expected kind[=param][:fraction][@start[-end]] with kind one of " + kinds()
+                + " (see docs/FAULTS.md)");
     }
 
     private static String oneLine(String s) {

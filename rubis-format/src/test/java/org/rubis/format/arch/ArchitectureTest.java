@@ -16,25 +16,32 @@ import com.tngtech.archunit.lang.ArchRule;
 class ArchitectureTest {
 
     @ArchTest
-    static final ArchRule noPackageCycle = slices().matching("org.rubis.(**)").should().beFreeOfCycles();
+    static final ArchRule noPackageCycle =
+            slices().matching("org.rubis.(**)").should().beFreeOfCycles();
 
     @ArchTest
-    static final ArchRule theFaultLanguageNeedsOnlyTheJdk = classes().that()
+    static final ArchRule theFaultLanguageNeedsOnlyTheJdk = classes()
+            .that()
             .resideInAPackage("org.rubis.format.fault..")
-            .should().onlyDependOnClassesThat(resideInAPackage("java..")
-            .or(resideInAPackage("org.rubis.format.fault..")))
+            .should()
+            .onlyDependOnClassesThat(resideInAPackage("java..").or(resideInAPackage("org.rubis.format.fault..")))
             .because("the client checks a spec at load and the server parses it: the same grammar, with nothing else "
                     + "attached");
 
     @ArchTest
-    static final ArchRule picocliOnlyForTheOneLineErrors = noClasses().that().resideOutsideOfPackage("org.rubis.format")
-            .should().dependOnClassesThat().resideInAPackage("picocli..")
-            .because("OneLineErrors and WholeWordHelp, the three programs' parse-error format and help layout, are the only"
-                    + " command-line code here");
+    static final ArchRule picocliOnlyForTheOneLineErrors = noClasses()
+            .that()
+            .resideOutsideOfPackage("org.rubis.format")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("picocli..")
+            .because(
+                    "OneLineErrors and WholeWordHelp, the three programs' parse-error format and help layout, are the only"
+                            + " command-line code here");
 
     @ArchTest
-    static final ArchRule noProgramModule = classes().should()
-            .onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis..")
-            .or(resideInAPackage("org.rubis.format..")))
+    static final ArchRule noProgramModule = classes()
+            .should()
+            .onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis..").or(resideInAPackage("org.rubis.format..")))
             .because("the three programs depend on this module, never the other way");
 }

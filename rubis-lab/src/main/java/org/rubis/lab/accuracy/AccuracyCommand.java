@@ -1,8 +1,5 @@
 package org.rubis.lab.accuracy;
 
-import org.rubis.client.report.SummaryFile;
-import org.rubis.format.Phase;
-import org.rubis.format.RunFiles;
 import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -19,6 +16,9 @@ import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.JvmProfiles;
 import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.ClientCommandLine;
+import org.rubis.client.report.SummaryFile;
+import org.rubis.format.Phase;
+import org.rubis.format.RunFiles;
 import org.rubis.lab.Runs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,31 +31,61 @@ import picocli.CommandLine.Spec;
  * and an interpreter-only JVM), and for each the error of the client's mean and p99 response time
  * against the embedded server's ground truth, with the client's CPU.
  */
-@Command(name = "accuracy", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
-        description = "Same workload under JVM profiles; error of the client's mean and p99 against the server's own log.")
+@Command(
+        name = "accuracy",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        showDefaultValues = true,
+        description =
+                "Same workload under JVM profiles; error of the client's mean and p99 against the server's own log.")
 public final class AccuracyCommand implements Callable<Integer> {
 
-    @Option(names = "--profiles", split = ",", paramLabel = "NAME", defaultValue = "default,no-jit",
+    @Option(
+            names = "--profiles",
+            split = ",",
+            paramLabel = "NAME",
+            defaultValue = "default,no-jit",
             description = "The JVM profiles, in this order.")
     List<String> names;
-    @Option(names = "--jvm-profiles", paramLabel = "FILE",
+
+    @Option(
+            names = "--jvm-profiles",
+            paramLabel = "FILE",
             description = "Extra JVM profiles (name = flags), added to the packaged ones.")
     Path profiles;
-    @Mixin Population population = new Population(400, 0.25);
-    @Option(names = "--backend", paramLabel = "NAME", defaultValue = "dedicated",
+
+    @Mixin
+    Population population = new Population(400, 0.25);
+
+    @Option(
+            names = "--backend",
+            paramLabel = "NAME",
+            defaultValue = "dedicated",
             description = "The backend: ${COMPLETION-CANDIDATES}.")
     BackendKind backend;
-    @Mixin RunPhases phases = new RunPhases("10s", "30s");
-    @Mixin Runs runs = new Runs("runs/accuracy");
-    @Spec CommandSpec spec;
+
+    @Mixin
+    RunPhases phases = new RunPhases("10s", "30s");
+
+    @Mixin
+    Runs runs = new Runs("runs/accuracy");
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         JvmProfiles all = JvmProfiles.load(profiles);
         PrintWriter pw = spec.commandLine().getOut();
         List<String> rows = new ArrayList<>();
-        ClientCommandLine base = ClientCommandLine.run().users(population.users()).thinkScale(population.thinkScale())
-                .backend(backend).rampUp(phases.rampUp()).duration(phases.duration()).rampDown(Duration.ZERO).seed(1)
+        ClientCommandLine base = ClientCommandLine.run()
+                .users(population.users())
+                .thinkScale(population.thinkScale())
+                .backend(backend)
+                .rampUp(phases.rampUp())
+                .duration(phases.duration())
+                .rampDown(Duration.ZERO)
+                .seed(1)
                 .noProgress();
         for (String name : names) {
             Path dir = runs.dir().resolve(name);
@@ -67,8 +97,18 @@ public final class AccuracyCommand implements Callable<Integer> {
             rows.add(row(name, dir));
         }
         pw.println();
-        pw.println(String.format(Locale.ROOT, "%-10s %11s %11s %10s %11s %11s %10s %10s %11s", "profile", "client mean", "server mean", "error",
-                "client p99", "server p99", "error", "CPU cores", "CPU us/req"));
+        pw.println(String.format(
+                Locale.ROOT,
+                "%-10s %11s %11s %10s %11s %11s %10s %10s %11s",
+                "profile",
+                "client mean",
+                "server mean",
+                "error",
+                "client p99",
+                "server p99",
+                "error",
+                "CPU cores",
+                "CPU us/req"));
         rows.forEach(pw::println);
         pw.println("(ms; run phase; server = the embedded server's own time from request arrival to response written)");
         pw.flush();
@@ -116,8 +156,17 @@ public final class AccuracyCommand implements Callable<Integer> {
         double serverP99 = n == 0 ? 0 : service[(int) Math.ceil(0.99 * n) - 1] / 1e6;
         double clientMean = s.run().mean();
         double clientP99 = s.run().p99();
-        return String.format(Locale.ROOT, "%-10s %11.3f %11.3f %10.3f %11.3f %11.3f %10.3f %10.2f %11.1f", name, clientMean, serverMean,
-                clientMean - serverMean, clientP99, serverP99, clientP99 - serverP99, s.health().runCpuCores(),
+        return String.format(
+                Locale.ROOT,
+                "%-10s %11.3f %11.3f %10.3f %11.3f %11.3f %10.3f %10.2f %11.1f",
+                name,
+                clientMean,
+                serverMean,
+                clientMean - serverMean,
+                clientP99,
+                serverP99,
+                clientP99 - serverP99,
+                s.health().runCpuCores(),
                 s.health().runCpuUsPerRequest());
     }
 }

@@ -15,10 +15,12 @@ import picocli.CommandLine.Option;
  */
 final class ChildRunLogs {
 
-    @Option(names = "--keep-runs",
-            description = "Keep the child runs' per-request logs (requests.csv, sessions.csv, the server's requests.csv "
-                    + "and connections.csv, the capture and the wire check's CSVs); by default they are deleted once "
-                    + "the run's figures are read.")
+    @Option(
+            names = "--keep-runs",
+            description =
+                    "Keep the child runs' per-request logs (requests.csv, sessions.csv, the server's requests.csv "
+                            + "and connections.csv, the capture and the wire check's CSVs); by default they are deleted once "
+                            + "the run's figures are read.")
     boolean keep;
 
     /** The files of a run directory that this option keeps, and deletes without it. */

@@ -34,8 +34,8 @@ final class LighttpdPage {
         while (page.length() < 2000) {
             page.append("<p>a static page of 2 KB for the request-rate benchmark</p>\n");
         }
-        Files.writeString(root.resolve("page.html"), page.append("</body></html>\n").toString(),
-                StandardCharsets.ISO_8859_1);
+        Files.writeString(
+                root.resolve("page.html"), page.append("</body></html>\n").toString(), StandardCharsets.ISO_8859_1);
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
@@ -43,12 +43,14 @@ final class LighttpdPage {
         Path conf = dir.resolve("lighttpd.conf").toAbsolutePath();
         // lighttpd 1.4: max-keep-alive-requests = 0 DISABLES keep-alive (every reply says Connection: close);
         // a large count keeps each connection for the whole run, as wrk and the client expect
-        Files.writeString(conf, "server.document-root = \"" + root + "\"\nserver.port = " + port
-                + "\nserver.bind = \"127.0.0.1\"\n"
-                + "server.modules = ( \"mod_rewrite\" )\nurl.rewrite-once = ( \"^/.*\" => \"/page.html\" )\n"
-                + "server.max-keep-alive-requests = 1000000\nserver.max-keep-alive-idle = 600\n"
-                + "server.max-connections = 4096\n"
-                + "server.errorlog = \"" + dir.toAbsolutePath().resolve("lighttpd-error.log") + "\"\n",
+        Files.writeString(
+                conf,
+                "server.document-root = \"" + root + "\"\nserver.port = " + port
+                        + "\nserver.bind = \"127.0.0.1\"\n"
+                        + "server.modules = ( \"mod_rewrite\" )\nurl.rewrite-once = ( \"^/.*\" => \"/page.html\" )\n"
+                        + "server.max-keep-alive-requests = 1000000\nserver.max-keep-alive-idle = 600\n"
+                        + "server.max-connections = 4096\n"
+                        + "server.errorlog = \"" + dir.toAbsolutePath().resolve("lighttpd-error.log") + "\"\n",
                 StandardCharsets.ISO_8859_1);
         List<String> command =
                 List.of(taskset.toString(), "-c", core, lighttpd.toString(), "-D", "-f", conf.toString());

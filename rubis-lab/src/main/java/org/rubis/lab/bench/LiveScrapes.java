@@ -21,7 +21,8 @@ final class LiveScrapes implements AutoCloseable {
     private volatile boolean running = true;
 
     private LiveScrapes(int port) {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         String base = "http://127.0.0.1:" + port;
         thread = new Thread(
                 () -> {

@@ -21,8 +21,14 @@ record Measurement(SummaryFile summary, int status) {
 
     /** A benchmark's closed runs: its population and phases, no down ramp, the same seed, no progress line. */
     static ClientCommandLine closedRuns(Population population, RunPhases phases) {
-        return ClientCommandLine.run().users(population.users()).thinkScale(population.thinkScale())
-                .rampUp(phases.rampUp()).duration(phases.duration()).rampDown(Duration.ZERO).seed(1).noProgress();
+        return ClientCommandLine.run()
+                .users(population.users())
+                .thinkScale(population.thinkScale())
+                .rampUp(phases.rampUp())
+                .duration(phases.duration())
+                .rampDown(Duration.ZERO)
+                .seed(1)
+                .noProgress();
     }
 
     /**

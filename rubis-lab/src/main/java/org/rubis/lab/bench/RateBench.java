@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -44,7 +43,11 @@ import picocli.CommandLine.Spec;
  * median and range and the ratio of netty to wrk within each round (the same minute) and its median
  * ({@link RateRounds}).
  */
-@Command(name = "rate", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
+@Command(
+        name = "rate",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        showDefaultValues = true,
         description = "Client CPU per request at the highest rate, a static 2 KB page on lighttpd (client and server "
                 + "pinned to one core each), beside wrk and httperf when installed, --rounds times in turn.")
 final class RateBench implements Callable<Integer> {
@@ -58,37 +61,62 @@ final class RateBench implements Callable<Integer> {
      */
     static final int WARMUP_REQUESTS = 40_000;
 
-    @Option(names = "--users", paramLabel = "N", defaultValue = "64",
+    @Option(
+            names = "--users",
+            paramLabel = "N",
+            defaultValue = "64",
             description = "Connections (closed users with no think time).")
     int users;
-    @Mixin RunPhases phases = new RunPhases("5s", "20s");
-    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3",
+
+    @Mixin
+    RunPhases phases = new RunPhases("5s", "20s");
+
+    @Option(
+            names = "--rounds",
+            paramLabel = "N",
+            defaultValue = "3",
             description = "How many times each client runs, in turn; the end prints each client's median and netty's "
                     + "ratio to wrk within each round.")
     int rounds;
-    @Mixin Runs runs = new Runs("runs/bench");
-    @Mixin ChildRunLogs logs = new ChildRunLogs();
-    @Option(names = "--metrics-port", paramLabel = "N",
+
+    @Mixin
+    Runs runs = new Runs("runs/bench");
+
+    @Mixin
+    ChildRunLogs logs = new ChildRunLogs();
+
+    @Option(
+            names = "--metrics-port",
+            paramLabel = "N",
             description = "The netty client serves its live view on port N (run --metrics-port), read once a second "
                     + "as a Prometheus and an open page would: to measure its overhead, on and off in turn "
                     + "(docs/LIVE.md, Overhead).")
     Integer metricsPort;
-    @Spec CommandSpec spec;
+
+    @Spec
+    CommandSpec spec;
 
     private PrintWriter out;
 
     @Override
     public Integer call() throws Exception {
         if (rounds < 1 || rounds > 100) {
-            throw new ConfigException("--rounds " + rounds
-                    + ": expected 1 to 100 rounds (bench rate runs each client once per round)");
+            throw new ConfigException(
+                    "--rounds " + rounds + ": expected 1 to 100 rounds (bench rate runs each client once per round)");
         }
         LiveScrapes.check(metricsPort);
         out = spec.commandLine().getOut();
         Duration duration = phases.duration();
-        ClientCommandLine client = ClientCommandLine.run().backend(BackendKind.NETTY).users(users).thinkScale(0)
-                .rampUp(phases.rampUp()).duration(duration).rampDown(Duration.ZERO).seed(1)
-                .jitWarmup(JitWarmupPolicy.parse(String.valueOf(WARMUP_REQUESTS))).noProgress()
+        ClientCommandLine client = ClientCommandLine.run()
+                .backend(BackendKind.NETTY)
+                .users(users)
+                .thinkScale(0)
+                .rampUp(phases.rampUp())
+                .duration(duration)
+                .rampDown(Duration.ZERO)
+                .seed(1)
+                .jitWarmup(JitWarmupPolicy.parse(String.valueOf(WARMUP_REQUESTS)))
+                .noProgress()
                 .jvmFlags(List.of("-Xmx512m"));
         if (metricsPort != null) {
             client = client.metricsPort(metricsPort);
@@ -97,7 +125,8 @@ final class RateBench implements Callable<Integer> {
         Path lighttpd = HostProgram.which("lighttpd");
         Path taskset = HostProgram.which("taskset");
         if (lighttpd == null || taskset == null) {
-            out.println("bench rate needs lighttpd and taskset (apt-get install -y lighttpd wrk httperf); not found, nothing measured");
+            out.println(
+                    "bench rate needs lighttpd and taskset (apt-get install -y lighttpd wrk httperf); not found, nothing measured");
             return 0;
         }
         int cores = Runtime.getRuntime().availableProcessors();
@@ -112,20 +141,30 @@ final class RateBench implements Callable<Integer> {
                 out.println("lighttpd did not start: see " + server.output());
                 return 1;
             }
-            out.printf(Locale.ROOT, "static 2 KB page on lighttpd (core %s), clients on core %s, %d connections, %d s "
-                    + "each, %d round%s; netty after a JIT warm-up of %,d requests%n", serverCore, clientCore, users,
-                    duration.toSeconds(), rounds, rounds == 1 ? "" : "s (the clients in turn, round after round)",
+            out.printf(
+                    Locale.ROOT,
+                    "static 2 KB page on lighttpd (core %s), clients on core %s, %d connections, %d s "
+                            + "each, %d round%s; netty after a JIT warm-up of %,d requests%n",
+                    serverCore,
+                    clientCore,
+                    users,
+                    duration.toSeconds(),
+                    rounds,
+                    rounds == 1 ? "" : "s (the clients in turn, round after round)",
                     WARMUP_REQUESTS);
             if (metricsPort != null) {
-                out.printf(Locale.ROOT, "live view on: netty serves port %d, read once a second (/metrics and "
-                        + "/live.json)%n", metricsPort);
+                out.printf(
+                        Locale.ROOT,
+                        "live view on: netty serves port %d, read once a second (/metrics and " + "/live.json)%n",
+                        metricsPort);
             }
             for (int r = 1; r <= rounds; r++) {
                 Path roundDir = rounds == 1 ? dir : dir.resolve("round-" + r);
                 Files.createDirectories(roundDir);
-                ClientCommandLine netty = client.pinned(taskset, clientCore).target(server.base())
-                        .out(roundDir.resolve("netty"));
-                List<RateRounds.Row> rows = List.of(client(netty),
+                ClientCommandLine netty =
+                        client.pinned(taskset, clientCore).target(server.base()).out(roundDir.resolve("netty"));
+                List<RateRounds.Row> rows = List.of(
+                        client(netty),
                         wrk(taskset, clientCore, server.base(), duration, roundDir),
                         httperf(taskset, clientCore, server.port(), duration));
                 all.add(rows);
@@ -139,9 +178,12 @@ final class RateBench implements Callable<Integer> {
             all.summary().forEach(out::println);
         }
         out.println();
-        out.println("CPU us/request: the client's CPU per request with its fixed cost (measured idle before the first request) taken out;");
-        out.println("kernel: its system CPU per request (system calls, the network stack: the part no client code can cut; fixed cost included);");
-        out.println("gross: all its run-phase CPU over its requests. wrk and httperf have no samplers: their whole CPU counts.");
+        out.println(
+                "CPU us/request: the client's CPU per request with its fixed cost (measured idle before the first request) taken out;");
+        out.println(
+                "kernel: its system CPU per request (system calls, the network stack: the part no client code can cut; fixed cost included);");
+        out.println(
+                "gross: all its run-phase CPU over its requests. wrk and httperf have no samplers: their whole CPU counts.");
         out.flush();
         return 0;
     }
@@ -150,11 +192,17 @@ final class RateBench implements Callable<Integer> {
     private void printRound(int round, List<RateRounds.Row> rows) {
         out.println();
         if (rounds > 1) {
-            out.printf(Locale.ROOT, "round %d of %d (ended %s)%n", round, rounds, LocalTime.now().withNano(0));
+            out.printf(
+                    Locale.ROOT,
+                    "round %d of %d (ended %s)%n",
+                    round,
+                    rounds,
+                    LocalTime.now().withNano(0));
         }
         out.println(RateRounds.HEADER);
         rows.forEach(row -> out.println(row.text()));
-        rows.stream().filter(row -> row.byThread() != null)
+        rows.stream()
+                .filter(row -> row.byThread() != null)
                 .forEach(row -> out.println("rubis-client netty, CPU by thread: " + row.byThread()));
         out.flush();
     }
@@ -173,15 +221,24 @@ final class RateBench implements Callable<Integer> {
         SummaryFile.Health h = s.health();
         String byThread;
         try {
-            JsonNode per = new ObjectMapper().readTree(RunFiles.summaryJson(runDir).toFile()).path("client_health")
+            JsonNode per = new ObjectMapper()
+                    .readTree(RunFiles.summaryJson(runDir).toFile())
+                    .path("client_health")
                     .path("run_cpu_us_per_request_by_thread");
             byThread = per.isObject() ? Summary.byThread(per) : null;
         } catch (IOException e) {
             byThread = null;
         }
-        return new RateRounds.Row(RateRounds.NETTY, s.throughputRps(), h.runRequestCpuUs() < 0 ? Double.NaN : h.runRequestCpuUs(),
-                h.runSystemCpuUsPerRequest() < 0 ? Double.NaN : h.runSystemCpuUsPerRequest(), h.fixedCpuCores() < 0 ? Double.NaN : h.fixedCpuCores(),
-                h.runCpuUsPerRequest(), byThread, null, s.verdict());
+        return new RateRounds.Row(
+                RateRounds.NETTY,
+                s.throughputRps(),
+                h.runRequestCpuUs() < 0 ? Double.NaN : h.runRequestCpuUs(),
+                h.runSystemCpuUsPerRequest() < 0 ? Double.NaN : h.runSystemCpuUsPerRequest(),
+                h.fixedCpuCores() < 0 ? Double.NaN : h.fixedCpuCores(),
+                h.runCpuUsPerRequest(),
+                byThread,
+                null,
+                s.verdict());
     }
 
     private RateRounds.Row wrk(Path taskset, String core, String base, Duration duration, Path dir) throws Exception {
@@ -190,8 +247,12 @@ final class RateBench implements Callable<Integer> {
             return RateRounds.Row.missing(RateRounds.WRK, "not installed (apt-get install -y wrk)");
         }
         // bash's time keyword gives the CPU of the pinned wrk; TIMEFORMAT "%U %S" prints user and system seconds.
-        String text = HostProgram.output(List.of("bash", "-c", "TIMEFORMAT='cpu %U %S'; time " + taskset + " -c " + core
-                + " " + wrk + " -t1 -c" + users + " -d" + duration.toSeconds() + "s " + base + "/page.html"),
+        String text = HostProgram.output(
+                List.of(
+                        "bash",
+                        "-c",
+                        "TIMEFORMAT='cpu %U %S'; time " + taskset + " -c " + core + " " + wrk + " -t1 -c" + users
+                                + " -d" + duration.toSeconds() + "s " + base + "/page.html"),
                 dir.resolve("wrk.out"));
         Matcher rate = Pattern.compile("Requests/sec:\\s+([0-9.]+)").matcher(text);
         Matcher total = Pattern.compile("([0-9]+) requests in").matcher(text);
@@ -199,7 +260,11 @@ final class RateBench implements Callable<Integer> {
         if (!rate.find() || !total.find() || !cpu.find()) {
             return RateRounds.Row.missing(RateRounds.WRK, "no figures, see " + dir.resolve("wrk.out"));
         }
-        return RateRounds.Row.tool(RateRounds.WRK, Double.parseDouble(rate.group(1)), Double.parseDouble(cpu.group(1)), Double.parseDouble(cpu.group(2)),
+        return RateRounds.Row.tool(
+                RateRounds.WRK,
+                Double.parseDouble(rate.group(1)),
+                Double.parseDouble(cpu.group(1)),
+                Double.parseDouble(cpu.group(2)),
                 Long.parseLong(total.group(1)));
     }
 
@@ -211,17 +276,43 @@ final class RateBench implements Callable<Integer> {
         // Each of the connections sends its calls back to back; enough calls to last about the duration at wrk's rate.
         long seconds = duration.toSeconds();
         long calls = Math.max(1000, 100_000 * seconds / Math.max(1, users));
-        String text = HostProgram.output(List.of(taskset.toString(), "-c", core, httperf.toString(), "--server",
-                "127.0.0.1", "--port", String.valueOf(port), "--uri", "/page.html", "--num-conns",
-                        String.valueOf(users), "--num-calls", String.valueOf(calls), "--rate", "1000",
-                "--hog", "--timeout", "10"), Path.of(System.getProperty("java.io.tmpdir"), "httperf-" + port + ".out"));
+        String text = HostProgram.output(
+                List.of(
+                        taskset.toString(),
+                        "-c",
+                        core,
+                        httperf.toString(),
+                        "--server",
+                        "127.0.0.1",
+                        "--port",
+                        String.valueOf(port),
+                        "--uri",
+                        "/page.html",
+                        "--num-conns",
+                        String.valueOf(users),
+                        "--num-calls",
+                        String.valueOf(calls),
+                        "--rate",
+                        "1000",
+                        "--hog",
+                        "--timeout",
+                        "10"),
+                Path.of(System.getProperty("java.io.tmpdir"), "httperf-" + port + ".out"));
         Matcher rate = Pattern.compile("Request rate: ([0-9.]+) req/s").matcher(text);
-        Matcher cpu = Pattern.compile("CPU time \\[s\\]: user ([0-9.]+) system ([0-9.]+)").matcher(text);
-        Matcher total = Pattern.compile("Total: connections [0-9]+ requests ([0-9]+)").matcher(text);
+        Matcher cpu = Pattern.compile("CPU time \\[s\\]: user ([0-9.]+) system ([0-9.]+)")
+                .matcher(text);
+        Matcher total =
+                Pattern.compile("Total: connections [0-9]+ requests ([0-9]+)").matcher(text);
         if (!rate.find() || !cpu.find() || !total.find()) {
-            return RateRounds.Row.missing(RateRounds.HTTPERF, "no figures: " + text.lines().reduce((a, b) -> b).orElse(""));
+            return RateRounds.Row.missing(
+                    RateRounds.HTTPERF,
+                    "no figures: " + text.lines().reduce((a, b) -> b).orElse(""));
         }
-        return RateRounds.Row.tool(RateRounds.HTTPERF, Double.parseDouble(rate.group(1)), Double.parseDouble(cpu.group(1)),
-                Double.parseDouble(cpu.group(2)), Long.parseLong(total.group(1)));
+        return RateRounds.Row.tool(
+                RateRounds.HTTPERF,
+                Double.parseDouble(rate.group(1)),
+                Double.parseDouble(cpu.group(1)),
+                Double.parseDouble(cpu.group(2)),
+                Long.parseLong(total.group(1)));
     }
 }

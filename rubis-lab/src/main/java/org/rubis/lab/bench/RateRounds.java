@@ -19,8 +19,16 @@ final class RateRounds {
     static final String NETTY = "rubis-client netty (log on)";
     static final String WRK = "wrk -t1";
     static final String HTTPERF = "httperf --hog";
-    static final String HEADER = String.format(Locale.ROOT, "%-27s %12s %14s %13s %12s %14s  %s", "client", "requests/s",
-            "CPU us/request", "kernel us/req", "fixed cores", "gross us/req", "verdict");
+    static final String HEADER = String.format(
+            Locale.ROOT,
+            "%-27s %12s %14s %13s %12s %14s  %s",
+            "client",
+            "requests/s",
+            "CPU us/request",
+            "kernel us/req",
+            "fixed cores",
+            "gross us/req",
+            "verdict");
 
     /**
      * One client's figures in one round; {@code note} set (and the figures NaN) when it did not run or gave no figures.
@@ -30,7 +38,15 @@ final class RateRounds {
      * @param byThread     the rubis client's CPU per request by thread role, or null (wrk, httperf)
      * @param verdict      the rubis client's run's verdict word ({@code OK}, {@code SUSPECT}...), {@code -} for a tool
      */
-    record Row(String client, double rps, double usPerRequest, double kernelUs, double fixedCores, double grossUs, String byThread, String note,
+    record Row(
+            String client,
+            double rps,
+            double usPerRequest,
+            double kernelUs,
+            double fixedCores,
+            double grossUs,
+            String byThread,
+            String note,
             String verdict) {
 
         /** A tool without samplers (wrk, httperf): its whole CPU, user and system seconds, over its requests. */
@@ -54,8 +70,16 @@ final class RateRounds {
             if (note != null) {
                 return String.format(Locale.ROOT, "%-27s %s", client, note);
             }
-            return String.format(Locale.ROOT, "%-27s %12.0f %14s %13s %12s %14s  %s", client, rps, f(usPerRequest, "%.1f"),
-                    f(kernelUs, "%.1f"), Double.isNaN(fixedCores) ? "-" : f(fixedCores, "%.4f"), f(grossUs, "%.1f"), verdict);
+            return String.format(
+                    Locale.ROOT,
+                    "%-27s %12.0f %14s %13s %12s %14s  %s",
+                    client,
+                    rps,
+                    f(usPerRequest, "%.1f"),
+                    f(kernelUs, "%.1f"),
+                    Double.isNaN(fixedCores) ? "-" : f(fixedCores, "%.4f"),
+                    f(grossUs, "%.1f"),
+                    verdict);
         }
 
         private static String f(double v, String format) {
@@ -71,12 +95,19 @@ final class RateRounds {
 
     /** A client's CPU per request in each round it was measured in, in round order. */
     double[] usPerRequest(String client) {
-        return rounds.stream().flatMap(List::stream).filter(r -> r.client().equals(client) && r.measured()).mapToDouble(Row::usPerRequest).toArray();
+        return rounds.stream()
+                .flatMap(List::stream)
+                .filter(r -> r.client().equals(client) && r.measured())
+                .mapToDouble(Row::usPerRequest)
+                .toArray();
     }
 
     /** netty's CPU per request over wrk's, in each round where both were measured. */
     double[] nettyOverWrk() {
-        return nettyAndWrk().stream().filter(p -> p[1].usPerRequest() > 0).mapToDouble(p -> p[0].usPerRequest() / p[1].usPerRequest()).toArray();
+        return nettyAndWrk().stream()
+                .filter(p -> p[1].usPerRequest() > 0)
+                .mapToDouble(p -> p[0].usPerRequest() / p[1].usPerRequest())
+                .toArray();
     }
 
     /**
@@ -85,9 +116,12 @@ final class RateRounds {
      * the user part call for different remedies.
      */
     double[][] nettyMinusWrk() {
-        return nettyAndWrk().stream().filter(p -> !Double.isNaN(p[0].kernelUs()) && !Double.isNaN(p[1].kernelUs()))
-                .map(p -> new double[] {(p[0].usPerRequest() - p[0].kernelUs()) - (p[1].usPerRequest() - p[1].kernelUs()),
-                        p[0].kernelUs() - p[1].kernelUs()})
+        return nettyAndWrk().stream()
+                .filter(p -> !Double.isNaN(p[0].kernelUs()) && !Double.isNaN(p[1].kernelUs()))
+                .map(p -> new double[] {
+                    (p[0].usPerRequest() - p[0].kernelUs()) - (p[1].usPerRequest() - p[1].kernelUs()),
+                    p[0].kernelUs() - p[1].kernelUs()
+                })
                 .toArray(double[][]::new);
     }
 
@@ -122,14 +156,24 @@ final class RateRounds {
     /** The lines printed after the last round. */
     List<String> summary() {
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "over %d rounds, CPU us/request: median (lowest..highest)", rounds.size()));
+        lines.add(
+                String.format(Locale.ROOT, "over %d rounds, CPU us/request: median (lowest..highest)", rounds.size()));
         Map<String, double[]> by = new LinkedHashMap<>();
         for (String c : List.of(NETTY, WRK, HTTPERF)) {
             by.put(c, usPerRequest(c));
         }
-        by.forEach((client, v) -> lines.add(v.length == 0 ? String.format(Locale.ROOT, "  %-27s not measured", client)
-                : String.format(Locale.ROOT, "  %-27s %5.1f (%.1f..%.1f), %d round%s", client, median(v), Arrays.stream(v).min().getAsDouble(),
-                        Arrays.stream(v).max().getAsDouble(), v.length, v.length == 1 ? "" : "s")));
+        by.forEach((client, v) -> lines.add(
+                v.length == 0
+                        ? String.format(Locale.ROOT, "  %-27s not measured", client)
+                        : String.format(
+                                Locale.ROOT,
+                                "  %-27s %5.1f (%.1f..%.1f), %d round%s",
+                                client,
+                                median(v),
+                                Arrays.stream(v).min().getAsDouble(),
+                                Arrays.stream(v).max().getAsDouble(),
+                                v.length,
+                                v.length == 1 ? "" : "s")));
         double[] ratio = nettyOverWrk();
         if (ratio.length > 0) {
             StringBuilder each = new StringBuilder();
@@ -137,13 +181,22 @@ final class RateRounds {
                 each.append(each.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", r));
             }
             double m = median(ratio);
-            lines.add(String.format(Locale.ROOT, "  netty / wrk, within each round: %s; median %.2f (%s)", each, m, m <= 1 ? "at or below wrk" : "above wrk"));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  netty / wrk, within each round: %s; median %.2f (%s)",
+                    each,
+                    m,
+                    m <= 1 ? "at or below wrk" : "above wrk"));
         }
         double[][] gap = nettyMinusWrk();
         if (gap.length > 0) {
             double user = median(Arrays.stream(gap).mapToDouble(g -> g[0]).toArray());
             double kernel = median(Arrays.stream(gap).mapToDouble(g -> g[1]).toArray());
-            lines.add(String.format(Locale.ROOT, "  netty - wrk, within each round (median): user %+.1f us, kernel %+.1f us a request", user, kernel));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "  netty - wrk, within each round (median): user %+.1f us, kernel %+.1f us a request",
+                    user,
+                    kernel));
         }
         return lines;
     }

@@ -36,7 +36,11 @@ import picocli.CommandLine.Spec;
  * The resource plan (open files, ephemeral ports) is checked first; a plan that cannot fit is
  * refused with one line.
  */
-@Command(name = "scale", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
+@Command(
+        name = "scale",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        showDefaultValues = true,
         description = "Many users with their own connections and TPC-W think time in one client JVM with a fixed "
                 + "heap, with netty and with virtual threads; prints users reached, connect errors, run-phase p99 send "
                 + "lateness, heap per user and CPU.")
@@ -56,7 +60,8 @@ final class ScaleBench implements Callable<Integer> {
         VIRTUAL;
 
         ClientCommandLine applyTo(ClientCommandLine line) {
-            return this == NETTY ? line.backend(BackendKind.NETTY)
+            return this == NETTY
+                    ? line.backend(BackendKind.NETTY)
                     : line.backend(BackendKind.DEDICATED).threads(ThreadModel.VIRTUAL);
         }
 
@@ -71,18 +76,35 @@ final class ScaleBench implements Callable<Integer> {
         }
     }
 
-    @Option(names = "--users", paramLabel = "N", defaultValue = "18000",
+    @Option(
+            names = "--users",
+            paramLabel = "N",
+            defaultValue = "18000",
             description = "Emulated users, each with its own connection.")
     int users;
-    @Mixin RunPhases phases = new RunPhases("30s", "30s");
+
+    @Mixin
+    RunPhases phases = new RunPhases("30s", "30s");
+
     @Option(names = "--heap", paramLabel = "SIZE", defaultValue = "512m", description = "The client JVM's -Xmx.")
     String heap;
-    @Option(names = "--list", split = ",", paramLabel = "MODEL", defaultValue = "netty,virtual",
+
+    @Option(
+            names = "--list",
+            split = ",",
+            paramLabel = "MODEL",
+            defaultValue = "netty,virtual",
             description = "The execution models: ${COMPLETION-CANDIDATES}.")
     List<Model> models;
-    @Mixin Runs runs = new Runs("runs/bench");
-    @Mixin ChildRunLogs logs = new ChildRunLogs();
-    @Spec CommandSpec spec;
+
+    @Mixin
+    Runs runs = new Runs("runs/bench");
+
+    @Mixin
+    ChildRunLogs logs = new ChildRunLogs();
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -94,11 +116,23 @@ final class ScaleBench implements Callable<Integer> {
         ResourcePlan plan = new ResourcePlan(users, ResourcePlan.openFileLimit(), ResourcePlan.ephemeralPorts());
         int sources = plan.sourceAddressesNeeded();
         plan.check(true, sources, true, BackendKind.NETTY);
-        out.printf(Locale.ROOT, "plan: %d users, open-file limit %d per process (client and server each need about %d), %d ephemeral ports per "
-                + "source address -> %d loopback source address(es)%n", users, plan.fdLimit(), plan.filesNeeded(), plan.ports(), sources);
-        ClientCommandLine base = ClientCommandLine.run().users(users).rampUp(phases.rampUp())
+        out.printf(
+                Locale.ROOT,
+                "plan: %d users, open-file limit %d per process (client and server each need about %d), %d ephemeral ports per "
+                        + "source address -> %d loopback source address(es)%n",
+                users,
+                plan.fdLimit(),
+                plan.filesNeeded(),
+                plan.ports(),
+                sources);
+        ClientCommandLine base = ClientCommandLine.run()
+                .users(users)
+                .rampUp(phases.rampUp())
                 .duration(phases.duration())
-                .rampDown(Duration.ofSeconds(15)).seed(1).noProgress().sourceAddresses(sources)
+                .rampDown(Duration.ofSeconds(15))
+                .seed(1)
+                .noProgress()
+                .sourceAddresses(sources)
                 // dedicated semantics: the server keeps idle connections through any think time (TPC-W: up to 70 s)
                 .property("server_keepalive_timeout_ms", "0")
                 // class histograms (full GC) 2 s into the down ramp (users connected and thinking) and after the
@@ -115,11 +149,12 @@ final class ScaleBench implements Callable<Integer> {
             Measurement m = Measurement.of(out, model.toString(), line, runDir.resolve("client.out"));
             SummaryFile s = m.summary();
             if (s == null) {
-                rows.add(String.format(Locale.ROOT, "%-8s failed (exit %d), see %s", model, m.status(),
-                        runDir.resolve("client.out")));
+                rows.add(String.format(
+                        Locale.ROOT, "%-8s failed (exit %d), see %s", model, m.status(), runDir.resolve("client.out")));
                 continue;
             }
-            JsonNode j = new ObjectMapper().readTree(RunFiles.summaryJson(runDir).toFile());
+            JsonNode j =
+                    new ObjectMapper().readTree(RunFiles.summaryJson(runDir).toFile());
             long connectErrors = 0;
             for (var e : (Iterable<Map.Entry<String, JsonNode>>) j.path("errors_by_class")::fields) {
                 if (e.getKey().startsWith("connect")) {
@@ -132,24 +167,54 @@ final class ScaleBench implements Callable<Integer> {
                 StringBuilder top = new StringBuilder(model + " per user:");
                 for (int i = 0; i < Math.min(6, heapJson.path("top_classes").size()); i++) {
                     JsonNode c = heapJson.path("top_classes").get(i);
-                    top.append(String.format(Locale.ROOT, " %s %.0f B;", c.path("class").asText(), c.path("bytes_per_user").asDouble()));
+                    top.append(String.format(
+                            Locale.ROOT,
+                            " %s %.0f B;",
+                            c.path("class").asText(),
+                            c.path("bytes_per_user").asDouble()));
                 }
                 details.add(top.toString());
             }
-            rows.add(String.format(Locale.ROOT, "%-8s %8d %8d %9d %9d %8d %10.3f %10s %9.2f %9.1f %-9s %s", model, j.path("users_started").asInt(),
-                    s.server().maxConcurrentConnections(), s.server().connectionsAccepted(), j.path("sessions_started").asLong(), connectErrors,
-                    s.health().runSendLatenessP99Ms(), perUser < 0 ? "n/a" : String.valueOf(perUser),
-                    s.health().runCpuCores(), s.throughputRps(), s.status(), s.verdict()));
+            rows.add(String.format(
+                    Locale.ROOT,
+                    "%-8s %8d %8d %9d %9d %8d %10.3f %10s %9.2f %9.1f %-9s %s",
+                    model,
+                    j.path("users_started").asInt(),
+                    s.server().maxConcurrentConnections(),
+                    s.server().connectionsAccepted(),
+                    j.path("sessions_started").asLong(),
+                    connectErrors,
+                    s.health().runSendLatenessP99Ms(),
+                    perUser < 0 ? "n/a" : String.valueOf(perUser),
+                    s.health().runCpuCores(),
+                    s.throughputRps(),
+                    s.status(),
+                    s.verdict()));
             logs.tidy(runDir);
         }
         out.println();
-        out.println(String.format(Locale.ROOT, "%-8s %8s %8s %9s %9s %8s %10s %10s %9s %9s %-9s %s", "model", "users", "conc conn",
-                "srv conns", "sessions", "conn err", "late p99ms", "heap B/usr", "CPU cores", "req/s", "status", "verdict"));
+        out.println(String.format(
+                Locale.ROOT,
+                "%-8s %8s %8s %9s %9s %8s %10s %10s %9s %9s %-9s %s",
+                "model",
+                "users",
+                "conc conn",
+                "srv conns",
+                "sessions",
+                "conn err",
+                "late p99ms",
+                "heap B/usr",
+                "CPU cores",
+                "req/s",
+                "status",
+                "verdict"));
         rows.forEach(out::println);
-        out.println("(users: started by the client; conc conn: the server's maximum of concurrent connections; srv conns: connections it "
-                + "accepted; heap B/usr: (live heap 2 s into the down ramp - live heap after the sessions ended) / users, both after a full GC, "
-                + "with -Xmx" + heap + "; class histograms and the largest per-user classes in each run directory's summary; virtual runs with ZGC, "
-                + "whose pauses stay under 1 ms where G1's young pauses of 15-35 ms set the p99)");
+        out.println(
+                "(users: started by the client; conc conn: the server's maximum of concurrent connections; srv conns: connections it "
+                        + "accepted; heap B/usr: (live heap 2 s into the down ramp - live heap after the sessions ended) / users, both after a full GC, "
+                        + "with -Xmx" + heap
+                        + "; class histograms and the largest per-user classes in each run directory's summary; virtual runs with ZGC, "
+                        + "whose pauses stay under 1 ms where G1's young pauses of 15-35 ms set the p99)");
         details.forEach(out::println);
         out.flush();
         return 0;

@@ -27,23 +27,44 @@ import picocli.CommandLine.Spec;
  * the trend of the heap after collections (client-gc.csv), open file descriptors and threads (client-health.csv) after
  * the warm-up, and the figures per 5 minutes ({@link SoakTrend}).
  */
-@Command(name = "soak", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
+@Command(
+        name = "soak",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        showDefaultValues = true,
         description = "One long run; prints heap, file descriptors and threads over time and whether each is flat. "
                 + "Exit 0 when all are flat, 1 when one grows, 2 when there is no judgment (the run is not complete, "
                 + "or left too few points), 64 for a run too short to judge (refused before it starts).")
 final class SoakBench implements Callable<Integer> {
 
-    @Mixin Population population = new Population(4000, 1.0);
-    @Mixin RunPhases phases = new RunPhases("5s", "30m");
-    @Option(names = "--backend", paramLabel = "NAME", defaultValue = "netty",
+    @Mixin
+    Population population = new Population(4000, 1.0);
+
+    @Mixin
+    RunPhases phases = new RunPhases("5s", "30m");
+
+    @Option(
+            names = "--backend",
+            paramLabel = "NAME",
+            defaultValue = "netty",
             description = "The backend: ${COMPLETION-CANDIDATES}.")
     BackendKind backend;
-    @Option(names = "--heap", paramLabel = "SIZE", defaultValue = "1g",
+
+    @Option(
+            names = "--heap",
+            paramLabel = "SIZE",
+            defaultValue = "1g",
             description = "The client JVM's -Xmx, so that collections happen and the heap after them can be judged.")
     String heap;
-    @Mixin Runs runs = new Runs("runs/bench");
-    @Mixin ChildRunLogs logs = new ChildRunLogs();
-    @Spec CommandSpec spec;
+
+    @Mixin
+    Runs runs = new Runs("runs/bench");
+
+    @Mixin
+    ChildRunLogs logs = new ChildRunLogs();
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -55,15 +76,23 @@ final class SoakBench implements Callable<Integer> {
         double needed = SoakTrend.minimumRunSeconds(skip);
         double planned = (rampUp.toMillis() + phases.duration().toMillis()) / 1000.0;
         if (planned < needed) {
-            throw new ConfigException(String.format(Locale.ROOT, "bench soak --duration %s: the trend is judged after "
-                    + "the up ramp and a minute of warm-up (%.0f s) on %d one-minute points, so the up ramp and the run "
-                    + "need %.0f s; give --duration %.0fs or more", phases.durationText(), skip, SoakTrend.MIN_POINTS,
-                    needed, needed - rampUp.toMillis() / 1000.0));
+            throw new ConfigException(String.format(
+                    Locale.ROOT,
+                    "bench soak --duration %s: the trend is judged after "
+                            + "the up ramp and a minute of warm-up (%.0f s) on %d one-minute points, so the up ramp and the run "
+                            + "need %.0f s; give --duration %.0fs or more",
+                    phases.durationText(),
+                    skip,
+                    SoakTrend.MIN_POINTS,
+                    needed,
+                    needed - rampUp.toMillis() / 1000.0));
         }
         Path dir = runs.dir().resolve("soak-" + backend.label());
         PrintWriter pw = spec.commandLine().getOut();
-        ClientCommandLine line = Measurement.closedRuns(population, phases).backend(backend)
-                .profile("soak", List.of("-Xmx" + heap)).out(dir);
+        ClientCommandLine line = Measurement.closedRuns(population, phases)
+                .backend(backend)
+                .profile("soak", List.of("-Xmx" + heap))
+                .out(dir);
         Measurement m = Measurement.of(pw, "soak", line, dir.resolve("client.out"));
         SummaryFile s = m.summary();
         if (s == null || !Files.isRegularFile(RunFiles.clientHealth(dir))) {
@@ -73,10 +102,19 @@ final class SoakBench implements Callable<Integer> {
         }
         SoakTrend.Trend trend = SoakTrend.read(dir, skip);
         pw.println();
-        pw.println(String.format(Locale.ROOT,
+        pw.println(String.format(
+                Locale.ROOT,
                 "%d users, %s, backend %s, -Xmx%s: %d requests, %.1f req/s, status %s (exit %d), verdict %s; %s",
-                population.users(), phases.durationText(), backend, heap, s.requests(), s.throughputRps(), s.status(),
-                m.status(), s.verdict(), trend.judgedFrom(skip)));
+                population.users(),
+                phases.durationText(),
+                backend,
+                heap,
+                s.requests(),
+                s.throughputRps(),
+                s.status(),
+                m.status(),
+                s.verdict(),
+                trend.judgedFrom(skip)));
         trend.windows(5, skip).forEach(pw::println);
         pw.println("heap judged on the " + trend.heapSource());
         trend.series().forEach(t -> pw.println(t.line()));

@@ -5,11 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.format.RunFiles;
-import java.util.Comparator;
 
 /**
  * Reads a soak run's client-health.csv and client-gc.csv and says whether heap, file descriptors
@@ -100,11 +100,26 @@ final class SoakTrend {
 
         String line() {
             if (!judged()) {
-                return String.format(Locale.ROOT, "%-8s not judged: %d one-minute point%s after the warm-up, need %d", name, t.length,
-                        t.length == 1 ? "" : "s", MIN_POINTS);
+                return String.format(
+                        Locale.ROOT,
+                        "%-8s not judged: %d one-minute point%s after the warm-up, need %d",
+                        name,
+                        t.length,
+                        t.length == 1 ? "" : "s",
+                        MIN_POINTS);
             }
-            return String.format(Locale.ROOT, "%-8s mean %10.1f %-4s slope %+9.2f ± %.2f %s/min over %.1f min (%d points): %s", name, mean(),
-                    unit, slopePerMinute(), slopeErrorPerMinute(), unit, spanMinutes(), t.length, flat() ? "FLAT" : "GROWING");
+            return String.format(
+                    Locale.ROOT,
+                    "%-8s mean %10.1f %-4s slope %+9.2f ± %.2f %s/min over %.1f min (%d points): %s",
+                    name,
+                    mean(),
+                    unit,
+                    slopePerMinute(),
+                    slopeErrorPerMinute(),
+                    unit,
+                    spanMinutes(),
+                    t.length,
+                    flat() ? "FLAT" : "GROWING");
         }
     }
 
@@ -133,10 +148,20 @@ final class SoakTrend {
                 return String.format(Locale.ROOT, "judged from %.0f s on", skipSeconds);
             }
             if (seconds() <= skipSeconds) {
-                return String.format(Locale.ROOT, "NOT JUDGED: the run (%.0f s) is shorter than the warm-up window (%.0f s)", seconds(), skipSeconds);
+                return String.format(
+                        Locale.ROOT,
+                        "NOT JUDGED: the run (%.0f s) is shorter than the warm-up window (%.0f s)",
+                        seconds(),
+                        skipSeconds);
             }
-            return String.format(Locale.ROOT, "NOT JUDGED: the run (%.0f s) leaves %.0f s after the warm-up window (%.0f s), too few for %d"
-                    + " one-minute points (that needs samples up to %.0f s)", seconds(), seconds() - skipSeconds, skipSeconds, MIN_POINTS,
+            return String.format(
+                    Locale.ROOT,
+                    "NOT JUDGED: the run (%.0f s) leaves %.0f s after the warm-up window (%.0f s), too few for %d"
+                            + " one-minute points (that needs samples up to %.0f s)",
+                    seconds(),
+                    seconds() - skipSeconds,
+                    skipSeconds,
+                    MIN_POINTS,
                     60 * (Math.floor(skipSeconds / 60) + MIN_POINTS - 1));
         }
 
@@ -146,7 +171,13 @@ final class SoakTrend {
          */
         List<String> windows(int minutes, double skipSeconds) {
             List<String> out = new ArrayList<>();
-            out.add(String.format(Locale.ROOT, "%-13s %17s %17s %8s %8s", "window (min)", "heap after GC MiB", "heap used max MiB", "fds max",
+            out.add(String.format(
+                    Locale.ROOT,
+                    "%-13s %17s %17s %8s %8s",
+                    "window (min)",
+                    "heap after GC MiB",
+                    "heap used max MiB",
+                    "fds max",
                     "threads"));
             double end = rows.isEmpty() ? 0 : rows.get(rows.size() - 1)[0];
             for (int w = 0; w * minutes * 60 <= end; w++) {
@@ -166,8 +197,14 @@ final class SoakTrend {
                     }
                 }
                 String heap = Double.isNaN(hMin) ? "-" : String.format(Locale.ROOT, "%.0f-%.0f", hMin, hMax);
-                out.add(String.format(Locale.ROOT, "%-13s %17s %17.0f %8.0f %8.0f", w * minutes + "-" + (w + 1) * minutes
-                        + (from < skipSeconds ? "*" : ""), heap, used, fds, thr));
+                out.add(String.format(
+                        Locale.ROOT,
+                        "%-13s %17s %17.0f %8.0f %8.0f",
+                        w * minutes + "-" + (w + 1) * minutes + (from < skipSeconds ? "*" : ""),
+                        heap,
+                        used,
+                        fds,
+                        thr));
             }
             out.add("(* includes the ramp and warm-up, not judged)");
             return out;
@@ -178,20 +215,28 @@ final class SoakTrend {
     static Trend read(Path dir, double skipSeconds) throws IOException {
         List<double[]> rows = new ArrayList<>(); // {s, heap used MiB, threads, fds}
         long first = -1;
-        try (CsvStream.Cursor c = new CsvStream(RunFiles.clientHealth(dir)).open(List.of("epoch_ms", "heap_used_bytes", "threads"),
-                List.of("epoch_ms", "heap_used_bytes", "threads"))) {
+        try (CsvStream.Cursor c = new CsvStream(RunFiles.clientHealth(dir))
+                .open(
+                        List.of("epoch_ms", "heap_used_bytes", "threads"),
+                        List.of("epoch_ms", "heap_used_bytes", "threads"))) {
             boolean fds = c.header().contains("open_fds"); // came later: older runs lack it
             for (CsvStream.Row r; (r = c.next()) != null; ) { // a torn last line of a killed run is skipped
                 long e = r.getLong("epoch_ms");
                 first = first < 0 ? e : first;
                 String fd = fds ? r.get("open_fds") : "";
-                rows.add(new double[] {(e - first) / 1000.0, r.getLong("heap_used_bytes") / (double) (1 << 20), r.getLong("threads"),
-                        fd.isEmpty() ? -1 : Double.parseDouble(fd)});
+                rows.add(new double[] {
+                    (e - first) / 1000.0,
+                    r.getLong("heap_used_bytes") / (double) (1 << 20),
+                    r.getLong("threads"),
+                    fd.isEmpty() ? -1 : Double.parseDouble(fd)
+                });
             }
         }
         List<double[]> after = heapAfter(RunFiles.clientGc(dir), first);
-        List<double[]> judgedRows = rows.stream().filter(r -> r[0] >= skipSeconds).toList();
-        List<double[]> judgedAfter = after.stream().filter(r -> r[0] >= skipSeconds).toList();
+        List<double[]> judgedRows =
+                rows.stream().filter(r -> r[0] >= skipSeconds).toList();
+        List<double[]> judgedAfter =
+                after.stream().filter(r -> r[0] >= skipSeconds).toList();
         Series heapSeries;
         String source;
         if (perMinute(judgedAfter, 1, true).size() >= 3) {
@@ -199,10 +244,17 @@ final class SoakTrend {
             source = "used heap after each collection (client-gc.csv), lowest of each minute";
         } else {
             heapSeries = series("heap", "MiB", perMinute(judgedRows, 1, true), 16);
-            source = "lowest heap sample of each minute (client-health.csv): too few collections recorded their heap-after";
+            source =
+                    "lowest heap sample of each minute (client-health.csv): too few collections recorded their heap-after";
         }
-        return new Trend(List.of(heapSeries, series("fds", "", perMinute(judgedRows, 3, false), 20),
-                series("threads", "", perMinute(judgedRows, 2, false), 10)), source, rows, after);
+        return new Trend(
+                List.of(
+                        heapSeries,
+                        series("fds", "", perMinute(judgedRows, 3, false), 20),
+                        series("threads", "", perMinute(judgedRows, 2, false), 10)),
+                source,
+                rows,
+                after);
     }
 
     /** {s, heap after MiB} for each collection in client-gc.csv, or none when the column is absent (older runs). */
@@ -216,7 +268,9 @@ final class SoakTrend {
                 return out;
             }
             for (CsvStream.Row r; (r = c.next()) != null; ) {
-                out.add(new double[] {(r.getLong("end_epoch_ms") - firstEpochMs) / 1000.0, r.getDouble("heap_after_bytes") / (1 << 20)});
+                out.add(new double[] {
+                    (r.getLong("end_epoch_ms") - firstEpochMs) / 1000.0, r.getDouble("heap_after_bytes") / (1 << 20)
+                });
             }
         }
         out.sort(Comparator.comparingDouble(r -> r[0])); // concurrent cycles may end after a later pause
@@ -233,7 +287,10 @@ final class SoakTrend {
             while (j < rows.size() && (int) Math.floor(rows.get(j)[0] / 60) == minute) {
                 j++;
             }
-            double[] vs = rows.subList(i, j).stream().mapToDouble(r -> r[col]).sorted().toArray();
+            double[] vs = rows.subList(i, j).stream()
+                    .mapToDouble(r -> r[col])
+                    .sorted()
+                    .toArray();
             out.add(new double[] {minute * 60 + 30, min ? vs[0] : vs[vs.length / 2]});
             i = j;
         }
@@ -241,7 +298,12 @@ final class SoakTrend {
     }
 
     private static Series series(String name, String unit, List<double[]> points, double floor) {
-        return new Series(name, unit, points.stream().mapToDouble(p -> p[0]).toArray(), points.stream().mapToDouble(p -> p[1]).toArray(), floor);
+        return new Series(
+                name,
+                unit,
+                points.stream().mapToDouble(p -> p[0]).toArray(),
+                points.stream().mapToDouble(p -> p[1]).toArray(),
+                floor);
     }
 
     private static double average(double[] a) {

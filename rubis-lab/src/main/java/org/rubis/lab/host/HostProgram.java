@@ -18,7 +18,8 @@ public final class HostProgram {
 
     /** The executable on PATH (or in /usr/sbin, /sbin, /usr/local/sbin), or null. */
     public static Path which(String name) {
-        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")));
+        List<String> dirs = new ArrayList<>(
+                List.of(System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")));
         dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/local/sbin"));
         for (String d : dirs) {
             Path p = Path.of(d, name);
@@ -31,7 +32,10 @@ public final class HostProgram {
 
     /** Starts {@code cmd} with its output (standard output and error) in {@code output}. */
     public static Process start(List<String> cmd, Path output) throws IOException {
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
     }
 
     /** Runs {@code cmd} to its end with its output saved in {@code save}; returns that output. */

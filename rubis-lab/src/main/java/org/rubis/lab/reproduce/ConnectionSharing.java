@@ -3,21 +3,21 @@ package org.rubis.lab.reproduce;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.time.Duration;
 import org.knowm.xchart.XYChart;
 import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.report.Charts;
-import org.rubis.format.Phase;
-import org.rubis.format.RunFiles;
 import org.rubis.analysis.wire.WireCheck;
 import org.rubis.client.config.BackendKind;
 import org.rubis.client.process.ClientCommandLine;
+import org.rubis.format.Phase;
+import org.rubis.format.RunFiles;
 
 /**
  * Paper Figs. 7, 8, 10, 11 (FINDINGS A.4): the original client's {@code URL.openStream()} shares a
@@ -50,8 +50,16 @@ final class ConnectionSharing implements Experiment {
     }
 
     /** What one backend's run showed. */
-    private record Side(String backend, ClientRun run, int maxOpen, int connections, int maxRequests, double meanRequests, long wireConnections,
-                        List<double[]> series, Map<Integer, Long> perConnection) {}
+    private record Side(
+            String backend,
+            ClientRun run,
+            int maxOpen,
+            int connections,
+            int maxRequests,
+            double meanRequests,
+            long wireConnections,
+            List<double[]> series,
+            Map<Integer, Long> perConnection) {}
 
     @Override
     public Finding run(Lab lab) throws Exception {
@@ -59,9 +67,14 @@ final class ConnectionSharing implements Experiment {
         List<Side> sides = new ArrayList<>();
         List<Path> runs = new ArrayList<>();
         for (BackendKind backend : List.of(BackendKind.LEGACY, BackendKind.DEDICATED)) {
-            ClientCommandLine client = ClientCommandLine.run().users(n).thinkScale(0.5).backend(backend)
+            ClientCommandLine client = ClientCommandLine.run()
+                    .users(n)
+                    .thinkScale(0.5)
+                    .backend(backend)
                     .rampUp(lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(10)))
-                    .duration(lab.pick(Duration.ofSeconds(6), Duration.ofSeconds(30))).rampDown(Duration.ZERO).seed(1)
+                    .duration(lab.pick(Duration.ofSeconds(6), Duration.ofSeconds(30)))
+                    .rampDown(Duration.ZERO)
+                    .seed(1)
                     .capture();
             ClientRun r = lab.run(name(), backend + "-" + n, ClientSpec.of(client));
             runs.add(r.dir());
@@ -73,41 +86,88 @@ final class ConnectionSharing implements Experiment {
         Side legacy = sides.get(0);
         Side dedicated = sides.get(1);
         String from = lab.ownServer() ? "server's connections.csv" : "client's log";
-        XYChart over = Charts.xy(Figure.STYLE, "Concurrent connections over time (" + n + " users)", "seconds since the first connection", "connections open");
-        XYChart per = Charts.xy(Figure.STYLE, "Requests per connection", "requests carried by a connection", "connections");
+        XYChart over = Charts.xy(
+                Figure.STYLE,
+                "Concurrent connections over time (" + n + " users)",
+                "seconds since the first connection",
+                "connections open");
+        XYChart per =
+                Charts.xy(Figure.STYLE, "Requests per connection", "requests carried by a connection", "connections");
         per.getStyler().setXAxisLogarithmic(true);
         per.getStyler().setYAxisLogarithmic(true);
         for (Side s : sides) {
-            Charts.addLine(over, s.backend(), s.series().stream().map(p -> p[0]).toList(), s.series().stream().map(p -> p[1]).toList());
-            Charts.addMarkedLine(per, s.backend(), s.perConnection().keySet().stream().map(Integer::doubleValue).toList(),
+            Charts.addLine(
+                    over,
+                    s.backend(),
+                    s.series().stream().map(p -> p[0]).toList(),
+                    s.series().stream().map(p -> p[1]).toList());
+            Charts.addMarkedLine(
+                    per,
+                    s.backend(),
+                    s.perConnection().keySet().stream()
+                            .map(Integer::doubleValue)
+                            .toList(),
                     s.perConnection().values().stream().map(Long::doubleValue).toList());
         }
         List<Figure> figs = List.of(
-                Figure.save(over, lab.out(), "fig-connections-over-time", "Like Figs. 7 and 8: connections open at each instant (from the " + from
-                        + "). legacy shares a few; dedicated holds one per active session."),
-                Figure.save(per, lab.out(), "fig-requests-per-connection", "Like Figs. 10 and 11: how many connections carried how many requests "
-                        + "(log-log). legacy's few connections carry hundreds of requests each."));
-        String measured = String.format(Locale.ROOT, "%d users: legacy at most %d concurrent connections, %d in all, up to %d requests on one "
-                        + "(mean %.1f); dedicated at most %d concurrent, %d in all, up to %d requests on one (mean %.1f)%s", n, legacy.maxOpen(),
-                legacy.connections(), legacy.maxRequests(), legacy.meanRequests(), dedicated.maxOpen(), dedicated.connections(),
-                dedicated.maxRequests(), dedicated.meanRequests(),
+                Figure.save(
+                        over,
+                        lab.out(),
+                        "fig-connections-over-time",
+                        "Like Figs. 7 and 8: connections open at each instant (from the " + from
+                                + "). legacy shares a few; dedicated holds one per active session."),
+                Figure.save(
+                        per,
+                        lab.out(),
+                        "fig-requests-per-connection",
+                        "Like Figs. 10 and 11: how many connections carried how many requests "
+                                + "(log-log). legacy's few connections carry hundreds of requests each."));
+        String measured = String.format(
+                Locale.ROOT,
+                "%d users: legacy at most %d concurrent connections, %d in all, up to %d requests on one "
+                        + "(mean %.1f); dedicated at most %d concurrent, %d in all, up to %d requests on one (mean %.1f)%s",
+                n,
+                legacy.maxOpen(),
+                legacy.connections(),
+                legacy.maxRequests(),
+                legacy.meanRequests(),
+                dedicated.maxOpen(),
+                dedicated.connections(),
+                dedicated.maxRequests(),
+                dedicated.meanRequests(),
                 legacy.wireConnections() >= 0 && dedicated.wireConnections() >= 0
-                        ? String.format(Locale.ROOT, "; on the wire: %d and %d connections", legacy.wireConnections(), dedicated.wireConnections())
+                        ? String.format(
+                                Locale.ROOT,
+                                "; on the wire: %d and %d connections",
+                                legacy.wireConnections(),
+                                dedicated.wireConnections())
                         : "");
         boolean fewer = legacy.maxOpen() * 2 < dedicated.maxOpen();
         boolean longer = legacy.maxRequests() > dedicated.maxRequests();
-        String why = (fewer ? "legacy's concurrent connections are a fraction of dedicated's"
-                : "legacy's concurrent connections are not far below dedicated's")
-                + (longer ? ", and its busiest connection carries more requests than any session's own connection: the JDK's keep-alive cache "
-                + "shares connections among users, as in the paper" : ", but its connections do not carry more requests than dedicated's");
+        String why = (fewer
+                        ? "legacy's concurrent connections are a fraction of dedicated's"
+                        : "legacy's concurrent connections are not far below dedicated's")
+                + (longer
+                        ? ", and its busiest connection carries more requests than any session's own connection: the JDK's keep-alive cache "
+                                + "shares connections among users, as in the paper"
+                        : ", but its connections do not carry more requests than dedicated's");
         ObjectNode data = JsonNodeFactory.instance.objectNode();
         data.put("users", n).put("source", from);
         for (Side s : sides) {
-            data.putObject(s.backend()).put("max_concurrent_connections", s.maxOpen()).put("connections", s.connections())
-                    .put("max_requests_per_connection", s.maxRequests()).put("mean_requests_per_connection", s.meanRequests())
+            data.putObject(s.backend())
+                    .put("max_concurrent_connections", s.maxOpen())
+                    .put("connections", s.connections())
+                    .put("max_requests_per_connection", s.maxRequests())
+                    .put("mean_requests_per_connection", s.meanRequests())
                     .put("wire_connections", s.wireConnections())
-                    .put("server_max_concurrent_connections", s.run().serverStats() == null ? -1
-                            : s.run().serverStats().path("max_concurrent_connections").asLong());
+                    .put(
+                            "server_max_concurrent_connections",
+                            s.run().serverStats() == null
+                                    ? -1
+                                    : s.run()
+                                            .serverStats()
+                                            .path("max_concurrent_connections")
+                                            .asLong());
         }
         return Finding.of(this, measured, Verdict.of(fewer && longer), why, figs, data, runs);
     }
@@ -131,25 +191,55 @@ final class ConnectionSharing implements Experiment {
         long wire = w == null ? -1 : w.wireConnectionsWithRequests();
         if (ownServer) {
             ConnectionTimeline t = ConnectionTimeline.read(r.dir());
-            long reqs = t.requestsPerConnection.entrySet().stream().mapToLong(e -> e.getKey() * e.getValue()).sum();
-            // The run phase only: every user's first request starts at once, so legacy opens a connection per user at the very start
+            long reqs = t.requestsPerConnection.entrySet().stream()
+                    .mapToLong(e -> e.getKey() * e.getValue())
+                    .sum();
+            // The run phase only: every user's first request starts at once, so legacy opens a connection per user at
+            // the very start
             // (the JDK's cache then keeps only a few); the paper's figures are of the steady state.
             long[] window = runWindow(r);
-            return new Side(backend, r, t.maxOpen(window[0], window[1]), t.connections(), t.maxRequests, t.connections() == 0 ? 0 : (double) reqs / t.connections(),
-                    wire, t.series(250), t.requestsPerConnection);
+            return new Side(
+                    backend,
+                    r,
+                    t.maxOpen(window[0], window[1]),
+                    t.connections(),
+                    t.maxRequests,
+                    t.connections() == 0 ? 0 : (double) reqs / t.connections(),
+                    wire,
+                    t.series(250),
+                    t.requestsPerConnection);
         }
         // A target we did not start: the client's own view of its connections.
         Map<Integer, Long> per = new TreeMap<>(a.connections().requestsPerConnection());
-        long reqs = per.entrySet().stream().mapToLong(e -> e.getKey() * e.getValue()).sum();
-        long t0 = a.connections().concurrent().isEmpty() ? 0 : a.connections().concurrent().firstKey();
+        long reqs = per.entrySet().stream()
+                .mapToLong(e -> e.getKey() * e.getValue())
+                .sum();
+        long t0 = a.connections().concurrent().isEmpty()
+                ? 0
+                : a.connections().concurrent().firstKey();
         List<double[]> series = a.connections().concurrent().entrySet().stream()
-                .map(e -> new double[] {e.getKey() - t0, e.getValue()}).toList();
+                .map(e -> new double[] {e.getKey() - t0, e.getValue()})
+                .toList();
         long[] window = runWindow(r);
-        int max = a.connections().concurrent()
+        int max = a
+                .connections()
+                .concurrent()
                 .subMap(window[0] / 1_000_000_000L, true, window[1] / 1_000_000_000L, true)
-                .values().stream().mapToInt(Integer::intValue).max().orElse(0);
+                .values()
+                .stream()
+                .mapToInt(Integer::intValue)
+                .max()
+                .orElse(0);
         int conns = a.connections().distinct();
-        return new Side(backend, r, max, conns, per.keySet().stream().mapToInt(Integer::intValue).max().orElse(0),
-                conns == 0 ? 0 : (double) reqs / conns, wire, series, per);
+        return new Side(
+                backend,
+                r,
+                max,
+                conns,
+                per.keySet().stream().mapToInt(Integer::intValue).max().orElse(0),
+                conns == 0 ? 0 : (double) reqs / conns,
+                wire,
+                series,
+                per);
     }
 }

@@ -41,10 +41,12 @@ final class ConnectionTimeline {
                 perConn.merge(requests, 1L, Long::sum);
             });
         }
-        ConnectionTimeline t = new ConnectionTimeline(spans.stream().mapToLong(s -> s[0]).sorted().toArray(),
+        ConnectionTimeline t = new ConnectionTimeline(
+                spans.stream().mapToLong(s -> s[0]).sorted().toArray(),
                 spans.stream().mapToLong(s -> s[1]).sorted().toArray());
         t.requestsPerConnection.putAll(perConn);
-        t.maxRequests = perConn.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
+        t.maxRequests =
+                perConn.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
         return t;
     }
 

@@ -66,14 +66,21 @@ final class ErrorVersusLoad implements Experiment {
         String reference = null;
         for (Variant v : VARIANTS) {
             // The event loop is the flat reference line: two points at full scale, the highest N at quick scale.
-            List<Integer> sizes = v.backend() != BackendKind.NETTY ? ns
-                    : List.of(ns.get(lab.quick() ? ns.size() - 1 : 1), ns.get(ns.size() - 1)).stream().distinct()
+            List<Integer> sizes = v.backend() != BackendKind.NETTY
+                    ? ns
+                    : List.of(ns.get(lab.quick() ? ns.size() - 1 : 1), ns.get(ns.size() - 1)).stream()
+                            .distinct()
                             .toList();
             for (int n : sizes) {
-                ClientCommandLine client = ClientCommandLine.run().users(n).thinkScale(think).backend(v.backend())
+                ClientCommandLine client = ClientCommandLine.run()
+                        .users(n)
+                        .thinkScale(think)
+                        .backend(v.backend())
                         .rampUp(lab.pick(Duration.ofSeconds(1), Duration.ofSeconds(5)))
                         .duration(lab.pick(Duration.ofSeconds(4), Duration.ofSeconds(15)))
-                        .rampDown(Duration.ZERO).seed(1).capture();
+                        .rampDown(Duration.ZERO)
+                        .seed(1)
+                        .capture();
                 if (v.backend() != BackendKind.NETTY) {
                     client = client.threads(ThreadModel.PLATFORM);
                 }
@@ -81,36 +88,59 @@ final class ErrorVersusLoad implements Experiment {
                 ClientRun r = lab.run(name(), v.profile() + "-" + v.backend() + "-" + n, spec);
                 runs.add(r.dir());
                 if (!r.ok()) {
-                    return Finding.failed(this, v.label() + " at N=" + n + ": no requests or no summary; " + r.where(), runs);
+                    return Finding.failed(
+                            this, v.label() + " at N=" + n + ": no requests or no summary; " + r.where(), runs);
                 }
                 RunAnalysis a = r.analysis();
                 WireCheck w = a.wire();
                 double err;
                 String ref;
-                if (w != null && w.groups.containsKey("all") && w.groups.get("all").response.count() > 0) {
+                if (w != null
+                        && w.groups.containsKey("all")
+                        && w.groups.get("all").response.count() > 0) {
                     err = w.groups.get("all").response.meanUs() / 1000;
                     ref = "wire";
                 } else if (a.server() != null && a.server().matched() > 0) {
                     err = a.server().absoluteErrorMs();
                     ref = "server log";
                 } else {
-                    return Finding.failed(this, v.label() + " at N=" + n + ": neither a capture nor a server log to measure the error against ("
-                            + r.note() + ")", runs);
+                    return Finding.failed(
+                            this,
+                            v.label() + " at N=" + n
+                                    + ": neither a capture nor a server log to measure the error against (" + r.note()
+                                    + ")",
+                            runs);
                 }
                 reference = reference == null || reference.equals(ref) ? ref : "wire or server log";
                 double cores = r.summary().health().runCpuCores();
                 points.computeIfAbsent(v, k -> new ArrayList<>()).add(new double[] {n, err, cores});
-                rows.addObject().put("variant", v.label()).put("users", n).put("error_ms", err).put("reference", ref)
-                        .put("client_mean_ms", r.summary().run().mean()).put("client_cpu_cores", cores)
-                        .put("send_lateness_p99_ms", r.summary().health().runSendLatenessP99Ms()).put("run", lab.out().relativize(r.dir()).toString());
+                rows.addObject()
+                        .put("variant", v.label())
+                        .put("users", n)
+                        .put("error_ms", err)
+                        .put("reference", ref)
+                        .put("client_mean_ms", r.summary().run().mean())
+                        .put("client_cpu_cores", cores)
+                        .put("send_lateness_p99_ms", r.summary().health().runSendLatenessP99Ms())
+                        .put("run", lab.out().relativize(r.dir()).toString());
             }
         }
-        XYChart c = Charts.xy(Figure.STYLE, "Error of the mean response time vs emulated users", "emulated users N",
+        XYChart c = Charts.xy(
+                Figure.STYLE,
+                "Error of the mean response time vs emulated users",
+                "emulated users N",
                 "client mean - " + reference + " mean (ms)");
         for (var e : points.entrySet()) {
-            Charts.addMarkedLine(c, e.getKey().label(), e.getValue().stream().map(p -> p[0]).toList(), e.getValue().stream().map(p -> p[1]).toList());
+            Charts.addMarkedLine(
+                    c,
+                    e.getKey().label(),
+                    e.getValue().stream().map(p -> p[0]).toList(),
+                    e.getValue().stream().map(p -> p[1]).toList());
         }
-        Figure fig = Figure.save(c, lab.out(), "fig-error-vs-load",
+        Figure fig = Figure.save(
+                c,
+                lab.out(),
+                "fig-error-vs-load",
                 "Like the paper's Fig. 3: the client's error of the mean against N, one line per client. The published error grows with N for "
                         + "the slow JVM and stays flat for httperf.");
         double[] jitHi = last(points.get(VARIANTS.get(0)));
@@ -120,18 +150,44 @@ final class ErrorVersusLoad implements Experiment {
         double[] loopHi = last(points.get(VARIANTS.get(2)));
         boolean grows = slowHi[1] > slowLo[1];
         boolean slowWorst = slowHi[1] > jitHi[1] && slowHi[1] > loopHi[1];
-        String measured = String.format(Locale.ROOT, "error of the mean (vs %s): no JIT %.3f ms at N=%d, %.3f ms at N=%d (client %.2f cores); "
-                        + "JIT %.3f ms, event loop %.3f ms at N=%d", reference, slowLo[1], (int) slowLo[0], slowHi[1], (int) slowHi[0], slowHi[2],
-                jitHi[1], loopHi[1], (int) jitHi[0]);
+        String measured = String.format(
+                Locale.ROOT,
+                "error of the mean (vs %s): no JIT %.3f ms at N=%d, %.3f ms at N=%d (client %.2f cores); "
+                        + "JIT %.3f ms, event loop %.3f ms at N=%d",
+                reference,
+                slowLo[1],
+                (int) slowLo[0],
+                slowHi[1],
+                (int) slowHi[0],
+                slowHi[2],
+                jitHi[1],
+                loopHi[1],
+                (int) jitHi[0]);
         boolean fastFlat = Math.max(jitHi[1], loopHi[1]) < Math.max(0.5, slowHi[1] / 2);
-        String why = (grows ? "the interpreter-only client's error grows with N" + (slowWorst ? " and" : ", but")
-                : String.format(Locale.ROOT, "the interpreter-only client's error did not grow with N (at N=%d it used %.2f cores; libgcj's "
-                        + "grew as the client neared saturation, 60 %% CPU)%s", (int) slowHi[0], slowHi[2], slowWorst ? "; it" : ", and it"))
-                + (slowWorst ? " is the largest at the highest N, as the slow libgcj client's was" : " is not the largest at the highest N")
-                + (fastFlat ? "; the JIT and event-loop clients' errors stay small, as httperf's did"
-                        : String.format(Locale.ROOT, "; the JIT and event-loop clients' errors are not small either (%.1f and %.1f ms at N=%d, from "
-                                + "%.1f ms at N=%d for the JIT): the machine, not the client's design, limited them (see each run's client-health "
-                                + "verdict)", jitHi[1], loopHi[1], (int) jitHi[0], jitLo[1], (int) jitLo[0]));
+        String why = (grows
+                        ? "the interpreter-only client's error grows with N" + (slowWorst ? " and" : ", but")
+                        : String.format(
+                                Locale.ROOT,
+                                "the interpreter-only client's error did not grow with N (at N=%d it used %.2f cores; libgcj's "
+                                        + "grew as the client neared saturation, 60 %% CPU)%s",
+                                (int) slowHi[0],
+                                slowHi[2],
+                                slowWorst ? "; it" : ", and it"))
+                + (slowWorst
+                        ? " is the largest at the highest N, as the slow libgcj client's was"
+                        : " is not the largest at the highest N")
+                + (fastFlat
+                        ? "; the JIT and event-loop clients' errors stay small, as httperf's did"
+                        : String.format(
+                                Locale.ROOT,
+                                "; the JIT and event-loop clients' errors are not small either (%.1f and %.1f ms at N=%d, from "
+                                        + "%.1f ms at N=%d for the JIT): the machine, not the client's design, limited them (see each run's client-health "
+                                        + "verdict)",
+                                jitHi[1],
+                                loopHi[1],
+                                (int) jitHi[0],
+                                jitLo[1],
+                                (int) jitLo[0]));
         ObjectNode data = JsonNodeFactory.instance.objectNode();
         data.put("think_scale", think);
         data.set("points", rows);

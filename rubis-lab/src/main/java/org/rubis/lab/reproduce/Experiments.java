@@ -8,8 +8,15 @@ final class Experiments {
     private Experiments() {}
 
     static List<Experiment> all() {
-        return List.of(new ErrorVersusLoad(), new HeapCapacity(), new MillisecondTimers(), new ConnectionSharing(), new FlashCrowd(),
-                new ClosedVersusOpen(), new PrinciplesAB(), new TlsHandshakes());
+        return List.of(
+                new ErrorVersusLoad(),
+                new HeapCapacity(),
+                new MillisecondTimers(),
+                new ConnectionSharing(),
+                new FlashCrowd(),
+                new ClosedVersusOpen(),
+                new PrinciplesAB(),
+                new TlsHandshakes());
     }
 
     static String names() {

@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.CategoryChart;
 import org.rubis.analysis.report.Charts;
+import org.rubis.client.cli.RunPhases;
+import org.rubis.client.report.SummaryFile;
 import org.rubis.lab.capacity.CapacityCommand;
 import org.rubis.lab.capacity.Execution;
-import org.rubis.client.report.SummaryFile;
-import org.rubis.client.cli.RunPhases;
 
 /**
  * FINDINGS A.2: the JVM's heap decides how many users one client emulates (the paper's 64 MB
@@ -24,7 +24,6 @@ import org.rubis.client.cli.RunPhases;
  * the bottleneck (lateness or CPU), and reports the largest N sustained and what stopped it.
  */
 final class HeapCapacity implements Experiment {
-
 
     @Override
     public String name() {
@@ -59,7 +58,8 @@ final class HeapCapacity implements Experiment {
         List<Integer> stepList = lab.pick(List.of(100), List.of(1000, 3000, 6000));
         String steps = String.join(",", stepList.stream().map(String::valueOf).toList());
         Path dir = lab.out().resolve(name());
-        CategoryChart c = Charts.bars(Figure.STYLE, "Largest N sustained by one client JVM", "JVM profile", "emulated users");
+        CategoryChart c =
+                Charts.bars(Figure.STYLE, "Largest N sustained by one client JVM", "JVM profile", "emulated users");
         ArrayNode rows = JsonNodeFactory.instance.arrayNode();
         List<Path> runs = new ArrayList<>();
         StringBuilder measured = new StringBuilder();
@@ -73,7 +73,9 @@ final class HeapCapacity implements Experiment {
                 int largest = result.largest();
                 String stop = result.stopReason();
                 long peakHeap = result.peakHeapBytes();
-                boolean memory = stop.toLowerCase(Locale.ROOT).contains("memory") || stop.contains("died") || stop.contains("heap full");
+                boolean memory = stop.toLowerCase(Locale.ROOT).contains("memory")
+                        || stop.contains("died")
+                        || stop.contains("heap full");
                 if (profile.equals("paper-default")) {
                     heapLimited |= memory; // the finding: the 64 MB heap is what stops the client
                     defaultBest = Math.max(defaultBest, largest);
@@ -81,31 +83,48 @@ final class HeapCapacity implements Experiment {
                     tunedBest = Math.max(tunedBest, largest);
                 }
                 ys.add((double) largest);
-                rows.addObject().put("profile", profile).put("execution", exec.toString())
-                        .put("largest_sustained_users", largest).put("stopped_by", stop)
+                rows.addObject()
+                        .put("profile", profile)
+                        .put("execution", exec.toString())
+                        .put("largest_sustained_users", largest)
+                        .put("stopped_by", stop)
                         .put("peak_heap_mib", peakHeap >> 20);
-                measured.append(String.format(Locale.ROOT, "%s%s/%s: %d users (%s, peak heap %d MiB)", measured.isEmpty() ? "" : "; ", profile,
-                        exec, largest, stop, peakHeap >> 20));
+                measured.append(String.format(
+                        Locale.ROOT,
+                        "%s%s/%s: %d users (%s, peak heap %d MiB)",
+                        measured.isEmpty() ? "" : "; ",
+                        profile,
+                        exec,
+                        largest,
+                        stop,
+                        peakHeap >> 20));
             }
             c.addSeries(exec == Execution.NETTY ? "event loop (netty)" : "thread per user", profiles, ys);
         }
-        Figure fig = Figure.save(c, lab.out(), "fig-heap-capacity",
-                "Largest N each client JVM sustained (steps " + steps + ", TPC-W think time), per heap profile (paper-default: -Xmx64m serial GC; "
+        Figure fig = Figure.save(
+                c,
+                lab.out(),
+                "fig-heap-capacity",
+                "Largest N each client JVM sustained (steps " + steps
+                        + ", TPC-W think time), per heap profile (paper-default: -Xmx64m serial GC; "
                         + "paper-tuned: -Xmx512m) and execution model. The paper's bars: 5,100 (64 MB) and 6,300 (512 MB).");
         boolean larger = profiles.size() < 2 || tunedBest >= defaultBest;
         String why;
         Verdict v;
         if (lab.quick()) {
             v = Verdict.of(defaultBest > 0);
-            why = "quick scale stays far below the heap limit; it checks that the capacity search runs (full scale searches up to 6,000 users)";
+            why =
+                    "quick scale stays far below the heap limit; it checks that the capacity search runs (full scale searches up to 6,000 users)";
         } else if (heapLimited && larger) {
             v = Verdict.REPRODUCED;
-            why = "the 64 MB heap stopped the client (out of memory, or a full heap whose collections stopped it for much of the run, as "
-                    + "today's JVM reaches before the paper's OutOfMemoryError) while the larger heap sustained at least as many users";
+            why =
+                    "the 64 MB heap stopped the client (out of memory, or a full heap whose collections stopped it for much of the run, as "
+                            + "today's JVM reaches before the paper's OutOfMemoryError) while the larger heap sustained at least as many users";
         } else {
             v = Verdict.NOT_REPRODUCED;
-            why = "on this machine the client stopped for CPU or lateness before any heap ran out: the limit moved from memory to the "
-                    + "2 shared cores (today's JVMs need far less heap per emulated user than the paper's)";
+            why =
+                    "on this machine the client stopped for CPU or lateness before any heap ran out: the limit moved from memory to the "
+                            + "2 shared cores (today's JVMs need far less heap per emulated user than the paper's)";
         }
         ObjectNode data = JsonNodeFactory.instance.objectNode();
         data.put("steps", steps);

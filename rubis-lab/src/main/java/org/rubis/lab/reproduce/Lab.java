@@ -50,12 +50,15 @@ public final class Lab {
         this.log = log;
         this.profiles = JvmProfiles.load(null);
         // Ctrl-C: stop the server of the run in progress too (the client child is stopped by its own hook).
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            EmbeddedServerProcess s = current;
-            if (s != null) {
-                s.close();
-            }
-        }, "reproduce-server-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            EmbeddedServerProcess s = current;
+                            if (s != null) {
+                                s.close();
+                            }
+                        },
+                        "reproduce-server-stop"));
     }
 
     /**
@@ -66,15 +69,16 @@ public final class Lab {
     private Path database(Path runServerDir) throws IOException {
         if (dbTemplate == null) {
             Path dir = out.resolve(".database");
-            try (EmbeddedServerProcess s = EmbeddedServerProcess.start(ServerChoice.DEFAULTS, dir,
-                    dir.resolve("rubis"))) {
+            try (EmbeddedServerProcess s =
+                    EmbeddedServerProcess.start(ServerChoice.DEFAULTS, dir, dir.resolve("rubis"))) {
                 current = s;
             } finally {
                 current = null;
             }
             dbTemplate = dir.resolve("rubis.mv.db");
             if (!Files.isRegularFile(dbTemplate)) {
-                throw new IOException("rubis-server wrote no database file " + dbTemplate + "; see " + dir.resolve("server.log"));
+                throw new IOException(
+                        "rubis-server wrote no database file " + dbTemplate + "; see " + dir.resolve("server.log"));
             }
         }
         Files.createDirectories(runServerDir);
@@ -122,8 +126,11 @@ public final class Lab {
                 current = server;
                 base = server.baseUrl();
             }
-            ClientCommandLine line = spec.client().profile(spec.profile(), profiles.flags(spec.profile())).target(base)
-                    .noProgress().out(dir);
+            ClientCommandLine line = spec.client()
+                    .profile(spec.profile(), profiles.flags(spec.profile()))
+                    .target(base)
+                    .noProgress()
+                    .out(dir);
             Files.writeString(dir.resolve("command.txt"), String.join(" ", line.command()) + "\n");
             if (server != null) {
                 cpuBefore = server.cpuSeconds();
@@ -143,9 +150,12 @@ public final class Lab {
             }
         }
         SummaryFile summary = SummaryFile.read(dir);
-        String note = summary == null || summary.wireCheckNotRun() == null ? null : "not captured: " + summary.wireCheckNotRun();
+        String note = summary == null || summary.wireCheckNotRun() == null
+                ? null
+                : "not captured: " + summary.wireCheckNotRun();
         if (note != null && !captureUnavailableSaid) {
-            say("  packet capture unavailable (" + summary.wireCheckNotRun() + "); errors are measured against the server's log instead");
+            say("  packet capture unavailable (" + summary.wireCheckNotRun()
+                    + "); errors are measured against the server's log instead");
             captureUnavailableSaid = true;
         }
         JsonNode stats = null;
@@ -153,8 +163,14 @@ public final class Lab {
         if (Files.isRegularFile(statsFile)) {
             stats = new ObjectMapper().readTree(statsFile.toFile());
         }
-        say(String.format(Locale.ROOT, "  %s/%s: %s, %d requests, %.0f s", experiment, label,
-                summary == null ? "no summary" : summary.status(), summary == null ? 0 : summary.requests(), (System.nanoTime() - t0) / 1e9));
+        say(String.format(
+                Locale.ROOT,
+                "  %s/%s: %s, %d requests, %.0f s",
+                experiment,
+                label,
+                summary == null ? "no summary" : summary.status(),
+                summary == null ? 0 : summary.requests(),
+                (System.nanoTime() - t0) / 1e9));
         return new ClientRun(dir, summary, cpuAfter - cpuBefore, stats, note);
     }
 }

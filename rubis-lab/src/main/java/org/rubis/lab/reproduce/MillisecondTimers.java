@@ -45,9 +45,14 @@ final class MillisecondTimers implements Experiment {
     @Override
     public Finding run(Lab lab) throws Exception {
         int n = lab.pick(50, 200);
-        ClientCommandLine client = ClientCommandLine.run().users(n).thinkScale(0.1).backend(BackendKind.DEDICATED)
-                .rampUp(Duration.ofSeconds(1)).duration(lab.pick(Duration.ofSeconds(4), Duration.ofSeconds(20)))
-                .rampDown(Duration.ZERO).seed(1);
+        ClientCommandLine client = ClientCommandLine.run()
+                .users(n)
+                .thinkScale(0.1)
+                .backend(BackendKind.DEDICATED)
+                .rampUp(Duration.ofSeconds(1))
+                .duration(lab.pick(Duration.ofSeconds(4), Duration.ofSeconds(20)))
+                .rampDown(Duration.ZERO)
+                .seed(1);
         ClientRun r = lab.run(name(), "dedicated-" + n, ClientSpec.of(client));
         if (!r.ok()) {
             return Finding.failed(this, "the run sent no requests; " + r.where(), List.of(r.dir()));
@@ -69,26 +74,49 @@ final class MillisecondTimers implements Experiment {
         }
         long[] nsv = nsClock.sorted();
         long[] msv = msClock.sorted();
-        long[] count = {nsv.length, Arrays.stream(nsv).filter(v -> v == 0).count(), Arrays.stream(msv).filter(v -> v == 0).count()};
+        long[] count = {
+            nsv.length,
+            Arrays.stream(nsv).filter(v -> v == 0).count(),
+            Arrays.stream(msv).filter(v -> v == 0).count()
+        };
         double zeroShare = (double) count[2] / count[0];
         double subMs = (double) Arrays.stream(nsv).filter(v -> v < 1_000_000L).count() / count[0];
-        XYChart c = Charts.xy(Figure.STYLE, "Response time CDF: nanosecond clock vs millisecond clock", "response time (ms)", "fraction of responses");
+        XYChart c = Charts.xy(
+                Figure.STYLE,
+                "Response time CDF: nanosecond clock vs millisecond clock",
+                "response time (ms)",
+                "fraction of responses");
         cdf(c, "System.nanoTime (what we log)", nsv);
         cdf(c, "currentTimeMillis (what the original would report)", msv);
         c.getStyler().setXAxisMax(Math.max(3.0, nsv[(int) (0.95 * (nsv.length - 1))] / 1e6));
-        Figure fig = Figure.save(c, lab.out(), "fig-ms-timers",
+        Figure fig = Figure.save(
+                c,
+                lab.out(),
+                "fig-ms-timers",
                 "CDF of the same requests' response times as each clock reports them (x cut at the 95th percentile). The millisecond clock's "
                         + "staircase starts with its share of 0 ms responses at x = 0.");
-        String measured = String.format(Locale.ROOT, "%.1f %% of %d responses would read 0 ms on a millisecond clock (%.1f %% took under 1 ms); "
-                + "with nanoTime %d read 0", 100 * zeroShare, count[0], 100 * subMs, count[1]);
+        String measured = String.format(
+                Locale.ROOT,
+                "%.1f %% of %d responses would read 0 ms on a millisecond clock (%.1f %% took under 1 ms); "
+                        + "with nanoTime %d read 0",
+                100 * zeroShare,
+                count[0],
+                100 * subMs,
+                count[1]);
         boolean holds = zeroShare >= 0.05 && count[1] == 0;
-        String why = holds ? "on loopback most responses take under a millisecond, so a millisecond clock reports a large share as 0 ms, "
-                + "while nanosecond timing gives every response a non-zero time"
-                : count[1] > 0 ? "some responses read 0 ns: the nanosecond clock is not doing its job"
-                : "too few sub-millisecond responses on this target to show the effect (a remote or slow server's responses exceed 1 ms)";
+        String why = holds
+                ? "on loopback most responses take under a millisecond, so a millisecond clock reports a large share as 0 ms, "
+                        + "while nanosecond timing gives every response a non-zero time"
+                : count[1] > 0
+                        ? "some responses read 0 ns: the nanosecond clock is not doing its job"
+                        : "too few sub-millisecond responses on this target to show the effect (a remote or slow server's responses exceed 1 ms)";
         ObjectNode data = JsonNodeFactory.instance.objectNode();
-        data.put("responses", count[0]).put("ms_clock_zero", count[2]).put("ms_clock_zero_share", zeroShare).put("ns_zero", count[1])
-                .put("sub_ms_share", subMs).put("median_ms", nsv[nsv.length / 2] / 1e6);
+        data.put("responses", count[0])
+                .put("ms_clock_zero", count[2])
+                .put("ms_clock_zero_share", zeroShare)
+                .put("ns_zero", count[1])
+                .put("sub_ms_share", subMs)
+                .put("median_ms", nsv[nsv.length / 2] / 1e6);
         return Finding.of(this, measured, Verdict.of(holds), why, List.of(fig), data, List.of(r.dir()));
     }
 

@@ -25,6 +25,7 @@ final class PrinciplesAB implements Experiment {
 
     /** Think-scale at N = 5: Z = 7 s x 0.02 = 0.14 s, so N/Z is about 36 requests/s at every N. */
     private static final double SCALE_AT_5 = 0.02;
+
     private static final int SESSION_LENGTH = 10;
     /** N from which the paper's JMeter runs' CoV settled near 1 ("from about 50 threads"). */
     static final int SETTLED_FROM = 50;
@@ -62,16 +63,22 @@ final class PrinciplesAB implements Experiment {
             double scale = SCALE_AT_5 * n / 5.0;
             double z = 7 * scale;
             double rate = n / z;
-            ClientCommandLine base = ClientCommandLine.run().thinkScale(Math.round(scale * 1e4) / 1e4)
-                    .maxTransitions(SESSION_LENGTH).backend(BackendKind.DEDICATED).duration(duration)
-                    .rampDown(Duration.ZERO).seed(1);
-            ClientRun c = lab.run(name(), "closed-" + n, ClientSpec.of(base.users(n).rampUp(Duration.ZERO)));
+            ClientCommandLine base = ClientCommandLine.run()
+                    .thinkScale(Math.round(scale * 1e4) / 1e4)
+                    .maxTransitions(SESSION_LENGTH)
+                    .backend(BackendKind.DEDICATED)
+                    .duration(duration)
+                    .rampDown(Duration.ZERO)
+                    .seed(1);
+            ClientRun c =
+                    lab.run(name(), "closed-" + n, ClientSpec.of(base.users(n).rampUp(Duration.ZERO)));
             // Open sessions of SESSION_LENGTH requests last about SESSION_LENGTH x Z: started empty, their
             // population (and request rate) grows for that long. An up ramp of that length with no slowdown
             // lets it fill before the measured phase, as a closed population of N is full from the start.
             long fillMs = Math.round(SESSION_LENGTH * z * 1000);
             ClientCommandLine openLine = base.sessionRate(Math.round(rate / SESSION_LENGTH * 1000) / 1000.0)
-                    .rampUp(Duration.ofMillis(fillMs)).property("workload_up_ramp_slowdown_factor", "1");
+                    .rampUp(Duration.ofMillis(fillMs))
+                    .property("workload_up_ramp_slowdown_factor", "1");
             ClientRun h = lab.run(name(), "hybrid-" + n, ClientSpec.of(openLine));
             runs.add(c.dir());
             runs.add(h.dir());
@@ -84,26 +91,69 @@ final class PrinciplesAB implements Experiment {
             double hAchieved = RunRates.of(h).offeredPerSecond();
             closed.add(new double[] {n, ca.requestInterArrival().cov(), cAchieved / rate});
             hybrid.add(new double[] {n, ha.requestInterArrival().cov(), hAchieved / rate});
-            rows.addObject().put("users", n).put("think_scale", scale).put("n_over_z", rate).put("closed_cov", ca.requestInterArrival().cov())
-                    .put("closed_rate", cAchieved).put("hybrid_cov", ha.requestInterArrival().cov()).put("hybrid_rate", hAchieved)
-                    .put("closed_session_cov", ca.sessions().interArrival().cov()).put("hybrid_session_cov", ha.sessions().interArrival().cov());
+            rows.addObject()
+                    .put("users", n)
+                    .put("think_scale", scale)
+                    .put("n_over_z", rate)
+                    .put("closed_cov", ca.requestInterArrival().cov())
+                    .put("closed_rate", cAchieved)
+                    .put("hybrid_cov", ha.requestInterArrival().cov())
+                    .put("hybrid_rate", hAchieved)
+                    .put("closed_session_cov", ca.sessions().interArrival().cov())
+                    .put("hybrid_session_cov", ha.sessions().interArrival().cov());
         }
-        XYChart cov = Charts.xy(Figure.STYLE, "Request inter-arrival CoV with N/Z constant", "threads / emulated users N", "coefficient of variation");
+        XYChart cov = Charts.xy(
+                Figure.STYLE,
+                "Request inter-arrival CoV with N/Z constant",
+                "threads / emulated users N",
+                "coefficient of variation");
         cov.getStyler().setXAxisLogarithmic(true);
         cov.getStyler().setYAxisMin(0.0);
-        Charts.addMarkedLine(cov, "closed, Z scaled with N", closed.stream().map(p -> p[0]).toList(), closed.stream().map(p -> p[1]).toList());
-        Charts.addMarkedLine(cov, "hybrid (open sessions)", hybrid.stream().map(p -> p[0]).toList(), hybrid.stream().map(p -> p[1]).toList());
-        Charts.addLine(cov, "Poisson (CoV = 1)", List.of((double) ns.get(0), (double) ns.get(ns.size() - 1)), List.of(1.0, 1.0));
-        XYChart rate = Charts.xy(Figure.STYLE, "Principle A: request rate over N/Z", "threads / emulated users N", "request rate / (N/Z)");
+        Charts.addMarkedLine(
+                cov,
+                "closed, Z scaled with N",
+                closed.stream().map(p -> p[0]).toList(),
+                closed.stream().map(p -> p[1]).toList());
+        Charts.addMarkedLine(
+                cov,
+                "hybrid (open sessions)",
+                hybrid.stream().map(p -> p[0]).toList(),
+                hybrid.stream().map(p -> p[1]).toList());
+        Charts.addLine(
+                cov,
+                "Poisson (CoV = 1)",
+                List.of((double) ns.get(0), (double) ns.get(ns.size() - 1)),
+                List.of(1.0, 1.0));
+        XYChart rate = Charts.xy(
+                Figure.STYLE,
+                "Principle A: request rate over N/Z",
+                "threads / emulated users N",
+                "request rate / (N/Z)");
         rate.getStyler().setXAxisLogarithmic(true);
         rate.getStyler().setYAxisMin(0.0);
-        Charts.addMarkedLine(rate, "closed, Z scaled with N", closed.stream().map(p -> p[0]).toList(), closed.stream().map(p -> p[2]).toList());
-        Charts.addMarkedLine(rate, "hybrid (open sessions)", hybrid.stream().map(p -> p[0]).toList(), hybrid.stream().map(p -> p[2]).toList());
+        Charts.addMarkedLine(
+                rate,
+                "closed, Z scaled with N",
+                closed.stream().map(p -> p[0]).toList(),
+                closed.stream().map(p -> p[2]).toList());
+        Charts.addMarkedLine(
+                rate,
+                "hybrid (open sessions)",
+                hybrid.stream().map(p -> p[0]).toList(),
+                hybrid.stream().map(p -> p[2]).toList());
         List<Figure> figs = List.of(
-                Figure.save(cov, lab.out(), "fig-principle-b", "Principle B: the CoV of request inter-arrival times against N (log x). An open "
-                        + "stream sits near 1 (dashed line); the paper's closed JMeter runs settled near 1 from about 50 threads."),
-                Figure.save(rate, lab.out(), "fig-principle-a", "Principle A: the achieved request rate as a fraction of N/Z. With Z scaled with N "
-                        + "the closed rate approaches N/Z (1.0) as the response time becomes small next to Z."));
+                Figure.save(
+                        cov,
+                        lab.out(),
+                        "fig-principle-b",
+                        "Principle B: the CoV of request inter-arrival times against N (log x). An open "
+                                + "stream sits near 1 (dashed line); the paper's closed JMeter runs settled near 1 from about 50 threads."),
+                Figure.save(
+                        rate,
+                        lab.out(),
+                        "fig-principle-a",
+                        "Principle A: the achieved request rate as a fraction of N/Z. With Z scaled with N "
+                                + "the closed rate approaches N/Z (1.0) as the response time becomes small next to Z."));
         double[] cLo = closed.get(0);
         double[] cHi = closed.get(closed.size() - 1);
         double[] hLo = hybrid.get(0);
@@ -111,18 +161,50 @@ final class PrinciplesAB implements Experiment {
         // sessions make a bursty stream (their number varies), and a closed one may be synchronised.
         boolean closedNear1 = nearOneFrom(closed, SETTLED_FROM);
         boolean hybridNear1 = nearOneFrom(hybrid, SETTLED_FROM);
-        String measured = String.format(Locale.ROOT, "request inter-arrival CoV: closed %s; hybrid %s (N=%s); closed rate %.2f of N/Z at N=%d",
-                covs(closed), covs(hybrid), String.join(", ", closed.stream().map(p -> String.valueOf((int) p[0])).toList()), cHi[2], (int) cHi[0]);
-        String why = String.format(Locale.ROOT, "with Z scaled to keep N/Z constant, from N=%d on the closed workload's CoV is %s and the open "
-                        + "session arrivals' %s, as Principle B expects once the stream is made of many users", SETTLED_FROM,
-                closedNear1 ? "near 1" : "not near 1", hybridNear1 ? "near 1" : "not near 1")
-                + (hLo[1] > 1.25 ? String.format(Locale.ROOT, "; at N=%d the open CoV is %.2f: a few live sessions, whose number varies, bunch "
-                + "the requests", (int) hLo[0], hLo[1]) : "")
-                + (cLo[1] < 0.8 ? String.format(Locale.ROOT, "; at N=%d the closed CoV is %.2f, below 1 as for a synchronised workload", (int) cLo[0], cLo[1])
-                        : cLo[1] <= 1.25 ? String.format(Locale.ROOT, "; RUBiS's exponential think times keep even N=%d near 1 (%.2f): its closed "
-                                + "stream is not synchronised", (int) cLo[0], cLo[1])
-                        : String.format(Locale.ROOT, "; at N=%d the closed CoV is %.2f, above 1: slow responses bunch the requests (see the runs' "
-                                + "response times)", (int) cLo[0], cLo[1]));
+        String measured = String.format(
+                Locale.ROOT,
+                "request inter-arrival CoV: closed %s; hybrid %s (N=%s); closed rate %.2f of N/Z at N=%d",
+                covs(closed),
+                covs(hybrid),
+                String.join(
+                        ", ",
+                        closed.stream().map(p -> String.valueOf((int) p[0])).toList()),
+                cHi[2],
+                (int) cHi[0]);
+        String why = String.format(
+                        Locale.ROOT,
+                        "with Z scaled to keep N/Z constant, from N=%d on the closed workload's CoV is %s and the open "
+                                + "session arrivals' %s, as Principle B expects once the stream is made of many users",
+                        SETTLED_FROM,
+                        closedNear1 ? "near 1" : "not near 1",
+                        hybridNear1 ? "near 1" : "not near 1")
+                + (hLo[1] > 1.25
+                        ? String.format(
+                                Locale.ROOT,
+                                "; at N=%d the open CoV is %.2f: a few live sessions, whose number varies, bunch "
+                                        + "the requests",
+                                (int) hLo[0],
+                                hLo[1])
+                        : "")
+                + (cLo[1] < 0.8
+                        ? String.format(
+                                Locale.ROOT,
+                                "; at N=%d the closed CoV is %.2f, below 1 as for a synchronised workload",
+                                (int) cLo[0],
+                                cLo[1])
+                        : cLo[1] <= 1.25
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "; RUBiS's exponential think times keep even N=%d near 1 (%.2f): its closed "
+                                                + "stream is not synchronised",
+                                        (int) cLo[0],
+                                        cLo[1])
+                                : String.format(
+                                        Locale.ROOT,
+                                        "; at N=%d the closed CoV is %.2f, above 1: slow responses bunch the requests (see the runs' "
+                                                + "response times)",
+                                        (int) cLo[0],
+                                        cLo[1]));
         ObjectNode data = JsonNodeFactory.instance.objectNode();
         data.put("think_scale_at_5_users", SCALE_AT_5);
         data.set("points", rows);
@@ -136,6 +218,10 @@ final class PrinciplesAB implements Experiment {
     }
 
     private static String covs(List<double[]> points) {
-        return String.join(", ", points.stream().map(p -> String.format(Locale.ROOT, "%.2f", p[1])).toList());
+        return String.join(
+                ", ",
+                points.stream()
+                        .map(p -> String.format(Locale.ROOT, "%.2f", p[1]))
+                        .toList());
     }
 }

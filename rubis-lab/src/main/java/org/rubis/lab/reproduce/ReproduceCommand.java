@@ -3,6 +3,7 @@ package org.rubis.lab.reproduce;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,29 +20,50 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import java.lang.management.ManagementFactory;
 
 /**
  * {@code rubis-client reproduce NAME|all}: runs the experiments that reproduce the published
  * findings (docs/REPRODUCTION.md), keeps every run directory, and writes reproduction.html and
  * reproduction.json with our figure beside the published one and whether the effect's shape held.
  */
-@Command(name = "reproduce", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Reproduce the papers' findings: each experiment's runs, our figure beside the published one, a plot, and whether "
-                + "the effect's shape was reproduced. Writes OUT/reproduction.html and OUT/reproduction.json; keeps every run directory.",
-                "Experiments: error-vs-load, heap-capacity, ms-timers, connection-sharing, flash-crowd, closed-vs-open, principles-ab, tls."})
+@Command(
+        name = "reproduce",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Reproduce the papers' findings: each experiment's runs, our figure beside the published one, a plot, and whether "
+                    + "the effect's shape was reproduced. Writes OUT/reproduction.html and OUT/reproduction.json; keeps every run directory.",
+            "Experiments: error-vs-load, heap-capacity, ms-timers, connection-sharing, flash-crowd, closed-vs-open, principles-ab, tls."
+        })
 public final class ReproduceCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "NAME|all", description = "An experiment's name, several separated by commas, or all.")
+    @Parameters(
+            index = "0",
+            paramLabel = "NAME|all",
+            description = "An experiment's name, several separated by commas, or all.")
     String which;
-    @Option(names = "--quick", description = "Small N, short runs, few points (a few minutes in all): checks the shapes that hold at small scale.")
+
+    @Option(
+            names = "--quick",
+            description =
+                    "Small N, short runs, few points (a few minutes in all): checks the shapes that hold at small scale.")
     boolean quick;
-    @Option(names = "--target", paramLabel = "URL", description = "A real deployment's base URL; experiments that need our own server "
-            + "(its ground truth, CPU time or server models) are then skipped.")
+
+    @Option(
+            names = "--target",
+            paramLabel = "URL",
+            description = "A real deployment's base URL; experiments that need our own server "
+                    + "(its ground truth, CPU time or server models) are then skipped.")
     String target;
-    @Option(names = "--out", paramLabel = "DIR", description = "Reproduction directory (default runs/reproduce-<timestamp>); must be new or empty.")
+
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "Reproduction directory (default runs/reproduce-<timestamp>); must be new or empty.")
     Path out;
-    @Spec CommandSpec spec;
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -51,18 +73,26 @@ public final class ReproduceCommand implements Callable<Integer> {
             try {
                 u = URI.create(target);
             } catch (IllegalArgumentException e) {
-                throw new ConfigException("--target " + target + ": not a URL; give a base URL such as http://host:8080");
+                throw new ConfigException(
+                        "--target " + target + ": not a URL; give a base URL such as http://host:8080");
             }
             if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) {
-                throw new ConfigException("--target " + target + ": expected http://host[:port] or https://host[:port]");
+                throw new ConfigException(
+                        "--target " + target + ": expected http://host[:port] or https://host[:port]");
             }
         }
-        Path dir = (out != null ? out : Path.of("runs", "reproduce-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
+        Path dir = (out != null
+                        ? out
+                        : Path.of(
+                                "runs",
+                                "reproduce-"
+                                        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
                 .toAbsolutePath();
         if (Files.isDirectory(dir)) {
             try (Stream<Path> s = Files.list(dir)) {
                 if (s.findAny().isPresent()) {
-                    throw new ConfigException("--out " + dir + ": not empty; a reproduction keeps every run, so give a new directory");
+                    throw new ConfigException(
+                            "--out " + dir + ": not empty; a reproduction keeps every run, so give a new directory");
                 }
             }
         }
@@ -70,13 +100,21 @@ public final class ReproduceCommand implements Callable<Integer> {
         PrintWriter pw = spec.commandLine().getOut();
         Lab lab = new Lab(dir, quick, target, pw);
         ObjectNode meta = JsonNodeFactory.instance.objectNode();
-        meta.put("command", "rubis-client reproduce " + which + (quick ? " --quick" : "") + (target != null ? " --target " + target : ""));
+        meta.put(
+                "command",
+                "rubis-client reproduce " + which + (quick ? " --quick" : "")
+                        + (target != null ? " --target " + target : ""));
         meta.put("scale", quick ? "quick" : "full");
         meta.put("target", target != null ? target : "a rubis-server of our own per run (loopback)");
         meta.put("started", LocalDateTime.now().toString());
-        meta.put("host", Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + ", Java "
-                + Runtime.version() + ", load average at start " + String.format(Locale.ROOT, "%.2f",
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+        meta.put(
+                "host",
+                Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + ", Java "
+                        + Runtime.version() + ", load average at start "
+                        + String.format(
+                                Locale.ROOT,
+                                "%.2f",
+                                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
         List<Finding> findings = new ArrayList<>();
         for (Experiment e : chosen) {
             long t0 = System.nanoTime();
@@ -95,7 +133,8 @@ public final class ReproduceCommand implements Callable<Integer> {
                 }
             }
             findings.add(f);
-            pw.println(String.format(Locale.ROOT, "  -> %s: %s (%.0f s)", f.verdict().label(), f.why(), (System.nanoTime() - t0) / 1e9));
+            pw.println(String.format(
+                    Locale.ROOT, "  -> %s: %s (%.0f s)", f.verdict().label(), f.why(), (System.nanoTime() - t0) / 1e9));
             pw.flush();
             ReproductionReport.write(dir, meta, findings);
         }
@@ -111,9 +150,11 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
         List<Experiment> chosen = new ArrayList<>();
         for (String name : which.split(",")) {
-            Experiment e = all.stream().filter(x -> x.name().equals(name.trim())).findFirst()
-                    .orElseThrow(() -> new ConfigException("reproduce " + name + ": no such experiment; expected all or one of "
-                            + Experiments.names()));
+            Experiment e = all.stream()
+                    .filter(x -> x.name().equals(name.trim()))
+                    .findFirst()
+                    .orElseThrow(() -> new ConfigException("reproduce " + name
+                            + ": no such experiment; expected all or one of " + Experiments.names()));
             chosen.add(e);
         }
         return chosen;

@@ -59,43 +59,83 @@ final class TlsHandshakes implements Experiment {
         List<Side> sides = new ArrayList<>();
         List<Path> runs = new ArrayList<>();
         for (String resumption : List.of("on", "off")) {
-            // Sessions of 2 requests with no think time: a new connection (and handshake) every few milliseconds per user.
-            // Two users: only their first handshakes are necessarily full (nothing to resume yet), every later one may resume.
+            // Sessions of 2 requests with no think time: a new connection (and handshake) every few milliseconds per
+            // user.
+            // Two users: only their first handshakes are necessarily full (nothing to resume yet), every later one may
+            // resume.
             boolean on = resumption.equals("on");
-            ClientCommandLine client = ClientCommandLine.run().users(2).thinkScale(0).maxTransitions(2)
-                    .backend(BackendKind.DEDICATED).tlsResumption(on).rampUp(Duration.ofSeconds(1))
-                    .duration(lab.pick(Duration.ofSeconds(8), Duration.ofSeconds(20))).rampDown(Duration.ZERO).seed(1);
+            ClientCommandLine client = ClientCommandLine.run()
+                    .users(2)
+                    .thinkScale(0)
+                    .maxTransitions(2)
+                    .backend(BackendKind.DEDICATED)
+                    .tlsResumption(on)
+                    .rampUp(Duration.ofSeconds(1))
+                    .duration(lab.pick(Duration.ofSeconds(8), Duration.ofSeconds(20)))
+                    .rampDown(Duration.ZERO)
+                    .seed(1);
             ClientSpec spec = ClientSpec.of(client).withServer(ServerChoice.DEFAULTS.https(on));
             ClientRun r = lab.run(name(), "resumption-" + resumption, spec);
             runs.add(r.dir());
             if (!r.ok() || r.serverStats() == null) {
-                return Finding.failed(this, "resumption " + resumption + ": no requests or no server stats; " + r.where(), runs);
+                return Finding.failed(
+                        this, "resumption " + resumption + ": no requests or no server stats; " + r.where(), runs);
             }
             var s = r.serverStats();
-            sides.add(new Side(resumption, s.path("connections_accepted").asLong(), s.path("tls_full_handshakes").asLong(),
-                    s.path("tls_resumed_handshakes").asLong(), r.serverCpuSeconds()));
+            sides.add(new Side(
+                    resumption,
+                    s.path("connections_accepted").asLong(),
+                    s.path("tls_full_handshakes").asLong(),
+                    s.path("tls_resumed_handshakes").asLong(),
+                    r.serverCpuSeconds()));
         }
         Side on = sides.get(0);
         Side off = sides.get(1);
-        CategoryChart c = Charts.bars(Figure.STYLE, "Server CPU per connection over HTTPS", "session resumption", "server CPU per connection (ms)");
-        c.addSeries("server CPU per connection", List.of("on (resumed handshakes)", "off (full handshakes)"),
+        CategoryChart c = Charts.bars(
+                Figure.STYLE,
+                "Server CPU per connection over HTTPS",
+                "session resumption",
+                "server CPU per connection (ms)");
+        c.addSeries(
+                "server CPU per connection",
+                List.of("on (resumed handshakes)", "off (full handshakes)"),
                 List.of(on.cpuMsPerConnection(), off.cpuMsPerConnection()));
-        Figure fig = Figure.save(c, lab.out(), "fig-tls", "Server process CPU time while the client ran, divided by the connections it accepted "
-                + "(each carried a 2-request session). The paper: about 170 ms per full handshake, 2 ms per resumed one.");
-        String measured = String.format(Locale.ROOT, "resumption on: %d connections, %d full and %d resumed handshakes, %.2f ms server CPU per "
-                        + "connection; off: %d connections, %d full and %d resumed, %.2f ms per connection (%.1fx)", on.connections(), on.full(), on.resumed(),
-                on.cpuMsPerConnection(), off.connections(), off.full(), off.resumed(), off.cpuMsPerConnection(),
+        Figure fig = Figure.save(
+                c,
+                lab.out(),
+                "fig-tls",
+                "Server process CPU time while the client ran, divided by the connections it accepted "
+                        + "(each carried a 2-request session). The paper: about 170 ms per full handshake, 2 ms per resumed one.");
+        String measured = String.format(
+                Locale.ROOT,
+                "resumption on: %d connections, %d full and %d resumed handshakes, %.2f ms server CPU per "
+                        + "connection; off: %d connections, %d full and %d resumed, %.2f ms per connection (%.1fx)",
+                on.connections(),
+                on.full(),
+                on.resumed(),
+                on.cpuMsPerConnection(),
+                off.connections(),
+                off.full(),
+                off.resumed(),
+                off.cpuMsPerConnection(),
                 on.cpuMsPerConnection() > 0 ? off.cpuMsPerConnection() / on.cpuMsPerConnection() : Double.NaN);
         boolean counts = on.resumed() > 0 && off.resumed() == 0;
         boolean cheaper = off.cpuMsPerConnection() > on.cpuMsPerConnection();
-        String why = (counts ? "resumed handshakes occur only with resumption on" : "the handshake counts do not follow the resumption setting")
-                + (cheaper ? ", and the server spends more CPU per connection when every handshake is full, as Nou et al. found (the ratio is "
-                + "smaller: today's ECDHE handshakes are far cheaper than the 2000s' RSA ones, and request work is in both)"
+        String why = (counts
+                        ? "resumed handshakes occur only with resumption on"
+                        : "the handshake counts do not follow the resumption setting")
+                + (cheaper
+                        ? ", and the server spends more CPU per connection when every handshake is full, as Nou et al. found (the ratio is "
+                                + "smaller: today's ECDHE handshakes are far cheaper than the 2000s' RSA ones, and request work is in both)"
                         : ", but the server's CPU per connection was not higher with full handshakes on this noisy machine");
         ObjectNode data = JsonNodeFactory.instance.objectNode();
         for (Side s : sides) {
-            data.putObject("resumption_" + s.resumption()).put("connections", s.connections()).put("full_handshakes", s.full())
-                    .put("resumed_handshakes", s.resumed()).put("server_cpu_s", s.cpuSeconds()).put("server_cpu_ms_per_connection", s.cpuMsPerConnection());
+            data.putObject("resumption_" + s.resumption())
+                    .put("connections", s.connections())
+                    .put("full_handshakes", s.full())
+                    .put("resumed_handshakes", s.resumed())
+                    .put("server_cpu_s", s.cpuSeconds())
+                    .put("server_cpu_ms_per_connection", s.cpuMsPerConnection());
         }
         return Finding.of(this, measured, Verdict.of(counts && cheaper), why, List.of(fig), data, runs);
     }

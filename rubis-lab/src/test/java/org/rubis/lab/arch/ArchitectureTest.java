@@ -35,14 +35,19 @@ import picocli.CommandLine.Parameters;
 class ArchitectureTest {
 
     @ArchTest
-    static final ArchRule noPackageCycle = slices().matching("org.rubis.(**)").should().beFreeOfCycles();
+    static final ArchRule noPackageCycle =
+            slices().matching("org.rubis.(**)").should().beFreeOfCycles();
 
     @ArchTest
-    static final ArchRule theLabUsesTheClientFromOutside = classes().should()
+    static final ArchRule theLabUsesTheClientFromOutside = classes()
+            .should()
             .onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis.client..")
-            .or(resideInAnyPackage("org.rubis.client.cli..", "org.rubis.client.config..",
+                    .or(resideInAnyPackage(
+                            "org.rubis.client.cli..",
+                            "org.rubis.client.config..",
                             "org.rubis.client.input..",
-                            "org.rubis.client.process..", "org.rubis.client.report..")))
+                            "org.rubis.client.process..",
+                            "org.rubis.client.report..")))
             .because("the lab starts the client as a child JVM (process), in its vocabulary (config, the "
                     + "command-line option blocks of cli), "
                     + "and reads its run directories (report's SummaryFile, rubis-analysis); the engine, backends "
@@ -56,26 +61,31 @@ class ArchitectureTest {
                     + "run's options");
 
     @ArchTest
-    static final ArchRule processesOnlyThroughTheClientOrHost = noClasses().that()
+    static final ArchRule processesOnlyThroughTheClientOrHost = noClasses()
+            .that()
             .resideOutsideOfPackage("org.rubis.lab.host..")
-            .should().dependOnClassesThat().areAssignableTo(ProcessBuilder.class)
-            .orShould().callMethodWhere(target(owner(equivalentTo(Runtime.class))).and(target(name("exec"))))
+            .should()
+            .dependOnClassesThat()
+            .areAssignableTo(ProcessBuilder.class)
+            .orShould()
+            .callMethodWhere(target(owner(equivalentTo(Runtime.class))).and(target(name("exec"))))
             .because("client JVMs start through the client's process.ChildJvm; host holds the programs of bench rate "
                     + "that are not JVMs "
                     + "(lighttpd, taskset, wrk, httperf)");
 
     @ArchTest
-    static final ArchRule picocliOnlyInCommandsAndTheirOptionBlocks = classes().that(usePicocli())
-            .should(beACommandOrAnOptionBlock());
+    static final ArchRule picocliOnlyInCommandsAndTheirOptionBlocks =
+            classes().that(usePicocli()).should(beACommandOrAnOptionBlock());
 
     @ArchTest
-    static final ArchRule noNettyNorHttpClient5 = noClasses().should().dependOnClassesThat()
-            .resideInAnyPackage("io.netty..", "org.apache.hc..");
+    static final ArchRule noNettyNorHttpClient5 =
+            noClasses().should().dependOnClassesThat().resideInAnyPackage("io.netty..", "org.apache.hc..");
 
     private static DescribedPredicate<JavaClass> usePicocli() {
-        return DescribedPredicate.describe("use picocli",
-                c -> c.getDirectDependenciesFromSelf().stream().anyMatch(d -> d.getTargetClass().getPackageName()
-                        .startsWith("picocli")));
+        return DescribedPredicate.describe(
+                "use picocli",
+                c -> c.getDirectDependenciesFromSelf().stream()
+                        .anyMatch(d -> d.getTargetClass().getPackageName().startsWith("picocli")));
     }
 
     /**
@@ -88,8 +98,8 @@ class ArchitectureTest {
             public void check(JavaClass c, ConditionEvents events) {
                 boolean command = c.isAnnotatedWith(Command.class);
                 boolean options = c.getFields().stream().anyMatch(ArchitectureTest::isOption);
-                events.add(new SimpleConditionEvent(c, command || options, c.getName()
-                        + " uses picocli but is neither a command nor options"));
+                events.add(new SimpleConditionEvent(
+                        c, command || options, c.getName() + " uses picocli but is neither a command nor options"));
             }
         };
     }

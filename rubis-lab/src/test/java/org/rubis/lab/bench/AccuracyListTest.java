@@ -17,25 +17,33 @@ import org.rubis.client.process.ClientCommandLine;
 class AccuracyListTest {
 
     private static List<String> args(String item) {
-        return AccuracyBench.Item.parse(item).applyTo(ClientCommandLine.run()).out(Path.of("d")).runArguments();
+        return AccuracyBench.Item.parse(item)
+                .applyTo(ClientCommandLine.run())
+                .out(Path.of("d"))
+                .runArguments();
     }
 
     @Test
     void modifiersBecomeRunOptions() {
-        assertEquals(List.of("run", "--child", "--backend", "netty", "--jit-warmup", "auto", "--out", "d"), args("netty"));
-        assertEquals(List.of("run", "--child", "--backend", "pooled", "--jit-warmup", "off", "--out", "d"),
+        assertEquals(
+                List.of("run", "--child", "--backend", "netty", "--jit-warmup", "auto", "--out", "d"), args("netty"));
+        assertEquals(
+                List.of("run", "--child", "--backend", "pooled", "--jit-warmup", "off", "--out", "d"),
                 args("pooled+no-warmup"));
-        assertEquals(List.of("run", "--child", "--backend", "netty", "--jit-warmup", "off", "--busy-poll", "--out", "d"),
+        assertEquals(
+                List.of("run", "--child", "--backend", "netty", "--jit-warmup", "off", "--busy-poll", "--out", "d"),
                 args("netty+busy-poll+no-warmup"));
     }
 
     @Test
     void anUnknownModifierOrBackendIsOneLine() {
         ConfigException e = assertThrows(ConfigException.class, () -> AccuracyBench.Item.parse("netty+cold"));
-        assertTrue(e.getMessage().startsWith("bench accuracy --list netty+cold: unknown modifier +cold; expected"),
+        assertTrue(
+                e.getMessage().startsWith("bench accuracy --list netty+cold: unknown modifier +cold; expected"),
                 e.getMessage());
         e = assertThrows(ConfigException.class, () -> AccuracyBench.Item.parse("nety"));
-        assertTrue(e.getMessage().startsWith("bench accuracy --list nety: unknown backend nety; expected"),
+        assertTrue(
+                e.getMessage().startsWith("bench accuracy --list nety: unknown backend nety; expected"),
                 e.getMessage());
     }
 }

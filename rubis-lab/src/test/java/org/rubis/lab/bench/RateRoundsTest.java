@@ -23,7 +23,8 @@ class RateRoundsTest {
         r.add(List.of(row(RateRounds.NETTY, 9.9), row(RateRounds.WRK, 9.0), row(RateRounds.HTTPERF, 8.7)));
         assertArrayEquals(new double[] {9.0 / 8.0, 11.0 / 10.0, 9.9 / 9.0}, r.nettyOverWrk(), 1e-12);
         assertEquals(1.1, RateRounds.median(r.nettyOverWrk()), 1e-12);
-        // A ratio of the medians across rounds would mix minutes: 9.9 / 9.0 here by chance; the test above is what is quoted.
+        // A ratio of the medians across rounds would mix minutes: 9.9 / 9.0 here by chance; the test above is what is
+        // quoted.
         List<String> s = r.summary();
         assertTrue(s.get(0).startsWith("over 3 rounds"), s.toString());
         assertTrue(s.get(1).contains("9.9 (9.0..11.0), 3 rounds"), s.get(1));
@@ -34,11 +35,20 @@ class RateRoundsTest {
     @Test
     void theGapToWrkIsSplitIntoUserAndKernelWithinEachRound() {
         RateRounds r = new RateRounds();
-        // netty spends less in the kernel than wrk and more in user code: the two parts must not cancel out in the line.
-        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 9.2, 6.2, 0.002, 9.3, null, null, "OK"), RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.08, 0.72, 100_000)));
-        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 10.0, 7.0, 0.002, 10.1, null, null, "OK"), RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.09, 0.81, 100_000)));
-        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 9.7, 6.6, 0.002, 9.8, null, null, "OK"), RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.09, 0.71, 100_000)));
-        r.add(List.of(new RateRounds.Row(RateRounds.NETTY, 100_000, 9.5, 6.6, 0.002, 9.6, null, null, "OK"), RateRounds.Row.missing(RateRounds.WRK, "failed")));
+        // netty spends less in the kernel than wrk and more in user code: the two parts must not cancel out in the
+        // line.
+        r.add(List.of(
+                new RateRounds.Row(RateRounds.NETTY, 100_000, 9.2, 6.2, 0.002, 9.3, null, null, "OK"),
+                RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.08, 0.72, 100_000)));
+        r.add(List.of(
+                new RateRounds.Row(RateRounds.NETTY, 100_000, 10.0, 7.0, 0.002, 10.1, null, null, "OK"),
+                RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.09, 0.81, 100_000)));
+        r.add(List.of(
+                new RateRounds.Row(RateRounds.NETTY, 100_000, 9.7, 6.6, 0.002, 9.8, null, null, "OK"),
+                RateRounds.Row.tool(RateRounds.WRK, 120_000, 0.09, 0.71, 100_000)));
+        r.add(List.of(
+                new RateRounds.Row(RateRounds.NETTY, 100_000, 9.5, 6.6, 0.002, 9.6, null, null, "OK"),
+                RateRounds.Row.missing(RateRounds.WRK, "failed")));
         double[][] gap = r.nettyMinusWrk();
         assertEquals(3, gap.length, "the round without wrk gives no difference");
         assertEquals(3.0 - 0.8, gap[0][0], 1e-9);
@@ -53,15 +63,22 @@ class RateRoundsTest {
     @Test
     void aClientThatDidNotRunIsNotCountedAndItsRoundGivesNoRatio() {
         RateRounds r = new RateRounds();
-        r.add(List.of(row(RateRounds.NETTY, 8.0), RateRounds.Row.missing(RateRounds.WRK, "not installed (apt-get install -y wrk)"),
+        r.add(List.of(
+                row(RateRounds.NETTY, 8.0),
+                RateRounds.Row.missing(RateRounds.WRK, "not installed (apt-get install -y wrk)"),
                 RateRounds.Row.missing(RateRounds.HTTPERF, "not installed")));
-        r.add(List.of(RateRounds.Row.missing(RateRounds.NETTY, "failed, see x"), row(RateRounds.WRK, 8.0), row(RateRounds.HTTPERF, 8.0)));
+        r.add(List.of(
+                RateRounds.Row.missing(RateRounds.NETTY, "failed, see x"),
+                row(RateRounds.WRK, 8.0),
+                row(RateRounds.HTTPERF, 8.0)));
         assertEquals(0, r.nettyOverWrk().length);
         assertArrayEquals(new double[] {8.0}, r.usPerRequest(RateRounds.NETTY));
         List<String> s = r.summary();
         assertEquals(4, s.size(), "no ratio line without a round that measured both: " + s);
         assertTrue(s.get(1).contains("8.0 (8.0..8.0), 1 round"), s.get(1));
-        assertTrue(RateRounds.Row.missing(RateRounds.WRK, "not installed (apt-get install -y wrk)").text().endsWith("not installed (apt-get install -y wrk)"));
+        assertTrue(RateRounds.Row.missing(RateRounds.WRK, "not installed (apt-get install -y wrk)")
+                .text()
+                .endsWith("not installed (apt-get install -y wrk)"));
     }
 
     @Test
@@ -90,6 +107,8 @@ class RateRoundsTest {
     void atOrBelowWrkIsSaidOnlyWhenTheMedianRatioIsAtMostOne() {
         RateRounds r = new RateRounds();
         r.add(List.of(row(RateRounds.NETTY, 8.0), row(RateRounds.WRK, 8.0)));
-        assertTrue(r.summary().stream().anyMatch(l -> l.endsWith("median 1.00 (at or below wrk)")), r.summary().toString());
+        assertTrue(
+                r.summary().stream().anyMatch(l -> l.endsWith("median 1.00 (at or below wrk)")),
+                r.summary().toString());
     }
 }

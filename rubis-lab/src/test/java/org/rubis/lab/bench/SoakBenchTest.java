@@ -19,15 +19,18 @@ import picocli.CommandLine;
  */
 class SoakBenchTest {
 
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
     @Test
     void aRunTooShortToJudgeIsRefusedBeforeItStarts() throws Exception {
         SoakBench soak = new SoakBench();
         new CommandLine(soak).parseArgs("--duration", "2m", "--users", "10", "--out", tmp.toString());
         ConfigException e = assertThrows(ConfigException.class, soak::call);
-        assertEquals("bench soak --duration 2m: the trend is judged after the up ramp and a minute of warm-up (65 s) on 3 "
-                + "one-minute points, so the up ramp and the run need 240 s; give --duration 235s or more", e.getMessage());
+        assertEquals(
+                "bench soak --duration 2m: the trend is judged after the up ramp and a minute of warm-up (65 s) on 3 "
+                        + "one-minute points, so the up ramp and the run need 240 s; give --duration 235s or more",
+                e.getMessage());
         try (Stream<Path> left = Files.list(tmp)) {
             assertEquals(0, left.count(), "nothing was run");
         }

@@ -74,18 +74,26 @@ class SoakTrendTest {
         // client-health: the used heap climbs each minute from 100 to 900 MiB before a collection, and the peaks grow;
         // client-gc: what survives each collection stays at 120 MiB. Threads and fds flat.
         long t0 = 1_700_000_000_000L;
-        StringBuilder health = new StringBuilder("epoch_ms,cpu_cores,heap_used_bytes,heap_max_bytes,threads,active_sessions,requests,open_fds\n");
+        StringBuilder health = new StringBuilder(
+                "epoch_ms,cpu_cores,heap_used_bytes,heap_max_bytes,threads,active_sessions,requests,open_fds\n");
         StringBuilder gc = new StringBuilder("end_epoch_ms,duration_ms,gc,action,cause,heap_after_bytes\n");
         for (int s = 0; s < 20 * 60; s++) {
             double used = 100 + (s % 60) * (13 + s / 60.0);
-            health.append(t0 + s * 1000L).append(",0.5,").append((long) (used * (1 << 20))).append(",1073741824,40,4000,").append(s * 10)
+            health.append(t0 + s * 1000L)
+                    .append(",0.5,")
+                    .append((long) (used * (1 << 20)))
+                    .append(",1073741824,40,4000,")
+                    .append(s * 10)
                     .append(",120\n");
             if (s % 60 == 59) {
-                gc.append(t0 + s * 1000L + 500).append(",5,G1 Young Generation,end of minor GC,G1 Evacuation Pause,").append(120L << 20)
+                gc.append(t0 + s * 1000L + 500)
+                        .append(",5,G1 Young Generation,end of minor GC,G1 Evacuation Pause,")
+                        .append(120L << 20)
                         .append('\n');
             }
         }
-        health.append(t0 + 20 * 60 * 1000L).append(",0.5,9999"); // the torn last line of a killed run: skipped, not read as 9999 bytes
+        health.append(t0 + 20 * 60 * 1000L)
+                .append(",0.5,9999"); // the torn last line of a killed run: skipped, not read as 9999 bytes
         Files.writeString(dir.resolve("client-health.csv"), health);
         Files.writeString(dir.resolve("client-gc.csv"), gc);
         SoakTrend.Trend t = SoakTrend.read(dir, 60);
@@ -106,8 +114,10 @@ class SoakTrendTest {
         // a leak in what survives collections is found
         StringBuilder leak = new StringBuilder("end_epoch_ms,duration_ms,gc,action,cause,heap_after_bytes\n");
         for (int m = 0; m < 20; m++) {
-            leak.append(t0 + m * 60_000L + 59_500).append(",5,G1 Young Generation,end of minor GC,G1 Evacuation Pause,")
-                    .append((long) ((120 + 6 * m) * (double) (1 << 20))).append('\n');
+            leak.append(t0 + m * 60_000L + 59_500)
+                    .append(",5,G1 Young Generation,end of minor GC,G1 Evacuation Pause,")
+                    .append((long) ((120 + 6 * m) * (double) (1 << 20)))
+                    .append('\n');
         }
         Files.writeString(dir.resolve("client-gc.csv"), leak);
         SoakTrend.Trend grows = SoakTrend.read(dir, 60);
@@ -119,9 +129,15 @@ class SoakTrendTest {
     /** client-health.csv with one sample a second for {@code seconds}, flat figures; no collections. */
     private static void shortRun(Path dir, int seconds) throws IOException {
         long t0 = 1_700_000_000_000L;
-        StringBuilder health = new StringBuilder("epoch_ms,cpu_cores,heap_used_bytes,heap_max_bytes,threads,active_sessions,requests,open_fds\n");
+        StringBuilder health = new StringBuilder(
+                "epoch_ms,cpu_cores,heap_used_bytes,heap_max_bytes,threads,active_sessions,requests,open_fds\n");
         for (int s = 0; s <= seconds; s++) {
-            health.append(t0 + s * 1000L).append(",0.5,").append(100L << 20).append(",1073741824,40,10,").append(s * 10).append(",120\n");
+            health.append(t0 + s * 1000L)
+                    .append(",0.5,")
+                    .append(100L << 20)
+                    .append(",1073741824,40,10,")
+                    .append(s * 10)
+                    .append(",120\n");
         }
         Files.writeString(dir.resolve("client-health.csv"), health);
         Files.writeString(dir.resolve("client-gc.csv"), "end_epoch_ms,duration_ms,gc,action,cause,heap_after_bytes\n");
@@ -149,7 +165,10 @@ class SoakTrendTest {
         SoakTrend.Trend two = SoakTrend.read(dir, 65);
         assertFalse(two.judged());
         assertEquals(2, two.series().get(1).t().length);
-        assertTrue(two.judgedFrom(65).startsWith("NOT JUDGED: the run (175 s) leaves 110 s after the warm-up window (65 s)"), two.judgedFrom(65));
+        assertTrue(
+                two.judgedFrom(65)
+                        .startsWith("NOT JUDGED: the run (175 s) leaves 110 s after the warm-up window (65 s)"),
+                two.judgedFrom(65));
         assertTrue(two.judgedFrom(65).contains("samples up to 180 s"), two.judgedFrom(65));
         shortRun(dir, 180);
         SoakTrend.Trend three = SoakTrend.read(dir, 65);

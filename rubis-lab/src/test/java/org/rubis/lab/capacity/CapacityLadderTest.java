@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class CapacityLadderTest {
 
     private static final String LATE = "bottleneck: p99 lateness 8.3 ms";
-    private static final String HEAP = "bottleneck: heap full (GC paused 46 % of the run, peak heap 59 of 61 MiB), p99 lateness 93.9 ms";
+    private static final String HEAP =
+            "bottleneck: heap full (GC paused 46 % of the run, peak heap 59 of 61 MiB), p99 lateness 93.9 ms";
 
     @Test
     void byDefaultTheFirstBottleneckEndsTheSearch() {

@@ -13,7 +13,21 @@ import org.rubis.client.report.SummaryFile;
 class HeapFullTest {
 
     private static SummaryFile.Health health(long gcPauseMs, long peakMiB, long maxMiB, long elapsedMs) {
-        return new SummaryFile.Health(2, 8, 0.8, 1600, 111.5, 6009, peakMiB << 20, 0.002, 0.0007, 1606, gcPauseMs, maxMiB << 20, elapsedMs, -1);
+        return new SummaryFile.Health(
+                2,
+                8,
+                0.8,
+                1600,
+                111.5,
+                6009,
+                peakMiB << 20,
+                0.002,
+                0.0007,
+                1606,
+                gcPauseMs,
+                maxMiB << 20,
+                elapsedMs,
+                -1);
     }
 
     @Test
@@ -27,7 +41,10 @@ class HeapFullTest {
     void aLargeHeapOrShortPausesAreNotTheLimit() {
         assertEquals("", CapacityCommand.heapFull(health(129, 236, 512, 15_000))); // paper-tuned at 6,000
         assertEquals("", CapacityCommand.heapFull(health(83, 45, 61, 15_000))); // event loop in 64 MB at 6,000
-        assertEquals("", CapacityCommand.heapFull(health(7173, 30, 61, 15_000))); // long pauses with room left: not the heap's size
+        assertEquals(
+                "",
+                CapacityCommand.heapFull(
+                        health(7173, 30, 61, 15_000))); // long pauses with room left: not the heap's size
         assertEquals("", CapacityCommand.heapFull(health(7173, 58, 0, 0))); // unknown maximum: no claim
     }
 }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Concurrent connections from a server's connections.csv, counted exactly, probes left out. */
 class ConnectionTimelineTest {
 
-    @TempDir Path run;
+    @TempDir
+    Path run;
 
     @Test
     void countsOpenConnectionsWithinAWindow() throws Exception {

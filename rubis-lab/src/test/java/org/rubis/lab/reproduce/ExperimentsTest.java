@@ -12,9 +12,14 @@ class ExperimentsTest {
     void everyExperimentHasANameTitleSourceAndPublishedFigure() {
         assertEquals(8, Experiments.all().size());
         for (Experiment e : Experiments.all()) {
-            assertTrue(e.name().matches("[a-z-]+") && !e.title().isBlank() && !e.source().isBlank() && e.published()
-                    .length() > 40, e.name());
+            assertTrue(
+                    e.name().matches("[a-z-]+")
+                            && !e.title().isBlank()
+                            && !e.source().isBlank()
+                            && e.published().length() > 40,
+                    e.name());
         }
-        assertEquals(8, Experiments.all().stream().map(Experiment::name).distinct().count());
+        assertEquals(
+                8, Experiments.all().stream().map(Experiment::name).distinct().count());
     }
 }

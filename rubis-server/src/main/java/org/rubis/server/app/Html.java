@@ -1,9 +1,9 @@
 package org.rubis.server.app;
 
-import org.rubis.format.PageFrame;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import org.rubis.format.PageFrame;
 
 /**
  * Page scaffolding shaped like the RUBiS PHP pages: the same header with its images ({@link PageFrame}), and the same

@@ -9,13 +9,21 @@ import java.nio.charset.StandardCharsets;
 public record Response(int status, String contentType, byte[] body, String interaction) {
 
     public static Response html(String interaction, CharSequence html) {
-        return new Response(200, "text/html; charset=ISO-8859-1", html.toString().getBytes(StandardCharsets.ISO_8859_1), interaction);
+        return new Response(
+                200,
+                "text/html; charset=ISO-8859-1",
+                html.toString().getBytes(StandardCharsets.ISO_8859_1),
+                interaction);
     }
 
     public static Response notFound(String path) {
-        return new Response(404, "text/html; charset=ISO-8859-1",
-                ("<html><body><h1>404 Not Found</h1>The requested URL " + Html.escape(path) + " was not found on this server.</body></html>")
-                        .getBytes(StandardCharsets.ISO_8859_1), "NotFound");
+        return new Response(
+                404,
+                "text/html; charset=ISO-8859-1",
+                ("<html><body><h1>404 Not Found</h1>The requested URL " + Html.escape(path)
+                                + " was not found on this server.</body></html>")
+                        .getBytes(StandardCharsets.ISO_8859_1),
+                "NotFound");
     }
 
     public static Response json(String interaction, String json) {

@@ -51,19 +51,26 @@ public record DataPolicy(
     public static DataPolicy load(Path propertiesFile, double size, long seed) {
         Properties p = new Properties();
         String where;
-        try (InputStream in = propertiesFile == null ? resource("rubis.properties") : Files.newInputStream(propertiesFile)) {
+        try (InputStream in =
+                propertiesFile == null ? resource("rubis.properties") : Files.newInputStream(propertiesFile)) {
             p.load(in);
             where = propertiesFile == null ? "classpath:rubis/rubis.properties" : propertiesFile.toString();
         } catch (IOException e) {
             throw new IllegalArgumentException(propertiesFile + ": cannot read: " + e.getMessage());
         }
-        List<String> regions = lines(propertiesFile, p.getProperty("database_regions_file", "ebay_regions.txt").strip());
+        List<String> regions = lines(
+                propertiesFile,
+                p.getProperty("database_regions_file", "ebay_regions.txt").strip());
         List<String> names = new ArrayList<>();
         List<Integer> counts = new ArrayList<>();
-        for (String line : lines(propertiesFile, p.getProperty("database_categories_file", "ebay_simple_categories.txt").strip())) {
+        for (String line : lines(
+                propertiesFile,
+                p.getProperty("database_categories_file", "ebay_simple_categories.txt")
+                        .strip())) {
             Matcher m = CATEGORY.matcher(line);
             if (!m.matches()) {
-                throw new IllegalArgumentException(where + ": categories file line \"" + line + "\" is not Name (count)");
+                throw new IllegalArgumentException(
+                        where + ": categories file line \"" + line + "\" is not Name (count)");
             }
             names.add(m.group(1));
             counts.add(Integer.parseInt(m.group(2)));
@@ -79,7 +86,11 @@ public record DataPolicy(
                 integer(p, where, "database_max_bids_per_item", 20),
                 integer(p, where, "database_max_comments_per_user", 5),
                 integer(p, where, "database_comment_max_length", 512),
-                regions, names, counts, size, seed);
+                regions,
+                names,
+                counts,
+                size,
+                seed);
     }
 
     private static int integer(Properties p, String where, String key, int def) {
@@ -94,15 +105,21 @@ public record DataPolicy(
             }
             return i;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(where + ": " + key + " = \"" + v.strip() + "\" is not a whole number >= 0");
+            throw new IllegalArgumentException(
+                    where + ": " + key + " = \"" + v.strip() + "\" is not a whole number >= 0");
         }
     }
 
     private static List<String> lines(Path propertiesFile, String name) {
         Path p = Path.of(name);
         try (BufferedReader r = p.isAbsolute() || propertiesFile != null
-                ? Files.newBufferedReader(p.isAbsolute() ? p : propertiesFile.toAbsolutePath().getParent().resolve(p), StandardCharsets.ISO_8859_1)
-                : new BufferedReader(new InputStreamReader(resource(p.getFileName().toString()), StandardCharsets.ISO_8859_1))) {
+                ? Files.newBufferedReader(
+                        p.isAbsolute()
+                                ? p
+                                : propertiesFile.toAbsolutePath().getParent().resolve(p),
+                        StandardCharsets.ISO_8859_1)
+                : new BufferedReader(
+                        new InputStreamReader(resource(p.getFileName().toString()), StandardCharsets.ISO_8859_1))) {
             return r.lines().map(String::strip).filter(s -> !s.isEmpty()).toList();
         } catch (IOException | UncheckedIOException e) {
             throw new IllegalArgumentException(name + ": cannot read: " + e.getMessage());

@@ -9,8 +9,8 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -72,8 +72,9 @@ public final class Database implements AutoCloseable {
                     case String v -> ps.setString(at, v);
                     case Timestamp v -> ps.setTimestamp(at, v);
                     case null -> ps.setNull(at, Types.NULL);
-                    default -> throw new IllegalArgumentException(
-                            "no SQL binding for " + params[i].getClass().getName() + ": " + sql);
+                    default ->
+                        throw new IllegalArgumentException(
+                                "no SQL binding for " + params[i].getClass().getName() + ": " + sql);
                 }
             }
             return ps;
@@ -109,33 +110,39 @@ public final class Database implements AutoCloseable {
         try (Statement s = keeper.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS categories (id INT PRIMARY KEY, name VARCHAR(50))");
             s.execute("CREATE TABLE IF NOT EXISTS regions (id INT PRIMARY KEY, name VARCHAR(25))");
-            s.execute("CREATE TABLE IF NOT EXISTS users (id INT AUTO_INCREMENT PRIMARY KEY, firstname VARCHAR(20), lastname VARCHAR(20),"
-                    + " nickname VARCHAR(20) NOT NULL UNIQUE, password VARCHAR(20) NOT NULL, email VARCHAR(50), rating INT DEFAULT 0,"
-                    + " balance FLOAT DEFAULT 0, creation_date TIMESTAMP, region INT NOT NULL)");
+            s.execute(
+                    "CREATE TABLE IF NOT EXISTS users (id INT AUTO_INCREMENT PRIMARY KEY, firstname VARCHAR(20), lastname VARCHAR(20),"
+                            + " nickname VARCHAR(20) NOT NULL UNIQUE, password VARCHAR(20) NOT NULL, email VARCHAR(50), rating INT DEFAULT 0,"
+                            + " balance FLOAT DEFAULT 0, creation_date TIMESTAMP, region INT NOT NULL)");
             s.execute("CREATE INDEX IF NOT EXISTS users_region ON users(region)");
             for (String t : new String[] {"items", "old_items"}) {
-                s.execute("CREATE TABLE IF NOT EXISTS " + t + " (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(100), description VARCHAR(8192),"
+                s.execute("CREATE TABLE IF NOT EXISTS " + t
+                        + " (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(100), description VARCHAR(8192),"
                         + " initial_price FLOAT NOT NULL, quantity INT NOT NULL, reserve_price FLOAT DEFAULT 0, buy_now FLOAT DEFAULT 0,"
                         + " nb_of_bids INT DEFAULT 0, max_bid FLOAT DEFAULT 0, start_date TIMESTAMP, end_date TIMESTAMP, seller INT NOT NULL,"
                         + " category INT NOT NULL)");
                 s.execute("CREATE INDEX IF NOT EXISTS " + t + "_seller ON " + t + "(seller)");
                 s.execute("CREATE INDEX IF NOT EXISTS " + t + "_category ON " + t + "(category)");
             }
-            s.execute("CREATE TABLE IF NOT EXISTS bids (id INT AUTO_INCREMENT PRIMARY KEY, user_id INT NOT NULL, item_id INT NOT NULL,"
-                    + " qty INT NOT NULL, bid FLOAT NOT NULL, max_bid FLOAT NOT NULL, date TIMESTAMP)");
+            s.execute(
+                    "CREATE TABLE IF NOT EXISTS bids (id INT AUTO_INCREMENT PRIMARY KEY, user_id INT NOT NULL, item_id INT NOT NULL,"
+                            + " qty INT NOT NULL, bid FLOAT NOT NULL, max_bid FLOAT NOT NULL, date TIMESTAMP)");
             s.execute("CREATE INDEX IF NOT EXISTS bids_item ON bids(item_id)");
             s.execute("CREATE INDEX IF NOT EXISTS bids_user ON bids(user_id)");
-            s.execute("CREATE TABLE IF NOT EXISTS comments (id INT AUTO_INCREMENT PRIMARY KEY, from_user_id INT NOT NULL, to_user_id INT NOT NULL,"
-                    + " item_id INT NOT NULL, rating INT, date TIMESTAMP, comment VARCHAR(2048))");
+            s.execute(
+                    "CREATE TABLE IF NOT EXISTS comments (id INT AUTO_INCREMENT PRIMARY KEY, from_user_id INT NOT NULL, to_user_id INT NOT NULL,"
+                            + " item_id INT NOT NULL, rating INT, date TIMESTAMP, comment VARCHAR(2048))");
             s.execute("CREATE INDEX IF NOT EXISTS comments_to ON comments(to_user_id)");
-            s.execute("CREATE TABLE IF NOT EXISTS buy_now (id INT AUTO_INCREMENT PRIMARY KEY, buyer_id INT NOT NULL, item_id INT NOT NULL,"
-                    + " qty INT NOT NULL, date TIMESTAMP)");
+            s.execute(
+                    "CREATE TABLE IF NOT EXISTS buy_now (id INT AUTO_INCREMENT PRIMARY KEY, buyer_id INT NOT NULL, item_id INT NOT NULL,"
+                            + " qty INT NOT NULL, date TIMESTAMP)");
             s.execute("CREATE INDEX IF NOT EXISTS buy_now_buyer ON buy_now(buyer_id)");
         }
     }
 
     public boolean isEmpty() throws SQLException {
-        try (Statement s = keeper.createStatement(); var rs = s.executeQuery("SELECT COUNT(*) FROM regions")) {
+        try (Statement s = keeper.createStatement();
+                var rs = s.executeQuery("SELECT COUNT(*) FROM regions")) {
             rs.next();
             return rs.getInt(1) == 0;
         }

@@ -41,8 +41,9 @@ public final class Populator {
                 }
                 ps.executeBatch();
             }
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO users (id, firstname, lastname, nickname, password, email, rating, balance,"
-                    + " creation_date, region) VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, ?)")) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO users (id, firstname, lastname, nickname, password, email, rating, balance,"
+                            + " creation_date, region) VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, ?)")) {
                 Timestamp created = new Timestamp(nowMs - 30 * DAY_MS);
                 for (int u = 1; u <= policy.users(); u++) {
                     ps.setInt(1, u);
@@ -86,11 +87,14 @@ public final class Populator {
     }
 
     /** Inserts items 1..count and returns their initial prices (index 0 = item 1). */
-    private float[] insertItems(Connection c, String table, int count, SplittableRandom r, long nowMs, boolean ended) throws SQLException {
+    private float[] insertItems(Connection c, String table, int count, SplittableRandom r, long nowMs, boolean ended)
+            throws SQLException {
         float[] prices = new float[count];
-        String description = "This incredible item is exactly what you need ! ".repeat(1 + policy.descriptionLength() / 48);
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (id, name, description, initial_price, quantity, reserve_price,"
-                + " buy_now, nb_of_bids, max_bid, start_date, end_date, seller, category) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?)")) {
+        String description =
+                "This incredible item is exactly what you need ! ".repeat(1 + policy.descriptionLength() / 48);
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO " + table + " (id, name, description, initial_price, quantity, reserve_price,"
+                        + " buy_now, nb_of_bids, max_bid, start_date, end_date, seller, category) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?)")) {
             int category = 0;
             int leftInCategory = ended ? Integer.MAX_VALUE : policy.itemsIn(0);
             for (int i = 1; i <= count; i++) {
@@ -104,12 +108,20 @@ public final class Populator {
                 prices[i - 1] = initial;
                 float reserve = r.nextInt(100) < policy.percentReservePrice() ? initial + r.nextInt(1000) : 0;
                 float buyNow = r.nextInt(100) < policy.percentBuyNow() ? initial + reserve + r.nextInt(1000) : 0;
-                int qty = r.nextInt(100) < policy.percentUniqueItems() ? 1 : 1 + r.nextInt(Math.max(1, policy.maxQuantity()));
+                int qty = r.nextInt(100) < policy.percentUniqueItems()
+                        ? 1
+                        : 1 + r.nextInt(Math.max(1, policy.maxQuantity()));
                 int duration = 1 + r.nextInt(7);
-                long start = ended ? nowMs - (duration + 1 + r.nextInt(30)) * DAY_MS : nowMs - r.nextInt(duration) * DAY_MS;
+                long start =
+                        ended ? nowMs - (duration + 1 + r.nextInt(30)) * DAY_MS : nowMs - r.nextInt(duration) * DAY_MS;
                 ps.setInt(1, i);
                 ps.setString(2, "RUBiS automatically generated item #" + i);
-                ps.setString(3, description.substring(0, Math.min(description.length(), 1 + r.nextInt(Math.max(1, policy.descriptionLength())))));
+                ps.setString(
+                        3,
+                        description.substring(
+                                0,
+                                Math.min(
+                                        description.length(), 1 + r.nextInt(Math.max(1, policy.descriptionLength())))));
                 ps.setFloat(4, initial);
                 ps.setInt(5, qty);
                 ps.setFloat(6, reserve);
@@ -130,8 +142,10 @@ public final class Populator {
 
     private void insertBids(Connection c, float[] initialPrices, SplittableRandom r, long nowMs) throws SQLException {
         int items = initialPrices.length;
-        try (PreparedStatement bid = c.prepareStatement("INSERT INTO bids (user_id, item_id, qty, bid, max_bid, date) VALUES (?, ?, ?, ?, ?, ?)");
-             PreparedStatement upd = c.prepareStatement("UPDATE items SET nb_of_bids = ?, max_bid = ? WHERE id = ?")) {
+        try (PreparedStatement bid = c.prepareStatement(
+                        "INSERT INTO bids (user_id, item_id, qty, bid, max_bid, date) VALUES (?, ?, ?, ?, ?, ?)");
+                PreparedStatement upd =
+                        c.prepareStatement("UPDATE items SET nb_of_bids = ?, max_bid = ? WHERE id = ?")) {
             int n = 0;
             for (int item = 1; item <= items; item++) {
                 int bids = policy.maxBidsPerItem() == 0 ? 0 : r.nextInt(policy.maxBidsPerItem() + 1);
@@ -162,8 +176,10 @@ public final class Populator {
     }
 
     private void insertComments(Connection c, int items, SplittableRandom r, long nowMs) throws SQLException {
-        String text = "This is a very bad comment. Stay away from this seller !! ".repeat(1 + policy.commentMaxLength() / 57);
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO comments (from_user_id, to_user_id, item_id, rating, date, comment) VALUES (?, ?, ?, ?, ?, ?)")) {
+        String text =
+                "This is a very bad comment. Stay away from this seller !! ".repeat(1 + policy.commentMaxLength() / 57);
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO comments (from_user_id, to_user_id, item_id, rating, date, comment) VALUES (?, ?, ?, ?, ?, ?)")) {
             int n = 0;
             for (int u = 1; u <= policy.users(); u++) {
                 int comments = policy.maxCommentsPerUser() == 0 ? 0 : r.nextInt(policy.maxCommentsPerUser() + 1);
@@ -173,7 +189,10 @@ public final class Populator {
                     ps.setInt(3, 1 + r.nextInt(items));
                     ps.setInt(4, r.nextInt(11) - 5);
                     ps.setTimestamp(5, new Timestamp(nowMs - r.nextInt(86_400) * 1000L));
-                    ps.setString(6, text.substring(0, Math.min(text.length(), 1 + r.nextInt(Math.max(1, policy.commentMaxLength())))));
+                    ps.setString(
+                            6,
+                            text.substring(
+                                    0, Math.min(text.length(), 1 + r.nextInt(Math.max(1, policy.commentMaxLength())))));
                     ps.addBatch();
                     if (++n % 1000 == 0) {
                         ps.executeBatch();

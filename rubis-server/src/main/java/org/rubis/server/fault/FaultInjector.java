@@ -86,7 +86,8 @@ public final class FaultInjector implements AutoCloseable {
     public synchronized void start(Listener server) {
         startNano = System.nanoTime(); // windows count from the moment the server listens
         List<FaultRule> timed = spec.rules().stream()
-                .filter(r -> r.kind() == FaultKind.STOP_ACCEPTING || r.kind() == FaultKind.DIE && r.fraction() >= 1.0 && r.fromMs() > 0)
+                .filter(r -> r.kind() == FaultKind.STOP_ACCEPTING
+                        || r.kind() == FaultKind.DIE && r.fraction() >= 1.0 && r.fromMs() > 0)
                 .toList();
         if (timed.isEmpty()) {
             return;

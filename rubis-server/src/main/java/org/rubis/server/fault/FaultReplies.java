@@ -12,7 +12,8 @@ public final class FaultReplies {
     public static final String INTERACTION = "Fault";
 
     /** Bytes that are not an HTTP response (an SSH banner, then binary). */
-    public static final byte[] GARBAGE = "SSH-2.0-rubis-fault\r\n\u0000\u0001\u0002\u00ff\u00fe not http\r\n".getBytes(StandardCharsets.ISO_8859_1);
+    public static final byte[] GARBAGE =
+            "SSH-2.0-rubis-fault\r\n\u0000\u0001\u0002\u00ff\u00fe not http\r\n".getBytes(StandardCharsets.ISO_8859_1);
 
     private static final Map<Long, byte[]> LARGE = new ConcurrentHashMap<>();
 
@@ -36,14 +37,18 @@ public final class FaultReplies {
 
     /** The body of the {@code status} fault. */
     public static byte[] statusBody(int status) {
-        return ("<html><body>rubis-server: injected fault, status " + status + "</body></html>\n").getBytes(StandardCharsets.ISO_8859_1);
+        return ("<html><body>rubis-server: injected fault, status " + status + "</body></html>\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** A response head with the given Content-Length, as the prefork model writes it. */
     public static byte[] head(int status, long contentLength, boolean keepAlive, String server) {
-        String reason = status == 200 ? "OK" : status == 404 ? "Not Found" : status == 503 ? "Service Unavailable" : "Error";
-        return ("HTTP/1.1 " + status + " " + reason + "\r\nContent-Type: text/html\r\nContent-Length: " + contentLength + "\r\n"
-                + "Server: " + server + "\r\nConnection: " + (keepAlive ? "keep-alive" : "close") + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        String reason =
+                status == 200 ? "OK" : status == 404 ? "Not Found" : status == 503 ? "Service Unavailable" : "Error";
+        return ("HTTP/1.1 " + status + " " + reason + "\r\nContent-Type: text/html\r\nContent-Length: " + contentLength
+                        + "\r\n" + "Server: " + server + "\r\nConnection: " + (keepAlive ? "keep-alive" : "close")
+                        + "\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** The body of the {@code reset} and {@code truncate} faults: its head announces all of it, half is sent. */

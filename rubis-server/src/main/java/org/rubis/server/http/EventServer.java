@@ -33,16 +33,16 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
-import org.rubis.server.app.Response;
-import org.rubis.server.fault.FaultInjector;
-import org.rubis.format.fault.FaultKind;
-import org.rubis.server.fault.FaultReplies;
-import org.rubis.format.fault.FaultRule;
-import org.rubis.server.app.RubisApp;
-import org.rubis.server.truth.GroundTruth;
-import org.rubis.format.Tls;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.rubis.format.Tls;
+import org.rubis.format.fault.FaultKind;
+import org.rubis.format.fault.FaultRule;
+import org.rubis.server.app.Response;
+import org.rubis.server.app.RubisApp;
+import org.rubis.server.fault.FaultInjector;
+import org.rubis.server.fault.FaultReplies;
+import org.rubis.server.truth.GroundTruth;
 
 /**
  * The event-driven model (like Lighttpd): a few Netty event loops serve every connection; the
@@ -63,7 +63,10 @@ public final class EventServer extends RubisHttpServer {
     void holdNewConnections() {
         // Connections wait in the kernel's backlog. Done on the listener's loop and waited for: from another thread the
         // listener would stop reading only later, after taking one more connection.
-        serverChannel.eventLoop().submit(() -> serverChannel.config().setAutoRead(false)).syncUninterruptibly();
+        serverChannel
+                .eventLoop()
+                .submit(() -> serverChannel.config().setAutoRead(false))
+                .syncUninterruptibly();
     }
 
     @Override
@@ -73,7 +76,9 @@ public final class EventServer extends RubisHttpServer {
 
     @Override
     public int start() throws InterruptedException {
-        int threads = settings.eventThreads() > 0 ? settings.eventThreads() : Runtime.getRuntime().availableProcessors();
+        int threads = settings.eventThreads() > 0
+                ? settings.eventThreads()
+                : Runtime.getRuntime().availableProcessors();
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         boss = new MultiThreadIoEventLoopGroup(1, io);
@@ -89,25 +94,32 @@ public final class EventServer extends RubisHttpServer {
                     protected void initChannel(SocketChannel ch) {
                         Connection conn = new Connection();
                         // The idle handler comes first: its events travel towards the handlers after it.
-                        ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, settings.keepAliveMs(), TimeUnit.MILLISECONDS));
+                        ch.pipeline()
+                                .addLast(
+                                        "idle",
+                                        new IdleStateHandler(0, 0, settings.keepAliveMs(), TimeUnit.MILLISECONDS));
                         if (settings.tls() != null) {
                             // Before "conn": a request arrives when its bytes are decrypted, after the handshake.
                             SslHandler ssl = new SslHandler(settings.tls().serverEngine());
                             ch.pipeline().addLast("tls", ssl);
                             ssl.handshakeFuture().addListener(f -> {
                                 if (f.isSuccess() && conn.record != null) {
-                                    truth.handshake(conn.record, Tls.handshakeKind(ssl.engine().getSession(), conn.record.openedMillis()));
+                                    truth.handshake(
+                                            conn.record,
+                                            Tls.handshakeKind(ssl.engine().getSession(), conn.record.openedMillis()));
                                 }
                             });
                         }
                         ch.pipeline()
-                          .addLast("conn", conn)
-                          .addLast("codec", new HttpServerCodec(65_536, 16_384, 65_536))
-                          .addLast("aggregate", new HttpObjectAggregator(1 << 20))
-                          .addLast("app", new Handler(conn));
+                                .addLast("conn", conn)
+                                .addLast("codec", new HttpServerCodec(65_536, 16_384, 65_536))
+                                .addLast("aggregate", new HttpObjectAggregator(1 << 20))
+                                .addLast("app", new Handler(conn));
                     }
                 });
-        serverChannel = b.bind(new InetSocketAddress(settings.host(), settings.port())).sync().channel();
+        serverChannel = b.bind(new InetSocketAddress(settings.host(), settings.port()))
+                .sync()
+                .channel();
         faults.start(this);
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
     }
@@ -187,23 +199,37 @@ public final class EventServer extends RubisHttpServer {
             switch (fault.kind()) {
                 case HANG -> {
                     conn.answerPending = true;
-                    truth.served(conn.record, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, 0, uri, false, name);
+                    truth.served(
+                            conn.record, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, 0, uri, false, name);
                 }
                 case DELAY -> {
                     conn.answerPending = true;
-                    ctx.executor().schedule(() -> {
-                        conn.answerPending = false;
-                        if (ctx.channel().isActive()) {
-                            answer(ctx, arrival, uri, keepAlive, decoded, false, fault);
-                        }
-                    }, fault.param(), TimeUnit.MILLISECONDS);
+                    ctx.executor()
+                            .schedule(
+                                    () -> {
+                                        conn.answerPending = false;
+                                        if (ctx.channel().isActive()) {
+                                            answer(ctx, arrival, uri, keepAlive, decoded, false, fault);
+                                        }
+                                    },
+                                    fault.param(),
+                                    TimeUnit.MILLISECONDS);
                 }
                 case RESET, TRUNCATE -> {
                     byte[] head = FaultReplies.head(200, FaultReplies.PARTIAL.length, true, "rubis-server/event");
                     int half = FaultReplies.PARTIAL.length / 2;
                     ByteBuf out = Unpooled.wrappedBuffer(head, Arrays.copyOf(FaultReplies.PARTIAL, half));
                     raw(ctx).writeAndFlush(out).addListener((ChannelFutureListener) f -> {
-                        truth.served(conn.record, arrival, System.nanoTime(), FaultReplies.INTERACTION, 200, half, uri, false, name);
+                        truth.served(
+                                conn.record,
+                                arrival,
+                                System.nanoTime(),
+                                FaultReplies.INTERACTION,
+                                200,
+                                half,
+                                uri,
+                                false,
+                                name);
                         conn.closedBy = "fault-" + name;
                         if (fault.kind() == FaultKind.RESET) {
                             f.channel().config().setOption(ChannelOption.SO_LINGER, 0); // close with RST
@@ -211,13 +237,25 @@ public final class EventServer extends RubisHttpServer {
                         f.channel().close();
                     });
                 }
-                case GARBAGE -> raw(ctx).writeAndFlush(Unpooled.wrappedBuffer(FaultReplies.GARBAGE)).addListener((ChannelFutureListener) f -> {
-                    truth.served(conn.record, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, FaultReplies.GARBAGE.length, uri, false, name);
-                    conn.closedBy = "fault-garbage";
-                    f.channel().close();
-                });
+                case GARBAGE ->
+                    raw(ctx).writeAndFlush(Unpooled.wrappedBuffer(FaultReplies.GARBAGE))
+                            .addListener((ChannelFutureListener) f -> {
+                                truth.served(
+                                        conn.record,
+                                        arrival,
+                                        System.nanoTime(),
+                                        FaultReplies.INTERACTION,
+                                        0,
+                                        FaultReplies.GARBAGE.length,
+                                        uri,
+                                        false,
+                                        name);
+                                conn.closedBy = "fault-garbage";
+                                f.channel().close();
+                            });
                 case DIE -> {
-                    truth.served(conn.record, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, 0, uri, false, name);
+                    truth.served(
+                            conn.record, arrival, System.nanoTime(), FaultReplies.INTERACTION, 0, 0, uri, false, name);
                     faults.die();
                 }
                 default -> answer(ctx, arrival, uri, keepAlive, decoded, false, fault); // status, large, idle-close
@@ -230,39 +268,64 @@ public final class EventServer extends RubisHttpServer {
         }
 
         /** The answer: the application's, or the status/large/idle-close fault's. */
-        private void answer(ChannelHandlerContext ctx, long arrival, String uri, boolean keepAlive, boolean decoded, boolean admin, FaultRule fault) {
+        private void answer(
+                ChannelHandlerContext ctx,
+                long arrival,
+                String uri,
+                boolean keepAlive,
+                boolean decoded,
+                boolean admin,
+                FaultRule fault) {
             FaultKind kind = fault == null ? null : fault.kind();
             Response instead = faultReply(fault);
-            Response r = instead != null ? instead
-                    : decoded ? Exchange.respond(app, truth, uri)
-                    : new Response(400, "text/plain", "bad request\n".getBytes(), "BadRequest");
+            Response r = instead != null
+                    ? instead
+                    : decoded
+                            ? Exchange.respond(app, truth, uri)
+                            : new Response(400, "text/plain", "bad request\n".getBytes(), "BadRequest");
             int served = conn.record.requests() + (admin ? 0 : 1);
             if (settings.maxKeepAliveRequests() > 0 && served >= settings.maxKeepAliveRequests()) {
                 keepAlive = false;
             }
-            FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()),
-                    Unpooled.wrappedBuffer(r.body()));
-            resp.headers().set(HttpHeaderNames.CONTENT_TYPE, r.contentType())
-                          .setInt(HttpHeaderNames.CONTENT_LENGTH, r.body().length)
-                          .set(HttpHeaderNames.SERVER, "rubis-server/event");
-            resp.headers().set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+            FullHttpResponse resp = new DefaultFullHttpResponse(
+                    HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()), Unpooled.wrappedBuffer(r.body()));
+            resp.headers()
+                    .set(HttpHeaderNames.CONTENT_TYPE, r.contentType())
+                    .setInt(HttpHeaderNames.CONTENT_LENGTH, r.body().length)
+                    .set(HttpHeaderNames.SERVER, "rubis-server/event");
+            resp.headers()
+                    .set(HttpHeaderNames.CONNECTION, keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
             boolean close = !keepAlive;
             String path = uri;
             String faultName = fault == null ? "" : fault.kind().specName();
             ctx.writeAndFlush(resp).addListener((ChannelFutureListener) f -> {
                 long done = System.nanoTime();
                 if (!admin) {
-                    truth.served(conn.record, arrival, done, r.interaction(), r.status(), r.body().length, path, Exchange.isErrorPage(r), faultName);
+                    truth.served(
+                            conn.record,
+                            arrival,
+                            done,
+                            r.interaction(),
+                            r.status(),
+                            r.body().length,
+                            path,
+                            Exchange.isErrorPage(r),
+                            faultName);
                 }
                 conn.awaitingRequest = true;
                 if (close) {
                     conn.closedBy = "server";
                     f.channel().close();
                 } else if (kind == FaultKind.IDLE_CLOSE) {
-                    f.channel().eventLoop().schedule(() -> {
-                        conn.closedBy = "fault-idle-close";
-                        f.channel().close();
-                    }, fault.param(), TimeUnit.MILLISECONDS);
+                    f.channel()
+                            .eventLoop()
+                            .schedule(
+                                    () -> {
+                                        conn.closedBy = "fault-idle-close";
+                                        f.channel().close();
+                                    },
+                                    fault.param(),
+                                    TimeUnit.MILLISECONDS);
                 }
             });
         }

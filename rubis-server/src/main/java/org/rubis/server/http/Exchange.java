@@ -20,7 +20,9 @@ final class Exchange {
 
     static Response respond(RubisApp app, GroundTruth truth, String uri) {
         if (isAdmin(uri)) {
-            return uri.startsWith(ADMIN_PREFIX + "stats") ? Response.json("Stats", truth.statsJson()) : Response.notFound(uri);
+            return uri.startsWith(ADMIN_PREFIX + "stats")
+                    ? Response.json("Stats", truth.statsJson())
+                    : Response.notFound(uri);
         }
         return app.handle(uri);
     }

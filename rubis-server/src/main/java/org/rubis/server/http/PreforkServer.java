@@ -15,14 +15,14 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLSocket;
-import org.rubis.server.app.Response;
-import org.rubis.server.fault.FaultInjector;
-import org.rubis.format.fault.FaultKind;
-import org.rubis.server.fault.FaultReplies;
-import org.rubis.format.fault.FaultRule;
-import org.rubis.server.app.RubisApp;
-import org.rubis.server.truth.GroundTruth;
 import org.rubis.format.Tls;
+import org.rubis.format.fault.FaultKind;
+import org.rubis.format.fault.FaultRule;
+import org.rubis.server.app.Response;
+import org.rubis.server.app.RubisApp;
+import org.rubis.server.fault.FaultInjector;
+import org.rubis.server.fault.FaultReplies;
+import org.rubis.server.truth.GroundTruth;
 
 /**
  * The worker-pool model (like Apache prefork): each worker accepts one connection and serves it
@@ -151,7 +151,9 @@ public final class PreforkServer extends RubisHttpServer {
     /** The worker does the handshake itself, as an Apache prefork child does; null when the handshake fails. */
     private SSLSocket handshake(Socket raw, InetSocketAddress remote, GroundTruth.Conn conn) throws IOException {
         raw.setSoTimeout(30_000);
-        SSLSocket ssl = (SSLSocket) settings.tls().context().getSocketFactory()
+        SSLSocket ssl = (SSLSocket) settings.tls()
+                .context()
+                .getSocketFactory()
                 .createSocket(raw, remote.getAddress().getHostAddress(), remote.getPort(), true);
         ssl.setUseClientMode(false);
         try {
@@ -222,8 +224,11 @@ public final class PreforkServer extends RubisHttpServer {
             FaultRule fault = admin ? null : faults.next();
             FaultKind kind = fault == null ? null : fault.kind();
             String faultName = fault == null ? "" : kind.specName();
-            if (kind == FaultKind.HANG || kind == FaultKind.RESET || kind == FaultKind.TRUNCATE
-                    || kind == FaultKind.GARBAGE || kind == FaultKind.DIE) {
+            if (kind == FaultKind.HANG
+                    || kind == FaultKind.RESET
+                    || kind == FaultKind.TRUNCATE
+                    || kind == FaultKind.GARBAGE
+                    || kind == FaultKind.DIE) {
                 return misbehave(kind, faultName, req, arrival);
             }
             if (kind == FaultKind.DELAY && !pause(fault.param())) {
@@ -238,8 +243,16 @@ public final class PreforkServer extends RubisHttpServer {
             out.flush();
             long done = System.nanoTime();
             if (!admin) {
-                truth.served(conn, arrival, done, r.interaction(), r.status(), r.body().length, req.uri,
-                        Exchange.isErrorPage(r), faultName);
+                truth.served(
+                        conn,
+                        arrival,
+                        done,
+                        r.interaction(),
+                        r.status(),
+                        r.body().length,
+                        req.uri,
+                        Exchange.isErrorPage(r),
+                        faultName);
             }
             if (keepAlive && kind == FaultKind.IDLE_CLOSE) {
                 pause(fault.param());
@@ -274,8 +287,16 @@ public final class PreforkServer extends RubisHttpServer {
             }
             out.flush();
             boolean garbage = kind == FaultKind.GARBAGE;
-            truth.served(conn, arrival, System.nanoTime(), FaultReplies.INTERACTION, garbage ? 0 : 200,
-                    garbage ? FaultReplies.GARBAGE.length : half, req.uri, false, faultName);
+            truth.served(
+                    conn,
+                    arrival,
+                    System.nanoTime(),
+                    FaultReplies.INTERACTION,
+                    garbage ? 0 : 200,
+                    garbage ? FaultReplies.GARBAGE.length : half,
+                    req.uri,
+                    false,
+                    faultName);
             if (kind == FaultKind.RESET) {
                 raw.setSoLinger(true, 0); // close with RST
             }

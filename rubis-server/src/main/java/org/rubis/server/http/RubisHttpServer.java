@@ -1,11 +1,11 @@
 package org.rubis.server.http;
 
+import org.rubis.format.fault.FaultKind;
+import org.rubis.format.fault.FaultRule;
 import org.rubis.server.app.Response;
 import org.rubis.server.app.RubisApp;
 import org.rubis.server.fault.FaultInjector;
-import org.rubis.format.fault.FaultKind;
 import org.rubis.server.fault.FaultReplies;
-import org.rubis.format.fault.FaultRule;
 import org.rubis.server.truth.GroundTruth;
 
 /**
@@ -13,7 +13,8 @@ import org.rubis.server.truth.GroundTruth;
  * same application, account every request and connection in the same ground truth, and misbehave by the same
  * fault injector, so that a run's figures differ between them only by the model.
  */
-public abstract sealed class RubisHttpServer implements AutoCloseable, FaultInjector.Listener permits EventServer, PreforkServer {
+public abstract sealed class RubisHttpServer implements AutoCloseable, FaultInjector.Listener
+        permits EventServer, PreforkServer {
 
     final RubisApp app;
     final GroundTruth truth;

@@ -26,5 +26,4 @@ public record ServerSettings(
         int spawnDelayMs,
         int backlog,
         int eventThreads,
-        Tls tls) {
-}
+        Tls tls) {}

@@ -6,13 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 import org.rubis.format.AtomicFile;
 import org.rubis.format.RunFiles;
 
@@ -23,7 +23,8 @@ import org.rubis.format.RunFiles;
  */
 public final class GroundTruth implements AutoCloseable {
 
-    public static final String REQUESTS_HEADER = "connection_id,arrival_epoch_ns,completion_epoch_ns,service_ns,interaction,status,bytes,path,fault";
+    public static final String REQUESTS_HEADER =
+            "connection_id,arrival_epoch_ns,completion_epoch_ns,service_ns,interaction,status,bytes,path,fault";
     public static final String CONNECTIONS_HEADER = "connection_id,open_epoch_ns,close_epoch_ns,requests,closed_by,tls";
 
     /** State of one open connection. */
@@ -82,7 +83,8 @@ public final class GroundTruth implements AutoCloseable {
         if (dir != null) {
             Files.createDirectories(dir);
             BufferedWriter req = Files.newBufferedWriter(dir.resolve(RunFiles.SERVER_REQUESTS), StandardCharsets.UTF_8);
-            BufferedWriter con = Files.newBufferedWriter(dir.resolve(RunFiles.SERVER_CONNECTIONS), StandardCharsets.UTF_8);
+            BufferedWriter con =
+                    Files.newBufferedWriter(dir.resolve(RunFiles.SERVER_CONNECTIONS), StandardCharsets.UTF_8);
             req.write(REQUESTS_HEADER);
             req.newLine();
             con.write(CONNECTIONS_HEADER);
@@ -116,7 +118,15 @@ public final class GroundTruth implements AutoCloseable {
         int n = c.requests.get();
         perConnection.computeIfAbsent(n, k -> new AtomicLong()).incrementAndGet();
         long closeNano = System.nanoTime();
-        enqueue(new String[] {"C", c.id, Long.toString(clock.epochNs(c.openNano)), Long.toString(clock.epochNs(closeNano)), Integer.toString(n), closedBy, c.tls});
+        enqueue(new String[] {
+            "C",
+            c.id,
+            Long.toString(clock.epochNs(c.openNano)),
+            Long.toString(clock.epochNs(closeNano)),
+            Integer.toString(n),
+            closedBy,
+            c.tls
+        });
     }
 
     /**
@@ -138,8 +148,16 @@ public final class GroundTruth implements AutoCloseable {
      * Records one request; arrival and completion are {@link System#nanoTime()} readings, {@code fault} names the
      * fault injected on it ({@code ""}: none), so the log says which request was answered wrongly on purpose.
      */
-    public void served(Conn c, long arrivalNano, long completionNano, String interaction, int status, int bytes, String path, boolean errorPage,
-                       String fault) {
+    public void served(
+            Conn c,
+            long arrivalNano,
+            long completionNano,
+            String interaction,
+            int status,
+            int bytes,
+            String path,
+            boolean errorPage,
+            String fault) {
         if (!fault.isEmpty()) {
             fault(fault);
         }
@@ -149,8 +167,18 @@ public final class GroundTruth implements AutoCloseable {
             errorPages.incrementAndGet();
         }
         perInteraction.computeIfAbsent(interaction, k -> new AtomicLong()).incrementAndGet();
-        enqueue(new String[] {"R", c.id, Long.toString(clock.epochNs(arrivalNano)), Long.toString(clock.epochNs(completionNano)),
-                Long.toString(completionNano - arrivalNano), interaction, Integer.toString(status), Integer.toString(bytes), path, fault});
+        enqueue(new String[] {
+            "R",
+            c.id,
+            Long.toString(clock.epochNs(arrivalNano)),
+            Long.toString(clock.epochNs(completionNano)),
+            Long.toString(completionNano - arrivalNano),
+            interaction,
+            Integer.toString(status),
+            Integer.toString(bytes),
+            path,
+            fault
+        });
     }
 
     /** Counts one injected fault (per request, or server-wide such as stop-accepting), for stats.json. */
@@ -165,7 +193,8 @@ public final class GroundTruth implements AutoCloseable {
     }
 
     private void drain(BufferedWriter req, BufferedWriter con) {
-        try (req; con) {
+        try (req;
+                con) {
             ArrayList<String[]> batch = new ArrayList<>(1024);
             while (true) {
                 batch.clear();
@@ -224,33 +253,67 @@ public final class GroundTruth implements AutoCloseable {
             max = Math.max(max, e.getKey());
         }
         StringBuilder b = new StringBuilder(512);
-        b.append("{\n  \"model\": \"").append(model).append("\",\n")
-         .append("  \"uptime_ms\": ").append((System.nanoTime() - startNano) / 1_000_000).append(",\n")
-         .append("  \"requests\": ").append(requests.get()).append(",\n")
-         .append("  \"error_pages\": ").append(errorPages.get()).append(",\n")
-         .append("  \"connections_accepted\": ").append(accepted.get()).append(",\n")
-         .append("  \"current_connections\": ").append(current.get()).append(",\n")
-         .append("  \"max_concurrent_connections\": ").append(maxCurrent.get()).append(",\n")
-         .append("  \"tls_full_handshakes\": ").append(tlsFull.get()).append(",\n")
-         .append("  \"tls_resumed_handshakes\": ").append(tlsResumed.get()).append(",\n")
-         .append("  \"requests_per_connection\": {\"min\": ").append(conns == 0 ? 0 : min).append(", \"max\": ").append(max)
-         .append(", \"mean\": ").append(conns == 0 ? "0" : String.format(Locale.ROOT, "%.3f", (double) reqs / conns))
-         .append(", \"histogram\": {");
+        b.append("{\n  \"model\": \"")
+                .append(model)
+                .append("\",\n")
+                .append("  \"uptime_ms\": ")
+                .append((System.nanoTime() - startNano) / 1_000_000)
+                .append(",\n")
+                .append("  \"requests\": ")
+                .append(requests.get())
+                .append(",\n")
+                .append("  \"error_pages\": ")
+                .append(errorPages.get())
+                .append(",\n")
+                .append("  \"connections_accepted\": ")
+                .append(accepted.get())
+                .append(",\n")
+                .append("  \"current_connections\": ")
+                .append(current.get())
+                .append(",\n")
+                .append("  \"max_concurrent_connections\": ")
+                .append(maxCurrent.get())
+                .append(",\n")
+                .append("  \"tls_full_handshakes\": ")
+                .append(tlsFull.get())
+                .append(",\n")
+                .append("  \"tls_resumed_handshakes\": ")
+                .append(tlsResumed.get())
+                .append(",\n")
+                .append("  \"requests_per_connection\": {\"min\": ")
+                .append(conns == 0 ? 0 : min)
+                .append(", \"max\": ")
+                .append(max)
+                .append(", \"mean\": ")
+                .append(conns == 0 ? "0" : String.format(Locale.ROOT, "%.3f", (double) reqs / conns))
+                .append(", \"histogram\": {");
         boolean first = true;
         for (var e : hist.entrySet()) {
-            b.append(first ? "" : ", ").append('"').append(e.getKey()).append("\": ").append(e.getValue());
+            b.append(first ? "" : ", ")
+                    .append('"')
+                    .append(e.getKey())
+                    .append("\": ")
+                    .append(e.getValue());
             first = false;
         }
         b.append("}},\n  \"by_interaction\": {");
         first = true;
         for (var e : new TreeMap<>(perInteraction).entrySet()) {
-            b.append(first ? "" : ", ").append('"').append(e.getKey()).append("\": ").append(e.getValue().get());
+            b.append(first ? "" : ", ")
+                    .append('"')
+                    .append(e.getKey())
+                    .append("\": ")
+                    .append(e.getValue().get());
             first = false;
         }
         b.append("},\n  \"faults\": {");
         first = true;
         for (var e : new TreeMap<>(faults).entrySet()) {
-            b.append(first ? "" : ", ").append('"').append(e.getKey()).append("\": ").append(e.getValue().get());
+            b.append(first ? "" : ", ")
+                    .append('"')
+                    .append(e.getKey())
+                    .append("\": ")
+                    .append(e.getValue().get());
             first = false;
         }
         b.append("}\n}\n");

@@ -13,24 +13,35 @@ import com.tngtech.archunit.lang.ArchRule;
 class ArchitectureTest {
 
     @ArchTest
-    static final ArchRule noPackageCycle = slices().matching("org.rubis.(**)").should().beFreeOfCycles();
+    static final ArchRule noPackageCycle =
+            slices().matching("org.rubis.(**)").should().beFreeOfCycles();
 
     @ArchTest
-    static final ArchRule nettyOnlyWhereTheHttpIs = noClasses().that()
+    static final ArchRule nettyOnlyWhereTheHttpIs = noClasses()
+            .that()
             .resideOutsideOfPackages("org.rubis.server.http..", "org.rubis.server.app..")
-            .should().dependOnClassesThat().resideInAPackage("io.netty..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("io.netty..")
             .because("http serves with Netty (event model); app reads query strings with Netty's decoder; the data, "
                     + "the faults and the "
                     + "ground truth know no transport");
 
     @ArchTest
-    static final ArchRule picocliOnlyInTheCommandLine = noClasses().that().resideOutsideOfPackage("org.rubis.server")
-            .should().dependOnClassesThat().resideInAPackage("picocli..")
+    static final ArchRule picocliOnlyInTheCommandLine = noClasses()
+            .that()
+            .resideOutsideOfPackage("org.rubis.server")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("picocli..")
             .because("ServerMain, in the root package, is the server's command line");
 
     @ArchTest
-    static final ArchRule theGroundTruthKnowsNoServerModel = noClasses().that()
+    static final ArchRule theGroundTruthKnowsNoServerModel = noClasses()
+            .that()
             .resideInAPackage("org.rubis.server.truth..")
-            .should().dependOnClassesThat().resideInAnyPackage("org.rubis.server.http..", "org.rubis.server.app..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("org.rubis.server.http..", "org.rubis.server.app..")
             .because("the server's own log is written the same way by every model");
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -241,7 +242,7 @@ final class HttpClient5Exchange implements AutoCloseable {
     /** In the in-flight set like a page: a stop cancels it at once rather than after the request timeout. */
     long fetch(CloseableHttpClient client, String path, HttpClientContext context) throws IOException {
         HttpGet get = get(path);
-        inFlight.add(get, ReplyWatchdog.UNTIMED);
+        inFlight.addImage(get);
         try {
             if (aborting) {
                 throw new ImageFetcher.Aborted();
@@ -253,6 +254,9 @@ final class HttpClient5Exchange implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             if (aborting) {
                 throw new ImageFetcher.Aborted();
+            }
+            if (inFlight.expired(get)) { // cut at its deadline: its read failed as the connection closed
+                throw new SocketTimeoutException("the image did not come within the request timeout");
             }
             throw e;
         } finally {

@@ -9,6 +9,7 @@ import java.net.DatagramSocket;
 import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URL;
 import java.util.Collections;
@@ -240,7 +241,7 @@ public final class LegacyBackend implements BlockingBackend {
             throw new ImageFetcher.Aborted();
         }
         HttpURLConnection c = open(URI.create(base + path).toURL());
-        inFlight.add(c, ReplyWatchdog.UNTIMED);
+        inFlight.addImage(c);
         try {
             if (aborting) { // the stop's disconnects ran before this one was in the set
                 throw new ImageFetcher.Aborted();
@@ -255,6 +256,9 @@ public final class LegacyBackend implements BlockingBackend {
         } catch (IOException e) {
             if (aborting) {
                 throw new ImageFetcher.Aborted();
+            }
+            if (inFlight.expired(c)) { // cut at its deadline: its read failed as the connection closed
+                throw new SocketTimeoutException("the image did not come within the request timeout");
             }
             throw e;
         } finally {

@@ -11,7 +11,7 @@ import java.util.function.Consumer;
  * The request timeout of the blocking backends as "the whole reply within T of the send mark": their libraries only
  * time out each read, so a reply that drips a byte at a time, or a chunked body without end, never timed out. One
  * daemon thread per backend looks at the requests in flight every tenth of the timeout (at most every 100 ms) and cuts
- * the connection of each one past its deadline ({@code cut}: the blocked read or write then fails), remembering it as
+ * the connection of each one past its deadline (a page from its send mark, an image from its start) ({@code cut}: the blocked read or write then fails), remembering it as
  * expired so that the backend classifies that failure {@link org.rubis.format.ErrorClass#READ_TIMEOUT}. A request thus
  * ends between T and T plus a tenth of T after its send mark.
  *
@@ -24,9 +24,6 @@ import java.util.function.Consumer;
  * @param <K> the backend's handle of a request in flight (what {@code cut} closes)
  */
 final class ReplyWatchdog<K> implements AutoCloseable {
-
-    /** An in-flight request with no deadline of its own (an image: its reads are timed by the socket's timeout). */
-    static final Reply UNTIMED = new Reply();
 
     private final Map<K, Reply> inFlight = new ConcurrentHashMap<>();
     private final Set<K> expired = ConcurrentHashMap.newKeySet();
@@ -64,6 +61,17 @@ final class ReplyWatchdog<K> implements AutoCloseable {
         inFlight.put(k, reply);
     }
 
+    /**
+     * {@code k} is one of a page's images, in flight from now and timed from now: the whole image within the
+     * timeout, as a page. Its clock is a reply of its own (an image is fetched after the page's last byte mark, off
+     * the page's timing path).
+     */
+    void addImage(K k) {
+        Reply clock = new Reply();
+        clock.markSend();
+        inFlight.put(k, clock);
+    }
+
     /** {@code k} ended; true when it had passed its deadline and been cut (the cut is over when this returns). */
     boolean remove(K k) {
         inFlight.remove(k);
@@ -89,7 +97,7 @@ final class ReplyWatchdog<K> implements AutoCloseable {
     void check(long now) {
         for (Map.Entry<K, Reply> e : inFlight.entrySet()) {
             long sent = e.getValue().sendNano();
-            if (sent != 0 && e.getValue() != UNTIMED && now - sent > timeoutNs) {
+            if (sent != 0 && now - sent > timeoutNs) {
                 K k = e.getKey();
                 synchronized (cutting) {
                     expired.add(k);

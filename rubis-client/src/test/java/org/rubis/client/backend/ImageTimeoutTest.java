@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -55,6 +57,11 @@ class ImageTimeoutTest {
                     + "\"></html>")
             .getBytes(StandardCharsets.ISO_8859_1);
 
+    private static final String DRIP = "/img/drip.jpg";
+    /** A page whose only image comes a byte every 50 ms: each read within the timeout, the whole image far beyond it. */
+    private static final byte[] DRIP_PAGE =
+            ("<html><IMG SRC=\"" + DRIP + "\"></html>").getBytes(StandardCharsets.ISO_8859_1);
+
     private HttpServer server;
     private ExecutorService handlers;
     /** Released at the end: the hung image's handler waits for it, never answering. */
@@ -78,6 +85,10 @@ class ImageTimeoutTest {
                 }
                 return;
             }
+            if (path.equals(DRIP)) {
+                drip(ex);
+                return;
+            }
             if (path.equals(CLOSING) || path.startsWith("/pageclose/")) {
                 ex.getResponseHeaders().set("Connection", "close");
             }
@@ -94,13 +105,28 @@ class ImageTimeoutTest {
                             ? CLOSING_PAGE
                             : path.startsWith("/missing/")
                                     ? MISSING_PAGE
-                                    : path.startsWith("/pageclose/") ? CLOSE_CHAIN_PAGE : PAGE;
+                                    : path.startsWith("/pageclose/")
+                                            ? CLOSE_CHAIN_PAGE
+                                            : path.startsWith("/drip/") ? DRIP_PAGE : PAGE;
             ex.sendResponseHeaders(200, body.length);
             try (OutputStream o = ex.getResponseBody()) {
                 o.write(body);
             }
         });
         server.start();
+    }
+
+    /** 100 bytes announced, one sent every 50 ms until the client goes or the test ends. */
+    private void drip(HttpExchange ex) throws IOException {
+        ex.sendResponseHeaders(200, IMAGE.length);
+        try (OutputStream o = ex.getResponseBody()) {
+            for (int i = 0; i < IMAGE.length && !release.await(50, TimeUnit.MILLISECONDS); i++) {
+                o.write(0);
+                o.flush();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @AfterEach
@@ -213,6 +239,28 @@ class ImageTimeoutTest {
         assertEquals(200, page.status, "the page's own status");
         assertEquals(PAGE.length, page.bytes);
         assertEquals(1, page.images, "the image fetched before the hang");
+    }
+
+    /**
+     * The request timeout bounds a whole image, not each read: an image that drips a byte every 50 ms (every read
+     * well within the 400 ms timeout, the whole image 5 s) ends as {@code image-read-timeout} within about the
+     * timeout, and the page stands, in every backend (the blocking ones timed only each read of an image).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    void anImageThatDripsEndsAtTheRequestTimeout(String name) throws Exception {
+        Reply page = new Reply();
+        CountDownLatch done = new CountDownLatch(1);
+        try (Backend b = backend(name)) {
+            Backend.Session session = b.startSession();
+            send(b, session, "/drip/1", page, done::countDown);
+            assertTrue(done.await(10, TimeUnit.SECONDS), "the request ended");
+            b.endSession(session);
+        }
+        assertEquals("image-read-timeout", page.errorLabel(), "the image's deadline, not the page's failure");
+        assertEquals(200, page.status, "the page's own status");
+        assertEquals(DRIP_PAGE.length, page.bytes);
+        assertEquals(0, page.images, "the dripping image was not fetched whole");
     }
 
     /** A 404 image is an image fetched (its bytes counted) in every backend: legacy's JDK threw on it (image-io). */

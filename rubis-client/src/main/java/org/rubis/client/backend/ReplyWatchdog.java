@@ -11,9 +11,10 @@ import java.util.function.Consumer;
  * The request timeout of the blocking backends as "the whole reply within T of the send mark": their libraries only
  * time out each read, so a reply that drips a byte at a time, or a chunked body without end, never timed out. One
  * daemon thread per backend looks at the requests in flight every tenth of the timeout (at most every 100 ms) and cuts
- * the connection of each one past its deadline (a page from its send mark, an image from its start) ({@code cut}: the blocked read or write then fails), remembering it as
- * expired so that the backend classifies that failure {@link org.rubis.format.ErrorClass#READ_TIMEOUT}. A request thus
- * ends between T and T plus a tenth of T after its send mark.
+ * the connection of each one past its deadline, a page's from its send mark, an image's from its start ({@code cut}:
+ * the blocked read or write then fails), remembering it as expired so that the backend classifies that failure
+ * {@link org.rubis.format.ErrorClass#READ_TIMEOUT}. A request thus ends between T and T plus a tenth of T after its
+ * send mark.
  *
  * <p>Nothing is added on the timing path: the requests in flight are the set the backend keeps anyway (to abort them
  * at a stop), each with its {@link Reply}, whose send mark the thread reads. It reads it without a lock: the entry is

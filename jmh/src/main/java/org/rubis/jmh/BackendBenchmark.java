@@ -41,6 +41,8 @@ import org.rubis.client.process.EmbeddedServerProcess;
             "--add-opens",
             "java.base/sun.net.www.protocol.http=ALL-UNNAMED",
             "--add-opens",
+            "java.base/sun.net.www.protocol.https=ALL-UNNAMED",
+            "--add-opens",
             "java.base/sun.net.www.http=ALL-UNNAMED",
             "--add-opens",
             "java.base/sun.net=ALL-UNNAMED"

@@ -25,8 +25,8 @@ import java.util.concurrent.locks.Lock;
  * request's own write retry (a write that failed sends again on a new connection) is switched off
  * too. A request still opening its connection is not reached, as with {@code disconnect()}.
  *
- * <p>This reads JDK internals (the jar's {@code Add-Opens}); without access, and for HTTPS (whose
- * connection class wraps the one read here), it falls back to {@code disconnect()}.
+ * <p>This reads JDK internals (the jar's {@code Add-Opens}; for https through the wrapper's delegate,
+ * {@link JdkHttpConnection}); without access it falls back to {@code disconnect()}.
  */
 final class LegacyAbort {
 
@@ -102,8 +102,9 @@ final class LegacyAbort {
 
     private void abort(HttpURLConnection c) {
         try {
-            WRITE_RETRIED.setBoolean(c, true); // a write that fails now is not sent again on a new connection
-            Object client = HTTP.get(c);
+            WRITE_RETRIED.setBoolean(
+                    JdkHttpConnection.of(c), true); // a write that fails now is not sent again on a new connection
+            Object client = HTTP.get(JdkHttpConnection.of(c));
             if (client == null) {
                 return; // still opening its connection (or taking one from the cache): not reached, as with
                 // disconnect()

@@ -35,8 +35,9 @@ import org.rubis.format.ErrorClass;
  * the connection itself): the connection is opened first, then marked "do not resend" through the same internals, and
  * {@link StaleConnectionRetry} resends, counted, only what the other backends resend; the whole reply must come within
  * the request timeout ({@link ReplyWatchdog}: the JDK's is per read); a {@code Content-Length} that is not a length
- * is {@code not-http}; a page longer than {@link Backend#MAX_PAGE_BYTES} is {@code too-large}. Over https (whose
- * connection class hides the internals read here) the JDK's own resend stays possible: it is counted as a retry.
+ * is {@code not-http}; a page longer than {@link Backend#MAX_PAGE_BYTES} is {@code too-large}. Over https the same
+ * internals are reached through the wrapper's delegate ({@link JdkHttpConnection}); where they cannot be reached the
+ * JDK's own resend stays possible, and is counted as a retry.
  */
 public final class LegacyBackend implements BlockingBackend {
 
@@ -201,15 +202,15 @@ public final class LegacyBackend implements BlockingBackend {
             return false;
         }
         try {
-            Object client = HTTP.get(c);
+            Object client = HTTP.get(JdkHttpConnection.of(c));
             if (client == null) {
                 return false;
             }
-            WRITE_RETRIED.setBoolean(c, true);
+            WRITE_RETRIED.setBoolean(JdkHttpConnection.of(c), true);
             READ_RETRIED.setBoolean(client, true);
             return CACHED.getBoolean(client);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            return false; // https (another connection class): the JDK may resend, counted by identify()
+            return false; // internals not reachable: the JDK may resend, counted by identify()
         }
     }
 
@@ -289,7 +290,7 @@ public final class LegacyBackend implements BlockingBackend {
             return;
         }
         try {
-            Object client = HTTP.get(c);
+            Object client = HTTP.get(JdkHttpConnection.of(c));
             if (client == null) {
                 return;
             }

@@ -37,6 +37,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ImageTimeoutTest {
 
     private static final int TIMEOUT_MS = 400;
+    /** The request timeout of the tests where nothing should time out: far beyond a loaded host's delays. */
+    private static final int NO_TIMEOUT_MS = 30_000;
+
     private static final String SHOWN = "/img/shown.jpg";
     private static final String HUNG = "/img/hung.jpg";
     private static final byte[] IMAGE = new byte[100];
@@ -137,8 +140,12 @@ class ImageTimeoutTest {
     }
 
     private Backend backend(String name) {
+        return backend(name, TIMEOUT_MS);
+    }
+
+    private Backend backend(String name, int timeoutMs) {
         String base = "http://127.0.0.1:" + server.getAddress().getPort();
-        return TestBackends.create(name, base, TIMEOUT_MS, true);
+        return TestBackends.create(name, base, timeoutMs, true);
     }
 
     /**
@@ -159,8 +166,12 @@ class ImageTimeoutTest {
      * with no think time (netty runs it inline, on the event loop).
      */
     private void twoPages(String name, String prefix, Reply first, Reply next) throws Exception {
+        twoPages(name, prefix, first, next, TIMEOUT_MS);
+    }
+
+    private void twoPages(String name, String prefix, Reply first, Reply next, int timeoutMs) throws Exception {
         CountDownLatch done = new CountDownLatch(1);
-        try (Backend b = backend(name)) {
+        try (Backend b = backend(name, timeoutMs)) {
             Backend.Session session = b.startSession();
             send(b, session, prefix + "1", first, () -> send(b, session, prefix + "2", next, done::countDown));
             assertTrue(done.await(10, TimeUnit.SECONDS), "both requests ended");
@@ -269,7 +280,7 @@ class ImageTimeoutTest {
     void anImageAnswered404IsCountedLikeAnyOther(String name) throws Exception {
         Reply page = new Reply();
         CountDownLatch done = new CountDownLatch(1);
-        try (Backend b = backend(name)) {
+        try (Backend b = backend(name, NO_TIMEOUT_MS)) {
             Backend.Session session = b.startSession();
             send(b, session, "/missing/1", page, done::countDown);
             assertTrue(done.await(10, TimeUnit.SECONDS), "the request ended");
@@ -291,7 +302,7 @@ class ImageTimeoutTest {
     void anImageThatClosesItsConnectionLeavesTheNextRequestANewOne(String name) throws Exception {
         Reply first = new Reply();
         Reply next = new Reply();
-        twoPages(name, "/closing/", first, next);
+        twoPages(name, "/closing/", first, next, NO_TIMEOUT_MS);
         assertPagesStoodWithTheirImages(1, first, next);
         assertTrue(next.newConnection, "the next request opened a new connection");
         assertEquals(0, next.retries(), "at once: not first written on the closing connection, then resent");
@@ -310,7 +321,7 @@ class ImageTimeoutTest {
     void imagesAfterAClosingReplyComeOnNewConnections(String name) throws Exception {
         Reply first = new Reply();
         Reply next = new Reply();
-        twoPages(name, "/pageclose/", first, next);
+        twoPages(name, "/pageclose/", first, next, NO_TIMEOUT_MS);
         assertPagesStoodWithTheirImages(2, first, next);
         assertEquals(0, next.retries(), "nothing written on a closing connection and resent");
         List<String> requests = List.copyOf(seen);

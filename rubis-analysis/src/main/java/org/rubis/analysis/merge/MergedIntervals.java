@@ -44,8 +44,8 @@ final class MergedIntervals {
 
     /**
      * Puts {@code profile} and {@code intervals} into {@code root} when every shard ran the same load profile (the
-     * first shard's), with {@code sessionsLeft} sessions cut as their users left; adds a warning when the shards' counts
-     * disagree with the merged log's.
+     * first shard's), with {@code sessionsLeft} sessions cut as their users left; adds a warning when the shards'
+     * counts disagree with the merged log's.
      */
     void write(ObjectNode root, List<ShardInfo> shards, long sessionsLeft, List<String> warnings) {
         JsonNode first = shards.get(0).summary();

@@ -14,7 +14,8 @@ import org.rubis.format.SessionEnd;
 /**
  * The summary's figures recomputed from the merged logs, row by row: counts, per-phase and
  * per-state response times with percentiles from every request (never averaged over shards),
- * send lateness, session ends, a load profile's intervals ({@link MergedIntervals}). Memory grows with states, connections and seconds, not requests.
+ * send lateness, session ends, a load profile's intervals ({@link MergedIntervals}). Memory grows
+ * with states, connections and seconds, not requests.
  */
 final class MergedStats {
 

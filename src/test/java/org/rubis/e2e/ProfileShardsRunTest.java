@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * docs/WORKLOAD.md, Load profiles, Shards: a step profile of users on the browsing mix, as one process and as three
  * local shards (run --shards 3): each interval's planned and achieved users add up over the shards to one process's,
- * and the same sessions run in each interval (requests.csv's interval column, merged).
+ * and the same sessions run in each interval (requests.csv's interval column, merged); the merged summary's intervals
+ * add up the shards'.
  */
 class ProfileShardsRunTest {
 
@@ -74,6 +75,7 @@ class ProfileShardsRunTest {
         assertEquals(3, single.size());
         double[] planned = new double[3];
         double[] achieved = new double[3];
+        long[] requests = new long[3];
         for (int s = 0; s < 3; s++) {
             JsonNode intervals = new RunDir(work.resolve("sharded").resolve("shard-" + s))
                     .json("summary.json")
@@ -81,6 +83,7 @@ class ProfileShardsRunTest {
             for (int i = 0; i < 3; i++) {
                 planned[i] += intervals.get(i).get("users_planned").asDouble();
                 achieved[i] += intervals.get(i).get("users_achieved").asDouble();
+                requests[i] += intervals.get(i).get("requests").asLong();
             }
         }
         double[] profileUsers = {6, 15, 9};
@@ -90,6 +93,14 @@ class ProfileShardsRunTest {
             // Achieved adds the users still finishing a session after the profile let them go: the same users, at
             // instants that differ by the shards' scheduling only.
             assertEquals(single.get(i).get("users_achieved").asDouble(), achieved[i], 0.5, "achieved, interval " + i);
+        }
+        // The merged summary has the whole run's intervals: the shards' planned users added up, their requests too.
+        JsonNode merged =
+                new RunDir(work.resolve("sharded")).json("summary.json").get("intervals");
+        assertEquals(3, merged.size());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(planned[i], merged.get(i).get("users_planned").asDouble(), 1e-6, "merged, interval " + i);
+            assertEquals(requests[i], merged.get(i).get("requests").asLong(), "merged requests, interval " + i);
         }
         Map<String, Set<String>> a = sessionsByInterval(new RunDir(work.resolve("single")));
         Map<String, Set<String>> b = sessionsByInterval(new RunDir(work.resolve("sharded")));

@@ -38,6 +38,11 @@ public final class CsvStream {
             this.line = line;
         }
 
+        /** Whether the file has {@code column} (a column added later is absent in older runs). */
+        public boolean has(String column) {
+            return header.containsKey(column);
+        }
+
         public String get(String column) {
             Integer i = header.get(column);
             if (i == null) {

@@ -14,7 +14,8 @@ import org.rubis.format.SessionEnd;
 /**
  * The summary's figures recomputed from the merged logs, row by row: counts, per-phase and
  * per-state response times with percentiles from every request (never averaged over shards),
- * send lateness, session ends. Memory grows with states, connections and seconds, not requests.
+ * send lateness, session ends, a load profile's intervals ({@link MergedIntervals}). Memory grows
+ * with states, connections and seconds, not requests.
  */
 final class MergedStats {
 
@@ -26,6 +27,7 @@ final class MergedStats {
     final LatencyStats runLateness = new LatencyStats();
     final LatencyStats sessionStartLateness = new LatencyStats();
     final Map<String, Long> errorsByClass = new TreeMap<>();
+    final MergedIntervals intervals = new MergedIntervals();
     private final Map<SessionEnd, Long> sessionEnds = new EnumMap<>(SessionEnd.class);
     final Set<String> connections = new HashSet<>();
     long newConnections;
@@ -64,6 +66,7 @@ final class MergedStats {
         if (phase == Phase.RUN) {
             runLateness.record(late, false);
         }
+        intervals.request(r, resp, failed, late);
         String conn = r.get("connection_id");
         if (conn.isEmpty()) {
             withoutConnection++;

@@ -255,6 +255,7 @@ public final class RunMerge {
         counts(root, st);
         responseTimes(root.putObject("response_time_ms"), st);
         root.set("client_health", health(st));
+        st.intervals.write(root, shards.shards(), st.sessions(SessionEnd.LEFT), warnings);
         merged(root.putObject("merged"));
         Set<String> w = new LinkedHashSet<>();
         for (ShardInfo s : shards.shards()) {

@@ -2,6 +2,7 @@ package org.rubis.analysis.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Locale;
+import org.rubis.format.IntervalTable;
 import org.rubis.format.Phase;
 import org.rubis.format.SummaryLines;
 
@@ -62,6 +63,7 @@ final class SummaryText {
                         run.path("p99").asDouble(),
                         run.path("p99_9").asDouble(),
                         run.path("max").asDouble()));
+        IntervalTable.text(s, b);
         b.append(SummaryLines.verdict(s.path("client_health").path("verdict").asText()));
         if (!s.path("warnings").isEmpty()) {
             b.append("\nWarnings\n");

@@ -439,4 +439,73 @@ class RunMergeTest {
             assertEquals(3, s.count(), "merge never writes into its inputs");
         }
     }
+
+    @Test
+    void aLoadProfileMergesIntoIntervalsRecomputedFromTheMergedRequests() throws Exception {
+        ShardedRun run = new ShardedRun(3, 30, 11, 0, 300_000, 600_000);
+        run.profile = true;
+        List<Path> dirs = run.write(tmp.resolve("shards"));
+        Path out = tmp.resolve("merged");
+        Cli c = cli(args(dirs, out));
+        assertEquals(0, c.status(), c.err());
+        assertFalse(c.out().contains("warning:"), c.out());
+
+        JsonNode m = JSON.readTree(out.resolve("summary.json").toFile());
+        assertEquals("users", m.get("profile").get("unit").asText());
+        JsonNode intervals = m.get("intervals");
+        assertEquals(2, intervals.size());
+        List<JsonNode> shards = new ArrayList<>();
+        for (Path d : dirs) {
+            shards.add(JSON.readTree(d.resolve("summary.json").toFile()).get("intervals"));
+        }
+        Map<String, Long> logged = new HashMap<>();
+        for (Map<String, String> r : rows(out.resolve("requests.csv"))) {
+            logged.merge(r.get("interval"), 1L, Long::sum);
+        }
+        for (int i = 0; i < 2; i++) {
+            int in = i;
+            JsonNode o = intervals.get(i);
+            // Counts: the shards' added up, and what the merged requests.csv names.
+            long shardSum = shards.stream()
+                    .mapToLong(x -> x.get(in).get("requests").asLong())
+                    .sum();
+            assertEquals(shardSum, o.get("requests").asLong(), "interval " + i);
+            assertEquals(logged.get(String.valueOf(i)), o.get("requests").asLong(), "interval " + i);
+            assertEquals(30, o.get("users_planned").asDouble(), 1e-9, "the shards' planned shares add up");
+            assertEquals(
+                    shards.stream()
+                            .mapToDouble(x -> x.get(in).get("users_achieved").asDouble())
+                            .sum(),
+                    o.get("users_achieved").asDouble(),
+                    1e-9);
+            // Percentiles from every request of the interval, not the shards' averaged.
+            List<ShardedRun.Req> reqs = run.requests.stream()
+                    .filter(r -> ShardedRun.interval(r) == in)
+                    .toList();
+            long[] times =
+                    reqs.stream().mapToLong(ShardedRun.Req::response).sorted().toArray();
+            JsonNode rt = o.get("response_time_ms");
+            assertEquals(times.length, rt.get("count").asLong());
+            assertEquals(
+                    reqs.stream().filter(r -> !r.error().isEmpty()).count(),
+                    o.get("errors").asLong());
+            for (String[] p : new String[][] {{"p50", "50"}, {"p90", "90"}, {"p99", "99"}}) {
+                double exact = exactPercentileMs(times, Double.parseDouble(p[1]));
+                assertEquals(exact, rt.get(p[0]).asDouble(), exact * 0.001 + 0.0011, "interval " + i + " " + p[0]);
+            }
+            assertEquals(
+                    (times.length - o.get("errors").asLong()) / (ShardedRun.PROFILE_STEP_NS / 1e9),
+                    o.get("throughput_rps").asDouble(),
+                    0.001);
+        }
+        assertEquals(
+                "steady", intervals.get(0).get("stationarity").get("verdict").asText());
+        assertEquals(
+                "not-steady",
+                intervals.get(1).get("stationarity").get("verdict").asText(),
+                "one shard's share not steady");
+        String text = Files.readString(out.resolve("summary.txt"));
+        assertTrue(text.contains("Load profile: steps.txt (step, users, leave end-of-session), 2 intervals"), text);
+        assertTrue(text.lines().anyMatch(l -> l.matches("\\s+1 3\\.0-6\\.0\\s+30\\s+30\\.3\\s.*NO\\s.*")), text);
+    }
 }

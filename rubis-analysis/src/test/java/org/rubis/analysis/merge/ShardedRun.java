@@ -1,6 +1,7 @@
 package org.rubis.analysis.merge;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -53,6 +54,10 @@ final class ShardedRun {
     final long seed;
     final long[] startOffsetNs;
     String configSha = "3f1c0a9e6b2d4c8f1a7e5d3b9c0f2e4a6b8d0c2e4f6a8b0d2c4e6f8a0b2d4c6e";
+    /** Whether the run phase ran a load profile of two steps ({@link #PROFILE_STEP_NS} each): see {@link #interval}. */
+    boolean profile;
+
+    static final long PROFILE_STEP_NS = RUN_NS / 2;
     final List<Req> requests = new ArrayList<>();
     final List<Ses> sessions = new ArrayList<>();
 
@@ -107,6 +112,12 @@ final class ShardedRun {
                 k++;
             }
         }
+    }
+
+    /** The profile's interval a request was sent in (requests.csv's {@code interval}): -1 in the ramps. */
+    static int interval(Req r) {
+        long rel = r.send() - START_AT - UP_NS;
+        return rel < 0 || rel >= RUN_NS ? -1 : (int) (rel / PROFILE_STEP_NS);
     }
 
     List<Req> requestsOf(int shard) {
@@ -168,7 +179,9 @@ final class ShardedRun {
                     .append(x.connection)
                     .append(',')
                     .append(x.newConnection)
-                    .append(",netty,0,0,0,\n");
+                    .append(",netty,0,0,0,")
+                    .append(profile && interval(x) >= 0 ? String.valueOf(interval(x)) : "")
+                    .append('\n');
             errors += x.error.isEmpty() ? 0 : 1;
             newConns += x.newConnection ? 1 : 0;
         }
@@ -274,9 +287,52 @@ final class ShardedRun {
         m.putObject("clock").put("anchor_epoch_ns", runStart - 1_500_000_000L).put("run_start_epoch_ns", runStart);
         m.putObject("jvm").put("version", "21");
         m.putArray("warnings");
+        if (profile) {
+            profile(m, s, reqs);
+        }
         Files.writeString(
                 dir.resolve("summary.json"),
                 json.writerWithDefaultPrettyPrinter().writeValueAsString(m));
         return dir;
+    }
+
+    /**
+     * A shard's {@code profile} and {@code intervals} as the client writes them: its share of the users planned, an
+     * achieved figure a little above it (shard s: s tenths of a user still leaving), its own requests per interval, and
+     * a stationarity verdict that shard 1 finds not steady in the second interval.
+     */
+    private void profile(ObjectNode m, int s, List<Req> reqs) {
+        int share = (users - s + shards - 1) / shards;
+        ObjectNode p = m.putObject("profile");
+        p.put("file", "steps.txt").put("shape", "step").put("unit", "users").put("leave", "end-of-session");
+        p.put("length_s", RUN_NS / 1e9).put("peak", users).put("sessions_left", 0);
+        ArrayNode pts = p.putArray("points");
+        ArrayNode arr = m.putArray("intervals");
+        for (int i = 0; i < 2; i++) {
+            int in = i;
+            pts.addObject()
+                    .put("at_s", i * PROFILE_STEP_NS / 1e9)
+                    .put("value", users)
+                    .put("mix", "browsing")
+                    .put("think_scale", 1.0)
+                    .put("line", i + 1);
+            ObjectNode o = arr.addObject();
+            o.put("index", i).put("from_s", i * PROFILE_STEP_NS / 1e9).put("to_s", (i + 1) * PROFILE_STEP_NS / 1e9);
+            o.put("line", i + 1).put("mix", "browsing").put("think_scale", 1.0).put("flat", true);
+            long from = START_AT + startOffsetNs[s] + UP_NS + i * PROFILE_STEP_NS;
+            o.put("start_epoch_ns", from).put("end_epoch_ns", from + PROFILE_STEP_NS);
+            o.put("seconds", PROFILE_STEP_NS / 1e9);
+            o.put("users_planned", share).put("users_planned_start", share).put("users_planned_end", share);
+            o.put("users_achieved", share + 0.1 * s)
+                    .put("users_lag_mean", 0.1 * s)
+                    .put("users_lag_max", s > 0 ? 1 : 0);
+            o.put("lag_max_s", 0.5 * s);
+            long n = reqs.stream().filter(r -> interval(r) == in).count();
+            o.put("requests", n);
+            ObjectNode h = o.putObject("client_health");
+            h.put("cpu_mean_cores", 0.1).put("gc_max_pause_ms", s).put("samples", 3);
+            h.putArray("causes");
+            o.putObject("stationarity").put("verdict", i == 1 && s == 1 ? "not-steady" : "steady");
+        }
     }
 }

@@ -8,11 +8,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.profile.LoadProfile;
 import org.rubis.client.profile.ProfileUnit;
+import org.rubis.format.IntervalTable;
 import org.rubis.format.LatencyJson;
 import org.rubis.format.SessionEnd;
 
@@ -251,76 +251,6 @@ final class IntervalsPart implements SummaryPart {
 
     @Override
     public void text(JsonNode root, StringBuilder b) {
-        JsonNode p = root.get("profile");
-        boolean users = profile.unit() == ProfileUnit.USERS;
-        b.append(String.format(
-                Locale.ROOT,
-                "%nLoad profile: %s (%s, %s%s), %d intervals over %s s%s%n",
-                profile.source(),
-                profile.shape().label(),
-                profile.unit().words(),
-                closed() ? ", leave " + config.leave().label() : "",
-                profile.intervals(),
-                p.get("length_s").asText(),
-                p.get("sessions_left").asLong() > 0
-                        ? "; " + p.get("sessions_left").asLong() + " sessions cut as their users left"
-                        : ""));
-        b.append(String.format(
-                Locale.ROOT,
-                "  %3s %-17s %9s %9s %11s %9s %9s %9s %6s %-11s %s%n",
-                "#",
-                "from-to (s)",
-                users ? "users" : "rate/s",
-                "achieved",
-                users ? "lag max" : "begun",
-                "req/s",
-                "p50 ms",
-                "p99 ms",
-                "errors",
-                "steady",
-                "causes"));
-        for (JsonNode o : root.get("intervals")) {
-            String unit = users ? "users" : "rate";
-            String planned = o.get(unit + "_planned_start").asDouble()
-                            == o.get(unit + "_planned_end").asDouble()
-                    ? num(o.get(unit + "_planned"))
-                    : num(o.get(unit + "_planned_start")) + ".." + num(o.get(unit + "_planned_end"));
-            String lag = users
-                    ? o.get("users_lag_max").asLong() + " (" + num(o.get("lag_max_s")) + " s)"
-                    : String.valueOf(o.get("sessions_begun").asLong());
-            JsonNode rt = o.get("response_time_ms");
-            JsonNode st = o.get("stationarity");
-            String steady = switch (st.get("verdict").asText()) {
-                case "steady" -> "yes";
-                case "not-steady" -> "NO";
-                default -> o.get("flat").asBoolean() ? "not judged" : "(ramp)";
-            };
-            List<String> causes = new ArrayList<>();
-            o.path("client_health").path("causes").forEach(c -> causes.add(c.asText()));
-            b.append(String.format(
-                    Locale.ROOT,
-                    "  %3d %-17s %9s %9s %11s %9s %9.3f %9.3f %6d %-11s %s%n",
-                    o.get("index").asInt(),
-                    o.get("from_s").asText() + "-" + o.get("to_s").asText(),
-                    planned,
-                    num(o.get(unit + "_achieved")),
-                    lag,
-                    num(o.get("throughput_rps")),
-                    rt.get("p50").asDouble(),
-                    rt.get("p99").asDouble(),
-                    o.get("errors").asLong(),
-                    steady,
-                    causes.isEmpty() ? "-" : String.join(",", causes)));
-        }
-    }
-
-    private static String num(JsonNode n) {
-        if (n == null || n.isNull()) {
-            return "-";
-        }
-        double v = n.asDouble();
-        return v == Math.rint(v) && Math.abs(v) < 1e12
-                ? String.valueOf((long) v)
-                : String.format(Locale.ROOT, "%.1f", v);
+        IntervalTable.text(root, b);
     }
 }

@@ -71,7 +71,7 @@ final class ConnectionSharing implements Experiment {
                     .users(n)
                     .thinkScale(0.5)
                     .backend(backend)
-                    .rampUp(lab.pick(Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(10)))
+                    .rampUp(lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(10)))
                     .duration(lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(6), Duration.ofSeconds(30)))
                     .rampDown(Duration.ZERO)
                     .seed(1)

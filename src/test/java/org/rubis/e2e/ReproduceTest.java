@@ -17,27 +17,30 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
 
 /**
- * {@code reproduce all --quick}: every experiment runs, keeps its run directories and plots its
- * figures, and the shapes that hold even at quick scale on a busy machine hold. Magnitudes (the
- * published figures) are not asserted: they depend on the machine and its load. About five minutes of runs that
- * drive the machine to capacity, too long and too load-sensitive to share the default suite: it runs with -Pfull
- * (.ci/run), alone among the e2e classes.
+ * {@code reproduce all --smoke}: every experiment runs end to end, keeps its run directories and plots its figures,
+ * and the shapes that hold even at the smallest scale on a busy machine hold (smoke scale runs three experiments side
+ * by side; these shapes are counts and bounds that the load does not move). Magnitudes (the published figures) are not
+ * asserted: they depend on the machine and its load. About a minute of child JVMs, one of them a server at capacity:
+ * it runs with -Pfull (.ci/run), alone among the e2e classes.
  */
 @Tag("full")
-@Isolated("its experiments measure capacity and connection sharing: no other test may load the machine beside them")
+@Isolated("its experiments drive a server to capacity and count connections: no other test may load the machine beside"
+        + " them")
 class ReproduceTest {
 
     @TempDir
     Path work;
 
     @Test
-    void quickReproductionProducesEveryFindingAndTheRobustShapes() throws Exception {
+    void smokeReproductionProducesEveryFindingAndTheRobustShapes() throws Exception {
         Path out = work.resolve("repro");
-        Cli.Result r = Cli.run(work, 1800, "reproduce", "all", "--quick", "--out", out.toString());
+        Cli.Result r = Cli.run(work, 900, "reproduce", "all", "--smoke", "--out", out.toString());
+        System.out.println(r.out()); // each run's and each experiment's time, in the test's report
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(Files.readString(out.resolve("reproduction.html")).contains("Connection sharing"));
         JsonNode report =
                 new ObjectMapper().readTree(out.resolve("reproduction.json").toFile());
+        assertEquals("smoke", report.get("scale").asText());
         Map<String, JsonNode> findings = new HashMap<>();
         report.get("findings").forEach(f -> findings.put(f.get("name").asText(), f));
         assertEquals(8, findings.size(), findings.keySet().toString());

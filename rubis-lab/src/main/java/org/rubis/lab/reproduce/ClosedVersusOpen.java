@@ -65,7 +65,8 @@ final class ClosedVersusOpen implements Experiment {
     @Override
     public Finding run(Lab lab) throws Exception {
         List<Double> loads = lab.pick(List.of(0.5, 2.0), List.of(0.25, 0.5, 1.0, 2.0, 3.0));
-        Duration duration = lab.pick(Duration.ofSeconds(8), Duration.ofSeconds(20));
+        Duration duration = lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(8), Duration.ofSeconds(20));
+        Duration closedRamp = lab.pick(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(2));
         List<double[]> closed = new ArrayList<>(); // {target, offered, achieved, users, seconds}
         List<double[]> open = new ArrayList<>();
         List<Path> runs = new ArrayList<>();
@@ -83,7 +84,7 @@ final class ClosedVersusOpen implements Experiment {
                     .seed(1);
             ServerChoice slow = ServerChoice.DEFAULTS.eventThreads(1).demandMicros(DEMAND_US);
             ClientCommandLine closedLine =
-                    base.users(users).rampUp(Duration.ofSeconds(2)).property("workload_up_ramp_slowdown_factor", "1");
+                    base.users(users).rampUp(closedRamp).property("workload_up_ramp_slowdown_factor", "1");
             ClientRun c = lab.run(
                     name(),
                     String.format(Locale.ROOT, "closed-%.0f", target),

@@ -72,7 +72,7 @@ final class ConnectionSharing implements Experiment {
                     .thinkScale(0.5)
                     .backend(backend)
                     .rampUp(lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(10)))
-                    .duration(lab.pick(Duration.ofSeconds(6), Duration.ofSeconds(30)))
+                    .duration(lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(6), Duration.ofSeconds(30)))
                     .rampDown(Duration.ZERO)
                     .seed(1)
                     .capture();

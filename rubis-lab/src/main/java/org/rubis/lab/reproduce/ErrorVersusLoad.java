@@ -58,7 +58,7 @@ final class ErrorVersusLoad implements Experiment {
 
     @Override
     public Finding run(Lab lab) throws Exception {
-        List<Integer> ns = lab.pick(List.of(20, 150), List.of(50, 200, 500, 1000, 2000, 4000));
+        List<Integer> ns = lab.pick(List.of(20, 100), List.of(20, 150), List.of(50, 200, 500, 1000, 2000, 4000));
         double think = lab.pick(0.1, 0.25);
         Map<Variant, List<double[]>> points = new LinkedHashMap<>(); // {N, error ms, client cpu cores}
         List<Path> runs = new ArrayList<>();
@@ -66,7 +66,9 @@ final class ErrorVersusLoad implements Experiment {
         String reference = null;
         for (Variant v : VARIANTS) {
             // The event loop is the flat reference line: two points at full scale, the highest N at quick scale.
+            // At smoke scale only the interpreter-only client's line has two points.
             List<Integer> sizes = v.backend() != BackendKind.NETTY
+                            && !(lab.smoke() && v.profile().equals("default"))
                     ? ns
                     : List.of(ns.get(lab.quick() ? ns.size() - 1 : 1), ns.get(ns.size() - 1)).stream()
                             .distinct()
@@ -77,7 +79,7 @@ final class ErrorVersusLoad implements Experiment {
                         .thinkScale(think)
                         .backend(v.backend())
                         .rampUp(lab.pick(Duration.ofSeconds(1), Duration.ofSeconds(5)))
-                        .duration(lab.pick(Duration.ofSeconds(4), Duration.ofSeconds(15)))
+                        .duration(lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(4), Duration.ofSeconds(15)))
                         .rampDown(Duration.ZERO)
                         .seed(1)
                         .capture();

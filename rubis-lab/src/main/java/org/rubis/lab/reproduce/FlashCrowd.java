@@ -60,11 +60,11 @@ final class FlashCrowd implements Experiment {
         // Sessions of about 10 requests, 0.7 s mean think time: a few concurrent sessions at the base rate (well under
         // prefork's 15
         // workers), over a hundred during the burst.
-        int duration = lab.pick(10, 40);
+        int duration = lab.pick(4, 10, 40);
         Path flat = dir.resolve("flat.txt");
         Path burst = dir.resolve("burst.txt");
         Files.writeString(flat, lab.pick("0 1.5\n", "0 1.5\n"));
-        Files.writeString(burst, lab.pick("0 1.5\n3 25\n6 1.5\n", "0 1.5\n15 20\n30 1.5\n"));
+        Files.writeString(burst, lab.pick("0 1.5\n1 25\n3 1.5\n", "0 1.5\n3 25\n6 1.5\n", "0 1.5\n15 20\n30 1.5\n"));
         List<ServerModel> servers =
                 lab.pick(List.of(ServerModel.PREFORK), List.of(ServerModel.EVENT, ServerModel.PREFORK));
         Map<String, double[]> means = new LinkedHashMap<>(); // "server/backend" -> {flat, burst}

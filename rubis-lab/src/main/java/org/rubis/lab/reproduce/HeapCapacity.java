@@ -54,7 +54,10 @@ final class HeapCapacity implements Experiment {
     @Override
     public Finding run(Lab lab) throws Exception {
         List<String> profiles = lab.pick(List.of("paper-default"), List.of("paper-default", "paper-tuned"));
-        List<Execution> executions = List.of(Execution.PLATFORM, Execution.NETTY);
+        List<Execution> executions = lab.pick(
+                List.of(Execution.PLATFORM),
+                List.of(Execution.PLATFORM, Execution.NETTY),
+                List.of(Execution.PLATFORM, Execution.NETTY));
         List<Integer> stepList = lab.pick(List.of(100), List.of(1000, 3000, 6000));
         String steps = String.join(",", stepList.stream().map(String::valueOf).toList());
         Path dir = lab.out().resolve(name());

@@ -7,7 +7,11 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.rubis.client.config.JitWarmupPolicy;
 import org.rubis.client.config.JvmProfiles;
 import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.ClientCommandLine;
@@ -29,34 +33,36 @@ public final class Lab {
     private static final Duration RUN_LIMIT = Duration.ofMinutes(20);
 
     private final Path out;
-    private final boolean quick;
+    private final Scale scale;
     private final String target;
     private final PrintWriter log;
     private final JvmProfiles profiles;
     private boolean captureUnavailableSaid;
     private Path dbTemplate;
-    private volatile EmbeddedServerProcess current;
+    /** The servers of the runs in progress (several at smoke scale, whose experiments run side by side). */
+    private final Set<EmbeddedServerProcess> current = ConcurrentHashMap.newKeySet();
+    /** Set on Ctrl-C: the experiments still running start no further run. */
+    private volatile boolean stopping;
 
     /**
      * @param out    the reproduction directory
-     * @param quick  small N, short runs, few points
+     * @param scale  full, quick (small N, short runs, few points) or smoke (the fewest, shortest runs)
      * @param target base URL of a real deployment, or null for a server of our own per run
      * @param log    progress lines
      */
-    public Lab(Path out, boolean quick, String target, PrintWriter log) throws IOException {
+    public Lab(Path out, Scale scale, String target, PrintWriter log) throws IOException {
         this.out = out;
-        this.quick = quick;
+        this.scale = scale;
         this.target = target;
         this.log = log;
         this.profiles = JvmProfiles.load(null);
-        // Ctrl-C: stop the server of the run in progress too (the client child is stopped by its own hook).
+        // Ctrl-C: start no further run, and stop the servers of the runs in progress (the client children are stopped
+        // by their own hooks).
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
-                            EmbeddedServerProcess s = current;
-                            if (s != null) {
-                                s.close();
-                            }
+                            stopping = true;
+                            List.copyOf(current).forEach(EmbeddedServerProcess::close);
                         },
                         "reproduce-server-stop"));
     }
@@ -66,15 +72,14 @@ public final class Lab {
      * populated once into a file, and each run's server starts on a fresh copy of it (deleted after the run), so every
      * run still sees the same initial data and no run sees another's bids.
      */
-    private Path database(Path runServerDir) throws IOException {
+    private synchronized Path database(Path runServerDir) throws IOException {
         if (dbTemplate == null) {
             Path dir = out.resolve(".database");
-            try (EmbeddedServerProcess s =
-                    EmbeddedServerProcess.start(ServerChoice.DEFAULTS, dir, dir.resolve("rubis"))) {
-                current = s;
-            } finally {
-                current = null;
-            }
+            // the server populates the database as it starts; stopping it closes the file
+            EmbeddedServerProcess s = EmbeddedServerProcess.start(ServerChoice.DEFAULTS, dir, dir.resolve("rubis"));
+            current.add(s);
+            s.close();
+            current.remove(s);
             dbTemplate = dir.resolve("rubis.mv.db");
             if (!Files.isRegularFile(dbTemplate)) {
                 throw new IOException(
@@ -86,8 +91,14 @@ public final class Lab {
         return runServerDir.resolve("rubis");
     }
 
+    /** True at quick and smoke scale: the experiments' reduced designs (fewer variants, fewer points). */
     public boolean quick() {
-        return quick;
+        return scale != Scale.FULL;
+    }
+
+    /** True at smoke scale only. */
+    public boolean smoke() {
+        return scale == Scale.SMOKE;
     }
 
     /** True when the runs use our own server (ground truth, CPU time, server models); false with --target. */
@@ -99,19 +110,33 @@ public final class Lab {
         return out;
     }
 
-    /** The quick or the full value. */
+    /** The quick or the full value; smoke scale takes the quick one. */
     public <T> T pick(T quickValue, T fullValue) {
-        return quick ? quickValue : fullValue;
+        return quick() ? quickValue : fullValue;
+    }
+
+    /** The smoke, the quick or the full value. */
+    public <T> T pick(T smokeValue, T quickValue, T fullValue) {
+        return switch (scale) {
+            case SMOKE -> smokeValue;
+            case QUICK -> quickValue;
+            case FULL -> fullValue;
+        };
     }
 
     /** A progress line. */
     public void say(String line) {
-        log.println(line);
-        log.flush();
+        synchronized (log) {
+            log.println(line);
+            log.flush();
+        }
     }
 
     /** Runs one client (and, without --target, its own server) into OUT/experiment/label. */
     public ClientRun run(String experiment, String label, ClientSpec spec) throws IOException, InterruptedException {
+        if (stopping) {
+            throw new InterruptedException("stopping: " + experiment + "/" + label + " not started");
+        }
         Path dir = out.resolve(experiment).resolve(label);
         Files.createDirectories(dir);
         EmbeddedServerProcess server = null;
@@ -123,11 +148,11 @@ public final class Lab {
             if (target == null) {
                 Path serverDir = dir.resolve("server");
                 server = EmbeddedServerProcess.start(spec.server(), serverDir, database(serverDir));
-                current = server;
+                current.add(server);
                 base = server.baseUrl();
             }
-            ClientCommandLine line = spec.client()
-                    .profile(spec.profile(), profiles.flags(spec.profile()))
+            ClientCommandLine client = smoke() ? spec.client().jitWarmup(JitWarmupPolicy.OFF) : spec.client();
+            ClientCommandLine line = client.profile(spec.profile(), profiles.flags(spec.profile()))
                     .target(base)
                     .noProgress()
                     .out(dir);
@@ -145,7 +170,7 @@ public final class Lab {
         } finally {
             if (server != null) {
                 server.close();
-                current = null;
+                current.remove(server);
                 Files.deleteIfExists(dir.resolve("server").resolve("rubis.mv.db"));
             }
         }

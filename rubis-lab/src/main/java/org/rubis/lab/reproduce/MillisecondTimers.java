@@ -50,7 +50,7 @@ final class MillisecondTimers implements Experiment {
                 .thinkScale(0.1)
                 .backend(BackendKind.DEDICATED)
                 .rampUp(Duration.ofSeconds(1))
-                .duration(lab.pick(Duration.ofSeconds(4), Duration.ofSeconds(20)))
+                .duration(lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(4), Duration.ofSeconds(20)))
                 .rampDown(Duration.ZERO)
                 .seed(1);
         ClientRun r = lab.run(name(), "dedicated-" + n, ClientSpec.of(client));

@@ -53,8 +53,8 @@ final class PrinciplesAB implements Experiment {
 
     @Override
     public Finding run(Lab lab) throws Exception {
-        List<Integer> ns = lab.pick(List.of(5, 50), List.of(5, 25, 100, 200));
-        Duration duration = lab.pick(Duration.ofSeconds(6), Duration.ofSeconds(20));
+        List<Integer> ns = lab.pick(List.of(SETTLED_FROM), List.of(5, SETTLED_FROM), List.of(5, 25, 100, 200));
+        Duration duration = lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(6), Duration.ofSeconds(20));
         List<double[]> closed = new ArrayList<>(); // {N, CoV, achieved / (N/Z)}
         List<double[]> hybrid = new ArrayList<>();
         List<Path> runs = new ArrayList<>();

@@ -10,9 +10,15 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.rubis.client.input.ConfigException;
 import picocli.CommandLine.Command;
@@ -37,6 +43,13 @@ import picocli.CommandLine.Spec;
         })
 public final class ReproduceCommand implements Callable<Integer> {
 
+    /**
+     * Experiments run side by side at smoke scale: its runs mostly wait on think times and child JVMs, and what it
+     * checks (every experiment's runs, plots and report; the shapes robust to load) does not need the machine alone.
+     * Quick and full scale run one experiment at a time, as their measurements need.
+     */
+    private static final int SMOKE_SIDE_BY_SIDE = 3;
+
     @Parameters(
             index = "0",
             paramLabel = "NAME|all",
@@ -48,6 +61,12 @@ public final class ReproduceCommand implements Callable<Integer> {
             description =
                     "Small N, short runs, few points (a few minutes in all): checks the shapes that hold at small scale.")
     boolean quick;
+
+    @Option(
+            names = "--smoke",
+            description = "The fewest, shortest runs that take every experiment end to end (runs, plots, report), three "
+                    + "experiments side by side: checks the tool, not the findings.")
+    boolean smoke;
 
     @Option(
             names = "--target",
@@ -68,6 +87,10 @@ public final class ReproduceCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<Experiment> chosen = choose(which);
+        if (quick && smoke) {
+            throw new ConfigException("--quick and --smoke: give one scale (--smoke is the smaller)");
+        }
+        Scale scale = smoke ? Scale.SMOKE : quick ? Scale.QUICK : Scale.FULL;
         if (target != null) {
             URI u;
             try {
@@ -98,13 +121,13 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
         Files.createDirectories(dir);
         PrintWriter pw = spec.commandLine().getOut();
-        Lab lab = new Lab(dir, quick, target, pw);
+        Lab lab = new Lab(dir, scale, target, pw);
         ObjectNode meta = JsonNodeFactory.instance.objectNode();
         meta.put(
                 "command",
-                "rubis-client reproduce " + which + (quick ? " --quick" : "")
+                "rubis-client reproduce " + which + (scale == Scale.FULL ? "" : " --" + scale.label())
                         + (target != null ? " --target " + target : ""));
-        meta.put("scale", quick ? "quick" : "full");
+        meta.put("scale", scale.label());
         meta.put("target", target != null ? target : "a rubis-server of our own per run (loopback)");
         meta.put("started", LocalDateTime.now().toString());
         meta.put(
@@ -115,32 +138,69 @@ public final class ReproduceCommand implements Callable<Integer> {
                                 Locale.ROOT,
                                 "%.2f",
                                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
-        List<Finding> findings = new ArrayList<>();
-        for (Experiment e : chosen) {
-            long t0 = System.nanoTime();
-            pw.println(e.name() + ": " + e.title());
-            pw.flush();
-            Finding f;
-            if (target != null && e.needsOwnServer() != null) {
-                f = Finding.skipped(e, "with --target: " + e.needsOwnServer());
-            } else {
-                try {
-                    f = e.run(lab);
-                } catch (ConfigException | InterruptedException ex) {
-                    throw ex;
-                } catch (Exception ex) {
-                    f = Finding.failed(e, "the experiment failed: " + ex, List.of(dir.resolve(e.name())));
-                }
+        Finding[] findings = new Finding[chosen.size()];
+        int parallel = scale == Scale.SMOKE ? SMOKE_SIDE_BY_SIDE : 1;
+        ExecutorService pool = Executors.newFixedThreadPool(
+                parallel, Thread.ofPlatform().name("experiment-", 0).factory());
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int i = 0; i < chosen.size(); i++) {
+                int k = i;
+                running.add(pool.submit(() -> {
+                    findings[k] = runOne(chosen.get(k), lab, dir, parallel > 1);
+                    synchronized (findings) {
+                        ReproductionReport.write(
+                                dir,
+                                meta,
+                                Arrays.stream(findings).filter(Objects::nonNull).toList());
+                    }
+                    return null;
+                }));
             }
-            findings.add(f);
-            pw.println(String.format(
-                    Locale.ROOT, "  -> %s: %s (%.0f s)", f.verdict().label(), f.why(), (System.nanoTime() - t0) / 1e9));
-            pw.flush();
-            ReproductionReport.write(dir, meta, findings);
+            for (Future<?> f : running) {
+                f.get();
+            }
+        } catch (ExecutionException ex) {
+            pool.shutdownNow();
+            if (ex.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw ex;
+        } catch (InterruptedException ex) {
+            pool.shutdownNow();
+            throw ex;
+        } finally {
+            pool.shutdown();
         }
         pw.println("report: " + dir.resolve(ReproductionReport.HTML));
         pw.flush();
-        return findings.stream().anyMatch(f -> f.verdict() == Verdict.FAILED) ? 1 : 0;
+        return Arrays.stream(findings).anyMatch(f -> f.verdict() == Verdict.FAILED) ? 1 : 0;
+    }
+
+    /** Runs one experiment (or skips it, with --target) and prints its verdict. */
+    private Finding runOne(Experiment e, Lab lab, Path dir, boolean sideBySide) throws Exception {
+        long t0 = System.nanoTime();
+        lab.say(e.name() + ": " + e.title());
+        Finding f;
+        if (target != null && e.needsOwnServer() != null) {
+            f = Finding.skipped(e, "with --target: " + e.needsOwnServer());
+        } else {
+            try {
+                f = e.run(lab);
+            } catch (ConfigException | InterruptedException ex) {
+                throw ex;
+            } catch (Exception ex) {
+                f = Finding.failed(e, "the experiment failed: " + ex, List.of(dir.resolve(e.name())));
+            }
+        }
+        lab.say(String.format(
+                Locale.ROOT,
+                "%s -> %s: %s (%.0f s)",
+                sideBySide ? e.name() : " ",
+                f.verdict().label(),
+                f.why(),
+                (System.nanoTime() - t0) / 1e9));
+        return f;
     }
 
     private static List<Experiment> choose(String which) {

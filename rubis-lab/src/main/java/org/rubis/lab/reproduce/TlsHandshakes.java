@@ -70,8 +70,8 @@ final class TlsHandshakes implements Experiment {
                     .maxTransitions(2)
                     .backend(BackendKind.DEDICATED)
                     .tlsResumption(on)
-                    .rampUp(Duration.ofSeconds(1))
-                    .duration(lab.pick(Duration.ofSeconds(8), Duration.ofSeconds(20)))
+                    .rampUp(lab.pick(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(1)))
+                    .duration(lab.pick(Duration.ofSeconds(3), Duration.ofSeconds(8), Duration.ofSeconds(20)))
                     .rampDown(Duration.ZERO)
                     .seed(1);
             ClientSpec spec = ClientSpec.of(client).withServer(ServerChoice.DEFAULTS.https(on));

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -30,6 +31,7 @@ import org.rubis.server.RubisServer.Model;
  * Each fault of the fault spec, seen on a raw socket, and recorded in the server's ground truth. Each case starts its
  * own server on a free port and mostly waits (for a hang, a delay, a window), so the cases run concurrently.
  */
+@Tag("concurrent")
 @Execution(ExecutionMode.CONCURRENT)
 class FaultInjectionTest {
 

@@ -17,13 +17,11 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.rubis.format.Tls;
 import org.rubis.server.data.DataPolicy;
 import org.rubis.server.http.ServerSettings;
 
 /** HTTPS in both models; the ground truth tells full from resumed handshakes. */
-@Isolated("each handshake must end within Netty's 10 s handshake timeout, also on a loaded host")
 class TlsTest {
 
     @TempDir

@@ -14,9 +14,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,7 +31,6 @@ import org.rubis.server.RubisServer;
  * say how often a request was sent (once plus its logged retries), and its failed writes that the client, not the
  * server, ended an endless reply.
  */
-@Execution(ExecutionMode.CONCURRENT)
 @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ErrorClassMatrixTest {
 
@@ -47,12 +43,6 @@ class ErrorClassMatrixTest {
     Path tmp;
 
     private static ReplyFaultServer faults;
-
-    /**
-     * The cases against {@link #faults} read its per-path counts: they run in turn. The others, each with its own
-     * server, run concurrently.
-     */
-    private static final String REPLY_FAULTS = "ErrorClassMatrixTest.faults";
 
     @BeforeAll
     static void startFaults() throws Exception {
@@ -146,7 +136,6 @@ class ErrorClassMatrixTest {
      */
     @ParameterizedTest(name = "{0} x {1} -> {2}")
     @MethodSource("replyFaults")
-    @ResourceLock(REPLY_FAULTS)
     void eachMalformedReplyHasOneClassOnEveryBackend(String backend, String path, String expected) throws Exception {
         int before = faults.requests(path);
         int cutBefore = faults.cutOff(path);
@@ -174,7 +163,6 @@ class ErrorClassMatrixTest {
      */
     @ParameterizedTest(name = "{0} {1} on a reused connection")
     @MethodSource("onAReusedConnection")
-    @ResourceLock(REPLY_FAULTS)
     void aFailureOnAReusedConnectionIsResentOnlyWhenNoByteCame(
             String backend, String path, String expected, int retries) throws Exception {
         int before = faults.requests(path);
@@ -195,7 +183,6 @@ class ErrorClassMatrixTest {
     /** No backend follows a redirect, to the target or elsewhere: a redirect is logged as its status, with its page. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
-    @ResourceLock(REPLY_FAULTS)
     void aRedirectIsLoggedAsItsStatusAndNeverFollowed(String backend) throws Exception {
         int landed = faults.requests("/landing");
         int elsewhere = faults.otherHostRequests();
@@ -212,7 +199,6 @@ class ErrorClassMatrixTest {
     /** A TLS handshake the server never answers: connected, no reply within the request timeout. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
-    @ResourceLock(REPLY_FAULTS)
     void aStalledTlsHandshakeIsAReadTimeout(String backend) throws Exception {
         Reply r = once(backend, faults.stalledTls(), "/ok", TIMEOUT_MS);
         assertEquals(ErrorClass.READ_TIMEOUT, r.error(), backend);

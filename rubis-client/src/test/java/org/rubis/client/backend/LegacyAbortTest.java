@@ -24,7 +24,6 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.rubis.format.ErrorClass;
 
 /**
@@ -39,7 +38,6 @@ import org.rubis.format.ErrorClass;
  * writes, and the late close makes the JDK resend it on a new connection. The server's record of
  * what it received is the truth.
  */
-@Isolated("it replaces the JVM's default ProxySelector, which every legacy request consults")
 class LegacyAbortTest {
 
     private ServerSocket server;

@@ -14,9 +14,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.backend.Backend;
@@ -35,8 +32,6 @@ import org.rubis.format.StopCause.Kind;
  * request's thread 1 ms early, which prepares and then waits. The request connects that socket. The server's
  * accepted connections and the process's unconnected sockets ({@link UnconnectedSockets}) are the truth.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("DedicatedPrepareTest") // beside other classes, its cases in turn
 class DedicatedPrepareTest extends PageServerTest {
 
     private OneUserRun.Result run(WatchedBackend w, ClientConfig c, long firstIntendedNano) throws Exception {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -27,6 +28,7 @@ import org.rubis.client.workload.WorkloadModel;
  * requests. On every backend.
  * Each case has its own server and mostly waits for its run: the cases run concurrently.
  */
+@Tag("concurrent")
 @Execution(ExecutionMode.CONCURRENT)
 class ErrorPageBoundTest {
 

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -38,6 +39,7 @@ import org.rubis.server.RubisServer;
  * {@code target-died}, with throughput counting only served requests. Each case starts its own server and mostly
  * waits for its run, so the cases run concurrently.
  */
+@Tag("concurrent")
 @Execution(ExecutionMode.CONCURRENT)
 class FaultRunTest {
 

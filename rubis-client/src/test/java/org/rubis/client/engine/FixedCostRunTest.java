@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.config.ConfigLoader;
@@ -23,7 +22,6 @@ import org.rubis.server.RubisServer;
  * there and sane on a short run, and the idle window that measures the fixed cost sends nothing,
  * by the server's own request log (every arrival after the window's end).
  */
-@Isolated("its process CPU by thread must be its own run's")
 class FixedCostRunTest {
 
     @TempDir

@@ -18,7 +18,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.probe.ReferenceProbe;
 import org.rubis.client.warmup.JitWarmup;
@@ -33,7 +32,6 @@ import org.rubis.server.RubisServer;
  * off no stub starts; a warm-up that cannot start its stub is skipped with a warning, and the run
  * still completes.
  */
-@Isolated("the warm-up is CPU work, and its TLS handshakes must end within Netty's 10 s timeout")
 class JitWarmupRunTest {
 
     @TempDir

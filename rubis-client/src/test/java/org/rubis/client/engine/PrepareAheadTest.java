@@ -8,9 +8,6 @@ import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.NettyBackend;
@@ -24,8 +21,6 @@ import org.rubis.client.config.ClientConfig;
  * state a prepared socket can be in). A due request is not prepared, a session with an open connection prepares
  * nothing, and a prepared socket is closed with its session.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("PrepareAheadTest") // beside other classes, its cases in turn
 class PrepareAheadTest extends PageServerTest {
 
     private String base() {

@@ -14,11 +14,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.input.Source;
 import org.rubis.client.profile.ProfileShape;
@@ -34,8 +32,7 @@ import org.rubis.server.RubisServer;
  * sessions it saw in each interval of a step profile are the profile's users, and a mix switch changes the states of
  * the sessions that start after it only. Short intervals and a small think scale keep the runs to seconds.
  */
-@Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("ProfileRunTest") // beside other classes, its runs in turn
+@Tag("concurrent")
 class ProfileRunTest {
 
     /** States the browsing table never reaches (docs/WORKLOAD.md, Transition tables): only bidding sessions send them. */

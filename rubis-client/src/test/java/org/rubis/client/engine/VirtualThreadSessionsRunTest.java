@@ -16,8 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
@@ -29,7 +27,6 @@ import org.rubis.server.RubisServer;
  * other session's; every request the server served is logged once, in a session that has its one
  * sessions.csv line; and a stop in the middle (Ctrl-C) still leaves that accounting whole.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class VirtualThreadSessionsRunTest {
 
     private static final int USERS = 12;

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.rubis.format.Columns;
 
 /**
@@ -19,7 +18,6 @@ import org.rubis.format.Columns;
  * sampler must see their CPU in /proc/stat (client-health.csv's host columns) and the verdict
  * built from what it measured must blame the HOST, not the client.
  */
-@Isolated("it loads the host and judges the load")
 class HostLoadVerdictTest {
 
     @TempDir

@@ -12,10 +12,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /** The run phase's CPU by thread role: what counts between the two snapshots, and when the split is not measured. */
-@Isolated("it reads the process's CPU by thread")
 class RunThreadCpuTest {
 
     private static ProcCpu.ThreadCpu t(String name, long ns) {

@@ -18,13 +18,21 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.rubis.format.fault.FaultSpec;
 import org.rubis.server.RubisServer.Model;
 
-/** Each fault of the fault spec, seen on a raw socket, and recorded in the server's ground truth. */
+/**
+ * Each fault of the fault spec, seen on a raw socket, and recorded in the server's ground truth. Each case starts its
+ * own server on a free port and mostly waits (for a hang, a delay, a window), so the cases run concurrently.
+ */
+@Tag("concurrent")
+@Execution(ExecutionMode.CONCURRENT)
 class FaultInjectionTest {
 
     @TempDir
@@ -118,7 +126,7 @@ class FaultInjectionTest {
     @EnumSource(Model.class)
     void hangAcceptsAndNeverAnswers(Model model) throws Exception {
         try (RubisServer s = FaultyServer.start(model, "hang", dir)) {
-            Seen seen = exchange(s.port(), 1500);
+            Seen seen = exchange(s.port(), 700);
             assertEquals("timeout", seen.end(), "no byte came back: " + seen);
             assertTrue(seen.head().isEmpty());
         }
@@ -169,7 +177,8 @@ class FaultInjectionTest {
     @EnumSource(Model.class)
     void idleCloseAnswersKeepAliveThenClosesAtOnce(Model model) throws Exception {
         try (RubisServer s = FaultyServer.start(model, "idle-close", dir)) {
-            Seen seen = exchange(s.port(), 10_000, 3000);
+            // 1 s after the body: an idle close comes at once, the keep-alive timeout only after 5 s
+            Seen seen = exchange(s.port(), 10_000, 1000);
             assertTrue(
                     seen.head().stream().anyMatch(h -> h.equalsIgnoreCase("connection: keep-alive")), seen.toString());
             assertEquals(seen.declaredLength(), seen.bodyBytes());

@@ -11,7 +11,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.config.ClientConfig;
@@ -23,7 +26,10 @@ import org.rubis.client.workload.WorkloadModel;
  * from requests.csv: a request follows the previous one's end with no think exactly while the session's run of ERROR
  * pages is within the bound; the summary counts the think times added; the loopback server saw exactly the logged
  * requests. On every backend.
+ * Each case has its own server and mostly waits for its run: the cases run concurrently.
  */
+@Tag("concurrent")
+@Execution(ExecutionMode.CONCURRENT)
 class ErrorPageBoundTest {
 
     @TempDir

@@ -17,8 +17,11 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,8 +36,11 @@ import org.rubis.server.RubisServer;
  * request is logged once with a class of the taxonomy, requests.csv parses, and the summary's
  * status and counts agree with the logs and with the server's own fault counts; a run in which
  * every reply is an error does not end {@code complete}, and a target that dies mid-run ends
- * {@code target-died}, with throughput counting only served requests.
+ * {@code target-died}, with throughput counting only served requests. Each case starts its own server and mostly
+ * waits for its run, so the cases run concurrently.
  */
+@Tag("concurrent")
+@Execution(ExecutionMode.CONCURRENT)
 class FaultRunTest {
 
     @TempDir

@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ConfigLoader;
@@ -31,6 +32,7 @@ import org.rubis.server.RubisServer;
  * sessions it saw in each interval of a step profile are the profile's users, and a mix switch changes the states of
  * the sessions that start after it only. Short intervals and a small think scale keep the runs to seconds.
  */
+@Tag("concurrent")
 class ProfileRunTest {
 
     /** States the browsing table never reaches (docs/WORKLOAD.md, Transition tables): only bidding sessions send them. */

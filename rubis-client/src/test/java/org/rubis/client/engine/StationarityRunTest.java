@@ -10,8 +10,11 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.format.AtomicFile;
 import org.rubis.format.LittleBand;
@@ -22,6 +25,8 @@ import org.rubis.server.RubisServer;
  * The summary's stationarity check on real runs: a run stopped early (Ctrl-C) is judged on the time it ran, not on the
  * planned run phase's empty seconds after the stop; a run phase too short to judge says "not judged", never steady.
  */
+@Tag("concurrent")
+@Execution(ExecutionMode.CONCURRENT)
 class StationarityRunTest {
 
     @TempDir

@@ -48,7 +48,7 @@ class AnalysisTest {
                 "--ramp-up",
                 "0",
                 "--duration",
-                "3s",
+                "5s",
                 "--ramp-down",
                 "0",
                 "--think-scale",

@@ -30,7 +30,7 @@ class ImagesTest {
                     "--ramp-up",
                     "0",
                     "--duration",
-                    "2s",
+                    "3s",
                     "--ramp-down",
                     "0",
                     "--think-scale",

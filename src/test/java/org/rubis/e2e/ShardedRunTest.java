@@ -34,15 +34,13 @@ class ShardedRunTest {
                 "--ramp-up",
                 "1s",
                 "--duration",
-                "5s",
+                "8s",
                 "--ramp-down",
                 "1s",
                 "--think-scale",
                 "0.03",
-                // Sessions of at most 8 requests (about 2 s at this think time): each user completes two or more in
-                // the run, so the two runs have many sessions in common even when a loaded host slows both.
                 "--max-transitions",
-                "8",
+                "15",
                 "--backend",
                 "dedicated",
                 "--seed",

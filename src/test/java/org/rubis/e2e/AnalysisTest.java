@@ -29,33 +29,16 @@ class AnalysisTest {
 
     static RunDirs runs;
 
+    /** rubis-analysis report on the closed run, which the report tests read. */
+    static Cli.Result report;
+
     record RunDirs(Path closed, Path hybrid) {}
 
+    /** The closed run and a hybrid run, and the closed run's report. */
     @BeforeAll
     static void twoRuns() throws Exception {
-        Cli.Result a = Cli.run(
-                work,
-                120,
-                "run",
-                "--users",
-                "20",
-                "--ramp-up",
-                "1s",
-                "--duration",
-                "5s",
-                "--ramp-down",
-                "1s",
-                "--think-scale",
-                "0.03",
-                "--backend",
-                "dedicated",
-                "--seed",
-                "3",
-                "--out",
-                "closed",
-                "--no-progress",
-                "-Dserver_size=0.02");
-        assertEquals(0, a.status(), a.out() + a.err());
+        // The shared closed run (legacy, 25 users), copied: report writes into the run directory.
+        Path closed = SharedRuns.copy(SharedRuns.closed().dir(), work.resolve("closed"));
         Cli.Result b = Cli.run(
                 work,
                 120,
@@ -82,13 +65,13 @@ class AnalysisTest {
                 "--target",
                 SharedServer.target()); // only read for its sessions and times: the shared server
         assertEquals(0, b.status(), b.out() + b.err());
-        runs = new RunDirs(work.resolve("closed"), work.resolve("hybrid"));
+        runs = new RunDirs(closed, work.resolve("hybrid"));
+        report = Cli.analysis(work, "report", closed.toString());
     }
 
     @Test
     void reportHasEverySectionAndAnalysisJson() throws Exception {
-        Cli.Result r = Cli.analysis(work, "report", runs.closed().toString());
-        assertEquals(0, r.status(), r.err());
+        assertEquals(0, report.status(), report.err());
         String html = Files.readString(runs.closed().resolve("report.html"));
         for (String id : List.of(
                 "id=response-time",
@@ -114,7 +97,7 @@ class AnalysisTest {
         assertEquals(requests, cs.get("matched").asLong(), "every request joined with the server's record");
         assertEquals(0, cs.get("path_mismatches").asLong());
         assertTrue(cs.get("absolute_error_ms").asDouble() >= 0, "the client's times include the server's");
-        assertEquals(20.0, a.get("arrivals").get("little").get("N").asDouble());
+        assertEquals(25.0, a.get("arrivals").get("little").get("N").asDouble(), "the closed run's 25 users");
         assertTrue(a.get("response_time_ms").get("run").get("p95").asDouble() > 0);
         // The summary's figures under the summary's names: the same log gives the same numbers in both tools.
         JsonNode s = new RunDir(runs.closed()).json("summary.json");
@@ -146,8 +129,7 @@ class AnalysisTest {
      */
     @Test
     void summaryAndReportGiveTheSameFigures() throws Exception {
-        Cli.Result r = Cli.analysis(work, "report", runs.closed().toString());
-        assertEquals(0, r.status(), r.err());
+        assertEquals(0, report.status(), report.err());
         RunDir d = new RunDir(runs.closed());
         JsonNode s = d.json("summary.json");
         JsonNode a = d.json("analysis.json");

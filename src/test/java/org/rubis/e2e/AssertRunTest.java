@@ -25,7 +25,7 @@ class AssertRunTest {
     Path work;
 
     private static String[] run(String out, String... more) {
-        return runFor("3s", out, more);
+        return runFor("2s", out, more);
     }
 
     private static String[] runFor(String duration, String out, String... more) {

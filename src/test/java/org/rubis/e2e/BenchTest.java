@@ -33,7 +33,7 @@ class BenchTest {
                 "--ramp-up",
                 "0",
                 "--duration",
-                "3s",
+                "2s",
                 "--list",
                 "event",
                 "--out",

@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -256,54 +255,5 @@ class CapturedRunTest {
                 "report median = wire.csv median (HdrHistogram, 3 digits)");
         assertTrue(a.has("response_time_ms_client"));
         assertFalse(Files.readString(out.resolve("report.html")).isEmpty());
-    }
-
-    /** No libpcap (simulated by pointing pcap4j at a library that does not exist): one line, the run goes on, the summary says so. */
-    @Test
-    void withoutLibpcapTheRunGoesOnAndSaysSo() throws Exception {
-        Path out = work.resolve("nolib");
-        Path log = work.resolve("nolib.txt");
-        Process p = new ProcessBuilder(
-                        Cli.java(),
-                        "-Dorg.pcap4j.core.pcapLibName=/nonexistent/libpcap.so",
-                        "-jar",
-                        Cli.clientJar().toString(),
-                        "run",
-                        "--users",
-                        "3",
-                        "--ramp-up",
-                        "0",
-                        "--duration",
-                        "2s",
-                        "--ramp-down",
-                        "0",
-                        "--think-scale",
-                        "0.03",
-                        "--seed",
-                        "2",
-                        "--capture",
-                        "--out",
-                        out.toString(),
-                        "--no-progress",
-                        "--target",
-                        SharedServer.target())
-                .directory(work.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        String text = Files.readString(log);
-        assertEquals(0, p.exitValue(), text);
-        List<String> warnings = text.lines()
-                .filter(l -> l.contains("capture") && l.startsWith("warning:"))
-                .toList();
-        assertEquals(1, warnings.size(), text);
-        assertTrue(warnings.get(0).contains("libpcap") && warnings.get(0).contains("without capture"), warnings.get(0));
-        assertFalse(text.contains("\tat "), "no stack trace: " + text);
-        JsonNode s = new RunDir(out).json("summary.json");
-        assertEquals("complete", s.path("status").asText());
-        assertEquals("not run", s.path("wire_check").path("status").asText());
-        assertTrue(s.path("wire_check").path("reason").asText().contains("libpcap"));
-        assertFalse(Files.exists(out.resolve("capture.pcap")));
     }
 }

@@ -22,11 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.workload.Interaction;
 import org.rubis.client.workload.TransitionTable;
+import org.rubis.format.Columns;
 
 /**
  * Closed runs against the embedded server, as a user starts them. Two runs with the same seed:
- * the first is checked against the server's ground truth and the transition table, the pair for
- * reproducibility.
+ * the first (the shared closed run, {@link SharedRuns#closed()}) is checked against the server's ground truth and the
+ * transition table, the pair for reproducibility.
  */
 class ClosedRunTest {
 
@@ -37,36 +38,14 @@ class ClosedRunTest {
     static RunDir b;
     static Cli.Result resultA;
 
-    static String[] args(String out) {
-        return new String[] {
-            "run",
-            "--users",
-            "25",
-            "--ramp-up",
-            "1s",
-            "--duration",
-            "6s",
-            "--ramp-down",
-            "1s",
-            "--think-scale",
-            "0.03",
-            "--seed",
-            "4242",
-            "--out",
-            out,
-            "--no-progress",
-            "-Dserver_size=0.02",
-            "-Dserver_java_options=-Xmx512m"
-        };
-    }
-
+    /** Run a is the shared closed run (other classes read it too), run b the same command line again. */
     @BeforeAll
     static void runTwice() throws Exception {
-        resultA = Cli.run(work, 120, args("a"));
-        assertEquals(0, resultA.status(), resultA.out() + resultA.err());
-        Cli.Result rb = Cli.run(work, 120, args("b"));
+        SharedRuns.Run shared = SharedRuns.closed();
+        resultA = shared.result();
+        Cli.Result rb = Cli.run(work, 120, SharedRuns.closedArgs("b"));
         assertEquals(0, rb.status(), rb.out() + rb.err());
-        a = new RunDir(work.resolve("a"));
+        a = new RunDir(shared.dir());
         b = new RunDir(work.resolve("b"));
     }
 
@@ -100,7 +79,7 @@ class ClosedRunTest {
                 .toAbsolutePath()
                 .getParent()
                 .resolve("docs/RUN-DIRECTORY.md"));
-        Path dir = work.resolve("a");
+        Path dir = a.dir;
         List<String> missing = new ArrayList<>();
         try (var files = Files.walk(dir)) {
             for (Path f : files.filter(Files::isRegularFile).toList()) {
@@ -127,32 +106,8 @@ class ClosedRunTest {
 
     @Test
     void logsHaveTheDocumentedColumnsAndTheSummaryItsKeys() throws Exception {
-        assertTrue(a.header("requests.csv")
-                .containsAll(List.of(
-                        "session_id",
-                        "user",
-                        "request_index",
-                        "state",
-                        "path",
-                        "phase",
-                        "intended_send_epoch_ns",
-                        "send_epoch_ns",
-                        "ttfb_ns",
-                        "response_ns",
-                        "bytes",
-                        "status",
-                        "error",
-                        "connection_id",
-                        "new_connection",
-                        "backend")));
-        assertTrue(a.header("sessions.csv")
-                .containsAll(List.of(
-                        "session_id",
-                        "intended_start_epoch_ns",
-                        "start_epoch_ns",
-                        "end_epoch_ns",
-                        "requests",
-                        "end_reason")));
+        assertEquals(Columns.REQUESTS, a.header("requests.csv"));
+        assertEquals(Columns.SESSIONS, a.header("sessions.csv"));
         JsonNode s = a.json("summary.json");
         for (String k :
                 List.of("requests", "errors", "sessions_completed", "seed", "backend", "jvm", "client_health")) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -20,31 +21,40 @@ class FailureTest {
     @TempDir
     Path work;
 
+    /**
+     * A run of 20 users for 60 s (it is interrupted long before) into {@code out}, its output in {@code out.log}, with
+     * the default backend unless {@code extra} says otherwise.
+     */
+    private Process startLongRun(String out, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--users",
+                "20",
+                "--ramp-up",
+                "0",
+                "--duration",
+                "60s",
+                "--ramp-down",
+                "0",
+                "--think-scale",
+                "0.03",
+                "--out",
+                out,
+                "--no-progress",
+                "-Dserver_size=0.02"));
+        args.addAll(List.of(extra));
+        return Cli.client(work, args.toArray(String[]::new))
+                .redirectErrorStream(true)
+                .redirectOutput(work.resolve(out + ".log").toFile())
+                .start();
+    }
+
     @Test
     void sigintMidRunLeavesCompleteParseableLogsAndAPartialSummary() throws Exception {
         Path out = work.resolve("int");
         // The default backend, legacy: its abort of the requests in flight could make the JDK resend a request the
         // server had received (the server counted one more than the client logged, 130/129 and 133/132); LegacyAbort.
-        Process p = Cli.client(
-                        work,
-                        "run",
-                        "--users",
-                        "20",
-                        "--ramp-up",
-                        "0",
-                        "--duration",
-                        "60s",
-                        "--ramp-down",
-                        "0",
-                        "--think-scale",
-                        "0.03",
-                        "--out",
-                        "int",
-                        "--no-progress",
-                        "-Dserver_size=0.02")
-                .redirectErrorStream(true)
-                .redirectOutput(work.resolve("int.log").toFile())
-                .start();
+        Process p = startLongRun("int");
         Path requests = out.resolve("requests.csv");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline
@@ -102,27 +112,7 @@ class FailureTest {
     void sigintWhileRequestsHangAbortsThemAtOnceAndLogsThemAborted() throws Exception {
         Path out = work.resolve("hang");
         // A third of the requests hang (the server never answers); the request timeout is the default 10 s.
-        Process p = Cli.client(
-                        work,
-                        "run",
-                        "--users",
-                        "20",
-                        "--ramp-up",
-                        "0",
-                        "--duration",
-                        "60s",
-                        "--ramp-down",
-                        "0",
-                        "--think-scale",
-                        "0.03",
-                        "--out",
-                        "hang",
-                        "--no-progress",
-                        "-Dserver_size=0.02",
-                        "-Dserver_faults=hang:0.3")
-                .redirectErrorStream(true)
-                .redirectOutput(work.resolve("hang.log").toFile())
-                .start();
+        Process p = startLongRun("hang", "-Dserver_faults=hang:0.3");
         Path requests = out.resolve("requests.csv");
         Path truth = out.resolve("server/requests.csv");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -19,29 +20,35 @@ class KillTest {
     @TempDir
     Path work;
 
+    /** A run of 5 users for 120 s (it is killed long before) into {@code out}, its output in {@code out.log}. */
+    private Process startLongRun(String out, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("run"));
+        args.addAll(List.of(extra));
+        args.addAll(List.of(
+                "--users",
+                "5",
+                "--ramp-up",
+                "0",
+                "--duration",
+                "120s",
+                "--ramp-down",
+                "0",
+                "--think-scale",
+                "0.05",
+                "--out",
+                out,
+                "--no-progress",
+                "-Dserver_size=0.02"));
+        return Cli.client(work, args.toArray(String[]::new))
+                .redirectErrorStream(true)
+                .redirectOutput(work.resolve(out + ".log").toFile())
+                .start();
+    }
+
     @Test
     void theEmbeddedServerEndsWhenTheClientIsKilledAndTheLogsStayReadable() throws Exception {
         Path out = work.resolve("k");
-        Process p = Cli.client(
-                        work,
-                        "run",
-                        "--users",
-                        "5",
-                        "--ramp-up",
-                        "0",
-                        "--duration",
-                        "120s",
-                        "--ramp-down",
-                        "0",
-                        "--think-scale",
-                        "0.05",
-                        "--out",
-                        "k",
-                        "--no-progress",
-                        "-Dserver_size=0.02")
-                .redirectErrorStream(true)
-                .redirectOutput(work.resolve("k.log").toFile())
-                .start();
+        Process p = startLongRun("k");
         ProcessHandle server = null;
         int clientLogged = 0;
         Path requests = out.resolve("requests.csv");
@@ -100,28 +107,7 @@ class KillTest {
     @Test
     void theChildClientJvmAndItsServerEndWhenTheParentIsKilled() throws Exception {
         Path out = work.resolve("child");
-        Process p = Cli.client(
-                        work,
-                        "run",
-                        "--jvm-profile",
-                        "default",
-                        "--users",
-                        "5",
-                        "--ramp-up",
-                        "0",
-                        "--duration",
-                        "120s",
-                        "--ramp-down",
-                        "0",
-                        "--think-scale",
-                        "0.05",
-                        "--out",
-                        "child",
-                        "--no-progress",
-                        "-Dserver_size=0.02")
-                .redirectErrorStream(true)
-                .redirectOutput(work.resolve("child.log").toFile())
-                .start();
+        Process p = startLongRun("child", "--jvm-profile", "default");
         ProcessHandle client = null;
         ProcessHandle server = null;
         Path requests = out.resolve("requests.csv");

@@ -1,9 +1,11 @@
 package org.rubis.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,10 +15,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +35,8 @@ import org.rubis.client.wire.PacketCapture;
 /**
  * The live capture against a real server on loopback: what it writes must be exactly the traffic the test
  * made (N requests on K keep-alive connections), as read back by the offline analyser. Needs the capture
- * privilege and libpcap (CI runs as root with libpcap0.8); skipped with the reason otherwise.
+ * privilege and libpcap (CI runs as root with libpcap0.8); skipped with the reason otherwise. And a run asked to
+ * capture where libpcap is missing goes on without the capture and says so.
  */
 class PacketCaptureTest {
     static final int CONNECTIONS = 3;
@@ -171,5 +176,54 @@ class PacketCaptureTest {
         }
         assertTrue(length > 0, headers);
         in.readNBytes(length);
+    }
+
+    /** No libpcap (simulated by pointing pcap4j at a library that does not exist): one line, the run goes on, the summary says so. */
+    @Test
+    void withoutLibpcapTheRunGoesOnAndSaysSo() throws Exception {
+        Path out = tmp.resolve("nolib");
+        Path log = tmp.resolve("nolib.txt");
+        Process p = new ProcessBuilder(
+                        Cli.java(),
+                        "-Dorg.pcap4j.core.pcapLibName=/nonexistent/libpcap.so",
+                        "-jar",
+                        Cli.clientJar().toString(),
+                        "run",
+                        "--users",
+                        "3",
+                        "--ramp-up",
+                        "0",
+                        "--duration",
+                        "2s",
+                        "--ramp-down",
+                        "0",
+                        "--think-scale",
+                        "0.03",
+                        "--seed",
+                        "2",
+                        "--capture",
+                        "--out",
+                        out.toString(),
+                        "--no-progress",
+                        "--target",
+                        SharedServer.target())
+                .directory(tmp.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        String text = Files.readString(log);
+        assertEquals(0, p.exitValue(), text);
+        List<String> warnings = text.lines()
+                .filter(l -> l.contains("capture") && l.startsWith("warning:"))
+                .toList();
+        assertEquals(1, warnings.size(), text);
+        assertTrue(warnings.get(0).contains("libpcap") && warnings.get(0).contains("without capture"), warnings.get(0));
+        assertFalse(text.contains("\tat "), "no stack trace: " + text);
+        JsonNode s = new RunDir(out).json("summary.json");
+        assertEquals("complete", s.path("status").asText());
+        assertEquals("not run", s.path("wire_check").path("status").asText());
+        assertTrue(s.path("wire_check").path("reason").asText().contains("libpcap"));
+        assertFalse(Files.exists(out.resolve("capture.pcap")));
     }
 }

@@ -20,26 +20,32 @@ class RunDirectoryTest {
     @TempDir
     Path work;
 
+    /** A run of 2 users for 2 s against an embedded server of its own, then {@code more}. */
+    private static List<String> shortRun(String... more) {
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--users",
+                "2",
+                "--ramp-up",
+                "0",
+                "--duration",
+                "2s",
+                "--ramp-down",
+                "0",
+                "--think-scale",
+                "0.05",
+                "--no-progress",
+                "-Dserver_size=0.01"));
+        args.addAll(List.of(more));
+        return args;
+    }
+
     /** Two runs started together in one folder, no --out: two directories, each run's logs and ground truth in its own. */
     @Test
     void twoRunsStartedTogetherGetTwoDirectories() throws Exception {
         List<Process> runs = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            runs.add(Cli.client(
-                            work,
-                            "run",
-                            "--users",
-                            "3",
-                            "--ramp-up",
-                            "0",
-                            "--duration",
-                            "4s",
-                            "--ramp-down",
-                            "0",
-                            "--think-scale",
-                            "0.05",
-                            "--no-progress",
-                            "-Dserver_size=0.01")
+            runs.add(Cli.client(work, shortRun().toArray(String[]::new))
                     .redirectErrorStream(true)
                     .redirectOutput(work.resolve("run" + i + ".txt").toFile())
                     .start());
@@ -76,22 +82,7 @@ class RunDirectoryTest {
             Files.createDirectories(out.resolve("server"));
             Files.writeString(out.resolve("server/requests.csv"), "stale");
             Files.createSymbolicLink(out.resolve("requests.csv"), victim);
-            List<String> args = new ArrayList<>(List.of(
-                    "run",
-                    "--users",
-                    "2",
-                    "--ramp-up",
-                    "0",
-                    "--duration",
-                    "2s",
-                    "--ramp-down",
-                    "0",
-                    "--think-scale",
-                    "0.05",
-                    "--no-progress",
-                    "-Dserver_size=0.01",
-                    "--out",
-                    out.toString()));
+            List<String> args = shortRun("--out", out.toString());
             if (!profile.isEmpty()) {
                 args.addAll(List.of("--jvm-profile", profile));
             }
@@ -136,24 +127,7 @@ class RunDirectoryTest {
                 "error: --out afile/run: " + work.resolve("afile")
                         + ": a file is in the way; give a new or empty directory this " + "user may write",
                 under);
-        Cli.Result run = Cli.run(
-                work,
-                120,
-                "run",
-                "--users",
-                "2",
-                "--ramp-up",
-                "0",
-                "--duration",
-                "2s",
-                "--ramp-down",
-                "0",
-                "--think-scale",
-                "0.05",
-                "--no-progress",
-                "-Dserver_size=0.01",
-                "--out",
-                "done");
+        Cli.Result run = Cli.run(work, 120, shortRun("--out", "done").toArray(String[]::new));
         assertEquals(0, run.status(), run.out() + run.err());
         Files.createDirectories(work.resolve("cmp"));
         Cli.Result cmp = Cli.analysis(work, "compare", "done", "done", "--out", "cmp");

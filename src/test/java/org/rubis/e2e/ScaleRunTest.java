@@ -38,7 +38,7 @@ class ScaleRunTest {
                 "--ramp-up",
                 "2s",
                 "--duration",
-                "5s",
+                "3s",
                 "--ramp-down",
                 "0",
                 "--think-scale",
@@ -66,7 +66,7 @@ class ScaleRunTest {
         long started = sessions.stream()
                 .filter(s -> Long.parseLong(s.get("requests")) > 0)
                 .count();
-        // How many users got to their first request depends on the machine (TPC-W think, 7 s run); each that did ran a
+        // How many users got to their first request depends on the machine (TPC-W think, 5 s run); each that did ran a
         // session.
         assertTrue(started > 0, "sessions ran");
         JsonNode server = d.json("server/stats.json");

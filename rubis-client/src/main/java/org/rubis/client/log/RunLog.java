@@ -293,15 +293,20 @@ public final class RunLog implements AutoCloseable {
         }
     }
 
-    /** Feeds the statistics; out of memory there leaves them incomplete, never the log. */
-    private void feed(Runnable r) {
+    /**
+     * Feeds a record to the statistics; out of memory there leaves them incomplete, never the log. The sink and the
+     * record are passed, not a lambda holding them: no object per record.
+     */
+    private <T> void feed(Consumer<T> sink, T record) {
         if (statsIncomplete) {
             return;
         }
         try {
-            safely(r);
+            sink.accept(record);
         } catch (OutOfMemoryError e) {
             statsIncomplete = true;
+        } catch (RuntimeException e) {
+            System.err.println("warning: statistics failed on a record: " + e);
         }
     }
 
@@ -323,13 +328,13 @@ public final class RunLog implements AutoCloseable {
             if (o instanceof RequestRecord r) {
                 if (requestsWritten) {
                     written++;
-                    feed(() -> requestSink.accept(r));
+                    feed(requestSink, r);
                 } else {
                     lost++;
                 }
             } else if (o instanceof SessionRecord s) {
                 if (sessionsWritten) {
-                    feed(() -> sessionSink.accept(s));
+                    feed(sessionSink, s);
                 } else {
                     lost++;
                 }
@@ -371,14 +376,6 @@ public final class RunLog implements AutoCloseable {
                 listener.accept(failedWrite);
             }
             return false;
-        }
-    }
-
-    private static void safely(Runnable r) {
-        try {
-            r.run();
-        } catch (RuntimeException e) {
-            System.err.println("warning: statistics failed on a record: " + e);
         }
     }
 

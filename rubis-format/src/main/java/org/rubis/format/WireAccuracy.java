@@ -167,7 +167,8 @@ public record WireAccuracy(
             return "cause HOST: this host's floor, not the client: " + floorText() + ", within the limit";
         }
         if (floorText().isEmpty()) {
-            return "cause CLIENT (this host's floor was not measured: run with --probe to measure it beside the client)";
+            return "cause CLIENT (this host's floor was not measured: run with --probe to measure it beside the"
+                    + " client)";
         }
         return "cause CLIENT: " + floorText() + ", beyond the limit";
     }

@@ -603,9 +603,8 @@ public final class HtmlReport {
         if (c.probeRequests() > 0) {
             html.append("<p>The server's log also holds the reference probe's ")
                     .append(c.probeRequests())
-                    .append(
-                            " requests (<code>rubis_probe=1</code>, on its own connection, timed in probe.csv): they are"
-                                    + " counted apart and left out of this join and its counts.</p>\n");
+                    .append(" requests (<code>rubis_probe=1</code>, on its own connection, timed in probe.csv):"
+                            + " they are counted apart and left out of this join and its counts.</p>\n");
         }
         ObjectNode o = json.putObject("client_vs_server");
         o.put("matched", c.matched())

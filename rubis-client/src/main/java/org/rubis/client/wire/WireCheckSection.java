@@ -114,7 +114,7 @@ public final class WireCheckSection implements SummarySection {
                 cause.isEmpty() ? "" : "; " + cause);
     }
 
-    /** The verdict in a few words ("INACCURATE, cause HOST"): the section names it, the summary's last line states it. */
+    /** The verdict in a few words ("INACCURATE, cause HOST"): the section names it, the last line states it. */
     static String word(WireAccuracy a, boolean complete) {
         if (a == null) {
             return "NOT MEASURED";

@@ -93,9 +93,8 @@ class VerdictTest {
         Verdict ok = Verdict.of(quiet(), new WireAccuracy(120, 110, 300, 1500, 1500, 40, 70));
         assertTrue(
                 ok.text()
-                        .contains(
-                                "Accuracy measured on the wire: OK: client minus wire 120.0 us mean, 300.0 us p99 on 1500"
-                                        + " requests"),
+                        .contains("Accuracy measured on the wire: OK: client minus wire 120.0 us mean, 300.0 us p99"
+                                + " on 1500 requests"),
                 ok.text());
         assertTrue(
                 ok.text()

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -101,6 +102,21 @@ class CapturedRunTest {
                                 && l.get("connection_id").equals(probeConn)),
                 "the server logged the probe on its own connection");
 
+        // The server's ground truth counts the probe apart: its users' requests and connections are the client's.
+        List<Map<String, String>> allProbe = run.csv("probe.csv");
+        JsonNode truth = s.path("server");
+        assertEquals(requests.size(), truth.path("requests").asLong(), "server ground truth = client's log: " + truth);
+        assertEquals(allProbe.size(), truth.path("probe_requests").asLong(), "the probe's own count: " + truth);
+        assertEquals(1, truth.path("probe_connections").asLong(), truth.toString());
+        assertEquals(
+                requests.stream().map(l -> l.get("connection_id")).distinct().count(),
+                truth.path("connections_accepted").asLong(),
+                truth.toString());
+        String summaryText = Files.readString(out.resolve("summary.txt"));
+        assertTrue(
+                summaryText.contains("the reference probe's " + allProbe.size() + " requests"),
+                "the summary names the probe's requests apart: " + summaryText);
+
         JsonNode w = s.path("wire_check");
         Assumptions.assumeFalse(
                 w.path("status").asText().equals("not run")
@@ -158,9 +174,23 @@ class CapturedRunTest {
                 !acc.path("within").asBoolean() && !acc.path("floor_explains").asBoolean(),
                 runVerdict.contains("its times were"),
                 runVerdict);
-        assertTrue(
-                s.path("accuracy_verdict").asText().matches("(OK|INACCURATE): .*"),
-                s.path("accuracy_verdict").asText());
+        String accuracy = s.path("accuracy_verdict").asText();
+        assertTrue(accuracy.matches("(OK|INACCURATE): .*"), accuracy);
+        // One verdict, stated once: the run's verdict names the same answer and cause as the accuracy line, which
+        // summary.txt states once (its last line; the wire check section only names it).
+        boolean within = acc.path("within").asBoolean();
+        String cause = within ? "" : acc.path("floor_explains").asBoolean() ? "HOST" : "CLIENT";
+        String word = within ? "OK" : "INACCURATE, cause " + cause;
+        assertTrue(runVerdict.contains("Accuracy measured on the wire: " + word + ": "), runVerdict);
+        assertEquals(!within, accuracy.contains("; cause " + cause + ":"), accuracy);
+        if (!within) {
+            assertTrue(runVerdict.startsWith("SUSPECT: ") && runVerdict.contains(cause + ": "), runVerdict);
+        }
+        assertEquals(1, summaryText.split(Pattern.quote(accuracy), -1).length - 1, summaryText);
+        assertTrue(summaryText.strip().endsWith("Accuracy: " + accuracy), summaryText);
+        assertTrue(summaryText.contains("  accuracy: " + word + " (the run's accuracy verdict"), summaryText);
+        assertEquals(cause.equals("HOST"), runVerdict.contains("the client's own load was fine"), runVerdict);
+        assertFalse(!within && runVerdict.contains("the client itself was fine"), runVerdict);
         // The run's verdict takes the measured error as its accuracy evidence, not "not measured".
         assertTrue(
                 s.path("client_health").path("accuracy_measured").asBoolean(),
@@ -254,6 +284,12 @@ class CapturedRunTest {
                 medianMs * 0.002 + 0.001,
                 "report median = wire.csv median (HdrHistogram, 3 digits)");
         assertTrue(a.has("response_time_ms_client"));
+        // The report joins the client's log with the server's: the probe's requests apart, never "server only".
+        JsonNode cs = a.path("client_vs_server");
+        assertEquals(client, cs.path("matched").asLong(), cs.toString());
+        assertEquals(0, cs.path("server_only").asLong(), cs.toString());
+        assertEquals(allProbe.size(), cs.path("probe_requests").asLong(), cs.toString());
+        assertEquals(client, cs.path("server_requests").asLong(), cs.toString());
         assertFalse(Files.readString(out.resolve("report.html")).isEmpty());
     }
 }

@@ -12,21 +12,25 @@ import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.format.Columns;
 import org.rubis.format.LatencyStats;
+import org.rubis.format.RunFiles;
 
 /**
  * Client-reported versus server-measured times, request by request: on one connection requests are sequential,
- * so the k-th request the client sent on a connection is the k-th the server served on it.
+ * so the k-th request the client sent on a connection is the k-th the server served on it. The reference probe's
+ * requests ({@code run --probe}: {@link RunFiles#PROBE_QUERY}, on its own connection, logged in probe.csv) are not
+ * the client's log's: they are counted apart and left out of every other figure.
  *
  * @param matched           requests found in both logs
  * @param clientOnly        client requests the server's log does not have (a failed connect, ...)
- * @param serverOnly        server requests the client's log does not have
+ * @param serverOnly        server requests the client's log does not have (the probe's excepted)
  * @param pathMismatches    matched pairs whose paths differ
  * @param clientMeanMs      the matched requests' mean as the client measured them
  * @param serverMeanMs      their mean as the server measured them
  * @param difference        client response minus server service per request, clipped at 0
  * @param negative          pairs where the client's time was the shorter (a clock or matching anomaly)
- * @param serverRequests    requests in the server's log
- * @param serverConnections distinct connections in the server's log
+ * @param serverRequests    requests in the server's log, the probe's excepted
+ * @param serverConnections distinct connections in the server's log, the probe's excepted
+ * @param probeRequests     the reference probe's requests in the server's log
  */
 public record ServerComparison(
         long matched,
@@ -38,7 +42,8 @@ public record ServerComparison(
         LatencyStats difference,
         long negative,
         long serverRequests,
-        long serverConnections) {
+        long serverConnections,
+        long probeRequests) {
 
     /** Mean reported minus mean measured by the server, ms. */
     public double absoluteErrorMs() {
@@ -59,6 +64,10 @@ public record ServerComparison(
             new CsvStream(d.requests())
                     .forEach(Columns.REQUESTS_REQUIRED, RunDirectory.REQUEST_NUMERIC, row -> j.client(row, server));
             for (CsvStream.Row s = server.next(); s != null; s = server.next()) {
+                if (probe(s)) {
+                    j.probeRequests++;
+                    continue;
+                }
                 j.serverRequests++;
                 j.serverOnly++;
                 j.serverConnections.add(s.get("connection_id"));
@@ -83,7 +92,13 @@ public record ServerComparison(
                 j.difference,
                 j.negative,
                 j.serverRequests,
-                j.serverConnections.size());
+                j.serverConnections.size(),
+                j.probeRequests);
+    }
+
+    /** A request of the reference probe, by the query it always carries. */
+    private static boolean probe(CsvStream.Row server) {
+        return server.get("path").contains(RunFiles.PROBE_QUERY);
     }
 
     /** The join's state while the two logs are read. */
@@ -97,6 +112,7 @@ public record ServerComparison(
         long pathMismatches;
         long negative;
         long serverRequests;
+        long probeRequests;
         double clientSum;
         double serverSum;
         long lastServerCompletion = Long.MIN_VALUE;
@@ -112,8 +128,12 @@ public record ServerComparison(
                     serverDone = true;
                     break;
                 }
-                serverRequests++;
                 lastServerCompletion = s.getLong("completion_epoch_ns");
+                if (probe(s)) {
+                    probeRequests++;
+                    continue;
+                }
+                serverRequests++;
                 serverConnections.add(s.get("connection_id"));
                 pending.computeIfAbsent(s.get("connection_id"), k -> new ArrayDeque<>())
                         .add(new Served(s.getLong("service_ns"), s.get("path")));

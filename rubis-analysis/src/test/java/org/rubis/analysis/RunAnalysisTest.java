@@ -19,6 +19,7 @@ import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.report.CompareReport;
 import org.rubis.analysis.report.HtmlReport;
+import org.rubis.format.Columns;
 import org.rubis.format.Phase;
 
 class RunAnalysisTest {
@@ -262,6 +263,48 @@ class RunAnalysisTest {
         assertTrue(
                 html.contains("1 collections, 80 ms paused, longest 80 ms<") && !html.contains("not in client-gc.csv"),
                 html);
+    }
+
+    /**
+     * The reference probe's requests are in the server's log (rubis_probe=1, on their own connection) but not in the
+     * client's: the join counts them apart, never as "server only", and leaves them out of the server's counts.
+     */
+    @Test
+    void theProbesRequestsInTheServerLogAreCountedApartNotAsServerOnly() throws Exception {
+        Path dir = homeRequests(10, tmp.resolve("probe"));
+        StringBuilder server = new StringBuilder(String.join(",", Columns.SERVER_REQUESTS)).append(",fault\n");
+        for (int i = 0; i < 10; i++) {
+            long arrival = SyntheticRun.T0 + i * 1000L + 100;
+            server.append("c").append(i).append(',').append(arrival).append(',').append(arrival + 600);
+            server.append(",600,Home,200,100,/PHP/index.html,\n");
+        }
+        for (int i = 0; i < 4; i++) {
+            long arrival = SyntheticRun.T0 + i * 1500L + 50;
+            server.append("probe,").append(arrival).append(',').append(arrival + 300);
+            server.append(",300,Home,200,100,/PHP/index.html?rubis_probe=1,\n");
+        }
+        Files.createDirectories(dir.resolve("server"));
+        Files.writeString(dir.resolve("server/requests.csv"), server);
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
+        assertEquals(10, a.server().matched());
+        assertEquals(0, a.server().serverOnly(), "the probe's requests are not server only");
+        assertEquals(4, a.server().probeRequests());
+        assertEquals(10, a.server().serverRequests(), "the users' requests");
+        assertEquals(10, a.server().serverConnections(), "the users' connections");
+        new HtmlReport(a).write(dir.resolve("report.html"));
+        JsonNode cs = new ObjectMapper()
+                .readTree(dir.resolve("analysis.json").toFile())
+                .path("client_vs_server");
+        assertEquals(0, cs.path("server_only").asLong(), cs.toString());
+        assertEquals(4, cs.path("probe_requests").asLong(), cs.toString());
+        assertTrue(Files.readString(dir.resolve("report.html")).contains("reference probe's 4 requests"));
+        Path cmp = tmp.resolve("probe-cmp/compare.html");
+        new CompareReport(List.of(a, RunAnalysis.of(new RunDirectory(dir)))).write(cmp);
+        assertTrue(Files.readString(cmp).contains("the reference probe's 4 requests"));
+        JsonNode runs = new ObjectMapper()
+                .readTree(cmp.resolveSibling("comparison.json").toFile())
+                .path("runs");
+        assertEquals(4, runs.path(0).path("probe_requests").asLong(), runs.toString());
     }
 
     /** A kill -9 can leave auxiliary files empty or absent: each is a note, never a refusal. */

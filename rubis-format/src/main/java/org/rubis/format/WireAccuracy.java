@@ -17,7 +17,10 @@ import java.util.Locale;
  * not held to less. docs/WIRE.md says more.
  *
  * <p>Whom to blame when the rule fails is a second question ({@link #floorExplains}): with the reference
- * probe in the run, the error every client pays on this host (its floor) is measured beside ours.
+ * probe in the run, the error every client pays on this host (its floor) is measured beside ours. The probe
+ * never changes the answer to the first: a run further from the wire than the limit is INACCURATE whoever
+ * caused it (its published times are that far off); the probe names the cause ({@link #cause}), and every
+ * place that states the verdict states both, from here ({@link #word}, {@link #causeText}).
  *
  * @param meanUs        mean client minus wire of the response time, all matched requests (us)
  * @param p50Us         its median
@@ -133,6 +136,46 @@ public record WireAccuracy(
     /** "send side p50 120.0 us, receive side p50 180.0 us" (NaN: not known). */
     public String splitText() {
         return String.format(Locale.ROOT, "send side p50 %.1f us, receive side p50 %.1f us", sendP50Us, receiveP50Us);
+    }
+
+    /** The verdict's word: {@code OK} or {@code INACCURATE}. */
+    public String word() {
+        return within() ? "OK" : "INACCURATE";
+    }
+
+    /**
+     * Whom an INACCURATE verdict blames: {@code HOST} when this host's floor explains the error ({@link
+     * #floorExplains}), else {@code CLIENT} (also without a probe: the floor was not measured); {@code ""} when
+     * accurate.
+     */
+    public String cause() {
+        if (within()) {
+            return "";
+        }
+        return floorExplains() ? "HOST" : "CLIENT";
+    }
+
+    /**
+     * "cause HOST: this host's floor, not the client: the reference probe ..." (the cause of an INACCURATE verdict
+     * with its evidence), or "" when accurate.
+     */
+    public String causeText() {
+        if (within()) {
+            return "";
+        }
+        if (floorExplains()) {
+            return "cause HOST: this host's floor, not the client: " + floorText() + ", within the limit";
+        }
+        if (floorText().isEmpty()) {
+            return "cause CLIENT (this host's floor was not measured: run with --probe to measure it beside the"
+                    + " client)";
+        }
+        return "cause CLIENT: " + floorText() + ", beyond the limit";
+    }
+
+    /** "INACCURATE, cause HOST" or "OK": the verdict in a few words, the same wherever it is stated. */
+    public String shortText() {
+        return within() ? word() : word() + ", cause " + cause();
     }
 
     /** The client's own error on reused connections above the probe's, like for like (NaN: not known). */

@@ -56,6 +56,46 @@ class ConnectionAccountingTest {
         }
     }
 
+    /**
+     * The reference probe's requests (rubis_probe=1) are in requests.csv like any other, but stats.json counts them
+     * and their connection apart: requests, connections and interactions are the users' own.
+     */
+    @Test
+    void theReferenceProbesRequestsAndConnectionAreCountedApart() throws Exception {
+        for (RubisServer.Model model : RubisServer.Model.values()) {
+            Path dir = out.resolve("probe-" + model.name());
+            try (RubisServer s =
+                    new RubisServer(model, RubisServerTest.settings(5000, 15, 15), SMALL, dir, null, Map.of())) {
+                s.start();
+                try (RawHttp user = new RawHttp(s.port());
+                        RawHttp probe = new RawHttp(s.port())) {
+                    for (int i = 0; i < 3; i++) {
+                        assertEquals(200, user.get("/PHP/index.html").status());
+                    }
+                    for (int i = 0; i < 7; i++) {
+                        assertEquals(
+                                200, probe.get("/PHP/index.html?rubis_probe=1").status());
+                    }
+                }
+            }
+            // Read once the server is closed: the event server records a request just after its reply is written.
+            List<String> served = Files.readAllLines(dir.resolve("requests.csv"));
+            assertEquals(1 + 3 + 7, served.size(), "every request in the server's log: " + served);
+            assertEquals(
+                    7, served.stream().filter(l -> l.contains("rubis_probe=1")).count(), served.toString());
+            String stats = Files.readString(dir.resolve("stats.json"));
+            for (String kv : List.of(
+                    "\"requests\": 3,",
+                    "\"probe_requests\": 7,",
+                    "\"probe_connections\": 1,",
+                    "\"connections_accepted\": 1,",
+                    "\"histogram\": {\"3\": 1}",
+                    "\"Home\": 3")) {
+                assertTrue(stats.contains(kv), model + ": " + kv + " in " + stats);
+            }
+        }
+    }
+
     @Test
     void preforkNeverServesMoreConnectionsThanWorkersAndTheExcessWaits() throws Exception {
         int workers = 3;

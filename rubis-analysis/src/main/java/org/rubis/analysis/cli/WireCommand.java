@@ -106,11 +106,12 @@ final class WireCommand implements Callable<Integer> {
         if (acc != null) {
             out.printf(
                     Locale.ROOT,
-                    "accuracy: %s: client minus wire mean %.1f us over %d requests; %s%n",
-                    acc.within() ? "OK" : "INACCURATE",
+                    "accuracy: %s: client minus wire mean %.1f us over %d requests; %s%s%n",
+                    acc.word(),
                     acc.meanUs(),
                     acc.requests(),
-                    acc.limitText());
+                    acc.limitText(),
+                    acc.causeText().isEmpty() ? "" : "; " + acc.causeText());
         }
         out.println("per request: " + dir.resolve(RunFiles.WIRE_CSV));
         return 0;

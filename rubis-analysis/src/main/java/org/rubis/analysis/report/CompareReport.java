@@ -108,6 +108,15 @@ public final class CompareReport {
                 figures);
         html.append("<p class=meta>req/s: successful requests per second of the run phase. Most open at once: the"
                 + " embedded server's count, accept to close, as in the run's summary (- for another target).</p>\n");
+        for (RunAnalysis a : runs) {
+            if (a.server() != null && a.server().probeRequests() > 0) {
+                html.append("<p class=meta>")
+                        .append(HtmlReport.esc(a.name()))
+                        .append(": the reference probe's ")
+                        .append(a.server().probeRequests())
+                        .append(" requests (server log, probe.csv) are apart: in none of these figures.</p>\n");
+            }
+        }
 
         XYChart cdf = Charts.xy("Response time CDF (run phase)", "response time (ms)", "fraction of requests");
         for (RunAnalysis a : runs) {
@@ -229,7 +238,8 @@ public final class CompareReport {
                 .put("p95_ratio", r(l.percentileMs(95), base.percentileMs(95)));
         if (a.server() != null) {
             o.put("server_mean_ms", HtmlReport.r3(a.server().serverMeanMs()))
-                    .put("absolute_error_ms", HtmlReport.r3(a.server().absoluteErrorMs()));
+                    .put("absolute_error_ms", HtmlReport.r3(a.server().absoluteErrorMs()))
+                    .put("probe_requests", a.server().probeRequests());
         }
     }
 

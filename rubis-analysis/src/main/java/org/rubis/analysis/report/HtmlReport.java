@@ -600,6 +600,12 @@ public final class HtmlReport {
                 "<h2 id=server>Client vs server</h2>\n<p>The embedded server's own log, joined request by request (same connection, "
                         + "same order). The server's time runs from the first byte of the request to the end of the response write; the "
                         + "difference is what the client adds: network stack, scheduling, its own CPU and GC.</p>\n");
+        if (c.probeRequests() > 0) {
+            html.append("<p>The server's log also holds the reference probe's ")
+                    .append(c.probeRequests())
+                    .append(" requests (<code>rubis_probe=1</code>, on its own connection, timed in probe.csv):"
+                            + " they are counted apart and left out of this join and its counts.</p>\n");
+        }
         ObjectNode o = json.putObject("client_vs_server");
         o.put("matched", c.matched())
                 .put("client_only", c.clientOnly())
@@ -614,12 +620,14 @@ public final class HtmlReport {
                 .put("difference_p99_ms", r3(c.difference().percentileMs(99)))
                 .put("difference_max_ms", r3(c.difference().maxMs()))
                 .put("server_requests", c.serverRequests())
-                .put("server_connections", c.serverConnections());
+                .put("server_connections", c.serverConnections())
+                .put("probe_requests", c.probeRequests());
         table(
                 new String[] {
                     "matched requests",
                     "client only",
                     "server only",
+                    "probe (apart)",
                     "client mean (ms)",
                     "server mean (ms)",
                     "absolute error of the mean (ms)",
@@ -629,6 +637,7 @@ public final class HtmlReport {
                     String.valueOf(c.matched()),
                     String.valueOf(c.clientOnly()),
                     String.valueOf(c.serverOnly()),
+                    String.valueOf(c.probeRequests()),
                     fmt(c.clientMeanMs()),
                     fmt(c.serverMeanMs()),
                     fmt(c.absoluteErrorMs()),

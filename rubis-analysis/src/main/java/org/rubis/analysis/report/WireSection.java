@@ -112,13 +112,14 @@ final class WireSection {
         if (acc != null) {
             html.append(acc.within() ? "<div class=ok>" : "<div class=warn>")
                     .append("Accuracy: ")
-                    .append(acc.within() ? "OK" : "INACCURATE")
+                    .append(acc.word())
                     .append(": client minus wire mean ")
                     .append(HtmlReport.fmt(acc.meanUs()))
                     .append(" us over ")
                     .append(acc.requests())
                     .append(" requests; ")
                     .append(HtmlReport.esc(acc.limitText()))
+                    .append(acc.causeText().isEmpty() ? "" : "; " + HtmlReport.esc(acc.causeText()))
                     .append(".</div>\n");
         }
         XYChart chart = Charts.xy(

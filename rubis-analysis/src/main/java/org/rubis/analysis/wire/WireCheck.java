@@ -663,6 +663,9 @@ public final class WireCheck {
             acc.put("mean_us", r1(a.meanUs()));
             acc.put("p99_us", r1(a.p99Us()));
             acc.put("requests", a.requests());
+            if (!a.within()) {
+                acc.put("cause", a.cause());
+            }
             if (!Double.isNaN(a.aboveFloorMeanUs())) {
                 acc.put("floor_mean_us", r1(a.floorMeanUs()));
                 acc.put("reused_mean_us", r1(a.reusedMeanUs()));

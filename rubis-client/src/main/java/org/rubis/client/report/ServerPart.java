@@ -10,7 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.rubis.format.RunFiles;
 
-/** The embedded server's ground truth (its server/stats.json, copied as it is), when the run had one. */
+/**
+ * The embedded server's ground truth (its server/stats.json, copied as it is), when the run had one. Its counts are
+ * the emulated users' (like the client's own); the reference probe's requests and connection, counted apart by the
+ * server, are printed apart so the two sides compare like with like.
+ */
 final class ServerPart implements SummaryPart {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -37,6 +41,7 @@ final class ServerPart implements SummaryPart {
     public void text(JsonNode root, StringBuilder b) {
         if (root.has("server") && root.get("server").isObject()) {
             JsonNode s = root.get("server");
+            long probe = s.path("probe_requests").asLong();
             line(
                     b,
                     "server ground truth",
@@ -45,7 +50,11 @@ final class ServerPart implements SummaryPart {
                             + " connections accepted, at most "
                             + s.path("max_concurrent_connections").asLong() + " at once, "
                             + s.path("requests_per_connection").path("mean").asText() + " requests per connection (max "
-                            + s.path("requests_per_connection").path("max").asText() + ")");
+                            + s.path("requests_per_connection").path("max").asText() + ")"
+                            + (probe == 0
+                                    ? ""
+                                    : "; apart: the reference probe's " + probe + " requests on "
+                                            + s.path("probe_connections").asLong() + " connection(s)"));
         }
     }
 }

@@ -19,7 +19,9 @@ import org.rubis.format.WireAccuracy;
  * error fails the rule names the CLIENT only when the client is further from the wire than the
  * reference probe, a minimal client measured in the same run; when the probe is as far, the error
  * is this host's floor and the verdict names the HOST (an idle VM whose wake-ups take a few hundred
- * microseconds fails the rule with any client).
+ * microseconds fails the rule with any client). The run is INACCURATE either way: the probe says whom to
+ * blame, never that the times are right, and the paragraph states the same verdict and cause as the
+ * summary's accuracy line ({@link WireAccuracy#shortText}).
  *
  * <p>Whatever the client, host and server did, a run whose replies were mostly errors measured failures, not the
  * service: more than {@link ErrorShare#LIMIT} of the run phase's requests in error names the ERRORS (131 of 132
@@ -124,8 +126,8 @@ public final class Verdict {
         if (floor) {
             String connects = accuracy.newConnectionsText();
             host.add(f(
-                    "its floor: the run's times were %.1f us (mean) above the wire, over the %s, but %s, within that"
-                            + " limit%s",
+                    "its floor: the run's times are INACCURATE, %.1f us (mean) above the wire, over the %s, but %s,"
+                            + " within that limit%s",
                     accuracy.meanUs(),
                     accuracy.limitText(),
                     accuracy.floorText(),
@@ -226,8 +228,13 @@ public final class Verdict {
         } else {
             b.append(String.join("; ", findings));
             if (!causes.contains(Cause.CLIENT)) {
-                b.append(
-                        f("; the client itself was fine (%.2f cores, GC max %d ms)", e.clientCpuCores, e.gcMaxPauseMs));
+                b.append(f(
+                        accurate
+                                ? "; the client itself was fine (%.2f cores, GC max %d ms)"
+                                : "; the client's own load was fine (%.2f cores, GC max %d ms), its times inaccurate"
+                                        + " all the same",
+                        e.clientCpuCores,
+                        e.gcMaxPauseMs));
             }
         }
         if (server != null) {
@@ -238,7 +245,9 @@ public final class Verdict {
             b.append("Accuracy not measured (no packet capture): the figures above are indicators only.");
         } else {
             b.append(f(
-                    "Accuracy measured on the wire: client minus wire %.1f us mean, %.1f us p99 on %d requests (%s the %s).",
+                    "Accuracy measured on the wire: %s: client minus wire %.1f us mean, %.1f us p99 on %d requests (%s"
+                            + " the %s).",
+                    accuracy.shortText(),
                     accuracy.meanUs(),
                     accuracy.p99Us(),
                     accuracy.requests(),

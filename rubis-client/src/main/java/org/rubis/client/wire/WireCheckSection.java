@@ -78,8 +78,8 @@ public final class WireCheckSection implements SummarySection {
             published = WireTimes.table(runDir);
             o.put("published_times", "wire");
         }
-        WireCheckSection section =
-                new WireCheckSection(o, render(w, stats, complete, verdict, publishedTimes), verdict, published);
+        WireCheckSection section = new WireCheckSection(
+                o, render(w, stats, complete, word(measured, complete), publishedTimes), verdict, published);
         section.accuracy = complete ? measured : null;
         return section;
     }
@@ -99,26 +99,31 @@ public final class WireCheckSection implements SummarySection {
                     gaps > 0 ? ", " + gaps + " sequence holes" : "",
                     a.meanUs());
         }
-        String floor = a.within() || a.floorText().isEmpty()
-                ? ""
-                : "; " + a.floorText()
-                        + (a.floorExplains() ? ", within the limit: this host's floor, not the client" : "");
+        String cause = a.causeText();
         return String.format(
                 Locale.ROOT,
                 "%s: the client's response times are %.1f us above the wire on average over %d requests (p50 %.1f, "
                         + "p99 %.1f us; %s); %s%s",
-                a.within() ? "OK" : "INACCURATE",
+                a.word(),
                 a.meanUs(),
                 a.requests(),
                 a.p50Us(),
                 a.p99Us(),
                 a.splitText(),
                 a.limitText(),
-                floor);
+                cause.isEmpty() ? "" : "; " + cause);
+    }
+
+    /** The verdict in a few words ("INACCURATE, cause HOST"): the section names it, the last line states it. */
+    static String word(WireAccuracy a, boolean complete) {
+        if (a == null) {
+            return "NOT MEASURED";
+        }
+        return complete ? a.shortText() : "INCOMPLETE";
     }
 
     private static String render(
-            WireCheck w, CaptureStats stats, boolean complete, String verdict, PublishedTimes publishedTimes) {
+            WireCheck w, CaptureStats stats, boolean complete, String word, PublishedTimes publishedTimes) {
         StringBuilder b = new StringBuilder();
         b.append("Wire check (capture on ")
                 .append(stats.interfaceName())
@@ -171,7 +176,7 @@ public final class WireCheckSection implements SummarySection {
         }
         w.splitLines().forEach(l -> b.append("  ").append(l).append('\n'));
         w.notes.forEach(n -> b.append("  note: ").append(n).append('\n'));
-        b.append("  accuracy: ").append(verdict).append('\n');
+        b.append("  accuracy: ").append(word).append(" (the run's accuracy verdict: the last line of this summary)\n");
         return b.toString();
     }
 

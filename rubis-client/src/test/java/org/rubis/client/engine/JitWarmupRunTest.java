@@ -120,15 +120,18 @@ class JitWarmupRunTest {
         long probe = rows(r.dir().resolve("probe.csv")).size();
         assertTrue(client > 0, "requests: " + client);
         assertEquals(client + probe, server.size(), "server requests = run + probe, no warm-up request");
-        // Its connection accounting: one connection per netty session, plus the probe's.
+        // Its connection accounting: one connection per netty session, the probe's counted apart.
         Set<String> probeConns =
                 rows(r.dir().resolve("probe.csv")).stream().map(f -> f[1]).collect(Collectors.toSet());
         JsonNode stats =
                 new ObjectMapper().readTree(r.truth().resolve("stats.json").toFile());
         assertEquals(
-                r.summary().get("sessions_started").asLong() + probeConns.size(),
+                r.summary().get("sessions_started").asLong(),
                 stats.get("connections_accepted").asLong(),
-                "connections = sessions + the probe's: " + stats);
+                "connections = sessions, the probe's apart: " + stats);
+        assertEquals(probeConns.size(), stats.get("probe_connections").asLong(), stats.toString());
+        assertEquals(client, stats.get("requests").asLong(), "the users' requests: " + stats);
+        assertEquals(probe, stats.get("probe_requests").asLong(), "the probe's, apart: " + stats);
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.rubis.client.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -74,6 +75,14 @@ class OneAccuracyRuleTest {
                 new Verdict.Evidence(2, 0.05, 3, 0.4, 0.3, 0.02, 0.0, 1.2, Double.NaN, false), section.accuracy());
         assertEquals(below ? List.of() : List.of(Verdict.Cause.CLIENT), v.causes(), v.text());
         assertTrue(v.text().contains((below ? "(within the " : "(OUTSIDE the ") + "limit 100 us"), v.text());
+        // One verdict, stated once: the run's verdict, the accuracy line and the wire check section name the same
+        // verdict and cause (no probe here: the client's); the section names it and leaves the statement to the line.
+        String word = below ? "OK" : "INACCURATE, cause CLIENT";
+        assertTrue(v.text().contains("Accuracy measured on the wire: " + word + ": "), v.text());
+        assertEquals(!below, line.contains("; cause CLIENT (this host's floor was not measured"), line);
+        assertTrue(section.text().contains("  accuracy: " + word + " (the run's accuracy verdict"), section.text());
+        assertFalse(
+                section.text().contains(line), "the full line is the summary's last, not repeated: " + section.text());
         assertEquals(
                 below,
                 section.json().path("accuracy").path("within").asBoolean(),

@@ -64,8 +64,9 @@ public final class ReproduceCommand implements Callable<Integer> {
 
     @Option(
             names = "--smoke",
-            description = "The fewest, shortest runs that take every experiment end to end (runs, plots, report), three "
-                    + "experiments side by side: checks the tool, not the findings.")
+            description =
+                    "The fewest, shortest runs that take every experiment end to end (runs, plots, report), three "
+                            + "experiments side by side: checks the tool, not the findings.")
     boolean smoke;
 
     @Option(

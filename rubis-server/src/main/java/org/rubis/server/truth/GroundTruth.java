@@ -20,6 +20,11 @@ import org.rubis.format.RunFiles;
  * The server's own account of what it served: one record per request and per connection, written
  * to {@code requests.csv} and {@code connections.csv} by a background thread (never by the thread
  * that serves), and counters summarised in {@code stats.json} and {@code GET /rubis-server/stats}.
+ *
+ * <p>The client's reference probe ({@code run --probe}) shares the server with the emulated users but is
+ * not part of the workload: its requests (those carrying {@link RunFiles#PROBE_QUERY}) and its connection
+ * are logged like any other, and counted apart ({@code probe_requests}, {@code probe_connections}), so that
+ * every other counter is the users' own and compares with the client's logs like for like.
  */
 public final class GroundTruth implements AutoCloseable {
 
@@ -34,6 +39,7 @@ public final class GroundTruth implements AutoCloseable {
         final AtomicInteger requests = new AtomicInteger();
         final long openedMillis = System.currentTimeMillis();
         volatile boolean closed;
+        volatile boolean probe;
         volatile String tls = "";
 
         Conn(String id, long openNano) {
@@ -63,6 +69,8 @@ public final class GroundTruth implements AutoCloseable {
     private final Thread writer;
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong errorPages = new AtomicLong();
+    private final AtomicLong probeRequests = new AtomicLong();
+    private final AtomicLong probeConnections = new AtomicLong();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicInteger current = new AtomicInteger();
     private final AtomicInteger maxCurrent = new AtomicInteger();
@@ -114,9 +122,11 @@ public final class GroundTruth implements AutoCloseable {
         }
         c.closed = true;
         open.remove(c.id);
-        current.decrementAndGet();
         int n = c.requests.get();
-        perConnection.computeIfAbsent(n, k -> new AtomicLong()).incrementAndGet();
+        if (!c.probe) {
+            current.decrementAndGet();
+            perConnection.computeIfAbsent(n, k -> new AtomicLong()).incrementAndGet();
+        }
         long closeNano = System.nanoTime();
         enqueue(new String[] {
             "C",
@@ -162,11 +172,15 @@ public final class GroundTruth implements AutoCloseable {
             fault(fault);
         }
         c.requests.incrementAndGet();
-        requests.incrementAndGet();
-        if (errorPage) {
-            errorPages.incrementAndGet();
+        if (path.contains(RunFiles.PROBE_QUERY)) {
+            probe(c);
+        } else {
+            requests.incrementAndGet();
+            if (errorPage) {
+                errorPages.incrementAndGet();
+            }
+            perInteraction.computeIfAbsent(interaction, k -> new AtomicLong()).incrementAndGet();
         }
-        perInteraction.computeIfAbsent(interaction, k -> new AtomicLong()).incrementAndGet();
         enqueue(new String[] {
             "R",
             c.id,
@@ -179,6 +193,22 @@ public final class GroundTruth implements AutoCloseable {
             path,
             fault
         });
+    }
+
+    /** Counts a request of the reference probe apart, and its connection (at its first request) with the probe's. */
+    private void probe(Conn c) {
+        probeRequests.incrementAndGet();
+        synchronized (c) {
+            if (c.probe) {
+                return;
+            }
+            c.probe = true;
+        }
+        probeConnections.incrementAndGet();
+        if (!c.closed) {
+            accepted.decrementAndGet();
+            current.decrementAndGet();
+        }
     }
 
     /** Counts one injected fault (per request, or server-wide such as stop-accepting), for stats.json. */
@@ -240,7 +270,9 @@ public final class GroundTruth implements AutoCloseable {
         Map<Integer, Long> hist = new TreeMap<>();
         perConnection.forEach((k, v) -> hist.merge(k, v.get(), Long::sum));
         for (Conn c : open.values()) {
-            hist.merge(c.requests.get(), 1L, Long::sum);
+            if (!c.probe) {
+                hist.merge(c.requests.get(), 1L, Long::sum);
+            }
         }
         long conns = 0;
         long reqs = 0;
@@ -273,6 +305,12 @@ public final class GroundTruth implements AutoCloseable {
                 .append(",\n")
                 .append("  \"max_concurrent_connections\": ")
                 .append(maxCurrent.get())
+                .append(",\n")
+                .append("  \"probe_requests\": ")
+                .append(probeRequests.get())
+                .append(",\n")
+                .append("  \"probe_connections\": ")
+                .append(probeConnections.get())
                 .append(",\n")
                 .append("  \"tls_full_handshakes\": ")
                 .append(tlsFull.get())
@@ -322,6 +360,11 @@ public final class GroundTruth implements AutoCloseable {
 
     public long requests() {
         return requests.get();
+    }
+
+    /** Requests of the reference probe, counted apart from {@link #requests()}. */
+    public long probeRequests() {
+        return probeRequests.get();
     }
 
     public long connectionsAccepted() {

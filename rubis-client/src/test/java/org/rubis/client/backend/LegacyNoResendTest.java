@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -35,7 +34,7 @@ class LegacyNoResendTest {
         Thread.ofPlatform().daemon().start(() -> {
             while (!server.isClosed()) {
                 try (Socket s = server.accept()) {
-                    if (readHead(s.getInputStream())) {
+                    if (StaleConnectionRetryTest.readRequest(s.getInputStream())) {
                         requests.incrementAndGet(); // and close without a reply
                     }
                 } catch (IOException e) {
@@ -44,20 +43,6 @@ class LegacyNoResendTest {
             }
         });
         return scheme + "://127.0.0.1:" + server.getLocalPort();
-    }
-
-    private static boolean readHead(InputStream in) throws IOException {
-        int state = 0;
-        int c;
-        while ((c = in.read()) >= 0) {
-            state = (c == '\r' && (state == 0 || state == 2)) || (c == '\n' && (state == 1 || state == 3))
-                    ? state + 1
-                    : 0;
-            if (state == 4) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @AfterEach

@@ -70,7 +70,8 @@ class StaleConnectionRetryTest {
         }
     }
 
-    private static boolean readRequest(InputStream in) throws IOException {
+    /** Reads one request head (to its blank line); false when the connection ended first. */
+    static boolean readRequest(InputStream in) throws IOException {
         int state = 0;
         int c;
         while ((c = in.read()) >= 0) {

@@ -55,4 +55,19 @@ class ReproduceCommandTest {
         assertEquals(String.valueOf(ExitStatus.USAGE), r[0]);
         assertTrue(r[2].contains("not empty"), r[2]);
     }
+
+    @Test
+    void twoScalesAreOneLineBeforeAnyRun() {
+        String[] r = run(
+                "reproduce",
+                "tls",
+                "--quick",
+                "--smoke",
+                "--out",
+                work.resolve("c").toString());
+        assertEquals(String.valueOf(ExitStatus.USAGE), r[0]);
+        assertEquals(1, r[2].strip().lines().count(), r[2]);
+        assertTrue(r[2].contains("--quick and --smoke"), r[2]);
+        assertTrue(!Files.exists(work.resolve("c")), "nothing written");
+    }
 }

@@ -320,28 +320,21 @@ public final class RunEngine {
         RunStats stats = run.stats;
         IntervalSnapshots intervals = run.intervals;
         // An array, not the list: the log writer calls these once per record, and a list's loop makes an iterator each
-        // time.
+        // time (an array's makes none, and costs nothing when empty).
         RecordTap[] tapArray = taps.toArray(RecordTap[]::new);
-        Consumer<RequestRecord> requests = tapArray.length == 0
-                ? r -> {
-                    stats.accept(r);
-                    intervals.request(r);
-                }
-                : r -> {
-                    stats.accept(r);
-                    intervals.request(r);
-                    for (RecordTap t : tapArray) {
-                        t.request(r);
-                    }
-                };
-        Consumer<SessionRecord> sessions = tapArray.length == 0
-                ? stats::accept
-                : s -> {
-                    stats.accept(s);
-                    for (RecordTap t : tapArray) {
-                        t.session(s);
-                    }
-                };
+        Consumer<RequestRecord> requests = r -> {
+            stats.accept(r);
+            intervals.request(r);
+            for (RecordTap t : tapArray) {
+                t.request(r);
+            }
+        };
+        Consumer<SessionRecord> sessions = s -> {
+            stats.accept(s);
+            for (RecordTap t : tapArray) {
+                t.session(s);
+            }
+        };
         run.log = new RunLog(
                 dir,
                 requests,

@@ -29,6 +29,19 @@ public final class AtomicFile {
 
     /** Replaces {@code target} with {@code text} (UTF-8) whole, or leaves it as it was. */
     public static void writeString(Path target, CharSequence text) throws IOException {
+        write(target, text, true);
+    }
+
+    /**
+     * Replaces {@code target} with {@code text} (UTF-8) whole, without forcing it to disk: for a file another running
+     * process waits for (the start handshake of run --shards), which a crash makes worthless anyway, and which a forced
+     * write would delay by as long as the disk is busy.
+     */
+    public static void publish(Path target, CharSequence text) throws IOException {
+        write(target, text, false);
+    }
+
+    private static void write(Path target, CharSequence text, boolean force) throws IOException {
         Path tmp = temporary(target);
         try {
             try (FileChannel ch = FileChannel.open(
@@ -41,8 +54,9 @@ public final class AtomicFile {
                 while (b.hasRemaining()) {
                     ch.write(b);
                 }
-                ch.force(true); // on disk before the rename makes it the file: a crash does not leave a renamed empty
-                // file
+                if (force) {
+                    ch.force(true); // on disk before the rename makes it the file: a crash leaves no renamed empty file
+                }
             }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

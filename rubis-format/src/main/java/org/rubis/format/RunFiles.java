@@ -57,6 +57,16 @@ public final class RunFiles {
 
     /** run --shards N: shard I's console output, in its directory {@code shard-I}. */
     public static final String SHARD_CONSOLE = "console.txt";
+    /**
+     * run --shards N: written by shard I, in {@code shard-I}, once it is ready to start (everything before t = 0 done);
+     * removed when it has read its start instant.
+     */
+    public static final String SHARD_READY = "ready";
+    /**
+     * run --shards N: the common start instant (ISO-8601), written by the parent into every {@code shard-I} once all are
+     * ready; removed by the shard once read.
+     */
+    public static final String SHARD_START_AT = "start-at";
     /** A merged run: each shard's summary, GC log and server statistics, in {@code shards/shard-I}. */
     public static final String MERGED_SHARDS_DIR = "shards";
     /** A merged run: a shard's server/stats.json, as copied into {@code shards/shard-I}. */

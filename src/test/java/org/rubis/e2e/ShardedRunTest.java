@@ -1,9 +1,12 @@
 package org.rubis.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the server's pages do not depend on how sessions interleave) as one process and as three local
  * shards (run --shards 3, one shared embedded server) gives the same sessions, with the same state
  * sequences, within the run-end cut; the merged run adds the shards up, and the shared server's own
- * log (the ground truth) saw every request of every shard.
+ * log (the ground truth) saw every request of every shard. The shards start together once all are ready; stopped
+ * before that, they send nothing.
  */
 class ShardedRunTest {
 
@@ -160,5 +165,54 @@ class ShardedRunTest {
                     "the shared server's log = the shards' requests");
         }
         assertTrue(three.out().contains("merged from 3 shards"), three.out());
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /**
+     * Ctrl-C (SIGTERM: the same hook) while the shards get ready stops every one before it is given a start instant:
+     * nothing reaches the shared server (its own log), each shard's directory holds its partial summary, and nothing is
+     * merged, so no file claims a run.
+     */
+    @Test
+    void aStopWhileTheShardsGetReadyStopsThemAllAndNothingIsSent() throws Exception {
+        Path dir = work.resolve("stopped");
+        Path console = work.resolve("stopped-console.txt");
+        // A JIT warm-up of a million requests (60 s at most) keeps the shards getting ready when the stop comes.
+        Process p = Cli.client(work, args(dir.toString(), "--shards", "2", "--jit-warmup", "1000000"))
+                .redirectErrorStream(true)
+                .redirectOutput(console.toFile())
+                .start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!(read(dir.resolve("shard-0/console.txt")).contains("getting ready")
+                    && read(dir.resolve("shard-1/console.txt")).contains("getting ready"))) {
+                assertTrue(p.isAlive(), () -> "ended before its shards got going: " + read(console));
+                assertTrue(System.nanoTime() < deadline, () -> "the shards did not start: " + read(console));
+                Thread.sleep(100);
+            }
+            p.destroy();
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), () -> "still running after the stop: " + read(console));
+        } finally {
+            p.destroyForcibly();
+        }
+        String out = read(console);
+        assertEquals(130, p.exitValue(), out);
+        assertTrue(out.contains("error: not merged: stopped before the shards started (nothing was sent)"), out);
+        assertFalse(out.contains("starting together"), out);
+        assertFalse(Files.exists(dir.resolve("summary.json")), "nothing merged: no summary claims a run");
+        for (int i = 0; i < 2; i++) {
+            JsonNode ss = new RunDir(dir.resolve("shard-" + i)).json("summary.json");
+            assertEquals("partial", ss.get("status").asText(), "shard " + i + ": " + ss);
+            assertEquals(0, ss.get("requests").asLong(), "shard " + i);
+            assertFalse(ss.get("shard").has("start_at"), "shard " + i + " was given no start instant");
+        }
+        assertEquals(0, new RunDir(dir).csv("server/requests.csv").size(), "the shared server received nothing");
     }
 }

@@ -34,6 +34,7 @@ import org.rubis.client.live.LiveRun;
 import org.rubis.client.log.RunDirectoryClaim;
 import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.ClientCommandLine;
+import org.rubis.client.process.StartHandshake;
 import org.rubis.client.profile.ProfileShape;
 import org.rubis.client.report.ExitStatus;
 import org.rubis.client.report.JvmFacts;
@@ -324,14 +325,21 @@ public final class RunCommand implements Callable<Integer> {
             names = "--start-at",
             paramLabel = "INSTANT",
             description =
-                    "When the run begins (the same on every shard): ISO-8601 (2026-11-22T06:00:00Z) or epoch ms. Default: RUBIS_START_AT; with --shard one of them is required; alone, it delays a single run to that instant.")
+                    "When the run begins (the same on every shard): ISO-8601 (2026-11-22T06:00:00Z) or epoch ms. Default: RUBIS_START_AT; with --shard one of them is required; alone, it delays a single run to that instant; with --shards N, the shards start then instead of as soon as all are ready.")
     String startAt;
+
+    /**
+     * Set by run --shards N on its shards: the shard says when it is ready and waits for the start instant its parent
+     * gives once every shard is (process/StartHandshake), instead of a --start-at fixed before the JVMs start.
+     */
+    @Option(names = "--start-when-ready", hidden = true)
+    boolean startWhenReady;
 
     @Option(
             names = "--shards",
             paramLabel = "N",
             description =
-                    "Split the run over N client JVMs on this host (one shared embedded server) and merge them into the run directory.")
+                    "Split the run over N client JVMs on this host (one shared embedded server), started together as soon as every one is ready, and merge them into the run directory.")
     Integer shards;
 
     @Option(
@@ -368,7 +376,12 @@ public final class RunCommand implements Callable<Integer> {
             Path dir = runDirectory(c);
             return asserted(c, dir, localShards(c, dir)); // the merged run is asserted; its shards are not
         }
-        ShardPlan plan = ShardPlan.resolve(shard, startAt, System.getenv(), c, Instant.now());
+        if (startWhenReady && startAt != null) {
+            throw new ConfigException("--start-when-ready and --start-at: give one of them");
+        }
+        ShardPlan plan = startWhenReady
+                ? ShardPlan.resolveStartingWhenReady(shard, System.getenv(), c)
+                : ShardPlan.resolve(shard, startAt, System.getenv(), c, Instant.now());
         if (jvm.given()) {
             return inChildJvm(runDirectory(c));
         }
@@ -485,6 +498,9 @@ public final class RunCommand implements Callable<Integer> {
     private int runHere(ClientConfig c, ShardPlan plan, PrintStream stdout, LiveView live) throws Exception {
         Path dir = runDirectory(c);
         RunEngine engine = new RunEngine(c, plan, dir, stdout);
+        if (startWhenReady) {
+            engine.startWhenReady(new StartHandshake(dir));
+        }
         LiveRun liveRun = live == null ? null : live.watch(engine, c, dir, plan);
         MeasurementObservers.register(engine, c, stdout, liveRun);
         if (heapPerUser) {

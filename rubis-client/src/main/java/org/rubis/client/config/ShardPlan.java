@@ -16,7 +16,8 @@ import org.rubis.client.input.ConfigException;
  *
  * @param index   this shard, 0-based
  * @param count   shards in the run (1: not sharded)
- * @param startAt the run's t = 0 on the wall clock, or null to start at once
+ * @param startAt the run's t = 0 on the wall clock, or null to start at once (a shard of run --shards N: until its
+ *                parent gives it)
  * @param host    the host name recorded in the summary (a pod's {@code HOSTNAME}), or null
  * @param shard   started with {@code --shard} (even 0/1): the summary carries the fields merge needs
  */
@@ -68,11 +69,34 @@ public record ShardPlan(int index, int count, Instant startAt, String host, bool
         if (shardText == null) {
             return start == null ? SINGLE : new ShardPlan(0, 1, start, null, false);
         }
-        int[] in = indexAndCount(shardName, shardText);
         if (start == null) {
+            indexAndCount(shardName, shardText); // a malformed --shard first
             throw new ConfigException(
                     "--shard needs --start-at (or RUBIS_START_AT): every shard must start at the same instant");
         }
+        return checkedShard(shardName, shardText, start, env, c);
+    }
+
+    /**
+     * A shard of {@code run --shards N} whose parent gives the start instant once every shard is ready
+     * (process/StartHandshake): the plan has no instant until then ({@link #startingAt}); RUBIS_START_AT is not read.
+     */
+    public static ShardPlan resolveStartingWhenReady(String shard, Map<String, String> env, ClientConfig c) {
+        if (shard == null) {
+            throw new ConfigException(
+                    "--start-when-ready needs --shard I/N: it is how run --shards N starts its shards");
+        }
+        return checkedShard("--shard " + shard, shard, null, env, c);
+    }
+
+    /** This plan with its start instant, once given. */
+    public ShardPlan startingAt(Instant instant) {
+        return new ShardPlan(index, count, instant, host, shard);
+    }
+
+    private static ShardPlan checkedShard(
+            String shardName, String shardText, Instant start, Map<String, String> env, ClientConfig c) {
+        int[] in = indexAndCount(shardName, shardText);
         if (!c.seedGiven()) {
             throw new ConfigException(
                     "--shard needs an explicit seed (--seed or client_seed): a random seed differs per process");

@@ -30,6 +30,7 @@ import org.rubis.client.log.RequestRecord;
 import org.rubis.client.log.RunLog;
 import org.rubis.client.log.SessionRecord;
 import org.rubis.client.process.ResourcePlan;
+import org.rubis.client.process.StartHandshake;
 import org.rubis.client.report.ClientHealth;
 import org.rubis.client.report.FixedCost;
 import org.rubis.client.report.HealthSample;
@@ -58,7 +59,11 @@ public final class RunEngine {
     /** The run's configuration; the source addresses may be raised before the run starts (runGuarded). */
     private ClientConfig config;
 
-    private final ShardPlan shard;
+    /** Which part of the workload this process runs, and when; a shard waiting for its start instant gets it later. */
+    private ShardPlan shard;
+    /** A shard of run --shards N: says it is ready and waits for its start instant before the clock starts (or null). */
+    private StartHandshake handshake;
+
     private final Path dir;
     private final PrintStream out;
     private final StopSignal stop = new StopSignal();
@@ -101,6 +106,16 @@ public final class RunEngine {
     /** Adds a hook around the measurement (packet capture...); call before {@link #run}. */
     public RunEngine observe(RunObserver observer) {
         observers.add(observer);
+        return this;
+    }
+
+    /**
+     * A shard of run --shards N: once everything before t = 0 is done (JIT warm-up, backend, logs, fixed-cost
+     * calibration), it says so and waits for the start instant its parent gives every shard (docs/SHARDING.md); the run
+     * then starts at that instant, as with a start instant given up front. Call before {@link #run}.
+     */
+    public RunEngine startWhenReady(StartHandshake shardHandshake) {
+        this.handshake = shardHandshake;
         return this;
     }
 
@@ -243,7 +258,8 @@ public final class RunEngine {
 
     /**
      * The run's phases: start the target (and warm the JIT up against a stub), open the logs, calibrate the idle
-     * client's fixed cost and start the clock, dispatch the sessions until the end, drain those in flight, finish
+     * client's fixed cost (a shard of run --shards N then says it is ready and waits for its start instant) and start
+     * the clock, dispatch the sessions until the end, drain those in flight, finish
      * (close everything, write the summary). Whatever fails or stops the run, it finishes.
      */
     private Summary runGuarded() throws IOException {
@@ -255,6 +271,10 @@ public final class RunEngine {
                         ? "emulated users following the load profile "
                                 + config.profile().source() + " (at most " + config.users() + "), sessions back to back"
                         : config.users() + " emulated users, sessions back to back";
+        if (handshake != null) {
+            out.println("Shard " + shard.index() + " of " + shard.count() + ": getting ready (JIT warm-up, backend, "
+                    + "logs, calibration), then waiting for the start instant of all shards");
+        }
         RunState run = startTarget();
         WarmupReport warmup = warmUp(run.target.base());
         openLogs(run);
@@ -374,7 +394,44 @@ public final class RunEngine {
     private void calibrate(RunState run) {
         run.health.fixedCost(
                 FixedCost.measure(calibrationWindowNs(), deadline -> stop.awaitUntil(deadline, Long.MAX_VALUE)));
+        if (handshake != null) {
+            awaitStartGiven();
+        }
         startClock(run);
+    }
+
+    /**
+     * A shard of run --shards N, ready: says so, then waits for the start instant (looking for it every few
+     * milliseconds, before the clock exists, so nothing of the wait touches the run). A stop while waiting leaves the
+     * shard without one: its run then sends nothing.
+     */
+    private void awaitStartGiven() {
+        if (stop.stopped()) {
+            return;
+        }
+        try {
+            handshake.ready(Instant.now());
+            out.println("Ready; waiting for the start instant");
+            Instant start = handshake.startInstant();
+            while (start == null && !stop.stopped()) {
+                stop.awaitUntil(System.nanoTime() + StartHandshake.POLL_NS, Long.MAX_VALUE);
+                start = handshake.startInstant();
+            }
+            if (start == null) {
+                start = handshake.startInstant(); // given before the stop came: the shards still share it
+            }
+            if (start != null) {
+                shard = shard.startingAt(start);
+            }
+        } catch (IOException e) {
+            stop.stop(Kind.CLIENT_FAILED, "the start handshake with the parent process failed: " + e.getMessage());
+        } finally {
+            try {
+                handshake.done();
+            } catch (IOException e) {
+                out.println("warning: the start handshake's files were not removed: " + e.getMessage());
+            }
+        }
     }
 
     /**

@@ -233,6 +233,14 @@ public final class ClientCommandLine {
         return option("--start-at", instant.toString());
     }
 
+    /**
+     * The shard says when it is ready and waits for the start instant its parent then gives every shard
+     * ({@link StartHandshake}), in place of {@link #startAt}.
+     */
+    public ClientCommandLine startWhenReady() {
+        return flag("--start-when-ready");
+    }
+
     /** A key of rubis.properties for this run ({@code -Dkey=value}). */
     public ClientCommandLine property(String key, String value) {
         if (!key.matches("[a-z][a-z0-9_]{0,99}")) {

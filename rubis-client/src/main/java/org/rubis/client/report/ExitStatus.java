@@ -12,7 +12,10 @@ public final class ExitStatus {
 
     /** The run is {@code complete} (or a command other than {@code run} succeeded). */
     public static final int OK = RunStatus.COMPLETE.exitCode();
-    /** {@code run --shards}: the shards' run directories could not be merged (one has no summary.json). */
+    /**
+     * {@code run --shards}: the shards' run directories could not be merged (one has no summary.json), or a shard was
+     * not ready to start in time (nothing was sent).
+     */
     public static final int NOT_MERGED = 1;
     /** The run ended {@code invalid}, {@code failed} or {@code target-died}: its figures are not a measurement. */
     public static final int NOT_A_MEASUREMENT = RunStatus.INVALID.exitCode();

@@ -40,11 +40,13 @@ final class RunPart implements SummaryPart {
             ObjectNode sh = root.putObject("shard");
             sh.put("index", plan.index());
             sh.put("count", plan.count());
-            sh.put("start_at", plan.startAt().toString());
-            sh.put(
-                    "start_at_epoch_ns",
-                    plan.startAt().getEpochSecond() * 1_000_000_000L
-                            + plan.startAt().getNano());
+            if (plan.startAt() != null) { // none: a shard of run --shards N stopped before it was given one
+                sh.put("start_at", plan.startAt().toString());
+                sh.put(
+                        "start_at_epoch_ns",
+                        plan.startAt().getEpochSecond() * 1_000_000_000L
+                                + plan.startAt().getNano());
+            }
             if (plan.host() != null) {
                 sh.put("host", plan.host());
             }

@@ -10,8 +10,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.merge.RunMerge;
@@ -21,6 +23,7 @@ import org.rubis.client.input.ConfigException;
 import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.process.EmbeddedServerProcess;
+import org.rubis.client.process.StartHandshake;
 import org.rubis.client.report.ExitStatus;
 import org.rubis.format.Printable;
 import org.rubis.format.RunFiles;
@@ -29,21 +32,28 @@ import org.rubis.format.RunStatus;
 /**
  * {@code run --shards N}: the sharded run of docs/SHARDING.md on one host, for a machine too big
  * for one client JVM and for the tests. Starts one embedded server for all shards (so its log is
- * the ground truth of the whole run), forks N client JVMs with {@code --shard I/N} and a common
- * start instant, waits for them, and merges their directories into the run directory with
- * {@code rubis-analysis merge}'s code. Ctrl-C stops every shard cleanly and still merges what they
- * wrote.
+ * the ground truth of the whole run), forks N client JVMs with {@code --shard I/N}, gives them a
+ * common start instant as soon as every one is ready (or the user's {@code --start-at}), waits for
+ * them, and merges their directories into the run directory with {@code rubis-analysis merge}'s
+ * code. Ctrl-C stops every shard cleanly and still merges what they wrote once they had started.
  */
 public final class LocalShards {
 
     /**
-     * How far ahead the common start instant is: 3 client JVMs starting at once on 2 cores under a
-     * load of 30 (class loading, configuration, backend) took up to 19 s to reach their wait; on a
-     * quiet host about 1 s. Pass --start-at to choose.
+     * How long the shards have to get ready: 3 client JVMs starting at once on 2 cores under a load of 30 (class
+     * loading, configuration, JIT warm-up, backend) took up to 19 s; on a quiet host 1-2 s. A host that needs more than
+     * six times the worst seen cannot run them, and nothing is run.
      */
-    static Duration lead(int shards) {
-        return Duration.ofSeconds(10 + 2L * shards);
-    }
+    static final Duration READY_BOUND = Duration.ofSeconds(120);
+
+    /**
+     * How far ahead of the moment the last shard is ready the common start instant is. It must reach every shard before
+     * it passes: the parent writes it without forcing it to disk, each shard looks for it every
+     * {@link StartHandshake#POLL_NS} and then anchors its clock and builds its session executor before it waits; 3
+     * shards anchored theirs 19 to 26 ms after the decision on the loaded 2-core build machine (docs/SHARDING.md), so
+     * half a second leaves a JVM that is descheduled for a moment time to spare, and costs a run half a second.
+     */
+    static final Duration START_MARGIN = Duration.ofMillis(500);
 
     private final ClientConfig config;
     private final int count;
@@ -55,6 +65,8 @@ public final class LocalShards {
 
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean interrupted;
+    /** A shard was not ready in time: the shards were stopped here, their ends are no news. */
+    private volatile boolean notReady;
 
     /**
      * @param config the loaded configuration (validated by the parent before any child starts)
@@ -93,7 +105,7 @@ public final class LocalShards {
      * @param child    each shard's command line: its JVM (java, a profile's flags) and the user's arguments
      *                 of {@code run}; the shard, the start instant, the target, the seed and the run directory
      *                 are set here
-     * @param startAt  the common start instant, or null for a few seconds ahead ({@link #lead})
+     * @param startAt  the common start instant, or null for as soon as every shard is ready
      */
     public int run(ClientCommandLine child, Instant startAt) throws IOException, InterruptedException {
         checkEmpty(dir);
@@ -111,22 +123,24 @@ public final class LocalShards {
         Thread hook = new Thread(this::stopAll, "shards-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         List<Path> shardDirs = new ArrayList<>();
+        List<StartHandshake> handshakes = new ArrayList<>();
         int status;
+        boolean started;
         try {
-            Instant start =
-                    startAt != null ? startAt : Instant.now().plus(lead(count)).truncatedTo(ChronoUnit.MILLIS);
-            out.println("Starting " + count + " shards at " + start + " (seed " + config.seed() + ", target " + target
-                    + ")");
+            out.println("Starting " + count + " shards" + (startAt != null ? " at " + startAt : "") + " (seed "
+                    + config.seed() + ", target " + target + ")" + (startAt != null ? "" : "..."));
+            long t0 = System.nanoTime();
             for (int i = 0; i < count; i++) {
                 Path sd = RunFiles.shardDir(dir, i);
                 Files.createDirectories(sd);
                 shardDirs.add(sd);
+                handshakes.add(new StartHandshake(sd));
                 ClientCommandLine shard = child.shard(i, count)
-                        .startAt(start)
                         .target(target)
                         .seed(config.seed())
                         .noProgress()
                         .out(sd);
+                shard = startAt != null ? shard.startAt(startAt) : shard.startWhenReady();
                 if (firstMetricsPort > 0) {
                     shard = shard.metricsPort(firstMetricsPort + i).metricsLinger(SHARD_LINGER);
                 }
@@ -137,7 +151,8 @@ public final class LocalShards {
                     children.add(ChildJvm.start(shard, sd.resolve(RunFiles.SHARD_CONSOLE)));
                 }
             }
-            status = await();
+            started = startAt != null || startTogether(handshakes, t0);
+            status = notReady ? ExitStatus.NOT_MERGED : await();
         } finally {
             stopAll();
             if (server != null) {
@@ -146,7 +161,7 @@ public final class LocalShards {
             }
         }
         try {
-            return merge(shardDirs, status);
+            return started ? merge(shardDirs, status) : notStarted(status);
         } finally {
             finished.countDown();
             try {
@@ -155,6 +170,58 @@ public final class LocalShards {
                 // the hook is running: it waits for us
             }
         }
+    }
+
+    /**
+     * Waits until every shard is ready, then gives them all one start instant, {@link #START_MARGIN} ahead. False when
+     * they were not started: one ended first ({@link #await} names it and stops the others), one was not ready in time
+     * (stopped here, with every other), or the user stopped the run.
+     */
+    private boolean startTogether(List<StartHandshake> handshakes, long t0) throws IOException, InterruptedException {
+        List<Process> started;
+        synchronized (children) {
+            started = List.copyOf(children);
+        }
+        ReadyWait.Result r = ReadyWait.await(started, handshakes, t0, READY_BOUND, () -> interrupted);
+        switch (r.outcome()) {
+            case READY -> {
+                Instant start = Instant.now().plus(START_MARGIN).truncatedTo(ChronoUnit.MILLIS);
+                for (StartHandshake h : handshakes) {
+                    h.start(start);
+                }
+                out.println(String.format(
+                        Locale.ROOT,
+                        "%d shards ready after %.1f s; starting together at %s",
+                        count,
+                        r.elapsedNs() / 1e9,
+                        start));
+                return true;
+            }
+            case NOT_READY -> {
+                List<Integer> late = r.shards();
+                String who = late.size() == 1
+                        ? "shard " + late.get(0) + " was"
+                        : "shards " + late.stream().map(String::valueOf).collect(Collectors.joining(", ")) + " were";
+                System.err.println("error: " + who + " not ready within " + READY_BOUND.toSeconds() + " s ("
+                        + Printable.escape(
+                                lastLine(RunFiles.shardDir(dir, late.get(0)).resolve(RunFiles.SHARD_CONSOLE)))
+                        + "); this host cannot start " + count + " client JVMs in time: nothing was run (use fewer "
+                        + "shards, or a less loaded host)");
+                notReady = true;
+                stopAll();
+                return false;
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+
+    /** The shards were stopped before they were given a start instant: nothing was sent, there is nothing to merge. */
+    private int notStarted(int status) {
+        System.err.println("error: not merged: stopped before the shards started (nothing was sent); each shard's "
+                + "output is in " + dir.resolve("shard-I").resolve(RunFiles.SHARD_CONSOLE));
+        return status == 0 ? ExitStatus.NOT_MERGED : status;
     }
 
     /** Waits for every shard; the first that fails stops the others (their runs would not add up to the workload). */
@@ -169,7 +236,7 @@ public final class LocalShards {
                     if (s != 0 && status == 0) {
                         status = s;
                         int i = children.indexOf(p);
-                        if (!interrupted) {
+                        if (!interrupted && !notReady) {
                             System.err.println("error: shard " + i + " ended with status " + s + ": "
                                     + Printable.escape(
                                             lastLine(RunFiles.shardDir(dir, i).resolve(RunFiles.SHARD_CONSOLE)))
@@ -235,6 +302,10 @@ public final class LocalShards {
         try {
             r = RunMerge.mergeInPlace(shardDirs, dir);
         } catch (AnalysisException e) {
+            if (interrupted) { // stopped as the start instant was given: a shard may have ended without it
+                System.err.println("error: not merged: " + Printable.escape(e.getMessage()));
+                return status;
+            }
             throw new ConfigException("merging the shards: " + e.getMessage());
         }
         out.println();

@@ -171,4 +171,25 @@ class ShardPlanTest {
         Files.writeString(b, "Alabama\nArizona\n");
         assertNotEquals(ha, config("database_regions_file", b.toString()).configSha256(), "an edited file");
     }
+
+    @Test
+    void aShardStartingWhenReadyHasItsInstantOnlyOnceGivenAndTheChecksOfAnyShard() {
+        Map<String, String> env = Map.of("RUBIS_START_AT", AHEAD, "HOSTNAME", "h");
+        ShardPlan p = ShardPlan.resolveStartingWhenReady("1/3", env, config());
+        assertEquals(new ShardPlan(1, 3, null, "h", true), p, "its parent gives the instant, not the environment");
+        assertEquals(new ShardPlan(1, 3, Instant.parse(AHEAD), "h", true), p.startingAt(Instant.parse(AHEAD)));
+        assertEquals(
+                "--start-when-ready needs --shard I/N: it is how run --shards N starts its shards",
+                assertThrows(ConfigException.class, () -> ShardPlan.resolveStartingWhenReady(null, env, config()))
+                        .getMessage());
+        assertEquals(
+                "--shard 3/3: the index must be in 0..2 (shard I of N, 0-based)",
+                assertThrows(ConfigException.class, () -> ShardPlan.resolveStartingWhenReady("3/3", env, config()))
+                        .getMessage());
+        assertTrue(assertThrows(
+                        ConfigException.class,
+                        () -> ShardPlan.resolveStartingWhenReady("0/2", env, config("client_seed", null)))
+                .getMessage()
+                .startsWith("--shard needs an explicit seed"));
+    }
 }

@@ -1,6 +1,7 @@
 package org.rubis.client.process;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -169,5 +170,14 @@ class ClientCommandLineTest {
         assertEquals("1", ClientCommandLine.number(1.0));
         assertEquals("0", ClientCommandLine.number(0));
         assertEquals("0.0001", ClientCommandLine.number(1e-4));
+    }
+
+    @Test
+    void aShardOfRunShardsStartsWhenReadyInPlaceOfAnInstant() {
+        ParseResult r =
+                parse(ClientCommandLine.run().shard(0, 2).startWhenReady().out(DIR));
+        assertTrue(r.hasMatchedOption("--start-when-ready"));
+        assertFalse(r.hasMatchedOption("--start-at"));
+        assertEquals("0/2", r.matchedOptionValue("--shard", null));
     }
 }

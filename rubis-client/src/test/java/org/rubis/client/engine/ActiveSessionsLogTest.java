@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.RunAnalysis;
@@ -20,8 +21,9 @@ import org.rubis.format.RunFiles;
  * The sessions a report plots as active agree with the client's own count (client-health.csv's
  * {@code active_sessions}, sampled each second): a session cut by the end of the run was active until the cut, so its
  * sessions.csv end is the cut, not its last reply. With the last reply as its end, the report's plot fell from ~275
- * to 145 during a run phase in which client-health.csv said 294-296.
+ * to 145 during a run phase in which client-health.csv said 294-296. One run against its own server, mostly waiting.
  */
+@Tag("concurrent")
 class ActiveSessionsLogTest {
 
     @TempDir

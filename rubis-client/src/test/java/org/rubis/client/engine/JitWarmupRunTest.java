@@ -16,8 +16,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.probe.ReferenceProbe;
 import org.rubis.client.warmup.JitWarmup;
@@ -31,8 +38,17 @@ import org.rubis.server.RubisServer;
  * connections (one per netty session, plus the probe's), and the summary records the warm-up; with it
  * off no stub starts; a warm-up that cannot start its stub is skipped with a warning, and the run
  * still completes.
+ *
+ * <p>Each case has its own server and mostly waits for its run: the cases run concurrently, except that a case that
+ * counts the stubs this JVM started ({@link JitWarmup#stubsStarted()}) runs while no other case of this class can
+ * start one (no other class turns the warm-up on).
  */
+@Tag("concurrent")
+@Execution(ExecutionMode.CONCURRENT)
 class JitWarmupRunTest {
+
+    /** The JVM's count of warm-up stubs: read exclusively by the cases that count them, shared by the others. */
+    private static final String STUBS = "JitWarmup.stubsStarted";
 
     @TempDir
     Path tmp;
@@ -102,6 +118,7 @@ class JitWarmupRunTest {
     }
 
     @Test
+    @ResourceLock(value = STUBS, mode = ResourceAccessMode.READ_WRITE)
     void theTargetSeesNoWarmupRequestOrConnection() throws Exception {
         int stubs = JitWarmup.stubsStarted();
         Run r = run("netty", "400", null, true);
@@ -139,52 +156,51 @@ class JitWarmupRunTest {
      * (full ones, and resumed ones when resumption is on), while the target's accounting (requests,
      * connections, full and resumed handshakes) holds the run's connections only.
      */
-    @Test
-    void anHttpsTargetIsWarmedOverTlsAgainstTheStubOnly() throws Exception {
-        for (boolean resumption : new boolean[] {true, false}) {
-            Run r = run("netty", "400", null, false, resumption);
-            String what = "resumption " + resumption + ": ";
-            JsonNode w = r.summary().get("jit_warmup");
-            assertEquals("complete", r.summary().get("status").asText(), r.out());
-            assertEquals("count", w.get("status").asText(), what + w);
-            assertTrue(w.get("requests").asLong() >= 400, what + w);
-            assertEquals(0, w.get("errors").asLong(), what + w);
-            JsonNode h = w.get("tls");
-            assertTrue(
-                    h != null && h.get("full_handshakes").asLong() > 0, what + "the stub made full handshakes: " + w);
-            if (resumption) {
-                assertTrue(h.get("resumed_handshakes").asLong() > 0, what + "and resumed ones: " + w);
-            } else {
-                assertEquals(0, h.get("resumed_handshakes").asLong(), what + w);
-            }
-            assertTrue(
-                    r.out()
-                            .contains("JIT warm-up: " + w.get("requests").asLong() + " requests over TLS ("
-                                    + h.get("full_handshakes").asLong() + " full + "),
-                    r.out());
-            assertTrue(Files.readString(r.dir().resolve("summary.txt")).contains(" over TLS ("), what + "summary.txt");
+    @ParameterizedTest(name = "resumption {0}")
+    @ValueSource(booleans = {true, false})
+    @ResourceLock(value = STUBS, mode = ResourceAccessMode.READ)
+    void anHttpsTargetIsWarmedOverTlsAgainstTheStubOnly(boolean resumption) throws Exception {
+        Run r = run("netty", "400", null, false, resumption);
+        String what = "resumption " + resumption + ": ";
+        JsonNode w = r.summary().get("jit_warmup");
+        assertEquals("complete", r.summary().get("status").asText(), r.out());
+        assertEquals("count", w.get("status").asText(), what + w);
+        assertTrue(w.get("requests").asLong() >= 400, what + w);
+        assertEquals(0, w.get("errors").asLong(), what + w);
+        JsonNode h = w.get("tls");
+        assertTrue(h != null && h.get("full_handshakes").asLong() > 0, what + "the stub made full handshakes: " + w);
+        if (resumption) {
+            assertTrue(h.get("resumed_handshakes").asLong() > 0, what + "and resumed ones: " + w);
+        } else {
+            assertEquals(0, h.get("resumed_handshakes").asLong(), what + w);
+        }
+        assertTrue(
+                r.out()
+                        .contains("JIT warm-up: " + w.get("requests").asLong() + " requests over TLS ("
+                                + h.get("full_handshakes").asLong() + " full + "),
+                r.out());
+        assertTrue(Files.readString(r.dir().resolve("summary.txt")).contains(" over TLS ("), what + "summary.txt");
 
-            // The target's own accounting: the run's requests and connections (one per netty session), no warm-up one.
-            long client = rows(r.dir().resolve("requests.csv")).size();
-            assertTrue(client > 0, "requests: " + client);
-            assertEquals(client, rows(r.truth().resolve("requests.csv")).size(), what + "server requests = the run's");
-            JsonNode stats =
-                    new ObjectMapper().readTree(r.truth().resolve("stats.json").toFile());
-            long sessions = r.summary().get("sessions_started").asLong();
-            assertEquals(
-                    sessions, stats.get("connections_accepted").asLong(), what + "connections = sessions: " + stats);
-            assertEquals(
-                    sessions,
-                    stats.get("tls_full_handshakes").asLong()
-                            + stats.get("tls_resumed_handshakes").asLong(),
-                    what + "one handshake per run connection: " + stats);
-            if (!resumption) {
-                assertEquals(0, stats.get("tls_resumed_handshakes").asLong(), what + stats);
-            }
+        // The target's own accounting: the run's requests and connections (one per netty session), no warm-up one.
+        long client = rows(r.dir().resolve("requests.csv")).size();
+        assertTrue(client > 0, "requests: " + client);
+        assertEquals(client, rows(r.truth().resolve("requests.csv")).size(), what + "server requests = the run's");
+        JsonNode stats =
+                new ObjectMapper().readTree(r.truth().resolve("stats.json").toFile());
+        long sessions = r.summary().get("sessions_started").asLong();
+        assertEquals(sessions, stats.get("connections_accepted").asLong(), what + "connections = sessions: " + stats);
+        assertEquals(
+                sessions,
+                stats.get("tls_full_handshakes").asLong()
+                        + stats.get("tls_resumed_handshakes").asLong(),
+                what + "one handshake per run connection: " + stats);
+        if (!resumption) {
+            assertEquals(0, stats.get("tls_resumed_handshakes").asLong(), what + stats);
         }
     }
 
     @Test
+    @ResourceLock(value = STUBS, mode = ResourceAccessMode.READ_WRITE)
     void offStartsNoStubAndRecordsZero() throws Exception {
         int stubs = JitWarmup.stubsStarted();
         Run r = run("pooled", "off", null, false);
@@ -197,6 +213,7 @@ class JitWarmupRunTest {
     }
 
     @Test
+    @ResourceLock(value = STUBS, mode = ResourceAccessMode.READ)
     void aStubThatCannotBindSkipsTheWarmupNotTheRun() throws Exception {
         // 192.0.2.1 (TEST-NET-1) is no address of this host: binding fails.
         Run r = run("legacy", "auto", InetAddress.getByName("192.0.2.1"), false);

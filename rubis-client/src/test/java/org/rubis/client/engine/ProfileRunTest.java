@@ -17,6 +17,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.input.Source;
 import org.rubis.client.profile.ProfileShape;
@@ -30,9 +32,11 @@ import org.rubis.server.RubisServer;
 /**
  * Load profiles on real runs, checked against the embedded server's own accounting of connections (server/connections.csv): the concurrent
  * sessions it saw in each interval of a step profile are the profile's users, and a mix switch changes the states of
- * the sessions that start after it only. Short intervals and a small think scale keep the runs to seconds.
+ * the sessions that start after it only. Short intervals and a small think scale keep the runs to seconds. Each case
+ * has its own server and mostly waits for its run: the cases run concurrently.
  */
 @Tag("concurrent")
+@Execution(ExecutionMode.CONCURRENT)
 class ProfileRunTest {
 
     /** States the browsing table never reaches (docs/WORKLOAD.md, Transition tables): only bidding sessions send them. */

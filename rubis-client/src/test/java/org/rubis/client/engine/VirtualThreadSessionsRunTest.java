@@ -14,8 +14,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
@@ -25,8 +28,11 @@ import org.rubis.server.RubisServer;
  * times on a timer) against the server's own accounting: although no thread holds a session
  * through its think times, each session keeps one connection for all its requests, carrying no
  * other session's; every request the server served is logged once, in a session that has its one
- * sessions.csv line; and a stop in the middle (Ctrl-C) still leaves that accounting whole.
+ * sessions.csv line; and a stop in the middle (Ctrl-C) still leaves that accounting whole. Each case has its own
+ * server and mostly waits for its run: the cases run concurrently.
  */
+@Tag("concurrent")
+@Execution(ExecutionMode.CONCURRENT)
 class VirtualThreadSessionsRunTest {
 
     private static final int USERS = 12;
@@ -41,7 +47,7 @@ class VirtualThreadSessionsRunTest {
             List<Map<String, String>> serverRequests,
             List<Map<String, String>> serverConnections) {}
 
-    private Run run(String name, long stopAfterMs) throws Exception {
+    private Run run(String name, int stopAfterRequests) throws Exception {
         Path dir = tmp.resolve(name);
         Path truth = tmp.resolve(name + "-server");
         JsonNode s;
@@ -69,17 +75,13 @@ class VirtualThreadSessionsRunTest {
                     "no");
             RunEngine engine = new RunEngine(
                     ConfigLoader.load((Path) null, p), dir, new PrintStream(OutputStream.nullOutputStream()));
-            if (stopAfterMs > 0) {
-                Thread stopper = Thread.ofPlatform().daemon().start(() -> {
-                    try {
-                        Thread.sleep(stopAfterMs);
-                        engine.requestStop("interrupted (Ctrl-C)");
-                    } catch (InterruptedException ignored) {
-                        // the run ended first
-                    }
-                });
-                s = engine.run().json();
-                stopper.interrupt();
+            if (stopAfterRequests > 0) {
+                StopAfterRequests stop = StopAfterRequests.on(engine, stopAfterRequests);
+                try {
+                    s = engine.run().json();
+                } finally {
+                    stop.cancel();
+                }
             } else {
                 s = engine.run().json();
             }
@@ -203,7 +205,9 @@ class VirtualThreadSessionsRunTest {
 
     @Test
     void aStopInTheMiddleEndsThinkingSessionsWithTheirAccountingWhole() throws Exception {
-        Run r = run("stopped", 1500);
+        // Stopped once the run has logged about ten requests a user (most users in a session, thinking), whatever the
+        // host's load: a stop after a fixed delay could come before the run phase had sent anything.
+        Run r = run("stopped", 10 * USERS);
         assertEquals("partial", r.summary.get("status").asText(), r.summary.toString());
         sessionsKeepTheirConnectionAndEveryRequestIsLogged(r);
         assertTrue(r.sessions.stream().anyMatch(s -> s.get("end_reason").equals("run_ended")), "the stop cut sessions");

@@ -9,13 +9,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a benchmark leaves and prints, on the smallest one ({@code bench server}, one model, a few seconds): each row
  * ends with its run's own verdict, the one in that run's summary.json; the child run's per-request logs are deleted
- * once read, its summary kept, unless {@code --keep-runs}.
+ * once read, its summary kept, unless {@code --keep-runs}. The two benchmarks are independent (each its own
+ * directory and server): they run side by side.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class BenchTest {
 
     @TempDir

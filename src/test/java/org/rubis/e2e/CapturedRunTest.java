@@ -169,7 +169,11 @@ class CapturedRunTest {
                 acc.path("above_floor_mean_us").asDouble(),
                 0.11);
         String runVerdict = s.path("client_health").path("verdict").asText();
-        assertEquals(acc.path("floor_explains").asBoolean(), runVerdict.contains("HOST: its floor"), runVerdict);
+        // The floor is one of HOST's findings, after any other (a busy host's load comes first).
+        assertEquals(
+                acc.path("floor_explains").asBoolean(),
+                runVerdict.contains("its floor: the run's times are INACCURATE"),
+                runVerdict);
         assertEquals(
                 !acc.path("within").asBoolean() && !acc.path("floor_explains").asBoolean(),
                 runVerdict.contains("its times were"),

@@ -13,9 +13,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Ctrl-C mid-run, an unreachable target, bad input: clear messages, complete logs, no hang. */
+/**
+ * Ctrl-C mid-run, an unreachable target, bad input: clear messages, complete logs, no hang. The cases are independent
+ * (each its own directory and server): they run side by side.
+ */
+@Execution(ExecutionMode.CONCURRENT)
 class FailureTest {
 
     @TempDir

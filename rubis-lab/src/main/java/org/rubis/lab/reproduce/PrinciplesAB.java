@@ -74,8 +74,9 @@ final class PrinciplesAB implements Experiment {
                     lab.run(name(), "closed-" + n, ClientSpec.of(base.users(n).rampUp(Duration.ZERO)));
             // Open sessions of SESSION_LENGTH requests last about SESSION_LENGTH x Z: started empty, their
             // population (and request rate) grows for that long. An up ramp of that length with no slowdown
-            // lets it fill before the measured phase, as a closed population of N is full from the start.
-            long fillMs = Math.round(SESSION_LENGTH * z * 1000);
+            // lets it fill before the measured phase, as a closed population of N is full from the start. Smoke scale
+            // fills a third of the way (its verdict is not evidence; the ramp would be most of its time).
+            long fillMs = Math.round(SESSION_LENGTH * z * 1000 * lab.pick(1 / 3.0, 1.0, 1.0));
             ClientCommandLine openLine = base.sessionRate(Math.round(rate / SESSION_LENGTH * 1000) / 1000.0)
                     .rampUp(Duration.ofMillis(fillMs))
                     .property("workload_up_ramp_slowdown_factor", "1");

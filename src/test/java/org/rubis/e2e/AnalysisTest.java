@@ -35,15 +35,12 @@ class AnalysisTest {
 
     record RunDirs(Path closed, Path hybrid) {}
 
-    /** The run the httperf replay exports, started first: it goes on beside the other tests (null: no httperf). */
+    /** The run the httperf replay exports: it goes on while the other tests run (null: no httperf). */
     static BackgroundRun thinking;
 
-    /** The closed run and a hybrid run, and the closed run's report; the replay's run is started first, beside them. */
+    /** The closed run and a hybrid run, and the closed run's report; then the replay's run is started. */
     @BeforeAll
     static void twoRuns() throws Exception {
-        if (Files.isExecutable(HTTPERF)) {
-            thinking = BackgroundRun.start(work, thinkingRun());
-        }
         // The shared closed run (legacy, 25 users), copied: report writes into the run directory.
         Path closed = SharedRuns.copy(SharedRuns.closed().dir(), work.resolve("closed"));
         Cli.Result b = Cli.run(
@@ -74,6 +71,9 @@ class AnalysisTest {
         assertEquals(0, b.status(), b.out() + b.err());
         runs = new RunDirs(closed, work.resolve("hybrid"));
         report = Cli.analysis(work, "report", closed.toString());
+        if (Files.isExecutable(HTTPERF)) {
+            thinking = BackgroundRun.start(work, thinkingRun());
+        }
     }
 
     @AfterAll

@@ -22,15 +22,14 @@ class HeapPerUserRunTest {
     @TempDir
     static Path work;
 
-    // Think-scale 0.2 (mean 1.4 s): every user has connected and is mostly thinking when the users are measured. 250
-    // users: the figure is per user, and a few hundred make the users' heap stand well above the idle one's.
+    // Think-scale 0.2 (mean 1.4 s): every user has connected and is mostly thinking when the users are measured.
     @ParameterizedTest
     @ValueSource(strings = {"netty", "virtual"})
     void theSummaryRecordsTheHeapPerIdleUser(String model) throws Exception {
         List<String> args = new ArrayList<>(List.of(
                 "run",
                 "--users",
-                "250",
+                "500",
                 "--ramp-up",
                 "2s",
                 "--duration",
@@ -55,7 +54,7 @@ class HeapPerUserRunTest {
         assertEquals(0, r.status(), r.out() + r.err());
         RunDir d = new RunDir(work.resolve(model));
         JsonNode heap = d.json("summary.json").get("heap_per_user");
-        assertEquals(250, heap.get("users").asInt(), heap.toString());
+        assertEquals(500, heap.get("users").asInt(), heap.toString());
         assertTrue(heap.path("bytes_per_user").asLong() > 0, "measured and positive: " + heap);
         assertTrue(
                 heap.get("live_bytes_with_users").asLong()

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -87,19 +86,19 @@ class ServerFaultsTest {
 
     /**
      * The documented maximum of the large fault works on every backend and both server models: every faulted request has
-     * its ground-truth line and reaches the client whole; one MiB more is a one-line error before anything starts. The
-     * runs, each with its own server, go two side by side.
+     * its ground-truth line and reaches the client whole; one MiB more is a one-line error before anything starts.
      */
     @Test
     void theLargestLargeFaultReachesEveryBackendWhole() throws Exception {
         String[][] cases = {{"legacy", "event"}, {"pooled", "prefork"}, {"dedicated", "event"}, {"netty", "prefork"}};
-        for (int pair = 0; pair < cases.length; pair += 2) {
-            List<String[]> runs = new ArrayList<>();
-            for (String[] c : List.of(cases[pair], cases[pair + 1])) {
-                runs.add(new String[] {
+        for (String[] c : cases) {
+            String out = "large-" + c[0];
+            Cli.Result r = Cli.run(
+                    work,
+                    180,
                     "run",
                     "--users",
-                    "2",
+                    "3",
                     "--ramp-up",
                     "0",
                     "--duration",
@@ -115,32 +114,23 @@ class ServerFaultsTest {
                     "--seed",
                     "3",
                     "--out",
-                    "large-" + c[0],
+                    out,
                     "--no-progress",
                     "-Dserver_size=0.01",
-                    "-Dserver_faults=large=" + LARGE_MAX_MB + ":0.3"
-                });
-            }
-            List<Cli.Result> results = BackgroundRun.all(work, 180, runs);
-            for (int i = 0; i < 2; i++) {
-                String[] c = cases[pair + i];
-                Cli.Result r = results.get(i);
-                assertEquals(0, r.status(), c[0] + "/" + c[1] + ": " + r.out() + r.err());
-                RunDir d = new RunDir(work.resolve("large-" + c[0]));
-                List<Map<String, String>> client = d.csv("requests.csv");
-                List<Map<String, String>> server = d.csv("server/requests.csv");
-                assertEquals(
-                        client.size(), server.size(), c[0] + "/" + c[1] + ": every request has its ground-truth line");
-                long faulted = server.stream()
-                        .filter(x -> x.get("fault").equals("large"))
-                        .count();
-                assertTrue(faulted > 0, c[0] + "/" + c[1] + ": the fault was injected");
-                long whole = client.stream()
-                        .filter(x -> x.get("error").isEmpty()
-                                && x.get("bytes").equals(String.valueOf((long) LARGE_MAX_MB << 20)))
-                        .count();
-                assertEquals(faulted, whole, c[0] + "/" + c[1] + ": each large reply read whole, without an error");
-            }
+                    "-Dserver_faults=large=" + LARGE_MAX_MB + ":0.3");
+            assertEquals(0, r.status(), c[0] + "/" + c[1] + ": " + r.out() + r.err());
+            RunDir d = new RunDir(work.resolve(out));
+            List<Map<String, String>> client = d.csv("requests.csv");
+            List<Map<String, String>> server = d.csv("server/requests.csv");
+            assertEquals(client.size(), server.size(), c[0] + "/" + c[1] + ": every request has its ground-truth line");
+            long faulted =
+                    server.stream().filter(x -> x.get("fault").equals("large")).count();
+            assertTrue(faulted > 0, c[0] + "/" + c[1] + ": the fault was injected");
+            long whole = client.stream()
+                    .filter(x -> x.get("error").isEmpty()
+                            && x.get("bytes").equals(String.valueOf((long) LARGE_MAX_MB << 20)))
+                    .count();
+            assertEquals(faulted, whole, c[0] + "/" + c[1] + ": each large reply read whole, without an error");
         }
         Cli.Result over = Cli.run(
                 work, 60, "run", "--duration", "1s", "--out", "over", "-Dserver_faults=large=" + (LARGE_MAX_MB + 1));

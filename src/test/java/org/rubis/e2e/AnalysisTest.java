@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,10 @@ class AnalysisTest {
 
     record RunDirs(Path closed, Path hybrid) {}
 
-    /** The closed run and a hybrid run, and the closed run's report. */
+    /** The run the httperf replay exports: it goes on while the other tests run (null: no httperf). */
+    static BackgroundRun thinking;
+
+    /** The closed run and a hybrid run, and the closed run's report; then the replay's run is started. */
     @BeforeAll
     static void twoRuns() throws Exception {
         // The shared closed run (legacy, 25 users), copied: report writes into the run directory.
@@ -67,6 +71,16 @@ class AnalysisTest {
         assertEquals(0, b.status(), b.out() + b.err());
         runs = new RunDirs(closed, work.resolve("hybrid"));
         report = Cli.analysis(work, "report", closed.toString());
+        if (Files.isExecutable(HTTPERF)) {
+            thinking = BackgroundRun.start(work, thinkingRun());
+        }
+    }
+
+    @AfterAll
+    static void stopThinking() {
+        if (thinking != null) {
+            thinking.stop();
+        }
     }
 
     @Test
@@ -312,38 +326,67 @@ class AnalysisTest {
         assertEquals(2, badLines.path("requests.csv").path("count").asInt(), badLines.toString());
     }
 
+    static final Path HTTPERF = Path.of("/usr/bin/httperf");
+
+    /** Every think time of the replay's run: longer than the server's default keep-alive (5 s). */
+    static final String THINK_MS = "6000";
+
+    /**
+     * The replay's run: three sessions of at most two requests (Home, a think time, one more), 300 ms apart, against
+     * an embedded server of its own (the README's server line is for it). Its think times are the transition table's
+     * waiting times ({@code workload_use_tpcw_think_time=no}), all {@link #THINK_MS}, so that each session thinks once
+     * longer than the server's keep-alive in a run of about 7 s. The run ends when its sessions have.
+     */
+    static String[] thinkingRun() throws Exception {
+        Path shipped = Path.of(
+                System.getProperty("rubis.properties.dir", "../../rubis-properties"), "default_transitions.txt");
+        List<String> lines = new ArrayList<>();
+        boolean states = true; // the states' rows come before "Back probability"; their last cell is the waiting time
+        for (String l : Files.readAllLines(shipped, StandardCharsets.ISO_8859_1)) {
+            states &= !l.startsWith("Back probability");
+            String[] cells = l.split("\t", -1);
+            if (states && cells.length > 1 && cells[cells.length - 1].matches("\\d+")) {
+                cells[cells.length - 1] = THINK_MS;
+            }
+            lines.add(String.join("\t", cells));
+        }
+        Path table = Files.write(work.resolve("thinking_transitions.txt"), lines, StandardCharsets.ISO_8859_1);
+        Path arrivals = Files.writeString(work.resolve("thinking_arrivals.txt"), "0\n300\n300\n");
+        return new String[] {
+            "run",
+            "--interarrival-file",
+            arrivals.toString(),
+            "--ramp-up",
+            "0",
+            "--duration",
+            "60s", // a cap: the run ends when its three sessions have
+            "--ramp-down",
+            "0",
+            "--max-transitions",
+            "2",
+            "--seed",
+            "5",
+            "--backend",
+            "dedicated",
+            "--out",
+            "thinking",
+            "--no-progress",
+            "-Dworkload_transition_table=" + table,
+            "-Dworkload_use_tpcw_think_time=no",
+            "-Dserver_size=0.01"
+        };
+    }
+
     /**
      * The replay works as its README.txt says: a run whose sessions think longer than the embedded server's default 5 s
-     * keep-alive, exported; the server started and httperf run with the README's two command lines; every request of
-     * every session gets its reply (before, a third failed with connreset: the server had closed the connection during
-     * the think time). Needs httperf (Debian package httperf).
+     * keep-alive ({@link #thinkingRun}), exported; the server started and httperf run with the README's two command
+     * lines; every request of every session gets its reply (before, a third failed with connreset: the server had
+     * closed the connection during the think time). Needs httperf (Debian package httperf).
      */
     @Test
     void theHttperfReplayRunsAsItsReadmeSays() throws Exception {
-        Assumptions.assumeTrue(
-                Files.isExecutable(Path.of("/usr/bin/httperf")), "httperf is not installed (apt-get install httperf)");
-        Cli.Result r = Cli.run(
-                work,
-                120,
-                "run",
-                "--session-rate",
-                "0.5",
-                "--ramp-up",
-                "0",
-                "--duration",
-                "30s",
-                "--ramp-down",
-                "0",
-                "--max-transitions",
-                "4",
-                "--seed",
-                "5",
-                "--backend",
-                "dedicated",
-                "--out",
-                "thinking",
-                "--no-progress",
-                "-Dserver_size=0.01");
+        Assumptions.assumeTrue(Files.isExecutable(HTTPERF), "httperf is not installed (apt-get install httperf)");
+        Cli.Result r = thinking.await(120);
         assertEquals(0, r.status(), r.out() + r.err());
         Path exp = work.resolve("replay");
         Cli.Result e = Cli.analysis(work, "export-httperf", "thinking", "--out", exp.toString());

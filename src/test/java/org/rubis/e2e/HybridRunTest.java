@@ -5,17 +5,124 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Hybrid arrivals scheduled against the clock: from a file and from a rate schedule (against the shared server). */
+/**
+ * Hybrid arrivals scheduled against the clock: from a file and from a rate schedule (against the shared server). The
+ * class's runs are made before the tests: the file's alone, the other three side by side.
+ */
 class HybridRunTest {
 
     @TempDir
-    Path work;
+    static Path work;
+
+    /** The inter-arrival file's gaps, in ms. */
+    static final double[] GAPS_MS = new double[40];
+
+    static final List<String> CAP_POLICIES = List.of("drop", "delay");
+
+    /** Each run's result by its output directory. */
+    static Map<String, Cli.Result> results;
+
+    @BeforeAll
+    static void runs() throws Exception {
+        StringBuilder file = new StringBuilder("# inter-arrival times in ms\n");
+        for (int i = 0; i < GAPS_MS.length; i++) {
+            GAPS_MS[i] = 20 + (i * 37) % 90 + 0.5;
+            file.append(GAPS_MS[i]).append('\n');
+        }
+        Path ia = Files.writeString(work.resolve("ia.txt"), file);
+        Path schedule = Files.writeString(work.resolve("flash.txt"), "0 10\n1 40\n2 10\n");
+        String target = SharedServer.target();
+        String[] fromFile = {
+            "run",
+            "--interarrival-file",
+            ia.toString(),
+            "--ramp-up",
+            "0",
+            "--duration",
+            "5s",
+            "--ramp-down",
+            "0",
+            "--think-scale",
+            "0.02",
+            "--max-transitions",
+            "4",
+            "--seed",
+            "5",
+            "--out",
+            "h",
+            "--no-progress",
+            "--target",
+            target
+        };
+        String[] fromSchedule = {
+            "run",
+            "--rate-schedule",
+            schedule.toString(),
+            "--interarrival",
+            "deterministic",
+            "--ramp-up",
+            "0",
+            "--duration",
+            "3s",
+            "--ramp-down",
+            "0",
+            "--think-scale",
+            "0.02",
+            "--max-transitions",
+            "2",
+            "--seed",
+            "6",
+            "--out",
+            "f",
+            "--no-progress",
+            "--target",
+            target
+        };
+        // The file's run alone (its start lateness is judged), then the other three side by side.
+        Cli.Result h = Cli.run(work, 120, fromFile);
+        List<String[]> runs = new ArrayList<>();
+        runs.add(fromSchedule);
+        for (String policy : CAP_POLICIES) {
+            runs.add(new String[] {
+                "run",
+                "--session-rate",
+                "40",
+                "--interarrival",
+                "deterministic",
+                "--max-sessions",
+                "3",
+                "--cap-policy",
+                policy,
+                "--ramp-up",
+                "0",
+                "--duration",
+                "2s",
+                "--ramp-down",
+                "0",
+                "--think-scale",
+                "0.05",
+                "--max-transitions",
+                "5",
+                "--seed",
+                "2",
+                "--out",
+                "cap-" + policy,
+                "--no-progress",
+                "--target",
+                target
+            });
+        }
+        List<Cli.Result> done = BackgroundRun.all(work, 120, runs);
+        results = Map.of("h", h, "f", done.get(0), "cap-drop", done.get(1), "cap-delay", done.get(2));
+    }
 
     private static long[] intendedStarts(RunDir d) throws Exception {
         return d.csv("sessions.csv").stream()
@@ -24,44 +131,20 @@ class HybridRunTest {
                 .toArray();
     }
 
+    /** The run written to {@code out}, which exited 0. */
+    private static RunDir run(String out) {
+        Cli.Result r = results.get(out);
+        assertEquals(0, r.status(), r.out() + r.err());
+        return new RunDir(work.resolve(out));
+    }
+
     @Test
     void sessionsStartAtTheCumulativeSumsOfTheInterArrivalFile() throws Exception {
-        double[] gapsMs = new double[40];
-        StringBuilder file = new StringBuilder("# inter-arrival times in ms\n");
-        for (int i = 0; i < gapsMs.length; i++) {
-            gapsMs[i] = 20 + (i * 37) % 90 + 0.5;
-            file.append(gapsMs[i]).append('\n');
-        }
-        Path ia = Files.writeString(work.resolve("ia.txt"), file);
-        Cli.Result r = Cli.run(
-                work,
-                120,
-                "run",
-                "--interarrival-file",
-                ia.toString(),
-                "--ramp-up",
-                "0",
-                "--duration",
-                "5s",
-                "--ramp-down",
-                "0",
-                "--think-scale",
-                "0.02",
-                "--max-transitions",
-                "4",
-                "--seed",
-                "5",
-                "--out",
-                "h",
-                "--no-progress",
-                "--target",
-                SharedServer.target());
-        assertEquals(0, r.status(), r.out() + r.err());
-        RunDir d = new RunDir(work.resolve("h"));
+        RunDir d = run("h");
         long[] starts = intendedStarts(d);
-        assertEquals(gapsMs.length, starts.length, "one session per line");
+        assertEquals(GAPS_MS.length, starts.length, "one session per line");
         for (int i = 1; i < starts.length; i++) {
-            assertEquals(Math.round(gapsMs[i] * 1e6), starts[i] - starts[i - 1], 2, "gap " + i);
+            assertEquals(Math.round(GAPS_MS[i] * 1e6), starts[i] - starts[i - 1], 2, "gap " + i);
         }
         long[] late = d.csv("sessions.csv").stream()
                 .mapToLong(
@@ -78,34 +161,7 @@ class HybridRunTest {
 
     @Test
     void aRateScheduleProducesTheRequestedSessionsPerInterval() throws Exception {
-        Path schedule = Files.writeString(work.resolve("flash.txt"), "0 10\n1 40\n2 10\n");
-        Cli.Result r = Cli.run(
-                work,
-                120,
-                "run",
-                "--rate-schedule",
-                schedule.toString(),
-                "--interarrival",
-                "deterministic",
-                "--ramp-up",
-                "0",
-                "--duration",
-                "3s",
-                "--ramp-down",
-                "0",
-                "--think-scale",
-                "0.02",
-                "--max-transitions",
-                "2",
-                "--seed",
-                "6",
-                "--out",
-                "f",
-                "--no-progress",
-                "--target",
-                SharedServer.target());
-        assertEquals(0, r.status(), r.out() + r.err());
-        RunDir d = new RunDir(work.resolve("f"));
+        RunDir d = run("f");
         long[] starts = intendedStarts(d);
         int[] perSecond = new int[3];
         for (long s : starts) {
@@ -119,38 +175,8 @@ class HybridRunTest {
 
     @Test
     void aCapOnConcurrentSessionsCountsWhatItDroppedOrDelayed() throws Exception {
-        for (String policy : List.of("drop", "delay")) {
-            Cli.Result r = Cli.run(
-                    work,
-                    120,
-                    "run",
-                    "--session-rate",
-                    "40",
-                    "--interarrival",
-                    "deterministic",
-                    "--max-sessions",
-                    "3",
-                    "--cap-policy",
-                    policy,
-                    "--ramp-up",
-                    "0",
-                    "--duration",
-                    "3s",
-                    "--ramp-down",
-                    "0",
-                    "--think-scale",
-                    "0.05",
-                    "--max-transitions",
-                    "5",
-                    "--seed",
-                    "2",
-                    "--out",
-                    "cap-" + policy,
-                    "--no-progress",
-                    "--target",
-                    SharedServer.target());
-            assertEquals(0, r.status(), r.out() + r.err());
-            RunDir d = new RunDir(work.resolve("cap-" + policy));
+        for (String policy : CAP_POLICIES) {
+            RunDir d = run("cap-" + policy);
             var s = d.json("summary.json");
             assertTrue(
                     s.get("peak_active_sessions").asInt() <= 3,

@@ -32,7 +32,7 @@ class JvmProfileTest {
                 "--ramp-up",
                 "0",
                 "--duration",
-                "4s",
+                "2s",
                 "--ramp-down",
                 "0",
                 "--think-scale",

@@ -106,7 +106,9 @@ class LauncherTest {
 
     /**
      * A tiny run through the launcher: the process it started is the JVM itself (exec), so Ctrl-C's SIGINT reaches the
-     * run, which stops cleanly with a partial summary and the partial status (130).
+     * run, which stops cleanly with a partial summary and the partial status (130). The signal is sent once a request
+     * has succeeded (its line in requests.csv): a run stopped before any did is failed, not partial. It reads only the
+     * client's files: the shared server.
      */
     @Test
     void aRunThroughTheLauncherIsTheJvmItself() throws Exception {
@@ -125,7 +127,8 @@ class LauncherTest {
                         "0",
                         "--out",
                         "r",
-                        "-Dserver_size=0.02")
+                        "--target",
+                        SharedServer.target())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
@@ -135,6 +138,11 @@ class LauncherTest {
                 Thread.sleep(200);
             }
             assertTrue(Files.readString(log).contains("Run: "), Files.readString(log));
+            Path requests = work.resolve("r/requests.csv");
+            while (System.nanoTime() < deadline && !aRequestSucceeded(requests) && p.isAlive()) {
+                Thread.sleep(100);
+            }
+            assertTrue(aRequestSucceeded(requests), "a request succeeded: " + Files.readString(log));
             String command = p.toHandle().info().command().orElse("");
             assertTrue(
                     command.startsWith(Path.of(System.getProperty("java.home"))
@@ -149,6 +157,23 @@ class LauncherTest {
         assertEquals(130, p.exitValue(), Files.readString(log));
         RunDir d = new RunDir(work.resolve("r"));
         assertEquals("partial", d.json("summary.json").get("status").asText());
+    }
+
+    /** Whether the run's requests.csv (flushed within about 200 ms of a record) has a request without an error. */
+    private static boolean aRequestSucceeded(Path requests) throws IOException {
+        if (!Files.isRegularFile(requests)) {
+            return false;
+        }
+        List<String> lines = Files.readAllLines(requests);
+        if (lines.isEmpty()) {
+            return false;
+        }
+        List<String> header = List.of(lines.get(0).split(","));
+        int error = header.indexOf("error");
+        return lines.stream()
+                .skip(1)
+                .map(RunDir::split)
+                .anyMatch(f -> f.size() == header.size() && f.get(error).isEmpty()); // a whole line
     }
 
     @Test

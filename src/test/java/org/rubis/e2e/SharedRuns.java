@@ -11,8 +11,8 @@ import java.util.stream.Stream;
 /**
  * Run directories that several test classes read: a closed run against its own embedded server costs a client JVM, a
  * server JVM and the population of its database, so the classes that only read such a run (ClosedRunTest, AnalysisTest,
- * MergeTest) read one. Made on first use by whichever class comes first (classes run concurrently), in
- * {@code target/shared-runs}. The directory is never written: a class that writes into a run (report, merge, damaged
+ * MergeTest, RunDirectoryTest) read one. Made on first use by whichever class comes first (classes run concurrently),
+ * in {@code target/shared-runs}. The directory is never written: a class that writes into a run (report, merge, damaged
  * copies) works on its own {@link #copy}.
  */
 final class SharedRuns {

@@ -82,7 +82,7 @@ class WireRunTest {
                         "--ramp-up",
                         "0",
                         "--duration",
-                        "4s",
+                        "3s",
                         "--ramp-down",
                         "0",
                         "--think-scale",

@@ -52,15 +52,12 @@ class ImagesTest {
         assertEquals(0, r.status(), r.out() + r.err());
         RunDir d = new RunDir(work.resolve(backend));
         List<Map<String, String>> rows = d.csv("requests.csv");
-        long images = rows.stream()
-                .mapToLong(x -> Long.parseLong(x.get("images")))
-                .sum();
+        long images =
+                rows.stream().mapToLong(x -> Long.parseLong(x.get("images"))).sum();
         assertTrue(images >= rows.size(), backend + ": every page has at least the logo: " + images);
         JsonNode s = d.json("server/stats.json");
         assertEquals(
-                images,
-                s.get("by_interaction").get("Image").asLong(),
-                backend + ": the server served each image once");
+                images, s.get("by_interaction").get("Image").asLong(), backend + ": the server served each image once");
         assertEquals(rows.size() + images, s.get("requests").asLong());
         assertEquals(images, d.json("summary.json").get("image_requests").asLong());
     }

@@ -18,11 +18,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.export.HttperfExport;
 
 /** rubis-analysis on real runs: report, compare and httperf export. */
+@Order(1) // among the longest classes: starts first (src/test/pom.xml, testclass.order)
 class AnalysisTest {
 
     @TempDir

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * summary's own (the error share checked against requests.csv); a failed one exits 99; a run that is not complete, or
  * whose verdict names the client, fails every assertion; with {@code --shards} the merged run is asserted.
  */
+@Order(1) // among the longest classes: starts first (src/test/pom.xml, testclass.order)
 class AssertRunTest {
 
     @TempDir

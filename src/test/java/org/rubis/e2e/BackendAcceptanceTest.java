@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one session each of exactly 20 requests (a table without End of Session, --max-transitions 20). The backends' runs,
  * each with its own server, go two side by side.
  */
+@Order(1) // among the longest classes: starts first (src/test/pom.xml, testclass.order)
 class BackendAcceptanceTest {
 
     @TempDir

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * summary records it with the class histograms it came from. Only that it was measured and is
  * positive is asserted; its size depends on the JVM and the machine (docs/BENCHMARKS.md has it).
  */
+@Order(1) // among the longest classes: starts first (src/test/pom.xml, testclass.order)
 class HeapPerUserRunTest {
 
     @TempDir

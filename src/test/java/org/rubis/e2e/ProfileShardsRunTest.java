@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and the same sessions run in each interval (requests.csv's interval column, merged); the merged summary's intervals
  * add up the shards'.
  */
+@Order(1) // among the longest classes: starts first (src/test/pom.xml, testclass.order)
 class ProfileShardsRunTest {
 
     @TempDir

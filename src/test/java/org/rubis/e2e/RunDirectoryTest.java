@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A run writes only into a directory of its own (docs/RUN-DIRECTORY.md, "Which directory"). */
+@Order(1) // among the longest classes: starts first (src/test/pom.xml, testclass.order)
 class RunDirectoryTest {
 
     @TempDir

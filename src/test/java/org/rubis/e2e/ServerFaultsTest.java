@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** server_faults reaches the embedded server, whose ground truth names the faulted requests; bad specs and flags are refused. */
+@Order(1) // among the longest classes: starts first (src/test/pom.xml, testclass.order)
 class ServerFaultsTest {
 
     @TempDir

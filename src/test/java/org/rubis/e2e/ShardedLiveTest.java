@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * counters add up to the merged requests.csv, and the summed page's run phase (count, errors, percentiles from the
  * shards' merged histograms) is the merged summary.json's, which it then serves.
  */
+@Order(1) // among the longest classes: starts first (src/test/pom.xml, testclass.order)
 class ShardedLiveTest {
 
     private static final HttpClient HTTP =

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * log (the ground truth) saw every request of every shard. The shards start together once all are ready; stopped
  * before that, they send nothing.
  */
+@Order(1) // among the longest classes: starts first (src/test/pom.xml, testclass.order)
 class ShardedRunTest {
 
     @TempDir

@@ -59,6 +59,16 @@ class StartWhenReadyRunTest {
                 "no");
     }
 
+    /** The engine of shard 0 of 1, run directory {@code dir}, that waits for its start instant there. */
+    private RunEngine shardEngine(RubisServer server, Path dir) {
+        return new RunEngine(
+                        ConfigLoader.load((Path) null, settings(server)),
+                        new ShardPlan(0, 1, null, null, true),
+                        dir,
+                        quiet)
+                .startWhenReady(new StartHandshake(dir));
+    }
+
     /** The engine's run on a thread of its own. */
     private static FutureTask<Summary> start(RunEngine engine) {
         FutureTask<Summary> run = new FutureTask<>(engine::run);
@@ -100,12 +110,7 @@ class StartWhenReadyRunTest {
         Instant start;
         JsonNode s;
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "", truth)) {
-            RunEngine engine = new RunEngine(
-                            ConfigLoader.load((Path) null, settings(server)),
-                            new ShardPlan(0, 1, null, null, true),
-                            dir,
-                            quiet)
-                    .startWhenReady(new StartHandshake(dir));
+            RunEngine engine = shardEngine(server, dir);
             FutureTask<Summary> run = start(engine);
             awaitReady(dir, run);
             start = Instant.now().plusMillis(300);
@@ -136,12 +141,7 @@ class StartWhenReadyRunTest {
         Path truth = tmp.resolve("server");
         JsonNode s;
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "", truth)) {
-            RunEngine engine = new RunEngine(
-                            ConfigLoader.load((Path) null, settings(server)),
-                            new ShardPlan(0, 1, null, null, true),
-                            dir,
-                            quiet)
-                    .startWhenReady(new StartHandshake(dir));
+            RunEngine engine = shardEngine(server, dir);
             FutureTask<Summary> run = start(engine);
             awaitReady(dir, run);
             engine.requestStop("interrupted (SIGINT/SIGTERM)");

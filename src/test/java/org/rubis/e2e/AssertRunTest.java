@@ -49,7 +49,7 @@ class AssertRunTest {
                 out,
                 "--no-progress",
                 "-Dserver_size=0.02",
-                "-Dserver_java_options=-Xmx256m",
+                "-Dserver_java_options=-Xmx256m -XX:TieredStopAtLevel=1",
                 "--jit-warmup",
                 "off"));
         a.addAll(List.of(more));

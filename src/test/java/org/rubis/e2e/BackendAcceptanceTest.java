@@ -92,7 +92,7 @@ class BackendAcceptanceTest {
                 "--no-progress",
                 "-Dworkload_transition_table=" + table,
                 "-Dserver_size=0.02",
-                "-Dserver_java_options=-Xmx512m"));
+                Cli.SMALL_SERVER));
         args.addAll(List.of(extra));
         return args.toArray(String[]::new);
     }

@@ -13,6 +13,9 @@ final class Cli {
 
     record Result(int status, String out, String err) {}
 
+    /** A run's embedded server with a 512 MB heap, compiling with C1 only ({@link #embeddedServerJit}). */
+    static final String SMALL_SERVER = "-Dserver_java_options=-Xmx512m -XX:TieredStopAtLevel=1";
+
     private Cli() {}
 
     static String java() {
@@ -83,7 +86,22 @@ final class Cli {
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-jar", clientJar().toString()));
         cmd.addAll(List.of(args));
+        cmd.addAll(embeddedServerJit(args));
         return new ProcessBuilder(cmd).directory(workDir.toFile());
+    }
+
+    /**
+     * The embedded server of a {@code run} compiles with C1 only unless the test sets {@code server_java_options}:
+     * it is ready after about 1.3 CPU-s instead of 3.0 (C2 compiling H2's population while the test waits), and the
+     * suite starts some 60 of them on two cores. No test here judges the embedded server's speed; those that drive it
+     * hard (ScaleRunTest, VerdictRunTest) set their own options without it, those that only want a smaller heap use
+     * {@link #SMALL_SERVER}, and runs against {@code --target} have no embedded server.
+     */
+    static List<String> embeddedServerJit(String... args) {
+        List<String> all = List.of(args);
+        boolean run = !all.isEmpty() && all.get(0).equals("run");
+        boolean own = all.stream().anyMatch(a -> a.startsWith("-Dserver_java_options=") || a.startsWith("--target"));
+        return run && !own ? List.of("-Dserver_java_options=-Xmx1g -XX:TieredStopAtLevel=1") : List.of();
     }
 
     /** Whether this process ignores SIGINT (inherited; /proc/self/status SigIgn, bit 1 for signal 2). */

@@ -47,7 +47,7 @@ class ProfileShardsRunTest {
             "--jit-warmup",
             "off",
             "-Dserver_size=0.02",
-            "-Dserver_java_options=-Xmx512m",
+            Cli.SMALL_SERVER,
             "-Dworkload_transition_table=browse_only_transitions.txt"
         };
         String[] all = new String[base.length + more.length];

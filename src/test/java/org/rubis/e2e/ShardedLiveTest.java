@@ -67,7 +67,7 @@ class ShardedLiveTest {
                 "5s",
                 "--no-progress",
                 "-Dserver_size=0.02",
-                "-Dserver_java_options=-Xmx512m")) {
+                Cli.SMALL_SERVER)) {
             run.awaitOutput("shard I serves its own at port " + (port + 1) + " + I", 60);
             // Each shard's last state, read while it lingers after its run: its counters are final once it says so.
             String[] last = new String[2];

@@ -56,7 +56,7 @@ class ShardedRunTest {
                 out,
                 "--no-progress",
                 "-Dserver_size=0.02",
-                "-Dserver_java_options=-Xmx512m",
+                Cli.SMALL_SERVER,
                 // Read-only: a session's states depend on the pages it gets (a "Sorry" page goes back, a page without
                 // an
                 // item id cannot lead to ViewItem), and with writes the pages depend on how sessions interleave.

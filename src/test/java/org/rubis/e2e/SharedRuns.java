@@ -47,7 +47,7 @@ final class SharedRuns {
             out,
             "--no-progress",
             "-Dserver_size=0.02",
-            "-Dserver_java_options=-Xmx512m"
+            Cli.SMALL_SERVER
         };
     }
 

@@ -188,7 +188,7 @@ public final class RunEngine {
             } else {
                 stop.stop(Kind.CLIENT_FAILED, "thread " + t.getName() + " failed: " + e);
             }
-        } catch (OutOfMemoryError again) {
+        } catch (OutOfMemoryError | BootstrapMethodError again) { // a call site left unlinked by the exhausted heap
             stop.stopOutOfMemory();
         }
     }
@@ -214,7 +214,9 @@ public final class RunEngine {
             stop.stopOutOfMemory();
             SummaryWriter.writeMinimal(
                     dir,
-                    stop.reason() + "; the full summary could not be built (out of memory)",
+                    new StringBuilder(stop.reason())
+                            .append("; the full summary could not be built (out of memory)")
+                            .toString(), // no invokedynamic to link now (StopSignal.outOfMemory)
                     config.seed(),
                     config.execution().backend().label(),
                     counters.usersStarted,

@@ -106,15 +106,29 @@ public final class StopSignal {
             try { // a stop before (the end of the run, Ctrl-C): the words are added to its reason, when there is heap
                 // for them
                 stop(Kind.OUT_OF_MEMORY, outOfMemory(threadKind, who, sessionsActive, usersStarted, detail));
-            } catch (OutOfMemoryError e) {
+            } catch (OutOfMemoryError | BootstrapMethodError e) {
                 stopOutOfMemory();
             }
         }
     }
 
+    /**
+     * The words, with a StringBuilder rather than {@code +}: a string concatenation is an invokedynamic call site,
+     * linked the first time it runs, and a link that fails for want of heap fails that call site for good (a
+     * BootstrapMethodError on every later call, JVMS 5.4.3), even once the heap is free again. This runs first when the
+     * heap is exhausted.
+     */
     private static String outOfMemory(String kind, String who, long sessionsActive, long usersStarted, String detail) {
-        return "out of memory in " + kind + who + " (" + sessionsActive + " sessions active, " + usersStarted
-                + " users started): " + detail;
+        return new StringBuilder("out of memory in ")
+                .append(kind)
+                .append(who)
+                .append(" (")
+                .append(sessionsActive)
+                .append(" sessions active, ")
+                .append(usersStarted)
+                .append(" users started): ")
+                .append(detail)
+                .toString();
     }
 
     /** The stop reason in words (null while running). */
@@ -124,7 +138,7 @@ public final class StopSignal {
             try {
                 r = outOfMemory(oomKind, oomWho, oomActive, oomUsersStarted, oomDetail);
                 reason = r;
-            } catch (OutOfMemoryError e) {
+            } catch (OutOfMemoryError | BootstrapMethodError e) {
                 return OUT_OF_MEMORY;
             }
         }

@@ -14,8 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.config.ShardPlan;
 import org.rubis.client.process.StartHandshake;
@@ -30,6 +33,8 @@ import org.rubis.server.RubisServer;
  * server's own log nothing reached the target before that instant. Stopped while it waits, it sends nothing and its
  * summary claims no start instant.
  */
+@Tag("concurrent") // whole runs that mostly wait, each case its own server (docs/DEVELOPING.md)
+@Execution(ExecutionMode.CONCURRENT)
 class StartWhenReadyRunTest {
 
     @TempDir

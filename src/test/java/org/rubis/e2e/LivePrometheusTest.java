@@ -2,6 +2,7 @@ package org.rubis.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -231,7 +232,7 @@ class LivePrometheusTest {
         }
     }
 
-    /** The time of Prometheus' last successful scrape of the run. */
+    /** The time of Prometheus' last successful scrape of the run; failing, with Prometheus' own word on its target. */
     private static double lastScrape(String prom) throws Exception {
         JsonNode r = query(prom, "up[5m]", System.currentTimeMillis() / 1e3);
         double last = -1;
@@ -240,7 +241,14 @@ class LivePrometheusTest {
                 last = Math.max(last, v.path(0).asDouble());
             }
         }
-        assertTrue(last > 0, "Prometheus never scraped the run: " + r);
+        if (last <= 0) {
+            HttpResponse<String> targets = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(prom + "/api/v1/targets"))
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            fail("Prometheus never scraped the run: " + r + "\nits targets (lastError):\n" + targets.body());
+        }
         return last;
     }
 

@@ -83,7 +83,6 @@ final class Cli {
             cmd.addAll(List.of("env", "--default-signal=INT"));
         }
         cmd.add(java());
-        cmd.addAll(SharedClasses.options());
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-jar", clientJar().toString()));
         cmd.addAll(List.of(args));

@@ -92,7 +92,7 @@ final class Cli {
 
     /**
      * The embedded server of a {@code run} compiles with C1 only unless the test sets {@code server_java_options}:
-     * it is ready after about 1.3 CPU-s instead of 3.0 (C2 compiling H2's population while the test waits), and the
+     * it is ready after 1.5-1.8 CPU-s instead of 2.6-3.7 (C2 compiling H2's population while the test waits), and the
      * suite starts some 60 of them on two cores. No test here judges the embedded server's speed; those that drive it
      * hard (ScaleRunTest, VerdictRunTest) set their own options without it, those that only want a smaller heap use
      * {@link #SMALL_SERVER}, and runs against {@code --target} have no embedded server.

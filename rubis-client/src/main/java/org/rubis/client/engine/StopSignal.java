@@ -106,7 +106,7 @@ public final class StopSignal {
             try { // a stop before (the end of the run, Ctrl-C): the words are added to its reason, when there is heap
                 // for them
                 stop(Kind.OUT_OF_MEMORY, outOfMemory(threadKind, who, sessionsActive, usersStarted, detail));
-            } catch (OutOfMemoryError | BootstrapMethodError e) {
+            } catch (OutOfMemoryError e) {
                 stopOutOfMemory();
             }
         }
@@ -138,7 +138,7 @@ public final class StopSignal {
             try {
                 r = outOfMemory(oomKind, oomWho, oomActive, oomUsersStarted, oomDetail);
                 reason = r;
-            } catch (OutOfMemoryError | BootstrapMethodError e) {
+            } catch (OutOfMemoryError e) {
                 return OUT_OF_MEMORY;
             }
         }

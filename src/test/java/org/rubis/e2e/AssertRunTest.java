@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,8 @@ class AssertRunTest {
     @Test
     void aBadAssertionIsOneLineBeforeAnythingIsSent() throws Exception {
         Map<String, String> cases = Map.of(
-                "p95<200ms", "unknown metric p95",
+                "p97<200ms", "unknown metric p97: summary.json publishes the percentiles",
+                "requests>10/s", "unknown metric requests: no run-phase figure of summary.json has that name",
                 "p99<200", "expected METRIC OP VALUE",
                 "errors<1ms", "errors takes a share in %, not ms",
                 "throughput>40", "expected METRIC OP VALUE",
@@ -157,5 +159,76 @@ class AssertRunTest {
             assertTrue(
                     shard.path("assertions").isMissingNode(), "a shard is a part of the run, not asserted: shard " + i);
         }
+    }
+
+    /**
+     * {@code client_assertions} in the properties file and {@code --assert} on the command line both apply: the typed
+     * bound once replaced the configured ones, and a run with half its replies {@code http-503} passed its
+     * {@code p99<1000ms} alone, exit 0, with the file's {@code errors<1%} dropped. 30 % here: the fault server's
+     * low-discrepancy pick never fails three requests in a row, so even a loaded host's short run phase has a success
+     * (a run phase of nothing but errors is {@code failed}).
+     */
+    @Test
+    void assertAddsToTheConfiguredAssertionsAndEachIsChecked() throws Exception {
+        Path conf = work.resolve("conf");
+        Files.createDirectories(conf);
+        for (String f : List.of("default_transitions.txt", "ebay_regions.txt", "ebay_simple_categories.txt")) {
+            Files.copy(KubernetesManifestsTest.ROOT.resolve("rubis-properties").resolve(f), conf.resolve(f));
+        }
+        Path props = conf.resolve("rubis.properties");
+        Files.writeString(
+                props,
+                Files.readString(KubernetesManifestsTest.ROOT.resolve("rubis-properties/rubis.properties"))
+                        + "\nclient_assertions = errors<1%\n");
+        Cli.Result r = Cli.run(
+                work,
+                180,
+                run("both", "-p", props.toString(), "-Dserver_faults=status=503:0.3", "--assert", "p99<1000ms"));
+        RunDir d = new RunDir(work.resolve("both"));
+        JsonNode s = d.json("summary.json");
+        assertEquals("complete", s.path("status").asText(), r.out() + r.err());
+        assertEquals(99, r.status(), r.out() + r.err());
+        JsonNode a = s.path("assertions");
+        assertEquals(2, a.size(), "the file's and the command line's: " + a);
+        assertEquals("errors<1%", a.get(0).path("assertion").asText());
+        assertEquals("p99<1000ms", a.get(1).path("assertion").asText());
+        long runRequests = 0;
+        long runErrors = 0;
+        for (Map<String, String> row : d.csv("requests.csv")) {
+            if (row.get("phase").equals("run")) {
+                runRequests++;
+                runErrors += row.get("error").isEmpty() ? 0 : 1;
+            }
+        }
+        assertTrue(
+                runErrors * 100 > runRequests,
+                "the faults made more than 1 % errors: " + runErrors + " of " + runRequests + "\n" + r.out() + r.err());
+        assertFalse(a.get(0).path("passed").asBoolean(), a.toString());
+        if (!a.get(0).path("reason").asText().contains("names the client")) {
+            assertEquals(
+                    100.0 * runErrors / runRequests, a.get(0).path("actual").asDouble(), 1e-9);
+        }
+    }
+
+    /** A shard started on its own is a part of a run: {@code --assert} there is refused, not dropped without a word. */
+    @Test
+    void assertOnAShardStartedAloneIsRefusedInOneLine() throws Exception {
+        Cli.Result r = Cli.run(
+                work,
+                60,
+                run(
+                        "shard",
+                        "--target",
+                        "http://127.0.0.1:9", // never reached: refused before anything is sent
+                        "--shard",
+                        "0/1",
+                        "--start-at",
+                        Instant.now().plusSeconds(600).toString(),
+                        "--assert",
+                        "p99<0.001ms"));
+        assertEquals(64, r.status(), r.out() + r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains("--assert and shard 0/1"), r.err());
+        assertFalse(Files.exists(work.resolve("shard")), "nothing started: no run directory");
     }
 }

@@ -57,7 +57,8 @@ class BackendAcceptanceTest {
         // Two at a time: four of 200 users at once would load the host more than a run of this suite may.
         List<List<String[]>> pairs = List.of(
                 List.of(args("dedicated", "0.03"), args("netty", "0.03")),
-                List.of(args("legacy", "0.05"), args("pooled", "0.03", "--pool-max", "20", "--threads", "virtual")));
+                List.of(args("legacy", "0.05"), args("pooled", "0.03", "--pool-max", "20", "--threads", "virtual")),
+                List.<String[]>of(args("kernel", "0.03")));
         for (List<String[]> runs : pairs) {
             List<Cli.Result> done = BackgroundRun.all(work, 180, runs);
             for (int i = 0; i < runs.size(); i++) {
@@ -133,6 +134,33 @@ class BackendAcceptanceTest {
         oneConnectionPerSession(d);
         assertTrue(
                 d.json("summary.json").get("client_health").get("peak_threads").asInt() < 100, "no thread per user");
+    }
+
+    /**
+     * The kernel backend: a connection per session as netty, no thread per user, and every successful request published
+     * on the kernel's stamps (requests.csv's clock column, the summary's clock), each inside its user-space window.
+     */
+    @Test
+    void kernelGivesOneConnectionPerSessionOnTheKernelsClock() throws Exception {
+        RunDir d = run("kernel");
+        oneConnectionPerSession(d);
+        JsonNode summary = d.json("summary.json");
+        assertTrue(summary.get("client_health").get("peak_threads").asInt() < 100, "no thread per user");
+        assertTrue(summary.get("response_time_clock").asText().startsWith("kernel"), summary.toString());
+        JsonNode k = summary.get("kernel_timestamps");
+        assertEquals(4000, k.get("requests_kernel_times").asLong(), k.toString());
+        assertEquals(0, k.get("requests_user_times").asLong(), k.toString());
+        assertEquals(3800, k.get("client_send_cost_us").get("count").asLong(), "reused connections' send side");
+        assertEquals(4000, k.get("client_receive_cost_us").get("count").asLong());
+        for (Map<String, String> r : d.csv("requests.csv")) {
+            assertEquals("kernel", r.get("clock"), r.toString());
+            long response = Long.parseLong(r.get("response_ns"));
+            long user = Long.parseLong(r.get("user_response_ns"));
+            assertTrue(response > 0 && response <= user + 1_000, "the kernel's time inside the user-space one: " + r);
+            long send = Long.parseLong(r.get("send_epoch_ns"));
+            long rxLast = Long.parseLong(r.get("kernel_rx_last_epoch_ns"));
+            assertEquals(rxLast, send + response, "response_ns ends at the last byte's receive stamp");
+        }
     }
 
     /**

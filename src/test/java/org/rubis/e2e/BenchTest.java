@@ -43,7 +43,7 @@ class BenchTest {
                 "--out",
                 out));
         args.addAll(List.of(more));
-        Cli.Result r = Cli.run(work, 180, args.toArray(String[]::new));
+        Cli.Result r = Cli.run(work, 180, Cli.FULL_JIT, args.toArray(String[]::new)); // bench measures
         assertEquals(0, r.status(), r.out() + r.err());
         return r;
     }

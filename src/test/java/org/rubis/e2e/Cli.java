@@ -16,7 +16,32 @@ final class Cli {
     /** A run's embedded server with a 512 MB heap, compiling with C1 only ({@link #embeddedServerJit}). */
     static final String SMALL_SERVER = "-Dserver_java_options=-Xmx512m -XX:TieredStopAtLevel=1";
 
+    /**
+     * JVM options that keep a client's JIT as a user's (C1 and C2): for the classes that judge the client's speed, CPU,
+     * timing or allocation (its verdict, its times against the wire, its heap per user, bench, the reproduction), which
+     * would otherwise get {@link #QUICK_JIT}.
+     */
+    static final List<String> FULL_JIT = List.of("-XX:TieredStopAtLevel=4");
+
+    /**
+     * A client or analysis JVM the tests start compiles with C1 only unless the test names its own level
+     * ({@link #FULL_JIT}): a short run's C2 compilations cost more CPU than they save (a 4 s run of 25 users against
+     * a running server took 2.0 CPU-s instead of 2.75, and made more requests on a loaded host, 3 runs each), and the
+     * suite starts some 150 client JVMs on two cores. The programs' behaviour does not depend on the JIT.
+     */
+    static final String QUICK_JIT = "-XX:TieredStopAtLevel=1";
+
     private Cli() {}
+
+    /** {@code jvmOptions} with {@link #QUICK_JIT} first unless they name a compilation level of their own. */
+    static List<String> jit(List<String> jvmOptions) {
+        if (jvmOptions.stream().anyMatch(o -> o.startsWith("-XX:TieredStopAtLevel"))) {
+            return jvmOptions;
+        }
+        List<String> all = new ArrayList<>(List.of(QUICK_JIT));
+        all.addAll(jvmOptions);
+        return all;
+    }
 
     static String java() {
         return ProcessHandle.current()
@@ -50,7 +75,8 @@ final class Cli {
     }
 
     static Result analysis(Path workDir, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(java(), "-jar", analysisJar().toString()));
+        List<String> cmd =
+                new ArrayList<>(List.of(java(), QUICK_JIT, "-jar", analysisJar().toString()));
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(workDir, "aout", ".txt");
         Path err = Files.createTempFile(workDir, "aerr", ".txt");
@@ -83,7 +109,7 @@ final class Cli {
             cmd.addAll(List.of("env", "--default-signal=INT"));
         }
         cmd.add(java());
-        cmd.addAll(jvmOptions);
+        cmd.addAll(jit(jvmOptions));
         cmd.addAll(List.of("-jar", clientJar().toString()));
         cmd.addAll(List.of(args));
         cmd.addAll(embeddedServerJit(args));
@@ -119,9 +145,15 @@ final class Cli {
     }
 
     static Result run(Path workDir, long timeoutSeconds, String... args) throws IOException, InterruptedException {
+        return run(workDir, timeoutSeconds, List.of(), args);
+    }
+
+    /** {@link #run(Path, long, String...)} with options for the client's JVM (e.g. {@link #FULL_JIT}). */
+    static Result run(Path workDir, long timeoutSeconds, List<String> jvmOptions, String... args)
+            throws IOException, InterruptedException {
         Path out = Files.createTempFile(workDir, "out", ".txt");
         Path err = Files.createTempFile(workDir, "err", ".txt");
-        Process p = client(workDir, args)
+        Process p = client(workDir, jvmOptions, args)
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
                 .start();
@@ -157,7 +189,7 @@ final class Cli {
     static Result runWith(List<String> prefix, Path workDir, long timeoutSeconds, Path jar, String... args)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(prefix);
-        cmd.addAll(List.of(java(), "-jar", jar.toAbsolutePath().toString()));
+        cmd.addAll(List.of(java(), QUICK_JIT, "-jar", jar.toAbsolutePath().toString()));
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(workDir, "out", ".txt");
         Path err = Files.createTempFile(workDir, "err", ".txt");

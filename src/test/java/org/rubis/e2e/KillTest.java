@@ -156,6 +156,10 @@ class KillTest {
                 "the child stopped as by Ctrl-C, its summary written");
         assertTrue(Files.readString(work.resolve("child.log")).contains("rubis-client: parent process gone; stopping"));
         assertEquals(
+                "stopped: the parent process is gone",
+                d.json("summary.json").path("stop_reason").asText(),
+                "the stop names its cause, not a signal (it once said SIGINT/SIGTERM)");
+        assertEquals(
                 d.csv("requests.csv").size(),
                 d.json("summary.json").path("requests").asInt(),
                 "every logged request is in the summary");

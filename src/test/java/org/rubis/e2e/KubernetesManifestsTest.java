@@ -134,8 +134,20 @@ class KubernetesManifestsTest {
         int n = job.getSpec().getCompletions();
         assertTrue(n >= 1);
         assertEquals(n, job.getSpec().getParallelism(), "parallelism = completions: every shard runs at once");
-        assertEquals(0, job.getSpec().getBackoffLimit(), "a retried shard would start late");
         assertEquals("Never", job.getSpec().getTemplate().getSpec().getRestartPolicy());
+        // A lost shard fails its own index and the others run on (a Job-wide backoffLimit: 0 ended them all).
+        assertEquals(null, job.getSpec().getBackoffLimit(), "no Job-wide limit: each index has its own");
+        assertEquals(1, job.getSpec().getBackoffLimitPerIndex(), "one retry, for a pod whose client never ran");
+        assertTrue(
+                job.getSpec().getMaxFailedIndexes() != null && job.getSpec().getMaxFailedIndexes() <= n - 1,
+                "at most N - 1 failed indexes: the others keep running");
+        var rules = job.getSpec().getPodFailurePolicy().getRules();
+        assertEquals(1, rules.size());
+        assertEquals(
+                "FailIndex", rules.get(0).getAction(), "a shard whose client ran is not retried (it would start late)");
+        assertEquals("rubis-client", rules.get(0).getOnExitCodes().getContainerName());
+        assertEquals("NotIn", rules.get(0).getOnExitCodes().getOperator());
+        assertEquals(List.of(0), rules.get(0).getOnExitCodes().getValues());
 
         Container c = container(job);
         List<String> args = c.getArgs();
@@ -148,7 +160,7 @@ class KubernetesManifestsTest {
         assertEquals(
                 String.valueOf(n), env(c, "RUBIS_SHARD_COUNT").getValue(), "the shard count equals the completions");
         assertEquals("$(RUBIS_START_AT)", option(args, "--start-at"));
-        assertNotNull(env(c, "RUBIS_START_AT").getValue(), "a start instant is passed in");
+        assertEquals("ready", env(c, "RUBIS_START_AT").getValue(), "the shards start when all are ready");
         // Kubernetes leaves an undefined $(VAR) as it is: every reference must be defined.
         List<String> defined = c.getEnv().stream().map(EnvVar::getName).toList();
         for (String a : concat(c.getCommand(), args)) {
@@ -158,8 +170,79 @@ class KubernetesManifestsTest {
             }
         }
         String out = option(args, "--out");
-        assertTrue(out.contains("$(JOB_COMPLETION_INDEX)"), "each shard writes its own directory: " + out);
+        assertTrue(out.endsWith("/shard-$(JOB_COMPLETION_INDEX)"), "each shard writes DIR/shard-I: " + out);
+        assertTrue(out.contains("$(RUBIS_RUN_UID)"), "keyed by the Job's uid: a second run of one name writes anew");
+        assertEquals(
+                "metadata.labels['batch.kubernetes.io/controller-uid']",
+                env(c, "RUBIS_RUN_UID").getValueFrom().getFieldRef().getFieldPath());
         assertEquals("/results", mountOf(job, c, out).getMountPath());
+        // Kubernetes expands $(VAR) in an env value only from variables defined before it.
+        List<String> order = c.getEnv().stream().map(EnvVar::getName).toList();
+        for (EnvVar e : c.getEnv()) {
+            Matcher m = VAR.matcher(e.getValue() == null ? "" : e.getValue());
+            while (m.find()) {
+                assertTrue(
+                        order.indexOf(m.group(1)) >= 0 && order.indexOf(m.group(1)) < order.indexOf(e.getName()),
+                        e.getName() + " uses $(" + m.group(1) + ") defined after it");
+            }
+        }
+    }
+
+    /**
+     * The results volume is root-owned on hostPath, NFS and most ReadWriteMany CSI volumes (fsGroup is not applied to
+     * them): a root init container makes exactly the directories of this run the client's user's.
+     */
+    @Test
+    void aRootInitContainerMakesTheRunsDirectoriesTheClients() throws Exception {
+        Job job = read("job.yaml", Job.class);
+        Container c = container(job);
+        var pod = job.getSpec().getTemplate().getSpec();
+        List<Container> init = pod.getInitContainers();
+        assertEquals(1, init.size());
+        Container i = init.get(0);
+        assertEquals(0L, i.getSecurityContext().getRunAsUser(), "root: it chowns");
+        assertEquals(false, i.getSecurityContext().getAllowPrivilegeEscalation());
+        assertEquals(List.of("install", "-d", "-o", "10001", "-g", "10001", "-m", "0755"), i.getCommand());
+        assertEquals(
+                String.valueOf(pod.getSecurityContext().getRunAsUser()),
+                i.getCommand().get(3),
+                "the directories' owner is the client's user");
+        String out = option(c.getArgs(), "--out");
+        assertEquals(out, i.getArgs().get(i.getArgs().size() - 1), "the init container makes the client's --out");
+        for (String a : i.getArgs()) {
+            assertTrue(out.startsWith(a), a + " is not a parent of " + out);
+            Matcher m = VAR.matcher(a);
+            while (m.find()) {
+                EnvVar e = env(i, m.group(1));
+                assertEquals(env(c, m.group(1)), e, m.group(1) + " the same in both containers");
+            }
+        }
+        assertEquals(c.getImage(), i.getImage(), "install(1) is in the client image");
+        assertEquals(i.getResources().getLimits(), i.getResources().getRequests(), "requests = limits: Guaranteed QoS");
+        assertEquals("/results", i.getVolumeMounts().get(0).getMountPath());
+    }
+
+    /** The whole Job's deadline covers the ready wait, the run's phases and the live view's linger. */
+    @Test
+    void theJobsDeadlineCoversTheReadyWaitThePhasesAndTheLinger() throws Exception {
+        Job job = read("job.yaml", Job.class);
+        Container c = container(job);
+        Properties props = new Properties();
+        props.load(new StringReader(
+                read("configmap.yaml", ConfigMap.class).getData().get("rubis.properties")));
+        long phasesMs = Long.parseLong(props.getProperty("workload_up_ramp_time_in_ms"))
+                + Long.parseLong(props.getProperty("workload_session_run_time_in_ms"))
+                + Long.parseLong(props.getProperty("workload_down_ramp_time_in_ms"));
+        String linger = option(c.getArgs(), "--metrics-linger");
+        assertTrue(linger.matches("\\d+s"), linger);
+        long lingerS = Long.parseLong(linger.replace("s", ""));
+        long readyS = 300; // --ready-timeout's default (the Job gives none)
+        assertFalse(c.getArgs().contains("--ready-timeout"));
+        long deadline = job.getSpec().getActiveDeadlineSeconds();
+        assertTrue(
+                deadline >= readyS + phasesMs / 1000 + lingerS + 60,
+                "activeDeadlineSeconds " + deadline + " < ready wait " + readyS + " s + phases " + phasesMs / 1000
+                        + " s + linger " + lingerS + " s + a minute");
     }
 
     static List<String> concat(List<String> a, List<String> b) {
@@ -192,12 +275,12 @@ class KubernetesManifestsTest {
         assertNotNull(limits.get("cpu"), "cpu limit");
         assertEquals(limits, requests, "requests = limits: Guaranteed QoS");
         BigDecimal limit = limits.get("memory").getNumericalAmount();
-        List<String> cmd = c.getCommand();
-        assertEquals("java", cmd.get(0));
-        String xmx = cmd.stream()
+        assertTrue(c.getCommand() == null || c.getCommand().isEmpty(), "the image's entrypoint runs the client");
+        List<String> jvm = List.of(env(c, "JDK_JAVA_OPTIONS").getValue().split(" "));
+        String xmx = jvm.stream()
                 .filter(a -> a.startsWith("-Xmx"))
                 .findFirst()
-                .orElseThrow(() -> new AssertionError("no -Xmx in " + cmd));
+                .orElseThrow(() -> new AssertionError("no -Xmx in JDK_JAVA_OPTIONS " + jvm));
         long heap = bytes(xmx.substring(4));
         assertTrue(
                 heap <= limit.longValue() * 3 / 4,
@@ -205,11 +288,15 @@ class KubernetesManifestsTest {
                         + "own memory (metaspace, stacks, direct buffers)");
         assertTrue(heap >= limit.longValue() / 2, xmx + " wastes most of the " + limits.get("memory") + " limit");
         assertTrue(new BigDecimal("1").compareTo(limits.get("cpu").getNumericalAmount()) <= 0, "at least one core");
-        int jar = cmd.indexOf("-jar");
-        assertTrue(jar > 0 && cmd.get(jar + 1).equals("/opt/rubis/rubis-client.jar"), cmd.toString());
         String dockerfile = Files.readString(ROOT.resolve("deploy/container/Dockerfile"));
         assertTrue(
-                dockerfile.lines().anyMatch(l -> l.matches("FROM eclipse-temurin:21-jre\\s*")), "Temurin 21 JRE base");
+                dockerfile.lines().anyMatch(l -> l.matches("ARG BASE_IMAGE=eclipse-temurin:25-jre\\s*")),
+                "Temurin 21 JRE base by default");
+        assertTrue(
+                dockerfile.lines().anyMatch(l -> l.matches("FROM \\$\\{BASE_IMAGE}\\s*")), "the base as an argument");
+        assertTrue(
+                dockerfile.contains("ENTRYPOINT [\"java\", \"-jar\", \"/opt/rubis/rubis-client.jar\"]"),
+                "the entrypoint the Job relies on");
         assertTrue(
                 dockerfile
                         .lines()
@@ -279,7 +366,7 @@ class KubernetesManifestsTest {
     void resultsGoToOneClaimThatTheResultsPodMounts() throws Exception {
         Job job = read("job.yaml", Job.class);
         PersistentVolumeClaim pvc = read("pvc.yaml", PersistentVolumeClaim.class);
-        Pod pod = read("results-pod.yaml", Pod.class);
+        Pod pod = read("results/results-pod.yaml", Pod.class);
         Container c = container(job);
         Volume results =
                 volume(job, mountOf(job, c, option(c.getArgs(), "--out")).getName());
@@ -299,6 +386,10 @@ class KubernetesManifestsTest {
                 "the results pod needs tar: the client image has it");
         assertNotNull(
                 pod.getSpec().getContainers().get(0).getResources().getLimits().get("memory"));
+        List<String> pid1 = pod.getSpec().getContainers().get(0).getCommand();
+        assertTrue(
+                pid1.size() == 3 && pid1.get(0).equals("sh") && pid1.get(2).startsWith("trap 'exit 0' TERM"),
+                "PID 1 ends on SIGTERM (a bare sleep ignores it: every delete waited out the grace period): " + pid1);
 
         @SuppressWarnings("unchecked")
         Map<String, Object> k = YAML.readValue(K8S.resolve("kustomization.yaml").toFile(), Map.class);
@@ -315,8 +406,10 @@ class KubernetesManifestsTest {
     void prometheusFindsEachShardsLiveView() throws Exception {
         Job job = read("job.yaml", Job.class);
         Container c = container(job);
-        String port = option(c.getArgs(), "--metrics-port");
-        assertEquals("0.0.0.0", option(c.getArgs(), "--metrics-address"), "reachable on the pod's address");
+        assertEquals("$(RUBIS_METRICS_PORT)", option(c.getArgs(), "--metrics-port"));
+        assertEquals("$(RUBIS_METRICS_ADDRESS)", option(c.getArgs(), "--metrics-address"));
+        String port = env(c, "RUBIS_METRICS_PORT").getValue();
+        assertEquals("0.0.0.0", env(c, "RUBIS_METRICS_ADDRESS").getValue(), "reachable on the pod's address");
         ContainerPort named = c.getPorts().stream()
                 .filter(p -> "metrics".equals(p.getName()))
                 .findFirst()
@@ -345,5 +438,49 @@ class KubernetesManifestsTest {
         Map<String, Object> endpoint = ((List<Map<String, Object>>) spec.get("podMetricsEndpoints")).get(0);
         assertEquals("metrics", endpoint.get("port"), "the container port's name");
         assertEquals("/metrics", endpoint.get("path"));
+    }
+
+    /**
+     * The one-node overlay: every shard and the results pod fit on a node of 2 CPUs by their requests, the heap fits
+     * the smaller limit, and each shard on the node's network has its own live view port.
+     */
+    @Test
+    void theOneNodeOverlayFitsTwoCpusAndGivesEachShardItsPort() throws Exception {
+        Job base = read("job.yaml", Job.class);
+        Job one = read("../one-node/job-one-node.yaml", Job.class);
+        int n = base.getSpec().getCompletions();
+        assertTrue(one.getSpec().getTemplate().getSpec().getHostNetwork(), "the node's network");
+        Container c = container(one);
+        BigDecimal cpu = c.getResources().getRequests().get("cpu").getNumericalAmount();
+        Pod results = read("results/results-pod.yaml", Pod.class);
+        BigDecimal resultsCpu = results.getSpec()
+                .getContainers()
+                .get(0)
+                .getResources()
+                .getRequests()
+                .get("cpu")
+                .getNumericalAmount();
+        assertTrue(
+                cpu.multiply(BigDecimal.valueOf(n)).add(resultsCpu).compareTo(new BigDecimal("2")) <= 0,
+                n + " pods of " + cpu + " CPU and the results pod's " + resultsCpu + " exceed 2 CPUs");
+        long limit =
+                c.getResources().getLimits().get("memory").getNumericalAmount().longValue();
+        String xmx = List.of(env(c, "JDK_JAVA_OPTIONS").getValue().split(" ")).stream()
+                .filter(a -> a.startsWith("-Xmx"))
+                .findFirst()
+                .orElseThrow();
+        assertTrue(bytes(xmx.substring(4)) <= limit * 3 / 4, xmx + " in a " + limit + " B limit");
+        assertEquals("940$(JOB_COMPLETION_INDEX)", env(c, "RUBIS_METRICS_PORT").getValue());
+        // kustomize puts a patch's list entries first: the index must come before the port that uses it.
+        List<String> order = c.getEnv().stream().map(EnvVar::getName).toList();
+        assertTrue(
+                order.indexOf("JOB_COMPLETION_INDEX") == 0 && order.indexOf("RUBIS_METRICS_PORT") == 1,
+                order.toString());
+        assertEquals(env(container(base), "JOB_COMPLETION_INDEX"), env(c, "JOB_COMPLETION_INDEX"));
+        assertTrue(n <= 10, "ports 9400-9409: at most 10 shards on one node");
+        String k = Files.readString(ROOT.resolve("deploy/one-node/kustomization.yaml"));
+        assertTrue(k.contains("path: /spec/template/spec/containers/0/ports"), "no host port per pod");
+        String pv = Files.readString(ROOT.resolve("deploy/one-node/pv.yaml"));
+        assertTrue(pv.contains("hostPath:"), pv);
     }
 }

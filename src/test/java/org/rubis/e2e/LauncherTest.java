@@ -10,18 +10,21 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The launchers in bin/ as a user on a machine whose default {@code java} is 17: they find a Java 21+ where the build
+ * The launchers in bin/ as a user on a machine whose default {@code java} is 17: they find a Java 25+ where the build
  * looks (here the JDK running this test, the only one in the search list the tests give through RUBIS_JDK_DIRS), run
  * the jar with exec (signals and exit statuses pass through), and say in one line what is missing when there is no
- * JDK 21+ or no jar.
+ * JDK 25+ or no jar.
  */
 class LauncherTest {
 
@@ -88,8 +91,44 @@ class LauncherTest {
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 
+    /**
+     * The jars themselves, run with a real Java 17's {@code java -jar} (Debian 12's default): each says in one line which
+     * Java it needs (its manifest's Rubis-Java, the build's release) and what it found, and exits; the JMH jar too,
+     * instead of listing the 2 benchmarks of 13 that an old JVM can load. Skipped without a JDK 17 under /usr/lib/jvm
+     * (package openjdk-17-jre-headless); the JMH jar only when it is built (module jmh).
+     */
     @Test
-    void eachLauncherFindsAJava21AndRunsItsProgram() throws Exception {
+    void eachJarRunWithJava17SaysInOneLineWhatItNeeds() throws Exception {
+        Path java17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
+        Assumptions.assumeTrue(Files.isExecutable(java17), "no Java 17 at " + java17 + " (openjdk-17-jre-headless)");
+        Map<String, Integer> jars = new LinkedHashMap<>();
+        jars.put("rubis-cli/target/rubis-client.jar", 64);
+        jars.put("rubis-server/target/rubis-server.jar", 1);
+        jars.put("rubis-analysis/target/rubis-analysis.jar", 1);
+        if (Files.isRegularFile(ROOT.resolve("jmh/target/benchmarks.jar"))) {
+            jars.put("jmh/target/benchmarks.jar", 1);
+        }
+        for (Map.Entry<String, Integer> jar : jars.entrySet()) {
+            Path file = ROOT.resolve(jar.getKey());
+            String release;
+            try (JarFile j = new JarFile(file.toFile())) {
+                release = j.getManifest().getMainAttributes().getValue("Rubis-Java");
+            }
+            assertTrue(release != null && release.matches("[0-9]+"), jar.getKey() + ": Rubis-Java " + release);
+            Cli.Result r = run(
+                    new ProcessBuilder(java17.toString(), "-jar", file.toString(), "--help").directory(work.toFile()));
+            assertEquals(jar.getValue(), r.status(), r.err());
+            assertEquals("", r.out(), jar.getKey());
+            List<String> lines = r.err().lines().toList();
+            assertEquals(1, lines.size(), r.err());
+            assertTrue(
+                    lines.get(0).contains(" needs Java " + release + "+ (found 17 at "),
+                    jar.getKey() + ": " + lines.get(0));
+        }
+    }
+
+    @Test
+    void eachLauncherFindsAJava25AndRunsItsProgram() throws Exception {
         Cli.Result v = run(launcher(ROOT.resolve("bin/rubis-client"), jdks, "--version"));
         assertEquals(0, v.status(), v.err());
         assertEquals("rubis-client 0.1.0", v.out().strip());
@@ -177,7 +216,7 @@ class LauncherTest {
     }
 
     @Test
-    void noJava21IsOneLineSayingHowToInstallOne() throws Exception {
+    void noJava25IsOneLineSayingHowToInstallOne() throws Exception {
         Path empty = Files.createDirectories(work.resolve("no-jdks"));
         Cli.Result r = run(launcher(ROOT.resolve("bin/rubis-client"), empty, "--version"));
         assertEquals(127, r.status(), r.err());
@@ -186,9 +225,10 @@ class LauncherTest {
         assertTrue(
                 r.err()
                         .startsWith(
-                                "rubis-client: no Java 21 or newer found (java on PATH is Java 17; no JDK 21+ under "
+                                "rubis-client: no Java 25 or newer found (java on PATH is Java 17; no JDK 25+ under "
                                         + empty
-                                        + "): install one (e.g. apt-get install -y openjdk-21-jdk-headless) or set JAVA_HOME"),
+                                        + "): install one (e.g. Temurin 25: apt-get install -y temurin-25-jdk from Adoptium's apt"
+                                        + " repository, or its tarball under /opt/java) or set JAVA_HOME to one"),
                 r.err());
         // A JAVA_HOME that is 17 is passed over the same way.
         ProcessBuilder pb = launcher(ROOT.resolve("bin/rubis-server"), empty, "--version");
@@ -198,6 +238,19 @@ class LauncherTest {
         Cli.Result home = run(pb);
         assertEquals(127, home.status(), home.err());
         assertTrue(home.err().contains("JAVA_HOME=" + work + " is Java 17; java on PATH is Java 17"), home.err());
+        // A Java 21 (the baseline before java.lang.foreign was needed) is passed over too.
+        Path home21 = Files.createDirectories(work.resolve("jdk21/bin"));
+        Files.writeString(
+                home21.resolve("java"),
+                Files.readString(java17.resolve("java"))
+                        .replace("17.0.15", "21.0.7")
+                        .replace("Java 17", "Java 21"));
+        Files.setPosixFilePermissions(home21.resolve("java"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        ProcessBuilder pb21 = launcher(ROOT.resolve("bin/rubis-client"), empty, "--version");
+        pb21.environment().put("JAVA_HOME", home21.getParent().toString());
+        Cli.Result old = run(pb21);
+        assertEquals(127, old.status(), old.err());
+        assertTrue(old.err().contains("JAVA_HOME=" + home21.getParent() + " is Java 21;"), old.err());
     }
 
     /** A launcher copied into a tree where its jar was not built says to build it. */

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -51,10 +52,33 @@ final class LiveRunProcess implements AutoCloseable {
         return new LiveRunProcess(port, dir, out, p);
     }
 
-    /** A loopback port nobody listens on now. */
+    /**
+     * A loopback port nobody listens on now, below the kernel's ephemeral range: the run binds it a JVM start later,
+     * and a port of that range (what {@code new ServerSocket(0)} gives) can meanwhile become the local port of any
+     * connection the host opens (a busy host's tests open thousands: "Address already in use").
+     */
     static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
+        int below = ephemeralLow();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int p = random.nextInt(10_000, below);
+            try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getLoopbackAddress())) {
+                return s.getLocalPort();
+            } catch (IOException taken) {
+                // another listener's: try the next
+            }
+        }
+        throw new IOException("no free loopback port below " + below + " in 100 tries");
+    }
+
+    /** The lowest port the kernel gives connections ({@code ip_local_port_range}; Linux's default 32768). */
+    private static int ephemeralLow() {
+        try { // by lines: Files.readString of this /proc file gave "3" (JDK 25)
+            List<String> range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+            int low = Integer.parseInt(range.get(0).trim().split("\\s+")[0]);
+            return low > 11_024 ? low : 32768;
+        } catch (IOException | RuntimeException e) {
+            return 32768;
         }
     }
 

@@ -30,6 +30,7 @@ class OutOfHeapRunTest {
         Cli.Result r = Cli.run(
                 work,
                 180,
+                Cli.FULL_JIT, // C2's escape analysis is part of what a user's heap holds
                 "run",
                 "--jvm-profile",
                 "small",
@@ -86,7 +87,10 @@ class OutOfHeapRunTest {
         long to = h.get("gc_window_end_epoch_ms").asLong();
         JvmGcLog log = JvmGcLog.read(gcLog);
         List<JvmGcLog.Pause> surely = log.endingWithin(from + 5, to - 5);
-        List<JvmGcLog.Pause> maybe = log.endingWithin(from - 5, to + 5);
+        // At the window's edges a pause may be counted whose log line came later than its end: 20 ms, as for
+        // client-gc.csv's stamps below (the two clocks' rounding and the writing; 38 counted against 37 within 5 ms
+        // once, out of heap at 24 MB).
+        List<JvmGcLog.Pause> maybe = log.endingWithin(from - 20, to + 20);
         long pauses = h.get("gc_pauses").asLong();
         assertTrue(surely.size() > 10, "the heap was under pressure: " + surely.size() + " pauses");
         assertTrue(
@@ -109,8 +113,10 @@ class OutOfHeapRunTest {
         for (String line :
                 Files.readAllLines(csv).subList(1, Files.readAllLines(csv).size())) {
             long end = Long.parseLong(line.substring(0, line.indexOf(',')));
+            // Within 20 ms plus the pause's own length: the MXBean times the collection without the pause's start
+            // and end work the log's pause includes (21 ms off for a 104 ms full collection once, out of heap).
             assertTrue(
-                    !log.endingWithin(end - 20, end + 20).isEmpty(),
+                    log.pauses().stream().anyMatch(p -> Math.abs(p.endEpochMs() - end) <= 20 + p.ms()),
                     "client-gc.csv's pause ending at " + end + " is in the JVM's log: "
                             + log.endingWithin(end - 2000, end + 2000));
         }

@@ -36,7 +36,8 @@ import org.rubis.client.wire.PacketCapture;
  * The live capture against a real server on loopback: what it writes must be exactly the traffic the test
  * made (N requests on K keep-alive connections), as read back by the offline analyser. Needs the capture
  * privilege and libpcap (CI runs as root with libpcap0.8); skipped with the reason otherwise. And a run asked to
- * capture where libpcap is missing goes on without the capture and says so.
+ * capture where libpcap is missing goes on without the capture and says so; a capture its disk cut is not called
+ * complete.
  */
 class PacketCaptureTest {
     static final int CONNECTIONS = 3;
@@ -176,6 +177,68 @@ class PacketCaptureTest {
         }
         assertTrue(length > 0, headers);
         in.readNBytes(length);
+    }
+
+    /**
+     * A run whose disk fills up while it captures: libpcap counts no drop for the packets its writes lost, so
+     * capture-stats.json said complete with 0 drops over a cut pcap, and summary.txt said both "Accuracy not measured
+     * (no packet capture)" and INCOMPLETE. The disk is a real 900 KiB tmpfs (root only: skipped, saying why, elsewhere).
+     */
+    @Test
+    void aCaptureCutByAFullDiskIsNotComplete() throws Exception {
+        Path disk = Files.createDirectories(tmp.resolve("disk"));
+        boolean mounted = exec("mount", "-t", "tmpfs", "-o", "size=900k", "tmpfs", disk.toString()) == 0;
+        Assumptions.assumeTrue(mounted, "skipped: cannot mount a 900 KiB tmpfs here (needs root and CAP_SYS_ADMIN)");
+        try {
+            Path out = disk.resolve("run");
+            Process p = Cli.client(
+                            tmp,
+                            "run",
+                            "--users",
+                            "10",
+                            "--ramp-up",
+                            "0",
+                            "--duration",
+                            "60s",
+                            "--ramp-down",
+                            "0",
+                            "--think-scale",
+                            "0.03",
+                            "--jit-warmup",
+                            "off",
+                            "--capture",
+                            "--out",
+                            out.toString(),
+                            "--no-progress",
+                            "--target",
+                            SharedServer.target())
+                    .redirectErrorStream(true)
+                    .redirectOutput(tmp.resolve("full.txt").toFile())
+                    .start();
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), "stopped at the full disk");
+            String log = Files.readString(tmp.resolve("full.txt"));
+            Assumptions.assumeFalse(
+                    log.contains("libpcap") || log.contains("permission to capture"), "no capture here: " + log);
+            assertTrue(log.contains("disk full"), log);
+            RunDir dir = new RunDir(out);
+            JsonNode stats = dir.json("capture-stats.json");
+            assertFalse(stats.path("file_whole").asBoolean(true), "the disk refused the capture's writes: " + stats);
+            assertFalse(stats.path("complete").asBoolean(true), "a cut capture is not complete: " + stats);
+            JsonNode summary = dir.json("summary.json");
+            assertEquals("incomplete", summary.path("wire_check").path("status").asText(), summary.toString());
+            String text = Files.readString(out.resolve("summary.txt"));
+            assertTrue(text.contains("INCOMPLETE"), text);
+            assertFalse(text.contains("Accuracy not measured"), "one statement of the accuracy: " + text);
+            assertFalse(text.contains("NOT MEASURED"), text);
+        } finally {
+            exec("umount", disk.toString());
+        }
+    }
+
+    private static int exec(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        return p.waitFor(20, TimeUnit.SECONDS) ? p.exitValue() : -1;
     }
 
     /** No libpcap (simulated by pointing pcap4j at a library that does not exist): one line, the run goes on, the summary says so. */

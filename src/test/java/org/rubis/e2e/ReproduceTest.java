@@ -34,7 +34,7 @@ class ReproduceTest {
     @Test
     void smokeReproductionProducesEveryFindingAndTheRobustShapes() throws Exception {
         Path out = work.resolve("repro");
-        Cli.Result r = Cli.run(work, 900, "reproduce", "all", "--smoke", "--out", out.toString());
+        Cli.Result r = Cli.run(work, 900, Cli.FULL_JIT, "reproduce", "all", "--smoke", "--out", out.toString());
         System.out.println(r.out()); // each run's and each experiment's time, in the test's report
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(Files.readString(out.resolve("reproduction.html")).contains("Connection sharing"));

@@ -80,9 +80,9 @@ class ScaleRunTest {
         Map<String, Integer> requestsById = new HashMap<>();
         for (Map<String, String> r : d.csv("requests.csv")) {
             sessionsById
-                    .computeIfAbsent(r.get("connection_id"), k -> new HashSet<>())
+                    .computeIfAbsent(r.get("local_address"), k -> new HashSet<>())
                     .add(r.get("session_id"));
-            requestsById.merge(r.get("connection_id"), 1, Integer::sum);
+            requestsById.merge(r.get("local_address"), 1, Integer::sum);
         }
         List<Map<String, String>> connections = d.csv("server/connections.csv");
         assertEquals(started, connections.size(), "server: one connection per session");

@@ -167,6 +167,61 @@ class ShardedRunTest {
                     "the shared server's log = the shards' requests");
         }
         assertTrue(three.out().contains("merged from 3 shards"), three.out());
+        judgedLikeOneRun(work, merged, ms, 3);
+    }
+
+    /**
+     * docs/SHARDING.md: a merged run is judged as one run of its requests: the server's ground truth (the shared
+     * server's own stats.json), per-state tables and intended-send times of every logged request, stationarity by the
+     * client's rule on the merged log (what report then uses), and a verdict that keeps every shard's causes.
+     */
+    static void judgedLikeOneRun(Path work, RunDir merged, JsonNode ms, int shards) throws Exception {
+        JsonNode server = merged.json("server/stats.json");
+        assertEquals(server, ms.get("server"), "the shared server's own stats.json is the merged run's ground truth");
+        List<Map<String, String>> rows = merged.csv("requests.csv");
+        Map<String, Long> byState = new HashMap<>();
+        rows.forEach(r -> byState.merge(r.get("state"), 1L, Long::sum));
+        JsonNode states = ms.get("response_time_ms").get("overall").get("states");
+        assertEquals(byState.size(), states.size(), states.toString());
+        byState.forEach((k, v) -> assertEquals(v, states.get(k).get("count").asLong(), "state " + k));
+        if (ms.get("errors").asLong() == 0) {
+            byState.forEach((k, v) -> assertEquals(
+                    v,
+                    server.get("by_interaction").path(k).asLong(),
+                    k + ": the server served what the client logged"));
+        }
+        assertEquals(
+                rows.size(),
+                ms.get("response_time_from_intended_ms")
+                        .get("overall")
+                        .get("count")
+                        .asLong());
+        JsonNode st = ms.get("stationarity");
+        assertTrue(st.has("little_ratio") && st.get("judged_on").asText().startsWith("the merged log"), st.toString());
+        String summaryText = Files.readString(merged.dir.resolve("summary.txt"));
+        for (String line : List.of("run phase steady:", "connections (client):", "server ground truth:")) {
+            assertTrue(summaryText.contains(line), line + " in\n" + summaryText);
+        }
+        List<String> causes = new ArrayList<>();
+        ms.get("client_health").get("causes").forEach(c -> causes.add(c.asText()));
+        String verdict = ms.get("client_health").get("verdict").asText();
+        for (int i = 0; i < shards; i++) {
+            JsonNode h = new RunDir(merged.dir.resolve("shard-" + i))
+                    .json("summary.json")
+                    .get("client_health");
+            for (JsonNode c : h.get("causes")) {
+                assertTrue(causes.contains(c.asText()), "shard " + i + "'s " + c + " in the merged causes " + causes);
+                assertTrue(
+                        verdict.contains(c.asText() + ": shard " + i + ": "),
+                        "shard " + i + "'s " + c + " named in: " + verdict);
+            }
+        }
+        Cli.Result r = Cli.analysis(work, "report", merged.dir.toString());
+        assertEquals(0, r.status(), r.err());
+        JsonNode little = merged.json("analysis.json").get("arrivals").get("little");
+        assertTrue(little.get("source").asText().startsWith("summary.json"), little.toString());
+        assertEquals(
+                st.get("little_ratio").asDouble(), little.get("little_ratio").asDouble(), 1e-4);
     }
 
     private static String read(Path file) {
@@ -216,5 +271,74 @@ class ShardedRunTest {
             assertFalse(ss.get("shard").has("start_at"), "shard " + i + " was given no start instant");
         }
         assertEquals(0, new RunDir(dir).csv("server/requests.csv").size(), "the shared server received nothing");
+    }
+
+    /**
+     * A shard killed by SIGKILL mid-run leaves no summary.json: nothing is merged, and the parent exits 1 as the exit
+     * table says, not the dead shard's 137 (which is no run status).
+     */
+    @Test
+    void aShardKilledMidRunLeavesNothingMergedAndExits1() throws Exception {
+        Path dir = work.resolve("killed");
+        Path console = work.resolve("killed-console.txt");
+        Process p = Cli.client(work, args(dir.toString(), "--shards", "2"))
+                .redirectErrorStream(true)
+                .redirectOutput(console.toFile())
+                .start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!read(console).contains("starting together")) {
+                assertTrue(p.isAlive(), () -> "ended before its shards started: " + read(console));
+                assertTrue(System.nanoTime() < deadline, () -> "the shards did not start: " + read(console));
+                Thread.sleep(100);
+            }
+            ProcessHandle shard = p.toHandle()
+                    .children()
+                    .filter(h -> h.info().commandLine().orElse("").contains("--shard"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no shard JVM among the children: " + read(console)));
+            shard.destroyForcibly(); // SIGKILL: no shutdown hook, no summary
+            assertTrue(p.waitFor(150, TimeUnit.SECONDS), () -> "still running after a shard died: " + read(console));
+        } finally {
+            p.destroyForcibly();
+        }
+        String out = read(console);
+        assertEquals(1, p.exitValue(), out);
+        assertTrue(out.contains("error: not merged: no summary.json in"), out);
+        assertFalse(Files.exists(dir.resolve("summary.json")), "nothing merged: no summary claims a run");
+    }
+
+    /**
+     * SIGTERM while the shared server starts, before any shard: the stop ends with the documented not-merged line and
+     * status 130. It once ended with {@code IllegalStateException: Shutdown in progress} (the parent's own shutdown hook
+     * could no longer be added).
+     */
+    @Test
+    void aStopWhileTheServerStartsEndsWithTheDocumentedLine() throws Exception {
+        Path dir = work.resolve("early");
+        Path console = work.resolve("early-console.txt");
+        Process p = Cli.client(work, args(dir.toString(), "--shards", "2"))
+                .redirectErrorStream(true)
+                .redirectOutput(console.toFile())
+                .start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!read(console).contains("Starting one embedded RUBiS server")) {
+                assertTrue(p.isAlive(), () -> "ended before its server started: " + read(console));
+                assertTrue(System.nanoTime() < deadline, () -> "no server started: " + read(console));
+                Thread.sleep(20);
+            }
+            p.destroy(); // SIGTERM while the server populates its database, before the parent's hook exists
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), () -> "still running after the stop: " + read(console));
+        } finally {
+            p.destroyForcibly();
+        }
+        String out = read(console);
+        assertFalse(out.contains("IllegalStateException"), out);
+        assertEquals(130, p.exitValue(), out);
+        if (!out.contains("Starting 2 shards")) { // the stop came before the shards (the case at hand)
+            assertTrue(out.contains("error: not merged: stopped before the shards started (nothing was sent)"), out);
+        }
+        assertFalse(Files.exists(dir.resolve("summary.json")), "nothing merged: no summary claims a run");
     }
 }

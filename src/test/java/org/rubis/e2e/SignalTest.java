@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,8 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
  * stopped early ({@code partial}), whichever the signal (SIGTERM exited 143), and the run's own status for a signal
  * that comes once the run has ended (while its summary is written). A SIGTERM during the end-of-run wait, with 100 s
  * request timeouts and a server that stopped answering, once made the JVM exit 143 after 60 s with no summary.json
- * and no request or session line. The four runs go side by side, each against its own loopback server in this JVM.
+ * and no request or session line. A signal while the live view lingers after the run, or during a run that would
+ * linger, ends the process within seconds too (it slept out the linger, and a deleted pod was killed at its grace
+ * period). The runs go side by side, each against its own loopback server in this JVM.
  */
+@Order(1) // among the longest classes: starts first (src/test/pom.xml, testclass.order)
 class SignalTest {
 
     @TempDir
@@ -91,6 +95,61 @@ class SignalTest {
                         300,
                         false,
                         0));
+        stopAll(moments, quick);
+    }
+
+    /**
+     * The live view lingers 25 s after a complete run: SIGINT 2 s into it ends the process at once, with the run's own
+     * status (a deleted Kubernetes pod slept out the linger and was killed at its grace period); SIGTERM during the run
+     * of one that would linger writes its partial summary and ends, no linger. Apart from the moments above, whose
+     * timing a busier host would upset.
+     */
+    @Test
+    void aSignalWhileTheLiveViewLingersEndsTheProcessAtOnce() throws Exception {
+        List<String> quick = List.of("--users", "3", "--think-scale", "0.01", "--ramp-down", "0", "--no-progress");
+        List<Moment> moments = List.of(
+                // The live view lingers 25 s after a complete run: SIGINT 2 s into it ends the process at once, with
+                // the run's own status (a deleted pod slept out the linger and was killed at its grace period).
+                new Moment(
+                        "linger",
+                        "INT",
+                        List.of(),
+                        List.of(
+                                "--ramp-up",
+                                "0",
+                                "--duration",
+                                "2s",
+                                "--metrics-port",
+                                Integer.toString(LiveRunProcess.freePort()),
+                                "--metrics-linger",
+                                "25s"),
+                        "Live view: stays up",
+                        2000,
+                        false,
+                        0),
+                // SIGTERM during the run of one that would linger: it writes its partial summary and ends, no linger.
+                new Moment(
+                        "run-phase-lingering",
+                        "TERM",
+                        List.of(),
+                        List.of(
+                                "--ramp-up",
+                                "0",
+                                "--duration",
+                                "30s",
+                                "--metrics-port",
+                                Integer.toString(LiveRunProcess.freePort()),
+                                "--metrics-linger",
+                                "25s"),
+                        "Run: ",
+                        1500,
+                        false,
+                        130));
+        stopAll(moments, quick);
+    }
+
+    /** Every moment's run side by side; every failure reported, not the first one's. */
+    private void stopAll(List<Moment> moments, List<String> quick) throws Exception {
         List<CompletableFuture<Stopped>> runs = new ArrayList<>();
         for (Moment m : moments) {
             runs.add(CompletableFuture.supplyAsync(() -> {
@@ -109,9 +168,54 @@ class SignalTest {
         assertAll(checks); // every moment's failures, not the first one's
     }
 
-    /** Starts the run, signals it at its moment, and waits for its exit. */
+    /**
+     * SIGINT 1.5 s into a 3 s up ramp whose every request is still in flight (the server reads them and never
+     * answers): the stop aborted them, the target refused nothing, so the run is {@code partial}, exit 130, on every
+     * backend. It once said {@code failed} ("no request succeeded"), exit 2.
+     */
+    @Test
+    void aStopWhoseOnlyRequestsWereInFlightIsPartialOnEveryBackend() throws Exception {
+        List<CompletableFuture<Stopped>> runs = new ArrayList<>();
+        for (String backend : List.of("legacy", "pooled", "dedicated", "netty")) {
+            Moment m = new Moment(
+                    "in-flight-" + backend,
+                    "INT",
+                    List.of(),
+                    List.of("--backend", backend, "--ramp-up", "3s", "--duration", "30s", "--think-scale", "0"),
+                    "Run: ",
+                    1500,
+                    false,
+                    130);
+            runs.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return stop(m, List.of("--users", "3", "--ramp-down", "0", "--no-progress"), true);
+                } catch (Exception e) {
+                    throw new IllegalStateException(m.name() + ": " + e, e);
+                }
+            }));
+        }
+        List<Executable> checks = new ArrayList<>();
+        for (CompletableFuture<Stopped> f : runs) {
+            Stopped stopped = f.get(120, TimeUnit.SECONDS);
+            checks.add(() -> {
+                check(stopped);
+                List<Map<String, String>> requests = new RunDir(stopped.out()).csv("requests.csv");
+                assertTrue(
+                        requests.stream().allMatch(r -> r.get("error").equals("aborted")),
+                        "every request was in flight, aborted by the stop: " + requests);
+            });
+        }
+        assertAll(checks);
+    }
+
     private Stopped stop(Moment m, List<String> quick) throws Exception {
+        return stop(m, quick, false);
+    }
+
+    /** Starts the run, signals it at its moment, and waits for its exit. */
+    private Stopped stop(Moment m, List<String> quick, boolean neverAnswer) throws Exception {
         try (Server server = new Server()) {
+            server.hang = neverAnswer;
             List<String> args = new ArrayList<>(List.of("run", "--target", server.base(), "--out", m.name()));
             args.addAll(quick);
             args.addAll(m.args());

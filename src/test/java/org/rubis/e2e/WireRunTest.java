@@ -22,7 +22,7 @@ import org.rubis.client.wire.CaptureException;
 import org.rubis.client.wire.CaptureSpec;
 import org.rubis.client.wire.CaptureStats;
 import org.rubis.client.wire.PacketCapture;
-import org.rubis.format.Columns;
+import org.rubis.format.run.Columns;
 
 /**
  * A real run captured on loopback: wire, client and server must agree on every request and connection.

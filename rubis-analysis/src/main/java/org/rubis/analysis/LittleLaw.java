@@ -3,11 +3,11 @@ package org.rubis.analysis;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Locale;
 import org.rubis.analysis.stats.CensoredMean;
-import org.rubis.format.LittleBand;
+import org.rubis.format.stats.LittleBand;
 
 /**
  * Little's law for the run phase, N = X (R + Z), as the ratio N / (X (R + Z)) with the band a steady run stays in:
- * the definition, names and band of the client's stationarity check (rubis-client's {@code Stationarity}, summary.json
+ * the definition, names and band of the client's stationarity check (rubis-format's {@code Stationarity}, summary.json
  * {@code stationarity}), so the report and the summary never disagree on what the ratio means.
  *
  * <p>Where the figures come from matters more than the arithmetic. The client records every think time it draws in

@@ -7,13 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.stats.Moments;
 import org.rubis.analysis.stats.SortedStream;
-import org.rubis.format.Columns;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.Phase;
+import org.rubis.format.stats.LatencyStats;
 
 /**
  * Streams requests.csv once and hands each row to the figures it feeds: the response times, the per-second
@@ -65,6 +66,10 @@ final class RequestsReader {
     private long runFirstSend = Long.MAX_VALUE;
     private long runLastSend = Long.MIN_VALUE;
     private long endNs;
+    /** The timeline's second of the last row: rows come in runs of one second. */
+    private long lastSecond;
+
+    private LatencyStats lastSecondStats;
 
     private RequestsReader(SessionFigures.Tracker sessions, Map<String, Long> wireTimes) {
         this.sessions = sessions;
@@ -77,10 +82,16 @@ final class RequestsReader {
         });
     }
 
-    static Result read(RunDirectory d, SessionFigures.Tracker sessions, Map<String, Long> wireTimes, Notes notes) {
+    static Result read(
+            RunDirectory d,
+            SessionFigures.Tracker sessions,
+            Map<String, Long> wireTimes,
+            Notes notes,
+            Consumer<CsvStream.Row> alsoEachRow) {
         RequestsReader r = new RequestsReader(sessions, wireTimes);
         CsvStream csv = new CsvStream(d.requests());
         csv.forEach(Columns.REQUESTS_REQUIRED, RunDirectory.REQUEST_NUMERIC, row -> {
+            alsoEachRow.accept(row);
             Phase phase = Phase.parse(row.get("phase"));
             if (phase == null) {
                 csv.reject(row); // not up, run or down: a damaged line, counted in bad_lines like any other
@@ -120,8 +131,12 @@ final class RequestsReader {
         }
         times.request(phase, row.get("state"), ns, clientNs, Math.max(0, send - intended), error);
         endNs = Math.max(endNs, done);
-        timeline.computeIfAbsent(send / 1_000_000_000L, k -> LatencyStats.coarse())
-                .record(ns, !error.isEmpty());
+        long second = send / 1_000_000_000L;
+        if (second != lastSecond || lastSecondStats == null) {
+            lastSecondStats = timeline.computeIfAbsent(second, k -> LatencyStats.coarse());
+            lastSecond = second;
+        }
+        lastSecondStats.record(ns, !error.isEmpty());
         boolean inRun = phase == Phase.RUN;
         if (inRun) {
             sends.add(send); // the measurement phase only: ramps change the rate on purpose

@@ -5,8 +5,8 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Phase;
+import org.rubis.format.stats.LatencyStats;
 
 /**
  * A run's response times as requests.csv gives them, per phase, per state and overall, from the actual and from

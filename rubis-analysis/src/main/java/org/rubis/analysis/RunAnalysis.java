@@ -11,14 +11,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.function.Consumer;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.stats.Moments;
 import org.rubis.analysis.wire.WireCheck;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Phase;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.Phase;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.schema.SummaryJson;
+import org.rubis.format.stats.LatencyStats;
 
 /**
  * Everything the report shows about one run, computed by streaming the logs (memory grows with the number of
@@ -118,10 +120,18 @@ public final class RunAnalysis {
      * capture.
      */
     public static RunAnalysis of(RunDirectory d) {
+        return of(d, row -> {});
+    }
+
+    /**
+     * {@link #of(RunDirectory)}, handing each row of requests.csv to {@code alsoEachRequest} too (a log written from
+     * the same pass, not a second one over a file of gigabytes).
+     */
+    public static RunAnalysis of(RunDirectory d, Consumer<CsvStream.Row> alsoEachRequest) {
         Notes notes = new Notes();
         SessionFigures.Tracker sessions = new SessionFigures.Tracker();
         sessions.readSessions(d, notes);
-        RequestsReader.Result r = RequestsReader.read(d, sessions, wireTimes(d, notes), notes);
+        RequestsReader.Result r = RequestsReader.read(d, sessions, wireTimes(d, notes), notes, alsoEachRequest);
         RunWindow window = RunWindow.of(d.summary(), r.times().run().count(), r.runFirstSend(), r.runLastSend());
         if (r.requests() == 0) {
             notes.add("requests.csv has no requests");
@@ -143,17 +153,24 @@ public final class RunAnalysis {
                     + String.format(Locale.ROOT, "%.3f s", window.seconds()) + " of run phase actually run");
         }
         if (r.sessions().onlyInRequests() > 0) {
-            notes.add(r.sessions().onlyInRequests()
-                    + " sessions are in requests.csv but not in sessions.csv (still running when the run was "
-                    + "killed): counted from requests.csv");
+            long[] bad = notes.badLines.get("sessions.csv");
+            // A session whose line was skipped as malformed was not still running: say which can be the case.
+            String why = bad == null
+                    ? "still running when the run was killed"
+                    : bad[0] + " malformed line(s) of sessions.csv were skipped (the first at line " + bad[1]
+                            + "), or the run was killed while they ran";
+            notes.add(r.sessions().onlyInRequests() + " sessions are in requests.csv but not in sessions.csv (" + why
+                    + "): counted from requests.csv");
         }
         return new RunAnalysis(d, ending, r, window, gc, server, wire, notes);
     }
 
     /** The wire's per-request times when the run published them (summary.json response_time_clock), else null. */
     private static Map<String, Long> wireTimes(RunDirectory d, Notes notes) {
-        JsonNode summary = d.summary();
-        if (summary == null || !summary.path("response_time_clock").asText("").startsWith(ResponseTimes.WIRE_CLOCK)) {
+        SummaryJson summary = d.record();
+        if (summary == null
+                || summary.responseTimeClock() == null
+                || !summary.responseTimeClock().startsWith(ResponseTimes.WIRE_CLOCK)) {
             return null;
         }
         Path csv = d.dir().resolve(RunFiles.WIRE_CSV);

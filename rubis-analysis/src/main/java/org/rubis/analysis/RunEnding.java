@@ -1,7 +1,7 @@
 package org.rubis.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.rubis.format.RunStatus;
+import org.rubis.format.run.RunStatus;
 
 /**
  * How a run ended, as its summary.json says (read once, typed): a report and a comparison say it beside the

@@ -1,7 +1,7 @@
 package org.rubis.analysis;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Phase;
 
 /**
  * The run (measured) phase as actually run: its length, where that comes from, and its epoch bounds. Every rate

@@ -9,10 +9,11 @@ import java.util.Map;
 import java.util.Set;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
+import org.rubis.analysis.io.Endpoint;
 import org.rubis.analysis.io.RunDirectory;
-import org.rubis.format.Columns;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.stats.LatencyStats;
 
 /**
  * Client-reported versus server-measured times, request by request: on one connection requests are sequential,
@@ -120,7 +121,7 @@ public record ServerComparison(
 
         /** One client request: the server's log is read up to 2 s past its completion, then it is matched. */
         void client(CsvStream.Row row, CsvStream.Cursor server) {
-            String conn = row.get("connection_id");
+            String conn = Endpoint.of(row); // the server names a connection by the client's address:port
             long clientDone = row.getLong("send_epoch_ns") + row.getLong("response_ns");
             while (!serverDone && lastServerCompletion <= clientDone + 2_000_000_000L) {
                 CsvStream.Row s = server.next();

@@ -16,8 +16,8 @@ import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.stats.CensoredMean;
 import org.rubis.analysis.stats.Moments;
-import org.rubis.format.Columns;
-import org.rubis.format.SessionEnd;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.SessionEnd;
 
 /**
  * The sessions, from sessions.csv and requests.csv together: how many began and how they ended, how many were

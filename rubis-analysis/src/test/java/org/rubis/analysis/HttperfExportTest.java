@@ -111,4 +111,22 @@ class HttperfExportTest {
         assertTrue(readme.contains("java -jar rubis-server.jar --port 35933 --model prefork"), readme);
         assertTrue(!readme.contains("closed run"), readme);
     }
+
+    /** What summary.json says goes into the README's commands as one shell word: nothing in it runs. */
+    @Test
+    void aSummarysWordsAreQuotedInTheCommands() throws Exception {
+        Path run = twoSessionRun(tmp.resolve("run"));
+        Files.writeString(
+                run.resolve("summary.json"),
+                "{\"status\":\"complete\",\"target\":\"embedded\",\"arrivals\":\"hybrid\","
+                        + "\"server\":{\"model\":\"event; touch X'\"}}");
+        Files.createDirectories(run.resolve("server"));
+        Files.writeString(
+                run.resolve("server/server.log"),
+                "rubis-server ready: http://127.0.0.1:35933/PHP/ (model event, 10 items)\n");
+        new HttperfExport(new RunDirectory(run)).write(tmp.resolve("out"));
+        String readme = Files.readString(tmp.resolve("out/README.txt"));
+        assertTrue(readme.contains("--port 35933 --model 'event; touch X'\\''' --keepalive-ms"), readme);
+        assertTrue(!readme.contains("--model event; touch"), readme);
+    }
 }

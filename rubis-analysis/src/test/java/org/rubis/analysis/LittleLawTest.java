@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.report.HtmlReport;
-import org.rubis.format.LittleBand;
+import org.rubis.format.stats.LittleBand;
 
 /** The report's Little's law is the summary's: N / (X (R + Z)), the client's figures when it has them, else the logs' honestly. */
 class LittleLawTest {

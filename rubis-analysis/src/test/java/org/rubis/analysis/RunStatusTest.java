@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.cli.AnalysisMain;
@@ -125,6 +126,43 @@ class RunStatusTest {
         assertTrue(
                 a.notes().stream().noneMatch(n -> n.contains("still running when the run was killed")),
                 a.notes().toString());
+    }
+
+    /** requests.csv saved with old Mac line ends (tr '\\n' '\\r') reads as the same requests, not as none. */
+    @Test
+    void carriageReturnLineEndsReadAsLines() throws Exception {
+        Path dir = run(tmp.resolve("cr"), 12, 0, true);
+        for (String f : List.of("requests.csv", "sessions.csv")) {
+            Files.writeString(dir.resolve(f), Files.readString(dir.resolve(f)).replace('\n', '\r'));
+        }
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
+        assertEquals(12, a.requests());
+        assertEquals(12, a.sessions().started());
+        assertTrue(a.badLines().isEmpty(), a.badLines().keySet().toString());
+    }
+
+    /** A session whose sessions.csv line was skipped (not UTF-8) was not "still running": the note says which. */
+    @Test
+    void aSkippedSessionLineIsNotCalledStillRunning() throws Exception {
+        Path dir = run(tmp.resolve("bad-line"), 10, 0, true);
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(dir.resolve("sessions.csv")));
+        Files.write(dir.resolve("sessions.csv"), (String.join("\n", lines.subList(0, 3)) + "\n").getBytes());
+        Files.write(
+                dir.resolve("sessions.csv"),
+                ("x\u00e9," + lines.get(3).substring(lines.get(3).indexOf(',') + 1) + "\n")
+                        .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+                java.nio.file.StandardOpenOption.APPEND);
+        for (String l : lines.subList(4, lines.size())) {
+            Files.writeString(dir.resolve("sessions.csv"), l + "\n", java.nio.file.StandardOpenOption.APPEND);
+        }
+        RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
+        assertEquals(1, a.sessions().onlyInRequests(), a.notes().toString());
+        String note = a.notes().stream()
+                .filter(n -> n.contains("not in sessions.csv"))
+                .findFirst()
+                .orElseThrow();
+        assertTrue(note.contains("1 malformed line(s) of sessions.csv were skipped (the first at line 4)"), note);
+        assertFalse(note.startsWith("1 sessions are in requests.csv but not in sessions.csv (still running"), note);
     }
 
     @Test

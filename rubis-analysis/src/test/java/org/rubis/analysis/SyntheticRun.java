@@ -3,7 +3,7 @@ package org.rubis.analysis;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.rubis.format.Columns;
+import org.rubis.format.run.Columns;
 
 /** Writes run directories with known contents, in the exact format rubis-client writes. */
 final class SyntheticRun {
@@ -49,7 +49,9 @@ final class SyntheticRun {
                 .append(connection)
                 .append(',')
                 .append(newConnection)
-                .append(",dedicated,0,0,0,\n");
+                .append(",dedicated,0,0,0,,")
+                .append(connection)
+                .append('\n');
         return this;
     }
 

@@ -9,8 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.rubis.analysis.cli.AnalysisMain;
-import org.rubis.format.AtomicFile;
-import org.rubis.format.CliReference;
+import org.rubis.format.cli.CliReference;
+import org.rubis.format.io.AtomicFile;
 import org.rubis.server.ServerMain;
 import picocli.CommandLine;
 

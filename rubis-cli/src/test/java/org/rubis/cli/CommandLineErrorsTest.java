@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.TestFiles;
 import org.rubis.client.report.ExitStatus;
-import org.rubis.format.RunStatus;
+import org.rubis.format.run.RunStatus;
 import picocli.CommandLine;
 
 /** A mistyped option or value is one line naming the option and what it accepts, exit status 64 (EX_USAGE): never the usage text. */
@@ -283,14 +283,14 @@ class CommandLineErrorsTest {
         Result none = run("bench");
         assertEquals(ExitStatus.USAGE, none.status());
         assertEquals(
-                "error: missing benchmark, accepted: backends, server, accuracy, scale, rate, soak; see "
+                "error: missing benchmark, accepted: backends, server, accuracy, scale, rate, soak, report; see "
                         + "rubis-client bench --help",
                 none.err().strip());
         Result typo = run("bench", "backend");
         assertEquals(ExitStatus.USAGE, typo.status());
         assertEquals(1, typo.err().strip().lines().count(), typo.err());
         assertTrue(typo.err().startsWith("error: backend: unknown command, did you mean backends"), typo.err());
-        assertTrue(typo.err().contains("accepted: backends, server, accuracy, scale, rate, soak"), typo.err());
+        assertTrue(typo.err().contains("accepted: backends, server, accuracy, scale, rate, soak, report"), typo.err());
     }
 
     @Test
@@ -358,7 +358,7 @@ class CommandLineErrorsTest {
                 "5"
             },
             {
-                "error: --users and --arrivals hybrid: --users sets a closed population, --arrivals hybrid hybrid arrivals (sessions against the "
+                "error: --users and --arrivals hybrid: --users sets a closed population, --arrivals hybrid asks for hybrid arrivals (sessions against the "
                         + "clock; --max-sessions caps them); give one of them",
                 "--arrivals",
                 "hybrid",

@@ -157,4 +157,103 @@ class ProfileCommandTest {
                 r.err());
         assertFalse(Files.exists(tmp.resolve("run").resolve("requests.csv")));
     }
+
+    /**
+     * Every shape the command writes is a profile a run takes: a ramp without a hold (its last point at the end), a
+     * spike ending at --length, diurnal and series with --shape ramp were refused ("time 4s again").
+     */
+    @Test
+    void everyShapeWrittenIsAProfileARunTakes() throws Exception {
+        Path trace = TestFiles.write(tmp, "trace.csv", "t,v\n0,1\n1,3\n2,2\n3,5\n");
+        String[][] cases = {
+            {"ramp", "--from", "0", "--to", "4", "--over", "4s"},
+            {"spike", "--base", "2", "--peak", "6", "--at", "2s", "--for", "2s", "--length", "4s"},
+            {"diurnal", "--min", "1", "--max", "5", "--period", "4s", "--step", "1s", "--shape", "ramp"},
+            {"series", "--input", trace.toString(), "--peak", "5", "--length", "4s", "--step", "1s", "--shape", "ramp"}
+        };
+        for (String[] c : cases) {
+            Path f = tmp.resolve(c[0] + ".txt");
+            List<String> a = new java.util.ArrayList<>(List.of("profile"));
+            a.addAll(List.of(c));
+            a.addAll(List.of("--out", f.toString()));
+            Result r = run(a.toArray(String[]::new));
+            assertEquals(0, r.status(), c[0] + ": " + r.err());
+            LoadProfile p = load(f, "closed");
+            assertEquals(4_000_000_000L, p.lengthNs(), c[0] + ":\n" + Files.readString(f));
+        }
+        // The ramp without a hold ramps to its --to at the end, and holds it after.
+        LoadProfile ramp = load(tmp.resolve("ramp.txt"), "closed");
+        assertEquals(1, ramp.intervals());
+        assertEquals(4.0, ramp.endValue(0));
+        assertEquals(2.0, ramp.valueAt(2_000_000_000L), 1e-9);
+        assertEquals(4.0, ramp.valueAt(5_000_000_000L), 1e-9);
+        assertEquals(4.0, ramp.peak());
+        // The spike's return to the base at the end holds for no time: two intervals, the spike the last.
+        LoadProfile spike = load(tmp.resolve("spike.txt"), "closed");
+        assertEquals(2, spike.intervals());
+        assertEquals(6.0, spike.valueAt(3_000_000_000L));
+    }
+
+    /** A value beyond what a profile may hold is one line, never an overflowed number in the file. */
+    @Test
+    void valuesBeyondTheBoundAreRefusedNotOverflowed() throws Exception {
+        Path f = tmp.resolve("big.txt");
+        Result r = run(
+                "profile",
+                "steps",
+                "--levels",
+                "1e300",
+                "--every",
+                "1s",
+                "--unit",
+                "sessions/s",
+                "--out",
+                f.toString());
+        assertEquals(ExitStatus.USAGE, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("--levels 1.0E300: beyond the largest value a profile may hold"), r.err());
+        assertFalse(Files.exists(f));
+        // A series of values near the largest double: rescaled to its peak, not summed into infinity and written 0.
+        Path trace = TestFiles.write(tmp, "huge.csv", "0,1e308\n1,1.5e308\n2,1e308\n");
+        Path g = tmp.resolve("huge.txt");
+        r = run(
+                "profile",
+                "series",
+                "--input",
+                trace.toString(),
+                "--peak",
+                "30",
+                "--length",
+                "3s",
+                "--step",
+                "1s",
+                "--out",
+                g.toString());
+        assertEquals(0, r.status(), r.err());
+        LoadProfile p = load(g, "closed");
+        assertEquals(30.0, p.peak(), Files.readString(g));
+        assertEquals(20.0, p.points().get(0).value(), Files.readString(g));
+    }
+
+    /** A profile of more points than a run may hold is refused when written, as a run refuses it. */
+    @Test
+    void tooManyPointsAreOneLine() {
+        Result r = run(
+                "profile",
+                "diurnal",
+                "--min",
+                "0",
+                "--max",
+                "500",
+                "--unit",
+                "sessions/s",
+                "--period",
+                "1h",
+                "--step",
+                "1s",
+                "--out",
+                tmp.resolve("d.txt").toString());
+        assertEquals(ExitStatus.USAGE, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("more than " + LoadProfile.MAX_POINTS + " points"), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+    }
 }

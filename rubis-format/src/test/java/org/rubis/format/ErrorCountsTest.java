@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.rubis.format.run.ErrorClass;
 
 /** Errors by class as the summary and the report print them: label and count, not a Java map's {@code {k=v}}. */
 class ErrorCountsTest {

@@ -3,6 +3,7 @@ package org.rubis.server;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import org.rubis.format.fault.FaultKind;
 import org.rubis.format.fault.FaultSpec;
 import org.rubis.server.app.RubisApp;
 import org.rubis.server.data.DataPolicy;
@@ -68,6 +69,7 @@ public final class RubisServer implements AutoCloseable {
         this.items = db.isEmpty() ? new Populator(policy).populate(db.keeper(), System.currentTimeMillis()) : -1;
         this.populateMs = (System.nanoTime() - t0) / 1_000_000;
         this.truth = new GroundTruth(outDir, model.name().toLowerCase(Locale.ROOT));
+        this.faults.onScheduledDie(() -> truth.fault(FaultKind.DIE.specName()));
         RubisApp app = new RubisApp(db, demandMicros);
         this.http = model == Model.EVENT
                 ? new EventServer(app, truth, settings, this.faults)

@@ -7,12 +7,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.rubis.format.OneLineErrors;
-import org.rubis.format.ParentWatch;
-import org.rubis.format.Printable;
-import org.rubis.format.Tls;
-import org.rubis.format.WholeWordHelp;
+import org.rubis.format.cli.OneLineErrors;
+import org.rubis.format.cli.WholeWordHelp;
 import org.rubis.format.fault.FaultSpec;
+import org.rubis.format.io.ParentWatch;
+import org.rubis.format.io.Tls;
+import org.rubis.format.text.Printable;
 import org.rubis.server.data.DataPolicy;
 import org.rubis.server.http.ServerSettings;
 import picocli.CommandLine;
@@ -208,11 +208,7 @@ public final class ServerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        RubisServer.Model m = switch (model.toLowerCase(Locale.ROOT)) {
-            case "event" -> RubisServer.Model.EVENT;
-            case "prefork" -> RubisServer.Model.PREFORK;
-            default -> throw new IllegalArgumentException("--model " + model + ": expected event or prefork");
-        };
+        RubisServer.Model m = model();
         if (size <= 0) {
             throw new IllegalArgumentException("--size must be > 0");
         }
@@ -220,29 +216,11 @@ public final class ServerMain implements Callable<Integer> {
         if (demandUs > 0) {
             d.put("*", demandUs);
         }
-        if (!tlsResumption.equals("on") && !tlsResumption.equals("off")) {
-            throw new IllegalArgumentException("--tls-resumption " + tlsResumption + ": expected on or off");
-        }
-        Tls tlsConfig = tls ? Tls.load(tlsKeystore, tlsPassword, tlsResumption.equals("on")) : null;
-        ServerSettings settings = new ServerSettings(
-                host,
-                port,
-                keepAliveMs,
-                maxKeepAliveRequests,
-                workers,
-                maxWorkers,
-                minSpare,
-                spawnDelayMs,
-                backlog,
-                eventThreads,
-                tlsConfig);
+        ServerSettings settings = settings();
         FaultSpec faultSpec = FaultSpec.parse(faults);
         RubisServer server =
                 new RubisServer(m, settings, DataPolicy.load(properties, size, seed), out, dbFile, d, faultSpec);
-        server.faults().onDie(() -> {
-            server.truth().close(); // the logs say which request the server died on
-            Runtime.getRuntime().halt(137); // like SIGKILL: no orderly shutdown of connections
-        });
+        dieAsKilled(server);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
@@ -251,19 +229,7 @@ public final class ServerMain implements Callable<Integer> {
                             stopped.countDown();
                         },
                         "rubis-server-shutdown"));
-        int bound;
-        try {
-            bound = server.start();
-        } catch (Exception e) {
-            server.close();
-            // java.net.BindException from the prefork model; Netty's epoll transport reports the same as a
-            // NativeIoException.
-            if (e instanceof BindException || String.valueOf(e.getMessage()).contains("already in use")) {
-                throw new IllegalArgumentException("cannot listen on " + host + ":" + port
-                        + " (address already in use); choose another --port, or 0 for a free one");
-            }
-            throw e;
-        }
+        int bound = start(server);
         System.out.println(READY + (tls ? "https://" : "http://") + host + ":" + bound + "/PHP/ (model "
                 + m.name().toLowerCase(Locale.ROOT)
                 + ", " + server.items() + " items, populated in " + server.populateMs() + " ms"
@@ -277,5 +243,65 @@ public final class ServerMain implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    private RubisServer.Model model() {
+        return switch (model.toLowerCase(Locale.ROOT)) {
+            case "event" -> RubisServer.Model.EVENT;
+            case "prefork" -> RubisServer.Model.PREFORK;
+            default -> throw new IllegalArgumentException("--model " + model + ": expected event or prefork");
+        };
+    }
+
+    private ServerSettings settings() {
+        if (!tlsResumption.equals("on") && !tlsResumption.equals("off")) {
+            throw new IllegalArgumentException("--tls-resumption " + tlsResumption + ": expected on or off");
+        }
+        Tls tlsConfig = tls ? Tls.load(tlsKeystore, tlsPassword, tlsResumption.equals("on")) : null;
+        return new ServerSettings(
+                host,
+                port,
+                keepAliveMs,
+                maxKeepAliveRequests,
+                workers,
+                maxWorkers,
+                minSpare,
+                spawnDelayMs,
+                backlog,
+                eventThreads,
+                tlsConfig);
+    }
+
+    /**
+     * The fault {@code die}: the connections first, then the logs (a reply written while the logs closed reached the
+     * client but not server/requests.csv: 5 of 35 successes once); closing the server lets every reply already
+     * written be logged. Its own thread, as a request's die comes on an event loop the close waits for; then the
+     * JVM ends as SIGKILL would: no orderly exit.
+     */
+    private static void dieAsKilled(RubisServer server) {
+        server.faults()
+                .onDie(() -> new Thread(
+                                () -> {
+                                    server.close();
+                                    Runtime.getRuntime().halt(137);
+                                },
+                                "rubis-server-die")
+                        .start());
+    }
+
+    /** Starts {@code server}: its port, or a one-line error when the address is taken. */
+    private int start(RubisServer server) throws Exception {
+        try {
+            return server.start();
+        } catch (Exception e) {
+            server.close();
+            // java.net.BindException from the prefork model; Netty's epoll transport reports the same as a
+            // NativeIoException.
+            if (e instanceof BindException || String.valueOf(e.getMessage()).contains("already in use")) {
+                throw new IllegalArgumentException("cannot listen on " + host + ":" + port
+                        + " (address already in use); choose another --port, or 0 for a free one");
+            }
+            throw e;
+        }
     }
 }

@@ -244,6 +244,24 @@ class FaultInjectionTest {
         }
     }
 
+    /** A die at a time (no request names it) is counted in stats.json too: it was never. */
+    @ParameterizedTest
+    @EnumSource(Model.class)
+    void aTimedDieIsCountedInStats(Model model) throws Exception {
+        RubisServer s = FaultyServer.start(model, "die@1", dir);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(dir.resolve("stats.json")) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+        } finally {
+            s.close();
+        }
+        assertTrue(
+                Files.readString(dir.resolve("stats.json")).contains("\"die\": 1"),
+                Files.readString(dir.resolve("stats.json")));
+    }
+
     @ParameterizedTest
     @EnumSource(Model.class)
     @SuppressWarnings("try") // each probe only connects and stays open a moment: its try has no use for it

@@ -17,7 +17,7 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rubis.format.Tls;
+import org.rubis.format.io.Tls;
 import org.rubis.server.data.DataPolicy;
 import org.rubis.server.http.ServerSettings;
 

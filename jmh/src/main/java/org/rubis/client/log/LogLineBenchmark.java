@@ -11,7 +11,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Phase;
 
 /**
  * One request's line of requests.csv, formatted as the log writer does it for every request: at the
@@ -48,7 +48,9 @@ public class LogLineBenchmark {
             0,
             0,
             1,
-            -1);
+            -1,
+            "",
+            null);
 
     final CsvLine line = new CsvLine(256);
 

@@ -15,11 +15,11 @@ import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.merge.RunMerge;
 import org.rubis.analysis.report.CompareReport;
 import org.rubis.analysis.report.HtmlReport;
-import org.rubis.format.FileProblem;
-import org.rubis.format.OneLineErrors;
-import org.rubis.format.Printable;
-import org.rubis.format.RunFiles;
-import org.rubis.format.WholeWordHelp;
+import org.rubis.format.cli.OneLineErrors;
+import org.rubis.format.cli.WholeWordHelp;
+import org.rubis.format.io.FileProblem;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.text.Printable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -123,10 +123,14 @@ public final class AnalysisMain {
         @Override
         public Integer call() throws Exception {
             Path target = outputFile(out != null ? out : dir.resolve(RunFiles.REPORT_HTML), RunFiles.REPORT_HTML);
-            RunAnalysis a = RunAnalysis.of(new RunDirectory(dir));
-            new HtmlReport(a).write(target);
+            RunDirectory run = new RunDirectory(dir);
             Path hlog = target.toAbsolutePath().resolveSibling(RunFiles.RESPONSE_TIMES_HLOG);
-            new HdrLogExport(new RunDirectory(dir)).write(hlog);
+            Files.createDirectories(hlog.getParent()); // as the report's writer does, before the log is opened
+            RunAnalysis a;
+            try (HdrLogExport.Pass log = new HdrLogExport(run).open(hlog)) {
+                a = RunAnalysis.of(run, log); // one pass over requests.csv for both
+            }
+            new HtmlReport(a).write(target);
             PrintWriter pw = spec.commandLine().getOut();
             a.notes().forEach(n -> pw.println("note: " + Printable.escape(n)));
             pw.println("report: " + target + " (" + a.requests()

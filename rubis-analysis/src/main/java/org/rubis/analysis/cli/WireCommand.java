@@ -7,9 +7,9 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.wire.WireCheck;
-import org.rubis.format.Printable;
-import org.rubis.format.RunFiles;
-import org.rubis.format.WireAccuracy;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.stats.WireAccuracy;
+import org.rubis.format.text.Printable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -59,34 +59,9 @@ final class WireCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "matched %d, client only %d, wire only %d%n", w.matched, w.clientOnly, w.wireOnly);
         out.println(
                 "client minus wire (us)     count   TTFB mean    p50    p99    max | response mean    p50    p99    max");
-        w.groups.forEach((name, g) -> out.printf(
-                Locale.ROOT,
-                "  %-22s %7d %11.1f %6.1f %6.1f %6.1f | %13.1f %6.1f %6.1f %6.1f%n",
-                name,
-                g.response.count(),
-                g.ttfb.meanUs(),
-                g.ttfb.percentileUs(50),
-                g.ttfb.percentileUs(99),
-                g.ttfb.maxUs(),
-                g.response.meanUs(),
-                g.response.percentileUs(50),
-                g.response.percentileUs(99),
-                g.response.maxUs()));
+        w.groups.forEach((name, g) -> row(out, name, g));
         if (w.probe.response.count() > 0) {
-            WireCheck.Group g = w.probe;
-            out.printf(
-                    Locale.ROOT,
-                    "  %-22s %7d %11.1f %6.1f %6.1f %6.1f | %13.1f %6.1f %6.1f %6.1f%n",
-                    "probe (floor)",
-                    g.response.count(),
-                    g.ttfb.meanUs(),
-                    g.ttfb.percentileUs(50),
-                    g.ttfb.percentileUs(99),
-                    g.ttfb.maxUs(),
-                    g.response.meanUs(),
-                    g.response.percentileUs(50),
-                    g.response.percentileUs(99),
-                    g.response.maxUs());
+            row(out, "probe (floor)", w.probe);
             out.printf(
                     Locale.ROOT,
                     "floor of this host (probe response p50): %.1f us; overhead above it (p50): %s%n",
@@ -115,5 +90,22 @@ final class WireCommand implements Callable<Integer> {
         }
         out.println("per request: " + dir.resolve(RunFiles.WIRE_CSV));
         return 0;
+    }
+
+    /** A row of the client-minus-wire table: the TTFB's and the response's mean, p50, p99 and max (us). */
+    private static void row(PrintWriter out, String name, WireCheck.Group g) {
+        out.printf(
+                Locale.ROOT,
+                "  %-22s %7d %11.1f %6.1f %6.1f %6.1f | %13.1f %6.1f %6.1f %6.1f%n",
+                name,
+                g.response.count(),
+                g.ttfb.meanUs(),
+                g.ttfb.percentileUs(50),
+                g.ttfb.percentileUs(99),
+                g.ttfb.maxUs(),
+                g.response.meanUs(),
+                g.response.percentileUs(50),
+                g.response.percentileUs(99),
+                g.response.maxUs());
     }
 }

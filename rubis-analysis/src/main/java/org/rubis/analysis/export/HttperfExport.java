@@ -1,6 +1,5 @@
 package org.rubis.analysis.export;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,12 +13,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
-import org.rubis.format.Columns;
-import org.rubis.format.RunFiles;
-import org.rubis.format.SessionEnd;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.SessionEnd;
+import org.rubis.format.schema.SummaryJson;
 
 /**
  * Exports the workload a run executed so that httperf replays it (FINDINGS A.6): a
@@ -41,15 +42,7 @@ public final class HttperfExport {
     /** Writes sessions.wsesslog, interarrivals.txt and README.txt into {@code out}; returns the session count. */
     public int write(Path out) throws IOException {
         Files.createDirectories(out);
-        Map<Long, Integer> expected = new HashMap<>();
-        if (Files.isRegularFile(run.sessions())) {
-            new CsvStream(run.sessions()).forEach(Columns.SESSIONS_REQUIRED, r -> {
-                SessionEnd end = SessionEnd.parse(r.get("end_reason"));
-                if (end == null || end.began()) { // a dropped session sent nothing
-                    expected.put(r.getLong("session_id"), r.getInt("requests"));
-                }
-            });
-        }
+        Map<Long, Integer> expected = expectedRequests();
         // Sessions being assembled, keyed by (first send, id) so they are written in start order.
         TreeMap<long[], Builder> open =
                 new TreeMap<>((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
@@ -86,17 +79,7 @@ public final class HttperfExport {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
-        long[] sorted = starts.stream().mapToLong(Long::longValue).sorted().toArray();
-        StringBuilder ia = new StringBuilder(
-                "# session inter-arrival times in ms (rubis-client run --interarrival-file replays them)\n");
-        double sumGaps = 0;
-        for (int i = 0; i < sorted.length; i++) {
-            double gap = i == 0 ? 0 : (sorted[i] - sorted[i - 1]) / 1e6;
-            sumGaps += gap;
-            ia.append(String.format(Locale.ROOT, "%.6f%n", gap));
-        }
-        Files.writeString(out.resolve("interarrivals.txt"), ia);
-        double meanGapS = sorted.length > 1 ? sumGaps / (sorted.length - 1) / 1000 : 1;
+        double meanGapS = writeInterarrivals(out, starts);
         Target target = Target.of(run, longestThink[0]);
         String readme = "Replay of run " + run.dir().toAbsolutePath() + " (" + written[0] + " sessions)\n\n"
                 + "httperf (sessions in the same order, Poisson arrivals with the run's mean inter-arrival time):\n"
@@ -118,20 +101,63 @@ public final class HttperfExport {
         return written[0];
     }
 
+    /** The requests each session that began sent, from sessions.csv (none when the run has no such file). */
+    private Map<Long, Integer> expectedRequests() throws IOException {
+        Map<Long, Integer> expected = new HashMap<>();
+        if (Files.isRegularFile(run.sessions())) {
+            new CsvStream(run.sessions()).forEach(Columns.SESSIONS_REQUIRED, r -> {
+                SessionEnd end = SessionEnd.parse(r.get("end_reason"));
+                if (end == null || end.began()) { // a dropped session sent nothing
+                    expected.put(r.getLong("session_id"), r.getInt("requests"));
+                }
+            });
+        }
+        return expected;
+    }
+
+    /** Writes interarrivals.txt (the gaps between the sessions' starts, ms); returns the mean gap in seconds. */
+    private static double writeInterarrivals(Path out, List<Long> starts) throws IOException {
+        long[] sorted = starts.stream().mapToLong(Long::longValue).sorted().toArray();
+        StringBuilder ia = new StringBuilder(
+                "# session inter-arrival times in ms (rubis-client run --interarrival-file replays them)\n");
+        double sumGaps = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            double gap = i == 0 ? 0 : (sorted[i] - sorted[i - 1]) / 1e6;
+            sumGaps += gap;
+            ia.append(String.format(Locale.ROOT, "%.6f%n", gap));
+        }
+        Files.writeString(out.resolve("interarrivals.txt"), ia);
+        return sorted.length > 1 ? sumGaps / (sorted.length - 1) / 1000 : 1;
+    }
+
     /** How the run's sessions map onto httperf's arrivals when the run had a closed population. */
     private static String closedNote(RunDirectory run) {
-        JsonNode summary = run.summary();
-        if (summary == null || !"closed".equals(summary.path("arrivals").asText())) {
+        SummaryJson summary = run.record();
+        if (summary == null || !"closed".equals(summary.arrivals())) {
             return "";
         }
-        return "\nThis was a closed run (" + summary.path("users").asInt()
+        return "\nThis was a closed run (" + summary.users()
                 + " emulated users): each user started its next session only\n"
                 + "after its previous one ended and a think time passed, so at most "
-                + summary.path("users").asInt() + " sessions were open at once\n"
+                + summary.users() + " sessions were open at once\n"
                 + "and a slower server lowered the session rate. httperf's --wsesslog starts the sessions as an open stream\n"
                 + "(--period): each session arrives on schedule whether or not earlier ones have ended. The replay therefore\n"
                 + "offers the same sessions at the run's mean session rate, but neither caps concurrency at the run's user\n"
                 + "count nor slows down with the server: it is the open-loop counterpart of the run, not a copy of it.\n";
+    }
+
+    /** A server model's name as the embedded server takes it. */
+    private static final Pattern MODEL = Pattern.compile("[a-z]+(-[a-z]+)*");
+
+    private static final Pattern SHELL_SAFE = Pattern.compile("[A-Za-z0-9_./:@%+=,-]+");
+
+    /**
+     * A word from summary.json as the README's shell commands may hold it: as it is when it has nothing a shell
+     * interprets, else in single quotes ({@code '} as {@code '\''}), so that a copied command never runs what a
+     * summary says ({@code server.model = "event; touch X"}).
+     */
+    static String shellWord(String s) {
+        return SHELL_SAFE.matcher(s).matches() ? s : "'" + s.replace("'", "'\\''") + "'";
     }
 
     /** The run's target as httperf needs it: host, port, TLS, and a note when the target was the embedded server. */
@@ -148,29 +174,33 @@ public final class HttperfExport {
                     "httperf keeps each session's connection open across its think times (up to %.1f s "
                             + "here) and does not reopen one the server closed meanwhile: that request fails (connreset).%n",
                     longestThinkS);
-            JsonNode summary = run.summary();
-            String t = summary == null ? "" : summary.path("target").asText("");
+            SummaryJson summary = run.record();
+            String t = summary == null || summary.target() == null ? "" : summary.target();
             if (t.startsWith("http://") || t.startsWith("https://")) {
                 URI u = URI.create(t);
                 boolean tls = "https".equals(u.getScheme());
                 int port = u.getPort() >= 0 ? u.getPort() : tls ? 443 : 80;
                 return new Target(
-                        u.getHost(),
+                        shellWord(u.getHost()),
                         port,
                         tls,
                         keepAlive + "The target's keep-alive timeout must therefore exceed " + keepAliveMs / 1000
                                 + " s (Apache: KeepAliveTimeout; lighttpd: server.max-keep-alive-idle).\n",
-                        " --target " + t);
+                        " --target " + shellWord(t));
             }
             String url = embeddedUrl(run);
             if (url != null) {
                 URI u = URI.create(url);
                 boolean tls = "https".equals(u.getScheme());
-                String model = summary == null
+                String written = summary == null
+                                || summary.server() == null
+                                || summary.server().model() == null
                         ? "event"
-                        : summary.path("server").path("model").asText("event");
+                        : summary.server().model();
+                // Copied into a shell command: only a model's name (event, prefork) goes in as it is.
+                String model = MODEL.matcher(written).matches() ? written : shellWord(written);
                 return new Target(
-                        u.getHost(),
+                        shellWord(u.getHost()),
                         u.getPort(),
                         tls,
                         "The run used the embedded server, which has stopped; start one on the same port first, keeping idle connections "

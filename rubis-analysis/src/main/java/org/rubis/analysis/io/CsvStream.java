@@ -3,9 +3,11 @@ package org.rubis.analysis.io;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,16 +26,28 @@ import java.util.function.Consumer;
  */
 public final class CsvStream {
 
-    /** One record with typed, checked access by column name. */
+    /**
+     * One record with typed, checked access by column name. Its fields stay the bytes of the line until asked for: a
+     * number is parsed from them and a text becomes a String only when read (and a short one repeated down the file,
+     * a state or a phase, is one String), so that a pass over ten million lines makes no object per field.
+     */
     public static final class Row {
-        private final String[] fields;
+        private final byte[] data;
+        /** Field {@code i} is {@code data[bounds[2i]..bounds[2i+1])}, unquoted. */
+        private final int[] bounds;
+
+        private final String[] strings;
         private final Map<String, Integer> header;
+        private final FieldStrings cache;
         private final String file;
         private final long line;
 
-        Row(String[] fields, Map<String, Integer> header, String file, long line) {
-            this.fields = fields;
+        Row(byte[] data, int[] bounds, Map<String, Integer> header, FieldStrings cache, String file, long line) {
+            this.data = data;
+            this.bounds = bounds;
+            this.strings = new String[bounds.length / 2];
             this.header = header;
+            this.cache = cache;
             this.file = file;
             this.line = line;
         }
@@ -43,22 +57,41 @@ public final class CsvStream {
             return header.containsKey(column);
         }
 
-        public String get(String column) {
+        private int index(String column) {
             Integer i = header.get(column);
             if (i == null) {
                 throw new AnalysisException(file + ":1: the header lacks column " + column);
             }
-            return fields[i];
+            return i;
+        }
+
+        public String get(String column) {
+            return field(index(column));
+        }
+
+        private String field(int i) {
+            String s = strings[i];
+            if (s == null) {
+                s = strings[i] = cache.of(data, bounds[2 * i], bounds[2 * i + 1]);
+            }
+            return s;
+        }
+
+        /** Whether {@code column} is empty: no String made. */
+        public boolean isEmpty(String column) {
+            int i = index(column);
+            return bounds[2 * i] == bounds[2 * i + 1];
         }
 
         public long getLong(String column) {
-            String v = get(column);
-            try {
-                return Long.parseLong(v);
-            } catch (NumberFormatException e) {
-                throw new AnalysisException(
-                        file + ":" + line + ": column " + column + " = \"" + v + "\" is not a whole number");
+            int i = index(column);
+            int from = bounds[2 * i];
+            int to = bounds[2 * i + 1];
+            if (isLong(data, from, to)) {
+                return parseLong(data, from, to);
             }
+            throw new AnalysisException(
+                    file + ":" + line + ": column " + column + " = \"" + field(i) + "\" is not a whole number");
         }
 
         public int getInt(String column) {
@@ -86,7 +119,11 @@ public final class CsvStream {
 
         /** The fields in header order, as read. */
         public List<String> values() {
-            return List.of(fields);
+            String[] all = new String[strings.length];
+            for (int i = 0; i < all.length; i++) {
+                all[i] = field(i);
+            }
+            return List.of(all);
         }
 
         /** The file this row came from. */
@@ -100,6 +137,8 @@ public final class CsvStream {
     private boolean empty;
     private long badLines;
     private long firstBadLine;
+    private long rejected;
+    private long firstRejected;
     private long notUtf8;
     private long tooLong;
 
@@ -118,9 +157,7 @@ public final class CsvStream {
      */
     public void forEach(List<String> required, List<String> numeric, Consumer<Row> consumer) {
         try (Cursor c = open(required, numeric)) {
-            for (Row r; (r = c.next()) != null; ) {
-                consumer.accept(r);
-            }
+            RowPipe.run(c, consumer);
         } catch (IOException e) {
             throw new AnalysisException(path + ": cannot read: " + e.getMessage());
         }
@@ -135,8 +172,8 @@ public final class CsvStream {
         private final boolean endsWithNewline;
         private final String name = path.toString();
         private long lineNo = 1;
-        private String pending;
-        private LogLines.Kind pendingKind;
+        private final FieldStrings strings = new FieldStrings();
+        private boolean pendingLine;
 
         Cursor(List<String> required, List<String> numericColumns) throws IOException {
             if (!Files.isRegularFile(path)) {
@@ -158,7 +195,7 @@ public final class CsvStream {
             if (head.startsWith("\uFEFF")) {
                 head = head.substring(1);
             }
-            String[] cols = split(head);
+            String[] cols = fields(head);
             if (cols == null) {
                 throw new AnalysisException(
                         path + ":1: the header is not a CSV line; expected a rubis-client log with columns "
@@ -178,8 +215,7 @@ public final class CsvStream {
                     .filter(header::containsKey)
                     .mapToInt(header::get)
                     .toArray();
-            pending = reader.next();
-            pendingKind = reader.kind();
+            pendingLine = reader.advance();
         }
 
         /** The header's column names, in file order (empty for an empty file). */
@@ -190,21 +226,20 @@ public final class CsvStream {
         /** The next complete row, or null at the end; malformed lines are skipped and counted. */
         public Row next() {
             try {
-                while (pending != null) {
-                    String line = pending;
-                    LogLines.Kind kind = pendingKind;
+                while (pendingLine) {
+                    LogLines.Kind kind = reader.kind();
+                    int len = reader.length();
                     lineNo++;
-                    pending = reader.next();
-                    pendingKind = reader.kind();
-                    String[] f = kind == LogLines.Kind.OK ? split(line) : null;
-                    if (f != null && f.length == columns.size() && numbersIn(f)) {
-                        return new Row(f, header, name, lineNo);
+                    Row row = kind == LogLines.Kind.OK ? row(reader.bytes(), len) : null;
+                    pendingLine = reader.advance();
+                    if (row != null) {
+                        return row;
                     }
-                    if (pending == null && !endsWithNewline) {
+                    if (!pendingLine && !endsWithNewline) {
                         truncated = true; // the last line of a killed run
                         return null;
                     }
-                    if (line.isEmpty() && kind == LogLines.Kind.OK) {
+                    if (len == 0 && kind == LogLines.Kind.OK) {
                         continue;
                     }
                     if (badLines++ == 0) {
@@ -222,13 +257,19 @@ public final class CsvStream {
             }
         }
 
-        private boolean numbersIn(String[] f) {
+        /** The line as a row, or null when it is malformed (its quoting, its number of fields, a number in it). */
+        private Row row(byte[] line, int len) {
+            int[] bounds = new int[2 * columns.size()];
+            byte[] data = new byte[len];
+            if (split(line, len, data, bounds) != columns.size()) {
+                return null;
+            }
             for (int i : numeric) {
-                if (!isLong(f[i])) {
-                    return false;
+                if (!isLong(data, bounds[2 * i], bounds[2 * i + 1])) {
+                    return null;
                 }
             }
-            return true;
+            return new Row(data, bounds, header, strings, name, lineNo);
         }
 
         @Override
@@ -249,76 +290,108 @@ public final class CsvStream {
         }
     }
 
-    /** The fields of one RFC 4180 line, or null when its quoting is malformed. */
-    static String[] split(String line) {
-        List<String> out = new ArrayList<>();
-        StringBuilder f = new StringBuilder();
+    /** The fields of one RFC 4180 line (the header), or null when its quoting is malformed. */
+    static String[] fields(String line) {
+        byte[] b = line.getBytes(StandardCharsets.UTF_8);
+        int[] bounds = new int[2 * (b.length + 1)];
+        byte[] out = new byte[b.length];
+        int n = split(b, b.length, out, bounds);
+        if (n < 0) {
+            return null;
+        }
+        String[] f = new String[n];
+        for (int i = 0; i < n; i++) {
+            f[i] = new String(out, bounds[2 * i], bounds[2 * i + 1] - bounds[2 * i], StandardCharsets.UTF_8);
+        }
+        return f;
+    }
+
+    /**
+     * Splits one RFC 4180 line of {@code len} bytes into {@code out}, unquoted, each field's start and end in
+     * {@code bounds}; returns the number of fields, or -1 when its quoting is malformed or it has more fields than
+     * {@code bounds} holds. The bytes are UTF-8, whose multi-byte characters hold no comma or quote byte.
+     */
+    static int split(byte[] line, int len, byte[] out, int[] bounds) {
         int i = 0;
-        int n = line.length();
+        int o = 0;
+        int fields = 0;
         while (true) {
-            f.setLength(0);
-            if (i < n && line.charAt(i) == '"') {
+            if (2 * fields >= bounds.length) {
+                return -1;
+            }
+            bounds[2 * fields] = o;
+            if (i < len && line[i] == '"') {
                 i++;
                 while (true) {
-                    if (i >= n) {
-                        return null; // unterminated quote
+                    if (i >= len) {
+                        return -1; // unterminated quote
                     }
-                    char c = line.charAt(i++);
+                    byte c = line[i++];
                     if (c == '"') {
-                        if (i < n && line.charAt(i) == '"') {
-                            f.append('"');
+                        if (i < len && line[i] == '"') {
+                            out[o++] = '"';
                             i++;
                         } else {
                             break;
                         }
                     } else {
-                        f.append(c);
+                        out[o++] = c;
                     }
                 }
-                if (i < n && line.charAt(i) != ',') {
-                    return null; // text after a closing quote
+                if (i < len && line[i] != ',') {
+                    return -1; // text after a closing quote
                 }
             } else {
-                int comma = line.indexOf(',', i);
-                int end = comma < 0 ? n : comma;
-                String field = line.substring(i, end);
-                if (field.indexOf('"') >= 0) {
-                    return null; // a quote inside an unquoted field
+                for (; i < len && line[i] != ','; i++) {
+                    byte c = line[i];
+                    if (c == '"') {
+                        return -1; // a quote inside an unquoted field
+                    }
+                    out[o++] = c;
                 }
-                f.append(field);
-                i = end;
             }
-            out.add(f.toString());
-            if (i >= n) {
-                return out.toArray(new String[0]);
+            bounds[2 * fields++ + 1] = o;
+            if (i >= len) {
+                return fields;
             }
             i++; // the comma
         }
     }
 
-    private static boolean isLong(String s) {
-        int n = s.length();
-        if (n == 0 || n > 20) {
+    /** The digits of {@link Long#MAX_VALUE}; of {@link Long#MIN_VALUE} but the last. */
+    private static final byte[] LONG_DIGITS = "9223372036854775807".getBytes(StandardCharsets.US_ASCII);
+
+    /** Whether {@code b[from..to)} is a whole number a long holds (an optional minus sign, then digits). */
+    private static boolean isLong(byte[] b, int from, int to) {
+        int i = from < to && b[from] == '-' ? from + 1 : from;
+        int digits = to - i;
+        if (digits == 0 || digits > LONG_DIGITS.length) {
             return false;
         }
-        int i = s.charAt(0) == '-' ? 1 : 0;
-        if (i == n) {
-            return false;
-        }
-        for (; i < n; i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
+        for (int j = i; j < to; j++) {
+            if (b[j] < '0' || b[j] > '9') {
                 return false;
             }
         }
-        if (n >= 19) {
-            try {
-                Long.parseLong(s);
-            } catch (NumberFormatException e) {
-                return false;
-            }
+        if (digits < LONG_DIGITS.length) {
+            return true;
         }
-        return true;
+        int c = Arrays.compare(b, i, to, LONG_DIGITS, 0, LONG_DIGITS.length);
+        return c <= 0
+                || (i > from
+                        && c == 1
+                        && Arrays.equals(b, i, to - 1, LONG_DIGITS, 0, LONG_DIGITS.length - 1)
+                        && b[to - 1] == '8');
+    }
+
+    /** A whole number checked by {@link #isLong}, summed negative so that {@link Long#MIN_VALUE} fits. */
+    private static long parseLong(byte[] b, int from, int to) {
+        boolean negative = b[from] == '-';
+        long v = 0;
+        for (int i = negative ? from + 1 : from; i < to; i++) {
+            v = v * 10 - (b[i] - '0');
+        }
+        return negative ? v : -v;
     }
 
     private static boolean endsWithNewline(Path p) throws IOException {
@@ -328,7 +401,8 @@ public final class CsvStream {
                 return true;
             }
             f.seek(len - 1);
-            return f.read() == '\n';
+            int last = f.read();
+            return last == '\n' || last == '\r';
         }
     }
 
@@ -347,19 +421,19 @@ public final class CsvStream {
      * lines this class rejects itself: the caller then ignores the row.
      */
     public void reject(Row r) {
-        if (badLines++ == 0 || r.line() < firstBadLine) {
-            firstBadLine = r.line();
+        if (rejected++ == 0 || r.line() < firstRejected) {
+            firstRejected = r.line(); // apart from the reader's counts: the reader may be on another thread
         }
     }
 
     /** Malformed lines skipped (not counting a truncated last line). */
     public long badLines() {
-        return badLines;
+        return badLines + rejected;
     }
 
     /** Line number of the first malformed line skipped, 0 when none. */
     public long firstBadLine() {
-        return firstBadLine;
+        return badLines == 0 ? firstRejected : rejected == 0 ? firstBadLine : Math.min(firstBadLine, firstRejected);
     }
 
     /**
@@ -371,6 +445,8 @@ public final class CsvStream {
         if (empty) {
             n.add(name + " is empty (the run was killed before its header was written): ignored");
         }
+        long badLines = badLines();
+        long firstBadLine = firstBadLine();
         if (badLines > 0) {
             String kinds = (notUtf8 > 0 ? ", " + notUtf8 + " not UTF-8" : "")
                     + (tooLong > 0 ? ", " + tooLong + " longer than 1 MiB (not read)" : "");

@@ -4,7 +4,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
@@ -16,7 +15,8 @@ import java.util.Arrays;
  * UTF-8 made the whole file unreadable ("Input length = 1", no line number), and one line of 300 MB held the
  * analysis' heap (6 GB, then out of memory). A line longer than {@link #MAX_LINE} bytes is passed over unread, in
  * constant memory, and a line that is not UTF-8 is returned as a bad one; {@link #kind()} says which. Lines end at
- * {@code \n} (a {@code \r} before it is dropped).
+ * {@code \n}, {@code \r\n} or a lone {@code \r} (a file saved with old Mac line ends read as one line: "no
+ * requests", nothing counted as malformed).
  */
 final class LogLines implements Closeable {
 
@@ -37,6 +37,10 @@ final class LogLines implements Closeable {
     private byte[] line = new byte[256];
     private int len;
     private Kind kind = Kind.OK;
+    private boolean ascii = true;
+    /** The last line ended at a {@code \r}: a {@code \n} next is part of its end. */
+    private boolean afterCr;
+
     private final CharsetDecoder utf8 = StandardCharsets.UTF_8
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
@@ -48,6 +52,19 @@ final class LogLines implements Closeable {
 
     /** The next line (without its end), "" for a bad one ({@link #kind()}), or null at the end of the file. */
     String next() throws IOException {
+        if (!advance()) {
+            return null;
+        }
+        return kind != Kind.OK
+                ? ""
+                : new String(line, 0, len, ascii ? StandardCharsets.US_ASCII : StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Reads the next line into {@link #bytes()} without making a String of it (the CSV reader splits the bytes), and
+     * checks it is UTF-8 ({@link #kind()}); false at the end of the file.
+     */
+    boolean advance() throws IOException {
         len = 0;
         boolean tooLong = false;
         boolean any = false;
@@ -58,16 +75,25 @@ final class LogLines implements Closeable {
                 if (end <= 0) {
                     end = 0;
                     if (!any) {
-                        return null;
+                        return false;
                     }
                     break;
+                }
+            }
+            if (afterCr) {
+                // The line before ended at a \r: a \n right after it belongs to that line end (\r\n).
+                afterCr = false;
+                if (buf[pos] == '\n') {
+                    pos++;
+                    continue;
                 }
             }
             any = true;
             int nl = -1;
             for (int i = pos; i < end; i++) {
-                if (buf[i] == '\n') {
+                if (buf[i] == '\n' || buf[i] == '\r') {
                     nl = i;
+                    afterCr = buf[i] == '\r';
                     break;
                 }
             }
@@ -85,13 +111,26 @@ final class LogLines implements Closeable {
             }
         }
         if (tooLong) {
+            len = 0;
             kind = Kind.TOO_LONG;
-            return "";
+            return true;
         }
-        if (len > 0 && line[len - 1] == '\r') {
-            len--;
-        }
-        return decode();
+        check();
+        return true;
+    }
+
+    /** The bytes of the line last read by {@link #advance()}, valid up to {@link #length()} until the next read. */
+    byte[] bytes() {
+        return line;
+    }
+
+    int length() {
+        return len;
+    }
+
+    /** Whether the line last read is all ASCII (else UTF-8, when {@link #kind()} is OK). */
+    boolean ascii() {
+        return ascii;
     }
 
     /** What the line last returned by {@link #next()} was. */
@@ -107,22 +146,19 @@ final class LogLines implements Closeable {
         len += n;
     }
 
-    private String decode() {
-        boolean ascii = true;
+    private void check() {
+        ascii = true;
         for (int i = 0; i < len && ascii; i++) {
             ascii = line[i] >= 0;
         }
-        if (ascii) {
-            kind = Kind.OK;
-            return new String(line, 0, len, StandardCharsets.US_ASCII);
-        }
-        try {
-            CharBuffer c = utf8.reset().decode(ByteBuffer.wrap(line, 0, len));
-            kind = Kind.OK;
-            return c.toString();
-        } catch (CharacterCodingException e) {
-            kind = Kind.NOT_UTF8;
-            return "";
+        kind = Kind.OK;
+        if (!ascii) {
+            try {
+                utf8.reset().decode(ByteBuffer.wrap(line, 0, len));
+            } catch (CharacterCodingException e) {
+                len = 0;
+                kind = Kind.NOT_UTF8;
+            }
         }
     }
 

@@ -3,11 +3,13 @@ package org.rubis.analysis.io;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.rubis.format.Columns;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.schema.SummaryJson;
 
 /**
  * A rubis-client run directory (the contract in docs/RUN-DIRECTORY.md), checked on opening. File
@@ -27,6 +29,7 @@ public final class RunDirectory {
     private final Path dir;
     private final JsonNode summary;
     private final String summaryProblem;
+    private SummaryJson record;
 
     public RunDirectory(Path dir) {
         this.dir = dir;
@@ -96,6 +99,21 @@ public final class RunDirectory {
     /** summary.json, or null when the run was killed before writing it or it is unreadable ({@link #summaryProblem()}). */
     public JsonNode summary() {
         return summary;
+    }
+
+    /**
+     * summary.json as the typed schema's record, or null when there is none or it does not fit the schema (a file
+     * written by another program): the readers' one way to its figures.
+     */
+    public SummaryJson record() {
+        if (record == null && summary != null) {
+            try {
+                record = SummaryJson.of(summary);
+            } catch (UncheckedIOException e) {
+                return null;
+            }
+        }
+        return record;
     }
 
     /** Why summary.json, present, was ignored (one line naming the file), or null. */

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.DoubleBinaryOperator;
 import org.rubis.analysis.io.CsvStream;
-import org.rubis.format.LatencyJson;
-import org.rubis.format.LatencyStats;
+import org.rubis.format.stats.LatencyJson;
+import org.rubis.format.stats.LatencyStats;
 
 /**
  * The merged run's intervals of a load profile (summary.json {@code profile} and {@code intervals[]}, docs/WORKLOAD.md,
@@ -140,6 +140,12 @@ final class MergedIntervals {
         of.forEach(x -> x.path("client_health").path("causes").forEach(c -> causes.add(c.asText())));
         ArrayNode ca = h.putArray("causes");
         causes.forEach(ca::add);
+        ArrayNode findings = h.putArray("findings"); // each shard's, with the figures that named its causes
+        for (int i = 0; i < of.size(); i++) {
+            for (JsonNode f : of.get(i).path("client_health").path("findings")) {
+                findings.add(f.asText() + " (shard " + i + ")");
+            }
+        }
         ArrayNode per = h.putArray("shards");
         of.forEach(x -> per.add(x.path("client_health")));
     }

@@ -14,23 +14,26 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.io.RunDirectory;
-import org.rubis.format.AtomicFile;
-import org.rubis.format.Columns;
-import org.rubis.format.ErrorShare;
-import org.rubis.format.LatencyJson;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Phase;
-import org.rubis.format.RunFiles;
-import org.rubis.format.RunStatus;
-import org.rubis.format.SessionEnd;
-import org.rubis.format.StopCause;
+import org.rubis.format.io.AtomicFile;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.Phase;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.RunStatus;
+import org.rubis.format.run.SessionEnd;
+import org.rubis.format.run.StopCause;
+import org.rubis.format.schema.SummaryJson;
+import org.rubis.format.stats.ErrorShare;
+import org.rubis.format.stats.LatencyJson;
+import org.rubis.format.stats.LatencyStats;
 
 /**
  * {@code rubis-analysis merge}: turns the run directories of N shards (docs/SHARDING.md) into one
@@ -53,6 +56,13 @@ public final class RunMerge {
      * warnings.
      */
     public record Result(Path out, ObjectNode summary, RunStatus status, List<String> warnings) {}
+
+    /** How {@code Stationarity.warning()} begins: a shard's, about its share alone, is not the merged run's. */
+    private static final Pattern STATIONARITY_WARNING =
+            Pattern.compile("NOT (STEADY: the run phase|JUDGED: whether the run phase)");
+
+    /** A closed run's session ids are {@code user x 1,000,000 + k} (docs/SHARDING.md). */
+    private static final long SESSIONS_PER_USER_ID = 1_000_000L;
 
     private final ShardSet shards;
     private final Path out;
@@ -125,12 +135,16 @@ public final class RunMerge {
         } catch (IOException e) {
             throw new AnalysisException(out + ": cannot create: " + e.getMessage());
         }
+        runPhase(stats);
         CsvMerge.Result req = CsvMerge.merge(
                 files(RunDirectory::requests),
                 Columns.REQUESTS_REQUIRED,
                 r -> r.getLong("send_epoch_ns") + r.getLong("response_ns"),
                 RunFiles.requests(out),
-                (shard, r) -> stats.request(r));
+                (shard, r) -> {
+                    checkRequest(list.get(shard), r);
+                    stats.request(r);
+                });
         truncated(req);
         if (list.stream().allMatch(s -> Files.isRegularFile(s.dir().sessions()))) {
             CsvMerge.Result ses = CsvMerge.merge(
@@ -219,6 +233,22 @@ public final class RunMerge {
         }
     }
 
+    /**
+     * A request line's session must be the shard's too (its emulated user is {@code session_id / 1,000,000} in a
+     * closed run, docs/SHARDING.md): a foreign line would be merged and counted as the shard's.
+     */
+    private static void checkRequest(ShardInfo shard, CsvStream.Row r) {
+        long sid = r.getLong("session_id");
+        long user = Math.floorDiv(sid, SESSIONS_PER_USER_ID);
+        int owner = shard.shardOf(sid, user);
+        if (owner != shard.index()) {
+            throw new AnalysisException(r.file() + ":" + r.line() + ": the request of session " + sid
+                    + (shard.arrivals().equals("closed") ? " (emulated user " + user + ")" : "")
+                    + " belongs to shard " + owner + " of " + shard.count() + ", not " + shard.index()
+                    + ": these directories are not the shards of one run (or the client broke docs/SHARDING.md)");
+        }
+    }
+
     private void copyShardFiles() {
         for (ShardInfo s : shards.shards()) {
             Path target = RunFiles.shardDir(out.resolve(RunFiles.MERGED_SHARDS_DIR), s.index());
@@ -254,14 +284,25 @@ public final class RunMerge {
         head(root);
         counts(root, st);
         responseTimes(root.putObject("response_time_ms"), st);
+        fromIntended(root.putObject("response_time_from_intended_ms"), st);
         root.set("client_health", health(st));
         st.intervals.write(root, shards.shards(), st.sessions(SessionEnd.LEFT), warnings);
+        // The run's own judgement is the summary's warning, as a run's is; merge's warnings are about the merge.
+        List<String> judged = new ArrayList<>();
+        root.set("stationarity", MergedStationarity.of(root, shards.shards(), st, judged));
+        server(root);
         merged(root.putObject("merged"));
         Set<String> w = new LinkedHashSet<>();
         for (ShardInfo s : shards.shards()) {
-            s.summary().path("warnings").forEach(x -> w.add(x.asText()));
+            // A shard's stationarity warning judged its share only: the merged run's own judgement replaces it.
+            s.summary().path("warnings").forEach(x -> {
+                if (!STATIONARITY_WARNING.matcher(x.asText()).lookingAt()) {
+                    w.add(x.asText());
+                }
+            });
         }
         w.addAll(warnings);
+        w.addAll(judged);
         ArrayNode wa = root.putArray("warnings");
         w.forEach(wa::add);
         return root;
@@ -275,16 +316,10 @@ public final class RunMerge {
         ShardInfo first = shards.first();
         JsonNode f = first.summary();
         RunStatus status = status();
-        List<String> stopped = new ArrayList<>();
-        for (ShardInfo s : shards.shards()) {
-            if (s.status() != RunStatus.COMPLETE) {
-                stopped.add("shard " + s.index() + ": " + s.status().label() + " ("
-                        + s.summary().path("stop_reason").asText("?") + ")");
-            }
-        }
         root.put("status", status.label());
+        root.put("schema_version", SummaryJson.SCHEMA_VERSION);
         root.put("partial", status != RunStatus.COMPLETE);
-        root.put("stop_reason", stopped.isEmpty() ? StopCause.END.reason() : String.join("; ", stopped));
+        root.put("stop_reason", stopReason());
         root.put("started_at", instant(first.startAtEpochNs()));
         root.put("run_dir", out.toAbsolutePath().toString());
         for (String k : List.of("properties", "target")) {
@@ -334,6 +369,8 @@ public final class RunMerge {
         root.put(
                 "mean_session_s",
                 MergedStats.round(st.sessionsTimed == 0 ? 0 : st.sessionTimeSumNs / 1e9 / st.sessionsTimed, 3));
+        root.put("sessions_logged", st.sessionRows);
+        root.put("retried_requests", st.retried);
         root.put("connections_opened", st.newConnections);
         root.put("distinct_connections", st.connections.size());
         root.put("requests_without_connection_id", st.withoutConnection);
@@ -350,23 +387,105 @@ public final class RunMerge {
                         "connections_opened"));
     }
 
-    /** Per phase and state, then overall, from every request (never averaged over shards). */
-    private static void responseTimes(ObjectNode rt, MergedStats st) {
+    /**
+     * The run phase's windows as one run's: from the earliest shard's run-phase start (its run's t = 0 plus the up
+     * ramp), of the length the shards counted in ({@code stationarity.window_s}; before shards wrote it, the client's
+     * rule: whole seconds, at most {@code 10,000} windows).
+     */
+    private void runPhase(MergedStats st) {
+        JsonNode f = shards.first().summary();
+        double seconds = f.path("phases_ms").path(Phase.RUN.label()).asDouble() / 1000;
+        double up = f.path("phases_ms").path(Phase.UP.label()).asDouble() / 1000;
+        double windowS = f.path("stationarity").path("window_s").asDouble(Math.max(1, Math.ceil(seconds / 10_000)));
+        long start = shards.shards().stream()
+                .mapToLong(ShardInfo::runStartEpochNs)
+                .min()
+                .orElse(0);
+        st.runPhase(start + Math.round(up * 1e9), windowS, (int) Math.floor(seconds / windowS + 1e-9));
+    }
+
+    /** The same requests from the intended send instant (coordinated omission corrected), as a run's summary has. */
+    private static void fromIntended(ObjectNode fi, MergedStats st) {
+        for (Phase p : Phase.values()) {
+            LatencyJson.cell(fi.putObject(p.label()), st.fromIntended.get(p));
+        }
+        LatencyJson.cell(fi.putObject("overall"), st.overallFromIntended);
+    }
+
+    /**
+     * The server's ground truth ({@code server}, its stats.json): the one server the shards shared (the local runner's
+     * {@code out/server/}, or a single shard's own), else the shards' own servers' counts added up, with {@code
+     * servers} saying how many (each one's as it was is under shards/).
+     */
+    private void server(ObjectNode root) {
+        Path shared = RunFiles.serverStats(out);
+        List<Path> own = shards.shards().stream()
+                .map(s -> RunFiles.serverStats(s.dir().dir()))
+                .filter(Files::isRegularFile)
+                .toList();
+        try {
+            if (Files.isRegularFile(shared)) {
+                root.set("server", JSON.readTree(shared.toFile()));
+            } else if (own.size() == 1 && shards.shards().size() == 1) {
+                root.set("server", JSON.readTree(own.get(0).toFile()));
+            } else if (!own.isEmpty() && own.size() == shards.shards().size()) {
+                List<JsonNode> each = new ArrayList<>();
+                for (Path p : own) {
+                    each.add(JSON.readTree(p.toFile()));
+                }
+                root.set("server", ServerTotals.of(each));
+            }
+        } catch (IOException e) {
+            warnings.add("the server's stats.json is unreadable (" + e.getMessage() + "): the merged run has no server"
+                    + " ground truth");
+        }
+    }
+
+    /**
+     * Per phase and state, then overall, from every request (never averaged over shards); the states in the order the
+     * shards' summaries list them (the client's), any other after them.
+     */
+    private void responseTimes(ObjectNode rt, MergedStats st) {
+        List<String> order = stateOrder();
         for (Phase p : Phase.values()) {
             ObjectNode ph = LatencyJson.cell(rt.putObject(p.label()), st.byPhase.get(p));
-            ObjectNode states = ph.putObject("states");
-            st.byPhaseState.get(p).forEach((state, c) -> LatencyJson.cell(states.putObject(state), c));
+            states(ph.putObject("states"), st.byPhaseState.get(p), order);
         }
         ObjectNode all = LatencyJson.cell(rt.putObject("overall"), st.overall);
-        ObjectNode allStates = all.putObject("states");
-        st.byState.forEach((state, c) -> LatencyJson.cell(allStates.putObject(state), c));
+        states(all.putObject("states"), st.byState, order);
+    }
+
+    private static void states(ObjectNode into, Map<String, LatencyStats> cells, List<String> order) {
+        order.stream().filter(cells::containsKey).forEach(k -> LatencyJson.cell(into.putObject(k), cells.get(k)));
+        cells.forEach((k, c) -> {
+            if (!order.contains(k)) {
+                LatencyJson.cell(into.putObject(k), c);
+            }
+        });
+    }
+
+    /** The states as the shards' overall tables list them, first seen first. */
+    private List<String> stateOrder() {
+        Set<String> order = new LinkedHashSet<>();
+        for (ShardInfo s : shards.shards()) {
+            s.summary()
+                    .path("response_time_ms")
+                    .path("overall")
+                    .path("states")
+                    .fieldNames()
+                    .forEachRemaining(order::add);
+        }
+        return new ArrayList<>(order);
     }
 
     /** The shards, their start instants and offsets; warnings when they did not start together. */
     private void merged(ObjectNode merged) {
         List<ShardInfo> list = shards.shards();
         ShardInfo first = shards.first();
-        merged.put("shard_count", list.size());
+        merged.put("shard_count", first.count());
+        shards.missing().forEach(warnings::add);
+        ArrayNode missing = merged.putArray("missing_shards"); // the shards whose requests are not in the merged run
+        shards.missingIndices().forEach(missing::add);
         merged.put("start_at", instant(first.startAtEpochNs()));
         merged.put("start_at_epoch_ns", first.startAtEpochNs());
         long minStart = Long.MAX_VALUE;
@@ -415,11 +534,24 @@ public final class RunMerge {
      * died makes the whole run say so, as a stopped shard makes it partial.
      */
     private RunStatus status() {
-        RunStatus status = RunStatus.COMPLETE;
+        RunStatus status = shards.missing().isEmpty() ? RunStatus.COMPLETE : RunStatus.PARTIAL;
         for (ShardInfo s : shards.shards()) {
             status = status.worst(s.status());
         }
         return status;
+    }
+
+    /** The stopped shards' statuses and reasons; the end of the run when every shard completed. */
+    private String stopReason() {
+        List<String> stopped = new ArrayList<>();
+        for (ShardInfo s : shards.shards()) {
+            if (s.status() != RunStatus.COMPLETE) {
+                stopped.add("shard " + s.index() + ": " + s.status().label() + " ("
+                        + s.summary().path("stop_reason").asText("?") + ")");
+            }
+        }
+        stopped.addAll(shards.missing());
+        return stopped.isEmpty() ? StopCause.END.reason() : String.join("; ", stopped);
     }
 
     /** The per-shard summary counts merge cannot see in the logs: their sum. */
@@ -466,24 +598,17 @@ public final class RunMerge {
         if ("hybrid".equals(shards.first().arrivals())) {
             MergedStats.percentiles(h.putObject("session_start_lateness_ms"), st.sessionStartLateness);
         }
-        // The merged run's errors are judged as one run's (ErrorShare): a shard's verdict saw only its own share.
         LatencyStats run = st.byPhase.get(Phase.RUN);
-        ErrorShare errors = new ErrorShare(run.count(), run.errors(), st.errorsByClass);
-        List<String> findings = new ArrayList<>(sum.suspects);
+        MergedVerdict verdict = MergedVerdict.of(
+                shards.shards(),
+                new ErrorShare(run.count(), run.errors(), st.errorsByClass, st.runTargetState),
+                status(),
+                stopReason());
+        h.put("saturated", verdict.causes().contains(MergedVerdict.CLIENT));
         ArrayNode causes = h.putArray("causes");
-        if (!sum.suspects.isEmpty()) {
-            causes.add("CLIENT");
-        }
-        if (errors.high()) {
-            causes.add("ERRORS");
-            findings.add("ERRORS: " + errors.text());
-        }
-        h.put("saturated", !sum.suspects.isEmpty());
-        h.put(
-                "verdict",
-                findings.isEmpty()
-                        ? "OK: no shard's client was the bottleneck (every shard kept its schedule and was not CPU-bound)."
-                        : "SUSPECT: " + String.join(" | ", findings));
+        verdict.causes().forEach(causes::add);
+        h.put("accuracy_measured", verdict.accuracyMeasured());
+        h.put("verdict", verdict.text());
         h.put(
                 "sums_over_shards",
                 "cpu_*, cores, gc_count, gc_time_ms, gc_pauses, gc_pause_total_ms, gc_pauses_logged"

@@ -2,15 +2,13 @@ package org.rubis.analysis.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * The shards' {@code client_health} added up for the merged summary: CPU, cores and GC summed over the shards' hosts,
  * the longest pause and the peaks the largest of any shard, the CPU by thread role summed when every shard measured
- * it, and the shards whose client was the bottleneck.
+ * it (the verdict: {@link MergedVerdict}).
  */
 final class ShardHealth {
 
@@ -35,8 +33,6 @@ final class ShardHealth {
     final Map<String, Double> byThread = new LinkedHashMap<>();
 
     boolean byThreadEverywhere = true;
-    /** "shard I: its verdict" for each shard whose client was saturated. */
-    final List<String> suspects = new ArrayList<>();
 
     /** Adds shard {@code index}'s client_health. */
     void add(int index, JsonNode x) {
@@ -64,9 +60,6 @@ final class ShardHealth {
         peakThreads = Math.max(peakThreads, x.path("peak_threads").asLong());
         peakHeap = Math.max(peakHeap, x.path("peak_heap_bytes").asLong());
         maxHeap = Math.max(maxHeap, x.path("max_heap_bytes").asLong());
-        if (x.path("saturated").asBoolean()) {
-            suspects.add("shard " + index + ": " + x.path("verdict").asText());
-        }
     }
 
     /** The CPU figures over {@code requests} requests, {@code runRequests} of them in the run phase. */

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.RunDirectory;
-import org.rubis.format.RunStatus;
+import org.rubis.format.run.RunStatus;
 
 /**
  * What one shard's summary.json says about its place in a sharded run (docs/SHARDING.md): the

@@ -1,21 +1,29 @@
 package org.rubis.analysis.merge;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.List;
 import org.rubis.analysis.io.AnalysisException;
+import org.rubis.format.run.RunFiles;
 
 /**
  * The shards of one run, checked to belong together: same seed, same configuration, same start
- * instant, same shard count, each index exactly once. Sorted by index.
+ * instant, same shard count, each index at most once. Sorted by index. A shard may be missing (its
+ * pod was lost: a Kubernetes Job's other shards go on) or given without a summary (killed before its
+ * end): the merge is then of the shards that ran, and says which are missing.
  */
 public final class ShardSet {
 
     private final List<ShardInfo> shards;
+    private final List<Integer> missingIndices;
+    private final List<String> missing;
 
-    private ShardSet(List<ShardInfo> shards) {
+    private ShardSet(List<ShardInfo> shards, List<Integer> missingIndices, List<String> missing) {
         this.shards = shards;
+        this.missingIndices = missingIndices;
+        this.missing = missing;
     }
 
     public static ShardSet of(List<Path> dirs) {
@@ -24,8 +32,16 @@ public final class ShardSet {
                     "merge: no shard directories given; pass every shard's run directory, e.g. results/shard-*");
         }
         List<ShardInfo> list = new ArrayList<>();
+        List<Path> killed = new ArrayList<>();
         for (Path d : dirs) {
-            list.add(ShardInfo.read(d));
+            if (Files.isRegularFile(d.resolve(RunFiles.REQUESTS)) && !Files.exists(d.resolve(RunFiles.SUMMARY_JSON))) {
+                killed.add(d); // its logs hold no summary to check them against: left out, and said so
+            } else {
+                list.add(ShardInfo.read(d));
+            }
+        }
+        if (list.isEmpty()) {
+            ShardInfo.read(killed.get(0)); // the one-line error of a shard without summary.json
         }
         ShardInfo first = list.get(0);
         ShardInfo[] byIndex = new ShardInfo[first.count()];
@@ -68,16 +84,16 @@ public final class ShardSet {
                 missing.add(i);
             }
         }
-        if (!missing.isEmpty()) {
-            throw new AnalysisException("merge: shard" + (missing.size() > 1 ? "s " : " ") + missing + " of "
-                    + first.count() + " missing (given: "
-                    + list.stream()
-                            .sorted(Comparator.comparingInt(ShardInfo::index))
-                            .map(x -> x.index() + "=" + x.dir().dir())
-                            .toList()
-                    + "); pass every shard's directory");
+        List<String> lost = new ArrayList<>();
+        for (int i : missing) {
+            lost.add("shard " + i + " of " + first.count() + ": missing ("
+                    + (killed.isEmpty()
+                            ? "no directory given"
+                            : "no summary.json in " + killed + ": killed before its end")
+                    + "; its requests are not in this run)");
         }
-        return new ShardSet(List.of(byIndex));
+        return new ShardSet(
+                Arrays.stream(byIndex).filter(x -> x != null).toList(), List.copyOf(missing), List.copyOf(lost));
     }
 
     private static String abbrev(String sha) {
@@ -87,6 +103,16 @@ public final class ShardSet {
     /** Shards in index order. */
     public List<ShardInfo> shards() {
         return shards;
+    }
+
+    /** The shards that did not run to a summary, each said in words (index, why); empty when every shard is here. */
+    public List<String> missing() {
+        return missing;
+    }
+
+    /** The indices of {@link #missing}. */
+    public List<Integer> missingIndices() {
+        return missingIndices;
     }
 
     public ShardInfo first() {

@@ -12,8 +12,8 @@ import java.util.Locale;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
 import org.rubis.analysis.RunAnalysis;
-import org.rubis.format.AtomicFile;
-import org.rubis.format.LatencyStats;
+import org.rubis.format.io.AtomicFile;
+import org.rubis.format.stats.LatencyStats;
 
 /**
  * Side-by-side comparison of runs: the paper's Table II (median, mean and p95 per run, with the

@@ -23,12 +23,14 @@ import org.rubis.analysis.RunEnding;
 import org.rubis.analysis.ServerComparison;
 import org.rubis.analysis.SessionFigures;
 import org.rubis.analysis.stats.Moments;
-import org.rubis.format.AtomicFile;
-import org.rubis.format.CpuPerRequest;
-import org.rubis.format.ErrorClass;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Phase;
-import org.rubis.format.RunFiles;
+import org.rubis.format.io.AtomicFile;
+import org.rubis.format.run.ErrorClass;
+import org.rubis.format.run.Phase;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.schema.ClientHealth;
+import org.rubis.format.schema.SchemaMapper;
+import org.rubis.format.stats.LatencyStats;
+import org.rubis.format.text.CpuPerRequest;
 
 /**
  * The self-contained HTML report of one run (plots embedded as PNG data URIs) and
@@ -325,7 +327,11 @@ public final class HtmlReport {
         String killed = sessions.onlyInRequests() == 0
                 ? ""
                 : " (" + sessions.onlyInRequests()
-                        + " of them only in requests.csv: still running when the run was killed)";
+                        + " of them only in requests.csv: "
+                        + (a.badLines().containsKey("sessions.csv")
+                                ? "their sessions.csv line skipped as malformed, or still running when the run was"
+                                        + " killed)"
+                                : "still running when the run was killed)");
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"requests", String.valueOf(a.requests())});
         rows.add(new String[] {"run-phase throughput (successful requests)", fmt(a.throughput()) + " requests/s"});
@@ -545,7 +551,7 @@ public final class HtmlReport {
                         + h.path("cpu_peak_cores").asText()
             });
             // The summary's definition and words (its CPU cost line): one figure in both places.
-            CpuPerRequest cpu = CpuPerRequest.of(h);
+            CpuPerRequest cpu = CpuPerRequest.of(SchemaMapper.LENIENT.convertValue(h, ClientHealth.class));
             o.put("cpu_us_per_request", cpu.us()).put("cpu_per_request_fixed_cost_apart", cpu.fixedCostApart());
             rows.add(new String[] {"CPU per request", cpu.text()});
             // The totals are the collectors' own counters; client-gc.csv (the chart's points) may have missed pauses

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.knowm.xchart.XYChart;
 import org.rubis.analysis.wire.DiffStats;
 import org.rubis.analysis.wire.WireCheck;
-import org.rubis.format.WireAccuracy;
+import org.rubis.format.stats.WireAccuracy;
 
 /** The report's "Wire check" section: how far the client's own times are from the packet capture's. */
 final class WireSection {

@@ -20,10 +20,11 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.rubis.analysis.io.AnalysisException;
 import org.rubis.analysis.io.CsvStream;
+import org.rubis.analysis.io.Endpoint;
 import org.rubis.analysis.io.RunDirectory;
-import org.rubis.format.Columns;
-import org.rubis.format.RunFiles;
-import org.rubis.format.WireAccuracy;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.stats.WireAccuracy;
 
 /**
  * The wire check of a run: every request the capture saw joined to the client's line in requests.csv
@@ -41,7 +42,11 @@ public final class WireCheck {
 
     /** A line of requests.csv. */
     static final class ClientLine {
+        /** The connection's local address:port: the capture's name for it, joined with the time of each request. */
         String connection;
+        /** requests.csv's connection_id: the connection itself (in probe.csv, its address:port). */
+        String id;
+
         long send;
         long ttfb;
         long response;
@@ -54,7 +59,8 @@ public final class WireCheck {
         /** The columns requests.csv and probe.csv share (both name them alike). */
         static ClientLine of(CsvStream.Row row) {
             ClientLine c = new ClientLine();
-            c.connection = row.get("connection_id");
+            c.connection = Endpoint.of(row);
+            c.id = row.get("connection_id");
             c.send = row.getLong("send_epoch_ns");
             c.ttfb = row.getLong("ttfb_ns");
             c.response = row.getLong("response_ns");
@@ -291,8 +297,8 @@ public final class WireCheck {
                     if (c.newConnection) {
                         clientConnectionsOpened++;
                     }
-                    if (!c.connection.isEmpty()) {
-                        ids.add(c.connection);
+                    if (!c.id.isEmpty()) {
+                        ids.add(c.id);
                     }
                     out.computeIfAbsent(c.connection, k -> new ArrayList<>()).add(c);
                 });
@@ -477,88 +483,104 @@ public final class WireCheck {
                 ClientLine c = byWire.get(r);
                 ClientLine p = c == null ? probeByWire.get(r) : null;
                 b.setLength(0);
-                b.append(r.connection.client)
-                        .append(',')
-                        .append(r.connection.id)
-                        .append(',')
-                        .append(r.index)
-                        .append(',')
-                        .append(csv(r.method))
-                        .append(',')
-                        .append(csv(r.path))
-                        .append(',')
-                        .append(r.status)
-                        .append(',')
-                        .append(r.requestNs)
-                        .append(',')
-                        .append(r.answered() ? r.firstByteNs : "")
-                        .append(',')
-                        .append(r.answered() ? r.lastByteNs : "")
-                        .append(',')
-                        .append(r.answered() ? r.ttfbNs() : "")
-                        .append(',')
-                        .append(r.answered() ? r.responseNs() : "")
-                        .append(',')
-                        .append(r.requestBytes)
-                        .append(',')
-                        .append(r.responseBytes)
-                        .append(',')
-                        .append(r.retransmissions)
-                        .append(',');
-                ClientLine line = c != null ? c : p;
-                boolean both = line != null && r.answered() && line.status != 0;
-                if (line != null) {
-                    b.append(c != null ? c.newConnection : r.index == 0)
-                            .append(',')
-                            .append(c != null ? c.backend : "warmup".equals(p.backend) ? "probe-warmup" : "probe")
-                            .append(',')
-                            .append(line.send)
-                            .append(',')
-                            .append(line.ttfb)
-                            .append(',')
-                            .append(line.response)
-                            .append(',');
-                    b.append(both ? line.ttfb - r.ttfbNs() : "")
-                            .append(',')
-                            .append(both ? line.response - r.responseNs() : "")
-                            .append(',');
-                } else {
-                    b.append(r.index == 0).append(",,,,,,,");
-                }
-                Long s = service.get(r);
-                b.append(s == null ? "" : s)
-                        .append(',')
-                        .append(c != null ? "matched" : probeSet.contains(r) ? "probe" : "wire-only")
-                        .append(',');
-                if (both) {
-                    b.append(sendSide(line, r)).append(',').append(receiveSide(line, r));
-                } else {
-                    b.append(',');
-                }
+                wireLine(b, r, c, p, service.get(r));
                 b.append('\n');
                 w.append(b);
             }
             for (ClientLine c : unmatched) {
                 b.setLength(0);
-                b.append(csv(c.connection))
-                        .append(",,,,")
-                        .append(csv(c.path))
-                        .append(',')
-                        .append(c.status)
-                        .append(",,,,,,,,,")
-                        .append(c.newConnection)
-                        .append(',')
-                        .append(c.backend)
-                        .append(',')
-                        .append(c.send)
-                        .append(',')
-                        .append(c.ttfb)
-                        .append(',')
-                        .append(c.response)
-                        .append(",,,,client-only,,\n");
+                clientOnlyLine(b, c);
+                b.append('\n');
                 w.append(b);
             }
         }
+    }
+
+    /**
+     * The wire.csv line of the captured request {@code r}: the client's line {@code c} matched to it, else the
+     * probe's {@code p} (null: a request only the wire saw), and the server's service time {@code s} (null: none).
+     */
+    private void wireLine(StringBuilder b, WireRequest r, ClientLine c, ClientLine p, Long s) {
+        ClientLine named = c != null ? c : p;
+        b.append(named == null ? "" : csv(named.id))
+                .append(',')
+                .append(r.connection.id)
+                .append(',')
+                .append(r.index)
+                .append(',')
+                .append(csv(r.method))
+                .append(',')
+                .append(csv(r.path))
+                .append(',')
+                .append(r.status)
+                .append(',')
+                .append(r.requestNs)
+                .append(',')
+                .append(r.answered() ? r.firstByteNs : "")
+                .append(',')
+                .append(r.answered() ? r.lastByteNs : "")
+                .append(',')
+                .append(r.answered() ? r.ttfbNs() : "")
+                .append(',')
+                .append(r.answered() ? r.responseNs() : "")
+                .append(',')
+                .append(r.requestBytes)
+                .append(',')
+                .append(r.responseBytes)
+                .append(',')
+                .append(r.retransmissions)
+                .append(',');
+        ClientLine line = c != null ? c : p;
+        boolean both = line != null && r.answered() && line.status != 0;
+        if (line != null) {
+            b.append(c != null ? c.newConnection : r.index == 0)
+                    .append(',')
+                    .append(c != null ? c.backend : "warmup".equals(p.backend) ? "probe-warmup" : "probe")
+                    .append(',')
+                    .append(line.send)
+                    .append(',')
+                    .append(line.ttfb)
+                    .append(',')
+                    .append(line.response)
+                    .append(',');
+            b.append(both ? line.ttfb - r.ttfbNs() : "")
+                    .append(',')
+                    .append(both ? line.response - r.responseNs() : "")
+                    .append(',');
+        } else {
+            b.append(r.index == 0).append(",,,,,,,");
+        }
+        b.append(s == null ? "" : s)
+                .append(',')
+                .append(c != null ? "matched" : probeSet.contains(r) ? "probe" : "wire-only")
+                .append(',');
+        if (both) {
+            b.append(sendSide(line, r)).append(',').append(receiveSide(line, r));
+        } else {
+            b.append(',');
+        }
+        b.append(',').append(r.connection.client);
+    }
+
+    /** The wire.csv line of a client request the capture did not see. */
+    private static void clientOnlyLine(StringBuilder b, ClientLine c) {
+        b.append(csv(c.id))
+                .append(",,,,")
+                .append(csv(c.path))
+                .append(',')
+                .append(c.status)
+                .append(",,,,,,,,,")
+                .append(c.newConnection)
+                .append(',')
+                .append(c.backend)
+                .append(',')
+                .append(c.send)
+                .append(',')
+                .append(c.ttfb)
+                .append(',')
+                .append(c.response)
+                .append(",,,,client-only,,,")
+                .append(csv(c.connection));
     }
 
     private void writeConnections(Path out) throws IOException {
@@ -656,50 +678,59 @@ public final class WireCheck {
         putKnown(anchor, "probe", anchors.probeNs());
         WireAccuracy a = accuracy();
         if (a != null) {
-            ObjectNode acc = o.putObject("accuracy");
-            acc.put("within", a.within());
-            acc.put("limit_us", r1(a.limitUs()));
-            acc.put("wire_median_response_us", r1(a.wireMedianUs()));
-            acc.put("mean_us", r1(a.meanUs()));
-            acc.put("p99_us", r1(a.p99Us()));
-            acc.put("requests", a.requests());
-            if (!a.within()) {
-                acc.put("cause", a.cause());
-            }
-            if (!Double.isNaN(a.aboveFloorMeanUs())) {
-                acc.put("floor_mean_us", r1(a.floorMeanUs()));
-                acc.put("reused_mean_us", r1(a.reusedMeanUs()));
-                acc.put("above_floor_mean_us", r1(a.aboveFloorMeanUs()));
-                acc.put("floor_explains", a.floorExplains());
-            }
-            acc.put(
-                    "rule",
-                    String.format(
-                            Locale.ROOT,
-                            "mean client minus wire (all matched requests) <= max(%.0f us, %.0f %% of the wire's "
-                                    + "median response time)",
-                            WireAccuracy.ABSOLUTE_LIMIT_US,
-                            WireAccuracy.RELATIVE_LIMIT * 100));
+            accuracyJson(o.putObject("accuracy"), a);
         }
         if (!probeConnections.isEmpty()) {
-            ObjectNode p = o.putObject("probe");
-            p.put("requests", probeRequests);
-            p.put("matched", probeMatched);
-            p.put("connections", probeConnections.size());
-            group(p.putObject("client_minus_wire_us"), probe);
-            if (probe.response.count() > 0) {
-                double floor = floorUs();
-                o.put("floor_us", r1(floor));
-                ObjectNode above = o.putObject("overhead_above_floor_p50_us");
-                groups.forEach((name, group) -> {
-                    if (group.response.count() > 0) {
-                        above.put(name, r1(group.response.percentileUs(50) - floor));
-                    }
-                });
-            }
+            probeJson(o);
         }
         var notesArray = o.putArray("notes");
         notes.forEach(notesArray::add);
+    }
+
+    /** The accuracy verdict's figures and its rule. */
+    private static void accuracyJson(ObjectNode acc, WireAccuracy a) {
+        acc.put("within", a.within());
+        acc.put("limit_us", r1(a.limitUs()));
+        acc.put("wire_median_response_us", r1(a.wireMedianUs()));
+        acc.put("mean_us", r1(a.meanUs()));
+        acc.put("p99_us", r1(a.p99Us()));
+        acc.put("requests", a.requests());
+        if (!a.within()) {
+            acc.put("cause", a.cause());
+        }
+        if (!Double.isNaN(a.aboveFloorMeanUs())) {
+            acc.put("floor_mean_us", r1(a.floorMeanUs()));
+            acc.put("reused_mean_us", r1(a.reusedMeanUs()));
+            acc.put("above_floor_mean_us", r1(a.aboveFloorMeanUs()));
+            acc.put("floor_explains", a.floorExplains());
+        }
+        acc.put(
+                "rule",
+                String.format(
+                        Locale.ROOT,
+                        "mean client minus wire (all matched requests) <= max(%.0f us, %.0f %% of the wire's "
+                                + "median response time)",
+                        WireAccuracy.ABSOLUTE_LIMIT_US,
+                        WireAccuracy.RELATIVE_LIMIT * 100));
+    }
+
+    /** The reference probe's requests, their client-minus-wire figures and the host's floor they give. */
+    private void probeJson(ObjectNode o) {
+        ObjectNode p = o.putObject("probe");
+        p.put("requests", probeRequests);
+        p.put("matched", probeMatched);
+        p.put("connections", probeConnections.size());
+        group(p.putObject("client_minus_wire_us"), probe);
+        if (probe.response.count() > 0) {
+            double floor = floorUs();
+            o.put("floor_us", r1(floor));
+            ObjectNode above = o.putObject("overhead_above_floor_p50_us");
+            groups.forEach((name, group) -> {
+                if (group.response.count() > 0) {
+                    above.put(name, r1(group.response.percentileUs(50) - floor));
+                }
+            });
+        }
     }
 
     private static void group(ObjectNode n, Group group) {
@@ -790,30 +821,9 @@ public final class WireCheck {
                         + "mark - last response packet; anchors uncertain by client %s, probe %s (each side within half of it, the sum exact)",
                 ns(anchors.clientNs()),
                 ns(anchors.probeNs())));
-        out.add(String.format(
-                Locale.ROOT,
-                "  %-24s %7s | %9s %7s %7s | %12s %7s %7s | %8s",
-                "requests",
-                "count",
-                "send mean",
-                "p50",
-                "p99",
-                "receive mean",
-                "p50",
-                "p99",
-                "total p50"));
-        m.forEach((name, g) -> out.add(String.format(
-                Locale.ROOT,
-                "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f | %8.1f",
-                name,
-                g.send.count(),
-                g.send.meanUs(),
-                g.send.percentileUs(50),
-                g.send.percentileUs(99),
-                g.receive.meanUs(),
-                g.receive.percentileUs(50),
-                g.receive.percentileUs(99),
-                g.response.percentileUs(50))));
+        out.add(header("send mean", "receive mean") + String.format(Locale.ROOT, " | %8s", "total p50"));
+        m.forEach((name, g) -> out.add(row(name, g.send.count(), g.send, g.receive)
+                + String.format(Locale.ROOT, " | %8.1f", g.response.percentileUs(50))));
         Map<String, Group> opened = new LinkedHashMap<>();
         groups.forEach((name, g) -> {
             if (name.endsWith("/new") && g.beforeSyn.count() > 0) {
@@ -824,30 +834,40 @@ public final class WireCheck {
             out.add(
                     "  requests that opened their connection in their window: their send side = send mark - SYN (the client's own work "
                             + "before it connects) + SYN - first request packet (handshake and wake-up)");
-            out.add(String.format(
-                    Locale.ROOT,
-                    "  %-24s %7s | %9s %7s %7s | %12s %7s %7s",
-                    "requests",
-                    "count",
-                    "to SYN mean",
-                    "p50",
-                    "p99",
-                    "SYN-req mean",
-                    "p50",
-                    "p99"));
-            opened.forEach((name, g) -> out.add(String.format(
-                    Locale.ROOT,
-                    "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f",
-                    name,
-                    g.beforeSyn.count(),
-                    g.beforeSyn.meanUs(),
-                    g.beforeSyn.percentileUs(50),
-                    g.beforeSyn.percentileUs(99),
-                    g.synToRequest.meanUs(),
-                    g.synToRequest.percentileUs(50),
-                    g.synToRequest.percentileUs(99))));
+            out.add(header("to SYN mean", "SYN-req mean"));
+            opened.forEach((name, g) -> out.add(row(name, g.beforeSyn.count(), g.beforeSyn, g.synToRequest)));
         }
         return out;
+    }
+
+    /** The head of a split table: two sides' mean, p50 and p99. */
+    private static String header(String first, String second) {
+        return String.format(
+                Locale.ROOT,
+                "  %-24s %7s | %9s %7s %7s | %12s %7s %7s",
+                "requests",
+                "count",
+                first,
+                "p50",
+                "p99",
+                second,
+                "p50",
+                "p99");
+    }
+
+    /** A row of a split table: {@code a}'s and {@code b}'s mean, p50 and p99 (us). */
+    private static String row(String name, long count, DiffStats a, DiffStats b) {
+        return String.format(
+                Locale.ROOT,
+                "  %-24s %7d | %9.1f %7.1f %7.1f | %12.1f %7.1f %7.1f",
+                name,
+                count,
+                a.meanUs(),
+                a.percentileUs(50),
+                a.percentileUs(99),
+                b.meanUs(),
+                b.percentileUs(50),
+                b.percentileUs(99));
     }
 
     private static void stats(ObjectNode n, DiffStats d) {

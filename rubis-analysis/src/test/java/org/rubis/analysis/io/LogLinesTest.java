@@ -41,6 +41,22 @@ class LogLinesTest {
         }
     }
 
+    /** Old Mac line ends (a lone \r) end lines too, and a \r\n split over two reads is one line end. */
+    @Test
+    void aLoneCarriageReturnEndsALine() throws IOException {
+        InputStream in = new SequenceInputStream(Collections.enumeration(List.of(
+                new ByteArrayInputStream("a,b\rc,d\r".getBytes(StandardCharsets.UTF_8)),
+                new ByteArrayInputStream("\ne,f\r\rg".getBytes(StandardCharsets.UTF_8)))));
+        try (LogLines l = new LogLines(in)) {
+            assertEquals("a,b", l.next());
+            assertEquals("c,d", l.next());
+            assertEquals("e,f", l.next());
+            assertEquals("", l.next(), "an empty line between two \r");
+            assertEquals("g", l.next());
+            assertNull(l.next());
+        }
+    }
+
     /** {@code n} bytes of 'x', then a line break, without holding them. */
     private static final class Endless extends InputStream {
         private long left;

@@ -190,7 +190,11 @@ class RunMergeTest {
             assertEquals(s * 0.3, sh.get("start_offset_ms").asDouble(), 1e-9);
         }
         assertEquals(0.6, mg.get("run_start_spread_ms").asDouble(), 1e-9);
-        assertEquals(0, m.get("warnings").size(), m.get("warnings").toString());
+        // No warning but the one a run of 6 s gets: its run phase is too short to judge whether it was steady.
+        assertEquals(1, m.get("warnings").size(), m.get("warnings").toString());
+        assertTrue(
+                m.get("warnings").get(0).asText().startsWith("NOT JUDGED: whether the run phase was steady (too short"),
+                m.get("warnings").toString());
     }
 
     @Test
@@ -343,6 +347,46 @@ class RunMergeTest {
         }
     }
 
+    /**
+     * A shard that is not given (its pod never wrote a directory) or has no summary.json (killed before its end): the
+     * others are merged, the run is {@code partial}, and the summary, its stop reason and the output name the shard;
+     * the figures are those of the shards that ran (a Kubernetes Job's lost pod leaves the others running).
+     */
+    @Test
+    void aMissingOrKilledShardIsLeftOutAndNamed() throws Exception {
+        for (boolean given : new boolean[] {false, true}) {
+            ShardedRun run = new ShardedRun(3, 9, 5);
+            List<Path> dirs = run.write(tmp.resolve("lost-" + given));
+            List<Path> in = new ArrayList<>(List.of(dirs.get(0), dirs.get(2)));
+            if (given) {
+                Files.delete(dirs.get(1).resolve("summary.json"));
+                in.add(1, dirs.get(1));
+            }
+            Path out = tmp.resolve("merged-lost-" + given);
+            Cli r = cli(args(in, out));
+            assertEquals(0, r.status(), r.err());
+            JsonNode m = JSON.readTree(out.resolve("summary.json").toFile());
+            assertEquals("partial", m.get("status").asText());
+            assertTrue(m.get("partial").asBoolean());
+            String why = given ? "no summary.json in [" + dirs.get(1) + "]" : "no directory given";
+            assertTrue(
+                    m.get("stop_reason").asText().contains("shard 1 of 3: missing (" + why),
+                    m.get("stop_reason").asText());
+            assertEquals("[1]", m.get("merged").get("missing_shards").toString());
+            assertEquals(3, m.get("merged").get("shard_count").asInt());
+            assertEquals(2, m.get("merged").get("shards").size());
+            long ran = run.requests.stream().filter(q -> q.shard() != 1).count();
+            assertEquals(ran, m.get("requests").asLong(), "the requests of the shards that ran");
+            assertEquals(ran, rows(out.resolve("requests.csv")).size());
+            assertTrue(r.out().contains("shard 1 of 3: missing") || r.err().contains("shard 1 of 3: missing"), r.out());
+            String statusLine = Files.readAllLines(out.resolve("summary.txt")).stream()
+                    .filter(l -> l.startsWith("status:"))
+                    .findFirst()
+                    .orElseThrow();
+            assertTrue(statusLine.contains("partial") && statusLine.contains("shard 1 of 3: missing"), statusLine);
+        }
+    }
+
     @Test
     void aShardWithAStatusMergeDoesNotKnowIsRefused() throws Exception {
         List<Path> dirs = new ShardedRun(2, 6, 3).write(tmp.resolve("unknown"));
@@ -388,7 +432,6 @@ class RunMergeTest {
                 List.of(dirs.get(0), dirs.get(1), dirs.get(1)),
                 dirs.get(1) + ": shard index 1 is also " + dirs.get(1),
                 "once");
-        assertOneLineError(List.of(dirs.get(0), dirs.get(2)), "shard [1] of 3 missing", "pass every shard's directory");
 
         Path notRun = Files.createDirectories(tmp.resolve("photos"));
         assertOneLineError(
@@ -400,10 +443,11 @@ class RunMergeTest {
         assertOneLineError(
                 List.of(single.resolve("shard-0")), single.resolve("shard-0") + ": not a shard", "run --shard I/N");
 
+        // Nothing but shards without a summary: nothing to merge.
         Path killed = tmp.resolve("killed");
         List<Path> k = new ShardedRun(2, 4, 5).write(killed);
         Files.delete(k.get(1).resolve("summary.json"));
-        assertOneLineError(k, k.get(1) + ": summary.json is missing", "re-run");
+        assertOneLineError(List.of(k.get(1)), k.get(1) + ": summary.json is missing", "re-run");
 
         // A session on the wrong shard: the directories do not follow the contract.
         Path wrong = tmp.resolve("wrong");

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.rubis.format.Columns;
+import org.rubis.format.run.Columns;
 
 /**
  * Writes the shard directories of one closed-mode run, in the format docs/RUN-DIRECTORY.md and
@@ -181,6 +181,8 @@ final class ShardedRun {
                     .append(x.newConnection)
                     .append(",netty,0,0,0,")
                     .append(profile && interval(x) >= 0 ? String.valueOf(interval(x)) : "")
+                    .append(',')
+                    .append(x.connection)
                     .append('\n');
             errors += x.error.isEmpty() ? 0 : 1;
             newConns += x.newConnection ? 1 : 0;

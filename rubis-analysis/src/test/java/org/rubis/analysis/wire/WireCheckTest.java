@@ -18,9 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.cli.AnalysisMain;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.analysis.wire.PcapBuilder.Conversation;
-import org.rubis.format.Columns;
-import org.rubis.format.RunFiles;
-import org.rubis.format.WireAccuracy;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.stats.WireAccuracy;
 
 /** The join of wire requests with requests.csv and the server's log, on a run directory written by the test. */
 class WireCheckTest {
@@ -33,7 +33,63 @@ class WireCheckTest {
     static String line(
             String path, long send, long ttfb, long response, int status, String conn, boolean isNew, String backend) {
         return "1,user1,0,Home," + path + ",run," + send + "," + send + "," + ttfb + "," + response + ",10," + status
-                + ",," + conn + "," + isNew + "," + backend + ",0,0,0,\n";
+                + ",," + conn + "," + isNew + "," + backend + ",0,0,0,," + conn + "\n";
+    }
+
+    /** A line of this version's requests.csv: the connection's serial, and its address:port last. */
+    static String line(String path, long send, long response, String id, String address, boolean isNew) {
+        return "1,user1,0,Home," + path + ",run," + send + "," + send + "," + response / 2 + "," + response
+                + ",10,200,," + id + "," + isNew + ",netty,0,0,0,," + address + "\n";
+    }
+
+    /**
+     * Port 50000 carries two connections one after the other (the kernel reused it): requests.csv names them 1 and 2,
+     * both at 127.0.0.1:50000. The joins pair by the address and time, the counts by the serial: three connections,
+     * not two, and wire.csv names each request by the client's connection, its address beside.
+     */
+    @Test
+    void aReusedPortIsTwoConnectionsJoinedByAddressAndNamedBySerial() throws Exception {
+        PcapBuilder p = new PcapBuilder(256);
+        new Conversation(p, "127.0.0.1", 50000, "127.0.0.1", 8080, 10, 20)
+                .handshake(0)
+                .fromClient(MS, request("/a"))
+                .fromServer(2 * MS, responseHead(200, 1) + "a")
+                .finFromClient(7 * MS);
+        new Conversation(p, "127.0.0.1", 50000, "127.0.0.1", 8080, 90_000, 20)
+                .handshake(50 * MS)
+                .fromClient(51 * MS, request("/c"))
+                .fromServer(54 * MS, responseHead(200, 1) + "c");
+        new Conversation(p, "127.0.0.1", 50001, "127.0.0.1", 8080, 5, 6)
+                .handshake(60 * MS)
+                .fromClient(61 * MS, request("/d"))
+                .fromServer(62 * MS, responseHead(200, 1) + "d");
+        Path run = Files.createDirectories(tmp.resolve("run"));
+        p.write(run.resolve("capture.pcap"));
+        long t = 1_800_000_000_000_000_000L;
+        Files.writeString(
+                run.resolve("requests.csv"),
+                HEADER
+                        + line("/a", t, 1 * MS + 200_000, "1", "127.0.0.1:50000", true)
+                        + line("/c", t + 50 * MS, 3 * MS + 600_000, "2", "127.0.0.1:50000", true)
+                        + line("/d", t + 60 * MS, 1 * MS + 20_000, "3", "127.0.0.1:50001", true));
+        Files.createDirectories(run.resolve("server"));
+        Files.writeString(
+                run.resolve("server/requests.csv"),
+                "connection_id,arrival_epoch_ns,completion_epoch_ns,service_ns,interaction,status,bytes,path\n"
+                        + "127.0.0.1:50000,100,200,700000,Home,200,1,/a\n"
+                        + "127.0.0.1:50000,500,600,900000,Home,200,1,/c\n127.0.0.1:50001,700,800,400000,Home,200,1,/d\n");
+        WireCheck w = WireCheck.run(new RunDirectory(run), null);
+        assertEquals(3, w.matched);
+        assertEquals(0, w.clientOnly);
+        assertEquals(3, w.serverMatched);
+        assertEquals(3, w.clientDistinctConnections, "one id per connection, the reused port's two apart");
+        List<String> rows = Files.readAllLines(run.resolve("wire.csv"));
+        List<String> h = List.of(WireCheck.HEADER.split(","));
+        String c = rows.stream().filter(r -> r.contains(",/c,")).findFirst().orElseThrow();
+        String[] f = c.split(",", -1);
+        assertEquals("2", f[h.indexOf("connection_id")], c);
+        assertEquals("127.0.0.1:50000", f[h.indexOf("local_address")], c);
+        assertEquals("matched", f[h.indexOf("match")], c);
     }
 
     @Test
@@ -394,7 +450,7 @@ class WireCheckTest {
                     row);
         }
         String b = rows.stream().filter(r -> r.contains(",/b,")).findFirst().orElseThrow();
-        assertTrue(b.endsWith(",matched,30000,45000"), b);
+        assertTrue(b.endsWith(",matched,30000,45000,127.0.0.1:50010"), b);
         List<String> probeRows = rows.stream()
                 .filter(r -> r.contains(",probe,") || r.contains(",probe-warmup,"))
                 .toList();

@@ -45,11 +45,11 @@ public record Assertion(String text, Metric metric, Operator operator, double th
 
     /** What {@code --assert} and {@code client_assertions} take, for the messages and the docs. */
     public static final String GRAMMAR = "METRIC OP VALUE: METRIC one of " + Metric.labels()
-            + "; OP one of <, <=, >, >=; VALUE a number with its unit (ms, s, us for times; % for errors; /s for "
-            + "throughput), e.g. p99<200ms, errors<1%, throughput>40/s";
+            + " (a percentile also as k6 writes it, p(95)); OP one of <, <=, >, >=; VALUE a number with its unit (ms, s,"
+            + " us for times; % for errors; /s for throughput), e.g. p99<200ms, errors<1%, throughput>40/s";
 
-    private static final Pattern FORM =
-            Pattern.compile("\\s*([A-Za-z0-9_.]+)\\s*(<=|>=|<|>)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|us|%|/s)\\s*");
+    private static final Pattern FORM = Pattern.compile(
+            "\\s*([A-Za-z0-9_.]+|[Pp]\\([0-9.]+\\))\\s*(<=|>=|<|>)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|us|%|/s)\\s*");
 
     /**
      * Parses assertions separated by {@code ;}; {@code where} names the option or the file and key in the one-line
@@ -72,11 +72,7 @@ public record Assertion(String text, Metric metric, Operator operator, double th
         }
         Metric metric = Metric.of(m.group(1));
         if (metric == null) {
-            throw bad(
-                    where,
-                    text,
-                    "unknown metric " + m.group(1) + " (p95 is not among the percentiles summary.json "
-                            + "publishes); expected one of " + Metric.labels());
+            throw bad(where, text, unknown(m.group(1), m.group(4)));
         }
         Operator op = null;
         for (Operator o : Operator.values()) {
@@ -104,6 +100,18 @@ public record Assertion(String text, Metric metric, Operator operator, double th
             throw bad(where, text, "a share is at most 100%");
         }
         return new Assertion(text, metric, op, inUnit);
+    }
+
+    /** Why a metric name is not one: a percentile summary.json does not publish, or no figure of it at all. */
+    private static String unknown(String name, String unit) {
+        String n = name.toLowerCase(Locale.ROOT);
+        if (n.matches("p[0-9._]+|p\\([0-9.]+\\)")) {
+            return "unknown metric " + name + ": summary.json publishes the percentiles " + Metric.percentiles()
+                    + " (also written p(95)); expected one of them";
+        }
+        return "unknown metric " + name + ": no run-phase figure of summary.json has that name"
+                + (unit.equals("/s") && !n.equals("throughput") ? " (served requests per second: throughput)" : "")
+                + "; expected one of " + Metric.labels() + " (a percentile also as p(95))";
     }
 
     private static ConfigException bad(String where, String text, String problem) {

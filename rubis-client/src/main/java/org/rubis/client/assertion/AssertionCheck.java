@@ -1,6 +1,5 @@
 package org.rubis.client.assertion;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -13,15 +12,21 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.rubis.format.RegularFile;
-import org.rubis.format.RunFiles;
-import org.rubis.format.RunStatus;
+import org.rubis.format.io.RegularFile;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.RunStatus;
+import org.rubis.format.schema.Cause;
+import org.rubis.format.schema.ClientHealth;
+import org.rubis.format.schema.SummaryJson;
 
 /**
  * Checks a run's assertions on its summary.json, the figures the summary publishes (a merged run's for
  * {@code --shards}), and records the outcome there under {@code assertions} and at the end of summary.txt. A run whose
  * figures are not a measurement of the target fails every assertion, whatever its numbers: one that is not
- * {@code complete}, or whose verdict names the client (the figures then measure the client).
+ * {@code complete}, or whose verdict names the client (the figures then measure the client). A verdict that names the
+ * ERRORS (more than 1 % of the run phase's requests were errors) voids the response-time assertions the same way: an
+ * error reply is usually fast, so those times describe failures as much as service (99 % {@code http-503} replies
+ * once passed {@code p99<200ms}); the error share, the throughput and the send lateness are still judged.
  */
 public final class AssertionCheck {
 
@@ -31,14 +36,17 @@ public final class AssertionCheck {
     private AssertionCheck() {}
 
     /** The outcome of each assertion on this summary. */
-    public static List<Result> evaluate(JsonNode summary, List<Assertion> assertions) {
+    public static List<Result> evaluate(SummaryJson summary, List<Assertion> assertions) {
         String unusable = unusable(summary);
+        String errors = errors(summary);
         List<Result> results = new ArrayList<>();
         for (Assertion a : assertions) {
             double actual = a.metric().read(summary);
             String shown = Double.isNaN(actual) ? "none" : format(actual) + unit(a.metric());
             if (unusable != null) {
                 results.add(new Result(a, actual, false, unusable));
+            } else if (errors != null && responseTime(a.metric())) {
+                results.add(new Result(a, actual, false, errors + " (" + a.metric().label + " was " + shown + ")"));
             } else if (Double.isNaN(actual)) {
                 results.add(new Result(
                         a, actual, false, "summary.json holds no " + a.metric().label + " for the run phase"));
@@ -51,17 +59,35 @@ public final class AssertionCheck {
     }
 
     /** Why the figures are no measurement of the target, or null when they are. */
-    static String unusable(JsonNode summary) {
-        String status = summary.path("status").asText();
-        if (RunStatus.parse(status) != RunStatus.COMPLETE) {
-            return "the run is " + status + ", not complete: its figures are not a measurement";
+    static String unusable(SummaryJson summary) {
+        if (summary.status() != RunStatus.COMPLETE) {
+            return "the run is " + summary.status() + ", not complete: its figures are not a measurement";
         }
-        for (JsonNode cause : summary.path("client_health").path("causes")) {
-            if (cause.asText().equals("CLIENT")) {
-                return "the verdict names the client: its figures measure the client, not the target";
-            }
+        if (causes(summary).contains(Cause.CLIENT)) {
+            return "the verdict names the client: its figures measure the client, not the target";
         }
         return null;
+    }
+
+    /** Why the response times are no measurement of the service (the verdict names the ERRORS), or null. */
+    static String errors(SummaryJson summary) {
+        if (!causes(summary).contains(Cause.ERRORS)) {
+            return null;
+        }
+        double share = Metric.ERRORS.read(summary);
+        return "the verdict names the ERRORS"
+                + (Double.isNaN(share) ? "" : " (" + format(share) + "% of the run phase's requests)")
+                + ": its response times describe failures as much as service";
+    }
+
+    private static List<Cause> causes(SummaryJson summary) {
+        ClientHealth h = summary.clientHealth();
+        return h == null || h.causes() == null ? List.of() : h.causes();
+    }
+
+    /** A response time of the published clock, which error replies distort; not the client's send lateness. */
+    private static boolean responseTime(Metric m) {
+        return m.unit == Metric.Unit.TIME && m != Metric.LATENESS_P99;
     }
 
     /**
@@ -75,7 +101,7 @@ public final class AssertionCheck {
         }
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode summary = (ObjectNode) mapper.readTree(json.toFile());
-        List<Result> results = evaluate(summary, assertions);
+        List<Result> results = evaluate(SummaryJson.of(summary), assertions);
         ArrayNode out = summary.putArray("assertions");
         for (Result r : results) {
             ObjectNode o = out.addObject();

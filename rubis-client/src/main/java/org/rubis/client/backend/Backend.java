@@ -1,6 +1,6 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
+import org.rubis.format.run.ErrorClass;
 
 /**
  * A connection policy: how an emulated user's requests reach the server. The policies differ only

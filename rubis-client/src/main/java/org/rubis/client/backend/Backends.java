@@ -21,6 +21,7 @@ public final class Backends {
             case POOLED -> new PooledBackend(e, base);
             case DEDICATED -> new DedicatedBackend(e, base);
             case NETTY -> new NettyBackend(e, base);
+            case KERNEL -> new KernelBackend(e, base);
         };
     }
 

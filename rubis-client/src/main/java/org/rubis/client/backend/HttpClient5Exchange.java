@@ -2,8 +2,6 @@ package org.rubis.client.backend;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +24,7 @@ import org.apache.hc.core5.http.impl.io.DefaultHttpResponseParserFactory;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
-import org.rubis.format.ErrorClass;
+import org.rubis.format.run.ErrorClass;
 
 /**
  * One GET through Apache HttpClient 5 (classic, blocking), shared by the pooled and dedicated
@@ -177,7 +175,7 @@ final class HttpClient5Exchange implements AutoCloseable {
             out.status = resp.getCode();
             EndpointDetails ed = context.getEndpointDetails();
             if (ed != null) {
-                out.connectionId = id(ed.getLocalAddress());
+                identify(ed, out);
                 out.newConnection = ed.getRequestCount() == 1;
             }
             long announced = e == null ? -1 : e.getContentLength();
@@ -202,9 +200,11 @@ final class HttpClient5Exchange implements AutoCloseable {
                 return false;
             }
             out.fail(error);
-            if (ed != null && out.retries() > 0) {
-                out.connectionId = id(ed.getLocalAddress());
-                out.newConnection = true;
+            if (ed != null) {
+                // The attempt had a connection (each attempt has its own context): a request that reached the
+                // server and failed there is named by it, as the server's log names it.
+                identify(ed, out);
+                out.newConnection = out.retries() > 0 || ed.getRequestCount() <= 1;
             }
         } finally {
             inFlight.remove(get);
@@ -264,10 +264,9 @@ final class HttpClient5Exchange implements AutoCloseable {
         }
     }
 
-    private static String id(SocketAddress a) {
-        if (a instanceof InetSocketAddress i) {
-            return i.getAddress().getHostAddress() + ":" + i.getPort();
-        }
-        return a == null ? "" : a.toString();
+    /** The connection behind {@code ed}: HttpClient 5 makes one endpoint details object per connection. */
+    private static void identify(EndpointDetails ed, Reply out) {
+        out.connection = ConnectionIds.of(ed);
+        out.localAddress = ConnectionIds.address(ed.getLocalAddress());
     }
 }

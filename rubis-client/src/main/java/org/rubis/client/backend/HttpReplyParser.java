@@ -133,6 +133,25 @@ abstract class HttpReplyParser {
         in.skipBytes(n);
     }
 
+    /**
+     * Reads the {@code length} bytes of one read at {@code a[0]} (the kernel backend's reads, already in an array of
+     * its loop); the caller keeps the array.
+     */
+    final void read(byte[] a, int length, ByteBufAllocator alloc) {
+        ByteBuf p = pending;
+        if (p != null) {
+            pending = null;
+            try {
+                p.writeBytes(a, 0, length);
+                parse(p.array(), p.arrayOffset() + p.readerIndex(), p.arrayOffset() + p.writerIndex(), alloc);
+            } finally {
+                p.release();
+            }
+            return;
+        }
+        parse(a, 0, length, alloc);
+    }
+
     /** The copy of a read from a direct buffer; reads are at most the receive buffer's size. */
     private static final FastThreadLocal<byte[]> READ_COPY = new FastThreadLocal<>() {
         @Override

@@ -3,7 +3,7 @@ package org.rubis.client.backend;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.rubis.format.ErrorClass;
+import org.rubis.format.run.ErrorClass;
 
 /**
  * The original's image download: every {@code <IMG SRC="...">} of a page is fetched after the

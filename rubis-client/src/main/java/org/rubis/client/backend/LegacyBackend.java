@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import javax.net.ssl.HttpsURLConnection;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.format.ErrorClass;
+import org.rubis.format.run.ErrorClass;
 
 /**
  * The original client's policy: {@code URL.openStream()} (here {@code openConnection()} followed
@@ -139,6 +139,7 @@ public final class LegacyBackend implements BlockingBackend {
         boolean anyByte = false;
         boolean reused = false;
         HttpURLConnection c = null;
+        Object jdk = null; // the JDK's connection object that carries the request, once connected
         try {
             c = open(URI.create(base + path).toURL()); // no I/O yet: openConnection only builds
             inFlight.add(c, out);
@@ -147,7 +148,8 @@ public final class LegacyBackend implements BlockingBackend {
             }
             out.markSend();
             c.connect(); // a connection from the JDK's cache, or a new one
-            reused = noResend(c);
+            jdk = held(c);
+            reused = noResend(c, jdk);
             int status = c.getResponseCode(); // sends, reads the status line and headers
             out.markFirstByte(System.nanoTime());
             connected = true;
@@ -156,6 +158,10 @@ public final class LegacyBackend implements BlockingBackend {
             if (unreadable != null) {
                 c.disconnect(); // the rest unread: the connection is not reused
                 out.fail(unreadable);
+                if (jdk != null) {
+                    name(jdk, out);
+                    out.newConnection = !reused;
+                }
                 return true;
             }
             // 4xx/5xx: the JDK throws from getInputStream(); the body is on the error stream.
@@ -163,6 +169,7 @@ public final class LegacyBackend implements BlockingBackend {
             if (stream == null) {
                 out.markLastByteAtHead();
                 out.body = "";
+                identify(c, out);
             } else {
                 try (InputStream in = stream) {
                     out.body = buffers.readAll(in, out, true); // the last byte marked at the end of the stream
@@ -185,6 +192,11 @@ public final class LegacyBackend implements BlockingBackend {
                 return false;
             }
             out.fail(error);
+            if (jdk != null) {
+                // It reached the server on that connection and failed there: named as the server's log names it.
+                name(jdk, out);
+                out.newConnection = !reused;
+            }
         } finally {
             if (c != null) {
                 inFlight.remove(c);
@@ -197,15 +209,11 @@ public final class LegacyBackend implements BlockingBackend {
      * Marks the connection {@code c} just opened or took from the cache so that the JDK does not send its request
      * again after a failed write or read; returns whether it came from the JDK's cache (a reused connection).
      */
-    private static boolean noResend(HttpURLConnection c) {
-        if (READ_RETRIED == null) {
+    private static boolean noResend(HttpURLConnection c, Object client) {
+        if (READ_RETRIED == null || client == null) {
             return false;
         }
         try {
-            Object client = HTTP.get(JdkHttpConnection.of(c));
-            if (client == null) {
-                return false;
-            }
             WRITE_RETRIED.setBoolean(JdkHttpConnection.of(c), true);
             READ_RETRIED.setBoolean(client, true);
             return CACHED.getBoolean(client);
@@ -285,6 +293,31 @@ public final class LegacyBackend implements BlockingBackend {
         return c;
     }
 
+    /** The JDK's connection object behind {@code c} once connected (its {@code http} field), or null. */
+    private static Object held(HttpURLConnection c) {
+        if (HTTP == null) {
+            return null;
+        }
+        try {
+            return HTTP.get(JdkHttpConnection.of(c));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Names the connection of the JDK's connection object {@code client}: its socket's serial and address:port. */
+    private void name(Object client, Reply out) {
+        try {
+            Socket s = (Socket) SERVER_SOCKET.get(client);
+            if (s != null) {
+                out.connection = ConnectionIds.of(s); // a socket is one TCP connection
+                out.localAddress = localAddress(s) + ":" + s.getLocalPort(); // the port survives close()
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // leave it unnamed
+        }
+    }
+
     private void identify(HttpURLConnection c, Reply out) {
         if (HTTP == null) {
             return;
@@ -294,10 +327,7 @@ public final class LegacyBackend implements BlockingBackend {
             if (client == null) {
                 return;
             }
-            Socket s = (Socket) SERVER_SOCKET.get(client);
-            if (s != null) {
-                out.connectionId = localAddress(s) + ":" + s.getLocalPort(); // the port survives close()
-            }
+            name(client, out);
             out.newConnection = !CACHED.getBoolean(client);
             if (!seen.add(client) && out.newConnection) {
                 // A connection object taken from the JDK's cache but no longer marked cached: the JDK

@@ -11,13 +11,9 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.ResourceLeakDetector;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.format.ErrorClass;
 
 /**
  * The event-driven backend, httperf's architecture in Java: a few Netty event loops (epoll where
@@ -27,7 +23,7 @@ import org.rubis.format.ErrorClass;
  * locking. Its new connections come from {@link NettyChannels}, its requests' bytes from
  * {@link RequestBytes}, its requests' deadlines from its loop's {@link LoopDeadlines}.
  */
-public final class NettyBackend implements EventLoopBackend, PreparingBackend {
+public final class NettyBackend extends LoopBackend implements PreparingBackend {
 
     /**
      * The prepare lead: 1 ms is far beyond the prepare's own time (60-120 us cold) and the timer's lateness, and
@@ -48,16 +44,10 @@ public final class NettyBackend implements EventLoopBackend, PreparingBackend {
 
     private final EventLoopGroup group;
     private final SourceAddresses sources;
-    /** The requests in flight and their deadlines, one registry per event loop. */
-    private final ConcurrentHashMap<EventLoop, LoopDeadlines> deadlines = new ConcurrentHashMap<>();
     /** A session's new connections. */
     final NettyChannels channels;
     /** A session's requests as bytes. */
     final RequestBytes requests;
-    /** How long a request may wait for its reply once written. */
-    final long requestTimeoutNs;
-    /** Whether a page's images are fetched after it. */
-    final boolean downloadImages;
 
     /**
      * The backend for {@code base} as {@code e} configures it: TLS for https with its resumption setting; connections
@@ -70,6 +60,7 @@ public final class NettyBackend implements EventLoopBackend, PreparingBackend {
 
     /** @param channels each new connection's channel (a test's, see {@link NettyChannels}); null: the transport's */
     NettyBackend(ClientConfig.Execution e, String base, Supplier<Channel> channels) {
+        super(e);
         URI u = URI.create(base);
         boolean https = ClientTls.isHttps(base);
         int port = u.getPort() < 0 ? (https ? 443 : 80) : u.getPort();
@@ -79,8 +70,6 @@ public final class NettyBackend implements EventLoopBackend, PreparingBackend {
         ClientTls tls = https ? new ClientTls(e.tlsResumption()) : null;
         this.channels = new NettyChannels(target, tls, epoll, channels, e.connectTimeoutMs());
         this.requests = new RequestBytes(new RequestHeaders(base));
-        this.requestTimeoutNs = TimeUnit.MILLISECONDS.toNanos(e.requestTimeoutMs());
-        this.downloadImages = e.downloadImages();
         this.group = eventLoops(e.busyPoll(), epoll);
     }
 
@@ -112,38 +101,7 @@ public final class NettyBackend implements EventLoopBackend, PreparingBackend {
     @Override
     public Session startSession() {
         EventLoop loop = group.next();
-        return new NettySession(this, loop, deadlines.computeIfAbsent(loop, LoopDeadlines::new), sources.next());
-    }
-
-    @Override
-    public ScheduledExecutorService loop(Session session) {
-        return ((NettySession) session).loop;
-    }
-
-    @Override
-    public void send(Session session, String path, Reply out, Runnable onReply) {
-        NettySession c = (NettySession) session;
-        if (c.loop.inEventLoop()) {
-            c.send(path, out, onReply);
-        } else {
-            c.loop.execute(() -> c.send(path, out, onReply));
-        }
-    }
-
-    @Override
-    public void sendAndWait(Session session, String path, Reply out) {
-        NettySession c = (NettySession) session;
-        if (c.loop.inEventLoop()) {
-            throw new IllegalStateException("sendAndWait() would block the session's own event loop; use send()");
-        }
-        CountDownLatch done = new CountDownLatch(1);
-        send(session, path, out, done::countDown);
-        try {
-            done.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            out.fail(ErrorClass.ABORTED);
-        }
+        return new NettySession(this, loop, deadlines(loop), sources.next());
     }
 
     @Override
@@ -166,20 +124,7 @@ public final class NettyBackend implements EventLoopBackend, PreparingBackend {
     }
 
     @Override
-    public void endSession(Session session) {
-        NettySession c = (NettySession) session;
-        c.loop.execute(c::close);
-    }
-
-    @Override
-    public void abortInFlight() {
-        for (LoopDeadlines d : deadlines.values()) {
-            d.loop().execute(d::abortAll);
-        }
-    }
-
-    @Override
-    public void close() {
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    EventLoopGroup group() {
+        return group;
     }
 }

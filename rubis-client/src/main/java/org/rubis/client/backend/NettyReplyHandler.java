@@ -24,7 +24,7 @@ final class NettyReplyHandler extends ChannelInboundHandlerAdapter {
         long now = System.nanoTime();
         try {
             NettySession c = ctx.channel().attr(NettySession.ATTRIBUTE).get();
-            if (c == null || c.ch != ctx.channel() || !(msg instanceof ByteBuf b)) {
+            if (c == null || c.conn != ctx.channel() || !(msg instanceof ByteBuf b)) {
                 return;
             }
             if (c.firstByte == 0) {
@@ -40,7 +40,7 @@ final class NettyReplyHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         NettySession c = ctx.channel().attr(NettySession.ATTRIBUTE).get();
-        if (c != null && c.ch == ctx.channel()) {
+        if (c != null && c.conn == ctx.channel()) {
             c.onInactive();
         }
     }
@@ -48,7 +48,7 @@ final class NettyReplyHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         NettySession c = ctx.channel().attr(NettySession.ATTRIBUTE).get();
-        if (c != null && c.ch == ctx.channel() && c.cause == null) {
+        if (c != null && c.conn == ctx.channel() && c.cause == null) {
             c.cause = cause; // classified when the channel goes inactive
         }
         ctx.close();

@@ -1,95 +1,48 @@
 package org.rubis.client.backend;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import io.netty.util.AttributeKey;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
-import org.rubis.format.ErrorClass;
+import org.rubis.format.run.ErrorClass;
 
 /**
- * One netty session: its connection, its request in flight and that request's reply, read by the
- * parser it extends (so an idle session holds no parser object). Touched only on its event loop. A
- * request goes out on the open connection or on a new one ({@link #transmit}); the reply ends in
- * {@link #onResponse}, a failure in {@link #fail} or, for a stale reused connection, in a resend
- * ({@link #failOrRetry}); a page's images follow on the same connection while it stays open. The
- * marks are taken as {@link Reply} says: the send right before the write (or the connect), the first
- * and last bytes from {@link NettyReplyHandler}'s read stamps.
+ * One netty session: its channel, the request in flight and its reply, as {@link LoopSession} runs them. A request
+ * goes out on the open channel or on a new one ({@link #transmit}); the marks' read stamps are
+ * {@link NettyReplyHandler}'s, taken before parsing.
  */
-final class NettySession extends HttpReplyParser implements Backend.Session, LoopDeadlines.Entry {
+final class NettySession extends LoopSession<Channel, NettyBackend> {
 
     /** The channel's session, for the shared {@link NettyReplyHandler}. */
     static final AttributeKey<NettySession> ATTRIBUTE = AttributeKey.valueOf("rubis-conn");
 
-    /** What the backend's sessions share: channels, request bytes, timeouts (one reference, not one per setting). */
-    final NettyBackend backend;
-
-    final EventLoop loop;
-    final LoopDeadlines deadlines;
     final InetSocketAddress source;
-    Channel ch;
-    /** The channel's local address, named at the first reply on it (after the end mark; it never changes). */
-    String connectionId;
-
-    Reply out;
-    Runnable onReply;
-    boolean awaiting;
-    boolean newConnection;
-    String path;
-    /** {@link NettyReplyHandler}'s stamp of the first read of the exchange in progress (page or image); 0 before. */
-    long firstByte;
-    /** Its stamp of the exchange's latest read: the last byte's, once the reply is complete. */
-    long lastRead;
-    /** This request's slot in {@link #deadlines}, -1 when none is in flight. */
-    int slot = -1;
     /** The connect in progress for the request in flight, or null: an earlier connect completing later is closed. */
     ChannelFuture connecting;
-    /** The connect's own timer, while connecting. */
-    ScheduledFuture<?> connectTimer;
     /** A registered, unconnected channel for the next new connection ({@link #prepare}), or null. */
     ChannelFuture spare;
 
-    ArrayDeque<String> images;
-    /** The page being read: its body when it came in one piece, else its pieces so far. */
-    String text;
-
-    ByteBuf body;
     Throwable cause;
 
     NettySession(NettyBackend backend, EventLoop loop, LoopDeadlines deadlines, InetAddress source) {
-        this.backend = backend;
-        this.loop = loop;
-        this.deadlines = deadlines;
+        super(backend, loop, deadlines);
         this.source = source == null ? null : new InetSocketAddress(source, 0);
     }
 
     @Override
-    public int slot() {
-        return slot;
+    boolean reusable() {
+        return conn != null && conn.isActive();
     }
 
     @Override
-    public void slot(int slot) {
-        this.slot = slot;
-    }
-
-    void send(String path, Reply reply, Runnable whenDone) {
-        out = reply;
-        onReply = whenDone;
-        reply.reset();
-        this.path = path;
-        transmit(ch != null && ch.isActive());
-    }
-
-    /** Sends the request in {@link #path} on the open connection, or on a new one. */
-    private void transmit(boolean reuse) {
+    void transmit(boolean reuse) {
         ByteBuf req = backend.requests.request(path);
+        carrier = null;
         long sent = out.markSend();
         awaiting = true;
         deadlines.add(this);
@@ -153,9 +106,9 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
                 cf.channel().close();
                 return;
             }
-            ch = cf.channel();
-            ch.attr(ATTRIBUTE).set(this);
-            connectionId = null; // named at its first reply: a page reusing an image's new connection names that one
+            conn = cf.channel();
+            conn.attr(ATTRIBUTE).set(this);
+            connection = 0; // named at its first reply: a page reusing an image's new connection names that one
             write(req);
         });
     }
@@ -165,7 +118,7 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
      * prepared): the channel is built and registered now, its connect left to the request ({@link #open}).
      */
     void prepare() {
-        if (spare != null || connecting != null || (ch != null && ch.isActive())) {
+        if (spare != null || connecting != null || (conn != null && conn.isActive())) {
             return;
         }
         try {
@@ -173,27 +126,6 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
         } catch (RuntimeException e) {
             // no socket now (file descriptors exhausted): the request tries again, and fails with the reason if it must
         }
-    }
-
-    /**
-     * The request failed; resent once on a new connection when {@link StaleConnectionRetry} says
-     * so (a reused connection closed by the server before any response byte), else failed.
-     */
-    private void failOrRetry(ErrorClass error) {
-        if (awaiting && images == null && StaleConnectionRetry.applies(out, !newConnection, firstByte != 0, error)) {
-            deadlines.clearDeadline(this);
-            Channel old = ch;
-            ch = null;
-            if (old != null) {
-                old.close();
-            }
-            cause = null;
-            dropReply();
-            out.retry();
-            transmit(false);
-            return;
-        }
-        fail(error);
     }
 
     /**
@@ -210,216 +142,41 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
         firstByte = 0;
         lastRead = 0;
         resetParser();
-        ch.writeAndFlush(req, ch.voidPromise());
+        conn.writeAndFlush(req, conn.voidPromise());
+        carrier = conn;
         if (awaiting) {
             deadlines.deadline(this, now + backend.requestTimeoutNs);
         }
     }
 
-    /**
-     * The request's deadline passed: the page's reply fails as a read timeout or, when an image of the page
-     * did not come, the image fetches end and the page's reply stands ({@link #imageFailed}).
-     */
     @Override
-    public void expired() {
-        if (awaiting) {
-            endOnFailure(ErrorClass.READ_TIMEOUT);
-        }
-    }
-
-    /**
-     * The request in progress failed on this connection with {@code error}: the connection is detached at once,
-     * and closed before the session's next step when an image failed (the page stands and its next step may run
-     * inline: the close must not fall in the next request's window), after the failure's time stamp when the
-     * page itself failed (its time must not include the close; its next step is queued, never inline).
-     */
-    private void endOnFailure(ErrorClass error) {
-        Channel c = detach();
-        if (images != null) {
-            close(c);
-            imageFailed(error);
-        } else {
-            fail(error);
-            close(c);
-        }
-    }
-
-    /**
-     * Detaches the connection from the session before the request ends: ending it may run the session's next
-     * step at once (a due step, with no think time), whose request must open a new connection, neither write on
-     * this one nor get this one's close as its own outcome (its inactive event comes later, to a channel no
-     * longer the session's). Returns the connection, for the caller to close ({@link #endOnFailure}).
-     */
-    private Channel detach() {
-        Channel c = ch;
-        ch = null;
-        dropReply();
-        return c;
-    }
-
-    private static void close(Channel c) {
-        if (c != null) {
-            c.close();
-        }
-    }
-
-    void fail(ErrorClass error) {
-        if (!awaiting) {
-            return;
-        }
-        awaiting = false;
-        images = null;
-        cancelConnectTimer();
-        deadlines.clearDeadline(this);
-        out.fail(error);
-        out.newConnection = newConnection;
-        done();
+    void retrying() {
+        cause = null;
     }
 
     @Override
-    boolean reading() {
-        return ch != null;
-    }
-
-    /** A page announced longer than {@link Backend#MAX_PAGE_BYTES} fails at its head, without reading the rest. */
-    @Override
-    void onHead() {
-        dropBody();
-        if (images == null && awaiting && announced > Backend.MAX_PAGE_BYTES) {
-            endOnFailure(ErrorClass.TOO_LARGE);
-        }
-    }
-
-    /**
-     * A piece of the body: kept for a page (the session reads it), only counted for an image. A page whose bytes grow
-     * past {@link Backend#MAX_PAGE_BYTES} fails there, its connection closed.
-     */
-    @Override
-    void onBody(byte[] a, int at, int length, boolean whole) {
-        if (images != null || !awaiting || length == 0) {
-            return;
-        }
-        if (received > Backend.MAX_PAGE_BYTES) {
-            endOnFailure(ErrorClass.TOO_LARGE);
-            return;
-        }
-        if (whole) {
-            text = new String(a, at, length, StandardCharsets.ISO_8859_1);
-        } else {
-            if (body == null) {
-                body = ch.alloc().heapBuffer(Math.max(length, 4096));
-            }
-            body.writeBytes(a, at, length);
-        }
+    void closeConnection(Channel c) {
+        c.close();
     }
 
     @Override
-    void onReplyEnd() {
-        if (images != null) {
-            onImage();
-        } else {
-            onResponse();
-        }
+    String localAddressOf(Channel c) {
+        return ConnectionIds.address(c.localAddress());
     }
 
-    /**
-     * One of the page's images failed with {@code error} (its reply dropped, its connection detached): as
-     * {@link ImageFetcher} does for the blocking backends, the image fetches end and the page's reply stands,
-     * with its status, bytes, times and the images fetched so far, and the error {@code image-<class>}; the
-     * session goes on. False when no image was being fetched: the page's own reply must then fail.
-     */
-    private boolean imageFailed(ErrorClass error) {
-        if (images == null) {
-            return false;
-        }
-        images = null;
-        awaiting = false;
-        deadlines.clearDeadline(this);
-        out.failImage(error);
-        done();
-        return true;
-    }
-
-    private void dropReply() {
-        resetParser();
-        dropBody();
-    }
-
-    /** The bytes are not an HTTP reply. */
     @Override
-    void onGarbage() {
-        endOnFailure(ErrorClass.NOT_HTTP);
-    }
-
-    void dropBody() {
-        text = null;
-        if (body != null) {
-            body.release();
-            body = null;
-        }
-    }
-
-    void onResponse() {
-        // The last read of the response's bytes, stamped before parsing (NettyReplyHandler); now is the fallback.
-        long now = lastRead != 0 ? lastRead : System.nanoTime();
-        if (!awaiting) {
-            dropBody();
-            return;
-        }
-        awaiting = false;
-        deadlines.clearDeadline(this);
-        out.markFirstByte(firstByte == 0 ? now : firstByte);
-        out.markLastByte(now);
-        out.status = status;
-        out.bytes = received;
-        out.body = text != null ? text : body == null ? "" : Latin1Text.of(body);
-        dropBody();
-        out.newConnection = newConnection;
-        if (newConnection || connectionId == null) {
-            InetSocketAddress local = (InetSocketAddress) ch.localAddress();
-            connectionId = local.getAddress().getHostAddress() + ":" + local.getPort();
-        }
-        out.connectionId = connectionId;
-        if (!keepAlive) {
-            ch.close();
-            ch = null;
-        }
-        if (backend.downloadImages) {
-            images = new ArrayDeque<>(ImageFetcher.paths(out.body));
-            if (!images.isEmpty()) {
-                awaiting = true;
-                fetchImage(images.poll());
-                return;
-            }
-            images = null;
-        }
-        done();
-    }
-
-    void onImage() {
-        deadlines.clearDeadline(this);
-        out.images++;
-        out.imageBytes += received;
-        if (!keepAlive) { // as after a page that closes: neither the next image nor the next step writes on it
-            close(detach());
-        }
-        String nextImage = images.poll();
-        if (nextImage != null) {
-            fetchImage(nextImage);
-            return;
-        }
-        images = null;
-        awaiting = false;
-        done();
+    ByteBufAllocator alloc() {
+        return conn.alloc();
     }
 
     /**
      * Requests one of the page's images: on the page's connection while it is open, else on a new one, as a browser
      * and the blocking backends do when a reply (the page's or an image's) says {@code Connection: close}.
      */
-    private void fetchImage(String imagePath) {
+    @Override
+    void fetchImage(String imagePath) {
         ByteBuf req = backend.requests.request(imagePath);
-        if (ch != null && ch.isActive()) {
+        if (reusable()) {
             write(req);
             return;
         }
@@ -427,23 +184,16 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
         open(req);
     }
 
-    /** The request in progress failed before it was written: images end (the page stands), else the page fails. */
-    private void failRequest(ErrorClass error) {
-        if (!imageFailed(error)) {
-            fail(error);
-        }
-    }
-
     /** The connection closed: a reply framed by the close is complete; one in progress ends as the close says. */
     void onInactive() {
-        Channel closed = ch;
+        Channel closed = conn;
         if (endOfInput()) {
-            if (ch == closed) { // not one the reply's end opened since (for an image, or the next step's request)
-                ch = null;
+            if (conn == closed) { // not one the reply's end opened since (for an image, or the next step's request)
+                conn = null;
             }
             return;
         }
-        ch = null;
+        conn = null;
         boolean partial = inReply() || firstByte != 0;
         dropReply();
         Throwable c = cause;
@@ -456,42 +206,9 @@ final class NettySession extends HttpReplyParser implements Backend.Session, Loo
         }
     }
 
-    /** The run stops: the request in flight ends now, as aborted, and its connection is closed. */
     @Override
-    public void abort() {
-        // as any failure: a page in its image fetches stands (image-aborted), like in the blocking backends
-        endOnFailure(ErrorClass.ABORTED);
-    }
-
-    void done() {
-        deadlines.remove(this);
-        Runnable r = onReply;
-        onReply = null;
-        if (r != null) {
-            r.run();
-        }
-    }
-
-    /** Cancels the connect's timer and drops it. */
-    void cancelConnectTimer() {
-        ScheduledFuture<?> t = connectTimer;
-        if (t != null) {
-            connectTimer = null;
-            t.cancel(false);
-        }
-    }
-
     void close() {
-        cancelConnectTimer();
-        awaiting = false;
-        images = null;
-        onReply = null;
-        deadlines.remove(this);
-        dropReply();
-        if (ch != null) {
-            ch.close();
-            ch = null;
-        }
+        super.close();
         if (spare != null) {
             spare.channel().close();
             spare = null;

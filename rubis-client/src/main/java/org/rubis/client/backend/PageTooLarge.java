@@ -4,7 +4,7 @@ import java.io.IOException;
 
 /**
  * A page longer than {@link Backend#MAX_PAGE_BYTES}, announced or read: the blocking backends throw it to end the read,
- * and classify it {@link org.rubis.format.ErrorClass#TOO_LARGE}. No stack trace: it is an outcome, not a bug.
+ * and classify it {@link org.rubis.format.run.ErrorClass#TOO_LARGE}. No stack trace: it is an outcome, not a bug.
  */
 @SuppressWarnings("serial") // an exception, Serializable only by inheritance: nothing serialises it
 final class PageTooLarge extends IOException {

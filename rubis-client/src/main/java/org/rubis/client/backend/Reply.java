@@ -1,6 +1,6 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
+import org.rubis.format.run.ErrorClass;
 
 /**
  * The outcome of one request and the one place that says where its times are taken. One instance per
@@ -39,6 +39,10 @@ import org.rubis.format.ErrorClass;
  * <li><b>Prepared connects</b>: what a {@link PreparingBackend} readies in the lead before a request's
  *     intended instant (a socket made, its options set, a channel registered) is done before the send
  *     mark; the connect itself, on the prepared socket, is in the window like any connect.
+ * <li><b>Kernel marks</b> ({@link #markKernel}, the kernel backend): the kernel's transmit stamps of the request's
+ *     first and last bytes and its receive stamps of the reply's first and last bytes, read after the reply ended.
+ *     Published in place of the user-space marks ({@link #publishKernel}) unless the run asks for user-space times;
+ *     the user-space marks stay readable beside them.
  * </ol>
  * Between a mark and the event it marks there is no allocation, lock, I/O or virtual call: each mark
  * method is a store into this final class.
@@ -51,6 +55,18 @@ public final class Reply {
     private ErrorClass error;
     private boolean imageError;
     private int retries;
+    /** The kernel's stamps of this request, on the run's clock; 0 where none ({@link #markKernel}). */
+    private long txFirstNano;
+
+    private long txLastNano;
+    private long rxFirstNano;
+    private long rxLastNano;
+    /** The user-space marks, kept when the kernel's are published ({@link #publishKernel}); 0 otherwise. */
+    private long userSendNano;
+
+    private long userFirstByteNano;
+    private long userEndNano;
+    private boolean kernelPublished;
 
     /** HTTP status, or 0 when no response was received. */
     public int status;
@@ -58,8 +74,13 @@ public final class Reply {
     public String body;
 
     public long bytes;
-    /** Local address:port of the connection that carried the request ("" if unknown). */
-    public String connectionId = "";
+    /**
+     * The serial of the connection that carried the request ({@link ConnectionIds}: one connection for the whole run),
+     * 0 when no connection carried it (a failed connect).
+     */
+    public long connection;
+    /** The local address:port of that connection ("" if unknown): the server's log and the capture name it so. */
+    public String localAddress = "";
     /** True when this request opened the connection. */
     public boolean newConnection;
     /** Images fetched for this page (when enabled) and their total bytes. */
@@ -75,10 +96,19 @@ public final class Reply {
         error = null;
         imageError = false;
         retries = 0;
+        txFirstNano = 0;
+        txLastNano = 0;
+        rxFirstNano = 0;
+        rxLastNano = 0;
+        userSendNano = 0;
+        userFirstByteNano = 0;
+        userEndNano = 0;
+        kernelPublished = false;
         status = 0;
         body = null;
         bytes = 0;
-        connectionId = "";
+        connection = 0;
+        localAddress = "";
         newConnection = false;
         images = 0;
         imageBytes = 0;
@@ -150,6 +180,85 @@ public final class Reply {
     /** Rule 6 for the JDK's own resend (legacy over https): counted; the failed attempt is in its window. */
     void retriedInsideWindow() {
         retries = 1;
+    }
+
+    /**
+     * Rule 7, the kernel's marks (the kernel backend): the transmit stamps of the request's first and last bytes and
+     * the receive stamps of the reply's first and last bytes, mapped to the run's clock after the reply ended
+     * (never in its window); 0 for a stamp the kernel did not give.
+     */
+    void markKernel(long txFirst, long txLast, long rxFirst, long rxLast) {
+        txFirstNano = txFirst;
+        txLastNano = txLast;
+        rxFirstNano = rxFirst;
+        rxLastNano = rxLast;
+    }
+
+    /**
+     * Rule 8, the kernel's times published: when the reply has its receive stamps, the send, first-byte and last-byte
+     * marks become the kernel's (the send is the first byte's transmit stamp on a reused connection; on a new one the
+     * user-space mark before the connect stays, since the kernel stamps no handshake), and the user-space marks are
+     * kept beside them ({@link #userTtfbNs}, {@link #userResponseNs}). Returns whether the kernel's were published.
+     */
+    boolean publishKernel() {
+        if (rxFirstNano == 0 || rxLastNano == 0 || error != null && !imageError) {
+            return false;
+        }
+        long send = !newConnection && txFirstNano != 0 ? txFirstNano : sendNano;
+        if (send > rxFirstNano) {
+            return false; // a stamp the clock mapping put out of order: the user-space marks stand
+        }
+        userSendNano = sendNano;
+        userFirstByteNano = firstByteNano;
+        userEndNano = endNano;
+        sendNano = send;
+        firstByteNano = rxFirstNano;
+        endNano = rxLastNano;
+        kernelPublished = true;
+        return true;
+    }
+
+    /** True when the published marks are the kernel's ({@link #publishKernel}). */
+    public boolean kernelPublished() {
+        return kernelPublished;
+    }
+
+    /** The transmit stamp of the request's first byte (run clock), 0 when none. */
+    public long txFirstNano() {
+        return txFirstNano;
+    }
+
+    /** The transmit stamp of the request's last byte (run clock), 0 when none. */
+    public long txLastNano() {
+        return txLastNano;
+    }
+
+    /** The receive stamp of the reply's first byte (run clock), 0 when none. */
+    public long rxFirstNano() {
+        return rxFirstNano;
+    }
+
+    /** The receive stamp of the reply's last byte (run clock), 0 when none. */
+    public long rxLastNano() {
+        return rxLastNano;
+    }
+
+    /** The user-space send mark: {@link #sendNano} unless the kernel's are published. */
+    public long userSendNano() {
+        return kernelPublished ? userSendNano : sendNano;
+    }
+
+    /** The user-space time to first byte, ns: {@link #ttfbNs} unless the kernel's are published. */
+    public long userTtfbNs() {
+        if (!kernelPublished) {
+            return ttfbNs();
+        }
+        return userFirstByteNano == 0 ? 0 : userFirstByteNano - userSendNano;
+    }
+
+    /** The user-space response time, ns: {@link #responseNs} unless the kernel's are published. */
+    public long userResponseNs() {
+        return kernelPublished ? userEndNano - userSendNano : responseNs();
     }
 
     /** The send mark. */

@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * daemon thread per backend looks at the requests in flight every tenth of the timeout (at most every 100 ms) and cuts
  * the connection of each one past its deadline, a page's from its send mark, an image's from its start ({@code cut}:
  * the blocked read or write then fails), remembering it as expired so that the backend classifies that failure
- * {@link org.rubis.format.ErrorClass#READ_TIMEOUT}. A request thus ends between T and T plus a tenth of T after its
+ * {@link org.rubis.format.run.ErrorClass#READ_TIMEOUT}. A request thus ends between T and T plus a tenth of T after its
  * send mark.
  *
  * <p>Nothing is added on the timing path: the requests in flight are the set the backend keeps anyway (to abort them

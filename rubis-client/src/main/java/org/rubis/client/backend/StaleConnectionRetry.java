@@ -1,6 +1,6 @@
 package org.rubis.client.backend;
 
-import org.rubis.format.ErrorClass;
+import org.rubis.format.run.ErrorClass;
 
 /**
  * The one retry every backend makes, as browsers do: an idempotent request (all of ours are GETs)

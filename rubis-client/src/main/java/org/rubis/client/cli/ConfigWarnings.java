@@ -2,7 +2,7 @@ package org.rubis.client.cli;
 
 import java.io.PrintWriter;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.format.Printable;
+import org.rubis.format.text.Printable;
 
 /**
  * Prints the configuration's warnings (unknown keys of the properties file, ignored commands, column sums)

@@ -1,7 +1,7 @@
 package org.rubis.client.cli;
 
 import java.util.List;
-import org.rubis.format.WholeWordHelp;
+import org.rubis.format.cli.WholeWordHelp;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Help.Ansi.IStyle;
 import picocli.CommandLine.Help.Ansi.Text;

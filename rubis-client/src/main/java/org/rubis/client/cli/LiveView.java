@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.MetricsEndpoint;
 import org.rubis.client.config.ShardPlan;
@@ -18,8 +20,8 @@ import org.rubis.client.live.LiveEndpoint;
 import org.rubis.client.live.LiveRun;
 import org.rubis.client.live.ShardsFeed;
 import org.rubis.client.shard.LocalShards;
-import org.rubis.format.RunFiles;
-import org.rubis.format.RunStatus;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.RunStatus;
 
 /**
  * {@code run --metrics-port N}: the live view's endpoint, bound before the run starts (a port in use is a one-line
@@ -32,11 +34,22 @@ final class LiveView implements AutoCloseable {
     private final PrintStream out;
     private LiveRun run;
     private ShardsFeed shards;
+    /**
+     * Released by SIGINT/SIGTERM (the JVM's shutdown): the linger then ends at once. A pod deleted or a Job stopped
+     * after (or during) its run is signalled, and its grace period (30 s by default) is shorter than a linger of a
+     * minute: waiting it out got every such pod killed. The run's summary is already written when the linger begins.
+     */
+    private final CountDownLatch signalled = new CountDownLatch(1);
+
+    private final Thread onSignal = new Thread(signalled::countDown, "rubis-client-live-linger");
 
     private LiveView(MetricsEndpoint config, LiveEndpoint endpoint, PrintStream out) {
         this.config = config;
         this.endpoint = endpoint;
         this.out = out;
+        if (config.lingerMs() > 0) {
+            Runtime.getRuntime().addShutdownHook(onSignal); // before the run: a signal at any time ends the linger
+        }
     }
 
     /**
@@ -174,8 +187,8 @@ final class LiveView implements AutoCloseable {
     }
 
     private void linger() {
-        if (config.lingerMs() <= 0) {
-            return;
+        if (config.lingerMs() <= 0 || signalled.getCount() == 0) {
+            return; // off, or the run was stopped by a signal: the process ends now
         }
         out.println(String.format(
                 Locale.ROOT,
@@ -183,7 +196,9 @@ final class LiveView implements AutoCloseable {
                 config.lingerMs() / 1e3,
                 url(config, endpoint.port())));
         try {
-            Thread.sleep(config.lingerMs());
+            if (signalled.await(config.lingerMs(), TimeUnit.MILLISECONDS)) {
+                out.println("Live view: closed early (SIGINT/SIGTERM)");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -191,6 +206,13 @@ final class LiveView implements AutoCloseable {
 
     @Override
     public void close() {
+        if (config.lingerMs() > 0) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(onSignal);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook has run or runs now
+            }
+        }
         if (shards != null) {
             shards.close();
         }

@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import org.rubis.client.config.Durations;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.input.Source;
+import org.rubis.client.profile.LoadProfile;
 import org.rubis.client.profile.ProfileShape;
 import org.rubis.client.profile.ProfileText;
 import org.rubis.client.profile.ProfileUnit;
@@ -114,6 +115,10 @@ public final class ProfileCommand implements Callable<Integer> {
     static double value(String option, double v, ProfileUnit unit) {
         if (!Double.isFinite(v) || v < 0) {
             throw new ConfigException(option + " " + v + ": expected 0 or more " + unit.words());
+        }
+        if (v > LoadProfile.MAX_VALUE) {
+            throw new ConfigException(option + " " + v + ": beyond the largest value a profile may hold; expected at"
+                    + " most " + (long) LoadProfile.MAX_VALUE + " " + unit.words());
         }
         if (unit == ProfileUnit.USERS && v != Math.rint(v)) {
             throw new ConfigException(option + " " + v + ": expected a whole number of users");

@@ -1,17 +1,16 @@
 package org.rubis.client.cli;
 
-import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.rubis.client.assertion.Assertion;
-import org.rubis.client.assertion.AssertionCheck;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.CapPolicy;
@@ -20,35 +19,25 @@ import org.rubis.client.config.Durations;
 import org.rubis.client.config.GivenOption;
 import org.rubis.client.config.Interarrival;
 import org.rubis.client.config.JitWarmupPolicy;
+import org.rubis.client.config.Keys;
 import org.rubis.client.config.LeavePolicy;
 import org.rubis.client.config.PublishedTimes;
 import org.rubis.client.config.RampMode;
 import org.rubis.client.config.ServerModel;
 import org.rubis.client.config.ShardPlan;
 import org.rubis.client.config.ThreadModel;
-import org.rubis.client.engine.RunEngine;
-import org.rubis.client.engine.RunOutOfMemory;
-import org.rubis.client.heap.HeapPerUser;
 import org.rubis.client.input.ConfigException;
-import org.rubis.client.live.LiveRun;
 import org.rubis.client.log.RunDirectoryClaim;
 import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.ClientCommandLine;
-import org.rubis.client.process.StartHandshake;
 import org.rubis.client.profile.ProfileShape;
 import org.rubis.client.report.ExitStatus;
-import org.rubis.client.report.JvmFacts;
-import org.rubis.client.report.Summary;
-import org.rubis.client.shard.LocalShards;
 import org.rubis.client.workload.TransitionMode;
-import org.rubis.format.ParentWatch;
-import org.rubis.format.Printable;
-import org.rubis.format.RunFiles;
-import org.rubis.format.RunStatus;
+import org.rubis.format.io.ParentWatch;
+import org.rubis.format.run.RunFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -82,6 +71,14 @@ public final class RunCommand implements Callable<Integer> {
             paramLabel = "embedded|URL",
             description = "embedded (default) or a base URL such as http://127.0.0.1:8080")
     String target;
+
+    @Option(
+            names = "--target-processes",
+            paramLabel = "NAME,...|CGROUP",
+            description = "The target's processes on this host besides the one listening on its port (found"
+                    + " without a name), e.g. mariadbd, or a cgroup directory: their CPU, with their children's, is"
+                    + " reported as the server's, not as other processes'")
+    String targetProcesses;
 
     @Option(names = "--users", paramLabel = "N", description = "Closed mode: emulated users.")
     Integer users;
@@ -137,9 +134,18 @@ public final class RunCommand implements Callable<Integer> {
             names = "--leave",
             paramLabel = "POLICY",
             description =
-                    "Closed with a profile: a user the profile lets go finishes its "
-                            + "session (end-of-session) or leaves at its next think time (next-think): ${COMPLETION-CANDIDATES}.")
+                    "Closed with a profile: a user the profile lets go finishes its session within --leave-grace, "
+                            + "else leaves at its next think time after it (graceful, the default); finishes its "
+                            + "session however long (end-of-session); or leaves at its next think time (next-think): "
+                            + "${COMPLETION-CANDIDATES}.")
     LeavePolicy leave;
+
+    @Option(
+            names = "--leave-grace",
+            paramLabel = "TIME",
+            description = "With --leave graceful: how long a user the profile lets go may stay to finish its "
+                    + "session (default 30s, as k6's gracefulRampDown).")
+    String leaveGrace;
 
     @Option(names = "--max-sessions", paramLabel = "N", description = "Hybrid: cap on concurrent sessions (0 = none).")
     Integer maxSessions;
@@ -196,7 +202,9 @@ public final class RunCommand implements Callable<Integer> {
             paramLabel = "NAME",
             description =
                     "Connection backend (${COMPLETION-CANDIDATES}): legacy (URL.openStream, the JDK's shared keep-alive cache), pooled (HttpClient 5 pool), "
-                            + "dedicated (one connection per session), netty (event loops, one connection per session).")
+                            + "dedicated (one connection per session), netty (event loops, one connection per session), "
+                            + "kernel (event loops on the kernel's sockets, one connection per session, the kernel's time "
+                            + "stamps published; Linux, http).")
     BackendKind backend;
 
     @Option(names = "--pool-max", paramLabel = "N", description = "pooled backend: maximum connections.")
@@ -243,8 +251,9 @@ public final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--published-times",
             paramLabel = "CLOCK",
-            description = "With --capture: whose times the summary's response-time table shows: "
-                    + "${COMPLETION-CANDIDATES} (the client's are kept beside the wire's).")
+            description = "Whose times the summary's response-time table shows: "
+                    + "${COMPLETION-CANDIDATES}; wire with --capture (the client's are kept beside the wire's), "
+                    + "kernel with --backend kernel, its default (the user-space marks are logged beside them).")
     PublishedTimes publishedTimes;
 
     @Option(
@@ -325,8 +334,15 @@ public final class RunCommand implements Callable<Integer> {
             names = "--start-at",
             paramLabel = "INSTANT",
             description =
-                    "When the run begins (the same on every shard): ISO-8601 (2026-11-22T06:00:00Z) or epoch ms. Default: RUBIS_START_AT; with --shard one of them is required; alone, it delays a single run to that instant; with --shards N, the shards start then instead of as soon as all are ready.")
+                    "When the run begins (the same on every shard): ISO-8601 (2026-11-22T06:00:00Z) or epoch ms, or `ready` with --shard: as soon as all N shards are ready, their --out directories DIR/shard-I side by side on one shared volume (docs/SHARDING.md). Default: RUBIS_START_AT; with --shard one of them is required; alone, it delays a single run to that instant; with --shards N, the shards start then instead of as soon as all are ready.")
     String startAt;
+
+    @Option(
+            names = "--ready-timeout",
+            paramLabel = "TIME",
+            description =
+                    "With --start-at ready: how long the shards wait for each other to be ready; past it they stop, sending nothing (default 5m).")
+    String readyTimeout;
 
     /**
      * Set by run --shards N on its shards: the shard says when it is ready and waits for the start instant its parent
@@ -343,6 +359,13 @@ public final class RunCommand implements Callable<Integer> {
     Integer shards;
 
     @Option(
+            names = "--preflight",
+            description = "With --target URL: first check that the target fits the configuration (the checks of"
+                    + " validate --target but the keep-alive probe); a target that does not fit stops the run before"
+                    + " any load, exit 69, one line per problem")
+    boolean preflight;
+
+    @Option(
             names = "--heap-per-user",
             hidden = true,
             description =
@@ -353,17 +376,29 @@ public final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /**
+     * The words of a stop by the shutdown hook. The JVM runs it on SIGINT, SIGTERM and SIGHUP alike and does not say
+     * which; the parent's death, which exits through it too, says so here first.
+     */
+    static final String SIGNALLED = "interrupted (a signal: SIGINT, SIGTERM or SIGHUP)";
+
+    static final String PARENT_GONE = "stopped: the parent process is gone";
+
+    private static volatile String hookStop = SIGNALLED;
+
     @Override
     public Integer call() throws Exception {
         PackagedDefaults.keepOnlyGiven(spec); // the defaults shown in --help must not override the properties file
         if (child) {
             ParentWatch.start(() -> {
                 System.err.println("rubis-client: parent process gone; stopping");
+                hookStop = PARENT_GONE; // the stop's words, not a signal's
                 System.exit(ExitStatus.PARTIAL); // the shutdown hook stops the run: logs flushed, a partial summary
             });
         }
         refuseConflicts();
         ClientConfig c = config.load(settings(), given);
+        List<Assertion> asserted = assertions(c);
         if (shards != null || !jvm.given()) {
             // Before anything starts, so that a misspelt key is seen while the run can still be stopped; the child
             // JVM of --jvm-profile says them itself. The summary's Warnings section repeats them.
@@ -373,119 +408,107 @@ public final class RunCommand implements Callable<Integer> {
             ChildJvm.gcLog(RunFiles.gcLog(c.outDir())); // a path -Xlog cannot take: refused before it is made
         }
         if (shards != null) {
+            if (shard != null) {
+                throw new ConfigException("--shards " + shards + " starts its own shards; leave out --shard");
+            }
             Path dir = runDirectory(c);
-            return asserted(c, dir, localShards(c, dir)); // the merged run is asserted; its shards are not
+            ClientCommandLine children = jvm.applyTo(ClientCommandLine.run()).forwarding(runArguments());
+            int status = InLocalShards.run(c, shards, startAt, children, dir, metricsGiven(c));
+            return RunAssertions.check(asserted, dir, status); // the merged run is asserted; its shards are not
         }
+        ShardPlan plan = shardPlan(c, asserted);
+        if (jvm.given()) { // the run in a child JVM with the profile's flags; this process only waits
+            ClientCommandLine line = jvm.applyTo(ClientCommandLine.run())
+                    .forwarding(runArguments())
+                    .out(runDirectory(c));
+            System.out.println("JVM profile " + jvm.profile() + ": " + String.join(" ", line.jvm()));
+            return ChildJvm.run(line);
+        }
+        return new InThisJvm(
+                        preflight,
+                        heapPerUser,
+                        startWhenReady,
+                        readyTimeout(),
+                        metricsGiven(c),
+                        () -> runDirectory(c),
+                        () -> hookStop)
+                .run(c, plan, asserted);
+    }
+
+    /** This run's part of a sharded run (or the whole run), checked against the options that need a shard. */
+    private ShardPlan shardPlan(ClientConfig c, List<Assertion> asserted) {
         if (startWhenReady && startAt != null) {
             throw new ConfigException("--start-when-ready and --start-at: give one of them");
         }
         ShardPlan plan = startWhenReady
                 ? ShardPlan.resolveStartingWhenReady(shard, System.getenv(), c)
                 : ShardPlan.resolve(shard, startAt, System.getenv(), c, Instant.now());
-        if (jvm.given()) {
-            return inChildJvm(runDirectory(c));
+        if (plan.shard() && !child && !asserted.isEmpty()) {
+            String which = "shard " + plan.index() + "/" + plan.count();
+            if (assertions != null && !assertions.isEmpty()) {
+                throw new ConfigException("--assert and " + which + ": a shard's figures are a part of the run, never "
+                        + "asserted alone; drop --assert, or run the whole run with run --shards N --assert ...");
+            }
+            spec.commandLine()
+                    .getErr()
+                    .println("warning: client_assertions not checked: this run is " + which + ", a part of the run "
+                            + "whose figures are not asserted alone (run --shards N asserts the merged run)");
         }
-        return runHere(c, plan);
+        boolean amongPeers = !startWhenReady && ShardPlan.startsWhenReady(startAt, System.getenv());
+        if (readyTimeout != null && !amongPeers) {
+            throw new ConfigException("--ready-timeout is for --start-at ready (the shards wait for each other)");
+        }
+        if (amongPeers) {
+            readyTimeout(); // checked now
+            Path out = c.outDir() == null ? null : c.outDir().toAbsolutePath().normalize();
+            String name = "shard-" + plan.index();
+            if (out == null
+                    || out.getFileName() == null
+                    || !out.getFileName().toString().equals(name)) {
+                throw new ConfigException("--start-at ready needs --out DIR/" + name + " (shard " + plan.index()
+                        + "): the shards find each other's directories side by side in DIR");
+            }
+        }
+        return plan;
+    }
+
+    /**
+     * The run's assertions: the configured ones ({@code client_assertions}, from the properties file or {@code -D},
+     * which replaces the file's as for every key) and each {@code --assert} besides: a bound typed for this run adds
+     * to those configured, never silently drops one of them.
+     */
+    private List<Assertion> assertions(ClientConfig c) {
+        List<Assertion> all = new ArrayList<>(c.measurement().assertions());
+        if (assertions != null) {
+            for (String a : assertions) {
+                all.addAll(Assertion.parseAll(a, "--assert"));
+            }
+        }
+        return List.copyOf(all);
     }
 
     /** The options given, as the properties they set (key -> value); {@link #given} remembers how each was typed. */
     private Map<String, String> settings() {
-        Map<String, String> named = new LinkedHashMap<>();
-        put(named, "client_target", "--target", target);
-        put(named, "workload_number_of_clients_per_node", "--users", users);
-        put(named, "workload_arrivals", "--arrivals", arrivals);
-        put(named, "workload_session_rate", "--session-rate", sessionRate);
-        put(named, "workload_interarrival_distribution", "--interarrival", interarrival);
-        put(named, "workload_interarrival_file", "--interarrival-file", interarrivalFile);
-        put(named, "workload_rate_schedule_file", "--rate-schedule", rateSchedule);
-        put(named, "workload_profile_file", "--profile", profile);
-        put(named, "workload_profile_shape", "--profile-shape", profileShape == null ? null : profileShape.label());
-        put(named, "workload_profile_leave", "--leave", leave == null ? null : leave.label());
-        put(named, "workload_max_concurrent_sessions", "--max-sessions", maxSessions);
-        put(named, "workload_cap_policy", "--cap-policy", capPolicy);
+        if (jitWarmup != null && JitWarmupPolicy.parse(jitWarmup) == null) {
+            throw new ConfigException("--jit-warmup " + jitWarmup + ": expected " + JitWarmupPolicy.EXPECTED);
+        }
+        Map<String, String> named = OptionBinding.bind(spec.commandLine().getParseResult(), given);
         if (interarrivalFile != null || rateSchedule != null || sessionRate != null) {
-            named.putIfAbsent("workload_arrivals", "hybrid");
-        }
-        put(named, "workload_session_run_time_in_ms", "--duration", millis("--duration", phases.durationText()));
-        put(named, "workload_up_ramp_time_in_ms", "--ramp-up", millis("--ramp-up", phases.rampUpText()));
-        put(named, "workload_down_ramp_time_in_ms", "--ramp-down", millis("--ramp-down", rampDown));
-        put(named, "workload_think_scale", "--think-scale", thinkScale);
-        put(named, "workload_ramp_mode", "--ramp-mode", rampMode);
-        put(named, "client_source_addresses", "--source-addresses", sourceAddresses);
-        put(named, "client_seed", "--seed", seed);
-        put(named, "workload_maximum_number_of_transitions", "--max-transitions", maxTransitions);
-        put(named, "workload_transition_mode", "--transition-mode", transitionMode);
-        put(named, "client_backend", "--backend", backend);
-        put(named, "client_pool_max", "--pool-max", poolMax);
-        if (tls) {
-            named.put("server_tls", "yes");
-        }
-        if (tlsResumption != null) {
-            named.put(
-                    "client_tls_resumption",
-                    switch (tlsResumption) {
-                        case "on" -> "yes";
-                        case "off" -> "no";
-                        default ->
-                            throw new ConfigException("--tls-resumption " + tlsResumption + ": expected on or off");
-                    });
-        }
-        put(named, "workload_sessions_per_user", "--sessions-per-user", sessionsPerUser);
-        put(named, "client_threads", "--threads", threads);
-        put(named, "server_model", "--server-model", serverModel);
-        put(named, "client_output_dir", "--out", out);
-        if (assertions != null && !assertions.isEmpty()) {
-            put(named, "client_assertions", "--assert", String.join("; ", assertions));
-        }
-        if (noProgress) {
-            named.put("client_progress", "no");
-        }
-        if (capture) {
-            named.put("client_capture", "yes");
-        }
-        if (probe) {
-            named.put("client_probe", "yes");
-        }
-        if (busyPoll) {
-            named.put("client_busy_poll", "yes");
-        }
-        put(named, "client_published_times", "--published-times", publishedTimes);
-        put(named, "client_metrics_port", "--metrics-port", metricsPort);
-        put(named, "client_metrics_address", "--metrics-address", metricsAddress);
-        put(named, "client_metrics_linger_ms", "--metrics-linger", millis("--metrics-linger", metricsLinger));
-        if (jitWarmup != null) {
-            if (JitWarmupPolicy.parse(jitWarmup) == null) {
-                throw new ConfigException("--jit-warmup " + jitWarmup + ": expected " + JitWarmupPolicy.EXPECTED);
-            }
-            named.put("client_jit_warmup", jitWarmup);
+            named.putIfAbsent(Keys.ARRIVALS.key(), "hybrid");
         }
         return named;
     }
 
-    /** The run itself happens in a child JVM with the profile's flags; this process only waits. */
-    private int inChildJvm(Path dir) throws Exception {
-        ClientCommandLine line =
-                jvm.applyTo(ClientCommandLine.run()).forwarding(runArguments()).out(dir);
-        System.out.println("JVM profile " + jvm.profile() + ": " + String.join(" ", line.jvm()));
-        return ChildJvm.run(line);
-    }
-
-    /** The run in this JVM: Ctrl-C stops it cleanly (logs and summary written); the exit status is the run status's. */
-    private int runHere(ClientConfig c, ShardPlan plan) throws Exception {
-        PrintStream stdout = System.out;
-        // The JVM's warnings too: up front on stderr, and again in the summary's Warnings section (and summary.json).
-        JvmFacts.warnings(c.users(), c.arrivals() == Arrivals.CLOSED).forEach(w -> System.err.println("warning: " + w));
-        if (heapPerUser && (c.arrivals() != Arrivals.CLOSED || c.users() <= 0)) {
-            throw new ConfigException("--heap-per-user: closed runs only (--users N), the population it divides by");
+    /** {@code --ready-timeout}, else five minutes. */
+    private Duration readyTimeout() {
+        if (readyTimeout == null) {
+            return Duration.ofMinutes(5);
         }
-        LiveView live = LiveView.start(c.measurement().metrics(), metricsGiven(c), stdout); // before anything starts
-        try {
-            return runHere(c, plan, stdout, live);
-        } finally {
-            if (live != null) {
-                live.close();
-            }
+        long ms = Durations.millis("--ready-timeout", readyTimeout);
+        if (ms < 1000) {
+            throw new ConfigException("--ready-timeout " + readyTimeout + ": expected at least 1s, e.g. 5m");
         }
+        return Duration.ofMillis(ms);
     }
 
     /** How the live view's port was given, for an error about it. */
@@ -493,79 +516,6 @@ public final class RunCommand implements Callable<Integer> {
         return metricsPort != null
                 ? "--metrics-port " + metricsPort
                 : "client_metrics_port = " + c.measurement().metrics().port();
-    }
-
-    private int runHere(ClientConfig c, ShardPlan plan, PrintStream stdout, LiveView live) throws Exception {
-        Path dir = runDirectory(c);
-        RunEngine engine = new RunEngine(c, plan, dir, stdout);
-        if (startWhenReady) {
-            engine.startWhenReady(new StartHandshake(dir));
-        }
-        LiveRun liveRun = live == null ? null : live.watch(engine, c, dir, plan);
-        MeasurementObservers.register(engine, c, stdout, liveRun);
-        if (heapPerUser) {
-            engine.observe(new HeapPerUser(c.users()));
-        }
-        Thread hook = new Thread(
-                () -> {
-                    engine.requestStop("interrupted (SIGINT/SIGTERM)");
-                    try {
-                        engine.awaitFinished(60_000);
-                    } catch (InterruptedException ignored) {
-                        // exiting anyway
-                    }
-                },
-                "rubis-client-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        Summary s;
-        try {
-            s = engine.run();
-        } catch (RunOutOfMemory e) {
-            System.err.println("error: the run did not complete: " + e.getMessage());
-            return ExitStatus.NOT_A_MEASUREMENT; // the summary says invalid
-        }
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running: it waits for us
-        }
-        stdout.println();
-        stdout.print(s.text());
-        stdout.println();
-        stdout.println("Logs: " + RunFiles.requests(dir) + ", " + RunFiles.sessions(dir) + "; summary: "
-                + RunFiles.summaryJson(dir));
-        if (s.status() != RunStatus.COMPLETE) {
-            System.err.println("error: the run did not complete: " + Printable.escape(s.stopReason()));
-        }
-        if (live != null) {
-            live.finished(s.status(), dir);
-        }
-        // A shard's figures are a part of the run: the merged run is asserted (run --shards), not each shard.
-        return plan.shard()
-                ? s.status().exitCode()
-                : asserted(c, dir, s.status().exitCode());
-    }
-
-    /**
-     * Checks the run's assertions on its summary.json (recording the outcome there), prints the failures, and gives the
-     * exit status: the run's own when it is not 0, else {@link ExitStatus#ASSERTION_FAILED} when one failed.
-     */
-    private static int asserted(ClientConfig c, Path dir, int status) throws IOException {
-        List<Assertion> all = c.measurement().assertions();
-        if (all.isEmpty()) {
-            return status;
-        }
-        List<AssertionCheck.Result> results = AssertionCheck.check(dir, all);
-        if (results.isEmpty()) {
-            System.err.println("error: assertions not checked: " + dir + " holds no summary.json");
-            return status == ExitStatus.OK ? ExitStatus.ASSERTION_FAILED : status;
-        }
-        System.out.print(AssertionCheck.text(results));
-        long failed = results.stream().filter(r -> !r.passed()).count();
-        if (failed > 0) {
-            System.err.println("error: " + failed + " of " + results.size() + " assertions failed");
-        }
-        return status == ExitStatus.OK && failed > 0 ? ExitStatus.ASSERTION_FAILED : status;
     }
 
     /**
@@ -577,28 +527,6 @@ public final class RunCommand implements Callable<Integer> {
             return RunDirectoryClaim.createNew(Path.of("runs"), LocalDateTime.now());
         }
         return child ? c.outDir() : RunDirectoryClaim.claim(c.outDir(), force);
-    }
-
-    /** {@code run --shards N}: the children get the user's arguments with the shard wiring in place of these. */
-    private int localShards(ClientConfig c, Path dir) throws Exception {
-        if (shard != null) {
-            throw new ConfigException("--shards " + shards + " starts its own shards; leave out --shard");
-        }
-        Instant start = startAt == null
-                ? null
-                : ShardPlan.resolve(null, startAt, Map.of(), c, Instant.now()).startAt();
-        ClientCommandLine child = jvm.applyTo(ClientCommandLine.run()).forwarding(runArguments());
-        LocalShards local = new LocalShards(c, shards, dir, System.out);
-        try (LiveView live = LiveView.startShards(c.measurement().metrics(), metricsGiven(c), shards, System.out)) {
-            if (live != null) {
-                live.watchShards(local, shards, dir);
-            }
-            int status = local.run(child, start);
-            if (live != null) {
-                live.shardsFinished(dir, status);
-            }
-            return status;
-        }
     }
 
     /** The arguments the user gave after {@code run}. */
@@ -628,6 +556,7 @@ public final class RunCommand implements Callable<Integer> {
             String other = hybrid.isEmpty() ? "--arrivals hybrid" : hybrid.get(0);
             throw new ConfigException(
                     closed.get(0) + " and " + other + ": " + closed.get(0) + " sets a closed population, " + other
+                            + (hybrid.isEmpty() ? " asks for" : "")
                             + " hybrid arrivals (sessions against the clock; --max-sessions caps them); give one of them");
         }
         List<String> sources = typed("--session-rate", "--interarrival-file", "--rate-schedule");
@@ -658,15 +587,16 @@ public final class RunCommand implements Callable<Integer> {
                     + " over the run phase; drop " + replaced.get(0));
         }
         if (profile == null && rateSchedule == null) {
-            for (String o : typed("--profile-shape", "--leave")) {
+            for (String o : typed("--profile-shape", "--leave", "--leave-grace")) {
                 throw new ConfigException(
                         o + " without --profile: it applies to a load profile's points (--profile FILE)");
             }
         }
-        if (leave != null && (arrivals == Arrivals.HYBRID || !hybrid.isEmpty())) {
-            throw new ConfigException(
-                    "--leave and " + (hybrid.isEmpty() ? "--arrivals hybrid" : hybrid.get(0)) + ": --leave says how "
-                            + "emulated users of a closed population leave; hybrid sessions end by themselves");
+        List<String> leaving = typed("--leave", "--leave-grace");
+        if (!leaving.isEmpty() && (arrivals == Arrivals.HYBRID || !hybrid.isEmpty())) {
+            throw new ConfigException(leaving.get(0) + " and "
+                    + (hybrid.isEmpty() ? "--arrivals hybrid" : hybrid.get(0)) + ": --leave says how "
+                    + "emulated users of a closed population leave; hybrid sessions end by themselves");
         }
     }
 
@@ -678,18 +608,4 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The named options' keys, with the option and the text typed: errors about their values name the option. */
     private final Map<String, GivenOption> given = new LinkedHashMap<>();
-
-    private void put(Map<String, String> m, String key, String option, Object v) {
-        if (v != null) {
-            m.put(key, v.toString());
-            OptionSpec o = spec.commandLine().getParseResult().matchedOption(option);
-            List<String> typed = o == null ? List.of() : o.stringValues();
-            given.put(key, new GivenOption(option, typed.isEmpty() ? v.toString() : typed.get(typed.size() - 1)));
-        }
-    }
-
-    /** "90", "90s", "2m", "500ms", "1h" to milliseconds; null stays null (the option was not given). */
-    static Long millis(String option, String text) {
-        return text == null ? null : Durations.millis(option, text);
-    }
 }

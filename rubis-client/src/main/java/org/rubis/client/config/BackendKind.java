@@ -11,7 +11,12 @@ public enum BackendKind {
     /** One HttpClient 5 connection per session. */
     DEDICATED,
     /** Netty event loops, one connection per session; no thread per user. */
-    NETTY;
+    NETTY,
+    /**
+     * Event loops on the kernel's sockets of our own (Linux, http), one connection per session; publishes the
+     * kernel's time stamps of each request's bytes.
+     */
+    KERNEL;
 
     /** The value as written in properties files and on the command line. */
     public String label() {
@@ -26,7 +31,7 @@ public enum BackendKind {
 
     /** True when sessions run on the backend's event loops instead of a thread per user. */
     public boolean eventLoops() {
-        return this == NETTY;
+        return this == NETTY || this == KERNEL;
     }
 
     /**
@@ -43,7 +48,7 @@ public enum BackendKind {
      */
     public int connectionsHeld(int sessions, int poolMax) {
         return switch (this) {
-            case DEDICATED, NETTY -> sessions;
+            case DEDICATED, NETTY, KERNEL -> sessions;
             case POOLED -> Math.min(sessions, poolMax);
             case LEGACY -> 0;
         };

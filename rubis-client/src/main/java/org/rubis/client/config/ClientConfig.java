@@ -63,7 +63,7 @@ public record ClientConfig(
         Measurement measurement,
         String configSha256,
         LoadProfile profile,
-        LeavePolicy leave) {
+        LeaveRule leave) {
 
     /**
      * How the run checks (docs/WIRE.md) and protects its own measurement.
@@ -75,6 +75,8 @@ public record ClientConfig(
      * @param publishedTimes whose clock the summary's response-time table comes from
      * @param jitWarmup      the JIT warm-up of the client's request path before the measurement (docs/JIT-WARMUP.md)
      * @param metrics        the live view's endpoint (Prometheus and the live page, docs/LIVE.md), or off
+     * @param targetProcesses the target's processes the user named ({@code --target-processes}): their CPU is the
+     *                       server's
      */
     public record Measurement(
             boolean capture,
@@ -84,9 +86,18 @@ public record ClientConfig(
             PublishedTimes publishedTimes,
             JitWarmupPolicy jitWarmup,
             List<Assertion> assertions,
-            MetricsEndpoint metrics) {
+            MetricsEndpoint metrics,
+            TargetProcessSpec targetProcesses) {
         public static final Measurement NONE = new Measurement(
-                false, false, 5, false, PublishedTimes.CLIENT, JitWarmupPolicy.AUTO, List.of(), MetricsEndpoint.OFF);
+                false,
+                false,
+                5,
+                false,
+                PublishedTimes.CLIENT,
+                JitWarmupPolicy.AUTO,
+                List.of(),
+                MetricsEndpoint.OFF,
+                TargetProcessSpec.NONE);
     }
 
     /** Hybrid arrivals: a rate, a file of inter-arrival times, or the load profile ({@link #profile}) drives session starts. */

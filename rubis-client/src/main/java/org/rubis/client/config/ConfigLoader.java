@@ -2,8 +2,6 @@ package org.rubis.client.config;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -40,174 +38,6 @@ public final class ConfigLoader {
     /** The packaged default configuration. */
     public static final String DEFAULT_PROPERTIES = "rubis.properties";
 
-    private static final Set<String> ORIGINAL_KEYS = Set.of(
-            "httpd_hostname",
-            "httpd_port",
-            "httpd_use_version",
-            "php_html_path",
-            "php_script_path",
-            "httpd_php_html_path",
-            "httpd_php_script_path",
-            "servlets_html_path",
-            "servlets_script_path",
-            "httpd_servlets_html_path",
-            "httpd_servlets_script_path",
-            "ejb_html_path",
-            "ejb_script_path",
-            "httpd_ejb_html_path",
-            "httpd_ejb_script_path",
-            "ejb_server",
-            "servlets_server",
-            "database_server",
-            "workload_remote_client_nodes",
-            "workload_remote_client_command",
-            "workload_number_of_clients_per_node",
-            "workload_transition_table",
-            "workload_number_of_columns",
-            "workload_number_of_rows",
-            "workload_maximum_number_of_transitions",
-            "workload_number_of_items_per_page",
-            "workload_use_tpcw_think_time",
-            "workload_up_ramp_time_in_ms",
-            "workload_up_ramp_slowdown_factor",
-            "workload_session_run_time_in_ms",
-            "workload_down_ramp_time_in_ms",
-            "workload_down_ramp_slowdown_factor",
-            "database_number_of_users",
-            "database_regions_file",
-            "database_categories_file",
-            "database_number_of_old_items",
-            "database_percentage_of_unique_items",
-            "database_percentage_of_items_with_reserve_price",
-            "database_percentage_of_buy_now_items",
-            "database_max_quantity_for_multiple_items",
-            "database_item_description_length",
-            "database_max_bids_per_item",
-            "database_max_comments_per_user",
-            "database_comment_max_length",
-            "monitoring_debug_level",
-            "monitoring_program",
-            "monitoring_options",
-            "monitoring_sampling_in_seconds",
-            "monitoring_rsh",
-            "monitoring_scp",
-            "monitoring_gnuplot_terminal");
-
-    /** Our keys; each has a default so that files of the original load unchanged. */
-    public static final Map<String, String> NEW_KEYS = newKeys();
-
-    private static Map<String, String> newKeys() {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put(
-                "client_target",
-                "embedded, or a base URL such as http://127.0.0.1:8080 (default: httpd_hostname:httpd_port)");
-        m.put("client_seed", "run seed (default: random, recorded in the summary)");
-        m.put("client_backend", "legacy|pooled|dedicated|netty (default legacy)");
-        m.put("client_threads", "platform|virtual (default platform)");
-        m.put("client_pool_max", "pooled backend: maximum connections (default 100)");
-        m.put("client_connect_timeout_ms", "connect timeout (default 10000)");
-        m.put("client_request_timeout_ms", "the whole reply within this many ms of the send (default 10000)");
-        m.put("client_download_images", "yes|no: also fetch <IMG SRC> of each page (default no)");
-        m.put("client_output_dir", "run directory, new or empty (default: a new directory under runs/)");
-        m.put("client_progress", "yes|no: progress line every few seconds (default yes)");
-        m.put(
-                "client_capture",
-                "yes|no: capture the run's packets (libpcap) and check every request against the wire (default no)");
-        m.put(
-                "client_probe",
-                "yes|no: a reference probe on its own connection measures this host's floor (default no)");
-        m.put("client_probe_rate", "reference probe: requests per second, 0.1 to 100 (default 5)");
-        m.put(
-                "client_probe_busy_poll",
-                "yes|no: the probe busy-polls a non-blocking socket instead of blocking (default no)");
-        m.put(
-                "client_published_times",
-                "client|wire: whose clock the summary's response times come from (wire needs client_capture; default client)");
-        m.put(
-                "client_jit_warmup",
-                "auto|off|N: warm the client's request path up against a loopback stub before the run, until the JIT is quiet "
-                        + "(auto), not at all (off: the measured requests start interpreted), or N requests (default auto; the environment variable "
-                        + JIT_WARMUP_ENV + " sets the default)");
-        m.put(
-                "client_assertions",
-                "run-phase assertions separated by ;, e.g. p99<200ms; errors<1%; throughput>40/s "
-                        + "(a failed one: exit 99; docs/RUNNING.md, Assertions)");
-        m.put(
-                "client_metrics_port",
-                "off|N: serve the live view on TCP port N during the run: /metrics for "
-                        + "Prometheus, / the live page (docs/LIVE.md; default off)");
-        m.put(
-                "client_metrics_address",
-                "the address the live view listens on, an IP address (default 127.0.0.1: "
-                        + "loopback only; 0.0.0.0 for every interface)");
-        m.put(
-                "client_metrics_linger_ms",
-                "how long the live view stays up after the run ends, for a last scrape or " + "look (default 0)");
-        m.put(
-                "client_busy_poll",
-                "yes|no: netty backend: epoll event loop busy-waits (a whole core) instead of blocking (default no)");
-        m.put("workload_transition_mode", "compatible|normalize (default compatible)");
-        m.put("workload_think_scale", "multiplies every think time (default 1.0)");
-        m.put(
-                "workload_ramp_mode",
-                "closed: stationary = users start uniformly over the up ramp, first request after a stationary think time; original = the original's (default stationary)");
-        m.put(
-                "client_source_addresses",
-                "dedicated/netty on loopback: spread connections over 127.0.0.1..127.0.0.N (default 1: the OS chooses)");
-        m.put("workload_one_based_ids", "yes: draw category/region ids 1..n; no: the original's 0..n-1 (default no)");
-        m.put(
-                "workload_max_error_pages_without_think",
-                "consecutive ERROR pages that send the user back to Home at once, as the original "
-                        + "did; after more, the return to Home waits a think time (default "
-                        + WorkloadModel.ERROR_PAGES_WITHOUT_THINK + ")");
-        m.put(
-                "workload_sessions_per_user",
-                "closed: sessions each user runs, then stops; 0 = until the end of the run (default 0)");
-        m.put("client_http_keepalive", "legacy backend: the JDK's http.keepAlive (default: the JDK's, true)");
-        m.put(
-                "client_http_max_connections",
-                "legacy backend: the JDK's http.maxConnections, idle connections kept per destination (default: the JDK's, 5)");
-        m.put(
-                "client_http_stale_check_ms",
-                "pooled/dedicated: check a connection idle this long before reuse, a blocking read of up to 1 ms inside the response time; 0 = off (default 0)");
-        m.put("workload_arrivals", "closed|hybrid (default closed)");
-        m.put("workload_session_rate", "hybrid: sessions per second (default 10)");
-        m.put(
-                "workload_interarrival_distribution",
-                "hybrid with a rate: exponential|deterministic (default exponential)");
-        m.put("workload_interarrival_file", "hybrid: file of session inter-arrival times, one value in ms per line");
-        m.put(
-                "workload_rate_schedule_file",
-                "hybrid: a load profile of session rates (an earlier version's name for workload_profile_file)");
-        m.put(
-                "workload_profile_file",
-                "a load profile: lines 'TIME VALUE [MIX] [THINK-SCALE]', the users (closed) or sessions per second "
-                        + "(hybrid) over the run phase (docs/WORKLOAD.md, Load profiles)");
-        m.put(
-                "workload_profile_shape",
-                "step|ramp: between a profile's points, hold or change linearly, for a file without a 'shape' "
-                        + "line (default step)");
-        m.put(
-                "workload_profile_leave",
-                "closed with a profile: end-of-session = a user the profile no longer wants finishes its session; "
-                        + "next-think = it leaves at its next think time (default end-of-session)");
-        m.put("workload_max_concurrent_sessions", "hybrid: cap on concurrent sessions, 0 = none (default 0)");
-        m.put("workload_cap_policy", "hybrid with a cap: delay|drop (default delay)");
-        m.put(
-                "client_tls_resumption",
-                "https: yes = one TLS context for the client (new connections resume), no = a full handshake per connection (default yes)");
-        m.put("server_tls", "embedded server: serve HTTPS with its self-signed loopback certificate (default no)");
-        m.put("server_tls_resumption", "embedded server: allow TLS session resumption (default yes)");
-        m.put("server_model", "embedded server: event|prefork (default event)");
-        m.put("server_size", "embedded server: data scale factor (default 0.05)");
-        m.put("server_keepalive_timeout_ms", "embedded server: keep-alive idle timeout (default 5000)");
-        m.put("server_java_options", "embedded server: extra JVM options, heap/GC/tuning flags only (default -Xmx1g)");
-        m.put(
-                "server_faults",
-                "embedded server: faults to inject, e.g. reset:0.1,delay=2000:0.2 (default none; see docs/FAULTS.md)");
-        return m;
-    }
-
     private ConfigLoader() {}
 
     /** Loads {@code file}, or the packaged defaults when {@code file} is null. */
@@ -226,23 +56,20 @@ public final class ConfigLoader {
 
     private static ClientConfig load(Settings s, Source src) {
         List<String> warnings = new ArrayList<>(unknownAndIgnored(s));
-        String target = target(s);
-        UrlLayout.Version version = s.choice("httpd_use_version", UrlLayout.Version.PHP, UrlLayout.Version.class);
+        String target = s.get(Keys.TARGET);
+        UrlLayout.Version version = s.get(Keys.HTTPD_USE_VERSION);
         UrlLayout layout = layout(s, version);
         Workload w = workload(s, src, layout, warnings);
         WorkloadModel model = w.model();
         Phases phases = phases(s);
-        Arrivals arrivals = s.choice("workload_arrivals", Arrivals.CLOSED, Arrivals.class);
+        Arrivals arrivals = s.get(Keys.ARRIVALS);
         ClientConfig.ArrivalSettings arrival = arrival(s, src, arrivals);
         ClientConfig.Execution execution = execution(s);
         ClientConfig.EmbeddedServer server = server(s);
-        String seedText = s.string("client_seed", null);
-        boolean seedGiven = seedText != null;
-        long seed = seedGiven
-                ? s.longValue("client_seed", 0L, Long.MIN_VALUE, "seed")
-                : new SecureRandom().nextLong() & 0x7fffffffffffL;
-        String out = s.string("client_output_dir", null);
-        double thinkScale = s.doubleValue("workload_think_scale", 1.0, 0, "multiplier");
+        Seeds seeds = Seeds.read(s);
+        model = model.withWriteSalt(seeds.salt());
+        String out = s.get(Keys.OUTPUT_DIR);
+        double thinkScale = s.get(Keys.THINK_SCALE);
         Limits.checkThinkTimes(s, maxThinkMs(model), thinkScale, phases.upF, phases.downF);
         ProfileSettings profile = ProfileSettings.read(
                 s,
@@ -251,13 +78,62 @@ public final class ConfigLoader {
                 model.table().source(),
                 thinkScale,
                 phases.run,
-                s.intValue("workload_number_of_clients_per_node", 1, 1, "users"),
+                s.get(Keys.USERS),
                 maxThinkMs(model),
                 phases.upF,
                 phases.downF);
-        int users = profile.users();
+        Map<String, String> resolved =
+                resolved(s, target, version, layout, model, thinkScale, arrivals, profile, phases, execution, seeds);
+        ClientConfig.Measurement measurement = measurement(s, execution.backend());
+        refuseKernelOverTls(s, execution, target, server);
+        long sessionsPerUser = s.get(Keys.SESSIONS_PER_USER);
+        boolean progress = s.get(Keys.PROGRESS);
+        return new ClientConfig(
+                src.displayName(),
+                target,
+                model,
+                w.regionsFile(),
+                w.categoriesFile(),
+                profile.users(),
+                sessionsPerUser,
+                phases.up,
+                phases.upF,
+                profile.runMs(),
+                phases.down,
+                phases.downF,
+                thinkScale,
+                s.get(Keys.RAMP_MODE),
+                seeds.seed(),
+                seeds.seedGiven(),
+                arrivals,
+                arrival,
+                execution,
+                server,
+                out == null ? null : Path.of(out),
+                progress,
+                List.copyOf(warnings),
+                resolved,
+                measurement,
+                s.sha256(),
+                profile.profile(),
+                profile.leave());
+    }
 
+    /** What the summary's Configuration section (and validate) show: the configuration as resolved. */
+    private static Map<String, String> resolved(
+            Settings s,
+            String target,
+            UrlLayout.Version version,
+            UrlLayout layout,
+            WorkloadModel model,
+            double thinkScale,
+            Arrivals arrivals,
+            ProfileSettings profile,
+            Phases phases,
+            ClientConfig.Execution execution,
+            Seeds seeds) {
         Map<String, String> resolved = new LinkedHashMap<>();
+        int users = profile.users();
         resolved.put("target", target);
         resolved.put(
                 "url layout", version.name() + " " + layout.page("index.html") + " , " + layout.script("ViewItem"));
@@ -294,47 +170,55 @@ public final class ConfigLoader {
                 "phases (ms)",
                 "up ramp " + phases.up + " x" + fmt(phases.upF) + ", run " + profile.runMs() + ", down ramp "
                         + phases.down + " x" + fmt(phases.downF) + ", ramp mode "
-                        + s.choice("workload_ramp_mode", RampMode.STATIONARY, RampMode.class));
+                        + s.get(Keys.RAMP_MODE));
         resolved.put(
                 "regions / categories",
                 model.data().regions().size() + " / "
                         + model.data().categories().size());
         resolved.put("database users", String.valueOf(model.policy().users()));
         resolved.put("backend", execution.backend() + " (" + execution.model() + ")");
-        resolved.put("seed", seedGiven ? String.valueOf(seed) : seed + " (random)");
+        resolved.put("seed", seeds.seedGiven() ? String.valueOf(seeds.seed()) : seeds.seed() + " (random)");
+        resolved.put(
+                "write salt",
+                seeds.salt().isEmpty()
+                        ? "none (writes as the original)"
+                        : seeds.salt() + (seeds.saltGiven() ? "" : " (random)"));
+        return resolved;
+    }
 
-        ClientConfig.Measurement measurement = measurement(s);
-        long sessionsPerUser = s.longValue("workload_sessions_per_user", 0L, 0, "sessions");
-        boolean progress = s.yesNo("client_progress", true);
-        return new ClientConfig(
-                src.displayName(),
-                target,
-                model,
-                w.regionsFile(),
-                w.categoriesFile(),
-                users,
-                sessionsPerUser,
-                phases.up,
-                phases.upF,
-                profile.runMs(),
-                phases.down,
-                phases.downF,
-                thinkScale,
-                s.choice("workload_ramp_mode", RampMode.STATIONARY, RampMode.class),
-                seed,
-                seedGiven,
-                arrivals,
-                arrival,
-                execution,
-                server,
-                out == null ? null : Path.of(out),
-                progress,
-                List.copyOf(warnings),
-                resolved,
-                measurement,
-                s.sha256(),
-                profile.profile(),
-                profile.leave());
+    /** The kernel backend stamps TCP segments: over TLS they carry records, not requests. */
+    private static void refuseKernelOverTls(
+            Settings s, ClientConfig.Execution execution, String target, ClientConfig.EmbeddedServer server) {
+        if (execution.backend() == BackendKind.KERNEL
+                && (target.startsWith("https:") || target.equals("embedded") && server.tls())) {
+            throw new ConfigException(s.where(s.entry(Keys.BACKEND.key()).orElseThrow())
+                    + " = \"kernel\": https is not supported (the kernel stamps TCP segments, which over TLS carry "
+                    + "records, not requests); use an http target or another backend");
+        }
+    }
+
+    /** The run seed and the write salt, given or random. */
+    private record Seeds(long seed, boolean seedGiven, String salt, boolean saltGiven) {
+        static Seeds read(Settings s) {
+            Long seed = s.get(Keys.SEED);
+            String salt = s.get(Keys.WRITE_SALT);
+            return new Seeds(
+                    seed != null ? seed : new SecureRandom().nextLong() & 0x7fffffffffffL,
+                    seed != null,
+                    salt == null ? randomSalt() : salt.equals("none") ? "" : salt,
+                    salt != null);
+        }
+    }
+
+    /** Five base-36 characters from a secure random source: 60 million values, a new one each run. */
+    private static String randomSalt() {
+        String digits = "0123456789abcdefghijklmnopqrstuvwxyz";
+        SecureRandom r = new SecureRandom();
+        StringBuilder b = new StringBuilder(5);
+        for (int i = 0; i < 5; i++) {
+            b.append(digits.charAt(r.nextInt(digits.length())));
+        }
+        return b.toString();
     }
 
     /** The longest think time the workload draws, unscaled: TPC-W's cap, or the table's longest waiting time. */
@@ -354,23 +238,31 @@ public final class ConfigLoader {
      * the key, so that a run's config_sha256 does not depend on them (they judge the run, they do not shape it).
      */
     private static List<Assertion> assertions(Settings s) {
-        return s.entry("client_assertions")
+        return s.entry(Keys.ASSERTIONS.key())
                 .filter(e -> !e.value().isBlank())
                 .map(e -> Assertion.parseAll(e.value(), s.where(e)))
                 .orElse(List.of());
     }
 
-    private static ClientConfig.Measurement measurement(Settings s) {
-        boolean capture = s.yesNo("client_capture", false);
-        PublishedTimes published = s.choice("client_published_times", PublishedTimes.CLIENT, PublishedTimes.class);
+    private static ClientConfig.Measurement measurement(Settings s, BackendKind backend) {
+        boolean capture = s.get(Keys.CAPTURE);
+        boolean kernel = backend == BackendKind.KERNEL;
+        PublishedTimes published = s.choice(
+                "client_published_times", kernel ? PublishedTimes.KERNEL : PublishedTimes.CLIENT, PublishedTimes.class);
+        if (published == PublishedTimes.KERNEL && !kernel) {
+            throw new ConfigException(
+                    s.where(s.entry(Keys.PUBLISHED_TIMES.key()).orElseThrow())
+                            + " = \"kernel\": kernel times come from the kernel backend; add --backend kernel or publish "
+                            + "client times");
+        }
         if (published == PublishedTimes.WIRE && !capture) {
             throw new ConfigException(
-                    s.where(s.entry("client_published_times").orElseThrow())
+                    s.where(s.entry(Keys.PUBLISHED_TIMES.key()).orElseThrow())
                             + " = \"wire\": wire times need the capture; add --capture (client_capture = yes) or publish client times");
         }
-        double probeRate = s.doubleValue("client_probe_rate", 5.0, 0.1, "requests per second");
+        double probeRate = s.get(Keys.PROBE_RATE);
         if (probeRate > Limits.MAX_PROBE_RATE) {
-            PropertiesFile.Entry e = s.entry("client_probe_rate").orElseThrow();
+            PropertiesFile.Entry e = s.entry(Keys.PROBE_RATE.key()).orElseThrow();
             throw new ConfigException(
                     s.given(e, Limits.abbreviate(e.value())) + ": above the maximum of " + (int) Limits.MAX_PROBE_RATE
                             + " requests per second (the probe measures this host's floor at a low rate, on one connection, its load apart from "
@@ -378,23 +270,33 @@ public final class ConfigLoader {
         }
         return new ClientConfig.Measurement(
                 capture,
-                s.yesNo("client_probe", false),
+                s.get(Keys.PROBE),
                 probeRate,
-                s.yesNo("client_probe_busy_poll", false),
+                s.get(Keys.PROBE_BUSY_POLL),
                 published,
                 jitWarmup(s, System.getenv(JIT_WARMUP_ENV)),
                 assertions(s),
-                metrics(s));
+                metrics(s),
+                targetProcesses(s));
+    }
+
+    /** {@code client_target_processes}: names and a cgroup whose CPU is the target's (docs/OWN-RUBIS.md). */
+    static TargetProcessSpec targetProcesses(Settings s) {
+        String text = s.get(Keys.TARGET_PROCESSES);
+        return text == null
+                ? TargetProcessSpec.NONE
+                : TargetProcessSpec.parse(
+                        s.where(s.entry(Keys.TARGET_PROCESSES.key()).orElseThrow()), text);
     }
 
     /** The live view's endpoint: {@code client_metrics_port} off or 1..65535, an IP literal to bind, the linger. */
     static MetricsEndpoint metrics(Settings s) {
-        String portText = s.string("client_metrics_port", "off");
-        String address = s.string("client_metrics_address", MetricsEndpoint.OFF.address());
-        long linger = s.longValue("client_metrics_linger_ms", 0L, 0, "milliseconds");
+        String portText = s.get(Keys.METRICS_PORT);
+        String address = s.get(Keys.METRICS_ADDRESS);
+        long linger = s.get(Keys.METRICS_LINGER_MS);
         int port = 0;
         if (!portText.equalsIgnoreCase("off")) {
-            PropertiesFile.Entry e = s.entry("client_metrics_port").orElseThrow();
+            PropertiesFile.Entry e = s.entry(Keys.METRICS_PORT.key()).orElseThrow();
             if (!portText.matches("[0-9]{1,9}")) {
                 throw new ConfigException(s.given(e, Limits.abbreviate(portText))
                         + ": not a port; expected off or a TCP port from 1 to 65535");
@@ -406,10 +308,21 @@ public final class ConfigLoader {
             }
         }
         if (!isIpLiteral(address)) {
-            PropertiesFile.Entry e = s.entry("client_metrics_address").orElseThrow();
+            PropertiesFile.Entry e = s.entry(Keys.METRICS_ADDRESS.key()).orElseThrow();
             throw new ConfigException(s.given(e, Limits.abbreviate(address))
                     + ": not an IP address; expected one such as 127.0.0.1 (loopback, the default), 0.0.0.0 (every "
                     + "interface) or ::1");
+        }
+        if (port == 0) {
+            // Typed for this run, a setting of the live view without its port would be ignored: refused instead. (A
+            // properties file may hold them for the runs that give the port.)
+            for (String key : List.of("client_metrics_linger_ms", "client_metrics_address")) {
+                if (s.givenOnCommandLine(key)) {
+                    PropertiesFile.Entry e = s.entry(key).orElseThrow();
+                    throw new ConfigException(s.given(e, Limits.abbreviate(e.value()))
+                            + ": the live view is off; add --metrics-port N (client_metrics_port), or drop it");
+                }
+            }
         }
         return new MetricsEndpoint(port, address, linger);
     }
@@ -433,7 +346,7 @@ public final class ConfigLoader {
     /** {@code client_jit_warmup}, else the environment's default, else auto. */
     static JitWarmupPolicy jitWarmup(Settings s, String environmentDefault) {
         Optional<PropertiesFile.Entry> e =
-                s.entry("client_jit_warmup").filter(x -> !x.value().isEmpty());
+                s.entry(Keys.JIT_WARMUP.key()).filter(x -> !x.value().isEmpty());
         String envText = environmentDefault == null || environmentDefault.isBlank() ? null : environmentDefault;
         String text = s.string("client_jit_warmup", envText == null ? "auto" : envText);
         JitWarmupPolicy p = JitWarmupPolicy.parse(text);
@@ -449,16 +362,14 @@ public final class ConfigLoader {
     /** Unknown keys, and the original's commands, which are never run. */
     private static List<String> unknownAndIgnored(Settings s) {
         List<String> warnings = new ArrayList<>();
-        Set<String> known = new HashSet<>(ORIGINAL_KEYS);
-        known.addAll(NEW_KEYS.keySet());
+        Set<String> known = new HashSet<>();
+        Keys.all().forEach(k -> {
+            known.add(k.key());
+            known.addAll(k.aliases());
+        });
         warnings.addAll(s.unknownKeys(known));
-        for (String k : List.of(
-                "workload_remote_client_nodes",
-                "workload_remote_client_command",
-                "monitoring_program",
-                "monitoring_rsh",
-                "monitoring_scp")) {
-            s.entry(k)
+        for (Setting<String> k : Keys.COMMANDS) {
+            s.entry(k.key())
                     .filter(e -> !e.value().isEmpty())
                     .ifPresent(
                             e -> warnings.add(
@@ -468,35 +379,11 @@ public final class ConfigLoader {
         return warnings;
     }
 
-    private static String target(Settings s) {
-        String target = s.string("client_target", null);
-        if (target == null) {
-            boolean oldFile = s.entry("httpd_hostname").isPresent();
-            return oldFile
-                    ? "http://" + s.requiredString("httpd_hostname", "localhost") + ":"
-                            + s.intValue("httpd_port", 80, 1, "TCP port")
-                    : "embedded";
-        }
-        return target.equals("embedded") ? target : checkUrl(s, target);
-    }
-
     private static UrlLayout layout(Settings s, UrlLayout.Version version) {
         return switch (version) {
-            case PHP ->
-                UrlLayout.of(
-                        version,
-                        s.string("php_html_path", "/PHP", "httpd_php_html_path"),
-                        s.string("php_script_path", "/PHP", "httpd_php_script_path"));
-            case SERVLETS ->
-                UrlLayout.of(
-                        version,
-                        s.string("servlets_html_path", "/Servlet_HTML", "httpd_servlets_html_path"),
-                        s.string("servlets_script_path", "/servlet", "httpd_servlets_script_path"));
-            case EJB ->
-                UrlLayout.of(
-                        version,
-                        s.string("ejb_html_path", "/ejb_rubis_web", "httpd_ejb_html_path"),
-                        s.string("ejb_script_path", "/ejb_rubis_web/servlet", "httpd_ejb_script_path"));
+            case PHP -> UrlLayout.of(version, s.get(Keys.PHP_HTML_PATH), s.get(Keys.PHP_SCRIPT_PATH));
+            case SERVLETS -> UrlLayout.of(version, s.get(Keys.SERVLETS_HTML_PATH), s.get(Keys.SERVLETS_SCRIPT_PATH));
+            case EJB -> UrlLayout.of(version, s.get(Keys.EJB_HTML_PATH), s.get(Keys.EJB_SCRIPT_PATH));
         };
     }
 
@@ -504,16 +391,16 @@ public final class ConfigLoader {
 
     /** Transition table (checked first), think time, data files and database policy. */
     private static Workload workload(Settings s, Source src, UrlLayout layout, List<String> warnings) {
-        int columns = s.intValue("workload_number_of_columns", 27, 1, "columns");
-        int rows = s.intValue("workload_number_of_rows", 29, 3, "rows");
-        Source tableSrc = s.path("workload_transition_table", null);
+        int columns = s.get(Keys.COLUMNS);
+        int rows = s.get(Keys.ROWS);
+        Source tableSrc = s.get(Keys.TRANSITION_TABLE);
         TransitionTable table = TransitionTable.parse(tableSrc, columns, rows);
         if (columns != Interaction.COUNT) {
             throw new ConfigException(src.displayName() + ": workload_number_of_columns = " + columns
                     + ": this client knows the 27 RUBiS interactions; expected 27");
         }
         warnings.addAll(Limits.check(s, table));
-        TransitionMode mode = s.choice("workload_transition_mode", TransitionMode.COMPATIBLE, TransitionMode.class);
+        TransitionMode mode = s.get(Keys.TRANSITION_MODE);
         List<TransitionTable.ColumnSum> deviations = table.columnSumDeviations();
         if (!deviations.isEmpty()) {
             // The original's tables have this property; one short line, the details are in `validate`.
@@ -524,36 +411,32 @@ public final class ConfigLoader {
                                     : "normalize mode divides each by its sum")
                             + "); rubis-client validate lists them");
         }
-        Source regionsFile = s.path("database_regions_file", "ebay_regions.txt");
-        Source categoriesFile = s.path("database_categories_file", "ebay_simple_categories.txt");
+        Source regionsFile = s.get(Keys.REGIONS_FILE);
+        Source categoriesFile = s.get(Keys.CATEGORIES_FILE);
         WorkloadData data = WorkloadData.load(regionsFile, categoriesFile);
         DatabasePolicy policy = new DatabasePolicy(
-                s.intValue("database_number_of_users", null, 1, "users"),
-                s.intValue("database_number_of_old_items", 0, 0, "items"),
-                percent(s, "database_percentage_of_unique_items", 80),
-                percent(s, "database_percentage_of_items_with_reserve_price", 40),
-                percent(s, "database_percentage_of_buy_now_items", 10),
-                s.intValue("database_max_quantity_for_multiple_items", 10, 1, "items"),
-                s.intValue("database_item_description_length", 8192, 1, "characters"),
-                s.intValue("database_max_bids_per_item", 20, 0, "bids"),
-                s.intValue("database_max_comments_per_user", 20, 0, "comments"),
-                s.intValue("database_comment_max_length", 2048, 1, "characters"));
+                s.get(Keys.DATABASE_USERS),
+                s.get(Keys.OLD_ITEMS),
+                s.get(Keys.UNIQUE_ITEMS),
+                s.get(Keys.RESERVE_PRICE),
+                s.get(Keys.BUY_NOW),
+                s.get(Keys.MAX_QUANTITY),
+                s.get(Keys.DESCRIPTION_LENGTH),
+                s.get(Keys.MAX_BIDS),
+                s.get(Keys.MAX_COMMENTS),
+                s.get(Keys.COMMENT_LENGTH));
         return new Workload(
                 WorkloadModel.of(
                         table,
                         mode,
-                        s.yesNo("workload_use_tpcw_think_time", true),
+                        s.get(Keys.TPCW_THINK_TIME),
                         layout,
                         data,
                         policy,
-                        s.intValue("workload_number_of_items_per_page", 20, 1, "items"),
-                        s.intValue("workload_maximum_number_of_transitions", 1000, 1, "requests"),
-                        s.yesNo("workload_one_based_ids", false),
-                        s.intValue(
-                                "workload_max_error_pages_without_think",
-                                WorkloadModel.ERROR_PAGES_WITHOUT_THINK,
-                                0,
-                                "pages")),
+                        s.get(Keys.ITEMS_PER_PAGE),
+                        s.get(Keys.MAX_TRANSITIONS),
+                        s.get(Keys.ONE_BASED_IDS),
+                        s.get(Keys.ERROR_PAGES_WITHOUT_THINK)),
                 regionsFile,
                 categoriesFile);
     }
@@ -562,28 +445,28 @@ public final class ConfigLoader {
 
     private static Phases phases(Settings s) {
         return new Phases(
-                s.longValue("workload_up_ramp_time_in_ms", 0L, 0, "milliseconds"),
-                s.doubleValue("workload_up_ramp_slowdown_factor", 1.0, 0, "think-time multiplier"),
-                s.longValue("workload_session_run_time_in_ms", null, 1, "milliseconds"),
-                s.longValue("workload_down_ramp_time_in_ms", 0L, 0, "milliseconds"),
-                s.doubleValue("workload_down_ramp_slowdown_factor", 1.0, 0, "think-time multiplier"));
+                s.get(Keys.UP_RAMP_MS),
+                s.get(Keys.UP_RAMP_FACTOR),
+                s.get(Keys.RUN_MS),
+                s.get(Keys.DOWN_RAMP_MS),
+                s.get(Keys.DOWN_RAMP_FACTOR));
     }
 
     private static ClientConfig.ArrivalSettings arrival(Settings s, Source src, Arrivals arrivals) {
-        Path iaFile = optionalFile(s, "workload_interarrival_file");
+        Path iaFile = s.get(Keys.INTERARRIVAL_FILE);
         boolean profile = arrivals == Arrivals.HYBRID
-                && (s.entry("workload_rate_schedule_file")
+                && (s.entry(Keys.RATE_SCHEDULE_FILE.key())
                                 .filter(e -> !e.value().isEmpty())
                                 .isPresent()
-                        || s.entry("workload_profile_file")
+                        || s.entry(Keys.PROFILE_FILE.key())
                                 .filter(e -> !e.value().isEmpty())
                                 .isPresent());
         ClientConfig.ArrivalSettings arrival = new ClientConfig.ArrivalSettings(
-                s.doubleValue("workload_session_rate", 10.0, 0, "sessions per second"),
-                s.choice("workload_interarrival_distribution", Interarrival.EXPONENTIAL, Interarrival.class),
+                s.get(Keys.SESSION_RATE),
+                s.get(Keys.INTERARRIVAL),
                 iaFile,
-                s.intValue("workload_max_concurrent_sessions", 0, 0, "sessions"),
-                s.choice("workload_cap_policy", CapPolicy.DELAY, CapPolicy.class));
+                s.get(Keys.MAX_CONCURRENT_SESSIONS),
+                s.get(Keys.CAP_POLICY));
         if (arrivals == Arrivals.HYBRID && iaFile == null && !profile && arrival.sessionRate() <= 0) {
             throw new ConfigException(src.displayName()
                     + ": hybrid arrivals need workload_session_rate > 0, workload_interarrival_file or "
@@ -598,76 +481,29 @@ public final class ConfigLoader {
      */
     private static ClientConfig.Execution execution(Settings s) {
         return new ClientConfig.Execution(
-                s.choice("client_backend", BackendKind.LEGACY, BackendKind.class),
-                s.choice("client_threads", ThreadModel.PLATFORM, ThreadModel.class),
-                s.intValue("client_connect_timeout_ms", 10_000, 1, "milliseconds"),
-                s.intValue("client_request_timeout_ms", 10_000, 1, "milliseconds"),
-                s.yesNo("client_download_images", false),
-                s.intValue("client_pool_max", 100, 1, "connections"),
-                s.yesNo("client_tls_resumption", true),
-                s.string("client_http_keepalive", null) == null ? null : s.yesNo("client_http_keepalive", true),
-                s.string("client_http_max_connections", null) == null
-                        ? null
-                        : s.intValue("client_http_max_connections", 5, 1, "connections"),
-                s.yesNo("client_busy_poll", false),
-                s.intValue("client_source_addresses", 1, 1, "loopback source addresses"),
-                s.intValue("client_http_stale_check_ms", 0, 0, "milliseconds"));
+                s.get(Keys.BACKEND),
+                s.get(Keys.THREADS),
+                s.get(Keys.CONNECT_TIMEOUT_MS),
+                s.get(Keys.REQUEST_TIMEOUT_MS),
+                s.get(Keys.DOWNLOAD_IMAGES),
+                s.get(Keys.POOL_MAX),
+                s.get(Keys.TLS_RESUMPTION),
+                s.get(Keys.HTTP_KEEPALIVE),
+                s.get(Keys.HTTP_MAX_CONNECTIONS),
+                s.get(Keys.BUSY_POLL),
+                s.get(Keys.SOURCE_ADDRESSES),
+                s.get(Keys.HTTP_STALE_CHECK_MS));
     }
 
     private static ClientConfig.EmbeddedServer server(Settings s) {
         return new ClientConfig.EmbeddedServer(
-                s.choice("server_model", ServerModel.EVENT, ServerModel.class),
-                s.doubleValue("server_size", 0.05, 0.0001, "scale factor"),
-                s.intValue("server_keepalive_timeout_ms", 5000, 0, "milliseconds"),
-                JvmOptions.parse(
-                                s.string("server_java_options", "-Xmx1g"),
-                                s.entry("server_java_options").map(s::where).orElse("server_java_options"))
-                        .text(),
-                s.yesNo("server_tls", false),
-                s.yesNo("server_tls_resumption", true),
-                ServerFaults.check(s));
-    }
-
-    private static int percent(Settings s, String key, int def) {
-        int v = s.intValue(key, def, 0, "percent");
-        if (v > 100) {
-            throw new ConfigException(s.where(s.entry(key).orElseThrow()) + " = \"" + v
-                    + "\": out of range; expected a percentage 0..100");
-        }
-        return v;
-    }
-
-    private static Path optionalFile(Settings s, String key) {
-        if (s.entry(key).filter(e -> !e.value().isEmpty()).isEmpty()) {
-            return null;
-        }
-        Source src = s.path(key, null);
-        if (src instanceof Source.FileSource f) {
-            return f.path();
-        }
-        throw new ConfigException(s.where(s.entry(key).orElseThrow()) + ": must name a file on disk");
-    }
-
-    private static String checkUrl(Settings s, String target) {
-        try {
-            URI u = new URI(target);
-            if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
-                throw new URISyntaxException(target, "not an http(s) URL with a host");
-            }
-            if (u.getPort() == 0 || u.getPort() > 65535) {
-                throw new ConfigException(s.given(s.entry("client_target").orElseThrow(), target) + ": port "
-                        + u.getPort() + " is out of range; expected a TCP port from 1 to 65535");
-            }
-            String t = target;
-            while (t.endsWith("/")) {
-                t = t.substring(0, t.length() - 1);
-            }
-            return t;
-        } catch (URISyntaxException e) {
-            PropertiesFile.Entry en = s.entry("client_target").orElseThrow();
-            throw new ConfigException(
-                    s.given(en, target) + ": not a target; expected embedded or a URL such as http://127.0.0.1:8080");
-        }
+                s.get(Keys.SERVER_MODEL),
+                s.get(Keys.SERVER_SIZE),
+                s.get(Keys.SERVER_KEEPALIVE_MS),
+                s.get(Keys.SERVER_JAVA_OPTIONS),
+                s.get(Keys.SERVER_TLS),
+                s.get(Keys.SERVER_TLS_RESUMPTION),
+                s.get(Keys.SERVER_FAULTS));
     }
 
     static String fmt(double d) {

@@ -31,6 +31,7 @@ public final class Limits {
             "workload_up_ramp_time_in_ms",
             "workload_session_run_time_in_ms",
             "workload_down_ramp_time_in_ms",
+            "workload_profile_leave_grace_in_ms",
             "client_connect_timeout_ms",
             "client_request_timeout_ms",
             "server_keepalive_timeout_ms");
@@ -61,7 +62,7 @@ public final class Limits {
                 }
             });
         }
-        s.entry("workload_session_rate").filter(e -> !e.value().isEmpty()).ifPresent(e -> {
+        s.entry(Keys.SESSION_RATE.key()).filter(e -> !e.value().isEmpty()).ifPresent(e -> {
             double r;
             try {
                 r = Double.parseDouble(e.value());
@@ -79,7 +80,7 @@ public final class Limits {
         if (s.entry("workload_number_of_clients_per_node")
                         .filter(e -> !e.value().isEmpty())
                         .isEmpty()
-                && s.entry("workload_profile_file")
+                && s.entry(Keys.PROFILE_FILE.key())
                         .filter(e -> !e.value().isEmpty())
                         .isEmpty()) {
             warnings.add(s.file().source().displayName()

@@ -26,7 +26,7 @@ import org.rubis.client.workload.WorkloadModel;
  * @param users   closed arrivals: the profile's peak (what the run must be able to hold), else the configured users
  * @param leave   how users leave
  */
-record ProfileSettings(LoadProfile profile, long runMs, int users, LeavePolicy leave) {
+record ProfileSettings(LoadProfile profile, long runMs, int users, LeaveRule leave) {
 
     /** The packaged mixes by name. */
     static final Map<String, String> PACKAGED_MIXES =
@@ -43,7 +43,7 @@ record ProfileSettings(LoadProfile profile, long runMs, int users, LeavePolicy l
             long maxThinkMs,
             double upFactor,
             double downFactor) {
-        LeavePolicy leave = s.choice("workload_profile_leave", LeavePolicy.END_OF_SESSION, LeavePolicy.class);
+        LeaveRule leave = leave(s);
         String key = profileKey(s, arrivals);
         if (key == null) {
             return new ProfileSettings(null, runMs, users, leave);
@@ -53,9 +53,9 @@ record ProfileSettings(LoadProfile profile, long runMs, int users, LeavePolicy l
         ProfileUnit unit = arrivals == Arrivals.CLOSED ? ProfileUnit.USERS : ProfileUnit.RATE;
         ProfileShape shape = null;
         Optional<PropertiesFile.Entry> shapeEntry =
-                s.entry("workload_profile_shape").filter(e -> !e.value().isEmpty());
+                s.entry(Keys.PROFILE_SHAPE.key()).filter(e -> !e.value().isEmpty());
         if (shapeEntry.isPresent()) {
-            shape = s.choice("workload_profile_shape", ProfileShape.STEP, ProfileShape.class);
+            shape = s.get(Keys.PROFILE_SHAPE);
         }
         String shapeOption = shapeEntry.map(s::where).orElse("workload_profile_shape");
         Map<String, WorkloadModel> mixes = new HashMap<>();
@@ -76,19 +76,35 @@ record ProfileSettings(LoadProfile profile, long runMs, int users, LeavePolicy l
         return new ProfileSettings(sized, length, peakUsers, leave);
     }
 
+    /** The leave policy and its grace; a grace beside another policy is refused (it would mean nothing). */
+    private static LeaveRule leave(Settings s) {
+        LeavePolicy policy = s.get(Keys.PROFILE_LEAVE);
+        String key = "workload_profile_leave_grace_in_ms";
+        long grace = s.get(Keys.PROFILE_LEAVE_GRACE_MS);
+        Optional<PropertiesFile.Entry> given =
+                s.entry(key).filter(e -> !e.value().isEmpty());
+        if (given.isPresent() && policy != LeavePolicy.GRACEFUL) {
+            throw new ConfigException(s.where(given.get()) + " and "
+                    + s.where(s.entry(Keys.PROFILE_LEAVE.key()).orElseThrow()) + " " + policy.label()
+                    + ": the grace bounds the graceful leave only;"
+                    + " drop the grace, or leave graceful");
+        }
+        return new LeaveRule(policy, grace);
+    }
+
     /** The key that names the profile, or null; a profile and the other arrival settings it replaces are refused together. */
     private static String profileKey(Settings s, Arrivals arrivals) {
-        boolean profile = s.entry("workload_profile_file")
+        boolean profile = s.entry(Keys.PROFILE_FILE.key())
                 .filter(e -> !e.value().isEmpty())
                 .isPresent();
         boolean schedule = arrivals == Arrivals.HYBRID
-                && s.entry("workload_rate_schedule_file")
+                && s.entry(Keys.RATE_SCHEDULE_FILE.key())
                         .filter(e -> !e.value().isEmpty())
                         .isPresent();
         if (profile && schedule) {
             throw new ConfigException(
-                    s.where(s.entry("workload_rate_schedule_file").orElseThrow()) + " and "
-                            + s.where(s.entry("workload_profile_file").orElseThrow())
+                    s.where(s.entry(Keys.RATE_SCHEDULE_FILE.key()).orElseThrow()) + " and "
+                            + s.where(s.entry(Keys.PROFILE_FILE.key()).orElseThrow())
                             + ": a rate schedule is a load profile; give one of them");
         }
         String key = profile ? "workload_profile_file" : schedule ? "workload_rate_schedule_file" : null;

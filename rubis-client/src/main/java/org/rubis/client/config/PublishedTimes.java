@@ -11,7 +11,12 @@ public enum PublishedTimes {
     /** The client's own timestamps (the default). */
     CLIENT,
     /** The capture's per-request times: first request packet to last response packet. */
-    WIRE;
+    WIRE,
+    /**
+     * The kernel's time stamps of each request's bytes (the kernel backend, its default): the first request byte's
+     * transmit stamp to the last reply byte's receive stamp.
+     */
+    KERNEL;
 
     public String label() {
         return name().toLowerCase(Locale.ROOT);

@@ -9,12 +9,12 @@ final class ServerFaults {
     private ServerFaults() {}
 
     /** The spec text ("" for none); a malformed spec is a one-line error naming the key. */
-    static String check(Settings s) {
-        String text = s.string("server_faults", "");
+    static String check(Settings s, String key, String def) {
+        String text = s.string(key, def);
         try {
             return FaultSpec.parse(text).toString();
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(s.where(s.entry("server_faults").orElseThrow()) + ": " + e.getMessage());
+            throw new ConfigException(s.where(s.entry(key).orElseThrow()) + ": " + e.getMessage());
         }
     }
 }

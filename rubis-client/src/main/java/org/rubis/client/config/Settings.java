@@ -98,6 +98,11 @@ public final class Settings {
                 + key + " = " + expected);
     }
 
+    /** The value of {@code setting}, read and checked by its entry in {@link Keys}. */
+    public <T> T get(Setting<T> setting) {
+        return setting.read(this);
+    }
+
     public String string(String key, String def, String... aliases) {
         return note(
                 key,
@@ -136,7 +141,7 @@ public final class Settings {
         }
     }
 
-    /** The bytes of a configured file, for {@link #sha256} (ISO-8859-1 maps every char back to its byte). */
+    /** A configured file's text as UTF-8, for {@link #sha256} (one text, one hash, whichever encoding it was read in). */
     private static String fileHash(Source s) {
         StringBuilder b = new StringBuilder();
         try (BufferedReader r = s.open()) {
@@ -147,7 +152,20 @@ public final class Settings {
         } catch (IOException e) {
             throw new ConfigException(s.displayName() + ": cannot read: " + e.getMessage());
         }
-        return "sha256:" + hex(b.toString().getBytes(StandardCharsets.ISO_8859_1));
+        return "sha256:" + hex(b.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A word of the given characters, or {@code def} when unset: {@code allowed} is a regular expression the whole value
+     * must match, {@code expected} says it in words for the one-line error naming the file and line.
+     */
+    public String word(String key, String def, String allowed, String expected) {
+        Optional<PropertiesFile.Entry> e =
+                entry(keys(key)).filter(x -> !x.value().isEmpty());
+        if (e.isPresent() && !e.get().value().matches(allowed)) {
+            throw bad(e.get(), "not allowed", expected);
+        }
+        return note(key, e.map(PropertiesFile.Entry::value).orElse(def));
     }
 
     public String requiredString(String key, String example, String... aliases) {

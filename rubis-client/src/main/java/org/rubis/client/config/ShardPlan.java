@@ -26,6 +26,17 @@ public record ShardPlan(int index, int count, Instant startAt, String host, bool
     /** One process, starting at once. */
     public static final ShardPlan SINGLE = new ShardPlan(0, 1, null, null, false);
 
+    /**
+     * {@code --start-at ready} (or {@code RUBIS_START_AT=ready}): the shards start together as soon as every one is
+     * ready, shard 0 giving the instant over their directories on a shared volume (process/StartHandshake).
+     */
+    public static final String READY = "ready";
+
+    /** Whether the start instant given ({@code --start-at}, else RUBIS_START_AT) is {@link #READY}. */
+    public static boolean startsWhenReady(String startAt, Map<String, String> env) {
+        return READY.equals(startAt != null ? startAt.strip() : blankToNull(env.get("RUBIS_START_AT")));
+    }
+
     /** More than a day ahead is almost always a typo. */
     static final Duration MAX_AHEAD = Duration.ofHours(24);
 
@@ -65,6 +76,13 @@ public record ShardPlan(int index, int count, Instant startAt, String host, bool
         }
         String startText = startAt != null ? startAt : blankToNull(env.get("RUBIS_START_AT"));
         String startName = startAt != null ? "--start-at " + startAt : "RUBIS_START_AT " + startText;
+        if (startText != null && READY.equals(startText.strip())) {
+            if (shardText == null) {
+                throw new ConfigException(startName + " needs --shard I/N (or JOB_COMPLETION_INDEX and "
+                        + "RUBIS_SHARD_COUNT): the shards of one run start together once all are ready");
+            }
+            return checkedShard(shardName, shardText, null, env, c); // its instant comes from shard 0
+        }
         Instant start = startText == null ? null : instant(startName, startText, now);
         if (shardText == null) {
             return start == null ? SINGLE : new ShardPlan(0, 1, start, null, false);

@@ -5,7 +5,7 @@ import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ShardPlan;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
-import org.rubis.format.StopCause.Kind;
+import org.rubis.format.run.StopCause.Kind;
 
 /**
  * Closed mode: emulated users, each running sessions back to back until the end or its session count; with a load
@@ -65,7 +65,7 @@ final class ClosedDispatch {
                         done::countDown);
                 counters.usersStarted++;
             } catch (OutOfMemoryError e) {
-                HeapReserve.release();
+                RunGuard.release();
                 stop.stop(
                         Kind.OUT_OF_MEMORY,
                         "could not create the thread of emulated user " + (u + 1) + " of " + population.users() + ": "

@@ -1,6 +1,5 @@
 package org.rubis.client.engine;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.management.HotSpotDiagnosticMXBean;
@@ -21,8 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import org.rubis.client.report.SummarySection;
-import org.rubis.format.AtomicFile;
-import org.rubis.format.RunFiles;
+import org.rubis.format.io.AtomicFile;
+import org.rubis.format.run.RunFiles;
 
 /**
  * Evidence for a run whose sessions do not end after its stop. Once the end-of-run wait has lasted
@@ -239,21 +238,6 @@ final class EndOfRunWatch implements RunObserver, AutoCloseable {
                         ? "; all ended within the end-of-run wait"
                         : left > 0 ? "; " + left + " still active when the wait ended (logged stuck)" : "")
                 + "\n";
-        return new SummarySection() {
-            @Override
-            public String key() {
-                return "end_of_run_stall";
-            }
-
-            @Override
-            public JsonNode json() {
-                return j;
-            }
-
-            @Override
-            public String text() {
-                return t;
-            }
-        };
+        return new Section("end_of_run_stall", j, t, null);
     }
 }

@@ -20,7 +20,7 @@ import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.SessionRandom;
 import org.rubis.client.workload.UserSession;
-import org.rubis.format.StopCause.Kind;
+import org.rubis.format.run.StopCause.Kind;
 
 /**
  * Hybrid mode: sessions start at their scheduled instants, against the clock, never after
@@ -84,7 +84,7 @@ final class HybridDispatch {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (OutOfMemoryError e) {
-                HeapReserve.release();
+                RunGuard.release();
                 stop.stop(
                         Kind.OUT_OF_MEMORY,
                         "could not start a session (" + counters.active.now() + " sessions active): " + e.getMessage());
@@ -159,7 +159,7 @@ final class HybridDispatch {
             long e = Math.min(clock.intervalEndNano(i), untilNano);
             double seconds = Math.max(0, e - s) / 1e9;
             double share = 1.0 / shard.count();
-            double begun = stats.interval(i).sessionsBegun();
+            double begun = stats.totals().interval(i).sessionsBegun();
             out.add(new IntervalLoad(
                     p.startValue(i) * share,
                     p.endValue(i) * share,

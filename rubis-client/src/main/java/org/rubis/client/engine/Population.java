@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.LeavePolicy;
+import org.rubis.client.config.LeaveRule;
 import org.rubis.client.config.ShardPlan;
 import org.rubis.client.profile.LoadProfile;
 import org.rubis.client.report.IntervalLoad;
@@ -19,10 +20,17 @@ import org.rubis.client.workload.WorkloadModel;
  * function of the profile alone, so a shard's users are its share at every point.
  *
  * <p>A user that joins starts as the stationary start does, its first request after a think time from its join
- * instant (no burst of first requests). A user that leaves finishes its session ({@link LeavePolicy#END_OF_SESSION}:
- * it leaves when the session ends, or at once when it is thinking between two sessions) or cuts it at its next think
- * time ({@link LeavePolicy#NEXT_THINK}). Its departure is recorded with the instant the profile let it go: the users
- * above the plan at any instant are the ones between those two instants, which the summary reports per interval.
+ * instant (no burst of first requests). A user that leaves finishes its session within the grace
+ * ({@link LeavePolicy#GRACEFUL}: it leaves when the session ends, or at its first think time after the grace), however
+ * long it lasts ({@link LeavePolicy#END_OF_SESSION}), or cuts it at its next think time ({@link LeavePolicy#NEXT_THINK});
+ * a user thinking between two sessions leaves at once. Its departure is recorded with the instant the profile let it
+ * go: the users above the plan at any instant are the ones between those two instants, which the summary reports per
+ * interval.
+ *
+ * <p>A user that leaves during a think time is in the system, thinking, until it departs: the instant the profile let
+ * it go (between sessions, or next-think), or the end of the grace. That think time is recorded cut at the departure
+ * ({@link Recorder#cutThink}): the decision to leave depends on the think time drawn (a long one crosses the leave
+ * instant), so leaving it out, or counting it whole, would bias the interval's mean think time and Little's law.
  */
 final class Population {
 
@@ -50,8 +58,13 @@ final class Population {
         return config.users();
     }
 
-    boolean leavesAtNextThink() {
-        return config.leave() == LeavePolicy.NEXT_THINK;
+    /**
+     * The instant after which a user let go at {@code leaveAt} leaves at its next think time: the end of the grace
+     * ({@link LeaveRule#graceNs}), {@link Long#MAX_VALUE} when it always finishes its session.
+     */
+    long deadline(long leaveAt) {
+        long grace = config.leave().graceNs();
+        return leaveAt > Long.MAX_VALUE - grace ? Long.MAX_VALUE : leaveAt + grace;
     }
 
     /** User {@code u}'s first join (nanoTime), or {@link Long#MAX_VALUE} when the profile never wants it. */
@@ -136,6 +149,8 @@ final class Population {
         volatile long leaveAt;
         /** The end of its last session (or its join instant before its first). */
         volatile long lastEnd;
+        /** The instant it left during its session's think time, until {@link #nextStart} takes it; else MIN_VALUE. */
+        private long cutAt = Long.MIN_VALUE;
 
         User(Population population, int u, long joinedAt) {
             this.population = population;
@@ -145,13 +160,34 @@ final class Population {
         }
 
         @Override
-        public boolean leavesBefore(long doneNano, long nextNano) {
-            if (!population.leavesAtNextThink() || leaveAt > nextNano) {
-                return false;
+        public long leavesDuring(long doneNano, long nextNano) {
+            long l = leaveAt;
+            while (population.deadline(l) <= nextNano) {
+                // Past its deadline by its next request: it leaves at the deadline, or now if that has passed (a reply
+                // that came after it), unless the profile wants it back by then (a dip shorter than the grace).
+                long cut = Math.max(population.deadline(l), doneNano);
+                long back = population.join(u, l);
+                if (back > cut) {
+                    leaveAt = l;
+                    cutAt = cut;
+                    return cut;
+                }
+                l = population.leave(u, back);
             }
-            // Let go by its next request: it leaves now, unless the profile wants it back by then (a dip shorter than a
-            // request).
-            return population.join(u, leaveAt) > Math.max(leaveAt, doneNano);
+            return -1;
+        }
+
+        @Override
+        public long departsBetweenSessions(long doneNano, long nextNano) {
+            long l = leaveAt;
+            while (l <= nextNano) {
+                long back = population.join(u, l);
+                if (back > Math.max(l, doneNano)) {
+                    return Math.max(l, doneNano); // as nextStart will record it
+                }
+                l = population.leave(u, back);
+            }
+            return -1;
         }
 
         @Override
@@ -167,9 +203,13 @@ final class Population {
         long nextStart(long at, long end) {
             long start = at;
             while (leaveAt <= start) {
-                long departs = Math.max(leaveAt, lastEnd);
+                long departs = Math.max(Math.max(leaveAt, lastEnd), cutAt);
+                cutAt = Long.MIN_VALUE;
                 long back = population.join(u, leaveAt);
                 if (back <= departs) {
+                    if (back > leaveAt) {
+                        population.departed(u, leaveAt, back); // above the plan until the profile wanted it back
+                    }
                     leaveAt = population.leave(u, back); // wanted again before it could go: it stays
                     continue;
                 }
@@ -189,15 +229,18 @@ final class Population {
 
     /**
      * Each interval's planned and achieved users, this process's share, over the run phase up to {@code untilNano} (the
-     * end, or the stop): planned from the profile, achieved adding the users that stayed after it let them go. Users
-     * still finishing a session at {@code untilNano} count as staying until then.
+     * end, or the stop): planned from the profile, achieved adding the users that stayed after it let them go. A user
+     * still in the session it was in when the profile let it go is above the plan until the profile wants it back (then
+     * it is among the planned users, not counted again as lag) or until {@code untilNano}, each time it is let go.
      */
     synchronized List<IntervalLoad> figures(long untilNano) {
         List<long[]> lags = new ArrayList<>(departures);
         for (User user : users) {
             long l = user.leaveAt;
-            if (l < untilNano && l >= clock.upEndNano()) {
-                lags.add(new long[] {user.u, l, untilNano});
+            while (l < untilNano && l >= clock.upEndNano()) {
+                long back = join(user.u, l);
+                lags.add(new long[] {user.u, l, Math.min(back, untilNano)});
+                l = back >= untilNano ? Long.MAX_VALUE : leave(user.u, back);
             }
         }
         int n = clock.intervals();

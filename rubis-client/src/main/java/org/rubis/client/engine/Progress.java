@@ -2,7 +2,6 @@ package org.rubis.client.engine;
 
 import java.io.PrintStream;
 import java.util.Locale;
-import org.rubis.client.report.IntervalSnapshots;
 import org.rubis.client.report.RunStats;
 
 /**
@@ -17,8 +16,8 @@ final class Progress implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    Progress(PrintStream out, RunClock clock, IntervalSnapshots intervals, RunStats stats, ActiveSessions active) {
-        intervals.window(); // the first line covers its own five seconds
+    Progress(PrintStream out, RunClock clock, RunStats stats, ActiveSessions active) {
+        stats.window(); // the first line covers its own five seconds
         thread = new Thread(
                 () -> {
                     while (running) {
@@ -28,7 +27,7 @@ final class Progress implements AutoCloseable {
                             return;
                         }
                         long now = System.nanoTime();
-                        IntervalSnapshots.Window w = intervals.window();
+                        RunStats.Window w = stats.window();
                         long total = (clock.endNano() - clock.startNano()) / 1_000_000_000L;
                         out.println(String.format(
                                 Locale.ROOT,
@@ -39,8 +38,8 @@ final class Progress implements AutoCloseable {
                                 active.now(),
                                 w.rps(),
                                 w.p99Ms(),
-                                stats.liveRequests(),
-                                stats.liveErrors()));
+                                stats.users().liveRequests(),
+                                stats.users().liveErrors()));
                     }
                 },
                 "progress");

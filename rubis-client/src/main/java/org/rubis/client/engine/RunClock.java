@@ -5,7 +5,7 @@ import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.RampMode;
 import org.rubis.client.log.EpochAnchor;
 import org.rubis.client.profile.LoadProfile;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Phase;
 
 /**
  * The run's time line in {@link System#nanoTime()} units: up ramp, run (the measurement) and down

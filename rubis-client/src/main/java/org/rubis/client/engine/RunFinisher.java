@@ -15,10 +15,9 @@ import org.rubis.client.report.RunResult;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.report.Summary;
 import org.rubis.client.report.SummarySection;
-import org.rubis.client.report.SummaryWriter;
-import org.rubis.format.StopCause;
-import org.rubis.format.StopCause.Kind;
-import org.rubis.format.WireAccuracy;
+import org.rubis.format.run.StopCause;
+import org.rubis.format.run.StopCause.Kind;
+import org.rubis.format.stats.WireAccuracy;
 
 /**
  * The end of a run: closes what the run opened, last opened first, each step even when an earlier
@@ -31,15 +30,19 @@ final class RunFinisher {
     private final Path dir;
     private final StopSignal stop;
     private final RunCounters counters;
+    private final RunSeams seams;
+    private final RunGuard guard;
     private final Deque<Step> steps = new ArrayDeque<>();
 
     private record Step(String what, AutoCloseable close) {}
 
-    RunFinisher(ClientConfig config, Path dir, StopSignal stop, RunCounters counters) {
+    RunFinisher(ClientConfig config, Path dir, StopSignal stop, RunCounters counters, RunSeams seams, RunGuard guard) {
         this.config = config;
         this.dir = dir;
         this.stop = stop;
         this.counters = counters;
+        this.seams = seams;
+        this.guard = guard;
     }
 
     /** Registers something to close at the end (closed in reverse order). */
@@ -56,7 +59,7 @@ final class RunFinisher {
             } catch (Throwable e) {
                 try {
                     stop.stop(
-                            HeapReserve.outOfMemory(e) ? Kind.OUT_OF_MEMORY : Kind.CLEANUP_FAILED,
+                            RunGuard.outOfMemory(e) ? Kind.OUT_OF_MEMORY : Kind.CLEANUP_FAILED,
                             "cleanup of " + s.what() + " failed: " + e);
                 } catch (OutOfMemoryError again) {
                     stop.stopOutOfMemory();
@@ -79,7 +82,7 @@ final class RunFinisher {
             List<RunObserver> observers,
             SummarySection warmup)
             throws IOException {
-        TestStall.beforeSummary();
+        seams.beforeSummary();
         if (log.statsIncomplete()) {
             stop.stop(Kind.OUT_OF_MEMORY, "the statistics ran out of heap (the request log is complete)");
         }
@@ -105,35 +108,33 @@ final class RunFinisher {
                     runStartEpochNs,
                     clock.anchor().bracketNs(),
                     loads,
-                    stats.intervalBounds());
+                    stats.totals().intervalBounds());
             // Sections first: a wire check's measured error is the verdict's accuracy evidence.
             List<SummarySection> sections = sections(observers, warmup);
-            WireAccuracy accuracy = sections.stream()
-                    .map(SummarySection::accuracy)
-                    .filter(a -> a != null)
-                    .findFirst()
-                    .orElse(null);
-            Summary summary = new Summary(config, result, stats, health.figures(), accuracy);
+            Summary summary = new Summary(
+                    config,
+                    result,
+                    stats.totals(),
+                    health.figures(),
+                    accuracy(sections),
+                    sections.stream().anyMatch(SummarySection::captureIncomplete));
             sections.forEach(summary::add);
             summary.write();
             return summary;
         } catch (OutOfMemoryError | RuntimeException e) {
-            // No heap left for the full summary (or statistics left inconsistent by an earlier
-            // OutOfMemoryError): write the essentials with almost no allocation.
             if (!stop.invalid()) {
                 throw e;
             }
-            SummaryWriter.writeMinimal(
-                    dir,
-                    stop.reason() + "; the full summary could not be built (out of memory)",
-                    config.seed(),
-                    backendName,
-                    counters.usersStarted,
-                    log.written(),
-                    log.lost(),
-                    health);
-            throw new RunOutOfMemory(dir);
+            throw guard.minimalSummary(backendName, log.written(), log.lost());
         }
+    }
+
+    private static WireAccuracy accuracy(List<SummarySection> sections) {
+        return sections.stream()
+                .map(SummarySection::accuracy)
+                .filter(a -> a != null)
+                .findFirst()
+                .orElse(null);
     }
 
     /** The stop's cause; a failed write's says how many lines the logs lost (known once they are closed). */

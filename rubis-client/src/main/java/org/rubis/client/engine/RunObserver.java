@@ -3,7 +3,7 @@ package org.rubis.client.engine;
 import java.nio.file.Path;
 import org.rubis.client.log.RecordTap;
 import org.rubis.client.report.HealthSample;
-import org.rubis.client.report.IntervalSnapshots;
+import org.rubis.client.report.RunStats;
 import org.rubis.client.report.SummarySection;
 import org.rubis.client.warmup.WarmupLoad;
 
@@ -37,10 +37,10 @@ public interface RunObserver {
     }
 
     /**
-     * The run's interval snapshots (shared by the live view and the progress line), given when the logs open; each of
-     * the client-health sampler's seconds then ends an interval and calls {@link #healthSample}.
+     * The run's statistics, whose interval points the live view reads (as the progress line does), given when the logs
+     * open; each of the client-health sampler's seconds then ends an interval and calls {@link #healthSample}.
      */
-    default void intervals(IntervalSnapshots intervals) {}
+    default void intervals(RunStats stats) {}
 
     /** Once a second on the client-health sampler's thread, after the interval it ends was made. */
     default void healthSample(HealthSample sample) {}

@@ -1,7 +1,7 @@
 package org.rubis.client.engine;
 
 import java.nio.file.Path;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 
 /** The run ran out of heap so badly that only a minimal summary could be written. */
 @SuppressWarnings("serial") // an exception, Serializable only by inheritance: nothing serialises it

@@ -2,7 +2,7 @@ package org.rubis.client.engine;
 
 import org.rubis.client.backend.Reply;
 import org.rubis.client.workload.UserSession;
-import org.rubis.format.SessionEnd;
+import org.rubis.format.run.SessionEnd;
 
 /**
  * The session loop's logic, once for every execution model: when the next request is meant to be
@@ -21,10 +21,17 @@ final class SessionStep {
     /** A closed-mode user that a load profile may take out of the run (docs/WORKLOAD.md, Load profiles). */
     interface Leaving {
         /**
-         * After a reply that ended at {@code doneNano}, the next request meant for {@code nextNano}: whether the user
-         * leaves now, cutting its session at this think time (leave policy next-think).
+         * After a reply that ended at {@code doneNano}, the next request meant for {@code nextNano}: the instant the user
+         * leaves during this think time, cutting its session there (past the leave policy's deadline), or -1 when it
+         * stays.
          */
-        boolean leavesBefore(long doneNano, long nextNano);
+        long leavesDuring(long doneNano, long nextNano);
+
+        /**
+         * The session's last reply ended at {@code doneNano}, the user's next session is meant for {@code nextNano}:
+         * the instant it leaves during that think time (the profile lets it go), or -1 when it stays.
+         */
+        long departsBetweenSessions(long doneNano, long nextNano);
 
         /** The session ended; its last reply ended at {@code lastDoneNano}. */
         void sessionEnded(long lastDoneNano);
@@ -108,7 +115,9 @@ final class SessionStep {
         }
         long think = s.thinkNanos();
         long nextSend = ctx.clock().thinkEnd(think, done);
-        if (leaving != null && leaving.leavesBefore(done, nextSend)) {
+        long leaves = leaving == null ? -1 : leaving.leavesDuring(done, nextSend);
+        if (leaves >= 0) {
+            ctx.recorder().cutThink(done, leaves - done); // thinking until it left: Z's censored part
             s.left();
             return false;
         }
@@ -143,10 +152,16 @@ final class SessionStep {
             return ABORTED;
         }
         long think = s.thinkNanos();
-        if (s.endReason() != SessionEnd.LEFT) {
-            ctx.recorder().think(lastDone, ctx.clock().runPhaseThink(think, lastDone));
+        long next = ctx.clock().thinkEnd(think, lastDone);
+        if (s.endReason() != SessionEnd.LEFT) { // a cut session's think was recorded at its cut (replied)
+            long departs = leaving == null ? -1 : leaving.departsBetweenSessions(lastDone, next);
+            if (departs >= 0) {
+                ctx.recorder().cutThink(lastDone, departs - lastDone);
+            } else {
+                ctx.recorder().think(lastDone, ctx.clock().runPhaseThink(think, lastDone));
+            }
         }
-        return ctx.clock().thinkEnd(think, lastDone);
+        return next;
     }
 
     /**

@@ -3,8 +3,8 @@ package org.rubis.client.engine;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
-import org.rubis.format.StopCause;
-import org.rubis.format.StopCause.Kind;
+import org.rubis.format.run.StopCause;
+import org.rubis.format.run.StopCause.Kind;
 
 /**
  * The run's stop flag and its cause. Emulated users wait on it instead of a plain sleep, so Ctrl-C,

@@ -1,8 +1,8 @@
 package org.rubis.client.engine;
 
 import java.util.concurrent.atomic.AtomicLong;
-import org.rubis.format.ErrorClass;
-import org.rubis.format.StopCause.Kind;
+import org.rubis.format.run.ErrorClass;
+import org.rubis.format.run.StopCause.Kind;
 
 /**
  * Stops a run whose target cannot be reached at all: when the first requests all fail to connect,

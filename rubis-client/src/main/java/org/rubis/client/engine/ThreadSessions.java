@@ -76,7 +76,7 @@ final class ThreadSessions implements SessionExecutor {
             step.begin();
             begun = true;
             while (true) {
-                TestStall.beforeSend();
+                ctx.seams().beforeSend();
                 backend.execute(bs, step.path(), reply); // the send marked right before the network call (Reply)
                 if (!step.replied(reply)) {
                     break;

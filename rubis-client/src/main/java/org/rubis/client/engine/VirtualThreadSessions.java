@@ -200,7 +200,7 @@ final class VirtualThreadSessions implements SessionExecutor {
                         bs = backend.startSession();
                     }
                 }
-                TestStall.beforeSend();
+                ctx.seams().beforeSend();
                 backend.execute(bs, step.path(), reply); // the send marked right before the network call (Reply)
                 if (!step.replied(reply)) {
                     end(false);

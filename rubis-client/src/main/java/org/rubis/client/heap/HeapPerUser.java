@@ -18,8 +18,9 @@ import java.util.Map;
 import javax.management.ObjectName;
 import org.rubis.client.engine.RunClock;
 import org.rubis.client.engine.RunObserver;
+import org.rubis.client.report.RunStats;
 import org.rubis.client.report.SummarySection;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 
 /**
  * Heap retained per idle user ({@code run --heap-per-user}, used by {@code bench scale}): the live heap
@@ -41,6 +42,11 @@ public final class HeapPerUser implements RunObserver {
     private volatile Long before;
     private volatile Long withUsers;
     private volatile Long afterSessions;
+    /** The statistics' histograms' bytes at each of the two histograms (-1 before), taken out of the users' share. */
+    private volatile long statsWithUsers = -1;
+
+    private volatile long statsAfterSessions = -1;
+    private volatile RunStats stats;
     private volatile String error;
 
     /** @param users the users connected at the measurement (a closed run's population) */
@@ -60,6 +66,17 @@ public final class HeapPerUser implements RunObserver {
     }
 
     @Override
+    public void intervals(RunStats stats) {
+        this.stats = stats;
+    }
+
+    /** The statistics' histograms' bytes now, or -1 without them. */
+    private long statsBytes() {
+        RunStats s = stats;
+        return s == null ? -1 : s.histogramBytes();
+    }
+
+    @Override
     public void clock(RunClock clock) {
         atNano = usersInstant(clock.upEndNano(), clock.runEndNano(), clock.endNano());
     }
@@ -74,6 +91,7 @@ public final class HeapPerUser implements RunObserver {
                     Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
                 }
                 withUsers = histogram(RunFiles.heapHistogramUsers(runDir));
+                statsWithUsers = statsBytes();
             } catch (InterruptedException e) {
                 // the run ended before the population was measured
             } catch (RuntimeException e) {
@@ -93,6 +111,7 @@ public final class HeapPerUser implements RunObserver {
         }
         try {
             afterSessions = settled(RunFiles.heapHistogramIdle(runDir));
+            statsAfterSessions = statsBytes();
         } catch (RuntimeException e) {
             error = e.toString();
         }
@@ -145,7 +164,11 @@ public final class HeapPerUser implements RunObserver {
         long afterTotal = a;
         j.put("live_bytes_with_users", withTotal);
         j.put("live_bytes_after_sessions", afterTotal);
-        double perUser = (double) (withTotal - afterTotal) / users;
+        // The statistics' histograms grow as larger times come (the down ramp's first ones too): that growth between
+        // the two histograms is the tool's own heap, not what the users held.
+        long statsGrowth = statsWithUsers >= 0 && statsAfterSessions >= 0 ? statsAfterSessions - statsWithUsers : 0;
+        j.put("statistics_bytes_grown", statsGrowth);
+        double perUser = (double) (withTotal - afterTotal + statsGrowth) / users;
         j.put("bytes_per_user", Math.round(perUser));
         text.append(String.format(
                 Locale.ROOT,

@@ -3,8 +3,11 @@ package org.rubis.client.input;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +56,7 @@ public sealed interface Source {
                         path + ": file not found" + (Files.isDirectory(path) ? " (it is a directory)" : ""));
             }
             try {
-                return Files.newBufferedReader(path, StandardCharsets.ISO_8859_1);
+                return Source.reader(Files.readAllBytes(path));
             } catch (IOException e) {
                 throw new ConfigException(path + ": cannot read: " + e.getMessage());
             }
@@ -89,7 +92,11 @@ public sealed interface Source {
             if (in == null) {
                 throw new ConfigException(displayName() + ": not packaged in this jar");
             }
-            return new BufferedReader(new InputStreamReader(in, StandardCharsets.ISO_8859_1));
+            try (in) {
+                return Source.reader(in.readAllBytes());
+            } catch (IOException e) {
+                throw new ConfigException(displayName() + ": cannot read: " + e.getMessage());
+            }
         }
 
         @Override
@@ -101,6 +108,26 @@ public sealed interface Source {
             // Packaged defaults name their companions by plain file name.
             return new ClasspathSource(p.getFileName().toString());
         }
+    }
+
+    /**
+     * A file's text: UTF-8, as editors write today (a path {@code tablé.txt} in a properties file read as Latin-1 named
+     * no file), else ISO-8859-1, the properties format's own encoding, for a file that is not UTF-8 (as {@code
+     * PropertyResourceBundle} reads since Java 9).
+     */
+    private static BufferedReader reader(byte[] bytes) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            text = new String(bytes, StandardCharsets.ISO_8859_1);
+        }
+        return new BufferedReader(new StringReader(text));
     }
 
     /** Reads all lines, turning I/O failures into a one-line error. */

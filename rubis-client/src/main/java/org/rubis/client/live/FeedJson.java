@@ -7,7 +7,7 @@ import java.util.Map;
 import org.rubis.client.report.HealthSample;
 import org.rubis.client.report.IntervalPoint;
 import org.rubis.client.report.RunPhaseTotals;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Phase;
 
 /**
  * The live feed's JSON, written and read in one place (docs/LIVE.md): one run writes its intervals, a view of shards
@@ -16,6 +16,21 @@ import org.rubis.format.Phase;
 final class FeedJson {
 
     private FeedJson() {}
+
+    /**
+     * An interval's connections: {@code conn_open} (the client's open at its end, from the kernel's tables; absent when
+     * unknown), {@code conn_opened_rps} (opened per second in it) and {@code req_per_conn} (the run's requests so far
+     * over the connections opened so far; absent before the first).
+     */
+    static void connections(ObjectNode o, IntervalPoint p, long open, long opened, double perConnection) {
+        if (open >= 0) {
+            o.put("conn_open", open);
+        }
+        o.put("conn_opened_rps", r3(p.seconds() > 0 ? opened / p.seconds() : opened));
+        if (!Double.isNaN(perConnection)) {
+            o.put("req_per_conn", r3(perConnection));
+        }
+    }
 
     /** One interval, with the client minus wire of the requests joined in it (null without a capture). */
     static void point(ObjectNode o, IntervalPoint p, WireFigures.Groups wire, boolean histograms) {

@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * serves changes anything.
  *
  * <p>It must never slow the run: two daemon threads of their own serve it, with a bounded queue (what does not fit is
- * refused, the run goes on), and every answer is built from snapshots, never from the run's statistics.
+ * refused, the run goes on), every answer is built from snapshots, never from the run's statistics, and {@code
+ * /metrics} answers at most {@link ScrapeLimit#PER_SECOND} scrapes a second ({@link ScrapeLimit}).
  */
 public final class LiveEndpoint implements AutoCloseable {
 
@@ -45,9 +46,12 @@ public final class LiveEndpoint implements AutoCloseable {
     private volatile PrometheusRegistry registry;
     private volatile LiveRun run;
 
-    private LiveEndpoint(HttpServer server, ThreadPoolExecutor executor) {
+    private final ScrapeLimit scrapes;
+
+    private LiveEndpoint(HttpServer server, ThreadPoolExecutor executor, ScrapeLimit scrapes) {
         this.server = server;
         this.executor = executor;
+        this.scrapes = scrapes;
     }
 
     /**
@@ -57,6 +61,11 @@ public final class LiveEndpoint implements AutoCloseable {
      * @throws java.net.BindException when the port is in use or the address is not this host's
      */
     public static LiveEndpoint bind(String address, int port) throws IOException {
+        return bind(address, port, ScrapeLimit.perSecond());
+    }
+
+    /** As {@link #bind(String, int)}, answering the scrapes {@code scrapes} allows. */
+    static LiveEndpoint bind(String address, int port, ScrapeLimit scrapes) throws IOException {
         // The JDK server's limits, unless the user set them: a client that sends or reads slowly holds a thread for
         // 10 or 30 s at most; at most 64 connections at once (the run's own connections need the file descriptors).
         System.getProperties().putIfAbsent("sun.net.httpserver.maxReqTime", "10");
@@ -77,7 +86,7 @@ public final class LiveEndpoint implements AutoCloseable {
                 },
                 new ThreadPoolExecutor.AbortPolicy()); // the JDK server closes a connection it cannot hand over
         executor.allowCoreThreadTimeOut(true);
-        LiveEndpoint e = new LiveEndpoint(server, executor);
+        LiveEndpoint e = new LiveEndpoint(server, executor, scrapes);
         server.createContext("/", e::handle);
         server.setExecutor(executor);
         server.start();
@@ -156,6 +165,17 @@ public final class LiveEndpoint implements AutoCloseable {
                     404,
                     "text/plain",
                     "no metrics here: a sharded run's shards serve theirs (their ports were printed)\n");
+            return;
+        }
+        long now = System.nanoTime();
+        if (!scrapes.tryAcquire(now)) {
+            x.getResponseHeaders().set("Retry-After", String.valueOf(scrapes.retryAfterSeconds(now)));
+            send(
+                    x,
+                    429,
+                    "text/plain",
+                    "too many scrapes: this endpoint answers " + ScrapeLimit.PER_SECOND
+                            + " a second, so that scrapers cannot move the run's figures\n");
             return;
         }
         metrics.get(r).handle(x);

@@ -1,8 +1,6 @@
 package org.rubis.client.live;
 
-import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
-import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -11,25 +9,23 @@ import io.prometheus.metrics.core.metrics.StateSet;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.Unit;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import org.rubis.client.log.RecordTap;
 import org.rubis.client.log.RequestRecord;
-import org.rubis.client.log.SessionRecord;
 import org.rubis.client.report.HealthSample;
 import org.rubis.client.report.IntervalPoint;
-import org.rubis.client.workload.Interaction;
-import org.rubis.format.Phase;
-import org.rubis.format.RunStatus;
-import org.rubis.format.SessionEnd;
+import org.rubis.client.report.RunStats;
+import org.rubis.client.report.RunTotals;
+import org.rubis.format.run.Phase;
+import org.rubis.format.run.RunStatus;
 
 /**
- * The run's metrics for Prometheus (docs/LIVE.md lists them), with the official client: counters and histograms fed by
- * the log writer's thread as it takes each record (a {@link RecordTap}, never between a request's marks), the
- * rest read at scrape time from the latest second the client-health sampler took. Every metric carries the run's id
- * and, in a sharded run, the shard as labels.
+ * The run's metrics for Prometheus (docs/LIVE.md lists them), with the official client: the counts of requests,
+ * sessions and connections read at scrape time from the run's statistics ({@link RunStats}: the summary's own totals),
+ * the histograms fed by the log writer's thread as it takes each record (a {@link RecordTap}, never between a
+ * request's marks: Prometheus' buckets are its own), the rest read at scrape time from the latest second the
+ * client-health sampler took. Every metric carries the run's id and, in a sharded run, the shard as labels.
  */
 final class LiveMetrics implements RecordTap {
 
@@ -41,25 +37,24 @@ final class LiveMetrics implements RecordTap {
     static final List<String> RUN_PHASES = List.of("starting", "up", "run", "down", "draining", "ended");
 
     static final String RUNNING = "running";
-    static final String SUCCESS = "success";
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final Counter requests;
-    private final Counter sessionsEnded;
-    private final Counter connectionsOpened;
     private final Histogram responseTime;
     private final Histogram lateness;
     private final StateSet phase;
     private final StateSet status;
     private final Info info;
     // Data points looked up once (the writer thread only): no label lookup per record.
-    private final CounterDataPoint[][] successes = new CounterDataPoint[Phase.values().length][Interaction.COUNT];
-    private final Map<String, CounterDataPoint> failures = new HashMap<>();
     private final DistributionDataPoint[] responseByPhase = new DistributionDataPoint[Phase.values().length];
     private final DistributionDataPoint[] latenessByPhase = new DistributionDataPoint[Phase.values().length];
-    private final CounterDataPoint[] endedByReason = new CounterDataPoint[SessionEnd.values().length];
+    /** The run's statistics, given when its logs open. */
+    private volatile RunStats stats;
+
     private volatile HealthSample health;
     private volatile IntervalPoint point;
+    /** The run has written its summary: every session has ended, whatever the last second's sample said. */
+    private volatile boolean ended;
+
     private volatile long openConnections = -1;
     private volatile WireFigures wire;
 
@@ -68,11 +63,13 @@ final class LiveMetrics implements RecordTap {
      * @param capture  whether the run captures its packets (the capture's and the wire's metrics are registered)
      */
     LiveMetrics(Labels constant, boolean capture) {
-        requests = Counter.builder()
+        CounterWithCallback.builder()
                 .name("rubis_requests_total")
                 .constLabels(constant)
                 .help("Requests logged, by interaction (state), run phase and outcome (success or the error class)")
                 .labelNames("state", "phase", "outcome")
+                .callback(cb ->
+                        totals(t -> t.requests((p, s, outcome, n) -> cb.call(n, s.label(), p.label(), outcome))))
                 .register(registry);
         responseTime = Histogram.builder()
                 .name("rubis_response_time_seconds")
@@ -90,16 +87,18 @@ final class LiveMetrics implements RecordTap {
                 .labelNames("phase")
                 .classicUpperBounds(BUCKETS)
                 .register(registry);
-        sessionsEnded = Counter.builder()
+        CounterWithCallback.builder()
                 .name("rubis_sessions_ended_total")
                 .constLabels(constant)
                 .help("Sessions ended, by how they ended (sessions.csv's end reason)")
                 .labelNames("reason")
+                .callback(cb -> totals(t -> t.sessionEnds().forEach((r, n) -> cb.call(n, r.label()))))
                 .register(registry);
-        connectionsOpened = Counter.builder()
+        CounterWithCallback.builder()
                 .name("rubis_connections_opened_total")
                 .constLabels(constant)
                 .help("Connections the client's requests opened")
+                .callback(cb -> totals(t -> cb.call(t.newConnections())))
                 .register(registry);
         phase = StateSet.builder()
                 .name("rubis_run_phase")
@@ -125,7 +124,9 @@ final class LiveMetrics implements RecordTap {
                 .help("Sessions in progress")
                 .callback(cb -> {
                     IntervalPoint p = point;
-                    if (p != null) {
+                    if (ended) {
+                        cb.call(0); // during the linger: the last sample's sessions have all ended since
+                    } else if (p != null) {
                         cb.call(p.activeSessions());
                     }
                 })
@@ -221,6 +222,18 @@ final class LiveMetrics implements RecordTap {
                 .register(registry);
     }
 
+    private void totals(Consumer<RunTotals> read) {
+        RunStats s = stats;
+        if (s != null) {
+            s.read(read);
+        }
+    }
+
+    /** The run's statistics, when its logs open. */
+    void stats(RunStats s) {
+        stats = s;
+    }
+
     private void sample(Consumer<HealthSample> read) {
         HealthSample h = health;
         if (h != null) {
@@ -304,24 +317,6 @@ final class LiveMetrics implements RecordTap {
     @Override
     public void request(RequestRecord r) {
         int p = r.phase().ordinal();
-        int s = r.state().ordinal();
-        CounterDataPoint c;
-        if (!r.isError()) {
-            c = successes[p][s];
-            if (c == null) {
-                c = requests.labelValues(r.state().label(), r.phase().label(), SUCCESS);
-                successes[p][s] = c;
-            }
-        } else {
-            String label = r.errorLabel();
-            String key = p + "|" + s + "|" + label; // errors only: made per failed request
-            c = failures.get(key);
-            if (c == null) {
-                c = requests.labelValues(r.state().label(), r.phase().label(), label);
-                failures.put(key, c);
-            }
-        }
-        c.inc();
         DistributionDataPoint rt = responseByPhase[p];
         if (rt == null) {
             rt = responseTime.labelValues(r.phase().label());
@@ -330,20 +325,6 @@ final class LiveMetrics implements RecordTap {
         }
         rt.observe(r.responseNs() / 1e9);
         latenessByPhase[p].observe(Math.max(0, r.latenessNs()) / 1e9);
-        if (r.newConnection()) {
-            connectionsOpened.inc();
-        }
-    }
-
-    @Override
-    public void session(SessionRecord s) {
-        int i = s.endReason().ordinal();
-        CounterDataPoint c = endedByReason[i];
-        if (c == null) {
-            c = sessionsEnded.labelValues(s.endReason().label());
-            endedByReason[i] = c;
-        }
-        c.inc();
     }
 
     /** The latest second: the client's health and the interval's figures the gauges read. */
@@ -355,6 +336,21 @@ final class LiveMetrics implements RecordTap {
             point = p;
         }
         openConnections = connections;
+    }
+
+    /** The client's connections to the target open at the latest second (-1: unknown). */
+    long openConnections() {
+        return openConnections;
+    }
+
+    /** Connections the client's requests opened so far. */
+    long connectionsOpened() {
+        RunStats s = stats;
+        long[] n = {0};
+        if (s != null) {
+            s.read(t -> n[0] = t.newConnections());
+        }
+        return n[0];
     }
 
     void wire(WireFigures w) {
@@ -374,6 +370,7 @@ final class LiveMetrics implements RecordTap {
 
     /** The run's status once its summary is written. */
     void status(RunStatus s) {
+        ended = true;
         status.setFalse(RUNNING);
         status.setTrue(s.label());
     }

@@ -17,11 +17,11 @@ import org.rubis.client.engine.RunObserver;
 import org.rubis.client.log.RecordTap;
 import org.rubis.client.report.HealthSample;
 import org.rubis.client.report.IntervalPoint;
-import org.rubis.client.report.IntervalSnapshots;
 import org.rubis.client.report.RunPhaseTotals;
+import org.rubis.client.report.RunStats;
 import org.rubis.client.report.SummarySection;
-import org.rubis.format.RunFiles;
-import org.rubis.format.RunStatus;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.RunStatus;
 
 /**
  * One run watched live: its Prometheus metrics ({@link LiveMetrics}, fed off the timing path) and its intervals for the
@@ -39,7 +39,7 @@ public final class LiveRun implements RunObserver, LiveFeed {
     private final LiveMetrics metrics;
     private final ObjectMapper json = new ObjectMapper();
     private final Deque<Kept> points = new ArrayDeque<>();
-    private IntervalSnapshots intervals;
+    private RunStats intervals;
     private volatile RunClock clock;
     private volatile OpenConnections connections;
     private volatile WireFigures wire;
@@ -51,7 +51,14 @@ public final class LiveRun implements RunObserver, LiveFeed {
     private long errors;
     private long nextSeq;
 
-    private record Kept(IntervalPoint point, WireFigures.Groups wire) {}
+    /**
+     * An interval as the feed gives it: its figures, its client minus wire, and the connections: open at its end (-1:
+     * unknown), opened in it, and the run's requests per connection opened so far.
+     */
+    private record Kept(IntervalPoint point, WireFigures.Groups wire, long open, long opened, double perConnection) {}
+
+    /** Connections opened up to the last interval kept. */
+    private long openedBefore;
 
     /**
      * @param runId   the run's id (the label {@code run} of every metric)
@@ -95,8 +102,9 @@ public final class LiveRun implements RunObserver, LiveFeed {
     }
 
     @Override
-    public synchronized void intervals(IntervalSnapshots s) {
+    public synchronized void intervals(RunStats s) {
         intervals = s;
+        metrics.stats(s);
         s.encodeHistograms(shard != null); // a shard's page is summed by its coordinator
     }
 
@@ -142,7 +150,14 @@ public final class LiveRun implements RunObserver, LiveFeed {
         requests += p.requests();
         errors += p.errors();
         WireFigures w = wire;
-        points.addLast(new Kept(p, w == null ? null : w.interval()));
+        long opened = metrics.connectionsOpened();
+        points.addLast(new Kept(
+                p,
+                w == null ? null : w.interval(),
+                metrics.openConnections(),
+                opened - openedBefore,
+                opened == 0 ? Double.NaN : requests / (double) opened));
+        openedBefore = opened;
         while (points.size() > MAX_POINTS) {
             points.removeFirst();
         }
@@ -156,15 +171,19 @@ public final class LiveRun implements RunObserver, LiveFeed {
 
     /** The run has ended and written its summary: its status, and summary.json for the page. */
     public void finished(RunStatus s, Path runDir) {
+        String text;
         try {
-            summary = Files.readString(RunFiles.summaryJson(runDir), StandardCharsets.UTF_8);
-            summaryRunSeconds = json.readTree(summary).path("run_seconds").asDouble(-1);
+            text = Files.readString(RunFiles.summaryJson(runDir), StandardCharsets.UTF_8);
+            summaryRunSeconds = json.readTree(text).path("run_seconds").asDouble(-1);
         } catch (IOException e) {
-            summary = null;
+            text = null;
         }
+        // The status and phase first: a page that sees the summary stops reading the feed, so the feed it read last
+        // must already say how the run ended (a page once kept "running" beside the summary).
         status = s.label();
         metrics.status(s);
         phase("ended");
+        summary = text;
     }
 
     /** summary.json once the run has written it, else null. */
@@ -200,7 +219,9 @@ public final class LiveRun implements RunObserver, LiveFeed {
         ArrayNode list = o.putArray("points");
         for (Kept kept : points) {
             if (kept.point().seq() >= from) {
-                FeedJson.point(list.addObject(), kept.point(), kept.wire(), histograms);
+                ObjectNode po = list.addObject();
+                FeedJson.point(po, kept.point(), kept.wire(), histograms);
+                FeedJson.connections(po, kept.point(), kept.open(), kept.opened(), kept.perConnection());
             }
         }
         IntervalPoint last = points.isEmpty() ? null : points.getLast().point();

@@ -18,11 +18,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
-import org.rubis.client.report.IntervalSnapshots;
+import org.rubis.client.report.IntervalPoint;
 import org.rubis.client.report.RunPhaseTotals;
-import org.rubis.format.Percentiles;
-import org.rubis.format.RunFiles;
-import org.rubis.format.RunStatus;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.RunStatus;
+import org.rubis.format.stats.Percentiles;
 
 /**
  * The live page of {@code run --shards N}: the shards summed. Once a second it reads every shard's feed (each shard
@@ -190,10 +190,10 @@ public final class ShardsFeed implements LiveFeed, AutoCloseable {
             gc += r.gcMs();
             r.errorsByClass().forEach((k, v) -> byClass.merge(k, v, Long::sum));
             if (r.response() != null) {
-                response.add(IntervalSnapshots.decoded(r.response()));
+                response.add(IntervalPoint.decoded(r.response()));
             }
             if (r.lateness() != null) {
-                lateness.add(IntervalSnapshots.decoded(r.lateness()));
+                lateness.add(IntervalPoint.decoded(r.lateness()));
             }
             phase = r.phase() == null ? "draining" : r.phase().label();
         }
@@ -238,26 +238,13 @@ public final class ShardsFeed implements LiveFeed, AutoCloseable {
             if (rp == null || !rp.path("hist").has("run")) {
                 continue;
             }
-            h.add(IntervalSnapshots.decoded(rp.path("hist").path("run").asText()));
+            h.add(IntervalPoint.decoded(rp.path("hist").path("run").asText()));
             errors += rp.path("errors").asLong();
             min = Math.min(min, rp.path("hist").path("min_ns").asLong(Long.MAX_VALUE));
             max = Math.max(max, rp.path("hist").path("max_ns").asLong());
             sum += rp.path("hist").path("sum_ns").asLong();
         }
-        long n = h.getTotalCount();
-        if (n == 0) {
-            return RunPhaseTotals.NONE;
-        }
-        return new RunPhaseTotals(
-                n,
-                errors,
-                sum / 1e6 / n,
-                min / 1e6,
-                max / 1e6,
-                Percentiles.valueAtMs(h, 50, min, max),
-                Percentiles.valueAtMs(h, 90, min, max),
-                Percentiles.valueAtMs(h, 99, min, max),
-                Percentiles.valueAtMs(h, 99.9, min, max));
+        return RunPhaseTotals.of(h, errors, min, max, sum);
     }
 
     @Override

@@ -1,8 +1,9 @@
 package org.rubis.client.log;
 
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.ErrorClass;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.ErrorClass;
+import org.rubis.format.run.Phase;
 
 /**
  * One request as the log and statistics see it. Created after the response is complete (off the
@@ -14,6 +15,11 @@ import org.rubis.format.Phase;
  * @param imageError the error is one of the page's images' (the page itself arrived): {@code image-<class>}
  * @param interval   the run phase's interval of the send instant (a load profile's, 0-based; without a profile the run
  *                   phase is interval 0), or -1 in the ramps: written empty
+ * @param connectionId the run's serial of the connection that carried the request ("" for none): one connection for
+ *                   the whole run, whereas its address:port may name several (the kernel reuses ephemeral ports)
+ * @param localAddress the local address:port of that connection ("" when unknown): what the server's log and the
+ *                   packet capture name the connection by, joined with the time of each request
+ * @param kernel     the kernel backend's marks, null on the other backends (their columns written empty)
  */
 public record RequestRecord(
         long sessionId,
@@ -36,7 +42,9 @@ public record RequestRecord(
         int images,
         long imageBytes,
         int retries,
-        int interval) {
+        int interval,
+        String localAddress,
+        KernelMarks kernel) {
 
     /** Actual minus intended send instant. */
     public long latenessNs() {
@@ -53,6 +61,11 @@ public record RequestRecord(
     }
 
     void appendCsv(CsvLine b) {
+        appendCsv(b, false);
+    }
+
+    /** The line, with the kernel backend's columns when {@code kernelColumns} ({@link Columns#REQUESTS_KERNEL}). */
+    void appendCsv(CsvLine b, boolean kernelColumns) {
         b.append(sessionId)
                 .comma()
                 .append(user)
@@ -94,7 +107,37 @@ public record RequestRecord(
         if (interval >= 0) {
             b.append(interval);
         }
+        b.comma().append(localAddress);
+        if (kernelColumns) {
+            appendKernel(b);
+        }
         b.newline();
+    }
+
+    /** The kernel backend's columns (docs/RUN-DIRECTORY.md), empty where the request has no marks or stamps. */
+    private void appendKernel(CsvLine b) {
+        KernelMarks k = kernel;
+        b.comma();
+        if (k == null) {
+            b.comma().comma().comma().comma().comma().comma().comma();
+            return;
+        }
+        b.append(k.clock()).comma();
+        if (k.kernelPublished()) {
+            b.append(k.userSendEpochNs()).comma().append(k.userTtfbNs()).comma().append(k.userResponseNs());
+        } else {
+            b.comma().comma();
+        }
+        stamp(b.comma(), k.txFirstEpochNs());
+        stamp(b.comma(), k.txLastEpochNs());
+        stamp(b.comma(), k.rxFirstEpochNs());
+        stamp(b.comma(), k.rxLastEpochNs());
+    }
+
+    private static void stamp(CsvLine b, long epochNs) {
+        if (epochNs != 0) {
+            b.append(epochNs);
+        }
     }
 
     /** {@link #errorLabel()} written in place: an HTTP status's digits go into the line with no string made. */

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import org.rubis.client.input.ConfigException;
-import org.rubis.format.FileProblem;
+import org.rubis.format.io.FileProblem;
 
 /**
  * Gives a run a directory of its own. Two runs started in the same second used to share {@code runs/<timestamp>}
@@ -40,7 +40,7 @@ public final class RunDirectoryClaim {
             for (int i = 1; i <= MAX_SAME_SECOND; i++) {
                 Path p = parent.resolve(i == 1 ? base : base + "-" + i);
                 try {
-                    return Files.createDirectory(p);
+                    return withSpace(Files.createDirectory(p), p.toString());
                 } catch (FileAlreadyExistsException taken) {
                     // another run's (or anything else): the next name
                 }
@@ -80,12 +80,16 @@ public final class RunDirectoryClaim {
                 Files.createDirectories(parent);
             }
             try {
-                return Files.createDirectory(dir);
+                return withSpace(Files.createDirectory(dir), what);
             } catch (FileAlreadyExistsException raced) {
                 // made meanwhile by someone else: checked as an existing one
             }
         }
         if (!Files.isDirectory(dir)) {
+            if (Files.isSymbolicLink(dir) && !Files.exists(dir)) {
+                throw new ConfigException(what + ": a symbolic link to " + Files.readSymbolicLink(dir)
+                        + ", which does not exist; give a new or empty directory, or make the link's target first");
+            }
             throw new ConfigException(what + ": a file, not a directory; give a new or empty directory");
         }
         if (!Files.isWritable(dir)) {
@@ -106,6 +110,25 @@ public final class RunDirectoryClaim {
                                 + "files: give another --out");
             }
             RunDirectoryNames.deleteContents(dir);
+        }
+        return withSpace(dir, what);
+    }
+
+    /**
+     * What a run needs free on its directory's disk before it starts: the reserve its logs hold for the summary
+     * ({@link RunLog#RESERVE_BYTES}) and the logs' first blocks. With less, the reserve could not be made: the run
+     * ended in a stack trace after the server had started, with no summary and the reserve's part left behind.
+     */
+    static final long MIN_FREE_BYTES = RunLog.RESERVE_BYTES + 64 * 1024;
+
+    /** {@code dir}, when its disk has room for a run ({@link #MIN_FREE_BYTES}); else a one-line error. */
+    private static Path withSpace(Path dir, String what) throws IOException {
+        long free = Files.getFileStore(dir).getUsableSpace();
+        if (free < MIN_FREE_BYTES) {
+            throw new ConfigException(what + ": " + free / 1024 + " KiB free on its disk, less than the "
+                    + MIN_FREE_BYTES / 1024 + " KiB a run needs to start (the " + RunLog.RESERVE_BYTES / 1024
+                    + " KiB its logs keep for the summary, and their first lines); free some space or give an --out"
+                    + " on another disk");
         }
         return dir;
     }

@@ -14,9 +14,10 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import org.rubis.format.Columns;
-import org.rubis.format.RegularFile;
-import org.rubis.format.RunFiles;
+import org.rubis.client.input.ConfigException;
+import org.rubis.format.io.RegularFile;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.RunFiles;
 
 /**
  * The streaming request and session logs. Emulated users only enqueue records; one writer thread
@@ -55,6 +56,8 @@ public final class RunLog implements AutoCloseable {
      * ({@link Producers#MANY}).
      */
     private final Queue<Object> queue;
+    /** Whether requests.csv has the kernel backend's columns. */
+    private final boolean kernelColumns;
     /** The writer is parked until a record comes. */
     private volatile boolean writerIdle;
 
@@ -116,17 +119,40 @@ public final class RunLog implements AutoCloseable {
     public RunLog(
             Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink, Producers producers)
             throws IOException {
+        this(dir, requestSink, sessionSink, producers, false);
+    }
+
+    /** @param kernelColumns requests.csv has the kernel backend's columns ({@link Columns#REQUESTS_KERNEL}) */
+    public RunLog(
+            Path dir,
+            Consumer<RequestRecord> requestSink,
+            Consumer<SessionRecord> sessionSink,
+            Producers producers,
+            boolean kernelColumns)
+            throws IOException {
         this(
                 dir,
                 requestSink,
                 sessionSink,
-                producers == Producers.MANY ? new ConcurrentLinkedQueue<>() : PlatformDependent.newMpscQueue());
+                producers == Producers.MANY ? new ConcurrentLinkedQueue<>() : PlatformDependent.newMpscQueue(),
+                kernelColumns);
     }
 
     /** Tests: a queue that holds an offer, to force a producer's record behind the end marker. */
     RunLog(Path dir, Consumer<RequestRecord> requestSink, Consumer<SessionRecord> sessionSink, Queue<Object> queue)
             throws IOException {
+        this(dir, requestSink, sessionSink, queue, false);
+    }
+
+    private RunLog(
+            Path dir,
+            Consumer<RequestRecord> requestSink,
+            Consumer<SessionRecord> sessionSink,
+            Queue<Object> queue,
+            boolean kernelColumns)
+            throws IOException {
         this.queue = queue;
+        this.kernelColumns = kernelColumns;
         // Plain file streams: a batch is written from the formatter's bytes as it is, with no allocation (out of heap
         // too).
         this.requestsFile =
@@ -137,14 +163,21 @@ public final class RunLog implements AutoCloseable {
         this.sessions = sessionsFile;
         this.requestSink = requestSink;
         this.sessionSink = sessionSink;
-        byte[] requestsHeader = (Columns.header(Columns.REQUESTS) + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] requestsHeader = (Columns.header(kernelColumns ? Columns.REQUESTS_WITH_KERNEL : Columns.REQUESTS) + "\n")
+                .getBytes(StandardCharsets.UTF_8);
         byte[] sessionsHeader = (Columns.header(Columns.SESSIONS) + "\n").getBytes(StandardCharsets.UTF_8);
         requests.write(requestsHeader);
         sessions.write(sessionsHeader);
         requestsBytes = requestsHeader.length;
         sessionsBytes = sessionsHeader.length;
         this.reserve = dir.resolve(RunFiles.DISK_RESERVE);
-        holdReserve();
+        try {
+            holdReserve();
+        } catch (ConfigException e) {
+            requestsFile.close();
+            sessionsFile.close();
+            throw e;
+        }
         this.writer = new Thread(this::drain, "run-log-writer");
         writer.setDaemon(true);
         writer.setPriority(Thread.NORM_PRIORITY + 1);
@@ -159,6 +192,12 @@ public final class RunLog implements AutoCloseable {
             for (int i = 0; i < RESERVE_BYTES / block.length; i++) {
                 out.write(block);
             }
+        } catch (IOException e) {
+            // The disk filled since the run directory was claimed: nothing of the reserve is left behind.
+            releaseReserve();
+            throw new ConfigException(reserve.getParent() + ": no room for the " + RESERVE_BYTES / 1024
+                    + " KiB the logs keep for the summary (" + e.getMessage() + "); free some space or give the run a"
+                    + " directory on another disk");
         }
     }
 
@@ -272,7 +311,7 @@ public final class RunLog implements AutoCloseable {
         if (o instanceof RequestRecord r) {
             int mark = req.length();
             try {
-                r.appendCsv(req);
+                r.appendCsv(req, kernelColumns);
             } catch (OutOfMemoryError e) {
                 req.truncate(mark); // never a partial line
                 throw e;

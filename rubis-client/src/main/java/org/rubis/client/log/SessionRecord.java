@@ -1,6 +1,6 @@
 package org.rubis.client.log;
 
-import org.rubis.format.SessionEnd;
+import org.rubis.format.run.SessionEnd;
 
 /** One session: when it was meant to start, when it did, how long it ran and how it ended. */
 public record SessionRecord(

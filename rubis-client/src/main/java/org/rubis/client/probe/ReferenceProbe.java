@@ -22,9 +22,9 @@ import org.rubis.client.engine.RunObserver;
 import org.rubis.client.log.EpochAnchor;
 import org.rubis.client.report.SummarySection;
 import org.rubis.client.warmup.WarmupLoad;
-import org.rubis.format.Columns;
-import org.rubis.format.RunFiles;
-import org.rubis.format.SectionStatus;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.SectionStatus;
 
 /**
  * The reference probe ({@code run --probe}): one extra connection to the same target, a cheap page at a

@@ -19,7 +19,7 @@ public final class ChildJvm {
     /**
      * The hidden option of {@code run} that says it runs for a parent rubis-client: its {@code --out} is the parent's
      * directory, which the parent made its own (run --jvm-profile, --shards, the experiments), and it stops, as a
-     * Ctrl-C would stop it, when the parent exits or closes its standard input (org.rubis.format.ParentWatch).
+     * Ctrl-C would stop it, when the parent exits or closes its standard input (org.rubis.format.io.ParentWatch).
      */
     public static final String CHILD = "--child";
 

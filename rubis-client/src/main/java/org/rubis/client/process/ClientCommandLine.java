@@ -1,6 +1,5 @@
 package org.rubis.client.process;
 
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,11 +8,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.JitWarmupPolicy;
+import org.rubis.client.config.Keys;
 import org.rubis.client.config.ServerModel;
+import org.rubis.client.config.Setting;
 import org.rubis.client.config.ThreadModel;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 
 /**
  * The command line of {@code rubis-client run} in a child JVM: the one place that writes run's options for another
@@ -31,7 +33,6 @@ public final class ClientCommandLine {
     private static final Set<String> PARENT_ONLY = Set.of("--jvm-profile", "--jvm-profiles", "--java", "--shards");
 
     private static final String OUT = "--out";
-    private static final String NO_PROGRESS = "--no-progress";
 
     private final List<String> wrapper;
     private final String java;
@@ -118,90 +119,97 @@ public final class ClientCommandLine {
 
     /** Closed mode: emulated users. */
     public ClientCommandLine users(int n) {
-        return option("--users", String.valueOf(n));
+        return set(Keys.USERS, n);
     }
 
     /** Length of the run (measured) phase. */
     public ClientCommandLine duration(Duration d) {
-        return option("--duration", time(d));
+        return set(Keys.RUN_MS, d.toMillis());
     }
 
     public ClientCommandLine rampUp(Duration d) {
-        return option("--ramp-up", time(d));
+        return set(Keys.UP_RAMP_MS, d.toMillis());
     }
 
     public ClientCommandLine rampDown(Duration d) {
-        return option("--ramp-down", time(d));
+        return set(Keys.DOWN_RAMP_MS, d.toMillis());
     }
 
     /** Every think time multiplied by {@code x} (0: none). */
     public ClientCommandLine thinkScale(double x) {
-        return option("--think-scale", number(x));
+        return set(Keys.THINK_SCALE, x);
+    }
+
+    /** The {@code --seed} this line gives, or null when the run's properties decide it. */
+    public Long givenSeed() {
+        String s = options.get(Keys.SEED.option().name());
+        return s == null ? null : Long.valueOf(s);
     }
 
     public ClientCommandLine seed(long seed) {
-        return option("--seed", String.valueOf(seed));
+        return set(Keys.SEED, seed);
     }
 
     /** A session ends after {@code n} requests at most. */
     public ClientCommandLine maxTransitions(int n) {
-        return option("--max-transitions", String.valueOf(n));
+        return set(Keys.MAX_TRANSITIONS, n);
     }
 
     public ClientCommandLine backend(BackendKind kind) {
-        return option("--backend", kind.label());
+        return set(Keys.BACKEND, kind);
     }
 
     public ClientCommandLine threads(ThreadModel model) {
-        return option("--threads", model.label());
+        return set(Keys.THREADS, model);
     }
 
     public ClientCommandLine serverModel(ServerModel model) {
-        return option("--server-model", model.label());
+        return set(Keys.SERVER_MODEL, model);
     }
 
     /** Hybrid arrivals: sessions start at {@code perSecond} on average. */
     public ClientCommandLine sessionRate(double perSecond) {
-        return option("--arrivals", "hybrid").option("--session-rate", number(perSecond));
+        return set(Keys.ARRIVALS, Arrivals.HYBRID).set(Keys.SESSION_RATE, perSecond);
     }
 
     /** Hybrid arrivals at the piecewise-constant rate of {@code file} (lines {@code start_s rate_per_s}). */
     public ClientCommandLine rateSchedule(Path file) {
-        return option("--arrivals", "hybrid").option("--rate-schedule", file.toString());
+        return set(Keys.ARRIVALS, Arrivals.HYBRID)
+                .option(Keys.RATE_SCHEDULE_FILE.option().name(), file.toString());
     }
 
     /** The target's base URL (the lab starts its own server, or a user's deployment). */
     public ClientCommandLine target(String baseUrl) {
-        return option("--target", baseUrl);
+        return set(Keys.TARGET, baseUrl);
     }
 
     /** Loopback connections spread over {@code n} source addresses. */
     public ClientCommandLine sourceAddresses(int n) {
-        return option("--source-addresses", String.valueOf(n));
+        return set(Keys.SOURCE_ADDRESSES, n);
     }
 
     public ClientCommandLine jitWarmup(JitWarmupPolicy policy) {
-        return option("--jit-warmup", policy.label());
+        return option(Keys.JIT_WARMUP.option().name(), policy.label());
     }
 
     /** New connections resume TLS sessions, or every handshake is full. */
     public ClientCommandLine tlsResumption(boolean on) {
-        return option("--tls-resumption", on ? "on" : "off");
+        return set(Keys.TLS_RESUMPTION, on);
     }
 
     /** The packet capture and the wire check. */
     public ClientCommandLine capture() {
-        return flag("--capture");
+        return flag(Keys.CAPTURE.option().name());
     }
 
     /** The reference probe. */
     public ClientCommandLine probe() {
-        return flag("--probe");
+        return flag(Keys.PROBE.option().name());
     }
 
     /** netty's busy-polling event loop. */
     public ClientCommandLine busyPoll() {
-        return flag("--busy-poll");
+        return flag(Keys.BUSY_POLL.option().name());
     }
 
     /** Class histograms of the users' heap (bench scale). */
@@ -210,17 +218,17 @@ public final class ClientCommandLine {
     }
 
     public ClientCommandLine noProgress() {
-        return flag(NO_PROGRESS);
+        return flag(Keys.PROGRESS.option().name());
     }
 
     /** The live view on TCP port {@code port} (docs/LIVE.md). */
     public ClientCommandLine metricsPort(int port) {
-        return option("--metrics-port", String.valueOf(port));
+        return set(Keys.METRICS_PORT, String.valueOf(port));
     }
 
     /** The live view stays up this long after the run. */
     public ClientCommandLine metricsLinger(Duration d) {
-        return option("--metrics-linger", time(d));
+        return set(Keys.METRICS_LINGER_MS, d.toMillis());
     }
 
     /** Shard {@code index} (0-based) of {@code count}. */
@@ -347,14 +355,8 @@ public final class ClientCommandLine {
         return option(name, null);
     }
 
-    /** A duration as run reads it: whole seconds as {@code 30s}, else milliseconds. */
-    static String time(Duration d) {
-        long ms = d.toMillis();
-        return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
-    }
-
-    /** A number as a user types it: {@code 0.1}, {@code 1}, never {@code 1.0E-4}. */
-    static String number(double x) {
-        return BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
+    /** {@code setting} by its option of run, its value written as a user types it ({@code 30s}, {@code 0.1}). */
+    private <T> ClientCommandLine set(Setting<T> setting, T value) {
+        return option(setting.option().name(), setting.option().shown(value));
     }
 }

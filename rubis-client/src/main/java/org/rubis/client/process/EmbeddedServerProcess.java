@@ -14,7 +14,7 @@ import org.rubis.client.config.JvmOptions;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.input.Source;
 import org.rubis.client.workload.DatabasePolicy;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 
 /**
  * The embedded RUBiS server in its own JVM (never inside the client's: it would share the CPU,

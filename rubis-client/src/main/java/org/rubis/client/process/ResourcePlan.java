@@ -75,7 +75,8 @@ public record ResourcePlan(int connections, long fdLimit, int ports) {
         if (need <= sourceAddresses) {
             return sourceAddresses;
         }
-        boolean spreads = backend == BackendKind.DEDICATED || backend == BackendKind.NETTY;
+        boolean spreads =
+                backend == BackendKind.DEDICATED || backend == BackendKind.NETTY || backend == BackendKind.KERNEL;
         if (loopback && spreads) {
             return need;
         }

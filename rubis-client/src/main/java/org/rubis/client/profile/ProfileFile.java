@@ -3,6 +3,7 @@ package org.rubis.client.profile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.input.DurationText;
 import org.rubis.client.input.Source;
@@ -47,6 +48,9 @@ public final class ProfileFile {
     private int unitLine;
     private final List<LoadProfile.Point> points = new ArrayList<>();
     private long endNs = -1;
+    /** The value of a point given at the end line's time (NaN: none). */
+    private double endTarget = Double.NaN;
+
     private int endLine;
     private WorkloadModel mix;
     private String mixName;
@@ -91,7 +95,7 @@ public final class ProfileFile {
             all.add(new LoadProfile.Point(0, 0, defaults.mix(), defaults.mixName(), defaults.thinkScale(), 0));
         }
         all.addAll(points);
-        return new LoadProfile(source.displayName(), s, defaults.unit(), all, endNs, endLine);
+        return new LoadProfile(source.displayName(), s, defaults.unit(), all, endNs, endLine, endTarget);
     }
 
     private void line(String raw, int n) {
@@ -157,6 +161,15 @@ public final class ProfileFile {
                     + "\" has no value; expected 'TIME VALUE [MIX] [THINK-SCALE]', " + "e.g. '30s 100', or 'TIME end'");
         }
         long last = points.isEmpty() ? -1 : points.get(points.size() - 1).atNs();
+        if (at == last && points.size() > 1 && f.length == 2 && f[1].equalsIgnoreCase("end")) {
+            // A point at the end's time holds for no time: on a ramp it is the value the last stretch ramps to (what
+            // profile ramp writes without a hold), on steps it changes nothing.
+            LoadProfile.Point target = points.remove(points.size() - 1);
+            endTarget = target.value();
+            endNs = at;
+            endLine = n;
+            return;
+        }
         if (at == last) {
             throw new ConfigException(where + ": time " + f[0] + " again (line "
                     + points.get(points.size() - 1).line() + " has it); each point needs its own time");
@@ -193,6 +206,11 @@ public final class ProfileFile {
                                 + "[THINK-SCALE]', e.g. '30s 100 browsing 0.5'");
             }
         }
+        if (points.size() == LoadProfile.MAX_POINTS) {
+            throw new ConfigException(where + ": more than " + LoadProfile.MAX_POINTS
+                    + " points; a profile may have at most " + LoadProfile.MAX_POINTS
+                    + " (each is an interval the run keeps statistics for): use longer steps");
+        }
         points.add(new LoadProfile.Point(at, value, mix, mixName, thinkScale, n));
     }
 
@@ -210,16 +228,21 @@ public final class ProfileFile {
     }
 
     private double value(String text, String where) {
-        double v;
-        try {
-            v = Double.parseDouble(text);
-        } catch (NumberFormatException e) {
+        if (!DECIMAL.matcher(text).matches()) {
             throw new ConfigException(where + ": \"" + abbreviate(text) + "\" is not a number of "
-                    + defaults.unit().words() + "; expected 'TIME VALUE [MIX] [THINK-SCALE]', e.g. '30s 100'");
+                    + defaults.unit().words() + "; expected 'TIME VALUE [MIX] [THINK-SCALE]', e.g. '30s 100'"
+                    + " (digits, a decimal point and an exponent only)");
         }
-        if (!Double.isFinite(v) || v < 0) {
+        double v = Double.parseDouble(text);
+        if (v < 0) {
             throw new ConfigException(where + ": " + abbreviate(text) + " "
-                    + defaults.unit().words() + " is negative or not finite; " + "expected 0 or more");
+                    + defaults.unit().words() + " is negative; expected 0 or more");
+        }
+        if (!Double.isFinite(v) || v > LoadProfile.MAX_VALUE) {
+            throw new ConfigException(
+                    where + ": " + abbreviate(text) + " " + defaults.unit().words()
+                            + " is beyond the largest a profile may hold; expected at most "
+                            + Profiles.number(LoadProfile.MAX_VALUE));
         }
         if (defaults.unit() == ProfileUnit.USERS && v != Math.rint(v)) {
             throw new ConfigException(
@@ -230,7 +253,7 @@ public final class ProfileFile {
     }
 
     private static double thinkScale(String text, String where) {
-        double v = Double.parseDouble(text);
+        double v = Double.parseDouble(text); // isNumber: a plain decimal
         if (!Double.isFinite(v) || v < 0) {
             throw new ConfigException(
                     where + ": think scale " + abbreviate(text) + " is negative or not finite; expected 0 or more");
@@ -238,13 +261,14 @@ public final class ProfileFile {
         return v;
     }
 
+    /**
+     * A number as a profile writes it: digits, an optional decimal point and exponent. Java's own syntax takes more
+     * ({@code 2d}, {@code 0x1p3}, {@code NaN}): a typo must not run a load nobody wrote.
+     */
+    private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
     private static boolean isNumber(String s) {
-        try {
-            Double.parseDouble(s);
-            return !s.endsWith("d") && !s.endsWith("D") && !s.endsWith("f") && !s.endsWith("F");
-        } catch (NumberFormatException e) {
-            return false;
-        }
+        return DECIMAL.matcher(s).matches();
     }
 
     /** The longest time a profile may name: 30 days, every duration's bound. */

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.rubis.client.input.ConfigException;
 
 /**
  * A profile file as the {@code profile} command writes it: comment lines saying how it was made, the shape and unit
@@ -34,6 +35,11 @@ public final class ProfileText {
      * interval), and kept on ramps (where it ends a ramp and starts a flat stretch).
      */
     public ProfileText point(long atMs, double value) {
+        if (!(value >= 0 && value <= LoadProfile.MAX_VALUE)) {
+            throw new ConfigException("a point of " + value + " " + unit.words()
+                    + " is beyond the largest value a profile may hold (" + (long) LoadProfile.MAX_VALUE
+                    + "); expected smaller values");
+        }
         long v = unit == ProfileUnit.USERS ? Math.round(value) * 1000 : Math.round(value * 1000);
         if (!points.isEmpty()) {
             long[] last = points.get(points.size() - 1);
@@ -44,6 +50,10 @@ public final class ProfileText {
             if (shape == ProfileShape.STEP && last[1] == v) {
                 return this;
             }
+        }
+        if (points.size() == LoadProfile.MAX_POINTS) {
+            throw new ConfigException("more than " + LoadProfile.MAX_POINTS + " points (run --profile takes at most "
+                    + LoadProfile.MAX_POINTS + "); expected a longer --step or --every, or a shorter --length");
         }
         points.add(new long[] {atMs, v});
         return this;

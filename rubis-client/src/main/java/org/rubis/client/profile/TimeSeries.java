@@ -70,6 +70,21 @@ public final class TimeSeries {
             throw new ConfigException(
                     source.displayName() + ": " + rows.size() + " samples; expected at least two lines 'time,value'");
         }
+        double median = medianStep(source, rows, lineNumbers);
+        double lastStep = median;
+        double[] t = new double[rows.size()];
+        double[] v = new double[rows.size()];
+        for (int i = 0; i < rows.size(); i++) {
+            t[i] = rows.get(i)[0];
+            v[i] = rows.get(i)[1];
+        }
+        // The last sample covers a step as the others do: the series spans from its first time to its last plus one
+        // step.
+        return new TimeSeries(append(t, t[t.length - 1] + lastStep), v);
+    }
+
+    /** The series' step (the median gap between samples); a gap of more than twice it is a mistake. */
+    private static double medianStep(Source source, List<double[]> rows, List<Integer> lineNumbers) {
         double[] steps = new double[rows.size() - 1];
         for (int i = 1; i < rows.size(); i++) {
             steps[i - 1] = rows.get(i)[0] - rows.get(i - 1)[0];
@@ -85,16 +100,7 @@ public final class TimeSeries {
                         + "; fill the missing samples (the profile would read a gap as a fall)");
             }
         }
-        double lastStep = median;
-        double[] t = new double[rows.size()];
-        double[] v = new double[rows.size()];
-        for (int i = 0; i < rows.size(); i++) {
-            t[i] = rows.get(i)[0];
-            v[i] = rows.get(i)[1];
-        }
-        // The last sample covers a step as the others do: the series spans from its first time to its last plus one
-        // step.
-        return new TimeSeries(append(t, t[t.length - 1] + lastStep), v);
+        return median;
     }
 
     private static double[] append(double[] a, double x) {
@@ -128,14 +134,19 @@ public final class TimeSeries {
     public double mean(double from, double to) {
         double t0 = times[0] + from * span();
         double t1 = times[0] + to * span();
+        // Summed as shares of the largest value, so that values near Double.MAX_VALUE do not overflow the sum.
+        double max = max();
+        if (max == 0) {
+            return 0;
+        }
         double sum = 0;
         for (int i = 0; i < values.length; i++) {
             double a = Math.max(t0, times[i]);
             double b = Math.min(t1, times[i + 1]);
             if (b > a) {
-                sum += values[i] * (b - a);
+                sum += values[i] / max * ((b - a) / (t1 - t0));
             }
         }
-        return t1 > t0 ? sum / (t1 - t0) : 0;
+        return t1 > t0 ? Math.min(1, sum) * max : 0;
     }
 }

@@ -8,6 +8,7 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.rubis.client.config.TargetProcessSpec;
 
 /**
  * Watches the client's own JVM while it measures, so that a run in which the client was the bottleneck can say
@@ -40,6 +41,16 @@ public final class ClientHealth implements AutoCloseable {
     /** Also samples the embedded server's CPU (its process id). */
     public void watchServer(long pid) {
         sampler.watchServer(pid);
+    }
+
+    /**
+     * Also samples the CPU of an external target's processes on this host (the one listening on the URL's port, the
+     * named ones, their children); returns them by name ("lighttpd, php-cgi x5"), or null when none was found.
+     */
+    public String watchTarget(String target, TargetProcessSpec named) {
+        TargetProcesses t = TargetProcesses.of(target, named);
+        sampler.watchTarget(t);
+        return t == null ? null : t.words();
     }
 
     /** Hands each second's sample to {@code listener} as well, on the sampler's thread (the live view's clock). */

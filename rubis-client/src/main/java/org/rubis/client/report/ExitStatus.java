@@ -1,6 +1,6 @@
 package org.rubis.client.report;
 
-import org.rubis.format.RunStatus;
+import org.rubis.format.run.RunStatus;
 
 /**
  * The exit statuses of {@code rubis-client.jar}, in one place so that a script can tell a mistyped command
@@ -26,12 +26,17 @@ public final class ExitStatus {
      * properties or input file, an unknown {@code -D} key, no subcommand. Nothing was sent.
      */
     public static final int USAGE = 64;
+    /**
+     * {@code validate --target URL} and {@code run --preflight}: the configuration loads, but the target does not fit it (a page the table uses
+     * fails, its database has fewer users, items, regions or categories than configured): sysexits' EX_UNAVAILABLE.
+     */
+    public static final int TARGET_DOES_NOT_FIT = 69;
     /** The run is {@code partial}: stopped early (Ctrl-C, SIGTERM, ...): 128 + SIGINT, the shell's convention. */
     public static final int PARTIAL = RunStatus.PARTIAL.exitCode();
 
     /**
      * The run is {@code complete} but an assertion ({@code run --assert}) failed, or its verdict names the client, so
-     * its figures cannot be asserted: k6's code for failed thresholds. A run that is not {@code complete} keeps its
+     * its figures cannot be asserted, or the ERRORS, so its response times cannot: k6's code for failed thresholds. A run that is not {@code complete} keeps its
      * own status (its assertions fail too, in summary.json).
      */
     public static final int ASSERTION_FAILED = 99;

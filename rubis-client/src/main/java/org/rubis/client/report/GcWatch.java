@@ -18,9 +18,9 @@ import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
-import org.rubis.format.Columns;
-import org.rubis.format.RegularFile;
-import org.rubis.format.RunFiles;
+import org.rubis.format.io.RegularFile;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.RunFiles;
 
 /**
  * The client JVM's garbage collections while it measures: each collection into {@code client-gc.csv} as the JVM

@@ -56,6 +56,7 @@ public record HealthFigures(
                 load.stealCores(),
                 load.procsRunning(),
                 load.serverCores(),
-                load.watchesServer());
+                load.watchesServer(),
+                load.serverName());
     }
 }

@@ -5,19 +5,22 @@ import static org.rubis.client.report.SummaryFormat.percentiles;
 import static org.rubis.client.report.SummaryFormat.putKnown;
 import static org.rubis.client.report.SummaryFormat.round;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
 import java.util.Map;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.format.CpuPerRequest;
-import org.rubis.format.ErrorShare;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Phase;
-import org.rubis.format.SummaryLines;
-import org.rubis.format.WireAccuracy;
+import org.rubis.format.run.Phase;
+import org.rubis.format.schema.Cause;
+import org.rubis.format.schema.ClientHealth;
+import org.rubis.format.schema.Quantiles;
+import org.rubis.format.schema.SummaryJson;
+import org.rubis.format.stats.ErrorShare;
+import org.rubis.format.stats.LatencyStats;
+import org.rubis.format.stats.WireAccuracy;
+import org.rubis.format.text.CpuPerRequest;
+import org.rubis.format.text.SummaryLines;
 
 /**
  * The client's own health while it measured (CPU, its fixed cost and its split by thread, GC, heap, send lateness,
@@ -35,20 +38,31 @@ final class HealthPart implements SummaryPart {
     private static final double ENDED_THREADS_MIN_SECONDS = 0.02;
 
     private final ClientConfig config;
-    private final RunStats stats;
+    private final RunTotals stats;
     private final HealthFigures health;
     private final RunOutcome outcome;
     private final WireAccuracy accuracy;
+    private final boolean captureIncomplete;
     private final long requests;
     private final long runRequests;
 
-    /** @param accuracy the capture's client-minus-wire error, or null when accuracy was not measured */
-    HealthPart(ClientConfig config, RunStats stats, HealthFigures health, RunOutcome outcome, WireAccuracy accuracy) {
+    /**
+     * @param accuracy          the capture's client-minus-wire error, or null when accuracy was not measured
+     * @param captureIncomplete a capture ran and lost packets (its accuracy then null)
+     */
+    HealthPart(
+            ClientConfig config,
+            RunTotals stats,
+            HealthFigures health,
+            RunOutcome outcome,
+            WireAccuracy accuracy,
+            boolean captureIncomplete) {
         this.config = config;
         this.stats = stats;
         this.health = health;
         this.outcome = outcome;
         this.accuracy = accuracy;
+        this.captureIncomplete = captureIncomplete;
         this.requests = stats.overall().count();
         this.runRequests = stats.phaseTotal(Phase.RUN).count();
     }
@@ -66,6 +80,9 @@ final class HealthPart implements SummaryPart {
         putKnown(h, "host_steal_cores", health.load().stealCores(), 3);
         putKnown(h, "host_procs_running_mean", health.load().procsRunning(), 2);
         putKnown(h, "server_cpu_cores", health.load().serverCores(), 3);
+        if (health.load().serverName() != null) {
+            h.put("server_cpu_of", health.load().serverName());
+        }
         putKnown(h, "wakeup_late_p99_ms", health.load().wakeupLateP99Ms(), 3);
         verdict(h);
     }
@@ -172,8 +189,9 @@ final class HealthPart implements SummaryPart {
         Verdict verdict = Verdict.of(
                 health.evidence(stats.judgedLatenessMs(99)),
                 accuracy,
-                new ErrorShare(run.count(), run.errors(), stats.errorsByClass()));
-        h.put("saturated", verdict.causes().contains(Verdict.Cause.CLIENT));
+                new ErrorShare(run.count(), run.errors(), stats.errorsByClass(), stats.runTargetState()),
+                captureIncomplete);
+        h.put("saturated", verdict.causes().contains(Cause.CLIENT));
         ArrayNode causes = h.putArray("causes");
         verdict.causes().forEach(c -> causes.add(c.name()));
         h.put("accuracy_measured", accuracy != null);
@@ -185,52 +203,40 @@ final class HealthPart implements SummaryPart {
     }
 
     @Override
-    public void text(JsonNode root, StringBuilder b) {
-        JsonNode h = root.get("client_health");
+    public void text(SummaryJson s, StringBuilder b) {
+        ClientHealth h = s.clientHealth();
         b.append("\nClient health\n");
+        String peak = h.cpuPeakCores() < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", h.cpuPeakCores());
         line(
                 b,
                 "CPU",
                 String.format(
                         Locale.ROOT,
                         "%.2f cores mean, %s peak (of %d); run phase %.2f cores",
-                        h.get("cpu_mean_cores").asDouble(),
-                        h.get("cpu_peak_cores").asDouble() < 0
-                                ? "n/a"
-                                : String.format(
-                                        Locale.ROOT,
-                                        "%.2f",
-                                        h.get("cpu_peak_cores").asDouble()),
-                        h.get("cores").asInt(),
-                        h.get("run_cpu_cores").asDouble()));
+                        h.cpuMeanCores(),
+                        peak,
+                        h.cores(),
+                        h.runCpuCores()));
         line(b, "CPU cost", CpuPerRequest.of(h).text());
-        if (h.has("run_cpu_us_per_request_by_thread")) {
-            line(b, "CPU by thread", byThread(h.get("run_cpu_us_per_request_by_thread")));
+        if (h.runCpuUsPerRequestByThread() != null) {
+            line(b, "CPU by thread", byThread(h.runCpuUsPerRequestByThread()));
         }
-        long missed = h.get("gc_pauses").asLong()
-                - h.path("gc_pauses_logged").asLong(h.get("gc_pauses").asLong());
+        long missed = h.gcPauses() - (h.gcPausesLogged() == null ? h.gcPauses() : h.gcPausesLogged());
         line(
                 b,
                 "GC",
-                GcPauses.Figures.describe(
-                        h.get("gc_count").asLong(),
-                        h.get("gc_pauses").asLong(),
-                        h.get("gc_pause_total_ms").asLong(),
-                        h.get("gc_max_pause_ms").asLong(),
-                        missed));
+                GcPauses.Figures.describe(h.gcCount(), h.gcPauses(), h.gcPauseTotalMs(), h.gcMaxPauseMs(), missed));
         line(
                 b,
                 "threads / heap",
-                h.get("peak_threads").asInt() + " peak threads; heap peak "
-                        + h.get("peak_heap_bytes").asLong() / (1 << 20) + " MiB of "
-                        + h.get("max_heap_bytes").asLong() / (1 << 20) + " MiB");
-        JsonNode ln = h.get("send_lateness_ms");
+                h.peakThreads() + " peak threads; heap peak " + h.peakHeapBytes() / (1 << 20) + " MiB of "
+                        + h.maxHeapBytes() / (1 << 20) + " MiB");
+        Quantiles ln = h.sendLatenessMs();
         line(
                 b,
                 "send lateness (ms)",
-                "p50 " + ln.get("p50").asDouble() + ", p90 " + ln.get("p90").asDouble() + ", p99 "
-                        + ln.get("p99").asDouble() + ", p99.9 "
-                        + ln.get("p99_9").asDouble() + ", max " + ln.get("max").asDouble());
+                "p50 " + ln.p50() + ", p90 " + ln.p90() + ", p99 " + ln.p99() + ", p99.9 " + ln.p999() + ", max "
+                        + ln.max());
     }
 
     /** The verdict, its clauses on short lines ({@link SummaryLines#verdict}); its keys are this part's. */
@@ -240,18 +246,17 @@ final class HealthPart implements SummaryPart {
             public void json(ObjectNode root) {}
 
             @Override
-            public void text(JsonNode root, StringBuilder b) {
-                b.append(SummaryLines.verdict(
-                        root.get("client_health").get("verdict").asText()));
+            public void text(SummaryJson s, StringBuilder b) {
+                b.append(SummaryLines.verdict(s.clientHealth().verdict()));
             }
         };
     }
 
     /** The run phase's CPU per request by thread role, roles that did not run left out. */
-    static String byThread(JsonNode per) {
+    static String byThread(Map<String, Double> per) {
         StringBuilder b = new StringBuilder();
         for (ThreadRole r : ThreadRole.values()) {
-            double us = per.path(r.key()).asDouble(0);
+            double us = per.getOrDefault(r.key(), 0.0);
             if (us > 0) {
                 b.append(b.isEmpty() ? "" : ", ")
                         .append(r.label())
@@ -259,11 +264,10 @@ final class HealthPart implements SummaryPart {
                         .append(String.format(Locale.ROOT, "%.2f", us));
             }
         }
-        if (per.has(ENDED_THREADS)) {
+        if (per.containsKey(ENDED_THREADS)) {
             b.append(b.isEmpty() ? "" : ", ")
                     .append("threads that ended before the phase's end ")
-                    .append(String.format(
-                            Locale.ROOT, "%.2f", per.get(ENDED_THREADS).asDouble()));
+                    .append(String.format(Locale.ROOT, "%.2f", per.get(ENDED_THREADS)));
         }
         return (b.isEmpty() ? "none" : b) + " us per run-phase request";
     }

@@ -13,9 +13,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import org.rubis.format.Columns;
-import org.rubis.format.RegularFile;
-import org.rubis.format.RunFiles;
+import org.rubis.format.io.RegularFile;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.RunFiles;
 
 /**
  * The client's one timer thread while it measures: every 100 ms a wake-up of the {@link WakeupProbe}, every
@@ -34,7 +34,9 @@ final class HealthSampler implements AutoCloseable {
      * @param stealCores      mean cores stolen by the hypervisor
      * @param procsRunning    mean runnable threads on the whole machine
      * @param serverCores     mean cores used by the embedded server
-     * @param watchesServer   whether the embedded server was sampled at all
+     * @param watchesServer   whether the server was sampled at all (the embedded one, or the target's processes)
+     * @param serverName      what the server's figure is of: "the embedded server", or the target's processes by
+     *                        name; null when none was watched
      * @param wakeupLateP99Ms p99 lateness of an idle thread's wake-ups in the client process: the machine's scheduling
      *                        delay
      */
@@ -47,7 +49,8 @@ final class HealthSampler implements AutoCloseable {
             double procsRunning,
             double serverCores,
             boolean watchesServer,
-            double wakeupLateP99Ms) {}
+            double wakeupLateP99Ms,
+            String serverName) {}
 
     /** Probe ticks per health sample: one sample a second. */
     private static final int TICKS_PER_SAMPLE = (int) (1_000_000_000L / WakeupProbe.PERIOD_NS);
@@ -65,6 +68,8 @@ final class HealthSampler implements AutoCloseable {
     private volatile boolean running = true;
     /** The embedded server's process (its CPU is the SERVER's evidence); null for an external target. */
     private volatile ProcessHandle server;
+    /** An external target's processes on this host (their CPU is the SERVER's evidence), or null. */
+    private volatile TargetProcesses target;
     /** Who else gets each second's sample (the live view), or null. */
     private volatile Consumer<HealthSample> listener;
     // Written by the sampler only.
@@ -96,6 +101,14 @@ final class HealthSampler implements AutoCloseable {
     /** Also samples the embedded server's CPU (its process id). */
     void watchServer(long pid) {
         server = ProcessHandle.of(pid).orElse(null);
+    }
+
+    /**
+     * Also samples the CPU of an external target's processes on this host: the one listening on its port, those
+     * named, and their children (null when there are none).
+     */
+    void watchTarget(TargetProcesses t) {
+        target = t;
     }
 
     /** Hands every later sample to {@code l}, on this thread, after its line is written. */
@@ -179,6 +192,17 @@ final class HealthSampler implements AutoCloseable {
             serverSamples++;
             serverCpuSum += serverCores;
             // the server's CPU is not the client's neighbours': take it out of "other processes"
+            if (!Double.isNaN(other)) {
+                double corrected = Math.max(0, other - serverCores);
+                hostOtherSum += corrected - other;
+                other = corrected;
+            }
+        }
+        TargetProcesses tp = target;
+        if (srv == null && tp != null) {
+            serverCores = tp.sample() / (double) Math.max(1, dt);
+            serverSamples++;
+            serverCpuSum += serverCores;
             if (!Double.isNaN(other)) {
                 double corrected = Math.max(0, other - serverCores);
                 hostOtherSum += corrected - other;
@@ -301,7 +325,10 @@ final class HealthSampler implements AutoCloseable {
                 host ? hostStealSum / hostSamples : Double.NaN,
                 host ? procsRunningSum / hostSamples : Double.NaN,
                 serverSamples == 0 ? Double.NaN : serverCpuSum / serverSamples,
-                server != null,
-                wakeups.p99Ms());
+                server != null || target != null,
+                wakeups.p99Ms(),
+                server != null
+                        ? "the embedded server"
+                        : target != null ? "the target's processes (" + target.words() + ")" : null);
     }
 }

@@ -6,8 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.rubis.format.Columns;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.Columns;
+import org.rubis.format.run.RunFiles;
 
 /**
  * The client's health within one stretch of the run (an interval of a load profile), from the logs the health

@@ -1,11 +1,16 @@
 package org.rubis.client.report;
 
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.Map;
-import org.rubis.format.Phase;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.Histogram;
+import org.rubis.format.run.Phase;
 
 /**
  * One interval of a run (about a second, between two samples of the client's health): what the live page plots and
- * the endpoint's gauges read. Made by {@link IntervalSnapshots}; immutable.
+ * the endpoint's gauges read. Made by {@link RunStats}; immutable.
  *
  * @param seq             the interval's number, from 0 at the start of the run's clock
  * @param epochMs         the interval's end
@@ -55,5 +60,22 @@ public record IntervalPoint(
     /** Requests per second in the interval. */
     public double rps() {
         return seconds <= 0 ? 0 : requests / seconds;
+    }
+
+    /** HdrHistogram's compressed encoding, base64. */
+    static String encoded(Histogram h) {
+        ByteBuffer b = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+        int n = h.encodeIntoCompressedByteBuffer(b);
+        return Base64.getEncoder().encodeToString(Arrays.copyOf(b.array(), n));
+    }
+
+    /** The other side of {@link #encoded}. */
+    public static Histogram decoded(String base64) {
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(
+                    ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+        } catch (DataFormatException | RuntimeException e) {
+            throw new IllegalArgumentException("not an encoded histogram: " + e.getMessage(), e);
+        }
     }
 }

@@ -1,15 +1,15 @@
 package org.rubis.client.report;
 
-import java.util.concurrent.atomic.DoubleAdder;
-import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Percentiles;
+import org.rubis.format.stats.LatencyStats;
+import org.rubis.format.stats.Percentiles;
+import org.rubis.format.stats.Stationarity;
 
 /**
- * The requests, send lateness, sessions and think times of one interval of a load profile, each request by its send
- * instant (requests.csv's {@code interval}), each session by its start, each think time by its own start. Fed by the
- * log writer thread (requests, sessions) and by the users (think times, on adders), read once at the end.
+ * The requests, send lateness and sessions of one interval of a load profile, each request by its send instant
+ * (requests.csv's {@code interval}), each session by its start: part of {@link RunTotals} (recorded by the log writer
+ * into an interval's, added up into the run's). Its think times are the users' ({@link UserCounters}), joined in the
+ * run's totals.
  */
 public final class IntervalStats {
 
@@ -18,10 +18,12 @@ public final class IntervalStats {
     long maxLatenessNs;
     long sessionsBegun;
     long sessionsDropped;
-    private final LongAdder thinkNs = new LongAdder();
-    private final LongAdder thinks = new LongAdder();
-    private final DoubleAdder thinkS2 = new DoubleAdder();
-    private final DoubleAdder thinkS3 = new DoubleAdder();
+    /** The users' think times that started in the interval; null but in the run's totals. */
+    private final ThinkSums thinks;
+
+    IntervalStats(ThinkSums thinks) {
+        this.thinks = thinks;
+    }
 
     void request(long responseNs, boolean error, long latenessNs) {
         response.record(responseNs, error);
@@ -29,27 +31,33 @@ public final class IntervalStats {
         maxLatenessNs = Math.max(maxLatenessNs, latenessNs);
     }
 
+    void addTo(IntervalStats total) {
+        total.response.add(response);
+        total.lateness.add(lateness);
+        total.maxLatenessNs = Math.max(total.maxLatenessNs, maxLatenessNs);
+        total.sessionsBegun += sessionsBegun;
+        total.sessionsDropped += sessionsDropped;
+    }
+
+    void reset() {
+        response.reset();
+        lateness.reset();
+        maxLatenessNs = 0;
+        sessionsBegun = 0;
+        sessionsDropped = 0;
+    }
+
     /** Sessions that began in the interval (by their first request's instant). */
     public long sessionsBegun() {
         return sessionsBegun;
     }
 
-    void think(long ns) {
-        thinkNs.add(ns);
-        thinks.increment();
-        if (ns != 0) {
-            double s = ns / 1e9;
-            thinkS2.add(s * s);
-            thinkS3.add(s * s * s);
-        }
-    }
-
-    /** The think times that started in the interval: their mean, mean square and mean cube, seconds. */
+    /**
+     * The think times that started in the interval: their mean (all the thinking time, cut ones included, over the think
+     * times that ended), mean square and mean cube (of those that ended), seconds.
+     */
     Stationarity.ThinkMoments thinkMoments() {
-        long n = thinks.sum();
-        return n == 0
-                ? Stationarity.ThinkMoments.NONE
-                : new Stationarity.ThinkMoments(thinkNs.sum() / 1e9 / n, thinkS2.sum() / n, thinkS3.sum() / n);
+        return thinks == null ? Stationarity.ThinkMoments.NONE : thinks.moments();
     }
 
     /** The send lateness's {@code p}-th percentile, ms, clamped to the interval's own largest. */

@@ -3,18 +3,20 @@ package org.rubis.client.report;
 import static org.rubis.client.report.SummaryFormat.putKnown;
 import static org.rubis.client.report.SummaryFormat.round;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.LeavePolicy;
 import org.rubis.client.profile.LoadProfile;
 import org.rubis.client.profile.ProfileUnit;
-import org.rubis.format.IntervalTable;
-import org.rubis.format.LatencyJson;
-import org.rubis.format.SessionEnd;
+import org.rubis.format.run.SessionEnd;
+import org.rubis.format.schema.SummaryJson;
+import org.rubis.format.stats.LatencyJson;
+import org.rubis.format.stats.Stationarity;
+import org.rubis.format.text.IntervalTable;
 
 /**
  * A run with a load profile, interval by interval (docs/WORKLOAD.md, Load profiles): the load planned and achieved
@@ -27,13 +29,13 @@ final class IntervalsPart implements SummaryPart {
 
     private final ClientConfig config;
     private final RunResult result;
-    private final RunStats stats;
+    private final RunTotals stats;
     private final HealthFigures health;
     private final LoadProfile profile;
     private final IntervalHealth samples;
     private final List<Stationarity> judged = new ArrayList<>();
 
-    IntervalsPart(ClientConfig config, RunResult result, RunStats stats, HealthFigures health) {
+    IntervalsPart(ClientConfig config, RunResult result, RunTotals stats, HealthFigures health) {
         this.config = config;
         this.result = result;
         this.stats = stats;
@@ -137,7 +139,10 @@ final class IntervalsPart implements SummaryPart {
         p.put("shape", profile.shape().label());
         p.put("unit", profile.unit().label());
         if (closed()) {
-            p.put("leave", config.leave().label());
+            p.put("leave", config.leave().policy().label());
+            if (config.leave().policy() == LeavePolicy.GRACEFUL) {
+                p.put("leave_grace_s", round(config.leave().graceMs() / 1e3, 3));
+            }
         }
         p.put("length_s", round(profile.lengthNs() / 1e9, 3));
         p.put("peak", profile.peak());
@@ -219,8 +224,11 @@ final class IntervalsPart implements SummaryPart {
                 f.serverCores(),
                 health.load().watchesServer());
         ArrayNode causes = h.putArray("causes");
+        ArrayNode findings = h.putArray("findings");
         if (f.samples() > 0) {
-            Verdict.of(e, null).causes().forEach(c -> causes.add(c.name()));
+            Verdict v = Verdict.of(e, null);
+            v.causes().forEach(c -> causes.add(c.name()));
+            v.findings().forEach(findings::add);
         }
     }
 
@@ -250,7 +258,7 @@ final class IntervalsPart implements SummaryPart {
     }
 
     @Override
-    public void text(JsonNode root, StringBuilder b) {
-        IntervalTable.text(root, b);
+    public void text(SummaryJson s, StringBuilder b) {
+        IntervalTable.text(s, b);
     }
 }

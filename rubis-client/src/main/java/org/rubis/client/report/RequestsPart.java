@@ -3,21 +3,20 @@ package org.rubis.client.report;
 import static org.rubis.client.report.SummaryFormat.line;
 import static org.rubis.client.report.SummaryFormat.round;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import org.rubis.format.ErrorClass;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Phase;
+import org.rubis.format.run.ErrorClass;
+import org.rubis.format.run.Phase;
+import org.rubis.format.schema.SummaryJson;
+import org.rubis.format.stats.LatencyStats;
 
 /** The requests: how many were sent, served, failed (by error class) and logged, and the run phase's throughput. */
 final class RequestsPart implements SummaryPart {
 
     private final RunResult result;
-    private final RunStats stats;
+    private final RunTotals stats;
 
-    RequestsPart(RunResult result, RunStats stats) {
+    RequestsPart(RunResult result, RunTotals stats) {
         this.result = result;
         this.stats = stats;
     }
@@ -40,16 +39,10 @@ final class RequestsPart implements SummaryPart {
     }
 
     @Override
-    public void text(JsonNode root, StringBuilder b) {
-        Map<String, Long> byClass = new LinkedHashMap<>();
-        root.get("errors_by_class")
-                .fields()
-                .forEachRemaining(e -> byClass.put(e.getKey(), e.getValue().asLong()));
+    public void text(SummaryJson s, StringBuilder b) {
+        Map<String, Long> byClass = s.errorsByClass();
         String classes = byClass.isEmpty() ? "" : ": " + ErrorClass.counts(byClass);
-        line(
-                b,
-                "requests",
-                root.get("requests").asLong() + " (" + root.get("errors").asLong() + " errors" + classes + ")");
-        line(b, "throughput (run phase)", root.get("throughput_rps").asDouble() + " requests/s");
+        line(b, "requests", s.requests() + " (" + s.errors() + " errors" + classes + ")");
+        line(b, "throughput (run phase)", s.throughputRps() + " requests/s");
     }
 }

@@ -1,16 +1,13 @@
 package org.rubis.client.report;
 
 import static org.rubis.client.report.SummaryFormat.cell;
-import static org.rubis.client.report.SummaryFormat.figures;
-import static org.rubis.client.report.SummaryFormat.header;
-import static org.rubis.client.report.SummaryFormat.line;
-import static org.rubis.client.report.SummaryFormat.row;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Phase;
+import org.rubis.format.schema.SummaryJson;
+import org.rubis.format.stats.LatencyStats;
+import org.rubis.format.text.TimeTables;
 
 /**
  * The original client's table, per phase and per state (count, errors, mean, min, max) with percentiles, and the
@@ -19,12 +16,11 @@ import org.rubis.format.Phase;
  */
 final class ResponseTimesPart implements SummaryPart {
 
-    /** The key of the table of all phases together. */
-    private static final String OVERALL = "overall";
+    private static final String OVERALL = TimeTables.OVERALL;
 
-    private final RunStats stats;
+    private final RunTotals stats;
 
-    ResponseTimesPart(RunStats stats) {
+    ResponseTimesPart(RunTotals stats) {
         this.stats = stats;
     }
 
@@ -59,7 +55,7 @@ final class ResponseTimesPart implements SummaryPart {
 
     /**
      * The run phase's figures (all phases' when it had no request), from the actual and from the intended send: the
-     * lines at the top of summary.txt. Its keys are this part's.
+     * lines at the top of summary.txt ({@link TimeTables#headline}). Its keys are this part's.
      */
     SummaryPart headline() {
         return new SummaryPart() {
@@ -67,66 +63,14 @@ final class ResponseTimesPart implements SummaryPart {
             public void json(ObjectNode root) {}
 
             @Override
-            public void text(JsonNode root, StringBuilder b) {
-                String phase = root.get("response_time_ms")
-                                        .get(Phase.RUN.label())
-                                        .get("count")
-                                        .asLong()
-                                > 0
-                        ? Phase.RUN.label()
-                        : OVERALL;
-                String clock = root.has("response_time_clock")
-                        ? ", clock: " + root.get("response_time_clock").asText()
-                        : "";
-                String label = phase.equals(OVERALL) ? "response time (all, ms)" : "response time (run, ms)";
-                line(b, label, figures(root.get("response_time_ms").get(phase)) + clock);
-                JsonNode fromIntended =
-                        root.path("response_time_from_intended_ms").path(phase);
-                if (fromIntended.path("count").asLong() > 0) {
-                    line(b, "  from intended send", figures(fromIntended));
-                }
+            public void text(SummaryJson s, StringBuilder b) {
+                TimeTables.headline(s, b);
             }
         };
     }
 
     @Override
-    public void text(JsonNode root, StringBuilder b) {
-        String clock = root.has("response_time_clock")
-                ? " (clock: " + root.get("response_time_clock").asText() + ")"
-                : "";
-        for (Phase p : Phase.values()) {
-            table(b, p.title(), clock, root.get("response_time_ms").get(p.label()));
-        }
-        table(b, "Overall", clock, root.get("response_time_ms").get(OVERALL));
-        JsonNode fromIntended = root.get("response_time_from_intended_ms");
-        if (fromIntended != null) {
-            b.append("\nResponse time from the intended send instant in ms (the schedule; corrected for coordinated"
-                    + " omission;\nthe tables above are service times, from the actual send)\n");
-            header(b, "phase");
-            for (Phase p : Phase.values()) {
-                intendedRow(b, p.label(), fromIntended.get(p.label()));
-            }
-            intendedRow(b, OVERALL, fromIntended.get(OVERALL));
-        }
-    }
-
-    private static void table(StringBuilder b, String title, String clock, JsonNode ph) {
-        if (ph.get("count").asLong() == 0) {
-            return;
-        }
-        b.append('\n')
-                .append(title)
-                .append(" - response time in ms")
-                .append(clock)
-                .append('\n');
-        header(b, "state");
-        ph.get("states").fields().forEachRemaining(e -> row(b, e.getKey(), e.getValue()));
-        row(b, "TOTAL", ph);
-    }
-
-    private static void intendedRow(StringBuilder b, String name, JsonNode ph) {
-        if (ph != null && ph.get("count").asLong() > 0) {
-            row(b, name, ph);
-        }
+    public void text(SummaryJson s, StringBuilder b) {
+        TimeTables.tables(s, b);
     }
 }

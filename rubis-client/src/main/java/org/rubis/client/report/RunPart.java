@@ -2,14 +2,14 @@ package org.rubis.client.report;
 
 import static org.rubis.client.report.SummaryFormat.line;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.Locale;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ExecutionModel;
 import org.rubis.client.config.ShardPlan;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Phase;
+import org.rubis.format.schema.SummaryJson;
 
 /** The summary's head: how the run ended, what ran against what (target, workload, backend, seed), where and when. */
 final class RunPart implements SummaryPart {
@@ -27,6 +27,7 @@ final class RunPart implements SummaryPart {
     @Override
     public void json(ObjectNode root) {
         root.put("status", outcome.status().label());
+        root.put("schema_version", SummaryJson.SCHEMA_VERSION);
         root.put("partial", outcome.partial());
         root.put("stop_reason", outcome.stopReason());
         root.put("started_at", Instant.ofEpochSecond(0, result.startEpochNs()).toString());
@@ -34,6 +35,7 @@ final class RunPart implements SummaryPart {
         root.put("properties", config.source());
         root.put("target", config.target());
         root.put("seed", config.seed());
+        root.put("write_salt", config.workload().writeSalt());
         root.put("config_sha256", config.configSha256());
         ShardPlan plan = result.shard();
         if (plan.shard()) {
@@ -76,34 +78,17 @@ final class RunPart implements SummaryPart {
     }
 
     @Override
-    public void text(JsonNode root, StringBuilder b) {
+    public void text(SummaryJson s, StringBuilder b) {
         b.append("RUBiS client run summary\n========================\n");
-        line(
-                b,
-                "status",
-                root.get("status").asText()
-                        + (root.get("partial").asBoolean()
-                                ? " (" + root.get("stop_reason").asText() + ")"
-                                : ""));
-        line(b, "run directory", root.get("run_dir").asText());
+        line(b, "status", s.status() + (s.partial() ? " (" + s.stopReason() + ")" : ""));
+        line(b, "run directory", s.runDir());
         line(
                 b,
                 "target",
                 config.target()
-                        + (root.has("server")
-                                ? " (embedded "
-                                        + root.path("server").path("model").asText() + " server)"
-                                : ""));
-        line(
-                b,
-                "workload",
-                root.get("arrival_process").asText() + "; table "
-                        + root.get("transition_table").asText() + " ("
-                        + root.get("transition_mode").asText() + ")");
-        line(
-                b,
-                "backend",
-                root.get("backend").asText() + ", " + root.get("execution").asText() + "; seed "
-                        + root.get("seed").asText());
+                        + (s.server() != null ? " (embedded " + s.server().model() + " server)" : ""));
+        line(b, "workload", s.arrivalProcess() + "; table " + s.transitionTable() + " (" + s.transitionMode() + ")");
+        String salt = s.writeSalt() == null || s.writeSalt().isEmpty() ? "none" : s.writeSalt();
+        line(b, "backend", s.backend() + ", " + s.execution() + "; seed " + s.seed() + ", write salt " + salt);
     }
 }

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.rubis.client.config.ExecutionModel;
 import org.rubis.client.config.ShardPlan;
-import org.rubis.format.StopCause;
+import org.rubis.format.run.StopCause;
 
 /**
  * What the engine knows at the end of a run, handed to {@link Summary} in one piece: how it ended,

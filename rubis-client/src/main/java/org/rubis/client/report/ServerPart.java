@@ -2,13 +2,14 @@ package org.rubis.client.report;
 
 import static org.rubis.client.report.SummaryFormat.line;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.schema.SummaryJson;
+import org.rubis.format.text.SummaryLines;
 
 /**
  * The embedded server's ground truth (its server/stats.json, copied as it is), when the run had one. Its counts are
@@ -38,23 +39,9 @@ final class ServerPart implements SummaryPart {
     }
 
     @Override
-    public void text(JsonNode root, StringBuilder b) {
-        if (root.has("server") && root.get("server").isObject()) {
-            JsonNode s = root.get("server");
-            long probe = s.path("probe_requests").asLong();
-            line(
-                    b,
-                    "server ground truth",
-                    s.path("requests").asLong() + " requests, "
-                            + s.path("connections_accepted").asLong()
-                            + " connections accepted, at most "
-                            + s.path("max_concurrent_connections").asLong() + " at once, "
-                            + s.path("requests_per_connection").path("mean").asText() + " requests per connection (max "
-                            + s.path("requests_per_connection").path("max").asText() + ")"
-                            + (probe == 0
-                                    ? ""
-                                    : "; apart: the reference probe's " + probe + " requests on "
-                                            + s.path("probe_connections").asLong() + " connection(s)"));
+    public void text(SummaryJson s, StringBuilder b) {
+        if (s.server() != null) {
+            line(b, "server ground truth", SummaryLines.serverTruth(s.server()));
         }
     }
 }

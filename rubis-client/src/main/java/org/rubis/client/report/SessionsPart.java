@@ -3,19 +3,20 @@ package org.rubis.client.report;
 import static org.rubis.client.report.SummaryFormat.line;
 import static org.rubis.client.report.SummaryFormat.round;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.rubis.format.SessionEnd;
+import org.rubis.format.run.SessionEnd;
+import org.rubis.format.schema.ErrorPageBound;
+import org.rubis.format.schema.SummaryJson;
 
 /** The sessions (how they ended, the cap's delays and drops) and the connections the client opened. */
 final class SessionsPart implements SummaryPart {
 
     private final RunResult result;
-    private final RunStats stats;
+    private final RunTotals stats;
     /** workload_max_error_pages_without_think: ERROR pages in a row before a think time is added. */
     private final int errorPagesWithoutThink;
 
-    SessionsPart(RunResult result, RunStats stats, int errorPagesWithoutThink) {
+    SessionsPart(RunResult result, RunTotals stats, int errorPagesWithoutThink) {
         this.result = result;
         this.stats = stats;
         this.errorPagesWithoutThink = errorPagesWithoutThink;
@@ -45,36 +46,36 @@ final class SessionsPart implements SummaryPart {
     }
 
     @Override
-    public void text(JsonNode root, StringBuilder b) {
-        long stuck = root.get("sessions_stuck_at_end").asLong();
-        long dropped = root.get("sessions_dropped_by_cap").asLong();
-        long delayed = root.get("sessions_delayed_by_cap").asLong();
+    public void text(SummaryJson s, StringBuilder b) {
+        long stuck = s.sessionsStuckAtEnd();
+        long dropped = s.sessionsDroppedByCap();
+        long delayed = s.sessionsDelayedByCap();
         line(
                 b,
                 "sessions",
-                root.get("sessions_started").asLong() + " started, "
-                        + root.get("sessions_completed").asLong() + " completed, "
-                        + root.get("sessions_aborted_at_end").asLong() + " cut by the end of the run"
+                s.sessionsStarted() + " started, "
+                        + s.sessionsCompleted() + " completed, "
+                        + s.sessionsAbortedAtEnd() + " cut by the end of the run"
                         + (stuck > 0 ? ", " + stuck + " stuck in a request when the run stopped waiting" : "")
-                        + "; mean session " + root.get("mean_session_s").asDouble() + " s"
+                        + "; mean session " + s.meanSessionS() + " s"
                         + (dropped > 0 ? "; " + dropped + " dropped by the cap" : "")
                         + (delayed > 0 ? "; " + delayed + " delayed by the cap" : ""));
-        JsonNode ep = root.get("error_page_bound");
-        if (ep.get("think_times_added").asLong() > 0) {
+        ErrorPageBound ep = s.errorPageBound();
+        if (ep.thinkTimesAdded() > 0) {
             line(
                     b,
                     "ERROR pages",
-                    ep.get("think_times_added").asLong() + " think times added in "
-                            + ep.get("sessions").asLong() + " sessions, after "
-                            + ep.get("pages_without_think").asInt()
+                    ep.thinkTimesAdded() + " think times added in "
+                            + ep.sessions() + " sessions, after "
+                            + ep.pagesWithoutThink()
                             + " ERROR pages in a row sent users back to Home at once (workload_max_error_pages_without_think)");
         }
-        long retried = root.path("retried_requests").asLong();
+        long retried = s.retriedRequests();
         line(
                 b,
                 "connections (client)",
-                root.get("connections_opened").asLong() + " opened, "
-                        + root.get("distinct_connections").asLong() + " distinct"
+                s.connectionsOpened() + " opened, "
+                        + s.distinctConnections() + " distinct"
                         + (retried > 0
                                 ? "; " + retried + " requests resent on a new connection (no response on a reused one)"
                                 : ""));

@@ -3,22 +3,23 @@ package org.rubis.client.report;
 import static org.rubis.client.report.SummaryFormat.line;
 import static org.rubis.client.report.SummaryFormat.round;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Phase;
+import org.rubis.format.schema.SummaryJson;
+import org.rubis.format.stats.Stationarity;
 
 /** Whether the run phase was steady ({@link Stationarity}): the trend, the halves, Little's law for a closed run. */
 final class StationarityPart implements SummaryPart {
 
     private final ClientConfig config;
-    private final RunStats stats;
+    private final RunTotals stats;
     private final Stationarity st;
     /** With a load profile: the run phase is judged on its flat intervals instead. */
     private final IntervalsPart intervals;
 
-    StationarityPart(ClientConfig config, RunResult result, RunStats stats, IntervalsPart intervals) {
+    StationarityPart(ClientConfig config, RunResult result, RunTotals stats, IntervalsPart intervals) {
         this.config = config;
         this.stats = stats;
         this.intervals = intervals;
@@ -63,6 +64,7 @@ final class StationarityPart implements SummaryPart {
             sj.put("little_high", round(st.littleHigh(), 4));
         }
         sj.put("mean_think_s", round(stats.meanRunThinkSeconds(), 4));
+        thinkMoments(sj);
         sj.put("trend_rps_per_s", round(st.slopePerS(), 4));
         sj.put("trend_ci99_low", round(st.slopeLow(), 4));
         sj.put("trend_ci99_high", round(st.slopeHigh(), 4));
@@ -74,11 +76,26 @@ final class StationarityPart implements SummaryPart {
     }
 
     /**
+     * The run phase's think times unrounded (how many, their mean square and cube) and the windows' length: what a
+     * merge of shards needs to judge the merged log as one run ({@code Stationarity.of}, rubis-analysis merge).
+     */
+    private void thinkMoments(ObjectNode sj) {
+        Stationarity.ThinkMoments z = stats.runThinkMoments();
+        sj.put("think_count", stats.runThinkCount());
+        if (!Double.isNaN(z.meanSquare())) {
+            sj.put("think_mean_s", z.mean());
+            sj.put("think_mean_square_s2", z.meanSquare());
+            sj.put("think_mean_cube_s3", z.meanCube());
+        }
+        sj.put("window_s", stats.runWindowSeconds());
+    }
+
+    /**
      * The verdict in words, then the figures ({@link Stationarity#describe} already says "not judged (why)" when not
      * judged).
      */
     @Override
-    public void text(JsonNode root, StringBuilder b) {
+    public void text(SummaryJson s, StringBuilder b) {
         if (intervals != null) {
             String prefix = switch (intervals.judgement()) {
                 case STEADY -> "yes: ";

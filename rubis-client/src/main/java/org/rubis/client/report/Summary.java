@@ -8,11 +8,14 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Phase;
-import org.rubis.format.RunStatus;
-import org.rubis.format.WireAccuracy;
+import org.rubis.format.run.ErrorClass;
+import org.rubis.format.run.Phase;
+import org.rubis.format.run.RunStatus;
+import org.rubis.format.schema.SummaryJson;
+import org.rubis.format.stats.LatencyStats;
+import org.rubis.format.stats.WireAccuracy;
 
 /**
  * The end-of-run summary, {@code summary.json} and {@code summary.txt}: how the run ended ({@link RunOutcome}), then
@@ -42,12 +45,26 @@ public final class Summary {
      * @param accuracy the capture's client-minus-wire error when the run had a packet capture (the
      *                 wire check of {@code run --capture}), else null: the verdict then says accuracy
      *                 was not measured
+     * @param captureIncomplete the run's capture lost packets (drops, a full disk): accuracy is not vouched for
      */
-    public Summary(ClientConfig config, RunResult result, RunStats stats, HealthFigures health, WireAccuracy accuracy) {
+    public Summary(
+            ClientConfig config,
+            RunResult result,
+            RunTotals stats,
+            HealthFigures health,
+            WireAccuracy accuracy,
+            boolean captureIncomplete) {
         this.dir = result.dir();
         LatencyStats overall = stats.overall();
-        long runRequests = stats.phaseTotal(Phase.RUN).count();
-        this.outcome = RunOutcome.of(config, result, overall.count(), overall.count() - overall.errors(), runRequests);
+        LatencyStats runPhase = stats.phaseTotal(Phase.RUN);
+        this.outcome = RunOutcome.of(
+                config,
+                result,
+                overall.count(),
+                overall.count() - overall.errors(),
+                runPhase.count(),
+                runPhase.count() - runPhase.errors(),
+                stats.errorsByClass().getOrDefault(ErrorClass.ABORTED.label(), 0L));
         RunPart run = new RunPart(config, result, outcome);
         RequestsPart requests = new RequestsPart(result, stats);
         SessionsPart sessions =
@@ -55,7 +72,7 @@ public final class Summary {
         IntervalsPart intervals = config.profile() == null ? null : new IntervalsPart(config, result, stats, health);
         StationarityPart stationarity = new StationarityPart(config, result, stats, intervals);
         ResponseTimesPart times = new ResponseTimesPart(stats);
-        HealthPart healthPart = new HealthPart(config, stats, health, outcome, accuracy);
+        HealthPart healthPart = new HealthPart(config, stats, health, outcome, accuracy, captureIncomplete);
         ServerPart server = new ServerPart(dir);
         WarningsPart warnings = new WarningsPart(config, result, stationarity.warning());
         List<SummaryPart> jsonOrder = new ArrayList<>(
@@ -84,7 +101,8 @@ public final class Summary {
 
     private String renderText() {
         StringBuilder b = new StringBuilder(8192);
-        textOrder.forEach(p -> p.text(root, b));
+        SummaryJson s = SummaryJson.of(root);
+        textOrder.forEach(p -> p.text(s, b));
         return b.toString();
     }
 
@@ -103,6 +121,9 @@ public final class Summary {
             root.set("response_time_ms_client", root.get("response_time_ms"));
             root.set("response_time_ms", published);
             root.put("response_time_clock", section.publishedClock());
+            this.text = renderText();
+        } else if (section.publishedClock() != null) {
+            root.put("response_time_clock", section.publishedClock()); // the run's own times, from that clock
             this.text = renderText();
         }
         sectionsText.append('\n').append(section.text());
@@ -145,7 +166,7 @@ public final class Summary {
     /**
      * The run phase's CPU per request by thread role, roles that did not run left out (summary.txt's "CPU by thread").
      */
-    public static String byThread(JsonNode perRequestByThread) {
+    public static String byThread(Map<String, Double> perRequestByThread) {
         return HealthPart.byThread(perRequestByThread);
     }
 }

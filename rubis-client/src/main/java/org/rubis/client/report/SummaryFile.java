@@ -1,14 +1,18 @@
 package org.rubis.client.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.rubis.format.Phase;
-import org.rubis.format.RunFiles;
-import org.rubis.format.RunStatus;
-import org.rubis.format.SectionStatus;
+import java.util.Map;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.RunStatus;
+import org.rubis.format.run.SectionStatus;
+import org.rubis.format.schema.ClientHealth;
+import org.rubis.format.schema.PhasesMs;
+import org.rubis.format.schema.SchemaMapper;
+import org.rubis.format.schema.ServerStats;
+import org.rubis.format.schema.SummaryJson;
+import org.rubis.format.schema.WireCheck;
 
 /**
  * A run's summary.json read back as types, for the commands that run the client as a child and
@@ -78,53 +82,54 @@ public record SummaryFile(
         return status == RunStatus.COMPLETE;
     }
 
-    private static long elapsedMs(JsonNode phases) {
-        long sum = 0;
-        for (JsonNode v : phases) {
-            sum += v.asLong();
-        }
-        return sum;
-    }
-
     /** The summary of a run directory, or null when the run wrote none (its JVM died). */
     public static SummaryFile read(Path runDir) throws IOException {
         Path p = RunFiles.summaryJson(runDir);
         if (!Files.exists(p)) {
             return null;
         }
-        JsonNode s = new ObjectMapper().readTree(p.toFile());
-        JsonNode run = s.path("response_time_ms").path(Phase.RUN.label());
-        JsonNode h = s.path("client_health");
-        JsonNode srv = s.path("server");
-        JsonNode wire = s.path("wire_check");
+        SummaryJson s = SummaryJson.read(p);
+        org.rubis.format.schema.Latency run =
+                s.responseTimeMs() == null ? null : s.responseTimeMs().run();
+        // A summary without client_health (a run that died early) reads as every figure unknown, as before.
+        ClientHealth h = s.clientHealth() != null
+                ? s.clientHealth()
+                : SchemaMapper.LENIENT.convertValue(Map.of(), ClientHealth.class);
+        ServerStats srv = s.server();
+        WireCheck wire = s.wireCheck();
+        PhasesMs phases = s.phasesMs();
         return new SummaryFile(
-                RunStatus.parse(s.path("status").asText(null)),
-                s.path("stop_reason").asText(),
-                s.path("requests").asLong(),
-                s.path("throughput_rps").asDouble(),
-                new Latency(run.path("mean").asDouble(), run.path("p99").asDouble()),
-                new Health(
-                        h.path("cores").asInt(),
-                        h.path("run_cpu_seconds").asDouble(),
-                        h.path("run_cpu_cores").asDouble(),
-                        h.path("run_cpu_us_per_request").asDouble(),
-                        h.path("run_send_lateness_ms").path("p99").asDouble(),
-                        h.path("peak_threads").asInt(),
-                        h.path("peak_heap_bytes").asLong(),
-                        h.path("fixed_cpu_cores").asDouble(-1),
-                        h.path("fixed_cpu_cores_error").asDouble(-1),
-                        h.path("run_request_cpu_us").asDouble(-1),
-                        h.path("gc_pause_total_ms").asLong(),
-                        h.path("max_heap_bytes").asLong(),
-                        elapsedMs(s.path("phases_ms")),
-                        h.path("run_system_cpu_us_per_request").asDouble(-1)),
-                new Server(
-                        srv.path("connections_accepted").asLong(),
-                        srv.path("max_concurrent_connections").asLong()),
-                SectionStatus.parse(wire.path("status").asText()) == SectionStatus.NOT_RUN
-                        ? wire.path("reason").asText()
-                        : null,
-                verdictWord(h.path("verdict").asText("")));
+                s.status(),
+                s.stopReason() == null ? "" : s.stopReason(),
+                s.requests(),
+                s.throughputRps(),
+                run == null ? new Latency(0, 0) : new Latency(run.mean(), run.p99()),
+                health(h, phases == null ? 0 : phases.up() + phases.run() + phases.down()),
+                srv == null ? new Server(0, 0) : new Server(srv.connectionsAccepted(), srv.maxConcurrentConnections()),
+                wire != null && SectionStatus.parse(wire.status()) == SectionStatus.NOT_RUN ? wire.reason() : null,
+                verdictWord(h.verdict() == null ? "" : h.verdict()));
+    }
+
+    private static Health health(ClientHealth h, long elapsedMs) {
+        return new Health(
+                (int) h.cores(),
+                h.runCpuSeconds(),
+                h.runCpuCores(),
+                h.runCpuUsPerRequest(),
+                h.runSendLatenessMs() == null ? 0 : h.runSendLatenessMs().p99(),
+                (int) h.peakThreads(),
+                h.peakHeapBytes(),
+                orMinusOne(h.fixedCpuCores()),
+                orMinusOne(h.fixedCpuCoresError()),
+                orMinusOne(h.runRequestCpuUs()),
+                h.gcPauseTotalMs(),
+                h.maxHeapBytes(),
+                elapsedMs,
+                orMinusOne(h.runSystemCpuUsPerRequest()));
+    }
+
+    private static double orMinusOne(Double figure) {
+        return figure == null ? -1 : figure;
     }
 
     /** {@code SUSPECT} of {@code SUSPECT: HOST: ...}; {@code -} for no verdict. */

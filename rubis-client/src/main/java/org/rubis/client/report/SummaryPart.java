@@ -1,11 +1,11 @@
 package org.rubis.client.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.rubis.format.schema.SummaryJson;
 
 /**
  * One part of the run's summary: its keys in summary.json and its lines in summary.txt. The lines are read back
- * from the keys as written, so that the text says what the file says, also once a run hook has replaced the
+ * from the keys as written (as the schema's records), so that the text says what the file says, also once a run hook has replaced the
  * response times with the wire's ({@link Summary#add}).
  */
 interface SummaryPart {
@@ -14,5 +14,5 @@ interface SummaryPart {
     void json(ObjectNode root);
 
     /** Appends this part's lines to summary.txt (none by default). */
-    default void text(JsonNode root, StringBuilder b) {}
+    default void text(SummaryJson s, StringBuilder b) {}
 }

@@ -1,7 +1,7 @@
 package org.rubis.client.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.rubis.format.WireAccuracy;
+import org.rubis.format.stats.WireAccuracy;
 
 /**
  * A part of the summary contributed by a run hook (the wire check), built after the logs are closed:
@@ -26,6 +26,11 @@ public interface SummarySection {
         return null;
     }
 
+    /** True when this section's capture ran and lost packets: its accuracy is then not vouched for. */
+    default boolean captureIncomplete() {
+        return false;
+    }
+
     /** The run's accuracy verdict when this section measured it, else null. */
     default String accuracyVerdict() {
         return null;
@@ -39,7 +44,10 @@ public interface SummarySection {
         return null;
     }
 
-    /** Which clock {@link #publishedResponseTimes} come from, e.g. "wire (packet capture)". */
+    /**
+     * Which clock {@link #publishedResponseTimes} come from, e.g. "wire (packet capture)"; without published times of
+     * its own, which clock the run's own response times came from (the kernel backend's stamps), or null.
+     */
     default String publishedClock() {
         return null;
     }

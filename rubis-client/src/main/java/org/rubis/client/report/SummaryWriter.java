@@ -2,9 +2,9 @@ package org.rubis.client.report;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.rubis.format.AtomicFile;
-import org.rubis.format.RunFiles;
-import org.rubis.format.RunStatus;
+import org.rubis.format.io.AtomicFile;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.RunStatus;
 
 /**
  * Writes a run's summary.json and summary.txt, each whole or not at all ({@link AtomicFile}): a kill leaves no torn

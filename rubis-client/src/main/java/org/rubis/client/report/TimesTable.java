@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.EnumMap;
 import java.util.Map;
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Phase;
+import org.rubis.format.stats.LatencyStats;
 
 /**
  * A response-time table per phase and state built from times that did not come through the run's

@@ -3,8 +3,9 @@ package org.rubis.client.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.rubis.format.ErrorShare;
-import org.rubis.format.WireAccuracy;
+import org.rubis.format.schema.Cause;
+import org.rubis.format.stats.ErrorShare;
+import org.rubis.format.stats.WireAccuracy;
 
 /**
  * Whether the run's numbers can be trusted, and if not, whom to blame: the CLIENT (its own CPU,
@@ -28,17 +29,6 @@ import org.rubis.format.WireAccuracy;
  * replies {@code http-503} once read OK).
  */
 public final class Verdict {
-
-    /**
-     * What a verdict can name: the client, the host or the server as what limited the run, or the replies themselves
-     * when too many were errors.
-     */
-    public enum Cause {
-        CLIENT,
-        HOST,
-        SERVER,
-        ERRORS
-    }
 
     /** Send lateness p99 (ms, run phase) above which the schedule was not kept. */
     static final double LATENESS_LIMIT_MS = 5.0;
@@ -64,14 +54,58 @@ public final class Verdict {
             double hostStealCores,
             double procsRunningMean,
             double serverCpuCores,
-            boolean embeddedServer) {}
+            boolean embeddedServer,
+            String serverName) {
+
+        /**
+         * Evidence whose server, when watched, is the embedded one.
+         *
+         * @param embeddedServer whether the server's CPU was watched
+         */
+        public Evidence(
+                int cores,
+                double clientCpuCores,
+                long gcMaxPauseMs,
+                double p99LatenessMs,
+                double wakeupLateP99Ms,
+                double hostOtherCpuCores,
+                double hostStealCores,
+                double procsRunningMean,
+                double serverCpuCores,
+                boolean embeddedServer) {
+            this(
+                    cores,
+                    clientCpuCores,
+                    gcMaxPauseMs,
+                    p99LatenessMs,
+                    wakeupLateP99Ms,
+                    hostOtherCpuCores,
+                    hostStealCores,
+                    procsRunningMean,
+                    serverCpuCores,
+                    embeddedServer,
+                    embeddedServer ? "the embedded server" : null);
+        }
+
+        /** What the server figure is of, for the words: "the embedded server", "the target's processes (...)". */
+        String server() {
+            return serverName == null ? "the embedded server" : serverName;
+        }
+    }
 
     private final List<Cause> causes;
+    private final List<String> findings;
     private final String text;
 
-    private Verdict(List<Cause> causes, String text) {
+    private Verdict(List<Cause> causes, List<String> findings, String text) {
         this.causes = List.copyOf(causes);
+        this.findings = List.copyOf(findings);
         this.text = text;
+    }
+
+    /** Each cause with its evidence figures, one string a cause ({@code CLIENT: it used 1.71 of 2 cores}). */
+    public List<String> findings() {
+        return findings;
     }
 
     /** The causes named (empty: nothing found). */
@@ -92,14 +126,16 @@ public final class Verdict {
      * @param accuracy null without a capture (accuracy then was not measured)
      */
     public static Verdict of(Evidence e, WireAccuracy accuracy) {
-        return of(e, accuracy, ErrorShare.NONE);
+        return of(e, accuracy, ErrorShare.NONE, false);
     }
 
     /**
-     * @param accuracy null without a capture (accuracy then was not measured)
-     * @param errors   the run phase's errors
+     * @param accuracy          null without a capture or with an incomplete one
+     * @param errors            the run phase's errors
+     * @param captureIncomplete a capture ran but lost packets (drops, a full disk): accuracy is then not vouched
+     *                          for, which the statement says instead of "not measured (no packet capture)"
      */
-    public static Verdict of(Evidence e, WireAccuracy accuracy, ErrorShare errors) {
+    public static Verdict of(Evidence e, WireAccuracy accuracy, ErrorShare errors, boolean captureIncomplete) {
         List<Cause> causes = new ArrayList<>();
         List<String> findings = new ArrayList<>();
         boolean late = e.p99LatenessMs > LATENESS_LIMIT_MS;
@@ -142,7 +178,10 @@ public final class Verdict {
             causes.add(Cause.ERRORS);
             findings.add("ERRORS: " + errors.text());
         }
-        return new Verdict(causes, text(e, causes, findings, server, accuracy, accurate));
+        String text = text(e, causes, findings, server, accuracy, accurate, captureIncomplete);
+        String targetState = errors.targetStateText();
+        return new Verdict(
+                causes, findings, targetState.isEmpty() ? text : text + " Target state: " + targetState + ".");
     }
 
     /** HOST: other processes, the run queue, the hypervisor, the scheduler's wake-ups. */
@@ -177,7 +216,9 @@ public final class Verdict {
             client.add("GC pauses up to " + e.gcMaxPauseMs + " ms");
         }
         if (lateItself) {
-            client.add(f("p99 send lateness %.1f ms in the run phase (> %.0f ms)", e.p99LatenessMs, LATENESS_LIMIT_MS));
+            client.add(f(
+                    "p99 send lateness %.1f ms (> %.0f ms) while the host's other load was not to blame",
+                    e.p99LatenessMs, LATENESS_LIMIT_MS));
         }
         if (inaccurate != null) {
             client.add(f(
@@ -192,20 +233,22 @@ public final class Verdict {
         return client;
     }
 
-    /** SERVER: only the embedded one is known. Its words when it is not a cause (null when it is: then a finding). */
+    /**
+     * SERVER: known for the embedded server and for a target's processes on this host (the one listening on its port,
+     * those named). Its words when it is not a cause (null when it is: then a finding).
+     */
     private static String server(Evidence e, List<Cause> causes, List<String> findings) {
         if (!e.embeddedServer) {
-            return "server load unknown (not the embedded server)";
+            return "server load unknown (not the embedded server, and no process of the target found on this host)";
         }
         if (e.serverCpuCores >= SERVER_CPU_LIMIT * e.cores) {
             causes.add(Cause.SERVER);
-            findings.add(
-                    f("SERVER: the embedded server used %.2f of %d cores of this machine", e.serverCpuCores, e.cores));
+            findings.add(f("SERVER: %s used %.2f of %d cores of this machine", e.server(), e.serverCpuCores, e.cores));
             return null;
         }
         return Double.isNaN(e.serverCpuCores)
-                ? "embedded server CPU unknown"
-                : f("embedded server %.2f cores", e.serverCpuCores);
+                ? e.server().replaceFirst("^the ", "") + " CPU unknown"
+                : f("%s %.2f cores", e.server().replaceFirst("^the ", ""), e.serverCpuCores);
     }
 
     /**
@@ -218,7 +261,8 @@ public final class Verdict {
             List<String> findings,
             String server,
             WireAccuracy accuracy,
-            boolean accurate) {
+            boolean accurate,
+            boolean captureIncomplete) {
         StringBuilder b = new StringBuilder(causes.isEmpty() ? "OK" : "SUSPECT");
         b.append(": ");
         if (findings.isEmpty()) {
@@ -241,7 +285,10 @@ public final class Verdict {
             b.append("; ").append(server);
         }
         b.append(". ");
-        if (accuracy == null) {
+        if (accuracy == null && captureIncomplete) {
+            b.append("Accuracy not vouched for: the packet capture is INCOMPLETE (see the wire check): the figures"
+                    + " above are indicators only.");
+        } else if (accuracy == null) {
             b.append("Accuracy not measured (no packet capture): the figures above are indicators only.");
         } else {
             b.append(f(

@@ -1,6 +1,5 @@
 package org.rubis.client.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
@@ -8,7 +7,8 @@ import java.util.List;
 import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ShardPlan;
-import org.rubis.format.SummaryLines;
+import org.rubis.format.schema.SummaryJson;
+import org.rubis.format.text.SummaryLines;
 
 /**
  * What makes the run's figures doubtful: the configuration's warnings, the JVM's, a shard's, and in summary.txt
@@ -67,7 +67,7 @@ final class WarningsPart implements SummaryPart {
     }
 
     @Override
-    public void text(JsonNode root, StringBuilder b) {
+    public void text(SummaryJson s, StringBuilder b) {
         if (!config.warnings().isEmpty() || !extra.isEmpty()) {
             b.append("\nWarnings\n");
             config.warnings().forEach(x -> b.append(SummaryLines.item(x)));

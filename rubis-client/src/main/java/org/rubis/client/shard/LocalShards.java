@@ -25,9 +25,9 @@ import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.process.EmbeddedServerProcess;
 import org.rubis.client.process.StartHandshake;
 import org.rubis.client.report.ExitStatus;
-import org.rubis.format.Printable;
-import org.rubis.format.RunFiles;
-import org.rubis.format.RunStatus;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.RunStatus;
+import org.rubis.format.text.Printable;
 
 /**
  * {@code run --shards N}: the sharded run of docs/SHARDING.md on one host, for a machine too big
@@ -121,7 +121,17 @@ public final class LocalShards {
             out.println("Embedded server ready at " + target + "/PHP/ (pid " + server.pid() + ")");
         }
         Thread hook = new Thread(this::stopAll, "shards-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // Ctrl-C or SIGTERM while the server started, before any shard: nothing was sent, nothing to merge.
+            if (server != null) {
+                server.close();
+            }
+            interrupted = true;
+            finished.countDown();
+            return notStarted(ExitStatus.PARTIAL);
+        }
         List<Path> shardDirs = new ArrayList<>();
         List<StartHandshake> handshakes = new ArrayList<>();
         int status;
@@ -296,7 +306,8 @@ public final class LocalShards {
             System.err.println("error: not merged: "
                     + (shardDirs.size() < count ? "not every shard was started" : "no summary.json in " + missing)
                     + "; each shard's output is in its console.txt");
-            return status == 0 ? ExitStatus.NOT_MERGED : status;
+            // Nothing was merged: that is the status (a shard killed by SIGKILL exited 137, no run status).
+            return interrupted && status == ExitStatus.PARTIAL ? status : ExitStatus.NOT_MERGED;
         }
         RunMerge.Result r;
         try {

@@ -28,7 +28,7 @@ import org.rubis.client.report.JvmFacts;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
 import org.rubis.client.workload.WorkloadModel;
-import org.rubis.format.Tls;
+import org.rubis.format.io.Tls;
 
 /**
  * The JIT warm-up before a measurement. At TPC-W think times (7 s mean) a run calls the request path
@@ -253,7 +253,7 @@ public final class JitWarmup {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return WarmupReport.Outcome.CAP;
+                return WarmupReport.Outcome.STOPPED;
             }
             long now = System.nanoTime();
             long n = requests.get();
@@ -264,7 +264,10 @@ public final class JitWarmup {
             if (n >= cap) {
                 return count ? WarmupReport.Outcome.COUNT : WarmupReport.Outcome.CAP;
             }
-            if (now - end >= 0 || cancelled.getAsBoolean()) {
+            if (cancelled.getAsBoolean()) {
+                return WarmupReport.Outcome.STOPPED; // a stop of the run cut it: not its cap
+            }
+            if (now - end >= 0) {
                 return WarmupReport.Outcome.CAP;
             }
             if (!count) {

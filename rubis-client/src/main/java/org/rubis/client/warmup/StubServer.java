@@ -16,8 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLSocket;
-import org.rubis.format.PageFrame;
-import org.rubis.format.Tls;
+import org.rubis.format.io.Tls;
+import org.rubis.format.text.PageFrame;
 
 /**
  * A throw-away HTTP/1.1 server on loopback that answers every GET with a RUBiS-like page, for the JIT

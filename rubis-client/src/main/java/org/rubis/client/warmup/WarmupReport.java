@@ -45,8 +45,10 @@ public record WarmupReport(
     public enum Outcome {
         /** Compilation was quiet after the minimum of requests. */
         QUIET("compilation quiet"),
-        /** The cap (requests, seconds, the run's start instant, or a stop of the run) came first. */
+        /** The cap (requests, seconds, the run's start instant) came first. */
         CAP("cap reached"),
+        /** The run was stopped (a signal, the parent's death) during the warm-up: it ended there. */
+        STOPPED("stopped with the run"),
         /** The configured number of requests was sent. */
         COUNT("count reached"),
         /** Switched off ({@code off}): the pitfall kept on purpose. */

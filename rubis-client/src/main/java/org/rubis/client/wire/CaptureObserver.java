@@ -17,7 +17,7 @@ import org.rubis.client.log.RecordTap;
 import org.rubis.client.log.RequestRecord;
 import org.rubis.client.report.HealthSample;
 import org.rubis.client.report.SummarySection;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 
 /**
  * {@code run --capture}: a live capture from before the first request to after the last
@@ -87,7 +87,7 @@ public final class CaptureObserver implements RunObserver {
             LiveWireJoin j = join;
             if (j != null) {
                 j.line(
-                        r.connectionId(),
+                        r.localAddress(),
                         r.sendEpochNs(),
                         r.ttfbNs(),
                         r.responseNs(),

@@ -9,8 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What a finished capture saw and lost. Any kernel or interface drop makes the wire check incomplete: a
- * request whose packets were dropped cannot be checked, so the caller must say so rather than trust it.
+ * What a finished capture saw and lost. Any kernel or interface drop, or a file that could not be written whole (a
+ * full disk: libpcap counts no drop for the packets its writes lost), makes the wire check incomplete: a request
+ * whose packets are missing cannot be checked, so the caller must say so rather than trust it.
  *
  * @param file              the pcap file written
  * @param interfaceName     the interface captured on
@@ -18,6 +19,7 @@ import java.util.Map;
  * @param snapLength        bytes kept per packet
  * @param bufferBytes       kernel buffer asked for
  * @param packetsWritten    packets in the file (counted in the file after it was closed)
+ * @param fileWhole         false when a write of the file failed or it ends inside a packet's record
  * @param packetsReceived   pcap_stats ps_recv: packets that passed the filter (libpcap's count)
  * @param kernelDrops       pcap_stats ps_drop: dropped because the buffer was full
  * @param interfaceDrops    pcap_stats ps_ifdrop: dropped by the interface or its driver
@@ -31,15 +33,16 @@ public record CaptureStats(
         int snapLength,
         int bufferBytes,
         long packetsWritten,
+        boolean fileWhole,
         long packetsReceived,
         long kernelDrops,
         long interfaceDrops,
         Instant start,
         Instant stop) {
 
-    /** True when libpcap reported no lost packet: the capture holds every packet that matched the filter. */
+    /** True when the capture holds every packet that matched the filter: no drop, and the file written whole. */
     public boolean complete() {
-        return kernelDrops == 0 && interfaceDrops == 0;
+        return kernelDrops == 0 && interfaceDrops == 0 && fileWhole;
     }
 
     /** The content of `capture-stats.json` (format in docs/RUN-DIRECTORY.md). */
@@ -51,6 +54,7 @@ public record CaptureStats(
         m.put("snap_length", snapLength);
         m.put("buffer_bytes", bufferBytes);
         m.put("packets_written", packetsWritten);
+        m.put("file_whole", fileWhole);
         m.put("packets_received", packetsReceived);
         m.put("kernel_drops", kernelDrops);
         m.put("interface_drops", interfaceDrops);

@@ -38,6 +38,9 @@ public final class PacketCapture implements AutoCloseable {
     private final Thread thread;
     private final Instant start;
     private volatile Throwable loopFailure;
+    /** Set by the capture thread's flush, read by stop() (after a join that may time out). */
+    private volatile boolean writeFailed;
+
     private CaptureStats stats;
 
     private PacketCapture(CaptureSpec spec, String interfaceName, Path file, PcapHandle handle, PcapDumper dumper) {
@@ -161,8 +164,10 @@ public final class PacketCapture implements AutoCloseable {
         }
         try {
             dumper.flush();
-        } catch (PcapNativeException | NotOpenException e) {
-            // the next flush, or the stop, writes them
+        } catch (PcapNativeException e) {
+            writeFailed = true; // the disk refused what libpcap held: those packets are lost, counted as no drop
+        } catch (NotOpenException e) {
+            // the stop writes them
         }
     }
 
@@ -208,23 +213,29 @@ public final class PacketCapture implements AutoCloseable {
             handle.breakLoop();
             thread.join(TimeUnit.SECONDS.toMillis(5));
             Instant stop = Instant.now();
+            long written = -1;
             try {
                 dumper.flush();
-            } catch (PcapNativeException | NotOpenException e) {
+                written = dumper.ftell();
+            } catch (PcapNativeException e) {
+                writeFailed = true;
+            } catch (NotOpenException e) {
                 // close() flushes too
             }
             if (!thread.isAlive()) {
                 dumper.close();
                 handle.close();
             }
-            long written = countPackets(file);
+            PcapCount count = countPackets(file);
+            boolean whole = !writeFailed && count.whole() && (written < 0 || fileSize() >= written);
             stats = new CaptureStats(
                     file,
                     interfaceName,
                     spec.filter(),
                     spec.snapLength(),
                     spec.bufferBytes(),
-                    written,
+                    count.packets(),
+                    whole,
                     pcapStat == null ? -1 : pcapStat.getNumPacketsReceived(),
                     pcapStat == null ? -1 : pcapStat.getNumPacketsDropped(),
                     pcapStat == null ? -1 : pcapStat.getNumPacketsDroppedByIf(),
@@ -273,8 +284,19 @@ public final class PacketCapture implements AutoCloseable {
         }
     }
 
+    private long fileSize() {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** Packets in a pcap file, and whether it ends with a whole record (a file cut by a full disk does not). */
+    record PcapCount(long packets, boolean whole) {}
+
     /** Packets in a classic pcap file: walks the record headers (either byte order). */
-    static long countPackets(Path pcap) {
+    static PcapCount countPackets(Path pcap) {
         try (InputStream in = Files.newInputStream(pcap);
                 DataInputStream data = new DataInputStream(new BufferedInputStream(in, 1 << 16))) {
             byte[] header = new byte[24];
@@ -283,10 +305,9 @@ public final class PacketCapture implements AutoCloseable {
             byte[] record = new byte[16];
             long count = 0;
             while (true) {
-                try {
-                    data.readFully(record);
-                } catch (EOFException e) {
-                    return count;
+                int n = data.readNBytes(record, 0, record.length);
+                if (n < record.length) {
+                    return new PcapCount(count, n == 0);
                 }
                 long caplen = little
                         ? (record[8] & 0xffL)
@@ -297,13 +318,17 @@ public final class PacketCapture implements AutoCloseable {
                                 | (record[10] & 0xffL) << 8
                                 | (record[9] & 0xffL) << 16
                                 | (record[8] & 0xffL) << 24;
-                if (data.skipBytes((int) caplen) < caplen) {
-                    return count;
+                try {
+                    data.skipNBytes(caplen);
+                } catch (EOFException e) {
+                    return new PcapCount(count, false);
                 }
                 count++;
             }
+        } catch (EOFException e) {
+            return new PcapCount(0, false);
         } catch (IOException e) {
-            return -1;
+            return new PcapCount(-1, false);
         }
     }
 

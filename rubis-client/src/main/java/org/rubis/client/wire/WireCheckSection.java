@@ -14,8 +14,8 @@ import org.rubis.analysis.wire.DiffStats;
 import org.rubis.analysis.wire.WireCheck;
 import org.rubis.client.config.PublishedTimes;
 import org.rubis.client.report.SummarySection;
-import org.rubis.format.SectionStatus;
-import org.rubis.format.WireAccuracy;
+import org.rubis.format.run.SectionStatus;
+import org.rubis.format.stats.WireAccuracy;
 
 /**
  * The summary's "wire check" section (summary.json {@code wire_check}): the join of the run's requests
@@ -36,6 +36,7 @@ public final class WireCheckSection implements SummarySection {
     private final String text;
     private final String verdict;
     private final JsonNode published;
+    private boolean incomplete;
 
     private WireCheckSection(ObjectNode json, String text, String verdict, JsonNode published) {
         this.json = json;
@@ -81,23 +82,29 @@ public final class WireCheckSection implements SummarySection {
         WireCheckSection section = new WireCheckSection(
                 o, render(w, stats, complete, word(measured, complete), publishedTimes), verdict, published);
         section.accuracy = complete ? measured : null;
+        section.incomplete = !complete;
         return section;
     }
 
     /** The summary's accuracy line: the one rule's answer ({@link WireAccuracy#within}) with the measured error beside its limit. */
     static String verdict(WireAccuracy a, boolean complete, CaptureStats stats, long gaps) {
-        if (a == null) {
-            return "NOT MEASURED: no request was matched to the wire";
-        }
         if (!complete) {
             return String.format(
                     Locale.ROOT,
-                    "INCOMPLETE: the capture lost packets (%d kernel, %d interface drops%s); client minus wire mean %.1f us "
-                            + "over the requests it holds",
+                    "INCOMPLETE: the capture lost packets (%d kernel, %d interface drops%s%s); %s",
                     stats.kernelDrops(),
                     stats.interfaceDrops(),
                     gaps > 0 ? ", " + gaps + " sequence holes" : "",
-                    a.meanUs());
+                    stats.fileWhole() ? "" : ", its file not written whole: the disk refused a write",
+                    a == null
+                            ? "no request was matched to the wire"
+                            : String.format(
+                                    Locale.ROOT,
+                                    "client minus wire mean %.1f us over the requests it holds",
+                                    a.meanUs()));
+        }
+        if (a == null) {
+            return "NOT MEASURED: no request was matched to the wire";
         }
         String cause = a.causeText();
         return String.format(
@@ -116,10 +123,10 @@ public final class WireCheckSection implements SummarySection {
 
     /** The verdict in a few words ("INACCURATE, cause HOST"): the section names it, the last line states it. */
     static String word(WireAccuracy a, boolean complete) {
-        if (a == null) {
-            return "NOT MEASURED";
+        if (!complete) {
+            return "INCOMPLETE";
         }
-        return complete ? a.shortText() : "INCOMPLETE";
+        return a == null ? "NOT MEASURED" : a.shortText();
     }
 
     private static String render(
@@ -216,6 +223,11 @@ public final class WireCheckSection implements SummarySection {
     @Override
     public WireAccuracy accuracy() {
         return accuracy;
+    }
+
+    @Override
+    public boolean captureIncomplete() {
+        return incomplete;
     }
 
     @Override

@@ -9,8 +9,8 @@ import java.util.function.ObjLongConsumer;
 import org.rubis.analysis.io.CsvStream;
 import org.rubis.client.report.TimesTable;
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.Phase;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.Phase;
+import org.rubis.format.run.RunFiles;
 
 /**
  * The wire's per-request response times (wire.csv, matched lines) put back on the client's requests

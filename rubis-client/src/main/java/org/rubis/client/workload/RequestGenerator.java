@@ -15,10 +15,13 @@ public final class RequestGenerator {
 
     private final WorkloadModel model;
     private final UrlLayout layout;
+    /** "_" and the run's write salt, or "" without one: appended to what the run writes that must be unique. */
+    private final String saltSuffix;
 
     public RequestGenerator(WorkloadModel model) {
         this.model = model;
         this.layout = model.layout();
+        this.saltSuffix = model.writeSalt().isEmpty() ? "" : "_" + model.writeSalt();
     }
 
     /** Session context the generator reads: the user and what the previous replies contained. */
@@ -48,9 +51,10 @@ public final class RequestGenerator {
                 String region = model.data()
                         .regions()
                         .get(r.nextInt(model.data().regions().size()));
+                String salt = saltSuffix;
                 yield layout.script("RegisterUser") + "?firstname=Great" + i + "&lastname=User" + i + "&nickname=user"
-                        + i + "&email=Great" + i + ".User" + i + "@rubis.com&password=password" + i + "&region="
-                        + enc(region);
+                        + i + salt + "&email=Great" + i + ".User" + i + salt + "@rubis.com&password=password" + i
+                        + "&region=" + enc(region);
             }
             case BROWSE -> layout.page("browse.html");
             case BROWSE_CATEGORIES -> layout.script("BrowseCategories");
@@ -112,7 +116,7 @@ public final class RequestGenerator {
             case STORE_COMMENT -> {
                 int to = html.nameTo();
                 int rating = RATINGS[r.nextInt(RATINGS.length)];
-                String comment = text(r, model.policy().commentMaxLength());
+                String comment = salted(text(r, model.policy().commentMaxLength()));
                 yield layout.script("StoreComment") + "?itemId=" + c.itemId() + "&to=" + to + "&from=" + uid
                         + "&rating=" + rating + "&comment=" + comment;
             }
@@ -129,7 +133,7 @@ public final class RequestGenerator {
 
     private String registerItem(RandomGenerator r, int uid) {
         DatabasePolicy p = model.policy();
-        String name = "RUBiS+automatically+generated+item+%23" + r.nextInt(1_000_000);
+        String name = "RUBiS+automatically+generated+item+%23" + r.nextInt(1_000_000) + saltSuffix;
         String description = text(r, p.itemDescriptionLength());
         int initialPrice = r.nextInt(5000) + 1;
         int reservePrice = r.nextInt(100) < p.percentReservePrice() ? r.nextInt(1000) + initialPrice : 0;
@@ -149,6 +153,11 @@ public final class RequestGenerator {
     /** {@code lead} + "nickname=user<uid>&password=password<uid>": built only for the states that send it (most do not). */
     private static String credentials(String lead, int uid) {
         return lead + "nickname=user" + uid + "&password=password" + uid;
+    }
+
+    /** A written text with the run's salt in front ({@link WorkloadModel#writeSalt()}). */
+    private String salted(String text) {
+        return saltSuffix.isEmpty() ? text : model.writeSalt() + "+" + text;
     }
 
     private int id(int zeroBased) {

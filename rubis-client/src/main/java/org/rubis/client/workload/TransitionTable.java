@@ -124,21 +124,9 @@ public final class TransitionTable {
                     + abbreviate(lines.get(0)) + "\"; is this a transition table exported as tab-separated text?");
         }
         String name = title.length > 1 ? title[1].strip() : "";
-        int i = 1;
-        // Skip to the header: its first cell is a quoted string that may span two lines.
-        while (i < lines.size() && !lines.get(i).startsWith("\"")) {
-            i++;
-        }
-        if (i == lines.size()) {
-            throw new ConfigException(
-                    where + ": no header line found (a line starting with the quoted \"To >>> From vvvv\" cell)");
-        }
-        int headerLine = i + 1;
+        int headerLine = headerIndex(lines, where) + 1;
         // The quoted cell ends on this line or the next one.
-        if (lines.get(i).indexOf('"', 1) < 0) {
-            i++;
-        }
-        i++;
+        int i = lines.get(headerLine - 1).indexOf('"', 1) < 0 ? headerLine + 1 : headerLine;
         double[][] prob = new double[rows][columns];
         long[] wait = new long[rows];
         List<String> names = new ArrayList<>();
@@ -169,10 +157,29 @@ public final class TransitionTable {
             }
             wait[r] = Math.round(w);
         }
-        for (int c = 0; c < columns; c++) {
+        checkEveryStateLeaves(where, headerLine, prob, names);
+        return new TransitionTable(where, name, names, prob, wait);
+    }
+
+    /** The index of the header line: the first after the title whose first cell is a quoted string. */
+    private static int headerIndex(List<String> lines, String where) {
+        int i = 1;
+        while (i < lines.size() && !lines.get(i).startsWith("\"")) {
+            i++;
+        }
+        if (i == lines.size()) {
+            throw new ConfigException(
+                    where + ": no header line found (a line starting with the quoted \"To >>> From vvvv\" cell)");
+        }
+        return i;
+    }
+
+    /** Every state (column) has a way out: a non-zero probability in some row. */
+    private static void checkEveryStateLeaves(String where, int headerLine, double[][] prob, List<String> names) {
+        for (int c = 0; c < prob[0].length; c++) {
             double sum = 0;
-            for (int r = 0; r < rows; r++) {
-                sum += prob[r][c];
+            for (double[] row : prob) {
+                sum += row[c];
             }
             if (sum == 0) {
                 // No way out of the state: a session that reaches it stays there until the end of the run.
@@ -183,7 +190,6 @@ public final class TransitionTable {
                         + "ends the session)");
             }
         }
-        return new TransitionTable(where, name, names, prob, wait);
     }
 
     private static int lastNonEmpty(String[] cells) {

@@ -1,7 +1,7 @@
 package org.rubis.client.workload;
 
 import java.util.random.RandomGenerator;
-import org.rubis.format.SessionEnd;
+import org.rubis.format.run.SessionEnd;
 
 /**
  * One emulated user's session, as a state machine that any driver can run: a blocking thread per
@@ -41,6 +41,8 @@ public final class UserSession implements RequestGenerator.Context {
     private long thinkNanos;
     private SessionEnd endReason;
     private boolean lastError;
+    /** The last reply was an ERROR page that reports the target's stored state ({@link TargetStatePage}). */
+    private boolean lastTargetState;
     /** ERROR pages in a row (reset by any other reply); and the think times the bound added to this session. */
     private int errorPagesInARow;
 
@@ -152,6 +154,7 @@ public final class UserSession implements RequestGenerator.Context {
         requests++;
         thinkNanos = 0;
         lastError = false;
+        lastTargetState = false;
         if (failed || body == null) {
             lastError = true;
             errorPagesInARow = 0;
@@ -163,6 +166,7 @@ public final class UserSession implements RequestGenerator.Context {
             reply = ReplyFacts.of(body);
             if (WordSearch.contains(body, "ERROR", 3)) { // through its 'O': docs in WordSearch
                 lastError = true;
+                lastTargetState = TargetStatePage.reports(body);
                 errors++;
                 navigator.reset();
                 if (++errorPagesInARow > model.errorPagesWithoutThink()) {
@@ -219,5 +223,13 @@ public final class UserSession implements RequestGenerator.Context {
     /** True when the last reply counted as an error (an ERROR page or a transport failure). */
     public boolean lastReplyWasError() {
         return lastError;
+    }
+
+    /**
+     * True when the last reply was an ERROR page reporting the target's stored state (a nickname already taken, an item
+     * no longer for sale): an error of the session's walk, as the original counted it, but not a failure.
+     */
+    public boolean lastReplyWasTargetState() {
+        return lastTargetState;
     }
 }

@@ -8,6 +8,9 @@ package org.rubis.client.workload;
  *                    original's 0..n-1, which makes about one category search in twenty match nothing
  * @param errorPagesWithoutThink consecutive ERROR pages that restart at Home at once, as the original; after more,
  *                    the restart waits a think time (a target whose every page says ERROR would be hammered)
+ * @param writeSalt   the run's salt in what it writes (nicknames, item names, comments): a persistent database keeps
+ *                    what earlier runs wrote, and the same seed would register the same nicknames again; the salt
+ *                    makes them differ per run while the request sequence still follows the seed ("": none)
  */
 public record WorkloadModel(
         TransitionTable table,
@@ -20,7 +23,8 @@ public record WorkloadModel(
         int itemsPerPage,
         int maxTransitions,
         boolean oneBasedIds,
-        int errorPagesWithoutThink) {
+        int errorPagesWithoutThink,
+        String writeSalt) {
 
     /** The default of {@code workload_max_error_pages_without_think}. */
     public static final int ERROR_PAGES_WITHOUT_THINK = 3;
@@ -47,7 +51,8 @@ public record WorkloadModel(
                 itemsPerPage,
                 maxTransitions,
                 oneBasedIds,
-                errorPagesWithoutThink);
+                errorPagesWithoutThink,
+                "");
     }
 
     /** This workload with another transition table (a load profile's mix): the same think times, URLs and data. */
@@ -63,6 +68,24 @@ public record WorkloadModel(
                 itemsPerPage,
                 maxTransitions,
                 oneBasedIds,
-                errorPagesWithoutThink);
+                errorPagesWithoutThink,
+                writeSalt);
+    }
+
+    /** This workload writing with {@code salt} ({@link #writeSalt()}). */
+    public WorkloadModel withWriteSalt(String salt) {
+        return new WorkloadModel(
+                table,
+                mode,
+                sampler,
+                thinkTime,
+                layout,
+                data,
+                policy,
+                itemsPerPage,
+                maxTransitions,
+                oneBasedIds,
+                errorPagesWithoutThink,
+                salt);
     }
 }

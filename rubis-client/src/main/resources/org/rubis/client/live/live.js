@@ -41,15 +41,28 @@
     };
   }
 
-  function chart(id, title, unit, labels) {
+  // extra: { log: true } puts the y axis on a log scale (one warm-up spike does not flatten the rest); { right: [labels
+  // on a second axis, its unit] } draws those series against their own scale on the right.
+  function chart(id, title, unit, labels, extra) {
+    const x = extra || {};
     const el = $(id);
     if (state.charts[id]) { state.charts[id].destroy(); }
     el.innerHTML = "";
+    const right = x.right ? x.right[0] : [];
     const series = [{ label: "t (s)" }].concat(labels.map((l, i) => ({ label: l, stroke: COLORS[i % COLORS.length],
-                                                                      width: 1.5, spanGaps: true })));
+                                                                      width: 1.5, spanGaps: true,
+                                                                      scale: right.includes(l) ? "r" : "y" })));
+    // A log scale's range from the data, one decade when there is none yet (an interval with no reply).
+    const logRange = (u, min, max) => (min === null || max === null || !(min > 0) || !(max > 0)
+      ? [0.1, 10] : uPlot.rangeLog(min, max, 10, true));
+    const scales = { x: { time: false }, y: x.log ? { distr: 3, log: 10, range: logRange } : {} };
+    const axes = [{ label: "seconds since the start" }, { label: unit }];
+    if (x.right) {
+      scales.r = {};
+      axes.push({ scale: "r", side: 1, label: x.right[1], grid: { show: false } });
+    }
     const opts = { title: title, width: Math.max(320, Math.min(560, el.clientWidth || 560)), height: 220,
-                   scales: { x: { time: false } }, series: series, plugins: [phaseLines()],
-                   axes: [{ label: "seconds since the start" }, { label: unit }] };
+                   scales: scales, series: series, plugins: [phaseLines()], axes: axes };
     const data = [[]].concat(labels.map(() => []));
     state.charts[id] = new uPlot(opts, data, el);
     state.charts[id].rubisLabels = labels;
@@ -58,21 +71,33 @@
 
   function makeCharts() {
     chart("chart-throughput", "Throughput", "requests/s", ["requests/s"]);
-    chart("chart-response", "Response time (each interval)", "ms", ["p50", "p90", "p99"]);
+    chart("chart-response", "Response time (each interval, log scale)", "ms", ["p50", "p90", "p99"], { log: true });
     chart("chart-errors", "Errors by class", "errors/s", ["errors/s"]);
     chart("chart-sessions", "Active sessions", "sessions", ["active"]);
     chart("chart-lateness", "Send lateness", "ms", ["p99", "max"]);
     chart("chart-cpu", "Client CPU", "cores", ["cores"]);
+    chart("chart-connections", "Connections", "connections, per second", ["open", "opened/s", "requests/connection"],
+          { right: [["requests/connection"], "requests/connection"] });
   }
 
   const column = (key) => state.points.map((p) => (p[key] === undefined ? null : p[key]));
+  // A log axis has no place for 0 (an interval without requests): no point there.
+  const positive = (key) => column(key).map((v) => (v !== null && v > 0 ? v : null));
   const perSecond = (p, n) => (p.s > 0 ? n / p.s : n);
 
   function redraw() {
     const t = column("t");
-    const set = (id, cols) => { const c = state.charts[id]; if (c) { c.setData([t].concat(cols)); } };
+    const set = (id, cols) => {
+      const c = state.charts[id];
+      try {
+        if (c) { c.setData([t].concat(cols)); }
+      } catch (e) {
+        state.chartErrors = (state.chartErrors || []).concat([id + ": " + e]); // one chart's trouble, not the page's
+      }
+    };
     set("chart-throughput", [column("rps")]);
-    set("chart-response", [column("p50"), column("p90"), column("p99")]);
+    set("chart-response", [positive("p50"), positive("p90"), positive("p99")]);
+    set("chart-connections", [column("conn_open"), column("conn_opened_rps"), column("req_per_conn")]);
     set("chart-sessions", [column("active")]);
     set("chart-lateness", [column("late_p99"), column("late_max")]);
     set("chart-cpu", [column("cpu")]);

@@ -16,6 +16,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import org.rubis.client.config.Keys;
 
 /**
  * The client's packages as docs/ARCHITECTURE.md draws them, checked on the compiled main classes. Rules name packages
@@ -65,6 +66,16 @@ class ArchitectureTest {
             .resideInAnyPackage("io.netty..", "org.apache.hc..");
 
     @ArchTest
+    static final ArchRule onlyTheKernelIoCallsNativeCode = noClasses()
+            .that()
+            .resideOutsideOfPackage("org.rubis.client.backend.kernel..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("java.lang.foreign..")
+            .because("the kernel backend's I/O core (backend.kernel) is the one place that calls C: its sockets, "
+                    + "epoll loops and time stamps, behind typed methods; the rest of the client stays in Java");
+
+    @ArchTest
     static final ArchRule theLogTakesOnlyNettysQueue = noClasses()
             .that()
             .resideInAPackage("org.rubis.client.log..")
@@ -110,9 +121,11 @@ class ArchitectureTest {
     static final ArchRule runsOptionsAreWrittenForAChildOnlyByProcess = classes()
             .that()
             .resideOutsideOfPackages("org.rubis.client.cli..", "org.rubis.client.process..")
+            .and()
+            .doNotHaveFullyQualifiedName(Keys.class.getName())
             .should(StringConstants.nameNoLiteral("an option of run", RunOptions.NAMES::contains))
-            .because("the cli declares run's options and process writes the command lines of other JVMs "
-                    + "(ClientCommandLine the client's, "
+            .because("the cli declares run's options, the settings' table (config.Keys) the key each sets, and "
+                    + "process writes the command lines of other JVMs (ClientCommandLine the client's, "
                     + "EmbeddedServerProcess the server's): a child started anywhere else would bypass the typed "
                     + "builder");
 

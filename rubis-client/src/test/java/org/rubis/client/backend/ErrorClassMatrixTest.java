@@ -1,6 +1,7 @@
 package org.rubis.client.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,7 +23,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;
-import org.rubis.format.ErrorClass;
+import org.rubis.client.input.ConfigException;
+import org.rubis.format.run.ErrorClass;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
 
@@ -85,7 +88,7 @@ class ErrorClassMatrixTest {
 
     static Stream<Arguments> matrix() {
         List<Arguments> a = new ArrayList<>();
-        for (String backend : List.of("legacy", "pooled", "dedicated", "netty")) {
+        for (String backend : BACKENDS) {
             a.add(Arguments.of(backend, "hang", "read-timeout", 0));
             a.add(Arguments.of(backend, "reset", "reset", 0));
             a.add(Arguments.of(backend, "truncate", "truncated-body", 0));
@@ -127,15 +130,20 @@ class ErrorClassMatrixTest {
                         + server.truth().statsJson());
     }
 
-    @ParameterizedTest(name = "{0}: refused, https against http")
+    @ParameterizedTest(name = "{0}: refused")
     @MethodSource("backends")
-    void refusedAndTlsFailure(String backend) throws Exception {
+    void refused(String backend) throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
         assertEquals(
                 ErrorClass.REFUSED, once(backend, "http://127.0.0.1:" + port).error());
+    }
+
+    @ParameterizedTest(name = "{0}: https against http")
+    @MethodSource("tlsBackends")
+    void tlsFailure(String backend) throws Exception {
         try (RubisServer server = FaultyServer.start(RubisServer.Model.EVENT, "delay=0:0.0", tmp)) {
             assertEquals(
                     ErrorClass.TLS_FAILURE,
@@ -145,7 +153,7 @@ class ErrorClassMatrixTest {
 
     static Stream<Arguments> replyFaults() {
         List<Arguments> a = new ArrayList<>();
-        for (String backend : List.of("legacy", "pooled", "dedicated", "netty")) {
+        for (String backend : BACKENDS) {
             a.add(Arguments.of(backend, "/reset", "reset"));
             a.add(Arguments.of(backend, "/close", "closed-before-any-byte"));
             a.add(Arguments.of(backend, "/big-header", "not-http"));
@@ -228,14 +236,29 @@ class ErrorClassMatrixTest {
 
     /** A TLS handshake the server never answers: connected, no reply within the request timeout. */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("backends")
+    @MethodSource("tlsBackends")
     void aStalledTlsHandshakeIsAReadTimeout(String backend) throws Exception {
         Reply r = once(backend, faults.stalledTls(), "/ok", TIMEOUT_MS);
         assertEquals(ErrorClass.READ_TIMEOUT, r.error(), backend);
     }
 
+    /** The five backends; kernel refuses https before it starts (its TLS cases: {@link #tlsBackends}). */
+    static final List<String> BACKENDS = List.of("legacy", "pooled", "dedicated", "netty", "kernel");
+
     static Stream<String> backends() {
-        return Stream.of("legacy", "pooled", "dedicated", "netty");
+        return BACKENDS.stream();
+    }
+
+    static Stream<String> tlsBackends() {
+        return BACKENDS.stream().filter(b -> !b.equals("kernel"));
+    }
+
+    /** The kernel backend refuses an https target in one line, before any connection: no run on times it cannot stamp. */
+    @Test
+    void theKernelBackendRefusesHttpsInOneLine() {
+        ConfigException e = assertThrows(ConfigException.class, () -> create("kernel", "https://127.0.0.1:1", 700));
+        assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+        assertTrue(e.getMessage().startsWith("--backend kernel: https is not supported"), e.getMessage());
     }
 
     /** What the engine logs: the transport class, else http-<status>. */

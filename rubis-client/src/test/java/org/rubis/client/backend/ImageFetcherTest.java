@@ -7,7 +7,7 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.rubis.format.ErrorClass;
+import org.rubis.format.run.ErrorClass;
 
 class ImageFetcherTest {
 

@@ -210,9 +210,9 @@ class ImageTimeoutTest {
                 port(requests, HUNG, 0),
                 port(requests, "/page/2", 0),
                 "not on the timed-out image's connection: " + requests);
-        if (!next.connectionId.isEmpty()) {
+        if (!next.localAddress.isEmpty()) {
             assertTrue(
-                    next.connectionId.endsWith(":" + port(requests, "/page/2", 0)),
+                    next.localAddress.endsWith(":" + port(requests, "/page/2", 0)),
                     "the client names the connection the server saw");
         }
     }
@@ -331,10 +331,10 @@ class ImageTimeoutTest {
                 port(requests, "/pageclose/2", 0),
                 "the next page reused the last image's open connection");
         assertTrue(!next.newConnection, "and says so");
-        if (!next.connectionId.isEmpty()) {
+        if (!next.localAddress.isEmpty()) {
             assertTrue(
-                    next.connectionId.endsWith(":" + port(requests, "/pageclose/2", 0)),
-                    "the client names the connection the server saw, not the page's closed one: " + next.connectionId
+                    next.localAddress.endsWith(":" + port(requests, "/pageclose/2", 0)),
+                    "the client names the connection the server saw, not the page's closed one: " + next.localAddress
                             + " " + requests);
         }
         for (int n = 0; n < 2; n++) {

@@ -47,7 +47,7 @@ class LegacyConnectionIdTest {
                 b.execute(b.startSession(), "/close", r);
                 t.join(5000);
                 assertEquals(200, r.status, r.errorLabel());
-                assertEquals(seen[0], r.connectionId);
+                assertEquals(seen[0], r.localAddress);
             }
         }
     }

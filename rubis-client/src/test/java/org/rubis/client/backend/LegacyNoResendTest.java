@@ -12,7 +12,7 @@ import javax.net.ServerSocketFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rubis.format.Tls;
+import org.rubis.format.io.Tls;
 
 /**
  * The JDK resends, once and silently, a request whose reply failed before its status line, even on the connection

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rubis.format.ErrorClass;
+import org.rubis.format.run.ErrorClass;
 
 /**
  * The rules of where a mark is taken ({@link Reply}), for every backend, against a loopback server's own instants
@@ -167,7 +167,7 @@ class MarkRulesTest {
 
     /** Rules 1, 3 and 4 on a new connection, then on the reused one. */
     @ParameterizedTest
-    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty", "kernel"})
     void theFirstAndLastByteMarksBracketTheServersDelays(String kind) {
         try (Backend b = backend(kind)) {
             Backend.Session session = b.startSession();
@@ -189,7 +189,7 @@ class MarkRulesTest {
                 assertTrue(r.ttfbNs() >= FIRST_MS * MS, what + ": the first-byte delay is in the ttfb: " + r.ttfbNs());
                 assertTrue(r.responseNs() - r.ttfbNs() >= LAST_MS * MS / 2, what + ": the last-byte delay after it");
                 assertTrue(r.responseNs() >= (FIRST_MS + LAST_MS) * MS, what + ": both delays are in the response");
-                if (i == 0 && (kind.equals("legacy") || kind.equals("netty"))) {
+                if (i == 0 && (kind.equals("legacy") || kind.equals("netty") || kind.equals("kernel"))) {
                     assertTrue(r.sendNano() < s.accepted(), what + ": the connect is after the send mark");
                 }
             }
@@ -199,7 +199,7 @@ class MarkRulesTest {
 
     /** Rule 4 for HttpClient 5: a body that came with the head ends at the head. */
     @ParameterizedTest
-    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty", "kernel"})
     void aReplyWrittenAtOnceEndsNoEarlierThanItsHead(String kind) {
         try (Backend b = backend(kind)) {
             Backend.Session session = b.startSession();
@@ -219,7 +219,7 @@ class MarkRulesTest {
 
     /** Rule 5: a failure is marked where it is detected, after the server's close. */
     @ParameterizedTest
-    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty", "kernel"})
     void aFailureIsMarkedWhenItIsDetected(String kind) {
         try (Backend b = backend(kind)) {
             Backend.Session session = b.startSession();
@@ -244,7 +244,7 @@ class MarkRulesTest {
      * as the others do).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty"})
+    @ValueSource(strings = {"legacy", "pooled", "dedicated", "netty", "kernel"})
     void aRetriedRequestIsMarkedAgainBeforeItsResend(String kind) {
         try (Backend b = backend(kind)) {
             Backend.Session session = b.startSession();

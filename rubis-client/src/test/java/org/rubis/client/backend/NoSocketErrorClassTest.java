@@ -8,7 +8,7 @@ import io.netty.channel.ChannelException;
 import io.netty.channel.epoll.Epoll;
 import java.net.SocketException;
 import org.junit.jupiter.api.Test;
-import org.rubis.format.ErrorClass;
+import org.rubis.format.run.ErrorClass;
 
 /**
  * A request that gets no socket (the client's file descriptors ran out) is an {@code io} failure, whichever transport

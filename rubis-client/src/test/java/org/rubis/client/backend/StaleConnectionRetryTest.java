@@ -19,7 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rubis.format.ErrorClass;
+import org.rubis.format.run.ErrorClass;
 
 /**
  * A server that answers the first request on each connection and closes the connection on the
@@ -132,8 +132,11 @@ class StaleConnectionRetryTest {
             Backends.execute(b, session, "/first", first);
             Reply second = new Reply();
             Backends.execute(b, session, "/second", second);
-            assertEquals("127.0.0.1:" + clientPorts.get(0), first.connectionId, kind);
-            assertEquals("127.0.0.1:" + clientPorts.get(1), second.connectionId, kind);
+            assertEquals("127.0.0.1:" + clientPorts.get(0), first.localAddress, kind);
+            assertEquals("127.0.0.1:" + clientPorts.get(1), second.localAddress, kind);
+            assertTrue(
+                    first.connection != 0 && second.connection != 0 && first.connection != second.connection,
+                    kind + ": each connection its own serial: " + first.connection + ", " + second.connection);
             b.endSession(session);
         }
     }

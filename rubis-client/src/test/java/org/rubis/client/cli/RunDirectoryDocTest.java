@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.rubis.format.Columns;
+import org.rubis.format.run.Columns;
 import org.rubis.server.truth.GroundTruth;
 
 /**

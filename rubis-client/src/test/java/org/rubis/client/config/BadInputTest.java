@@ -55,6 +55,28 @@ class BadInputTest {
         return m;
     }
 
+    /**
+     * The kernel backend stamps TCP segments: an https target (or the embedded server over TLS) is refused in one line;
+     * kernel times need the kernel backend; and they are its default.
+     */
+    @Test
+    void kernelTimesNeedTheKernelBackendOverHttp() {
+        String https = error(BASE + "client_backend = kernel\nclient_target = https://127.0.0.1:8443\n", Map.of());
+        assertTrue(https.contains("client_backend = \"kernel\": https is not supported"), https);
+        String tls = error(BASE + "client_backend = kernel\nserver_tls = yes\n", Map.of());
+        assertTrue(tls.contains("https is not supported"), tls);
+        String times = error(BASE + "client_backend = netty\nclient_published_times = kernel\n", Map.of());
+        assertTrue(times.contains("kernel times come from the kernel backend"), times);
+        assertEquals(
+                PublishedTimes.KERNEL,
+                load(BASE + "client_backend = kernel\n", Map.of()).measurement().publishedTimes());
+        assertEquals(
+                PublishedTimes.CLIENT,
+                load(BASE + "client_backend = kernel\nclient_published_times = client\n", Map.of())
+                        .measurement()
+                        .publishedTimes());
+    }
+
     private void editTable(int lineNo, String from, String to) throws Exception {
         List<String> lines = new ArrayList<>(Files.readAllLines(tmp.resolve("t.txt"), StandardCharsets.ISO_8859_1));
         lines.set(lineNo - 1, lines.get(lineNo - 1).replaceFirst(from, to));
@@ -244,5 +266,29 @@ class BadInputTest {
                 error(BASE + "client_probe_rate = 1e12\n", Map.of()));
         assertTrue(error(BASE, Map.of("client_probe_rate", "100.5"))
                 .startsWith("command line: -Dclient_probe_rate = \"100.5\": above the maximum"));
+    }
+
+    /** The write salt and the target's process names are words of a few characters: anything else is one line naming the key. */
+    @Test
+    void aBadWriteSaltOrTargetProcessNameIsOneLineNamingTheKey() {
+        String salt = error(BASE + "client_write_salt = Bad!salt\n", Map.of());
+        assertTrue(salt.contains("rubis.properties:") && salt.contains("client_write_salt"), salt);
+        assertTrue(salt.contains("1 to 6 of a-z0-9, or none"), salt);
+        assertEquals(
+                "abc12",
+                load(BASE, Map.of("client_write_salt", "abc12")).workload().writeSalt());
+        assertEquals(
+                "", load(BASE, Map.of("client_write_salt", "none")).workload().writeSalt());
+        assertTrue(load(BASE, Map.of()).workload().writeSalt().matches("[a-z0-9]{5}"));
+        String name = error(BASE, Map.of("client_target_processes", "mariadbd,rm -rf"));
+        assertTrue(name.contains("client_target_processes") && name.contains("\"rm -rf\" is not a process name"), name);
+        String cgroup = error(BASE, Map.of("client_target_processes", "/nonexistent/cgroup"));
+        assertTrue(cgroup.contains("is not a cgroup directory"), cgroup);
+        assertEquals(
+                List.of("mariadbd", "php-cgi"),
+                load(BASE, Map.of("client_target_processes", "mariadbd, php-cgi"))
+                        .measurement()
+                        .targetProcesses()
+                        .names());
     }
 }

@@ -75,10 +75,31 @@ class ConfigLoaderTest {
         return TestFiles.write(tmp, "rubis.properties", content);
     }
 
+    private static String error(TestConfig config) {
+        return assertThrows(ConfigException.class, config::load).getMessage();
+    }
+
     private String error(String content, Map<String, String> overrides) {
         Path p = file(content);
         return assertThrows(ConfigException.class, () -> ConfigLoader.load(p, overrides))
                 .getMessage();
+    }
+
+    /** A properties file is read as UTF-8 (a Latin-1 reading made tablé.txt a name no file has). */
+    @Test
+    void aUtf8PathInAPropertiesFileNamesItsFile() throws Exception {
+        Files.copy(tmp.resolve("browse_only_transitions.txt"), tmp.resolve("tablé.txt"));
+        ClientConfig c = ConfigLoader.load(
+                file(ORIGINAL.replace(
+                        "workload_transition_table = default_transitions.txt",
+                        "workload_transition_table = tablé.txt")),
+                Map.of());
+        ClientConfig browse = ConfigLoader.load(
+                file(ORIGINAL.replace(
+                        "workload_transition_table = default_transitions.txt",
+                        "workload_transition_table = browse_only_transitions.txt")),
+                Map.of());
+        assertEquals(browse.workload().table().name(), c.workload().table().name(), "the table in tablé.txt");
     }
 
     @Test
@@ -121,15 +142,11 @@ class ConfigLoaderTest {
 
     @Test
     void overridesWinAndUnknownKeysWarn() {
-        ClientConfig c = ConfigLoader.load(
-                file(ORIGINAL + "workload_trasition_mode = normalize\n"),
-                Map.of(
-                        "workload_number_of_clients_per_node",
-                        "7",
-                        "workload_transition_mode",
-                        "normalize",
-                        "client_seed",
-                        "42"));
+        ClientConfig c = TestConfig.file(file(ORIGINAL + "workload_trasition_mode = normalize\n"))
+                .set(Keys.USERS, 7)
+                .set(Keys.TRANSITION_MODE, TransitionMode.NORMALIZE)
+                .set(Keys.SEED, 42L)
+                .load();
         assertEquals(7, c.users());
         assertEquals(TransitionMode.NORMALIZE, c.workload().mode());
         assertEquals(42, c.seed());
@@ -184,14 +201,14 @@ class ConfigLoaderTest {
 
     @Test
     void badChoiceAndBadOverride() {
-        String m = error(ORIGINAL, Map.of("client_backend", "magic"));
+        String m = error(TestConfig.file(file(ORIGINAL)).text(Keys.BACKEND, "magic"));
         assertTrue(
                 m.equals(
-                        "command line: -Dclient_backend = \"magic\": unknown value; expected one of legacy|pooled|dedicated|netty"),
+                        "command line: -Dclient_backend = \"magic\": unknown value; expected one of legacy|pooled|dedicated|netty|kernel"),
                 m);
-        m = error(ORIGINAL, Map.of("workload_use_tpcw_think_time", "perhaps"));
+        m = error(TestConfig.file(file(ORIGINAL)).text(Keys.TPCW_THINK_TIME, "perhaps"));
         assertTrue(m.contains("workload_use_tpcw_think_time = \"perhaps\": not a yes/no value; expected yes or no"), m);
-        m = error(ORIGINAL, Map.of("client_target", "ftp:/x"));
+        m = error(TestConfig.file(file(ORIGINAL)).text(Keys.TARGET, "ftp:/x"));
         assertTrue(m.contains("expected embedded or a URL such as http://127.0.0.1:8080"), m);
     }
 
@@ -219,17 +236,12 @@ class ConfigLoaderTest {
 
     @Test
     void measurementOptionsLoadAndWireTimesNeedTheCapture() {
-        ClientConfig c = ConfigLoader.load(
-                file(ORIGINAL),
-                Map.of(
-                        "client_capture",
-                        "yes",
-                        "client_probe",
-                        "yes",
-                        "client_published_times",
-                        "wire",
-                        "client_busy_poll",
-                        "yes"));
+        ClientConfig c = TestConfig.file(file(ORIGINAL))
+                .set(Keys.CAPTURE, true)
+                .set(Keys.PROBE, true)
+                .set(Keys.PUBLISHED_TIMES, "wire")
+                .set(Keys.BUSY_POLL, true)
+                .load();
         assertTrue(c.measurement().capture()
                 && c.measurement().probe()
                 && c.execution().busyPoll());
@@ -240,9 +252,9 @@ class ConfigLoaderTest {
                 && !d.measurement().probe()
                 && !d.execution().busyPoll());
         assertEquals(PublishedTimes.CLIENT, d.measurement().publishedTimes());
-        String m = error(ORIGINAL, Map.of("client_published_times", "wire"));
+        String m = error(TestConfig.file(file(ORIGINAL)).text(Keys.PUBLISHED_TIMES, "wire"));
         assertTrue(m.contains("client_published_times") && m.contains("--capture"), m);
-        String bad = error(ORIGINAL, Map.of("client_published_times", "server"));
+        String bad = error(TestConfig.file(file(ORIGINAL)).text(Keys.PUBLISHED_TIMES, "server"));
         assertTrue(bad.contains("client|wire"), bad);
     }
 }

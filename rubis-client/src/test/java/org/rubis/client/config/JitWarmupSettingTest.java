@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.rubis.client.input.ConfigException;
@@ -33,10 +32,17 @@ class JitWarmupSettingTest {
         assertEquals(JitWarmupPolicy.AUTO, ConfigLoader.jitWarmup(settings(Map.of()), null));
         assertEquals(JitWarmupPolicy.OFF, ConfigLoader.jitWarmup(settings(Map.of()), "off"));
         assertEquals(
-                JitWarmupPolicy.AUTO, ConfigLoader.jitWarmup(settings(Map.of("client_jit_warmup", "auto")), "off"));
+                JitWarmupPolicy.AUTO,
+                ConfigLoader.jitWarmup(
+                        settings(TestConfig.packaged()
+                                .text(Keys.JIT_WARMUP, "auto")
+                                .overrides()),
+                        "off"));
         assertEquals(
                 "500",
-                ConfigLoader.load((Path) null, Map.of("client_jit_warmup", "500"))
+                TestConfig.packaged()
+                        .text(Keys.JIT_WARMUP, "500")
+                        .load()
                         .measurement()
                         .jitWarmup()
                         .label());
@@ -45,7 +51,8 @@ class JitWarmupSettingTest {
     @Test
     void badValuesAreOneLineNamingTheirSource() {
         ConfigException key = assertThrows(
-                ConfigException.class, () -> ConfigLoader.load((Path) null, Map.of("client_jit_warmup", "fast")));
+                ConfigException.class,
+                () -> TestConfig.packaged().text(Keys.JIT_WARMUP, "fast").load());
         assertTrue(
                 key.getMessage()
                         .startsWith(

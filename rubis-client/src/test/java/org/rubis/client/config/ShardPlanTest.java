@@ -192,4 +192,23 @@ class ShardPlanTest {
                 .getMessage()
                 .startsWith("--shard needs an explicit seed"));
     }
+
+    /** {@code --start-at ready} (the Kubernetes Job's default, RUBIS_START_AT=ready): a shard whose instant comes later. */
+    @Test
+    void startAtReadyIsAShardWithoutAnInstantYetFromTheOptionOrTheEnvironment() {
+        Map<String, String> job = Map.of(
+                "JOB_COMPLETION_INDEX", "2", "RUBIS_SHARD_COUNT", "3", "RUBIS_START_AT", "ready", "HOSTNAME", "pod-2");
+        assertEquals(new ShardPlan(2, 3, null, "pod-2", true), ShardPlan.resolve(null, null, job, config(), NOW));
+        assertTrue(ShardPlan.startsWhenReady(null, job));
+        assertEquals(new ShardPlan(1, 3, null, null, true), ShardPlan.resolve("1/3", "ready", Map.of(), config(), NOW));
+        assertTrue(ShardPlan.startsWhenReady(" ready ", Map.of()));
+        assertFalse(ShardPlan.startsWhenReady(AHEAD, job), "an option wins over the environment");
+        assertEquals(
+                "--start-at ready needs --shard I/N (or JOB_COMPLETION_INDEX and RUBIS_SHARD_COUNT): the shards of one "
+                        + "run start together once all are ready",
+                error(null, "ready", Map.of(), config()));
+        assertEquals(
+                "--shard 3/3: the index must be in 0..2 (shard I of N, 0-based)",
+                error("3/3", "ready", Map.of(), config()));
+    }
 }

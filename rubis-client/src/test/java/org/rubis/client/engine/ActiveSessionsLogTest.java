@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.analysis.RunAnalysis;
 import org.rubis.analysis.io.RunDirectory;
 import org.rubis.client.config.ConfigLoader;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 
 /**
  * The sessions a report plots as active agree with the client's own count (client-health.csv's

@@ -22,8 +22,8 @@ import org.rubis.client.backend.DedicatedBackend;
 import org.rubis.client.backend.PreparingBackend;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.format.ErrorClass;
-import org.rubis.format.StopCause.Kind;
+import org.rubis.format.run.ErrorClass;
+import org.rubis.format.run.StopCause.Kind;
 
 /**
  * The dedicated backend prepares a new connection's socket before the request's send mark, as netty does on its event
@@ -73,7 +73,7 @@ class DedicatedPrepareTest extends PageServerTest {
         assertTrue(w.executeCalls.get(0) >= intended, "the request began at its intended instant, not at the prepare");
         assertEquals(1, r.session().requests());
         assertEquals(0, r.session().errors());
-        assertEquals(1, r.stats().newConnections());
+        assertEquals(1, r.stats().totals().newConnections());
         w.assertOneRequestConnectedItsPreparedSocket(before, beforeInodes);
         assertEquals(1, server.accepted.get(), "the server accepted one connection");
         assertEquals(1, server.heads.size(), "and saw the request on it");

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.report.Summary;
-import org.rubis.format.RunFiles;
-import org.rubis.format.RunStatus;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.RunStatus;
 
 /**
  * A run whose disk fills up: it went on to its end losing lines, then exited 3 ("a bug") with a stack trace and no

@@ -39,7 +39,8 @@ class ExecutionModelTest {
             boolean loops = model == ExecutionModel.EVENT_LOOPS;
             assertTrue(loops ? b instanceof EventLoopBackend : b instanceof BlockingBackend, b.name());
             assertEquals(prepares, PrepareAhead.of(b).enabled(), "prepares ahead");
-            SessionContext ctx = new SessionContext(new RunClock(c), new StopSignal(), b, null, new ActiveSessions());
+            SessionContext ctx =
+                    new SessionContext(new RunClock(c), new StopSignal(), b, null, new ActiveSessions(), RunSeams.NONE);
             try (SessionExecutor e = SessionExecutor.of(ctx, model, (who, x) -> {})) {
                 Class<?> expected = switch (model) {
                     case EVENT_LOOPS -> EventLoopSessions.class;

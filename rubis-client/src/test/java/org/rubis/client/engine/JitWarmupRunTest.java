@@ -26,9 +26,10 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rubis.client.config.ConfigLoader;
+import org.rubis.client.config.ShardPlan;
 import org.rubis.client.probe.ReferenceProbe;
 import org.rubis.client.warmup.JitWarmup;
-import org.rubis.format.Tls;
+import org.rubis.format.io.Tls;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
 
@@ -93,10 +94,8 @@ class JitWarmupRunTest {
             if (tlsResumption != null) {
                 p.put("client_tls_resumption", tlsResumption ? "yes" : "no");
             }
-            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), dir, out);
-            if (stubAddress != null) {
-                engine.warmupStubAddress(stubAddress);
-            }
+            RunSeams seams = stubAddress == null ? RunSeams.NONE : new RunSeams(-1, stubAddress, 0, 0);
+            RunEngine engine = new RunEngine(ConfigLoader.load((Path) null, p), ShardPlan.SINGLE, dir, out, seams);
             if (probe) {
                 engine.observe(new ReferenceProbe(20, false, out));
             }

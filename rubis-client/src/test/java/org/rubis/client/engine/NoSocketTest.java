@@ -53,7 +53,7 @@ class NoSocketTest extends PageServerTest {
                 List.of("io", ""),
                 o.backend().errors,
                 "the first request failed for want of a socket, the next succeeded");
-        assertEquals(Map.of("io", 1L), o.run().stats().errorsByClass(), "the run log's error classes");
+        assertEquals(Map.of("io", 1L), o.run().stats().totals().errorsByClass(), "the run log's error classes");
         assertEquals(2, o.run().session().requests(), "the session went on after the failure");
         assertEquals(1, o.run().session().errors());
         assertEquals(1, server.accepted.get(), "the server saw the second request's connection only");
@@ -74,7 +74,7 @@ class NoSocketTest extends PageServerTest {
         assertEquals(List.of(""), o.backend().errors, "the request succeeded");
         assertEquals(1, o.run().session().requests());
         assertEquals(0, o.run().session().errors());
-        assertEquals(1, o.run().stats().newConnections());
+        assertEquals(1, o.run().stats().totals().newConnections());
         assertEquals(1, server.accepted.get(), "the server accepted one connection");
         assertEquals(1, server.heads.size(), "and saw the request on it");
         assertEquals(List.of(before), o.backend().unconnectedAtReply, "no socket left behind");
@@ -89,7 +89,7 @@ class NoSocketTest extends PageServerTest {
         assertEquals(1, o.backend().prepares.size(), "the request was prepared");
         assertEquals(2, sockets.failed(), "the prepare and the request each asked for a socket and got none");
         assertEquals(List.of("io"), o.backend().errors, "the request failed for want of a socket, not hung");
-        assertEquals(Map.of("io", 1L), o.run().stats().errorsByClass(), "the run log's error classes");
+        assertEquals(Map.of("io", 1L), o.run().stats().totals().errorsByClass(), "the run log's error classes");
         assertEquals(1, o.run().session().errors());
         assertEquals(0, server.accepted.get(), "nothing reached the server");
         assertEquals(List.of(), server.heads);

@@ -8,11 +8,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ShardPlan;
 import org.rubis.client.log.RunLog;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
-import org.rubis.format.StopCause;
+import org.rubis.format.run.StopCause;
 
 /**
  * One user's one session as a run drives it (on the backend's event loops, or on a thread of its own for a blocking
@@ -45,9 +46,9 @@ final class OneUserRun {
         CountDownLatch done = new CountDownLatch(1);
         UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
         try (RunLog log = new RunLog(dir, stats::accept, stats::accept)) {
-            Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base), b.name());
+            Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base), b.name(), ShardPlan.SINGLE);
             SessionExecutor d = SessionExecutor.of(
-                    new SessionContext(clock, stop, b, rec, new ActiveSessions()),
+                    new SessionContext(clock, stop, b, rec, new ActiveSessions(), RunSeams.NONE),
                     c.execution().model(),
                     (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
             d.start(

@@ -66,6 +66,28 @@ final class PageServer implements AutoCloseable {
         return config(backend, Map.of());
     }
 
+    /**
+     * Five users whose sessions of up to 1,000 requests outlast any test (120 s), think times scaled by {@code
+     * thinkScale}: a run the test ends by work done ({@link StopAfterRequests}), not by time.
+     */
+    ClientConfig longSessions(String backend, double thinkScale, long seed) {
+        return config(
+                backend,
+                Map.of(
+                        "workload_maximum_number_of_transitions",
+                        "1000",
+                        "workload_number_of_clients_per_node",
+                        "5",
+                        "workload_session_run_time_in_ms",
+                        "120000",
+                        "workload_think_scale",
+                        String.valueOf(thinkScale),
+                        "client_seed",
+                        String.valueOf(seed),
+                        "client_progress",
+                        "no"));
+    }
+
     /** {@link #config(String)} with {@code settings} added or replaced (e.g. longer sessions). */
     ClientConfig config(String backend, Map<String, String> settings) {
         Map<String, String> m = new HashMap<>(Map.of(

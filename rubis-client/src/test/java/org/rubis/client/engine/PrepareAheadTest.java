@@ -36,7 +36,7 @@ class PrepareAheadTest extends PageServerTest {
         OneUserRun.Result r = OneUserRun.run(w, c, base(), tmp, firstIntendedNano);
         assertEquals(1, r.session().requests());
         assertEquals(0, r.session().errors());
-        assertEquals(1, r.stats().newConnections());
+        assertEquals(1, r.stats().totals().newConnections());
     }
 
     @Test

@@ -25,7 +25,7 @@ import org.rubis.client.profile.ProfileShape;
 import org.rubis.client.profile.ProfileUnit;
 import org.rubis.client.profile.Profiles;
 import org.rubis.client.profile.TimeSeries;
-import org.rubis.format.Columns;
+import org.rubis.format.run.Columns;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
 
@@ -150,6 +150,56 @@ class ProfileRunTest {
             assertTrue(achieved >= planned[i] - 1e-9 && achieved < planned[i] * 1.2, in.toString());
         }
         assertTrue(r.summary().get("profile").get("sessions_left").asLong() > 0, "users left at their next think time");
+    }
+
+    @Test
+    void aStepDownIsFollowedWithinTheGraceByDefault() throws Exception {
+        // Sessions of 10 s and more (think 0.35 s, tens of requests): finished whole, 50 of 60 users would stay on for
+        // seconds after the step down. The default leave is bounded: a user finishes its session within the grace
+        // (2 s here), then leaves at its next think time.
+        Run r = run("grace", "0 60\n4s 10\n12s end\n", Map.of("workload_profile_leave_grace_in_ms", "2000"));
+        assertEquals("complete", r.summary().get("status").asText(), r.summary().toString());
+        assertEquals("graceful", r.summary().get("profile").get("leave").asText());
+        JsonNode down = r.summary().get("intervals").get(1);
+        // The lag, stated per interval: no user stayed longer than the grace and one request and think time (TPC-W's
+        // longest is ten means: 3.5 s), however long its session.
+        assertTrue(down.get("lag_max_s").asDouble() <= 2 + 3.5 + 1, down.toString());
+        assertTrue(down.get("users_lag_max").asLong() > 0, "users did finish sessions within the grace: " + down);
+        // The server's own accounting: one dedicated connection per session. From 8 s on (the grace and a think time
+        // after the step), it saw the plan's 10 sessions, not the 60 of before.
+        List<long[]> spans = connectionSpans(r.serverDir());
+        long from = down.get("start_epoch_ns").asLong() + 4_000_000_000L;
+        double seen = meanConcurrent(spans, from, down.get("end_epoch_ns").asLong());
+        assertTrue(seen <= 12, "the server saw " + seen + " sessions in progress 4 s after the step down to 10");
+        assertTrue(r.summary().get("profile").get("sessions_left").asLong() > 0, "sessions were cut after the grace");
+    }
+
+    @Test
+    void theThinkTimesCutByAStepDownLeaveTheIntervalBeforeItAsSteadyAsTheOneBeforeThat() throws Exception {
+        // 150 users, mean think 2.1 s (7 s x 0.3), for three intervals of 8 s, then 10: 140 users leave at their next
+        // think time, each in a think that crosses the step. Left out (or counted whole), those think times bias the
+        // last interval's Z, and its Little's N/(X(R+Z)) read about (140/150)(2.1 s / 8 s) = 25 % above the same load's
+        // in the interval before (1.15 against 1.0 on this host). The interval before is the reference: the same users
+        // on the same host, so what the host's load does to both (send lateness) cancels out.
+        Run r = run(
+                "stepdown",
+                "0 150\n8s 150\n16s 150\n24s 10\n27s end\n",
+                Map.of("workload_profile_leave", "next-think", "workload_think_scale", "0.3"));
+        assertEquals("complete", r.summary().get("status").asText(), r.summary().toString());
+        JsonNode reference = r.summary().get("intervals").get(1).get("stationarity");
+        JsonNode before = r.summary().get("intervals").get(2).get("stationarity");
+        assertTrue(
+                r.summary().get("profile").get("sessions_left").asLong() >= 100,
+                r.summary().get("profile").toString());
+        double ratio = before.get("little_ratio").asDouble();
+        double ref = reference.get("little_ratio").asDouble();
+        // Each ratio's own noise at about 550 requests is a few percent; the bias was 25 %.
+        assertEquals(
+                ref,
+                ratio,
+                0.1,
+                "Little's ratio of the interval before the step down against the one before it, both flat at 150 users:"
+                        + " " + before + " against " + reference);
     }
 
     @Test

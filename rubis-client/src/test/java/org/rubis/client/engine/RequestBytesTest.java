@@ -14,11 +14,12 @@ import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.Reply;
 import org.rubis.client.config.ClientConfig;
+import org.rubis.client.config.ShardPlan;
 import org.rubis.client.log.RunLog;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
-import org.rubis.format.StopCause;
+import org.rubis.format.run.StopCause;
 
 /** Every backend sends the same bytes for the same request: only the connection policy differs. */
 class RequestBytesTest {
@@ -58,7 +59,7 @@ class RequestBytesTest {
             assertEquals(200, r.status);
             assertTrue(r.newConnection, backend);
             assertTrue(r.sendNano() > 0 && r.ttfbNs() > 0 && r.ttfbNs() <= r.responseNs(), backend);
-            assertTrue(r.connectionId.startsWith("127.0.0.1:"), backend + " logs its connection: " + r.connectionId);
+            assertTrue(r.localAddress.startsWith("127.0.0.1:"), backend + " logs its connection: " + r.localAddress);
         }
         return server.heads.remove(server.heads.size() - 1);
     }
@@ -70,10 +71,10 @@ class RequestBytesTest {
         StopSignal stop = new StopSignal();
         CountDownLatch done = new CountDownLatch(1);
         try (RunLog log = new RunLog(tmp, stats::accept, stats::accept)) {
-            Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base()), "netty");
+            Recorder rec = new Recorder(clock, log, stats, new TargetWatch(stop, base()), "netty", ShardPlan.SINGLE);
             Backend b = Backends.create(c.execution(), base());
             SessionExecutor d = SessionExecutor.of(
-                    new SessionContext(clock, stop, b, rec, new ActiveSessions()),
+                    new SessionContext(clock, stop, b, rec, new ActiveSessions(), RunSeams.NONE),
                     c.execution().model(),
                     (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
             assertTrue(d instanceof EventLoopSessions, "netty sessions run on event loops");
@@ -89,7 +90,7 @@ class RequestBytesTest {
             assertEquals(1, s.requests());
             assertEquals(0, s.errors());
         }
-        assertEquals(1, stats.newConnections());
+        assertEquals(1, stats.totals().newConnections());
         return server.heads.remove(server.heads.size() - 1);
     }
 

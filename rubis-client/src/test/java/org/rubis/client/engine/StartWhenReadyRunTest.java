@@ -23,7 +23,7 @@ import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.config.ShardPlan;
 import org.rubis.client.process.StartHandshake;
 import org.rubis.client.report.Summary;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.rubis.format.StopCause;
+import org.rubis.format.run.StopCause;
 
 /**
  * An out-of-memory stop keeps who failed, the sessions active and the users started as they are (the heap is exhausted

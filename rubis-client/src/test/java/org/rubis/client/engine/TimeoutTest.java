@@ -17,14 +17,17 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.backend.Backend;
 import org.rubis.client.backend.Backends;
 import org.rubis.client.backend.Reply;
+import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.client.config.ConfigLoader;
+import org.rubis.client.config.Keys;
+import org.rubis.client.config.ShardPlan;
+import org.rubis.client.config.TestConfig;
 import org.rubis.client.log.RunLog;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.RequestGenerator;
 import org.rubis.client.workload.UserSession;
-import org.rubis.format.ErrorClass;
-import org.rubis.format.StopCause;
+import org.rubis.format.run.ErrorClass;
+import org.rubis.format.run.StopCause;
 
 /** A server that accepts and never answers: every backend gives up after the request timeout, as an error. */
 class TimeoutTest {
@@ -48,9 +51,12 @@ class TimeoutTest {
             acceptor.setDaemon(true);
             acceptor.start();
             String base = "http://127.0.0.1:" + silent.getLocalPort();
-            for (String backend : List.of("legacy", "pooled", "dedicated", "netty")) {
-                ClientConfig c = ConfigLoader.load(
-                        (Path) null, Map.of("client_backend", backend, "client_request_timeout_ms", "400"));
+            for (BackendKind backend :
+                    List.of(BackendKind.LEGACY, BackendKind.POOLED, BackendKind.DEDICATED, BackendKind.NETTY)) {
+                ClientConfig c = TestConfig.packaged()
+                        .set(Keys.BACKEND, backend)
+                        .set(Keys.REQUEST_TIMEOUT_MS, 400)
+                        .load();
                 try (Backend b = Backends.create(c.execution(), base)) {
                     Reply r = new Reply();
                     Backend.Session s = b.startSession();
@@ -58,22 +64,17 @@ class TimeoutTest {
                     Backends.execute(b, s, "/PHP/index.html", r);
                     b.endSession(s);
                     long ms = (System.nanoTime() - t0) / 1_000_000;
-                    assertEquals(ErrorClass.READ_TIMEOUT, r.error(), backend);
-                    assertTrue(r.failed(), backend);
+                    assertEquals(ErrorClass.READ_TIMEOUT, r.error(), backend.label());
+                    assertTrue(r.failed(), backend.label());
                     assertTrue(ms >= 350 && ms < 5000, backend + ": gave up after " + ms + " ms");
                 }
             }
-            ClientConfig c = ConfigLoader.load(
-                    (Path) null,
-                    Map.of(
-                            "client_backend",
-                            "netty",
-                            "client_request_timeout_ms",
-                            "400",
-                            "workload_maximum_number_of_transitions",
-                            "1",
-                            "workload_session_run_time_in_ms",
-                            "10000"));
+            ClientConfig c = TestConfig.packaged()
+                    .set(Keys.BACKEND, BackendKind.NETTY)
+                    .set(Keys.REQUEST_TIMEOUT_MS, 400)
+                    .set(Keys.MAX_TRANSITIONS, 1)
+                    .set(Keys.RUN_MS, 10_000L)
+                    .load();
             RunStats stats = new RunStats();
             RunClock clock = new RunClock(c);
             StopSignal stop = new StopSignal();
@@ -85,8 +86,9 @@ class TimeoutTest {
                                 clock,
                                 stop,
                                 b,
-                                new Recorder(clock, log, stats, new TargetWatch(stop, base), "netty"),
-                                new ActiveSessions()),
+                                new Recorder(clock, log, stats, new TargetWatch(stop, base), "netty", ShardPlan.SINGLE),
+                                new ActiveSessions(),
+                                RunSeams.NONE),
                         c.execution().model(),
                         (who, e) -> stop.stop(StopCause.Kind.CLIENT_FAILED, who + " failed: " + e));
                 UserSession s = new UserSession(c.workload(), new RequestGenerator(c.workload()), 1, 1);
@@ -100,7 +102,7 @@ class TimeoutTest {
                 b.close();
                 assertEquals(1, s.errors(), "netty: the timeout is an error");
             }
-            assertEquals(Map.of("read-timeout", 1L), stats.errorsByClass());
+            assertEquals(Map.of("read-timeout", 1L), stats.totals().errorsByClass());
         } finally {
             for (Socket s : held) {
                 s.close();

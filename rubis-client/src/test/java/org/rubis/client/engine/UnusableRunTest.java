@@ -20,7 +20,7 @@ import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.report.Summary;
-import org.rubis.format.RunStatus;
+import org.rubis.format.run.RunStatus;
 import org.rubis.server.FaultyServer;
 import org.rubis.server.RubisServer;
 

@@ -146,9 +146,9 @@ class VirtualThreadSessionsRunTest {
                 continue; // its connection may have no name (cut before the reply)
             }
             sessionsByConnection
-                    .computeIfAbsent(q.get("connection_id"), k -> new HashSet<>())
+                    .computeIfAbsent(q.get("local_address"), k -> new HashSet<>())
                     .add(session);
-            connectionsBySession.computeIfAbsent(session, k -> new HashSet<>()).add(q.get("connection_id"));
+            connectionsBySession.computeIfAbsent(session, k -> new HashSet<>()).add(q.get("local_address"));
         }
         requestsBySession.forEach(
                 (id, n) -> assertEquals(n, logged.getOrDefault(id, 0L), "session " + id + ": its requests.csv lines"));

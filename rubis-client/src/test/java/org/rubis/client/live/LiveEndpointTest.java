@@ -26,13 +26,13 @@ import org.rubis.client.log.RequestRecord;
 import org.rubis.client.log.SessionRecord;
 import org.rubis.client.report.GcTotals;
 import org.rubis.client.report.HealthSample;
-import org.rubis.client.report.IntervalSnapshots;
+import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.ErrorClass;
-import org.rubis.format.Phase;
-import org.rubis.format.RunFiles;
-import org.rubis.format.RunStatus;
-import org.rubis.format.SessionEnd;
+import org.rubis.format.run.ErrorClass;
+import org.rubis.format.run.Phase;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.RunStatus;
+import org.rubis.format.run.SessionEnd;
 
 /**
  * The endpoint as a scraper and a browser see it, over HTTP on loopback: /metrics counts exactly the records the run
@@ -48,13 +48,13 @@ class LiveEndpointTest {
 
     private LiveEndpoint endpoint;
     private LiveRun run;
-    private IntervalSnapshots intervals;
+    private RunStats intervals;
 
     @BeforeEach
     void start() throws Exception {
         endpoint = LiveEndpoint.bind("127.0.0.1", 0);
         run = new LiveRun("r1", null, false).describe("netty", "event loops", "closed");
-        intervals = new IntervalSnapshots();
+        intervals = new RunStats();
         run.intervals(intervals);
         intervals.clock(0, 1, Long.MAX_VALUE - 1, Long.MAX_VALUE);
         endpoint.serve(run);
@@ -74,7 +74,7 @@ class LiveEndpointTest {
 
     private void log(RequestRecord r) {
         run.recordTap().request(r);
-        intervals.request(r);
+        intervals.accept(r);
     }
 
     private static RequestRecord record(Interaction state, Phase phase, long responseNs, ErrorClass error, int status) {
@@ -100,7 +100,9 @@ class LiveEndpointTest {
                 0,
                 0,
                 0,
-                0);
+                0,
+                "",
+                null);
     }
 
     /** The value of the series {@code name{labels}} (in any order) in a text exposition. */
@@ -129,7 +131,7 @@ class LiveEndpointTest {
         }
         log(record(Interaction.BROWSE, Phase.UP, 50_000, null, 200));
         log(record(Interaction.HOME, Phase.RUN, 20_000_000_000L, ErrorClass.HTTP_STATUS, 503));
-        run.recordTap().session(new SessionRecord(1, 0, "u", 1, 2, 3, 4, 0, SessionEnd.END_OF_SESSION));
+        intervals.accept(new SessionRecord(1, 0, "u", 1, 2, 3, 4, 0, SessionEnd.END_OF_SESSION));
         String m = send("GET", "/metrics").body();
         assertEquals(7, sample(m, "rubis_requests_total{outcome=\"success\",phase=\"run\",run=\"r1\",state=\"Home\"}"));
         assertEquals(
@@ -160,6 +162,31 @@ class LiveEndpointTest {
         assertEquals(33, sample(m, "rubis_client_open_files{run=\"r1\"}"));
     }
 
+    /** Scrapes beyond the limit are refused with 429 and a Retry-After, not answered on the run's cores. */
+    @Test
+    void scrapesBeyondTheLimitAreRefused() throws Exception {
+        endpoint.close();
+        endpoint = LiveEndpoint.bind("127.0.0.1", 0, new ScrapeLimit(1, 600_000_000_000L));
+        endpoint.serve(run);
+        assertEquals(200, send("GET", "/metrics").statusCode());
+        HttpResponse<String> refused = send("GET", "/metrics");
+        assertEquals(429, refused.statusCode(), refused.body());
+        assertTrue(
+                refused.headers().firstValue("Retry-After").isPresent(),
+                refused.headers().toString());
+        assertEquals(200, send("GET", "/live.json").statusCode(), "the page's feed is not a scrape");
+    }
+
+    /** The limit's windows: so many a window, the next window fresh. */
+    @Test
+    void theScrapeLimitCountsPerWindow() {
+        ScrapeLimit l = new ScrapeLimit(3, 1_000);
+        assertTrue(l.tryAcquire(10) && l.tryAcquire(11) && l.tryAcquire(500));
+        assertTrue(!l.tryAcquire(900), "a fourth in the window");
+        assertEquals(1, l.retryAfterSeconds(900));
+        assertTrue(l.tryAcquire(1_010), "the next window");
+    }
+
     @Test
     void thePageTheFeedAndTheSummaryAreServed() throws Exception {
         HttpResponse<String> page = send("GET", "/");
@@ -176,8 +203,9 @@ class LiveEndpointTest {
 
         for (int i = 0; i < 3; i++) {
             log(record(Interaction.HOME, Phase.RUN, 1_000_000, null, 200));
-            intervals.roll(null, 1);
-            run.healthSample(new HealthSample(1, 0.1, 1, 1, 2, 3, 4, 5, GcTotals.now()));
+            HealthSample h = new HealthSample(1, 0.1, 1, 1, 2, 3, 4, 5, GcTotals.now()); // 4 sessions active
+            intervals.roll(h, 1);
+            run.healthSample(h);
         }
         JsonNode feed =
                 new ObjectMapper().readTree(send("GET", "/live.json?from=1").body());
@@ -186,6 +214,7 @@ class LiveEndpointTest {
         assertEquals(3, feed.path("run_phase").path("requests").asLong());
         assertEquals(1.0, feed.path("run_phase").path("p50").asDouble(), 0.001);
 
+        assertEquals(4, sample(send("GET", "/metrics").body(), "rubis_active_sessions{run=\"r1\"}"));
         Files.writeString(RunFiles.summaryJson(tmp), "{\"status\": \"complete\", \"run_seconds\": 3.0}");
         run.finished(RunStatus.COMPLETE, tmp);
         assertEquals(200, send("GET", "/summary.json").statusCode());
@@ -197,6 +226,10 @@ class LiveEndpointTest {
         String m = send("GET", "/metrics").body();
         assertEquals(1, sample(m, "rubis_run_status{rubis_run_status=\"complete\",run=\"r1\"}"));
         assertEquals(0, sample(m, "rubis_run_status{rubis_run_status=\"running\",run=\"r1\"}"));
+        assertEquals(
+                0,
+                sample(m, "rubis_active_sessions{run=\"r1\"}"),
+                "the summary is written: no session is active during the linger (it once kept the last second's 4)");
     }
 
     @Test

@@ -15,14 +15,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.log.RequestRecord;
 import org.rubis.client.report.GcTotals;
 import org.rubis.client.report.HealthSample;
-import org.rubis.client.report.IntervalSnapshots;
 import org.rubis.client.report.RunStats;
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.ErrorClass;
-import org.rubis.format.LatencyStats;
-import org.rubis.format.Phase;
-import org.rubis.format.RunFiles;
-import org.rubis.format.RunStatus;
+import org.rubis.format.run.ErrorClass;
+import org.rubis.format.run.Phase;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.RunStatus;
+import org.rubis.format.stats.LatencyStats;
 
 /**
  * The page of a sharded run sums its shards: two shards serve their feeds over HTTP, and the summed view's intervals
@@ -60,7 +59,7 @@ class ShardsFeedTest {
                 endpoints.add(e);
                 bases.add("http://127.0.0.1:" + e.port());
                 LiveRun run = new LiveRun("sharded", shard, false);
-                IntervalSnapshots s = new IntervalSnapshots();
+                RunStats s = new RunStats();
                 run.intervals(s);
                 s.clock(start, start, Long.MAX_VALUE - 1, Long.MAX_VALUE);
                 if (lateSecondShard && shard == 1) {
@@ -97,8 +96,10 @@ class ShardsFeedTest {
                                 0,
                                 0,
                                 0,
-                                0);
-                        s.request(r);
+                                0,
+                                "",
+                                null);
+                        s.accept(r);
                         all.accept(r);
                         records++;
                     }
@@ -128,7 +129,7 @@ class ShardsFeedTest {
                 }
                 feed.finished(RunStatus.COMPLETE, tmp);
                 f = json.readTree(feed.json(0, false));
-                LatencyStats run = all.phaseTotal(Phase.RUN);
+                LatencyStats run = all.totals().phaseTotal(Phase.RUN);
                 JsonNode rp = f.path("run_phase");
                 assertEquals(run.count(), rp.path("requests").asLong());
                 assertEquals(run.errors(), rp.path("errors").asLong());

@@ -10,9 +10,9 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.ErrorClass;
-import org.rubis.format.Phase;
-import org.rubis.format.SessionEnd;
+import org.rubis.format.run.ErrorClass;
+import org.rubis.format.run.Phase;
+import org.rubis.format.run.SessionEnd;
 
 /**
  * The byte formatter writes exactly what the JDK's own decimal and UTF-8 conversions write: the log's
@@ -139,22 +139,68 @@ class CsvLineTest {
                 200,
                 null,
                 false,
-                "127.0.0.1:40512",
+                "17",
                 true,
                 "netty",
                 0,
                 0,
                 1,
-                2);
+                2,
+                "127.0.0.1:40512",
+                null);
         CsvLine line = new CsvLine(16);
         r.appendCsv(line);
         assertEquals(
                 "42,user7,3,ViewItem,\"/PHP/ViewItem.php?itemId=5&x=a,b\",run,1700000000123456789,1700000000123999000,"
-                        + "81234,1234567,2048,200,,127.0.0.1:40512,true,netty,0,0,1,2\n",
+                        + "81234,1234567,2048,200,,17,true,netty,0,0,1,2,127.0.0.1:40512\n",
                 line.toString());
         line.truncate(0);
         new SessionRecord(42, 7, "user7", -5, 10, 20, 3, 1, SessionEnd.END_OF_SESSION).appendCsv(line);
         assertEquals("42,7,user7,-5,10,20,3,1,end_of_session\n", line.toString());
+    }
+
+    /** The kernel backend's line: its eight columns after interval, as many fields as its header, a missing stamp empty. */
+    @Test
+    void aKernelRecordHasTheKernelColumns() {
+        KernelMarks k = new KernelMarks(true, 1_000, 90, 400, 1_010, 1_012, 0, 1_380);
+        RequestRecord r = new RequestRecord(
+                1,
+                "u",
+                0,
+                Interaction.HOME,
+                "/",
+                Phase.RUN,
+                990,
+                1_010,
+                60,
+                370,
+                10,
+                200,
+                null,
+                false,
+                "7",
+                false,
+                "kernel",
+                0,
+                0,
+                0,
+                0,
+                "127.0.0.1:1",
+                k);
+        CsvLine line = new CsvLine(16);
+        r.appendCsv(line, true);
+        String text = line.toString();
+        assertEquals(
+                "1,u,0,Home,/,run,990,1010,60,370,10,200,,7,false,kernel,0,0,0,0,127.0.0.1:1,kernel,1000,90,400,1010,1012,,1380\n",
+                text);
+        assertEquals(
+                org.rubis.format.run.Columns.REQUESTS_WITH_KERNEL.size(),
+                text.strip().split(",", -1).length);
+        line.truncate(0);
+        r.appendCsv(line, false);
+        assertEquals(
+                org.rubis.format.run.Columns.REQUESTS.size(),
+                line.toString().strip().split(",", -1).length);
     }
 
     /**
@@ -192,10 +238,13 @@ class CsvLineTest {
                     0,
                     0,
                     0,
-                    -1);
+                    -1,
+                    "",
+                    null);
             CsvLine line = new CsvLine(16);
             r.appendCsv(line);
-            assertEquals("1,u,0,Home,/,up,1,2,3,4,5," + c[2] + "," + c[3] + ",,false,legacy,0,0,0,\n", line.toString());
+            assertEquals(
+                    "1,u,0,Home,/,up,1,2,3,4,5," + c[2] + "," + c[3] + ",,false,legacy,0,0,0,,\n", line.toString());
             assertEquals(c[3], r.errorLabel());
             assertEquals(c[0], ErrorClass.parse((String) c[3]), "read back as its class: " + c[3]);
         }

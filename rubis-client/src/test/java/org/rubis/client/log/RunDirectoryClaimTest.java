@@ -1,6 +1,7 @@
 package org.rubis.client.log;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -80,6 +81,52 @@ class RunDirectoryClaimTest {
                         + "--out, or add --force to delete the previous run's files in it",
                 e.getMessage());
         assertEquals("{}", Files.readString(fresh.resolve("summary.json")), "nothing deleted without --force");
+    }
+
+    private static int exec(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        return p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS) ? p.exitValue() : -1;
+    }
+
+    /**
+     * A disk with less free space than the logs' reserve (a 200 KiB tmpfs): one line before the run, and nothing left
+     * on it; the reserve's own failure (the disk filled after the claim) leaves no part of it behind either. The run
+     * ended in exit 3, a stack trace, no summary and a partial .disk-reserve.tmp.
+     */
+    @Test
+    void aDiskWithoutRoomForTheReserveIsOneLineBeforeTheRun() throws Exception {
+        Path disk = Files.createDirectories(tmp.resolve("disk"));
+        boolean mounted = exec("mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", disk.toString()) == 0;
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                mounted, "skipped: cannot mount a 200 KiB tmpfs here (needs root and CAP_SYS_ADMIN)");
+        try {
+            Path out = disk.resolve("run");
+            ConfigException e = assertThrows(ConfigException.class, () -> RunDirectoryClaim.claim(out, false));
+            assertTrue(e.getMessage().startsWith("--out " + out + ": "), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains("KiB free on its disk, less than the 576 KiB a run needs"), e.getMessage());
+            assertEquals(-1, e.getMessage().indexOf('\n'));
+            ConfigException r = assertThrows(ConfigException.class, () -> new RunLog(out, x -> {}, x -> {}));
+            assertTrue(
+                    r.getMessage().contains("no room for the 512 KiB the logs keep for the summary"), r.getMessage());
+            assertFalse(
+                    Files.exists(out.resolve(org.rubis.format.run.RunFiles.DISK_RESERVE)),
+                    "no part of the reserve left");
+        } finally {
+            exec("umount", disk.toString());
+        }
+    }
+
+    /** A link to nothing is named as such, not "a file". */
+    @Test
+    void aDanglingLinkIsNamedAsALink() throws Exception {
+        Path link = Files.createSymbolicLink(tmp.resolve("out"), tmp.resolve("gone"));
+        ConfigException e = assertThrows(ConfigException.class, () -> RunDirectoryClaim.claim(link, false));
+        assertEquals(
+                "--out " + link + ": a symbolic link to " + tmp.resolve("gone")
+                        + ", which does not exist; give a new or empty directory, or make the link's target first",
+                e.getMessage());
     }
 
     /** --force deletes a previous run's files, and the links among them as links: their targets outside stay as they were. */

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Phase;
 
 /**
  * A record added just as the log closes is written, or counted lost, never dropped unseen. The race
@@ -49,7 +49,9 @@ class RunLogCloseTest {
                 0,
                 0,
                 0,
-                -1);
+                -1,
+                "",
+                null);
     }
 
     @Test

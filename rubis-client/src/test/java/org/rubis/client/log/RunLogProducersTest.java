@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.Phase;
-import org.rubis.format.SessionEnd;
+import org.rubis.format.run.Phase;
+import org.rubis.format.run.SessionEnd;
 
 /**
  * Both queues between the producers and the log's writer (the array queue for a few event loops or carriers, the
@@ -64,7 +64,9 @@ class RunLogProducersTest {
                             0,
                             0,
                             0,
-                            -1));
+                            -1,
+                            "",
+                            null));
                     if (k == each - 1) {
                         log.add(new SessionRecord(user, user, "user" + user, 1, 2, 3, each, 0, SessionEnd.RUN_ENDED));
                     }

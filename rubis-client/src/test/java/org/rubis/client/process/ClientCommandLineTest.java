@@ -163,13 +163,19 @@ class ClientCommandLineTest {
 
     @Test
     void timesAndNumbersAreWrittenAsUsersTypeThem() {
-        assertEquals("30s", ClientCommandLine.time(Duration.ofSeconds(30)));
-        assertEquals("1800s", ClientCommandLine.time(Duration.ofMinutes(30)));
-        assertEquals("250ms", ClientCommandLine.time(Duration.ofMillis(250)));
-        assertEquals("0.1", ClientCommandLine.number(0.1));
-        assertEquals("1", ClientCommandLine.number(1.0));
-        assertEquals("0", ClientCommandLine.number(0));
-        assertEquals("0.0001", ClientCommandLine.number(1e-4));
+        assertWritten("30s", "--duration", ClientCommandLine.run().duration(Duration.ofSeconds(30)));
+        assertWritten("1800s", "--ramp-up", ClientCommandLine.run().rampUp(Duration.ofMinutes(30)));
+        assertWritten("250ms", "--ramp-down", ClientCommandLine.run().rampDown(Duration.ofMillis(250)));
+        assertWritten("0.1", "--think-scale", ClientCommandLine.run().thinkScale(0.1));
+        assertWritten("1", "--think-scale", ClientCommandLine.run().thinkScale(1.0));
+        assertWritten("0", "--think-scale", ClientCommandLine.run().thinkScale(0));
+        assertWritten("0.0001", "--session-rate", ClientCommandLine.run().sessionRate(1e-4));
+        assertWritten("off", "--tls-resumption", ClientCommandLine.run().tlsResumption(false));
+    }
+
+    private static void assertWritten(String text, String option, ClientCommandLine line) {
+        List<String> args = line.out(DIR).runArguments();
+        assertEquals(text, args.get(args.indexOf(option) + 1), args.toString());
     }
 
     @Test

@@ -3,16 +3,15 @@ package org.rubis.client.process;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.rubis.client.backend.SourceAddresses;
+import org.rubis.client.config.Arrivals;
 import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.ClientConfig;
-import org.rubis.client.config.ConfigLoader;
+import org.rubis.client.config.Keys;
+import org.rubis.client.config.TestConfig;
 import org.rubis.client.input.ConfigException;
 
 /**
@@ -26,23 +25,19 @@ class ResourcePlanTest {
 
     @ParameterizedTest(name = "{0}, {1}: {2}")
     @CsvSource({
-        "legacy, closed, 0", "pooled, closed, 4", "dedicated, closed, 10", "netty, closed, 10",
-        "legacy, hybrid, 0", "pooled, hybrid, 0", "dedicated, hybrid, 6", "netty, hybrid, 6"
+        "LEGACY, CLOSED, 0", "POOLED, CLOSED, 4", "DEDICATED, CLOSED, 10", "NETTY, CLOSED, 10",
+        "LEGACY, HYBRID, 0", "POOLED, HYBRID, 0", "DEDICATED, HYBRID, 6", "NETTY, HYBRID, 6"
     })
-    void connectionsHeldFollowTheBackendsPolicy(String backend, String arrivals, int connections) {
-        Map<String, String> p = new HashMap<>(Map.of(
-                "client_backend",
-                backend,
-                "client_pool_max",
-                "4",
-                "workload_number_of_clients_per_node",
-                "10",
-                "workload_arrivals",
-                arrivals));
-        if (arrivals.equals("hybrid")) {
-            p.put("workload_max_concurrent_sessions", "6");
+    void connectionsHeldFollowTheBackendsPolicy(BackendKind backend, Arrivals arrivals, int connections) {
+        TestConfig c = TestConfig.packaged()
+                .set(Keys.BACKEND, backend)
+                .set(Keys.POOL_MAX, 4)
+                .set(Keys.USERS, 10)
+                .set(Keys.ARRIVALS, arrivals);
+        if (arrivals == Arrivals.HYBRID) {
+            c.set(Keys.MAX_CONCURRENT_SESSIONS, 6);
         }
-        assertEquals(connections, ResourcePlan.connections(ConfigLoader.load((Path) null, p)));
+        assertEquals(connections, ResourcePlan.connections(c.load()));
     }
 
     private static final ResourcePlan ISSUE = new ResourcePlan(18_000, 1_000_000, 28_232);
@@ -80,7 +75,8 @@ class ResourcePlanTest {
 
     @Test
     void theChosenCountReachesTheBackendsConfiguration() {
-        ClientConfig c = ConfigLoader.load((Path) null, Map.of("client_backend", "netty"));
+        ClientConfig c =
+                TestConfig.packaged().set(Keys.BACKEND, BackendKind.NETTY).load();
         ClientConfig more = c.withSourceAddresses(2);
         assertEquals(2, more.execution().sourceAddresses());
         assertEquals(c.withSourceAddresses(1).withSourceAddresses(2), more);

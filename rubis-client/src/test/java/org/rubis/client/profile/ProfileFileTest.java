@@ -1,6 +1,7 @@
 package org.rubis.client.profile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -139,5 +140,47 @@ class ProfileFileTest {
                 2,
                 new ResourcePlan(plan.connections(), 1_000_000, 28_232).check(true, 1, true, BackendKind.NETTY),
                 "on loopback, two source addresses hold the peak's ports, as for bench scale's fixed 18,000 users");
+    }
+
+    /** Values are plain decimals within the bound: Java's float suffixes and hex were read as numbers. */
+    @Test
+    void valuesArePlainDecimalsWithinTheBound() {
+        assertTrue(error("0 2d\n6s end\n").startsWith(p() + ":1: \"2d\" is not a number of users"));
+        assertTrue(error("0 0x10\n6s end\n").startsWith(p() + ":1: \"0x10\" is not a number of users"));
+        assertTrue(error("0 NaN\n6s end\n").startsWith(p() + ":1: \"NaN\" is not a number of users"));
+        String big = error("0 1e308\n6s end\n");
+        assertTrue(big.startsWith(p() + ":1: 1e308 users is beyond the largest a profile may hold"), big);
+        assertFalse(big.contains("9223372036854775807"), big);
+        assertEquals(2.0, load("0 2.\n6s end\n").profile().points().get(0).value());
+        assertEquals(200.0, load("0 2e2\n6s end\n").profile().points().get(0).value());
+    }
+
+    /** The number of points is bounded: 10^5 took 6.1 GB and 10^6 ran out of heap before the first request. */
+    @Test
+    void theNumberOfPointsIsBounded() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i <= LoadProfile.MAX_POINTS; i++) {
+            b.append(i).append("s 1\n");
+        }
+        String m = error(b.toString());
+        assertTrue(
+                m.startsWith(
+                        p() + ":" + (LoadProfile.MAX_POINTS + 1) + ": more than " + LoadProfile.MAX_POINTS + " points"),
+                m);
+    }
+
+    /** A point at the end line's time holds for no time: on a ramp it is what the last stretch ramps to. */
+    @Test
+    void aPointAtTheEndIsTheRampsTarget() {
+        LoadProfile p = load("shape ramp\n0 0\n4s 4\n4s end\n").profile();
+        assertEquals(1, p.intervals());
+        assertEquals(4.0, p.endValue(0));
+        assertEquals(1.0, p.valueAt(1_000_000_000L), 1e-9);
+        // user 2 (0-based) is wanted once the line passes 2.5: at 2.5 s
+        assertEquals(2_500_000_000L, p.nextChange(2, 0, true));
+        assertEquals(Long.MAX_VALUE, p.nextChange(2, 3_000_000_000L, false), "after the end the target holds");
+        LoadProfile steps = load("0 2\n2s 6\n4s 2\n4s end\n").profile();
+        assertEquals(2, steps.intervals(), "on steps the point at the end changes nothing");
+        assertEquals(6.0, steps.valueAt(3_999_000_000L));
     }
 }

@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rubis.format.Columns;
+import org.rubis.format.run.Columns;
+import org.rubis.format.schema.Cause;
 
 /**
  * A busy host made for real: CPU-burning processes (half the cores) beside an idle client. The client's health
@@ -58,7 +59,7 @@ class HostLoadVerdictTest {
                 f.load().otherCores() >= 0.25 * cores,
                 "other processes' CPU seen: " + f.load().otherCores());
         Verdict v = Verdict.of(f.evidence(0.5), null);
-        assertTrue(v.causes().contains(Verdict.Cause.HOST), v.text());
-        assertFalse(v.causes().contains(Verdict.Cause.CLIENT), v.text());
+        assertTrue(v.causes().contains(Cause.HOST), v.text());
+        assertFalse(v.causes().contains(Cause.CLIENT), v.text());
     }
 }

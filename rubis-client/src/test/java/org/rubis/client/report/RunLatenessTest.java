@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import org.rubis.client.log.RequestRecord;
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.Percentiles;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Phase;
+import org.rubis.format.stats.Percentiles;
 
 /**
  * The run phase's send lateness is clamped to its own largest value: clamped to the whole run's (an up ramp's late
@@ -38,7 +38,9 @@ class RunLatenessTest {
                 0,
                 0,
                 0,
-                -1);
+                -1,
+                "",
+                null);
     }
 
     @Test
@@ -49,14 +51,20 @@ class RunLatenessTest {
             stats.accept(sent("run", 458_000L));
         }
         stats.accept(sent("run", 145_766_000L)); // its bucket tops out above it
-        assertEquals(145_766_000L, stats.runMaxLatenessNs());
-        assertEquals(200_000_000L, stats.maxLatenessNs());
+        assertEquals(145_766_000L, stats.totals().runMaxLatenessNs());
+        assertEquals(200_000_000L, stats.totals().maxLatenessNs());
         assertTrue(
-                stats.runLateness().getValueAtPercentile(100) > 145_766_000L,
+                stats.totals().runLateness().getValueAtPercentile(100) > 145_766_000L,
                 "the bucket's top is above the value (the case this guards)");
-        assertEquals(145.766, stats.judgedLatenessMs(100), 1e-9, "the verdict's reading: the run phase's own max");
+        assertEquals(
+                145.766, stats.totals().judgedLatenessMs(100), 1e-9, "the verdict's reading: the run phase's own max");
         assertTrue(
-                Percentiles.valueAtMs(stats.runLateness(), 100, 0, stats.maxLatenessNs()) > 145.766,
+                Percentiles.valueAtMs(
+                                stats.totals().runLateness(),
+                                100,
+                                0,
+                                stats.totals().maxLatenessNs())
+                        > 145.766,
                 "clamped to the whole run's max, the run phase's top percentile exceeded its largest value");
     }
 
@@ -64,6 +72,6 @@ class RunLatenessTest {
     void aRunWithoutARunPhaseIsJudgedOnTheWholeRun() {
         RunStats stats = new RunStats();
         stats.accept(sent("up", 7_000_000L));
-        assertEquals(7.0, stats.judgedLatenessMs(99), 1e-9);
+        assertEquals(7.0, stats.totals().judgedLatenessMs(99), 1e-9);
     }
 }

@@ -11,9 +11,9 @@ import org.rubis.client.config.ClientConfig;
 import org.rubis.client.config.ConfigLoader;
 import org.rubis.client.config.ExecutionModel;
 import org.rubis.client.config.ShardPlan;
-import org.rubis.format.RunStatus;
-import org.rubis.format.StopCause;
-import org.rubis.format.StopCause.Kind;
+import org.rubis.format.run.RunStatus;
+import org.rubis.format.run.StopCause;
+import org.rubis.format.run.StopCause.Kind;
 
 /** The status rule, case by case: the stop's kind and the counts decide, never the stop reason's words. */
 class RunOutcomeTest {
@@ -48,7 +48,12 @@ class RunOutcomeTest {
 
     private static RunOutcome outcome(StopCause stop, long requests, long served, long sessions) {
         return RunOutcome.of(
-                CONFIG, result(stop, stop != null && stop.kind().invalidates(), sessions), requests, served, requests);
+                CONFIG,
+                result(stop, stop != null && stop.kind().invalidates(), sessions),
+                requests,
+                served,
+                requests,
+                served);
     }
 
     @Test
@@ -115,7 +120,7 @@ class RunOutcomeTest {
     @Test
     void aLaterInvalidatingStopMakesACompleteRunInvalid() {
         RunOutcome o = RunOutcome.of(
-                CONFIG, result(new StopCause(Kind.END, "complete; then out of memory"), true, 10), 100, 100, 100);
+                CONFIG, result(new StopCause(Kind.END, "complete; then out of memory"), true, 10), 100, 100, 100, 100);
         assertEquals(RunStatus.INVALID, o.status());
         assertEquals("complete; then out of memory", o.stopReason());
     }
@@ -126,18 +131,62 @@ class RunOutcomeTest {
      */
     @Test
     void aRunWithNoRunPhaseRequestFailed() {
-        RunOutcome o = RunOutcome.of(CONFIG, result(StopCause.END, false, 4), 12, 12, 0);
+        RunOutcome o = RunOutcome.of(CONFIG, result(StopCause.END, false, 4), 12, 12, 0, 0);
         assertEquals(RunStatus.FAILED, o.status());
         assertTrue(
                 o.stopReason().startsWith("no request in the run phase, the measurement (12 requests in the ramps"),
                 o.stopReason());
         assertEquals(
                 RunStatus.PARTIAL,
-                RunOutcome.of(CONFIG, result(new StopCause(Kind.INTERRUPTED, "interrupted"), false, 4), 12, 12, 0)
+                RunOutcome.of(CONFIG, result(new StopCause(Kind.INTERRUPTED, "interrupted"), false, 4), 12, 12, 0, 0)
                         .status());
         assertEquals(
                 RunStatus.COMPLETE,
-                RunOutcome.of(CONFIG, result(StopCause.END, false, 4), 12, 12, 1)
+                RunOutcome.of(CONFIG, result(StopCause.END, false, 4), 12, 12, 1, 1)
                         .status());
+    }
+
+    /**
+     * The up ramp served requests, then the target answered only errors: every run-phase request failed, so the run
+     * measured nothing (it once said complete, exit 0, because the ramp's successes counted). Stopped early, the same
+     * run stays partial: the stop is what the user did.
+     */
+    @Test
+    void aRunPhaseOfNothingButErrorsFailed() {
+        RunOutcome o = RunOutcome.of(CONFIG, result(StopCause.END, false, 10), 80, 27, 53, 0);
+        assertEquals(RunStatus.FAILED, o.status());
+        assertEquals(
+                "no request succeeded in the run phase, the measurement (53 of 53 run-phase requests were errors; "
+                        + "the ramps' 27 successes are no measurement)",
+                o.stopReason());
+        assertEquals(
+                RunStatus.PARTIAL,
+                RunOutcome.of(CONFIG, result(new StopCause(Kind.INTERRUPTED, "interrupted"), false, 10), 80, 27, 53, 0)
+                        .status());
+        assertEquals(
+                RunStatus.COMPLETE,
+                RunOutcome.of(CONFIG, result(StopCause.END, false, 10), 80, 28, 53, 1)
+                        .status());
+    }
+
+    /**
+     * Ctrl-C 1.5 s into a 3 s up ramp: the only requests were in flight, aborted by the stop. The run is partial, as
+     * any stop (it once said failed, exit 2, "no request succeeded"); aborted requests among refused ones still fail.
+     */
+    @Test
+    void aStopWhoseOnlyRequestsWereAbortedIsPartial() {
+        StopCause ctrlC = new StopCause(Kind.INTERRUPTED, "interrupted");
+        RunOutcome o = RunOutcome.of(CONFIG, result(ctrlC, false, 4), 4, 0, 0, 0, 4);
+        assertEquals(RunStatus.PARTIAL, o.status());
+        assertEquals("interrupted", o.stopReason());
+        assertEquals(
+                RunStatus.FAILED,
+                RunOutcome.of(CONFIG, result(ctrlC, false, 4), 10, 0, 0, 0, 4).status(),
+                "6 refused, 4 aborted: nothing succeeded before the stop");
+        assertEquals(
+                RunStatus.FAILED,
+                RunOutcome.of(CONFIG, result(StopCause.END, false, 4), 4, 0, 4, 0, 4)
+                        .status(),
+                "an end, not a stop: the aborted requests count as errors");
     }
 }

@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import org.rubis.client.log.RequestRecord;
 import org.rubis.client.workload.Interaction;
-import org.rubis.format.Phase;
+import org.rubis.format.run.Phase;
+import org.rubis.format.stats.Stationarity;
 
 /** The run phase's per-window request counts that the stationarity check reads. */
 class RunWindowsTest {
@@ -36,7 +37,9 @@ class RunWindowsTest {
                 0,
                 0,
                 0,
-                -1);
+                -1,
+                "",
+                null);
     }
 
     @Test
@@ -49,21 +52,22 @@ class RunWindowsTest {
             st.accept(sent(at, "run"));
         }
         st.accept(sent(start + S, "up")); // another phase: not the run phase's
-        assertEquals(1.0, st.runWindowSeconds());
-        assertArrayEquals(new long[] {2, 0, 1, 1}, st.runWindows());
+        assertEquals(1.0, st.totals().runWindowSeconds());
+        assertArrayEquals(new long[] {2, 0, 1, 1}, st.totals().runWindows());
     }
 
     @Test
     void aRunPhaseOfDaysGetsLongerWindowsNotMillionsOfThem() {
         RunStats st = new RunStats();
         st.runPhase(0, 7 * 86_400);
-        assertEquals(61.0, st.runWindowSeconds(), "whole seconds, at most " + RunStats.MAX_WINDOWS + " windows");
-        assertEquals(9_914, st.runWindows().length);
+        assertEquals(
+                61.0, st.totals().runWindowSeconds(), "whole seconds, at most " + RunTotals.MAX_WINDOWS + " windows");
+        assertEquals(9_914, st.totals().runWindows().length);
         st.accept(sent(125 * S, "run"));
-        assertEquals(1, st.runWindows()[2], "second 125 is in the third 61 s window");
+        assertEquals(1, st.totals().runWindows()[2], "second 125 is in the third 61 s window");
         st.runPhase(0, 40);
         assertTrue(
-                st.runWindows().length == 40 && st.runWindowSeconds() == 1.0,
+                st.totals().runWindows().length == 40 && st.totals().runWindowSeconds() == 1.0,
                 "the default run phase: 40 windows of 1 s");
     }
 
@@ -78,13 +82,13 @@ class RunWindowsTest {
                 st.accept(sent(start + i * S + k * (S / 40), "run"));
             }
         }
-        assertEquals(30, st.runWindows().length);
-        long[] ran = st.runWindows(6.554);
+        assertEquals(30, st.totals().runWindows().length);
+        long[] ran = st.totals().runWindows(6.554);
         assertArrayEquals(
                 new long[] {30, 30, 30, 30, 30, 30}, ran, "the six whole seconds run, not the partial seventh");
-        assertEquals(30, st.runWindows(30).length, "a complete run: every window");
-        assertEquals(30, st.runWindows(99).length, "never past the planned phase");
-        assertEquals(0, st.runWindows(0.4).length);
+        assertEquals(30, st.totals().runWindows(30).length, "a complete run: every window");
+        assertEquals(30, st.totals().runWindows(99).length, "never past the planned phase");
+        assertEquals(0, st.totals().runWindows(0.4).length);
         Stationarity s = Stationarity.of(100, ran, 1, 0.01, 100 / 30.0 - 0.01);
         assertEquals(30.0, s.meanRps(), 1e-9, "throughput over the time run, not diluted by the planned rest");
         assertEquals(1.0, s.littleRatio(), 1e-9);

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.rubis.client.report.Verdict.Cause;
 import org.rubis.client.report.Verdict.Evidence;
-import org.rubis.format.ErrorShare;
-import org.rubis.format.WireAccuracy;
+import org.rubis.format.schema.Cause;
+import org.rubis.format.stats.ErrorShare;
+import org.rubis.format.stats.WireAccuracy;
 
 /** The verdict's rules: each cause is named from its own evidence, and only then. */
 class VerdictTest {
@@ -46,6 +46,25 @@ class VerdictTest {
         Verdict v = Verdict.of(e, null);
         assertEquals(List.of(Cause.CLIENT), v.causes());
         assertTrue(v.text().contains("CLIENT: p99 send lateness 200.0 ms"), v.text());
+    }
+
+    @Test
+    void everyCauseNamedComesWithItsEvidenceFigure() {
+        List<Evidence> cases = List.of(
+                new Evidence(2, 1.9, 3, 0.4, 0.3, 0.02, 0.0, 1.2, Double.NaN, false), // client CPU
+                new Evidence(2, 0.1, 80, 0.4, 0.3, 0.02, 0.0, 1.2, Double.NaN, false), // GC
+                new Evidence(2, 0.1, 3, 200.0, 0.3, 0.05, 0.0, 1.0, Double.NaN, false), // lateness of its own
+                new Evidence(2, 0.05, 3, 12.0, 9.0, 1.6, 0.0, 7.5, Double.NaN, false), // host
+                new Evidence(2, 0.05, 3, 0.4, 0.3, 0.02, 0.0, 1.2, 1.5, true)); // server
+        for (Evidence e : cases) {
+            Verdict v = Verdict.of(e, null);
+            assertEquals(v.causes().size(), v.findings().size(), v.text());
+            for (int i = 0; i < v.causes().size(); i++) {
+                String f = v.findings().get(i);
+                assertTrue(f.startsWith(v.causes().get(i).name() + ": ") && f.matches(".*[0-9].*"), f);
+                assertTrue(v.text().contains(f), "the same words as the run's paragraph: " + v.text());
+            }
+        }
     }
 
     @Test
@@ -170,7 +189,7 @@ class VerdictTest {
     /** More than 1 % of the run phase's requests in error names the ERRORS; 1 % itself, or none judged, does not. */
     @Test
     void theErrorsAreNamedAboveOnePercentOfTheRunPhase() {
-        Verdict high = Verdict.of(quiet(), null, new ErrorShare(132, 131, Map.of("http-503", 131L)));
+        Verdict high = Verdict.of(quiet(), null, new ErrorShare(132, 131, Map.of("http-503", 131L), 0), false);
         assertEquals(List.of(Cause.ERRORS), high.causes());
         assertTrue(
                 high.text()
@@ -181,12 +200,46 @@ class VerdictTest {
         assertTrue(high.text().contains("the client itself was fine"), high.text());
         assertEquals(
                 List.of(),
-                Verdict.of(quiet(), null, new ErrorShare(100, 1, Map.of("reset", 1L)))
+                Verdict.of(quiet(), null, new ErrorShare(100, 1, Map.of("reset", 1L), 0), false)
                         .causes());
         assertEquals(
                 List.of(Cause.ERRORS),
-                Verdict.of(quiet(), null, new ErrorShare(100, 2, Map.of("reset", 2L)))
+                Verdict.of(quiet(), null, new ErrorShare(100, 2, Map.of("reset", 2L), 0), false)
                         .causes());
-        assertEquals(List.of(), Verdict.of(quiet(), null, ErrorShare.NONE).causes());
+        assertEquals(
+                List.of(), Verdict.of(quiet(), null, ErrorShare.NONE, false).causes());
+    }
+
+    /**
+     * Pages that report what a persistent database kept from earlier runs (a nickname taken) blame no one: left out of
+     * the share judged, named apart; the other errors of the same run are still judged.
+     */
+    @Test
+    void targetStatePagesAreNamedApartAndNeverBlamed() {
+        Verdict remembered =
+                Verdict.of(quiet(), null, new ErrorShare(1000, 43, Map.of("target-state", 43L), 43), false);
+        assertEquals(List.of(), remembered.causes());
+        assertTrue(remembered.text().startsWith("OK: "), remembered.text());
+        assertTrue(
+                remembered.text().contains("Target state: 43 run-phase pages reported the target's stored state"),
+                remembered.text());
+        Verdict both = Verdict.of(
+                quiet(), null, new ErrorShare(1000, 63, Map.of("target-state", 43L, "http-503", 20L), 43), false);
+        assertEquals(List.of(Cause.ERRORS), both.causes());
+        assertTrue(both.text().contains("20 of 1000 run-phase requests were errors (2.0 %"), both.text());
+        assertTrue(!both.text().contains("target-state 43)"), both.text());
+        assertEquals(
+                List.of(Cause.ERRORS),
+                Verdict.of(quiet(), null, new ErrorShare(1000, 43, Map.of("error-page", 43L), 0), false)
+                        .causes());
+    }
+
+    @Test
+    void aCaptureThatLostPacketsIsNotCalledAbsentNorVouchedFor() {
+        String none = Verdict.of(quiet(), null, ErrorShare.NONE, false).text();
+        String cut = Verdict.of(quiet(), null, ErrorShare.NONE, true).text();
+        assertTrue(none.contains("Accuracy not measured (no packet capture)"), none);
+        assertTrue(cut.contains("Accuracy not vouched for: the packet capture is INCOMPLETE"), cut);
+        assertFalse(cut.contains("no packet capture"), cut);
     }
 }

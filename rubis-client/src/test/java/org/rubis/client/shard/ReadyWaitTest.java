@@ -13,7 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.process.StartHandshake;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 
 /**
  * The parent's wait for its shards to get ready, against real child processes that behave as a shard does (a shell

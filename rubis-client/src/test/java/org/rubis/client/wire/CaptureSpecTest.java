@@ -55,7 +55,12 @@ class CaptureSpecTest {
         byte[] record = {0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 1, 2, 3};
         Path f = tmp.resolve("x.pcap");
         Files.write(f, concat(header, record, record, new byte[] {1, 2}));
-        assertEquals(2, PacketCapture.countPackets(f), "two whole records, a cut one not counted");
+        assertEquals(
+                new PacketCapture.PcapCount(2, false),
+                PacketCapture.countPackets(f),
+                "two whole records, a cut one not counted, the file not whole");
+        Files.write(f, concat(header, record, record));
+        assertEquals(new PacketCapture.PcapCount(2, true), PacketCapture.countPackets(f));
     }
 
     private static byte[] concat(byte[]... parts) {

@@ -16,7 +16,8 @@ import org.rubis.analysis.wire.PcapBuilder;
 import org.rubis.analysis.wire.PcapBuilder.Conversation;
 import org.rubis.client.config.PublishedTimes;
 import org.rubis.client.report.Verdict;
-import org.rubis.format.Columns;
+import org.rubis.format.run.Columns;
+import org.rubis.format.schema.Cause;
 
 /**
  * One accuracy threshold: a run directory whose client is 1 us under, then 1 us over, the limit (wire
@@ -54,13 +55,24 @@ class OneAccuracyRuleTest {
                     .append(MS + errorNs)
                     .append(",10,200,,127.0.0.1:50100,")
                     .append(i == 0)
-                    .append(",netty,0,0,0,\n");
+                    .append(",netty,0,0,0,,127.0.0.1:50100\n");
         }
         Path run = Files.createDirectories(tmp.resolve("run" + errorNs));
         p.write(run.resolve("capture.pcap"));
         Files.writeString(run.resolve("requests.csv"), csv);
         CaptureStats stats = new CaptureStats(
-                run.resolve("capture.pcap"), "lo", "tcp", 256, 1 << 20, 18, 36, 0, 0, Instant.EPOCH, Instant.EPOCH);
+                run.resolve("capture.pcap"),
+                "lo",
+                "tcp",
+                256,
+                1 << 20,
+                18,
+                true,
+                36,
+                0,
+                0,
+                Instant.EPOCH,
+                Instant.EPOCH);
         stats.writeJson(run.resolve("capture-stats.json"));
 
         WireCheckSection section =
@@ -73,7 +85,7 @@ class OneAccuracyRuleTest {
                 "the limit beside the error: " + line);
         Verdict v = Verdict.of(
                 new Verdict.Evidence(2, 0.05, 3, 0.4, 0.3, 0.02, 0.0, 1.2, Double.NaN, false), section.accuracy());
-        assertEquals(below ? List.of() : List.of(Verdict.Cause.CLIENT), v.causes(), v.text());
+        assertEquals(below ? List.of() : List.of(Cause.CLIENT), v.causes(), v.text());
         assertTrue(v.text().contains((below ? "(within the " : "(OUTSIDE the ") + "limit 100 us"), v.text());
         // One verdict, stated once: the run's verdict, the accuracy line and the wire check section name the same
         // verdict and cause (no probe here: the client's); the section names it and leaves the statement to the line.

@@ -144,4 +144,32 @@ class RequestGeneratorTest {
         assertEquals("/ejb_rubis_web/servlet/edu.rice.rubis.beans.servlets.ViewItem", ejb.script("ViewItem"));
         assertEquals("/ejb_rubis_web/sell.html", ejb.page("sell.html"));
     }
+
+    /**
+     * A run's salt goes into everything it writes that a persistent database could already hold (nicknames, item
+     * names, comments), and only there: the same seed gives the same requests but for the salt.
+     */
+    @Test
+    void theWriteSaltMarksWhatARunWritesAndNothingElse() {
+        RequestGenerator salted = new RequestGenerator(model.withWriteSalt("k3f9z"));
+        for (Interaction state : Interaction.values()) {
+            String plain = gen.path(state, ctx(Fixtures.PUT_BID_PAGE, 5));
+            String withSalt = salted.path(state, ctx(Fixtures.PUT_BID_PAGE, 5));
+            boolean writes = state == Interaction.REGISTER_USER
+                    || state == Interaction.REGISTER_ITEM
+                    || state == Interaction.STORE_COMMENT;
+            if (writes) {
+                assertTrue(withSalt.contains("k3f9z"), state + ": " + withSalt);
+                assertEquals(plain, withSalt.replace("_k3f9z", "").replace("k3f9z+", ""), state.name());
+            } else {
+                assertEquals(plain, withSalt, state.name());
+            }
+        }
+        String register = salted.path(Interaction.REGISTER_USER, ctx(Fixtures.PUT_BID_PAGE, 5));
+        String nickname =
+                URLDecoder.decode(register.replaceAll(".*[?&]nickname=([^&]*).*", "$1"), StandardCharsets.UTF_8);
+        assertTrue(nickname.matches("user\\d+_k3f9z"), nickname);
+        // RUBiS 1.4.3's users.nickname is VARCHAR(20): the largest draw with the longest salt still fits
+        assertTrue(("user" + (model.policy().users() + 1_000_000) + "_abcdef").length() <= 20);
+    }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.rubis.format.SessionEnd;
+import org.rubis.format.run.SessionEnd;
 
 class UserSessionTest {
 
@@ -55,6 +55,34 @@ class UserSessionTest {
         assertTrue(s.lastReplyWasError());
         assertEquals(0, s.thinkNanos());
         assertEquals("/PHP/index.html", s.nextPath());
+    }
+
+    /**
+     * The pages by which RUBiS reports what its database kept from earlier runs are ERROR pages to the walk (it
+     * restarts at Home, as the original did), and told apart from the others: the PHP and Servlets versions' words
+     * for a taken nickname, the embedded server's for an item sold out or closed.
+     */
+    @Test
+    void targetStatePagesRestartLikeAnyErrorPageAndAreToldApart() {
+        for (String page : List.of(
+                "<h2>ERROR</h2>The nickname you have choosen is already taken by someone else. Please choose a new"
+                        + " nickname.<br>",
+                "<h2>ERROR</h2><h3>This item (12) is not for sale.</h3>",
+                "<h2>ERROR</h2><h3>This item (12) is not open for bids.</h3>")) {
+            UserSession s = new UserSession(model, gen, 1, 1);
+            s.nextPath();
+            s.onReply(page, false);
+            assertTrue(s.lastReplyWasError(), page);
+            assertTrue(s.lastReplyWasTargetState(), page);
+            assertEquals("/PHP/index.html", s.nextPath());
+            s.onReply(Fixtures.ERROR_PAGE, false);
+            assertTrue(s.lastReplyWasError());
+            assertTrue(!s.lastReplyWasTargetState(), "a bad parameter is no target state");
+        }
+        UserSession s = new UserSession(model, gen, 1, 1);
+        s.nextPath();
+        s.onReply("<h2>Sorry</h2> this nickname is already taken", false); // no ERROR marker: not an error at all
+        assertTrue(!s.lastReplyWasTargetState());
     }
 
     /**

@@ -4,6 +4,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPac
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -11,7 +12,12 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** What the programs share stays small and self-contained: no cycle, the fault-spec language on the JDK alone. */
+/**
+ * What the programs share stays small and self-contained, in packages by job: no cycle, the fault-spec language on the
+ * JDK alone, the run directory's vocabulary ({@code run}) and file handling ({@code io}) at the bottom, the shared
+ * rules ({@code stats}) above the vocabulary, summary.json's records ({@code schema}) above both, summary.txt's text
+ * ({@code text}) above the records, and the command-line help ({@code cli}), the only picocli code, on top.
+ */
 @AnalyzeClasses(packages = "org.rubis.format", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
 
@@ -29,9 +35,41 @@ class ArchitectureTest {
                     + "attached");
 
     @ArchTest
+    static final ArchRule packagesByJob = layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .layer("cli")
+            .definedBy("org.rubis.format.cli..")
+            .layer("text")
+            .definedBy("org.rubis.format.text..")
+            .layer("schema")
+            .definedBy("org.rubis.format.schema..")
+            .layer("stats")
+            .definedBy("org.rubis.format.stats..")
+            .layer("run")
+            .definedBy("org.rubis.format.run..")
+            .layer("io")
+            .definedBy("org.rubis.format.io..")
+            .layer("fault")
+            .definedBy("org.rubis.format.fault..")
+            .whereLayer("cli")
+            .mayNotBeAccessedByAnyLayer()
+            .whereLayer("text")
+            .mayOnlyBeAccessedByLayers("cli")
+            .whereLayer("schema")
+            .mayOnlyBeAccessedByLayers("text")
+            .whereLayer("stats")
+            .mayOnlyBeAccessedByLayers("schema", "text")
+            .whereLayer("run")
+            .mayOnlyBeAccessedByLayers("stats", "schema", "text", "cli")
+            .whereLayer("io")
+            .mayNotBeAccessedByAnyLayer()
+            .whereLayer("fault")
+            .mayNotBeAccessedByAnyLayer();
+
+    @ArchTest
     static final ArchRule picocliOnlyForTheOneLineErrors = noClasses()
             .that()
-            .resideOutsideOfPackage("org.rubis.format")
+            .resideOutsideOfPackage("org.rubis.format.cli")
             .should()
             .dependOnClassesThat()
             .resideInAPackage("picocli..")

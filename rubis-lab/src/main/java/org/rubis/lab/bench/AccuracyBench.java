@@ -18,7 +18,7 @@ import org.rubis.client.config.JitWarmupPolicy;
 import org.rubis.client.input.ConfigException;
 import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.report.SummaryFile;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 import org.rubis.lab.Runs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,8 +37,9 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         showDefaultValues = true,
-        description = "Each backend (and netty with --busy-poll) with the packet capture and the reference probe on; "
-                + "prints client minus wire, the host's floor, the overhead above it, retries and CPU.")
+        description =
+                "Each backend (and netty with --busy-poll; kernel: its published kernel times) with the packet capture and the reference probe on; "
+                        + "prints client minus wire, the host's floor, the overhead above it, retries and CPU.")
 final class AccuracyBench implements Callable<Integer> {
 
     @Mixin
@@ -51,7 +52,7 @@ final class AccuracyBench implements Callable<Integer> {
             names = "--list",
             split = ",",
             paramLabel = "ITEM",
-            defaultValue = "legacy,pooled,dedicated,netty,netty+busy-poll",
+            defaultValue = "legacy,pooled,dedicated,netty,netty+busy-poll,kernel",
             description = "What to measure: BACKEND, BACKEND+busy-poll (netty's busy-polling loop), "
                     + "BACKEND+no-warmup (no JIT warm-up, the pitfall), e.g. netty,netty+no-warmup.")
     List<String> list;

@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
             AccuracyBench.class,
             ScaleBench.class,
             RateBench.class,
-            SoakBench.class
+            SoakBench.class,
+            ReportBench.class
         })
 public final class BenchCommand implements Callable<Integer> {
 

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 import picocli.CommandLine.Option;
 
 /**

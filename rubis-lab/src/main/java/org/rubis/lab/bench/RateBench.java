@@ -1,7 +1,5 @@
 package org.rubis.lab.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -10,6 +8,7 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,7 +20,8 @@ import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.report.Summary;
 import org.rubis.client.report.SummaryFile;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.schema.SummaryJson;
 import org.rubis.lab.Runs;
 import org.rubis.lab.host.HostProgram;
 import picocli.CommandLine.Command;
@@ -221,11 +221,10 @@ final class RateBench implements Callable<Integer> {
         SummaryFile.Health h = s.health();
         String byThread;
         try {
-            JsonNode per = new ObjectMapper()
-                    .readTree(RunFiles.summaryJson(runDir).toFile())
-                    .path("client_health")
-                    .path("run_cpu_us_per_request_by_thread");
-            byThread = per.isObject() ? Summary.byThread(per) : null;
+            Map<String, Double> per = SummaryJson.read(RunFiles.summaryJson(runDir))
+                    .clientHealth()
+                    .runCpuUsPerRequestByThread();
+            byThread = per != null ? Summary.byThread(per) : null;
         } catch (IOException e) {
             byThread = null;
         }

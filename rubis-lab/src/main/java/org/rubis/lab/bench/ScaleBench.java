@@ -18,7 +18,7 @@ import org.rubis.client.input.ConfigException;
 import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.process.ResourcePlan;
 import org.rubis.client.report.SummaryFile;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 import org.rubis.lab.Runs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

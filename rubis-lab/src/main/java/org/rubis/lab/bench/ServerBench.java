@@ -14,7 +14,7 @@ import org.rubis.client.config.BackendKind;
 import org.rubis.client.config.ServerModel;
 import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.report.SummaryFile;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 import org.rubis.lab.Runs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

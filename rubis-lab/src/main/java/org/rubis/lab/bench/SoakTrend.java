@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import org.rubis.analysis.io.CsvStream;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 
 /**
  * Reads a soak run's client-health.csv and client-gc.csv and says whether heap, file descriptors

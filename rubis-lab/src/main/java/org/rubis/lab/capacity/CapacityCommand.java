@@ -14,7 +14,7 @@ import org.rubis.client.config.JvmProfiles;
 import org.rubis.client.process.ChildJvm;
 import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.report.SummaryFile;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 import org.rubis.lab.Runs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -143,17 +143,7 @@ public final class CapacityCommand implements Callable<Integer> {
             double late = s.health().runSendLatenessP99Ms();
             double cores = s.health().runCpuCores();
             int nCores = s.health().cores();
-            String verdict;
-            if (!s.complete()) {
-                verdict = "FAILED: " + s.stopReason();
-            } else if (late > latenessMs) {
-                verdict = String.format(Locale.ROOT, "bottleneck: %sp99 lateness %.1f ms", heapFull(s.health()), late);
-            } else if (cores > cpu * nCores) {
-                verdict = String.format(
-                        Locale.ROOT, "bottleneck: %sCPU %.2f of %d cores", heapFull(s.health()), cores, nCores);
-            } else {
-                verdict = "sustained";
-            }
+            String verdict = verdict(s, late, cores, nCores);
             rows.add(String.format(
                     Locale.ROOT,
                     "%7d  %9.1f %9.3f %9.2f %8d %9d  %s",
@@ -168,6 +158,27 @@ public final class CapacityCommand implements Callable<Integer> {
                 break;
             }
         }
+        table(pw, flags, rows, ladder);
+        pw.flush();
+        return new Result(ladder.sustained(), ladder.stopReason());
+    }
+
+    /** A step's verdict: failed, a bottleneck (lateness or CPU, the heap named when full), or sustained. */
+    private String verdict(SummaryFile s, double late, double cores, int nCores) {
+        if (!s.complete()) {
+            return "FAILED: " + s.stopReason();
+        } else if (late > latenessMs) {
+            return String.format(Locale.ROOT, "bottleneck: %sp99 lateness %.1f ms", heapFull(s.health()), late);
+        } else if (cores > cpu * nCores) {
+            return String.format(
+                    Locale.ROOT, "bottleneck: %sCPU %.2f of %d cores", heapFull(s.health()), cores, nCores);
+        } else {
+            return "sustained";
+        }
+    }
+
+    /** The profile, the steps' table and the largest sustained step. */
+    private void table(PrintWriter pw, List<String> flags, List<String> rows, CapacityLadder ladder) {
         pw.println();
         pw.println("JVM profile " + JvmProfiles.describe(jvm.profile(), flags) + ", execution " + execution
                 + ", TPC-W think time (mean 7 s)");
@@ -185,8 +196,6 @@ public final class CapacityCommand implements Callable<Integer> {
         pw.println(
                 "largest sustained: " + (ladder.sustained() == 0 ? "none of the steps" : ladder.sustained() + " users")
                         + " (" + ladder.stopReason() + ")");
-        pw.flush();
-        return new Result(ladder.sustained(), ladder.stopReason());
     }
 
     /** A GC that held the client stopped this share of the run, with the heap this full, is the heap's limit. */

@@ -16,8 +16,8 @@ import org.rubis.analysis.report.Charts;
 import org.rubis.analysis.wire.WireCheck;
 import org.rubis.client.config.BackendKind;
 import org.rubis.client.process.ClientCommandLine;
-import org.rubis.format.Phase;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.Phase;
+import org.rubis.format.run.RunFiles;
 
 /**
  * Paper Figs. 7, 8, 10, 11 (FINDINGS A.4): the original client's {@code URL.openStream()} shares a
@@ -122,7 +122,22 @@ final class ConnectionSharing implements Experiment {
                         "fig-requests-per-connection",
                         "Like Figs. 10 and 11: how many connections carried how many requests "
                                 + "(log-log). legacy's few connections carry hundreds of requests each."));
-        String measured = String.format(
+        boolean fewer = legacy.maxOpen() * 2 < dedicated.maxOpen();
+        boolean longer = legacy.maxRequests() > dedicated.maxRequests();
+        String measured = measured(n, legacy, dedicated);
+        String why = (fewer
+                        ? "legacy's concurrent connections are a fraction of dedicated's"
+                        : "legacy's concurrent connections are not far below dedicated's")
+                + (longer
+                        ? ", and its busiest connection carries more requests than any session's own connection: the JDK's keep-alive cache "
+                                + "shares connections among users, as in the paper"
+                        : ", but its connections do not carry more requests than dedicated's");
+        ObjectNode data = data(n, from, sides);
+        return Finding.of(this, measured, Verdict.of(fewer && longer), why, figs, data, runs);
+    }
+
+    private static String measured(int n, Side legacy, Side dedicated) {
+        return String.format(
                 Locale.ROOT,
                 "%d users: legacy at most %d concurrent connections, %d in all, up to %d requests on one "
                         + "(mean %.1f); dedicated at most %d concurrent, %d in all, up to %d requests on one (mean %.1f)%s",
@@ -142,15 +157,9 @@ final class ConnectionSharing implements Experiment {
                                 legacy.wireConnections(),
                                 dedicated.wireConnections())
                         : "");
-        boolean fewer = legacy.maxOpen() * 2 < dedicated.maxOpen();
-        boolean longer = legacy.maxRequests() > dedicated.maxRequests();
-        String why = (fewer
-                        ? "legacy's concurrent connections are a fraction of dedicated's"
-                        : "legacy's concurrent connections are not far below dedicated's")
-                + (longer
-                        ? ", and its busiest connection carries more requests than any session's own connection: the JDK's keep-alive cache "
-                                + "shares connections among users, as in the paper"
-                        : ", but its connections do not carry more requests than dedicated's");
+    }
+
+    private static ObjectNode data(int n, String from, List<Side> sides) {
         ObjectNode data = JsonNodeFactory.instance.objectNode();
         data.put("users", n).put("source", from);
         for (Side s : sides) {
@@ -169,7 +178,7 @@ final class ConnectionSharing implements Experiment {
                                             .path("max_concurrent_connections")
                                             .asLong());
         }
-        return Finding.of(this, measured, Verdict.of(fewer && longer), why, figs, data, runs);
+        return data;
     }
 
     /** The run phase's first and last send instants (epoch ns), from the client's log. */

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.rubis.analysis.io.CsvStream;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 
 /**
  * The connections a server accepted during a run, from its own connections.csv (open and close

@@ -3,6 +3,7 @@ package org.rubis.lab.reproduce;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -127,27 +128,9 @@ final class ErrorVersusLoad implements Experiment {
                         .put("run", lab.out().relativize(r.dir()).toString());
             }
         }
-        XYChart c = Charts.xy(
-                Figure.STYLE,
-                "Error of the mean response time vs emulated users",
-                "emulated users N",
-                "client mean - " + reference + " mean (ms)");
-        for (var e : points.entrySet()) {
-            Charts.addMarkedLine(
-                    c,
-                    e.getKey().label(),
-                    e.getValue().stream().map(p -> p[0]).toList(),
-                    e.getValue().stream().map(p -> p[1]).toList());
-        }
-        Figure fig = Figure.save(
-                c,
-                lab.out(),
-                "fig-error-vs-load",
-                "Like the paper's Fig. 3: the client's error of the mean against N, one line per client. The published error grows with N for "
-                        + "the slow JVM and stays flat for httperf.");
+        Figure fig = figure(lab, points, reference);
         double[] jitHi = last(points.get(VARIANTS.get(0)));
         double[] slowLo = points.get(VARIANTS.get(1)).get(0);
-        double[] jitLo = points.get(VARIANTS.get(0)).get(0);
         double[] slowHi = last(points.get(VARIANTS.get(1)));
         double[] loopHi = last(points.get(VARIANTS.get(2)));
         boolean grows = slowHi[1] > slowLo[1];
@@ -166,7 +149,42 @@ final class ErrorVersusLoad implements Experiment {
                 loopHi[1],
                 (int) jitHi[0]);
         boolean fastFlat = Math.max(jitHi[1], loopHi[1]) < Math.max(0.5, slowHi[1] / 2);
-        String why = (grows
+        String why = why(points, grows, slowWorst, fastFlat);
+        ObjectNode data = JsonNodeFactory.instance.objectNode();
+        data.put("think_scale", think);
+        data.set("points", rows);
+        return Finding.of(this, measured, Verdict.of(grows && slowWorst && fastFlat), why, List.of(fig), data, runs);
+    }
+
+    /** Like the paper's Fig. 3: the error of the mean against N, one line per client. */
+    private static Figure figure(Lab lab, Map<Variant, List<double[]>> points, String reference) throws IOException {
+        XYChart c = Charts.xy(
+                Figure.STYLE,
+                "Error of the mean response time vs emulated users",
+                "emulated users N",
+                "client mean - " + reference + " mean (ms)");
+        for (var e : points.entrySet()) {
+            Charts.addMarkedLine(
+                    c,
+                    e.getKey().label(),
+                    e.getValue().stream().map(p -> p[0]).toList(),
+                    e.getValue().stream().map(p -> p[1]).toList());
+        }
+        return Figure.save(
+                c,
+                lab.out(),
+                "fig-error-vs-load",
+                "Like the paper's Fig. 3: the client's error of the mean against N, one line per client. The published error grows with N for "
+                        + "the slow JVM and stays flat for httperf.");
+    }
+
+    /** Why the verdict: whether the interpreter-only client's error grew and was the largest, the others' small. */
+    private static String why(Map<Variant, List<double[]>> points, boolean grows, boolean slowWorst, boolean fastFlat) {
+        double[] jitHi = last(points.get(VARIANTS.get(0)));
+        double[] jitLo = points.get(VARIANTS.get(0)).get(0);
+        double[] slowHi = last(points.get(VARIANTS.get(1)));
+        double[] loopHi = last(points.get(VARIANTS.get(2)));
+        return (grows
                         ? "the interpreter-only client's error grows with N" + (slowWorst ? " and" : ", but")
                         : String.format(
                                 Locale.ROOT,
@@ -190,10 +208,6 @@ final class ErrorVersusLoad implements Experiment {
                                 (int) jitHi[0],
                                 jitLo[1],
                                 (int) jitLo[0]));
-        ObjectNode data = JsonNodeFactory.instance.objectNode();
-        data.put("think_scale", think);
-        data.set("points", rows);
-        return Finding.of(this, measured, Verdict.of(grows && slowWorst && fastFlat), why, List.of(fig), data, runs);
     }
 
     private static double[] last(List<double[]> l) {

@@ -3,6 +3,7 @@ package org.rubis.lab.reproduce;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -110,6 +111,25 @@ final class FlashCrowd implements Experiment {
                 means.put(server + "/" + backend, m);
             }
         }
+        Figure fig = figure(lab, means);
+        String measured = measured(means);
+        double legacyRatio = ratio(means.get("prefork/legacy"));
+        double dedicatedRatio = ratio(means.get("prefork/dedicated"));
+        boolean holds = dedicatedRatio > 1.5 * legacyRatio && dedicatedRatio > 1.5;
+        String why = why(legacyRatio, dedicatedRatio, holds);
+        if (lab.quick()) {
+            why += "; quick scale runs the prefork server only (full scale adds the event server)";
+        }
+        ObjectNode data = JsonNodeFactory.instance.objectNode();
+        data.put("flat_schedule", Files.readString(flat).trim())
+                .put("burst_schedule", Files.readString(burst).trim())
+                .put("duration_s", duration);
+        data.set("runs", rows);
+        return Finding.of(this, measured, Verdict.of(holds), why, List.of(fig), data, runs);
+    }
+
+    /** Like Table II: the mean response time per server model and backend, without and with the burst. */
+    private static Figure figure(Lab lab, Map<String, double[]> means) throws IOException {
         CategoryChart c = Charts.bars(
                 Figure.STYLE,
                 "Mean response time without and with a flash crowd",
@@ -118,12 +138,15 @@ final class FlashCrowd implements Experiment {
         List<String> keys = new ArrayList<>(means.keySet());
         c.addSeries("non-bursty", keys, keys.stream().map(k -> means.get(k)[0]).toList());
         c.addSeries("bursty", keys, keys.stream().map(k -> means.get(k)[1]).toList());
-        Figure fig = Figure.save(
+        return Figure.save(
                 c,
                 lab.out(),
                 "fig-flash-crowd",
                 "Like Table II: mean response time per server model and backend, "
                         + "non-bursty against bursty arrivals. dedicated plays httperf (a connection per session), legacy the original client.");
+    }
+
+    private static String measured(Map<String, double[]> means) {
         StringBuilder measured = new StringBuilder();
         for (var e : means.entrySet()) {
             measured.append(String.format(
@@ -135,10 +158,11 @@ final class FlashCrowd implements Experiment {
                     e.getValue()[1],
                     ratio(e.getValue())));
         }
-        double legacyRatio = ratio(means.get("prefork/legacy"));
-        double dedicatedRatio = ratio(means.get("prefork/dedicated"));
-        boolean holds = dedicatedRatio > 1.5 * legacyRatio && dedicatedRatio > 1.5;
-        String why = holds
+        return measured.toString();
+    }
+
+    private static String why(double legacyRatio, double dedicatedRatio, boolean holds) {
+        return holds
                 ? String.format(
                         Locale.ROOT,
                         "on the prefork server the burst raised dedicated's mean %.1fx but legacy's only %.2fx: "
@@ -151,15 +175,6 @@ final class FlashCrowd implements Experiment {
                                 + "show (the burst did not exhaust the worker pool here)",
                         dedicatedRatio,
                         legacyRatio);
-        if (lab.quick()) {
-            why += "; quick scale runs the prefork server only (full scale adds the event server)";
-        }
-        ObjectNode data = JsonNodeFactory.instance.objectNode();
-        data.put("flat_schedule", Files.readString(flat).trim())
-                .put("burst_schedule", Files.readString(burst).trim())
-                .put("duration_s", duration);
-        data.set("runs", rows);
-        return Finding.of(this, measured.toString(), Verdict.of(holds), why, List.of(fig), data, runs);
     }
 
     private static double ratio(double[] m) {

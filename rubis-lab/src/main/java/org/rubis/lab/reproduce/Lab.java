@@ -18,7 +18,7 @@ import org.rubis.client.process.ClientCommandLine;
 import org.rubis.client.process.EmbeddedServerProcess;
 import org.rubis.client.process.ServerChoice;
 import org.rubis.client.report.SummaryFile;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 
 /**
  * Where the experiments run their clients. Each run is a child JVM ({@code rubis-client run} with
@@ -132,6 +132,17 @@ public final class Lab {
         }
     }
 
+    /**
+     * The seed of a run against {@code --target}: the experiment's seed (1 when it gives none) plus a number of the
+     * run's name, so that each run of a reproduction has a seed of its own, the same in every reproduction. A fresh
+     * server of our own per run needs no such care; a real deployment keeps its database from run to run, and two
+     * runs with one seed would draw the same requests against a database the first has changed.
+     */
+    static long targetSeed(String experiment, String label, Long given) {
+        long base = given == null ? 1 : given;
+        return base + ((experiment + "/" + label).hashCode() & 0x7fffffffL);
+    }
+
     /** Runs one client (and, without --target, its own server) into OUT/experiment/label. */
     public ClientRun run(String experiment, String label, ClientSpec spec) throws IOException, InterruptedException {
         if (stopping) {
@@ -152,6 +163,11 @@ public final class Lab {
                 base = server.baseUrl();
             }
             ClientCommandLine client = smoke() ? spec.client().jitWarmup(JitWarmupPolicy.OFF) : spec.client();
+            if (target != null) {
+                client = client.seed(targetSeed(experiment, label, client.givenSeed()));
+                say("  " + experiment + "/" + label + ": seed " + client.givenSeed() + " (a seed of its own: " + target
+                        + " keeps what earlier runs wrote)");
+            }
             ClientCommandLine line = client.profile(spec.profile(), profiles.flags(spec.profile()))
                     .target(base)
                     .noProgress()

@@ -12,7 +12,7 @@ import org.rubis.analysis.io.CsvStream;
 import org.rubis.analysis.report.Charts;
 import org.rubis.client.config.BackendKind;
 import org.rubis.client.process.ClientCommandLine;
-import org.rubis.format.RunFiles;
+import org.rubis.format.run.RunFiles;
 
 /**
  * FINDINGS A.3: a millisecond clock reports sub-millisecond responses as 0 ms. Every request of a

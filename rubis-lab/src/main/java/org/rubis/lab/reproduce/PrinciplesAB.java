@@ -3,6 +3,7 @@ package org.rubis.lab.reproduce;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -103,6 +104,32 @@ final class PrinciplesAB implements Experiment {
                     .put("closed_session_cov", ca.sessions().interArrival().cov())
                     .put("hybrid_session_cov", ha.sessions().interArrival().cov());
         }
+        List<Figure> figs = figures(lab, ns, closed, hybrid);
+        double[] cHi = closed.get(closed.size() - 1);
+        // The paper's claim: the CoV settles near 1 from about 50 threads. Below that, few live open
+        // sessions make a bursty stream (their number varies), and a closed one may be synchronised.
+        boolean closedNear1 = nearOneFrom(closed, SETTLED_FROM);
+        boolean hybridNear1 = nearOneFrom(hybrid, SETTLED_FROM);
+        String measured = String.format(
+                Locale.ROOT,
+                "request inter-arrival CoV: closed %s; hybrid %s (N=%s); closed rate %.2f of N/Z at N=%d",
+                covs(closed),
+                covs(hybrid),
+                String.join(
+                        ", ",
+                        closed.stream().map(p -> String.valueOf((int) p[0])).toList()),
+                cHi[2],
+                (int) cHi[0]);
+        String why = why(closed, hybrid, closedNear1, hybridNear1);
+        ObjectNode data = JsonNodeFactory.instance.objectNode();
+        data.put("think_scale_at_5_users", SCALE_AT_5);
+        data.set("points", rows);
+        return Finding.of(this, measured, Verdict.of(hybridNear1 && closedNear1), why, figs, data, runs);
+    }
+
+    /** Principle B's chart (the CoV against N) and Principle A's (the achieved rate as a fraction of N/Z). */
+    private static List<Figure> figures(Lab lab, List<Integer> ns, List<double[]> closed, List<double[]> hybrid)
+            throws IOException {
         XYChart cov = Charts.xy(
                 Figure.STYLE,
                 "Request inter-arrival CoV with N/Z constant",
@@ -142,7 +169,7 @@ final class PrinciplesAB implements Experiment {
                 "hybrid (open sessions)",
                 hybrid.stream().map(p -> p[0]).toList(),
                 hybrid.stream().map(p -> p[2]).toList());
-        List<Figure> figs = List.of(
+        return List.of(
                 Figure.save(
                         cov,
                         lab.out(),
@@ -155,24 +182,13 @@ final class PrinciplesAB implements Experiment {
                         "fig-principle-a",
                         "Principle A: the achieved request rate as a fraction of N/Z. With Z scaled with N "
                                 + "the closed rate approaches N/Z (1.0) as the response time becomes small next to Z."));
+    }
+
+    /** Why the verdict: the settled CoVs, then what the smallest N shows. */
+    private static String why(List<double[]> closed, List<double[]> hybrid, boolean closedNear1, boolean hybridNear1) {
         double[] cLo = closed.get(0);
-        double[] cHi = closed.get(closed.size() - 1);
         double[] hLo = hybrid.get(0);
-        // The paper's claim: the CoV settles near 1 from about 50 threads. Below that, few live open
-        // sessions make a bursty stream (their number varies), and a closed one may be synchronised.
-        boolean closedNear1 = nearOneFrom(closed, SETTLED_FROM);
-        boolean hybridNear1 = nearOneFrom(hybrid, SETTLED_FROM);
-        String measured = String.format(
-                Locale.ROOT,
-                "request inter-arrival CoV: closed %s; hybrid %s (N=%s); closed rate %.2f of N/Z at N=%d",
-                covs(closed),
-                covs(hybrid),
-                String.join(
-                        ", ",
-                        closed.stream().map(p -> String.valueOf((int) p[0])).toList()),
-                cHi[2],
-                (int) cHi[0]);
-        String why = String.format(
+        return String.format(
                         Locale.ROOT,
                         "with Z scaled to keep N/Z constant, from N=%d on the closed workload's CoV is %s and the open "
                                 + "session arrivals' %s, as Principle B expects once the stream is made of many users",
@@ -206,10 +222,6 @@ final class PrinciplesAB implements Experiment {
                                                 + "response times)",
                                         (int) cLo[0],
                                         cLo[1]));
-        ObjectNode data = JsonNodeFactory.instance.objectNode();
-        data.put("think_scale_at_5_users", SCALE_AT_5);
-        data.set("points", rows);
-        return Finding.of(this, measured, Verdict.of(hybridNear1 && closedNear1), why, figs, data, runs);
     }
 
     /** Every point {N, CoV, ...} with N >= from has a CoV within 0.8..1.25 (and there is at least one). */

@@ -2,6 +2,7 @@ package org.rubis.lab.reproduce;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -93,52 +94,13 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
         Scale scale = smoke ? Scale.SMOKE : quick ? Scale.QUICK : Scale.FULL;
         if (target != null) {
-            URI u;
-            try {
-                u = URI.create(target);
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(
-                        "--target " + target + ": not a URL; give a base URL such as http://host:8080");
-            }
-            if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) {
-                throw new ConfigException(
-                        "--target " + target + ": expected http://host[:port] or https://host[:port]");
-            }
+            checkTarget();
         }
-        Path dir = (out != null
-                        ? out
-                        : Path.of(
-                                "runs",
-                                "reproduce-"
-                                        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
-                .toAbsolutePath();
-        if (Files.isDirectory(dir)) {
-            try (Stream<Path> s = Files.list(dir)) {
-                if (s.findAny().isPresent()) {
-                    throw new ConfigException(
-                            "--out " + dir + ": not empty; a reproduction keeps every run, so give a new directory");
-                }
-            }
-        }
+        Path dir = outDirectory();
         Files.createDirectories(dir);
         PrintWriter pw = spec.commandLine().getOut();
         Lab lab = new Lab(dir, scale, target, pw);
-        ObjectNode meta = JsonNodeFactory.instance.objectNode();
-        meta.put(
-                "command",
-                "rubis-client reproduce " + which + (scale == Scale.FULL ? "" : " --" + scale.label())
-                        + (target != null ? " --target " + target : ""));
-        meta.put("scale", scale.label());
-        meta.put("target", target != null ? target : "a rubis-server of our own per run (loopback)");
-        meta.put("started", LocalDateTime.now().toString());
-        meta.put(
-                "host",
-                Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + ", Java "
-                        + Runtime.version() + ", load average at start "
-                        + String.format(
-                                Locale.ROOT,
-                                "%.2f",
-                                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+        ObjectNode meta = meta(scale);
         Finding[] findings = new Finding[chosen.size()];
         int parallel = scale == Scale.SMOKE ? SMOKE_SIDE_BY_SIDE : 1;
         ExecutorService pool = Executors.newFixedThreadPool(
@@ -176,6 +138,60 @@ public final class ReproduceCommand implements Callable<Integer> {
         pw.println("report: " + dir.resolve(ReproductionReport.HTML));
         pw.flush();
         return Arrays.stream(findings).anyMatch(f -> f.verdict() == Verdict.FAILED) ? 1 : 0;
+    }
+
+    /** A given --target is an http(s) base URL, else a one-line error. */
+    private void checkTarget() {
+        URI u;
+        try {
+            u = URI.create(target);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("--target " + target + ": not a URL; give a base URL such as http://host:8080");
+        }
+        if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) {
+            throw new ConfigException("--target " + target + ": expected http://host[:port] or https://host[:port]");
+        }
+    }
+
+    /** The reproduction's directory: --out, which must be new or empty, else runs/reproduce-DATE. */
+    private Path outDirectory() throws IOException {
+        Path dir = (out != null
+                        ? out
+                        : Path.of(
+                                "runs",
+                                "reproduce-"
+                                        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
+                .toAbsolutePath();
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> s = Files.list(dir)) {
+                if (s.findAny().isPresent()) {
+                    throw new ConfigException(
+                            "--out " + dir + ": not empty; a reproduction keeps every run, so give a new directory");
+                }
+            }
+        }
+        return dir;
+    }
+
+    /** What the report says of the reproduction: its command, scale, target and host. */
+    private ObjectNode meta(Scale scale) {
+        ObjectNode meta = JsonNodeFactory.instance.objectNode();
+        meta.put(
+                "command",
+                "rubis-client reproduce " + which + (scale == Scale.FULL ? "" : " --" + scale.label())
+                        + (target != null ? " --target " + target : ""));
+        meta.put("scale", scale.label());
+        meta.put("target", target != null ? target : "a rubis-server of our own per run (loopback)");
+        meta.put("started", LocalDateTime.now().toString());
+        meta.put(
+                "host",
+                Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name") + ", Java "
+                        + Runtime.version() + ", load average at start "
+                        + String.format(
+                                Locale.ROOT,
+                                "%.2f",
+                                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+        return meta;
     }
 
     /** Runs one experiment (or skips it, with --target) and prints its verdict. */

@@ -4,9 +4,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.rubis.analysis.io.CsvStream;
-import org.rubis.format.Phase;
-import org.rubis.format.RunFiles;
-import org.rubis.format.SessionEnd;
+import org.rubis.format.run.Phase;
+import org.rubis.format.run.RunFiles;
+import org.rubis.format.run.SessionEnd;
 
 /**
  * Request and session rates of one run's measured phase, from its own logs: requests the client sent

@@ -4,6 +4,7 @@ import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.type;
 import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
 import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
@@ -22,6 +23,7 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.rubis.client.arch.RunOptions;
 import org.rubis.client.arch.StringConstants;
+import org.rubis.client.workload.Interaction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -43,14 +45,17 @@ class ArchitectureTest {
             .should()
             .onlyDependOnClassesThat(resideOutsideOfPackage("org.rubis.client..")
                     .or(resideInAnyPackage(
-                            "org.rubis.client.cli..",
-                            "org.rubis.client.config..",
-                            "org.rubis.client.input..",
-                            "org.rubis.client.process..",
-                            "org.rubis.client.report..")))
+                                    "org.rubis.client.cli..",
+                                    "org.rubis.client.config..",
+                                    "org.rubis.client.input..",
+                                    "org.rubis.client.process..",
+                                    "org.rubis.client.report..",
+                                    "org.rubis.client.log..")
+                            .or(type(Interaction.class))))
             .because("the lab starts the client as a child JVM (process), in its vocabulary (config, the "
                     + "command-line option blocks of cli), "
-                    + "and reads its run directories (report's SummaryFile, rubis-analysis); the engine, backends "
+                    + "and reads its run directories (report's SummaryFile, rubis-analysis); bench report writes one "
+                    + "with the client's log writer (log, and the states its records name); the engine, backends "
                     + "and workload are the "
                     + "child's business");
 

@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rubis.client.input.ConfigException;
-import org.rubis.format.RunStatus;
+import org.rubis.format.run.RunStatus;
 import picocli.CommandLine;
 
 /**

@@ -3,7 +3,7 @@ package org.rubis.server.app;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import org.rubis.format.PageFrame;
+import org.rubis.format.text.PageFrame;
 
 /**
  * Page scaffolding shaped like the RUBiS PHP pages: the same header with its images ({@link PageFrame}), and the same
@@ -54,6 +54,11 @@ public final class Html {
             }
         }
         return b == null ? s : b.toString();
+    }
+
+    /** A form's hidden field, as the original prints it: {@code <input type=hidden name=N value=V>} and a newline. */
+    public static String hidden(String name, Object value) {
+        return "<input type=hidden name=" + name + " value=" + value + ">\n";
     }
 
     public static String url(String s) {

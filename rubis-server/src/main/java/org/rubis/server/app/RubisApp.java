@@ -252,7 +252,51 @@ public final class RubisApp {
                         + Html.url(categoryName)
                 : "SearchItemsByCategory.php?category=" + category + "&categoryName=" + Html.url(categoryName);
         int rows = 0;
-        try (ResultSet rs = byRegion
+        try (ResultSet rs = searchQuery(byRegion, category, region, perPage, page)) {
+            while (rs.next()) {
+                if (rows == 0) {
+                    b.append("<h2>Items in category ")
+                            .append(Html.escape(categoryName))
+                            .append("</h2><br><br>\n")
+                            .append(
+                                    "<TABLE border=\"1\" summary=\"List of items\">\n<THEAD><TR><TH>Designation<TH>Price<TH>Bids<TH>End Date<TH>Bid Now<TBODY>\n");
+                }
+                rows++;
+                itemRow(b, rs);
+            }
+        }
+        if (rows == 0) {
+            if (page == 0) {
+                b.append(
+                        byRegion
+                                ? "<h2>Sorry, but there are no items available in this region for this category !</h2>\n"
+                                : "<h2>Sorry, but there are no items available in this category !</h2>\n");
+            } else {
+                b.append("<h2>Sorry, but there are no more items available in this category !</h2>\n")
+                        .append("<p><CENTER>");
+                pageLink(b, self, page - 1, perPage, "Previous page");
+                b.append("</CENTER>\n");
+            }
+            return Html.end(b);
+        }
+        b.append("</TABLE>\n<p><CENTER>");
+        if (page > 0) {
+            pageLink(b, self, page - 1, perPage, "Previous page");
+        }
+        if (rows == perPage) {
+            if (page > 0) {
+                b.append("&nbsp&nbsp&nbsp");
+            }
+            pageLink(b, self, page + 1, perPage, "Next page");
+        }
+        b.append("</CENTER>\n");
+        return Html.end(b);
+    }
+
+    /** The items of {@code category} still open (in {@code region} when {@code byRegion}), one page of them. */
+    private ResultSet searchQuery(boolean byRegion, int category, int region, int perPage, int page)
+            throws SQLException {
+        return byRegion
                 ? db.session()
                         .query(
                                 "SELECT i.id, i.name, i.initial_price, i.max_bid, i.nb_of_bids, i.end_date"
@@ -270,75 +314,39 @@ public final class RubisApp {
                                 category,
                                 now(),
                                 perPage,
-                                page * perPage)) {
-            while (rs.next()) {
-                if (rows == 0) {
-                    b.append("<h2>Items in category ")
-                            .append(Html.escape(categoryName))
-                            .append("</h2><br><br>\n")
-                            .append(
-                                    "<TABLE border=\"1\" summary=\"List of items\">\n<THEAD><TR><TH>Designation<TH>Price<TH>Bids<TH>End Date<TH>Bid Now<TBODY>\n");
-                }
-                rows++;
-                int id = rs.getInt(1);
-                double price = Math.max(rs.getDouble(3), rs.getDouble(4));
-                b.append("<TR><TD><a href=\"/PHP/ViewItem.php?itemId=")
-                        .append(id)
-                        .append("\">")
-                        .append(Html.escape(rs.getString(2)))
-                        .append("</a>\n<TD>")
-                        .append(Html.money(price))
-                        .append("<TD>")
-                        .append(rs.getInt(5))
-                        .append("<TD>")
-                        .append(rs.getTimestamp(6))
-                        .append("<TD><a href=\"/PHP/PutBidAuth.php?itemId=")
-                        .append(id)
-                        .append("\"><IMG SRC=\"/PHP/bid_now.jpg\" height=22 width=90></a>\n");
-            }
-        }
-        if (rows == 0) {
-            if (page == 0) {
-                b.append(
-                        byRegion
-                                ? "<h2>Sorry, but there are no items available in this region for this category !</h2>\n"
-                                : "<h2>Sorry, but there are no items available in this category !</h2>\n");
-            } else {
-                b.append("<h2>Sorry, but there are no more items available in this category !</h2>\n")
-                        .append("<p><CENTER><a href=\"/PHP/")
-                        .append(self)
-                        .append("&page=")
-                        .append(page - 1)
-                        .append("&nbOfItems=")
-                        .append(perPage)
-                        .append("\">Previous page</a></CENTER>\n");
-            }
-            return Html.end(b);
-        }
-        b.append("</TABLE>\n<p><CENTER>");
-        if (page > 0) {
-            b.append("<a href=\"/PHP/")
-                    .append(self)
-                    .append("&page=")
-                    .append(page - 1)
-                    .append("&nbOfItems=")
-                    .append(perPage)
-                    .append("\">Previous page</a>");
-        }
-        if (rows == perPage) {
-            if (page > 0) {
-                b.append("&nbsp&nbsp&nbsp");
-            }
-            b.append("<a href=\"/PHP/")
-                    .append(self)
-                    .append("&page=")
-                    .append(page + 1)
-                    .append("&nbOfItems=")
-                    .append(perPage)
-                    .append("\">Next page</a>");
-        }
-        b.append("</CENTER>\n");
-        return Html.end(b);
+                                page * perPage);
+    }
+
+    /** A search result's row: the item's link, price, bids, end date and its bid-now link. */
+    private static void itemRow(StringBuilder b, ResultSet rs) throws SQLException {
+        int id = rs.getInt(1);
+        double price = Math.max(rs.getDouble(3), rs.getDouble(4));
+        b.append("<TR><TD><a href=\"/PHP/ViewItem.php?itemId=")
+                .append(id)
+                .append("\">")
+                .append(Html.escape(rs.getString(2)))
+                .append("</a>\n<TD>")
+                .append(Html.money(price))
+                .append("<TD>")
+                .append(rs.getInt(5))
+                .append("<TD>")
+                .append(rs.getTimestamp(6))
+                .append("<TD><a href=\"/PHP/PutBidAuth.php?itemId=")
+                .append(id)
+                .append("\"><IMG SRC=\"/PHP/bid_now.jpg\" height=22 width=90></a>\n");
+    }
+
+    /** {@code <a href="/PHP/self&page=P&nbOfItems=N">label</a>}: a link to another page of the search. */
+    private static void pageLink(StringBuilder b, String self, int page, int perPage, String label) {
+        b.append("<a href=\"/PHP/")
+                .append(self)
+                .append("&page=")
+                .append(page)
+                .append("&nbOfItems=")
+                .append(perPage)
+                .append("\">")
+                .append(label)
+                .append("</a>");
     }
 
     /** An active or old item: id, name, description, initial, quantity, reserve, buy now, bids, max bid, start, end, seller, seller nickname. */
@@ -547,11 +555,9 @@ public final class RubisApp {
                 .append("<form action=\"")
                 .append(action)
                 .append("\" method=GET>\n")
-                .append("<input type=hidden name=itemId value=")
-                .append(itemId)
-                .append(">\n");
+                .append(Html.hidden("itemId", itemId));
         if (to != null) {
-            b.append("<input type=hidden name=to value=").append(to).append(">\n");
+            b.append(Html.hidden("to", to));
         }
         b.append("<table>\n<tr><td>Your nick name:<td><input type=text size=20 name=nickname>\n")
                 .append("<tr><td>Your password:<td><input type=password size=20 name=password>\n</table>\n")
@@ -568,15 +574,9 @@ public final class RubisApp {
                 .append(Html.escape(it.name()))
                 .append("</h3>\n")
                 .append("<form action=\"/PHP/StoreBuyNow.php\" method=GET>\n")
-                .append("<input type=hidden name=userId value=")
-                .append(uid)
-                .append(">\n")
-                .append("<input type=hidden name=itemId value=")
-                .append(it.id())
-                .append(">\n")
-                .append("<input type=hidden name=maxQty value=")
-                .append(it.quantity())
-                .append(">\n");
+                .append(Html.hidden("userId", uid))
+                .append(Html.hidden("itemId", it.id()))
+                .append(Html.hidden("maxQty", it.quantity()));
         if (it.quantity() > 1) {
             b.append(
                     "<center><table><tr><td>Quantity:</td><td><input type=text size=5 name=qty></td></tr></table></center>\n");
@@ -628,18 +628,10 @@ public final class RubisApp {
                 .append(Html.escape(it.name()))
                 .append("</h3>\n")
                 .append("<form action=\"/PHP/StoreBid.php\" method=GET>\n")
-                .append("<input type=hidden name=userId value=")
-                .append(uid)
-                .append(">\n")
-                .append("<input type=hidden name=itemId value=")
-                .append(it.id())
-                .append(">\n")
-                .append("<input type=hidden name=minBid value=")
-                .append(Html.money(it.minBid()))
-                .append(">\n")
-                .append("<input type=hidden name=maxQty value=")
-                .append(Math.max(1, it.quantity()))
-                .append(">\n")
+                .append(Html.hidden("userId", uid))
+                .append(Html.hidden("itemId", it.id()))
+                .append(Html.hidden("minBid", Html.money(it.minBid())))
+                .append(Html.hidden("maxQty", Math.max(1, it.quantity())))
                 .append("<center><table>\n<tr><td>Your bid (minimum bid is ")
                 .append(Html.money(it.minBid()))
                 .append("):</td><td><input type=text size=10 name=bid></td></tr>\n")
@@ -714,15 +706,9 @@ public final class RubisApp {
                 .append(Html.escape(it.name()))
                 .append("</a>\n")
                 .append("<form action=\"/PHP/StoreComment.php\" method=GET>\n")
-                .append("<input type=hidden name=to value=")
-                .append(to)
-                .append(">\n")
-                .append("<input type=hidden name=from value=")
-                .append(uid)
-                .append(">\n")
-                .append("<input type=hidden name=itemId value=")
-                .append(it.id())
-                .append(">\n")
+                .append(Html.hidden("to", to))
+                .append(Html.hidden("from", uid))
+                .append(Html.hidden("itemId", it.id()))
                 .append("<center><table>\n<tr><td><b>From</b><td>")
                 .append(Html.escape(q.string("nickname")))
                 .append("\n")
@@ -768,12 +754,9 @@ public final class RubisApp {
         int uid = q.integer("user");
         StringBuilder b = Html.begin("Sell your item");
         b.append("<h2>Select the category of your item</h2>\n<form action=\"/PHP/RegisterItem.php\" method=GET>\n")
-                .append("<input type=hidden name=categoryId value=")
-                .append(category)
-                .append(">\n")
-                .append("<input type=hidden name=userId value=")
-                .append(uid)
-                .append(">\n<table>\n")
+                .append(Html.hidden("categoryId", category))
+                .append(Html.hidden("userId", uid))
+                .append("<table>\n")
                 .append("<tr><td>Name<td><input type=text size=60 name=name>\n")
                 .append(
                         "<tr><td>Description<td><textarea rows=\"20\" cols=\"80\" name=\"description\">Please, enter the description</textarea>\n")

@@ -34,6 +34,7 @@ public final class FaultInjector implements AutoCloseable {
     private volatile long startNano = System.nanoTime();
     private final AtomicLong requests = new AtomicLong();
     private volatile Runnable die = () -> Runtime.getRuntime().halt(137);
+    private volatile Runnable beforeScheduledDie = () -> {};
     private ScheduledExecutorService timer;
 
     public FaultInjector(FaultSpec spec) {
@@ -51,6 +52,14 @@ public final class FaultInjector implements AutoCloseable {
     /** What {@code die} does: by default halts the JVM (exit status 137, like SIGKILL). */
     public void onDie(Runnable action) {
         this.die = action;
+    }
+
+    /**
+     * Run before a timed {@code die} (no request names it): the ground truth counts it, as it counts a request's
+     * {@code die} by that request's line.
+     */
+    public void onScheduledDie(Runnable action) {
+        this.beforeScheduledDie = action;
     }
 
     /** Ends the server as the {@code die} fault says. */
@@ -105,7 +114,13 @@ public final class FaultInjector implements AutoCloseable {
                     timer.schedule(server::resumeAccepting, Math.max(0, r.toMs() - sinceStart), TimeUnit.MILLISECONDS);
                 }
             } else {
-                timer.schedule(this::die, Math.max(0, r.fromMs() - sinceStart), TimeUnit.MILLISECONDS);
+                timer.schedule(
+                        () -> {
+                            beforeScheduledDie.run();
+                            die();
+                        },
+                        Math.max(0, r.fromMs() - sinceStart),
+                        TimeUnit.MILLISECONDS);
             }
         }
     }

@@ -1,6 +1,6 @@
 package org.rubis.server.http;
 
-import org.rubis.format.Tls;
+import org.rubis.format.io.Tls;
 
 /**
  * Network settings shared by the server models.

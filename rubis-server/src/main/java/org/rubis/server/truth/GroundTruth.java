@@ -13,8 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.rubis.format.AtomicFile;
-import org.rubis.format.RunFiles;
+import org.rubis.format.io.AtomicFile;
+import org.rubis.format.run.RunFiles;
 
 /**
  * The server's own account of what it served: one record per request and per connection, written
@@ -267,6 +267,34 @@ public final class GroundTruth implements AutoCloseable {
 
     /** The counters as JSON (also served at /rubis-server/stats). */
     public String statsJson() {
+        StringBuilder b = new StringBuilder(512);
+        b.append("{\n  \"model\": \"").append(model).append("\",\n");
+        field(b, "uptime_ms", (System.nanoTime() - startNano) / 1_000_000);
+        field(b, "requests", requests.get());
+        field(b, "error_pages", errorPages.get());
+        field(b, "connections_accepted", accepted.get());
+        field(b, "current_connections", current.get());
+        field(b, "max_concurrent_connections", maxCurrent.get());
+        field(b, "probe_requests", probeRequests.get());
+        field(b, "probe_connections", probeConnections.get());
+        field(b, "tls_full_handshakes", tlsFull.get());
+        field(b, "tls_resumed_handshakes", tlsResumed.get());
+        b.append("  \"requests_per_connection\": ");
+        requestsPerConnection(b);
+        b.append(",\n  \"by_interaction\": ");
+        object(b, new TreeMap<>(perInteraction));
+        b.append(",\n  \"faults\": ");
+        object(b, new TreeMap<>(faults));
+        b.append("\n}\n");
+        return b.toString();
+    }
+
+    private static void field(StringBuilder b, String name, long value) {
+        b.append("  \"").append(name).append("\": ").append(value).append(",\n");
+    }
+
+    /** The requests per connection, closed and open (probes apart): min, max, mean and the histogram. */
+    private void requestsPerConnection(StringBuilder b) {
         Map<Integer, Long> hist = new TreeMap<>();
         perConnection.forEach((k, v) -> hist.merge(k, v.get(), Long::sum));
         for (Conn c : open.values()) {
@@ -284,49 +312,22 @@ public final class GroundTruth implements AutoCloseable {
             min = Math.min(min, e.getKey());
             max = Math.max(max, e.getKey());
         }
-        StringBuilder b = new StringBuilder(512);
-        b.append("{\n  \"model\": \"")
-                .append(model)
-                .append("\",\n")
-                .append("  \"uptime_ms\": ")
-                .append((System.nanoTime() - startNano) / 1_000_000)
-                .append(",\n")
-                .append("  \"requests\": ")
-                .append(requests.get())
-                .append(",\n")
-                .append("  \"error_pages\": ")
-                .append(errorPages.get())
-                .append(",\n")
-                .append("  \"connections_accepted\": ")
-                .append(accepted.get())
-                .append(",\n")
-                .append("  \"current_connections\": ")
-                .append(current.get())
-                .append(",\n")
-                .append("  \"max_concurrent_connections\": ")
-                .append(maxCurrent.get())
-                .append(",\n")
-                .append("  \"probe_requests\": ")
-                .append(probeRequests.get())
-                .append(",\n")
-                .append("  \"probe_connections\": ")
-                .append(probeConnections.get())
-                .append(",\n")
-                .append("  \"tls_full_handshakes\": ")
-                .append(tlsFull.get())
-                .append(",\n")
-                .append("  \"tls_resumed_handshakes\": ")
-                .append(tlsResumed.get())
-                .append(",\n")
-                .append("  \"requests_per_connection\": {\"min\": ")
+        b.append("{\"min\": ")
                 .append(conns == 0 ? 0 : min)
                 .append(", \"max\": ")
                 .append(max)
                 .append(", \"mean\": ")
                 .append(conns == 0 ? "0" : String.format(Locale.ROOT, "%.3f", (double) reqs / conns))
-                .append(", \"histogram\": {");
+                .append(", \"histogram\": ");
+        object(b, hist);
+        b.append('}');
+    }
+
+    /** {@code {"key": value, ...}} in the map's order. */
+    private static void object(StringBuilder b, Map<?, ?> counts) {
+        b.append('{');
         boolean first = true;
-        for (var e : hist.entrySet()) {
+        for (var e : counts.entrySet()) {
             b.append(first ? "" : ", ")
                     .append('"')
                     .append(e.getKey())
@@ -334,28 +335,7 @@ public final class GroundTruth implements AutoCloseable {
                     .append(e.getValue());
             first = false;
         }
-        b.append("}},\n  \"by_interaction\": {");
-        first = true;
-        for (var e : new TreeMap<>(perInteraction).entrySet()) {
-            b.append(first ? "" : ", ")
-                    .append('"')
-                    .append(e.getKey())
-                    .append("\": ")
-                    .append(e.getValue().get());
-            first = false;
-        }
-        b.append("},\n  \"faults\": {");
-        first = true;
-        for (var e : new TreeMap<>(faults).entrySet()) {
-            b.append(first ? "" : ", ")
-                    .append('"')
-                    .append(e.getKey())
-                    .append("\": ")
-                    .append(e.getValue().get());
-            first = false;
-        }
-        b.append("}\n}\n");
-        return b.toString();
+        b.append('}');
     }
 
     public long requests() {

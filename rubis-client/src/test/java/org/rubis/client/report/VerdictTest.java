@@ -109,7 +109,7 @@ class VerdictTest {
     @Test
     void withACaptureTheAccuracyIsTheMeasuredClientMinusWire() {
         // wire median 1.5 ms: limit max(50, 150) = 150 us
-        Verdict ok = Verdict.of(quiet(), new WireAccuracy(120, 110, 300, 1500, 1500, 40, 70));
+        Verdict ok = Verdict.of(quiet(), wire(120, 110, 300, 1500, 1500, 40, 70));
         assertTrue(
                 ok.text()
                         .contains("Accuracy measured on the wire: OK: client minus wire 120.0 us mean, 300.0 us p99"
@@ -121,7 +121,7 @@ class VerdictTest {
                                 "(within the limit 150 us (the larger of 50 us and 10 % of the wire's median 1500.0 us))"),
                 ok.text());
         assertEquals(List.of(), ok.causes());
-        Verdict stale = Verdict.of(quiet(), new WireAccuracy(1100, 1000, 1900, 1500, 1500, 1050, 50));
+        Verdict stale = Verdict.of(quiet(), wire(1100, 1000, 1900, 1500, 1500, 1050, 50));
         assertTrue(stale.text().contains("(OUTSIDE the limit 150 us"), stale.text());
         assertTrue(
                 stale.text().contains("send side p50 1050.0 us, receive side p50 50.0 us"),
@@ -133,8 +133,7 @@ class VerdictTest {
         // a fast page: the absolute 50 us holds
         assertEquals(
                 List.of(Cause.CLIENT),
-                Verdict.of(quiet(), new WireAccuracy(60, 60, 80, 100, 200, 30, 30))
-                        .causes());
+                Verdict.of(quiet(), wire(60, 60, 80, 100, 200, 30, 30)).causes());
     }
 
     @Test
@@ -142,7 +141,7 @@ class VerdictTest {
         // The measured idle-host netty run (2026-11-24): 485.6 us mean over all requests, limit 66 us; the probe
         // 321.6 us on its one connection, the client's reused connections 245.3 us; 748 of 1518 requests opened a
         // connection.
-        WireAccuracy floor = new WireAccuracy(485.6, 314.5, 3768.6, 1518, 656.7, 145.5, 54.3, 245.3, 748, 730.0, 321.6);
+        WireAccuracy floor = wire(485.6, 314.5, 3768.6, 1518, 656.7, 145.5, 54.3, 245.3, 748, 730.0, 321.6);
         Verdict v = Verdict.of(quiet(), floor);
         assertEquals(List.of(Cause.HOST), v.causes(), v.text());
         assertTrue(
@@ -166,7 +165,7 @@ class VerdictTest {
         assertTrue(floor.causeText().startsWith("cause HOST: this host's floor, not the client"), floor.causeText());
 
         // The same run with the client 100 us further from the wire than the probe on reused connections: the client's.
-        WireAccuracy own = new WireAccuracy(585.6, 414.5, 3868.6, 1518, 656.7, 245.5, 54.3, 421.6, 748, 730.0, 321.6);
+        WireAccuracy own = wire(585.6, 414.5, 3868.6, 1518, 656.7, 245.5, 54.3, 421.6, 748, 730.0, 321.6);
         Verdict c = Verdict.of(quiet(), own);
         assertEquals(List.of(Cause.CLIENT), c.causes(), c.text());
         assertTrue(c.text().contains("the client on reused connections 421.6 us (+100.0 us against it)"), c.text());
@@ -175,14 +174,13 @@ class VerdictTest {
 
         // Without a probe nothing separates the two: the client's, with the way to find out.
         Verdict unknown = Verdict.of(
-                quiet(),
-                new WireAccuracy(485.6, 314.5, 3768.6, 1518, 656.7, 145.5, 54.3, 245.3, 748, 730.0, Double.NaN));
+                quiet(), wire(485.6, 314.5, 3768.6, 1518, 656.7, 145.5, 54.3, 245.3, 748, 730.0, Double.NaN));
         assertEquals(List.of(Cause.CLIENT), unknown.causes());
         assertTrue(unknown.text().contains("run with --probe"), unknown.text());
         // Within the rule, the floor changes nothing.
         assertEquals(
                 List.of(),
-                Verdict.of(quiet(), new WireAccuracy(40, 35, 200, 1518, 656.7, 20, 20, 30, 748, 60, 321.6))
+                Verdict.of(quiet(), wire(40, 35, 200, 1518, 656.7, 20, 20, 30, 748, 60, 321.6))
                         .causes());
     }
 
@@ -241,5 +239,17 @@ class VerdictTest {
         assertTrue(none.contains("Accuracy not measured (no packet capture)"), none);
         assertTrue(cut.contains("Accuracy not vouched for: the packet capture is INCOMPLETE"), cut);
         assertFalse(cut.contains("no packet capture"), cut);
+    }
+    /** A wire check's accuracy with the fields the verdict reads; the rest not measured (NaN). */
+    private static WireAccuracy wire(double... f) {
+        double[] a = java.util.Arrays.copyOf(f, 13);
+        if (f.length <= 7) {
+            java.util.Arrays.fill(a, 7, 13, Double.NaN);
+            a[8] = 0;
+        } else {
+            java.util.Arrays.fill(a, f.length, 13, Double.NaN);
+        }
+        return new WireAccuracy(
+                a[0], a[1], a[2], (long) a[3], a[4], a[5], a[6], a[7], (long) a[8], a[9], a[10], a[11], a[12]);
     }
 }

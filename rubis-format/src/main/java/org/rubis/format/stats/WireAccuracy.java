@@ -51,58 +51,6 @@ public record WireAccuracy(
         double newBeforeSynMeanUs,
         double newSynToRequestMeanUs) {
 
-    /** Without the reused/new split and the floor (not measured). */
-    public WireAccuracy(
-            double meanUs,
-            double p50Us,
-            double p99Us,
-            long requests,
-            double wireMedianUs,
-            double sendP50Us,
-            double receiveP50Us) {
-        this(
-                meanUs,
-                p50Us,
-                p99Us,
-                requests,
-                wireMedianUs,
-                sendP50Us,
-                receiveP50Us,
-                Double.NaN,
-                0,
-                Double.NaN,
-                Double.NaN);
-    }
-
-    /** Without the connect split of new connections. */
-    public WireAccuracy(
-            double meanUs,
-            double p50Us,
-            double p99Us,
-            long requests,
-            double wireMedianUs,
-            double sendP50Us,
-            double receiveP50Us,
-            double reusedMeanUs,
-            long newRequests,
-            double newMeanUs,
-            double floorMeanUs) {
-        this(
-                meanUs,
-                p50Us,
-                p99Us,
-                requests,
-                wireMedianUs,
-                sendP50Us,
-                receiveP50Us,
-                reusedMeanUs,
-                newRequests,
-                newMeanUs,
-                floorMeanUs,
-                Double.NaN,
-                Double.NaN);
-    }
-
     /** The error a load generator can reach (httperf's 10 to 40 us in the paper; issue 12's goal). */
     public static final double ABSOLUTE_LIMIT_US = 50;
     /** Beyond this fraction of the wire's median, the client's error could change comparisons between systems. */
